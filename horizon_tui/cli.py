@@ -1,0 +1,149 @@
+"""The `horizon` command. Heavy imports (textual, tcod) happen inside the commands that need them,
+so `horizon sheet` stays fast.
+
+Exit codes (INTERFACES.md): 0 done, 1 a problem with the input, 2 bad command-line usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from horizon_tui.errors import DataError, HorizonError
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse exits 2 on usage errors; keep that, say it plainly
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"horizon: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="horizon", description="Horizon of Darkness: player app, GM tool and rules.")
+    parser.add_argument("--saves", type=Path, default=None, help="the saves folder (default: ./saves)")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    p = sub.add_parser("sheet", help="a character's sheet")
+    p.add_argument("file", type=Path)
+    p.add_argument("--json", action="store_true", help="one JSON object")
+
+    p = sub.add_parser("rules", help="the rules data in force, house defaults marked [H]")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--rules-file", type=Path, default=None, help="a campaign's own rules.toml")
+
+    p = sub.add_parser("roll", help="roll dice, e.g. 2d6+3")
+    p.add_argument("expr")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("validate", help="check data files, characters, encounters and saves")
+    p.add_argument("paths", nargs="+", type=Path)
+
+    from horizon_tui import commands
+
+    commands.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "play"
+    try:
+        handler = globals().get(f"cmd_{command}")
+        if handler is None:
+            from horizon_tui import commands
+
+            handler = commands.handler(command)
+        return handler(args) or EXIT_OK
+    except DataError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return EXIT_INPUT
+    except HorizonError as exc:
+        print(f"horizon: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+def _catalogue():
+    from horizon_tui.content.catalogue import default_catalogue
+
+    return default_catalogue()
+
+
+def cmd_sheet(args) -> int:
+    from horizon_tui.content.characters import load_character
+    from horizon_tui.rules.character import build, sheet
+    from horizon_tui.rules.validation import check_character
+
+    catalogue = _catalogue()
+    character = load_character(args.file, catalogue)
+    problems = check_character(character, catalogue, str(args.file))
+    if problems:
+        raise DataError(problems)
+    data = sheet(build(character, catalogue.rules))
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        from horizon_tui.render import print_sheet
+
+        print_sheet(data)
+    return EXIT_OK
+
+
+def cmd_rules(args) -> int:
+    from horizon_tui.content.catalogue import load_ruleset
+    from horizon_tui.render import print_rules, rules_document
+
+    rules = load_ruleset(args.rules_file) if args.rules_file else _catalogue().rules
+    if args.json:
+        print(json.dumps(rules_document(rules), ensure_ascii=False))
+    else:
+        print_rules(rules)
+    return EXIT_OK
+
+
+def cmd_roll(args) -> int:
+    import random
+
+    from horizon_tui.rules.dice import DiceError, parse_dice
+
+    try:
+        dice = parse_dice(args.expr)
+    except DiceError as exc:
+        print(f"horizon roll: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    total, faces = dice.roll_detailed(random.Random(seed))
+    if args.json:
+        print(json.dumps({
+            "expr": str(dice), "total": total, "rolls": faces, "seed": seed,
+            "min": dice.minimum, "max": dice.maximum,
+        }))
+    else:
+        shown = f" [{', '.join(map(str, faces))}]" if faces else ""
+        print(f"{dice} = {total}{shown}  (range {dice.minimum}–{dice.maximum}, seed {seed})")
+    return EXIT_OK
+
+
+def cmd_validate(args) -> int:
+    from horizon_tui.validate import validate_paths
+
+    problems, checked = validate_paths(args.paths)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {checked} file(s)", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"ok: {checked} file(s) checked, no problems")
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

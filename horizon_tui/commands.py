@@ -1,0 +1,32 @@
+"""Subcommands beyond the foundation's: each part of Horizon registers its own here, so
+`cli.py` stays small and imports nothing heavy until a command runs."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+# command name -> (module, function, help); the module's `add_arguments(parser)` is optional
+_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "play": ("horizon_tui.tui.launch", "run_player_app", "the player app (the default)"),
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    for name, (module, function, help_text) in _COMMANDS.items():
+        parser = sub.add_parser(name, help=help_text)
+        adder = _ARGUMENTS.get(name)
+        if adder:
+            adder(parser)
+
+
+def handler(name: str):
+    module, function, _ = _COMMANDS[name]
+    return getattr(importlib.import_module(module), function)
+
+
+def _play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--saves-dir", type=str, default=None, help="where characters are saved")
+
+
+_ARGUMENTS = {"play": _play_arguments}

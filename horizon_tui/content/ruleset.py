@@ -1,0 +1,186 @@
+"""The rules data in force (`data/rules.toml`): the level table and every [H] number of RULES.md.
+
+Each field carries metadata: `rule` (the RULES.md id) and `house` (True for a house default the
+source is silent on). `horizon rules` and the GM's rules editor read these marks.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+
+from horizon_tui.content.models import Difficulty, WeaponKind
+
+
+def _field(rule: str, house: bool, **kwargs):
+    return attrs.field(metadata={"rule": rule, "house": house}, **kwargs)
+
+
+def H(rule: str, **kwargs):  # noqa: N802 - reads like the RULES.md mark
+    """A house default [H]."""
+    return _field(rule, True, **kwargs)
+
+
+def S(rule: str, **kwargs):  # noqa: N802
+    """A number the source text states [S]."""
+    return _field(rule, False, **kwargs)
+
+
+@attrs.frozen
+class LevelRow:
+    level: int
+    slots: int
+    charges: dict[Difficulty, int]
+    free_action_points: int
+
+
+@attrs.frozen
+class DifficultyRow:
+    multiplier: Fraction
+    cooldown: int
+    threshold: Fraction  # difficulty-check threshold; 0 for I (no check)
+    check_dropped_at: int
+
+
+@attrs.frozen
+class ArmorClassRow:
+    reduction: Fraction  # fraction of damage and of speed taken off
+    strength: Fraction  # derived strength required to wear it
+
+
+@attrs.frozen
+class RangeRow:
+    """Ranges by weapon kind (R-11): the normal attack's bounds, abilities V and VI."""
+
+    normal_min: int
+    normal_max: int
+    strong: int | None = None  # abilities of difficulty V and VI; None: the kind has no such range
+
+
+@attrs.frozen
+class Creation:
+    starting_points: int = S("R-4", default=42)
+    starting_level: int = S("R-4", default=2)
+    minimums: dict[str, int] = H("R-1", factory=lambda: {
+        "physical": 1, "agility": 1, "perception": 1, "cognition": 1, "faith": 1, "beauty": 0,
+    })
+
+
+@attrs.frozen
+class Experience:
+    first_point_cost: int = S("R-4", default=10)
+    cost_step: int = S("R-4", default=5)
+    points_per_level: int = S("R-4", default=10)
+
+
+@attrs.frozen
+class SpeciesRules:
+    bonus_budget: Fraction = H("R-3", default=Fraction(3))
+    reaction_ill_wisher: Fraction = H("R-3", default=Fraction(1, 4))
+    reaction_indifferent: Fraction = H("R-3", default=Fraction(1, 2))
+    reaction_admirer: Fraction = H("R-3", default=Fraction(1, 4))
+    reaction_modifier: int = H("R-3", default=2)
+
+
+@attrs.frozen
+class CheckRules:
+    failure_fizzle: Fraction = S("R-7", default=Fraction(3, 5))
+    failure_self: Fraction = S("R-7", default=Fraction(1, 5))
+    failure_random: Fraction = S("R-7", default=Fraction(1, 5))
+
+
+@attrs.frozen
+class TurnRules:
+    initiative_die: str = H("R-8", default="1d6")
+    min_move: int = H("R-8", default=1)
+    difficult_cost: int = H("R-8", default=2)
+    round_cap: int = H("R-14", default=100)
+    max_size: int = S("R-8", default=50)
+
+
+@attrs.frozen
+class AttackRules:
+    formula: str = S(
+        "R-9", default="weapon + strength*1.2 + evasion + accuracy*0.7 + spellpower*1.3"
+    )
+    hit_base: Fraction = H("R-9", default=Fraction(7, 10))
+    hit_per_point: Fraction = H("R-9", default=Fraction(1, 50))
+    hit_min: Fraction = H("R-9", default=Fraction(1, 10))
+    hit_max: Fraction = H("R-9", default=Fraction(19, 20))
+    crit_per_accuracy: Fraction = S("R-9", default=Fraction(1, 2))  # percent per accuracy point
+    crit_cap: Fraction = S("R-9", default=Fraction(40))  # percent
+    crit_multiplier: Fraction = H("R-9", default=Fraction(2))
+    min_damage_on_hit: int = H("R-9", default=1)
+
+
+@attrs.frozen
+class RangeRules:
+    kinds: dict[WeaponKind, RangeRow] = S("R-11")
+    mage_non_damaging: int = S("R-11", default=50)
+    bow_fled_hit_factor: Fraction = H("R-11", default=Fraction(1, 2))
+    line_of_sight: bool = H("R-11", default=True)
+
+
+@attrs.frozen
+class DialogueRules:
+    die: str = H("R-12", default="1d20")
+    score_factor: Fraction = H("R-12", default=Fraction(2))
+    accuracy_factor: Fraction = H("R-12", default=Fraction(1))
+    willpower_divisor: Fraction = H("R-12", default=Fraction(2))
+    modifier_min: int = H("R-12", default=-4)
+    modifier_max: int = H("R-12", default=4)
+    per_character_per_day: int = S("R-12", default=4)
+    per_npc_per_day: int = S("R-12", default=1)
+    types: dict[str, list[str]] = S("R-12", factory=lambda: {
+        "intimidation": ["physical"],
+        "charm": ["beauty"],
+        "trickery": ["agility", "accuracy"],
+        "persuasion": ["cognition"],
+    })
+
+
+@attrs.frozen
+class StockFreeAction:
+    """A solo-play free action (R-13): an effect with a stated chance."""
+
+    name: str
+    description: str
+    effect: str
+    chance: Fraction
+    duration: int = 1
+    magnitude: Fraction = Fraction(0)
+    range: int = 0
+    target: str = "enemy"
+    contest_stat: str | None = None  # chance = own stat ÷ (own + the best opposing stat)
+    contest_against: str | None = None
+
+
+@attrs.frozen
+class Ruleset:
+    levels: list[LevelRow] = H("R-5")
+    difficulties: dict[Difficulty, DifficultyRow] = H("R-5")
+    armor_classes: dict[int, ArmorClassRow] = S("R-9")
+    ranges: RangeRules = S("R-11")
+    creation: Creation = attrs.field(factory=Creation)
+    experience: Experience = attrs.field(factory=Experience)
+    species: SpeciesRules = attrs.field(factory=SpeciesRules)
+    checks: CheckRules = attrs.field(factory=CheckRules)
+    turns: TurnRules = attrs.field(factory=TurnRules)
+    attack: AttackRules = attrs.field(factory=AttackRules)
+    dialogue: DialogueRules = attrs.field(factory=DialogueRules)
+    free_actions: list[StockFreeAction] = H("R-13", factory=list)
+    schema: int = 1
+
+    def level_row(self, level: int) -> LevelRow:
+        """The row for `level`; levels past the table clamp to its last row (R-5: 8+)."""
+        rows = self.levels
+        if level <= rows[0].level:
+            return rows[0]
+        for row in reversed(rows):
+            if row.level <= level:
+                return row
+        return rows[-1]
+
+    def difficulty(self, difficulty: Difficulty) -> DifficultyRow:
+        return self.difficulties[difficulty]

@@ -1,0 +1,134 @@
+"""R-7 difficulty checks and R-12 dialogue checks."""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping
+from fractions import Fraction
+
+import attrs
+
+from horizon_tui.content.models import Difficulty
+from horizon_tui.content.ruleset import CheckRules, DialogueRules, Ruleset
+from horizon_tui.rules.dice import parse_dice
+from horizon_tui.rules.progression import needs_difficulty_check
+
+
+def difficulty_check_chance(
+    normal_attack: Fraction, difficulty: Difficulty, level: int, rules: Ruleset
+) -> Fraction:
+    """R-7 [H]: min(1, normal attack damage ÷ threshold); 1 when no check is needed."""
+    if not needs_difficulty_check(difficulty, level, rules):
+        return Fraction(1)
+    threshold = rules.difficulty(difficulty).threshold
+    if threshold <= 0:
+        return Fraction(1)
+    return min(Fraction(1), max(Fraction(0), Fraction(normal_attack) / threshold))
+
+
+class Failure(enum.Enum):
+    """What a failed difficulty check does (R-7 [S]: 60% nothing, 20% on the user, 20% random)."""
+
+    fizzle = "fizzle"
+    self = "self"
+    random = "random"
+
+
+def roll_chance(chance: Fraction, rng: random.Random) -> bool:
+    """One roll against a probability; exact for Fractions (no float comparison drift)."""
+    if chance >= 1:
+        return True
+    if chance <= 0:
+        return False
+    chance = Fraction(chance)
+    return rng.randrange(chance.denominator) < chance.numerator
+
+
+def failure_outcome(rng: random.Random, checks: CheckRules) -> Failure:
+    weights = (checks.failure_fizzle, checks.failure_self, checks.failure_random)
+    total = sum(weights)
+    pick = Fraction(rng.randrange(10**6), 10**6) * total
+    for outcome, weight in zip(Failure, weights):
+        if pick < weight:
+            return outcome
+        pick -= weight
+    return Failure.random
+
+
+# --- R-12 dialogue -----------------------------------------------------------------------------
+
+
+@attrs.frozen
+class DialogueRoll:
+    kind: str
+    score_name: str
+    score: Fraction
+    modifier: int
+    attacker_die: int
+    attacker_total: Fraction
+    defender_die: int
+    defender_total: Fraction
+
+    @property
+    def success(self) -> bool:
+        return self.attacker_total >= self.defender_total
+
+
+def dialogue_score(
+    kind: str, attributes: Mapping[str, int], stats: Mapping[str, Fraction], dialogue: DialogueRules
+) -> tuple[str, Fraction]:
+    """The character's score for a check type and its weight (R-12: accuracy counts 1×, else 2×).
+    Trickery takes the better of agility (×2) and accuracy (×1)."""
+    options = []
+    for name in dialogue.types[kind]:
+        if name in attributes:
+            options.append((name, attributes[name] * dialogue.score_factor))
+        else:
+            factor = dialogue.accuracy_factor if name == "accuracy" else dialogue.score_factor
+            options.append((name, Fraction(stats[name]) * factor))
+    return max(options, key=lambda option: option[1])
+
+
+def dialogue_check(
+    kind: str,
+    attributes: Mapping[str, int],
+    stats: Mapping[str, Fraction],
+    target_willpower: Fraction,
+    modifier: int,
+    rng: random.Random,
+    dialogue: DialogueRules,
+) -> DialogueRoll:
+    """R-12 [H]: 1d20 + 2×score + modifier (−4…+4) against 1d20 + willpower ÷ 2; ties succeed."""
+    if kind not in dialogue.types:
+        raise ValueError(f"unknown check type {kind!r}; expected one of {', '.join(dialogue.types)}")
+    if not dialogue.modifier_min <= modifier <= dialogue.modifier_max:
+        raise ValueError(f"the roleplay modifier must be {dialogue.modifier_min}…{dialogue.modifier_max}")
+    name, score = dialogue_score(kind, attributes, stats, dialogue)
+    die = parse_dice(dialogue.die)
+    a, d = die.roll(rng), die.roll(rng)
+    return DialogueRoll(
+        kind, name, score, modifier,
+        a, a + score + modifier,
+        d, d + Fraction(target_willpower) / dialogue.willpower_divisor,
+    )
+
+
+def dialogue_success_chance(
+    kind: str,
+    attributes: Mapping[str, int],
+    stats: Mapping[str, Fraction],
+    target_willpower: Fraction,
+    modifier: int,
+    dialogue: DialogueRules,
+) -> Fraction:
+    """The exact odds of a dialogue check, over every pair of die faces (shown before rolling)."""
+    _, score = dialogue_score(kind, attributes, stats, dialogue)
+    die = parse_dice(dialogue.die)
+    low, high = die.minimum, die.maximum
+    faces = range(low, high + 1)
+    wins = sum(
+        1 for a in faces for d in faces
+        if a + score + modifier >= d + Fraction(target_willpower) / dialogue.willpower_divisor
+    )
+    return Fraction(wins, len(faces) ** 2)

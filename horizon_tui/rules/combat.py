@@ -1,0 +1,80 @@
+"""R-9 attacks and damage: the normal attack, hit and critical chances, armor, the pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from horizon_tui.content.models import ATTRIBUTES, STATS, Armor, Weapon
+from horizon_tui.content.ruleset import AttackRules, Ruleset
+from horizon_tui.rules.formula import Formula, compile_formula
+from horizon_tui.rules.numbers import clamp, round_half_up
+
+FORMULA_NAMES: frozenset[str] = frozenset(("weapon",) + STATS + ATTRIBUTES)
+
+
+def attack_formula(text: str) -> Formula:
+    """A normal-attack formula (the rules' default or a special feature's), compiled once."""
+    return compile_formula(text, FORMULA_NAMES)
+
+
+def normal_attack(
+    formula: Formula,
+    weapon_roll: int,
+    stats: Mapping[str, Fraction],
+    attributes: Mapping[str, int],
+) -> Fraction:
+    """R-9 [S]: weapon damage + strength×1.2 + evasion + accuracy×0.7 + spellpower×1.3
+    (or the character's own formula), exactly."""
+    values: dict[str, Fraction | int] = {"weapon": weapon_roll}
+    values.update(stats)
+    values.update(attributes)
+    return formula.evaluate(values)
+
+
+def hit_chance(accuracy: Fraction, evasion: Fraction, attack: AttackRules) -> Fraction:
+    """R-9: clamp(70% + 2% × (accuracy − evasion), 10%, 95%)."""
+    raw = attack.hit_base + attack.hit_per_point * (Fraction(accuracy) - Fraction(evasion))
+    return clamp(raw, attack.hit_min, attack.hit_max)
+
+
+def crit_chance(accuracy: Fraction, weapon: Weapon, attack: AttackRules) -> Fraction:
+    """R-9: a normal attack crits only with a short blade; accuracy ÷ 2 percent, at most 40%.
+    Returned as a probability (0–1)."""
+    if not weapon.short_blade:
+        return Fraction(0)
+    percent = min(Fraction(accuracy) * attack.crit_per_accuracy, attack.crit_cap)
+    return max(Fraction(0), percent) / 100
+
+
+def armor_reduction(armor: Armor | None, rules: Ruleset) -> Fraction:
+    """R-9: the share of damage (and of speed) an armor takes off."""
+    if armor is None:
+        return Fraction(0)
+    return rules.armor_classes[armor.armor_class].reduction
+
+
+def armor_strength_required(armor: Armor, rules: Ruleset) -> Fraction:
+    return rules.armor_classes[armor.armor_class].strength
+
+
+def can_wear(armor: Armor, strength: Fraction, rules: Ruleset) -> bool:
+    """R-9 [H]: armor whose strength requirement is not met can't be equipped."""
+    return Fraction(strength) >= armor_strength_required(armor, rules)
+
+
+def damage(
+    base: Fraction,
+    *,
+    multiplier: Fraction = Fraction(1),
+    critical: bool = False,
+    armor: Fraction = Fraction(0),
+    attack: AttackRules,
+) -> int:
+    """R-9 [H] order: normal attack damage → × ability multiplier → × critical → × (1 − armor)
+    → round half up to a whole number, at least 1 for a hit."""
+    amount = Fraction(base) * multiplier
+    if critical:
+        amount *= attack.crit_multiplier
+    amount *= 1 - armor
+    return max(attack.min_damage_on_hit, int(round_half_up(amount)))

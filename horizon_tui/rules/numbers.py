@@ -1,0 +1,33 @@
+"""Exact numbers and the one display rounding (R-2: half up, one decimal)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+
+def round_half_up(value: Fraction | int, places: int = 0) -> Fraction:
+    """Round half away from zero: 90.55 -> 90.6 at one place, 2.5 -> 3 at none."""
+    value = Fraction(value)
+    scale = 10**places
+    magnitude = Fraction(math.floor(abs(value) * scale + Fraction(1, 2)), scale)
+    return magnitude if value >= 0 else -magnitude
+
+
+def one_decimal(value: Fraction | int) -> float:
+    """A stat as shown and as written to JSON: one decimal place, half up."""
+    return float(round_half_up(value, 1))
+
+
+def whole(value: Fraction | int) -> int:
+    """Health and damage: a whole number, half up."""
+    return int(round_half_up(value, 0))
+
+
+def percent(value: Fraction) -> float:
+    """A chance (0–1) as a percentage with one decimal."""
+    return one_decimal(value * 100)
+
+
+def clamp(value: Fraction, low: Fraction, high: Fraction) -> Fraction:
+    return max(low, min(high, value))
