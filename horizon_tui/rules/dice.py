@@ -34,7 +34,7 @@ class DiceError(ValueError):
 
 @attrs.frozen
 class _Node:
-    """One compiled subtree: a fast total roller, a roller that also records the faces, exact bounds."""
+    """A compiled subtree: a fast roller, one that also records the faces, exact bounds."""
 
     roll: Callable[[random.Random], int]
     detail: Callable[[random.Random, list[int]], int]
@@ -60,8 +60,7 @@ def _dice(num: int, sides: int, keep_high: bool | None, kept: int, text: str) ->
                 return sum([randrange(sides) for _ in range(num)]) + num
 
         def detail(rng: random.Random, faces: list[int]) -> int:
-            rolled = [rng.randrange(sides) + 1 for _ in range(num)]
-            faces.extend(rolled)
+            faces.extend(rolled := [rng.randrange(sides) + 1 for _ in range(num)])
             return sum(rolled)
     else:
         start, stop = (num - kept, num) if keep_high else (0, kept)
@@ -73,17 +72,14 @@ def _dice(num: int, sides: int, keep_high: bool | None, kept: int, text: str) ->
         def detail(rng: random.Random, faces: list[int]) -> int:
             rolled = [rng.randrange(sides) + 1 for _ in range(num)]
             order = sorted(range(num), key=rolled.__getitem__)
-            kept_faces = [rolled[i] for i in sorted(order[start:stop])]  # in the order rolled
-            faces.extend(kept_faces)
-            return sum(kept_faces)
+            faces.extend(kept := [rolled[i] for i in sorted(order[start:stop])])  # as rolled
+            return sum(kept)
 
     return _Node(roll_, detail, kept, kept * sides, text)
 
 
-_UNSUPPORTED_DICE_OPS = {
-    "rr": "rerolls are", "ro": "rerolls are", "ra": "rerolls are", "e": "exploding dice are",
-    "mi": "minimum faces are", "ma": "maximum faces are",
-}
+_UNSUPPORTED_DICE_OPS = {"rr": "rerolls are", "ro": "rerolls are", "ra": "rerolls are",
+                         "e": "exploding dice are", "mi": "minimums are", "ma": "maximums are"}
 
 
 def _operated_dice(node: diceast.OperatedDice, fail: Callable[[str], DiceError]) -> _Node:
@@ -147,7 +143,6 @@ def _binary(op: str, left: _Node, right: _Node, fail: Callable[[str], DiceError]
     if left.constant is None and right.constant is None:
         raise fail(f"'{text}': multiplying two dice terms is not supported; multiply by a number")
     factor, dice = (left.constant, right) if left.constant is not None else (right.constant, left)
-    assert factor is not None
     dr, dd = dice.roll, dice.detail
     low, high = sorted((factor * dice.minimum, factor * dice.maximum))
     return _Node(lambda rng: factor * dr(rng), lambda rng, f: factor * dd(rng, f), low, high, text)
@@ -170,7 +165,8 @@ def _compile_node(node: diceast.Node, fail: Callable[[str], DiceError]) -> _Node
         if node.op not in ("+", "-", "*"):
             what = _UNSUPPORTED_BINOPS.get(node.op, "comparison")
             raise fail(f"{what} ('{node.op}') is not supported")
-        return _binary(node.op, _compile_node(node.left, fail), _compile_node(node.right, fail), fail)
+        left, right = _compile_node(node.left, fail), _compile_node(node.right, fail)
+        return _binary(node.op, left, right, fail)
     if isinstance(node, diceast.Dice):
         num, sides = _check_dice(node, fail)
         return _dice(num, sides, None, num, str(node))
@@ -197,7 +193,8 @@ def _syntax_error(text: str, error: d20.RollSyntaxError) -> DiceError:
         wanted = "'h' or 'l' and a number"
     if getattr(error.got, "type", None) == "$END":
         stripped = text.rstrip()
-        return DiceError(text, f"expected {wanted or 'more'} after {stripped[-1]!r}", len(stripped) + 1)
+        message = f"expected {wanted or 'more'} after {stripped[-1]!r}"
+        return DiceError(text, message, len(stripped) + 1)
     shown = str(error.got)[:12]
     message = f"unexpected {shown!r}" + (f", expected {wanted}" if wanted else "")
     return DiceError(text, message, error.col)

@@ -31,7 +31,7 @@ _ARITY = {"min": (2, None), "max": (2, None), "floor": (1, 1), "ceil": (1, 1), "
 
 
 class FormulaError(ValueError):
-    """A formula that can't be compiled or evaluated; names the problem and, if known, the column."""
+    """A formula that can't be compiled or evaluated: the problem and, if known, its column."""
 
     def __init__(self, formula: str, message: str, column: int | None = None) -> None:
         self.formula = formula
@@ -85,7 +85,8 @@ def _failer(text: str, source: str, indent: int) -> _Fail:
         line = source.splitlines()[node.lineno - 1].encode()  # ast offsets count UTF-8 bytes
         offset = node.col_offset
         if symbol and isinstance(node, ast.BinOp) and node.left.end_lineno == node.lineno:
-            offset = max(offset, line.find(symbol.encode(), node.left.end_col_offset))  # the operator
+            # point at the operator itself, not at the start of its left operand
+            offset = max(offset, line.find(symbol.encode(), node.left.end_col_offset))
         column = len(line[:offset].decode(errors="ignore")) + 1
         if node.lineno > 1:
             return FormulaError(text, f"{message} (line {node.lineno})", column)
