@@ -9,6 +9,7 @@ import importlib
 # command name -> (module, function, help); the module's `add_arguments(parser)` is optional
 _COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("horizon_tui.tui.launch", "run_player_app", "the player app (the default)"),
+    "battle": ("horizon_tui.engine.commands", "cmd_battle", "a whole battle played by the AI, as a log"),
 }
 
 
@@ -29,4 +30,10 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--saves-dir", type=str, default=None, help="where characters are saved")
 
 
-_ARGUMENTS = {"play": _play_arguments}
+def _battle_arguments(parser: argparse.ArgumentParser) -> None:
+    from horizon_tui.engine.commands import add_battle_arguments
+
+    add_battle_arguments(parser)
+
+
+_ARGUMENTS = {"play": _play_arguments, "battle": _battle_arguments}

@@ -15,6 +15,12 @@ from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.progression import needs_difficulty_check
 
 
+def check_attack_value(attack_min: Fraction, attack_max: Fraction) -> Fraction:
+    """The one "normal attack damage" a difficulty check weighs (R-7): the normal attack is a
+    range (the weapon's roll), so the check takes the middle of it."""
+    return (Fraction(attack_min) + Fraction(attack_max)) / 2
+
+
 def difficulty_check_chance(
     normal_attack: Fraction, difficulty: Difficulty, level: int, rules: Ruleset
 ) -> Fraction:

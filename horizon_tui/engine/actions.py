@@ -1,0 +1,537 @@
+"""Actions: one path for players, the AI and the GM.
+
+Each action is a callable attrs class: `action(battle)` checks legality and returns `Success`
+(with the events it caused) or `Impossible` (with the reason a player would read). Game-rule
+refusals never raise. `perform` runs one for the combatant whose turn it is and ends the turn
+when it is spent.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Union
+
+import attrs
+
+from horizon_tui.content.models import Ability, AbilityKind, Target
+from horizon_tui.engine import events as ev
+from horizon_tui.engine.attacks import strike, use_ability
+from horizon_tui.engine.battle import (
+    comp, Battle, Entity, charge_left, cid, effects, enemies_of, gear, ident, is_active, pos, stats, team,
+)
+from horizon_tui.engine.components import (
+    Charges, Cooldowns, FreeActions, Loadout, Memory, Presence, TurnState,
+)
+from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
+from horizon_tui.engine.turns import advance, check_end, update_sight
+from horizon_tui.rules.checks import roll_chance
+from horizon_tui.rules.numbers import whole
+from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
+
+
+@attrs.frozen
+class Success:
+    events: list[ev.Event]
+    ends_turn: bool = False
+
+
+@attrs.frozen
+class Impossible:
+    reason: str
+
+
+Outcome = Union[Success, Impossible]
+
+
+def _state(e: Entity) -> TurnState:
+    return comp(e, TurnState)
+
+
+def _feared_source(battle: Battle, e: Entity) -> Entity | None:
+    fear = effects(e).get("fear")
+    if fear is None:
+        return None
+    source = battle.by_id.get(fear.source or "")
+    return source if source is not None and is_active(source) else None
+
+
+def _may_act(battle: Battle, e: Entity) -> str | None:
+    if _state(e).acted:
+        return f"{ident(e).name} has already acted this turn"
+    if effects(e).has("fear"):
+        return f"{ident(e).name} is afraid: flee or hide (wait)"
+    return None
+
+
+def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
+    """Mark the turn's action as used; acting reveals a hidden combatant (R-13 hide)."""
+    e.components[TurnState] = attrs.evolve(_state(e), acted=True)
+    hidden = effects(e).get("hidden")
+    if reveals and hidden is not None:
+        end_effect(battle, e, hidden)
+
+
+# --- movement -------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Move:
+    """Move toward a cell along the cheapest path (R-8). A cell just outside the battlefield
+    from an edge cell means fleeing. With `partial`, go as far as the movement allows."""
+
+    actor: str
+    to: tuple[int, int]
+    partial: bool = False
+
+    def __call__(self, battle: Battle) -> Outcome:
+        e = battle[self.actor]
+        start = len(battle.log)
+        field = battle.battlefield
+        here = pos(e)
+        state = _state(e)
+        to = tuple(self.to)
+        if to == here:
+            return Impossible("already there")
+        if state.movement_left <= 0:
+            return Impossible(f"{ident(e).name} has no movement left this turn")
+        source = _feared_source(battle, e)
+        if not field.in_bounds(to):
+            if max(abs(to[0] - here[0]), abs(to[1] - here[1])) != 1 or not field.is_edge(here):
+                return Impossible("to flee, step off the battlefield from its edge")
+            return self._flee(battle, e, start)
+        g = gear(e)
+        path = field.path(here, to, blocked_for(battle, e), difficult_cost=battle.rules.turns.difficult_cost,
+                          terrain_costs=g.terrain_costs)
+        if not path:
+            return Impossible("no way there")
+        if to in battle.occupancy:
+            return Impossible("someone is standing there")
+        steps, spent = [], 0
+        for xy in path:
+            cost = field.step_cost(xy, battle.rules.turns.difficult_cost, g.terrain_costs)
+            if spent + cost > state.movement_left:
+                break
+            if source is not None and _chebyshev(xy, pos(source)) < _chebyshev(steps[-1] if steps else here, pos(source)):
+                return Impossible(f"{ident(e).name} is afraid and won't go nearer to {ident(source).name}")
+            steps.append(xy)
+            spent += cost
+        if not steps or (len(steps) < len(path) and not self.partial):
+            total = field.path_cost(path, battle.rules.turns.difficult_cost, g.terrain_costs)
+            return Impossible(f"too far: {total} movement needed, {state.movement_left} left")
+        # Allies can be passed through but not stood on: stop at the last free cell.
+        while steps and steps[-1] in battle.occupancy:
+            spent -= field.step_cost(steps[-1], battle.rules.turns.difficult_cost, g.terrain_costs)
+            steps.pop()
+        if not steps:
+            return Impossible("someone is standing in the way")
+        battle.place(e, steps[-1])
+        e.components[TurnState] = attrs.evolve(state, movement_left=state.movement_left - spent)
+        battle.emit(ev.Move, actor=cid(e), path=[list(xy) for xy in steps], cost=spent)
+        update_sight(battle, e)
+        return Success(battle.log[start:])
+
+    def _flee(self, battle: Battle, e: Entity, start: int) -> Outcome:
+        """R-8 [H]: leaving the battlefield's edge is fleeing; out of the battle."""
+        battle.set_presence(e, Presence.fled)
+        battle.place(e, None)
+        battle.emit(ev.Move, actor=cid(e), path=[list(self.to)], cost=1)
+        battle.emit(ev.Fled, target=cid(e))
+        check_end(battle)
+        return Success(battle.log[start:], ends_turn=True)
+
+
+def _chebyshev(a, b) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def blocked_for(battle: Battle, e: Entity) -> list[tuple[int, int]]:
+    """Cells a combatant can't move through: those of the other side (R-8)."""
+    side = team(e)
+    return [xy for xy, other in battle.occupancy.items() if team(battle[other]) != side]
+
+
+# --- attacks and abilities ------------------------------------------------------------------------
+
+
+def _target_problem(battle: Battle, user: Entity, target: Entity, reach: int, *, allow_fled: bool = False) -> str | None:
+    if effects(user).has("blindness"):
+        return f"{ident(user).name} is blinded and can't pick a target"
+    presence = comp(target, Presence)
+    if presence is Presence.fled and allow_fled:
+        return None if cid(target) in comp(user, Memory).seen else f"{ident(target).name} was never seen"
+    if presence is not Presence.active:
+        return f"{ident(target).name} is out of the battle"
+    if effects(target).has("hidden") and team(target) != team(user):
+        return f"{ident(target).name} is hidden"
+    cells = distance(pos(user), pos(target))
+    if cells > reach:
+        return f"{ident(target).name} is out of range ({cells} cells away, reach {reach})"
+    if cells > 0 and battle.rules.ranges.line_of_sight and not battle.battlefield.line_of_sight(pos(user), pos(target)):
+        return f"no line of sight to {ident(target).name}"
+    return None
+
+
+@attrs.frozen
+class Attack:
+    """A normal attack (difficulty I): unlimited, no slot (R-5, R-9)."""
+
+    actor: str
+    target: str
+
+    def __call__(self, battle: Battle) -> Outcome:
+        e, t = battle[self.actor], battle.by_id.get(self.target)
+        if t is None:
+            return Impossible(f"no combatant {self.target!r}")
+        if t is e:
+            return Impossible("you can't attack yourself")
+        problem = _may_act(battle, e) or _target_problem(battle, e, t, weapon_range(gear(e).weapon, battle.rules))
+        if problem:
+            return Impossible(problem)
+        start = len(battle.log)
+        _spend_turn(battle, e)
+        strike(battle, e, t)
+        return Success(battle.log[start:])
+
+
+def ability_problem(battle: Battle, e: Entity, ability: Ability) -> str | None:
+    """Why `e` can't use `ability` now (slot, charges, cooldown), or None."""
+    loadout = comp(e, Loadout)
+    if ability.name not in loadout.slotted:
+        return f"{ability.name} is not slotted"
+    if ability.is_passive:
+        return f"{ability.name} is a passive: it works by being slotted"
+    left = charge_left(e, ability.difficulty)
+    if left is not None and left <= 0:
+        return f"no charges of difficulty {ability.difficulty} left"
+    ready = comp(e, Cooldowns).ready_at.get(ability.name, 0)
+    if ready > _state(e).own_turns:
+        turns = ready - _state(e).own_turns
+        return f"{ability.name} is cooling down ({turns} more turn{'s' if turns != 1 else ''})"
+    return None
+
+
+@attrs.frozen
+class UseAbility:
+    """Use a slotted ability (R-6): a charge of its difficulty, then its cooldown."""
+
+    actor: str
+    ability: str
+    target: str | None = None
+    at: tuple[int, int] | None = None
+
+    def __call__(self, battle: Battle) -> Outcome:
+        e = battle[self.actor]
+        ability = gear(e).character.ability(self.ability)
+        if ability is None:
+            return Impossible(f"{ident(e).name} doesn't know {self.ability!r}")
+        problem = _may_act(battle, e) or ability_problem(battle, e, ability)
+        if problem:
+            return Impossible(problem)
+        target = battle.by_id.get(self.target) if self.target else None
+        aimed = tuple(self.at) if self.at is not None else None
+        problem = self._aim_problem(battle, e, ability, target, aimed)
+        if problem:
+            return Impossible(problem)
+        start = len(battle.log)
+        _spend_turn(battle, e)
+        pools = dict(comp(e, Charges).pools)
+        left = charge_left(e, ability.difficulty)
+        if left is not None:
+            pools[ability.difficulty] = left - 1
+            e.components[Charges] = Charges(pools)
+        cooldown = battle.rules.difficulty(ability.difficulty).cooldown
+        ready = dict(comp(e, Cooldowns).ready_at)
+        ready[ability.name] = _state(e).own_turns + cooldown + 1  # blocked for `cooldown` own turns
+        e.components[Cooldowns] = Cooldowns(ready)
+        battle.emit(ev.AbilityUsed, actor=cid(e), ability=ability.name, difficulty=ability.difficulty.value,
+                    charges_left=charge_left(e, ability.difficulty), cooldown=cooldown)
+        use_ability(battle, e, ability, target, aimed)
+        check_end(battle)
+        return Success(battle.log[start:])
+
+    def _aim_problem(self, battle, e, ability: Ability, target: Entity | None, aimed) -> str | None:
+        kind = ability.target
+        if kind is Target.self:
+            return None
+        if kind in (Target.ally, Target.enemy):
+            if target is None:
+                return f"{ability.name} needs a target"
+            if kind is Target.enemy and team(target) == team(e):
+                return f"{ability.name} targets an enemy"
+            if kind is Target.ally and team(target) != team(e):
+                return f"{ability.name} targets an ally"
+            seen = cid(target) in comp(e, Memory).seen
+            reach = ability_range(ability, gear(e).weapon, battle.rules, target_seen=seen)
+            fled_ok = can_hit_fled(ability, gear(e).weapon)
+            if target is e and kind is Target.ally:
+                return None
+            if reach >= battle.rules.ranges.mage_non_damaging and seen and comp(target, Presence) is Presence.active:
+                # R-11: 50 cells on a target seen once; sight is not needed then.
+                if distance(pos(e), pos(target)) > reach:
+                    return f"{ident(target).name} is out of range"
+                return "blinded: can't pick a target" if effects(e).has("blindness") else None
+            return _target_problem(battle, e, target, reach, allow_fled=fled_ok)
+        if aimed is None:
+            return f"{ability.name} needs a cell to aim at"
+        if not battle.battlefield.in_bounds(aimed):
+            return "that cell is off the battlefield"
+        reach = ability_range(ability, gear(e).weapon, battle.rules)
+        cells = distance(pos(e), aimed)
+        if kind is Target.area and cells > reach:
+            return f"that cell is out of range ({cells} cells away, reach {reach})"
+        if kind is Target.area and cells > 0 and not battle.battlefield.line_of_sight(pos(e), aimed):
+            return "no line of sight to that cell"
+        return None
+
+
+@attrs.frozen
+class Swap:
+    """Replace one slotted ability with a known one; costs the turn (R-6). Non-replaceable
+    passives can't be removed."""
+
+    actor: str
+    remove: str
+    add: str
+
+    def __call__(self, battle: Battle) -> Outcome:
+        e = battle[self.actor]
+        problem = _may_act(battle, e)
+        if problem:
+            return Impossible(problem)
+        character = gear(e).character
+        loadout = comp(e, Loadout)
+        old, new = character.ability(self.remove), character.ability(self.add)
+        if old is None or self.remove not in loadout.slotted:
+            return Impossible(f"{self.remove!r} is not slotted")
+        if new is None:
+            return Impossible(f"{ident(e).name} doesn't know {self.add!r}")
+        if self.add in loadout.slotted:
+            return Impossible(f"{self.add} is already slotted")
+        if old.is_fixed:
+            return Impossible(f"{old.name} is a non-replaceable passive and can't be removed")
+        if new.is_fixed:
+            return Impossible(f"{new.name} is a non-replaceable passive: it is always slotted")
+        start = len(battle.log)
+        _spend_turn(battle, e)
+        slotted = tuple(self.add if n == self.remove else n for n in loadout.slotted)
+        e.components[Loadout] = attrs.evolve(loadout, slotted=slotted, active_passives=loadout.active_passives - {self.remove})
+        battle.emit(ev.Swap, actor=cid(e), removed=self.remove, added=self.add)
+        from horizon_tui.engine.battle import recompute_stats
+
+        recompute_stats(battle, e)
+        return Success(battle.log[start:])
+
+
+@attrs.frozen
+class TogglePassive:
+    """Switch a slotted replaceable passive off or on; costs the turn, and switching on holds
+    a charge of its difficulty (R-6)."""
+
+    actor: str
+    ability: str
+
+    def __call__(self, battle: Battle) -> Outcome:
+        from horizon_tui.engine.battle import recompute_stats
+
+        e = battle[self.actor]
+        problem = _may_act(battle, e)
+        if problem:
+            return Impossible(problem)
+        ability = gear(e).character.ability(self.ability)
+        loadout = comp(e, Loadout)
+        if ability is None or not ability.is_passive or self.ability not in loadout.slotted:
+            return Impossible(f"{self.ability!r} is not a slotted passive")
+        if ability.is_fixed:
+            return Impossible(f"{ability.name} is non-replaceable: it always works")
+        on = self.ability not in loadout.active_passives
+        if on:
+            left = charge_left(e, ability.difficulty)
+            if left is not None and left <= 0:
+                return Impossible(f"no charges of difficulty {ability.difficulty} left")
+        start = len(battle.log)
+        _spend_turn(battle, e)
+        if on:
+            left = charge_left(e, ability.difficulty)
+            if left is not None:
+                pools = dict(comp(e, Charges).pools)
+                pools[ability.difficulty] = left - 1
+                e.components[Charges] = Charges(pools)
+            active = loadout.active_passives | {self.ability}
+        else:
+            active = loadout.active_passives - {self.ability}
+        e.components[Loadout] = attrs.evolve(loadout, active_passives=frozenset(active))
+        battle.emit(ev.Toggle, actor=cid(e), ability=self.ability, active=on)
+        recompute_stats(battle, e)
+        return Success(battle.log[start:])
+
+
+# --- free actions (R-13) ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class FreeAction:
+    """A free action: costs the turn and one free-action point (R-13).
+
+    Solo play names a stock action (`stock`); a GM rules on anything else: a description, an
+    effect (any of R-10's, or `damage`), and certain (`chance` None) or a stated chance."""
+
+    actor: str
+    stock: str | None = None
+    target: str | None = None
+    description: str = ""
+    effect: str | None = None
+    chance: Fraction | None = None
+    duration: int = 1
+    magnitude: Fraction = Fraction(0)
+
+    def __call__(self, battle: Battle) -> Outcome:
+        e = battle[self.actor]
+        problem = _may_act(battle, e)
+        if problem and not (self.stock == "hide" and effects(e).has("fear") and not _state(e).acted):
+            return Impossible(problem)
+        points = comp(e, FreeActions).points
+        if points <= 0:
+            return Impossible(f"{ident(e).name} has no free-action points left")
+        effect, chance, duration, magnitude, reach, description = (
+            self.effect, self.chance, self.duration, Fraction(self.magnitude), None, self.description,
+        )
+        target_kind = "enemy"
+        if self.stock is not None:
+            stock = next((a for a in battle.rules.free_actions if a.name == self.stock), None)
+            if stock is None:
+                names = ", ".join(a.name for a in battle.rules.free_actions)
+                return Impossible(f"no free action {self.stock!r}; the stock ones are {names}")
+            effect, duration, magnitude, reach = stock.effect, stock.duration, stock.magnitude, stock.range
+            description = description or stock.description
+            target_kind = stock.target
+            chance = stock.chance
+            if stock.contest_stat:
+                chance = _contest(battle, e, stock.contest_stat, stock.contest_against, stock.chance)
+        if effect is None:
+            return Impossible("a free action needs an effect (the GM's ruling)")
+        target = e if target_kind == "self" else battle.by_id.get(self.target or "")
+        if target is None:
+            return Impossible("pick a target for the free action")
+        if target is not e and reach is not None:
+            problem = _target_problem(battle, e, target, reach)
+            if problem:
+                return Impossible(problem)
+        start = len(battle.log)
+        _spend_turn(battle, e)
+        e.components[FreeActions] = FreeActions(points - 1)
+        battle.emit(ev.FreeActionEvent, actor=cid(e), description=description or effect,
+                    points_left=points - 1, target=cid(target))
+        success = True
+        if chance is not None and chance < 1:
+            success = roll_chance(Fraction(chance), battle.rng)
+            battle.emit(ev.Check, actor=cid(e), kind="free_action", chance=float(chance), success=success,
+                        target=cid(target))
+        if success:
+            if effect == "damage":
+                deal_damage(battle, target, whole(magnitude), cid(e), "free action")
+            else:
+                apply_effect(battle, target, effect, duration=duration, magnitude=magnitude, source=e)
+        check_end(battle)
+        return Success(battle.log[start:])
+
+
+def _contest(battle: Battle, e: Entity, own: str, against: str | None, fallback: Fraction) -> Fraction:
+    """Own stat ÷ (own + the best opposing stat among the enemies who can see it)."""
+    mine = _stat_or_attribute(e, own)
+    foes = enemies_of(battle, e)
+    if not foes or against is None:
+        return fallback
+    best = max(_stat_or_attribute(f, against) for f in foes)
+    return mine / (mine + best) if mine + best > 0 else fallback
+
+
+def _stat_or_attribute(e: Entity, name: str) -> Fraction:
+    from horizon_tui.engine.battle import current_attributes
+
+    values = stats(e).values
+    return Fraction(values[name]) if name in values else Fraction(current_attributes(e).get(name, 0))
+
+
+@attrs.frozen
+class InventAbility:
+    """R-13: a free-action point pays for inventing an ability mid-battle; it joins the known
+    abilities (slotting it is a swap)."""
+
+    actor: str
+    ability: Ability
+
+    def __call__(self, battle: Battle) -> Outcome:
+        e = battle[self.actor]
+        points = comp(e, FreeActions).points
+        if points <= 0:
+            return Impossible("no free-action points left")
+        g = gear(e)
+        if g.character.ability(self.ability.name) is not None:
+            return Impossible(f"{ident(e).name} already knows an ability called {self.ability.name!r}")
+        start = len(battle.log)
+        character = attrs.evolve(g.character, abilities=[*g.character.abilities, self.ability])
+        e.components[type(g)] = attrs.evolve(g, character=character)
+        e.components[FreeActions] = FreeActions(points - 1)
+        battle.emit(ev.FreeActionEvent, actor=cid(e), description=f"invents {self.ability.name}",
+                    points_left=points - 1)
+        return Success(battle.log[start:])
+
+
+@attrs.frozen
+class Wait:
+    """End the turn (R-8: waiting is an action too). A frightened combatant 'hides' this way."""
+
+    actor: str
+
+    def __call__(self, battle: Battle) -> Outcome:
+        e = battle[self.actor]
+        start = len(battle.log)
+        reason = "hides" if effects(e).has("fear") else "waits"
+        if not _state(e).acted:
+            battle.emit(ev.Wait, actor=cid(e), reason=reason)
+        return Success(battle.log[start:], ends_turn=True)
+
+
+Action = Union[Move, Attack, UseAbility, Swap, TogglePassive, FreeAction, InventAbility, Wait]
+ACTION_TYPES: dict[str, type] = {cls.__name__: cls for cls in (Move, Attack, UseAbility, Swap, TogglePassive, FreeAction, InventAbility, Wait)}
+
+
+def perform(battle: Battle, action, *, auto_end: bool = True) -> Outcome:
+    """Run `action` for the combatant whose turn it is. The turn ends after a Wait, a flight,
+    or — with `auto_end` — once the action is spent and no movement is left."""
+    if battle.over:
+        return Impossible("the battle is over")
+    current = battle.current
+    actor = getattr(action, "actor", None)
+    if current is None or cid(current) != actor:
+        return Impossible("it is not that combatant's turn")
+    outcome = action(battle)
+    if isinstance(outcome, Impossible):
+        return outcome
+    if battle.over:
+        return outcome
+    state = comp(current, TurnState)
+    if outcome.ends_turn or not is_active(current) or (auto_end and state.acted and state.movement_left <= 0):
+        advance(battle)
+    return outcome
+
+
+def end_turn(battle: Battle) -> None:
+    """End the current turn without further action (the UI's 'end turn' when already acted)."""
+    if not battle.over:
+        advance(battle)
+
+
+def clear_effect(battle: Battle, e: Entity, name: str) -> bool:
+    fx = effects(e).get(name)
+    if fx is None:
+        return False
+    end_effect(battle, e, fx)
+    return True
+
+
+__all__ = [
+    "Action", "Attack", "FreeAction", "Impossible", "InventAbility", "Move", "Success", "Swap",
+    "TogglePassive", "UseAbility", "Wait", "perform", "end_turn", "ability_problem",
+    "ACTION_TYPES", "AbilityKind",
+]

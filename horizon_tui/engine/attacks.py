@@ -1,0 +1,224 @@
+"""Resolving strikes and abilities: R-7 difficulty checks, R-9 hits, crits and damage, R-10 effects.
+
+Legality (range, sight, charges) is the actions' business; by the time these run, the use is
+allowed and only dice remain.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import tcod.los
+
+from horizon_tui.content.models import NEGATIVE_EFFECTS, Ability, AbilityKind, Difficulty, Target
+from horizon_tui.engine import events as ev
+from horizon_tui.engine.battle import (
+    comp, Battle, Entity, active_combatants, cid, current_attributes, gear, ident, is_downed, is_immobile,
+    attack_for_roll, pos, stats, team, typical_attack,
+)
+from horizon_tui.engine.components import Presence
+from horizon_tui.engine.effects import apply_effect, deal_damage
+from horizon_tui.rules.checks import Failure, difficulty_check_chance, failure_outcome, roll_chance
+from horizon_tui.rules.combat import armor_reduction, crit_chance, damage, hit_chance
+from horizon_tui.rules.numbers import whole
+from horizon_tui.rules.ranges import distance
+
+
+def rolled_attack(battle: Battle, e: Entity) -> Fraction:
+    """One normal attack's damage (R-9): the weapon rolled, put through the formula."""
+    return attack_for_roll(e, gear(e).weapon_dice.roll(battle.rng))
+
+
+def chance_to_hit(battle: Battle, attacker: Entity, target: Entity, *, fled: bool = False) -> Fraction:
+    """R-9 hit chance; R-11 [H] a fled target is hit at a fraction of it."""
+    chance = hit_chance(stats(attacker)["accuracy"], stats(target)["evasion"], battle.rules.attack)
+    if fled:
+        chance *= battle.rules.ranges.bow_fled_hit_factor
+    return chance
+
+
+def auto_hits(attacker: Entity, target: Entity) -> bool:
+    """R-9 [S]: in melee against an immobile target there is no accuracy check."""
+    if comp(target, Presence) is not Presence.active:
+        return False
+    return is_immobile(target) and distance(pos(attacker), pos(target)) <= 0
+
+
+def strike(
+    battle: Battle,
+    attacker: Entity,
+    target: Entity,
+    *,
+    ability: Ability | None = None,
+    check_accuracy: bool = True,
+    aimed: tuple[int, int] | None = None,
+) -> bool:
+    """A normal attack or a damaging ability's blow on one target. Returns whether it hit."""
+    rules = battle.rules
+    fled = comp(target, Presence) is Presence.fled
+    name = ability.name if ability else None
+    difficulty = ability.difficulty if ability else Difficulty.I
+    hit = True
+    if check_accuracy and not auto_hits(attacker, target):
+        chance = chance_to_hit(battle, attacker, target, fled=fled)
+        hit = roll_chance(chance, battle.rng)
+        battle.emit(ev.Check, actor=cid(attacker), kind="accuracy", chance=float(chance), success=hit,
+                    ability=name, target=cid(target))
+    crit = False
+    if hit and not gear(target).crit_immune:
+        if is_downed(target):
+            crit = True  # R-9: a downed target always takes critical damage
+        else:
+            if ability is None:
+                chance = crit_chance(stats(attacker)["accuracy"], gear(attacker).weapon, rules.attack)
+            elif ability.crit:
+                chance = crit_chance(stats(attacker)["accuracy"], _as_short_blade(gear(attacker).weapon), rules.attack)
+            else:
+                chance = Fraction(0)
+            if chance > 0:
+                crit = roll_chance(chance, battle.rng)
+                battle.emit(ev.Check, actor=cid(attacker), kind="crit", chance=float(chance), success=crit,
+                            ability=name, target=cid(target))
+    battle.emit(ev.Attack, actor=cid(attacker), target=cid(target), ability=name, difficulty=difficulty.value,
+                hit=hit, crit=crit, at=list(aimed) if aimed else None)
+    if not hit:
+        return False
+    multiplier = _multiplier(battle, ability)
+    amount = damage(
+        rolled_attack(battle, attacker), multiplier=multiplier, critical=crit,
+        armor=armor_reduction(gear(target).armor, rules), attack=rules.attack,
+    )
+    deal_damage(battle, target, amount, cid(attacker), name)
+    return True
+
+
+def _as_short_blade(weapon):
+    import attrs
+
+    return attrs.evolve(weapon, short_blade=True)
+
+
+def _multiplier(battle: Battle, ability: Ability | None) -> Fraction:
+    if ability is None:
+        return Fraction(1)
+    if ability.multiplier is not None:
+        return ability.multiplier  # a GM-approved override (R-6)
+    return battle.rules.difficulty(ability.difficulty).multiplier
+
+
+def is_harmful(ability: Ability) -> bool:
+    return ability.kind is AbilityKind.damage or any(e.effect in NEGATIVE_EFFECTS for e in ability.effects)
+
+
+def line_cells(battle: Battle, origin: tuple[int, int], aimed: tuple[int, int], length: int) -> list[tuple[int, int]]:
+    """The cells a line ability crosses: from beside the user toward the aimed cell, `length`
+    cells long, stopped by walls."""
+    ox, oy = origin
+    ax, ay = aimed
+    if (ax, ay) == (ox, oy):
+        return []
+    # Extend the aim far enough, then cut to length.
+    scale = max(1, (length + 1) // max(1, max(abs(ax - ox), abs(ay - oy))) + 1)
+    far = (ox + (ax - ox) * scale, oy + (ay - oy) * scale)
+    cells = []
+    for x, y in tcod.los.bresenham(origin, far).tolist()[1:]:
+        if len(cells) >= length or not battle.battlefield.in_bounds((x, y)):
+            break
+        if not battle.battlefield.is_walkable((x, y)):
+            break
+        cells.append((x, y))
+    return cells
+
+
+def affected(battle: Battle, user: Entity, ability: Ability, target: Entity | None, aimed: tuple[int, int] | None) -> list[Entity]:
+    """Who an ability lands on (no misfire). Harmful areas and lines hit the user's enemies,
+    helpful ones its allies."""
+    if ability.target is Target.self:
+        return [user]
+    if ability.target in (Target.ally, Target.enemy):
+        return [target] if target is not None else []
+    harmful = is_harmful(ability)
+    side = team(user)
+    if ability.target is Target.area:
+        cx, cy = aimed or pos(user)
+        radius = ability.radius or 0
+        cells = None
+    else:
+        cells = set(line_cells(battle, pos(user), aimed or pos(user), ability.length or 0))
+    hits = []
+    for other in active_combatants(battle):
+        if (team(other) != side) != harmful:
+            continue
+        x, y = pos(other)
+        if cells is None:
+            if max(abs(x - cx), abs(y - cy)) <= radius:
+                hits.append(other)
+        elif (x, y) in cells:
+            hits.append(other)
+    return hits
+
+
+def use_ability(
+    battle: Battle, user: Entity, ability: Ability, target: Entity | None, aimed: tuple[int, int] | None
+) -> None:
+    """R-7 then R-9/R-10: check the difficulty, then land the ability. The charge and cooldown
+    were already spent by the action."""
+    rules = battle.rules
+    misfire: Entity | None = None
+    chance = difficulty_check_chance(typical_attack(user), ability.difficulty, ident(user).level, rules)
+    if chance < 1:
+        passed = roll_chance(chance, battle.rng)
+        outcome = None
+        if not passed:
+            outcome = failure_outcome(battle.rng, rules.checks)
+            if outcome is Failure.self:
+                misfire = user
+            elif outcome is Failure.random:
+                living = sorted(active_combatants(battle), key=cid)
+                misfire = living[battle.rng.randrange(len(living))]
+        battle.emit(ev.Check, actor=cid(user), kind="difficulty", chance=float(chance), success=passed,
+                    outcome=outcome.value if outcome else None, ability=ability.name)
+        if not passed and misfire is None:
+            return  # fizzle: nothing happens (R-7)
+    if misfire is not None:
+        targets = [misfire]
+        aimed = pos(misfire)
+    else:
+        targets = affected(battle, user, ability, target, aimed)
+    single = ability.target in (Target.ally, Target.enemy) and misfire is None
+    for victim in targets:
+        if comp(victim, Presence) not in (Presence.active, Presence.fled):
+            continue
+        _land(battle, user, ability, victim, check=single and team(victim) != team(user), aimed=aimed)
+
+
+def _land(battle: Battle, user: Entity, ability: Ability, victim: Entity, *, check: bool, aimed) -> None:
+    if ability.kind is AbilityKind.damage:
+        if not strike(battle, user, victim, ability=ability, check_accuracy=check, aimed=aimed):
+            return
+    elif check and is_harmful(ability):
+        # R-9: a targeted spell at an enemy needs an accuracy check even when it does no damage.
+        chance = chance_to_hit(battle, user, victim, fled=comp(victim, Presence) is Presence.fled)
+        hit = auto_hits(user, victim) or roll_chance(chance, battle.rng)
+        battle.emit(ev.Check, actor=cid(user), kind="accuracy", chance=float(chance), success=hit,
+                    ability=ability.name, target=cid(victim))
+        battle.emit(ev.Attack, actor=cid(user), target=cid(victim), ability=ability.name,
+                    difficulty=ability.difficulty.value, hit=hit, crit=False, at=list(aimed) if aimed else None)
+        if not hit:
+            return
+    for spec in ability.effects:
+        if comp(victim, Presence) is not Presence.active:
+            return
+        if spec.chance < 1:
+            landed = roll_chance(spec.chance, battle.rng)
+            battle.emit(ev.Check, actor=cid(user), kind="effect", chance=float(spec.chance), success=landed,
+                        ability=ability.name, target=cid(victim))
+            if not landed:
+                continue
+        heal_amount = None
+        if spec.effect == "heal" and spec.magnitude <= 0:
+            heal_amount = whole(rolled_attack(battle, user) * _multiplier(battle, ability))
+        apply_effect(
+            battle, victim, spec.effect, duration=spec.duration, magnitude=spec.magnitude,
+            source=user, stat=spec.stat, gradual=spec.gradual, heal_amount=heal_amount,
+        )

@@ -1,0 +1,422 @@
+"""The battle world: one tcod-ecs registry per battle, its random source, its event log.
+
+The `Battle` object owns everything a battle needs so it travels whole (several SSH players share
+one process: no module globals). Systems live in sibling modules and take the battle as their
+first argument; this module holds the world, its queries, set-up (R-6 loadouts), turn order (R-8)
+and the end of battle (R-14).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import attrs
+import tcod.ecs
+
+from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.content.models import Character, Difficulty
+from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.engine import events as ev
+from horizon_tui.engine.battlefield import Battlefield
+from horizon_tui.engine.components import (
+    AttackCache, Charges, Controller, Cooldowns, Effects, FreeActions, Gear, Health, Identity, Loadout, Memory,
+    Position, Presence, Stats, Tally, Team, TurnState, Vitals,
+)
+from horizon_tui.rules import progression
+from horizon_tui.rules.character import attack_formula_text, build
+from horizon_tui.rules.combat import armor_reduction, attack_formula
+from horizon_tui.rules.dice import parse_dice
+from horizon_tui.rules.validation import effective_loadout
+
+if TYPE_CHECKING:
+    from horizon_tui.engine.encounter import EncounterSetup
+
+Entity = tcod.ecs.Entity
+T = TypeVar("T")
+PARTY, ENEMIES = "party", "enemies"
+
+
+class BattleError(Exception):
+    """A battle that can't be formed (raised before it starts, never during play)."""
+
+
+@attrs.define(eq=False)
+class Battle:
+    registry: tcod.ecs.Registry
+    rng: random.Random
+    battlefield: Battlefield
+    rules: Ruleset
+    seed: int
+    encounter: str
+    log: list[ev.Event] = attrs.field(factory=list)
+    order: list[str] = attrs.field(factory=list)  # combatant ids in turn order (R-8)
+    index: int = -1  # whose turn in `order`
+    round: int = 0
+    result: ev.Result | None = None
+    by_id: dict[str, Entity] = attrs.field(factory=dict)
+    occupancy: dict[tuple[int, int], str] = attrs.field(factory=dict)  # who stands where, O(1)
+    listeners: list[Callable[[ev.Event], None]] = attrs.field(factory=list)
+    enemy_defs: dict[str, EnemyDef] = attrs.field(factory=dict)  # for companions joining mid-battle
+    active: dict[str, Entity] = attrs.field(factory=dict)  # those present and able, in spawn order
+
+    # --- the log ------------------------------------------------------------------------------
+
+    def emit(self, cls: type[ev.Event], **fields: Any) -> ev.Event:
+        event = cls(round=self.round, seq=len(self.log) + 1, **fields)
+        self.log.append(event)
+        for listener in self.listeners:
+            listener(event)
+        return event
+
+    # --- queries --------------------------------------------------------------------------------
+
+    def __getitem__(self, combatant_id: str) -> Entity:
+        return self.by_id[combatant_id]
+
+    def combatants(self) -> Iterator[Entity]:
+        return iter(self.by_id.values())
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def current(self) -> Entity | None:
+        if self.result is not None or not 0 <= self.index < len(self.order):
+            return None
+        return self.by_id[self.order[self.index]]
+
+    def at(self, xy: tuple[int, int]) -> Entity | None:
+        cid = self.occupancy.get(xy)
+        return None if cid is None else self.by_id[cid]
+
+    def next_id(self, base: str) -> str:
+        stem = "".join(c if c.isalnum() else "-" for c in base.lower()).strip("-") or "unit"
+        cid, n = stem, 1
+        while cid in self.by_id:
+            n += 1
+            cid = f"{stem}-{n}"
+        return cid
+
+    def set_presence(self, e: Entity, presence: Presence) -> None:
+        """The only writer of Presence, keeping the index of active combatants."""
+        e.components[Presence] = presence
+        if presence is Presence.active:
+            self.active[cid(e)] = e
+            self.active = {k: self.by_id[k] for k in self.by_id if k in self.active}
+        else:
+            self.active.pop(cid(e), None)
+
+    # --- placement (the only writer of Position and the occupancy index) ------------------------
+
+    def place(self, entity: Entity, xy: tuple[int, int] | None) -> None:
+        old = entity.components.get(Position)
+        if old is not None and self.occupancy.get(old.xy) == ident(entity).id:
+            del self.occupancy[old.xy]
+        if xy is None:
+            entity.components.pop(Position, None)
+            return
+        entity.components[Position] = Position(*xy)
+        self.occupancy[xy] = ident(entity).id
+
+
+# --- component accessors (short names keep the systems readable) ------------------------------
+
+
+def comp(e: Entity, key: type[T]) -> T:
+    """Read a component. `comp(entity, key)` builds a view and walks inheritance on every
+    read (~3 µs); battles read components ~10⁵ times, and we use no inheritance, so read the
+    registry's table directly (~0.1 µs). Writes still go through `entity.components`.
+    tests/engine/test_world.py checks this agrees with the public API."""
+    return e.registry._components_by_entity[e][key]  # noqa: SLF001
+
+
+def ident(e: Entity) -> Identity:
+    return comp(e, Identity)
+
+
+def cid(e: Entity) -> str:
+    return e.uid  # type: ignore[return-value]  # entities are made with their combatant id as uid
+
+
+def team(e: Entity) -> str:
+    return comp(e, Team).name
+
+
+def pos(e: Entity) -> tuple[int, int]:
+    return comp(e, Position).xy
+
+
+def hp(e: Entity) -> Health:
+    return comp(e, Health)
+
+
+def stats(e: Entity) -> Stats:
+    return comp(e, Stats)
+
+
+def gear(e: Entity) -> Gear:
+    return comp(e, Gear)
+
+
+def presence(e: Entity) -> Presence:
+    return comp(e, Presence)
+
+
+def is_active(e: Entity) -> bool:
+    return comp(e, Presence) is Presence.active
+
+
+def effects(e: Entity) -> Effects:
+    return comp(e, Effects)
+
+
+def active_combatants(battle: Battle) -> list[Entity]:
+    return list(battle.active.values())
+
+
+def enemies_of(battle: Battle, e: Entity) -> list[Entity]:
+    side = team(e)
+    return [o for o in active_combatants(battle) if team(o) != side]
+
+
+def allies_of(battle: Battle, e: Entity, *, include_self: bool = True) -> list[Entity]:
+    side = team(e)
+    return [o for o in active_combatants(battle) if team(o) == side and (include_self or o is not e)]
+
+
+def is_immobile(e: Entity) -> bool:
+    """Stunned or knocked down (R-9: melee hits it without a check)."""
+    fx = effects(e)
+    return fx.has("stun") or fx.has("knockdown")
+
+
+def is_downed(e: Entity) -> bool:
+    return effects(e).has("knockdown")
+
+
+# --- derived numbers ------------------------------------------------------------------------
+
+
+def current_attributes(e: Entity) -> dict[str, int]:
+    """Attribute totals less what disease has taken (R-10), never below 0."""
+    attributes = dict(comp(e, Vitals).attributes)
+    for effect in effects(e).active:
+        if effect.effect == "disease" and effect.applied:
+            names = [effect.stat] if effect.stat else list(attributes)
+            for name in names:
+                attributes[name] = max(0, attributes[name] - effect.applied)
+    return attributes
+
+
+def recompute_stats(battle: Battle, e: Entity) -> None:
+    """R-2 from current attributes, plus species and passive modifiers and buffs; armor's
+    speed penalty (R-9). Health's maximum follows; current health is kept within it."""
+    from horizon_tui.rules.stats import derived_stats
+
+    g = gear(e)
+    flat: dict[str, Fraction] = dict(g.character.species.bonuses.stats)
+    loadout = comp(e, Loadout)
+    for name in loadout.slotted:
+        ability = g.character.ability(name)
+        if ability is None or not ability.is_passive:
+            continue
+        if ability.is_fixed or name in loadout.active_passives:
+            for stat, amount in ability.modifiers.items():
+                flat[stat] = flat.get(stat, Fraction(0)) + amount
+    for effect in effects(e).active:
+        if effect.effect == "buff" and effect.stat:
+            flat[effect.stat] = flat.get(effect.stat, Fraction(0)) + effect.magnitude
+    values = derived_stats(current_attributes(e), flat)
+    values["speed"] *= 1 - armor_reduction(g.armor, battle.rules)
+    e.components[Stats] = Stats(values)
+    e.components[AttackCache] = AttackCache()
+    max_hp = max(1, int(values["health"]))
+    health = e.components.get(Health)
+    if health is None:
+        e.components[Health] = Health(max_hp, max_hp)
+    elif health.max_hp != max_hp:
+        e.components[Health] = Health(min(health.hp, max_hp), max_hp)
+
+
+def movement_budget(battle: Battle, e: Entity) -> int:
+    """R-8: floor(speed) cells, at least 1; armor (in Stats) and slow (R-10) applied."""
+    speed = stats(e)["speed"]
+    slow = effects(e).get("slow")
+    if slow is not None:
+        speed *= max(Fraction(0), 1 - slow.magnitude / 100)
+    return max(battle.rules.turns.min_move, int(speed))
+
+
+def level_of(e: Entity) -> int:
+    return ident(e).level
+
+
+def typical_attack(e: Entity) -> Fraction:
+    """The normal attack damage a difficulty check weighs (R-7)."""
+    from horizon_tui.rules.checks import check_attack_value
+
+    dice = gear(e).weapon_dice
+    return check_attack_value(attack_for_roll(e, dice.minimum), attack_for_roll(e, dice.maximum))
+
+
+def attack_for_roll(e: Entity, roll: int) -> Fraction:
+    """R-9: the normal attack damage for one weapon roll, through the formula in force. Cached
+    per combatant until its stats change (the formula is pure in the roll and the stats)."""
+    from horizon_tui.rules.combat import normal_attack
+
+    cache = comp(e, AttackCache).by_roll
+    value = cache.get(roll)
+    if value is None:
+        value = normal_attack(gear(e).formula, roll, stats(e).values, current_attributes(e))
+        cache[roll] = value
+    return value
+
+
+# --- set-up -----------------------------------------------------------------------------------
+
+
+def _spawn(
+    battle: Battle,
+    character: Character,
+    *,
+    name: str,
+    kind: str,
+    side: str,
+    level: int,
+    xy: tuple[int, int],
+    controller: Controller,
+    xp_value: int = 0,
+    glyph: str | None = None,
+    owner: str | None = None,
+) -> Entity:
+    rules = battle.rules
+    b = build(character, rules)
+    species = character.species
+    combatant_id = battle.next_id(name)
+    e = battle.registry[combatant_id]
+    e.components[Identity] = Identity(
+        id=combatant_id, name=name, kind=kind, base_team=side,
+        glyph=(glyph or name[:1])[:1], level=level, xp_value=xp_value, owner=owner,
+    )
+    e.components[Team] = Team(side)
+    e.components[Gear] = Gear(
+        character=character, weapon=character.weapon, armor=character.armor,
+        weapon_dice=parse_dice(character.weapon.damage),
+        formula=attack_formula(attack_formula_text(character, rules)),
+        crit_immune=species.features.crit_immune,
+        immunities=frozenset(species.features.effect_immunities),
+        sight_radius=species.features.sight_radius or 0,
+        terrain_costs=dict(species.features.terrain_costs),
+    )
+    e.components[Vitals] = Vitals(dict(b.attributes))
+    e.components[Effects] = Effects()
+    slotted = tuple(a.name for a in effective_loadout(character))
+    e.components[Loadout] = Loadout(slotted)
+    e.components[Charges] = Charges(progression.charges(level, rules))
+    e.components[Cooldowns] = Cooldowns({})
+    e.components[Memory] = Memory()
+    e.components[FreeActions] = FreeActions(progression.free_action_points(level, rules))
+    e.components[Controller] = controller
+    e.components[TurnState] = TurnState()
+    e.components[Tally] = Tally()
+    battle.by_id[combatant_id] = e
+    battle.set_presence(e, Presence.active)
+    recompute_stats(battle, e)
+    battle.place(e, xy)
+    return e
+
+
+def combatant_summary(e: Entity) -> dict[str, Any]:
+    i, h = ident(e), hp(e)
+    x, y = pos(e)
+    return {"id": i.id, "name": i.name, "team": team(e), "hp": h.hp, "max_hp": h.max_hp, "x": x, "y": y}
+
+
+@attrs.frozen
+class PartyMember:
+    character: Character
+    controller: str = "ai"  # player | ai | gm
+
+
+def create_battle(
+    setup: EncounterSetup,
+    party: list[PartyMember],
+    seed: int,
+    catalogue: Catalogue,
+    enemy_defs: dict[str, EnemyDef] | None = None,
+    enemy_controller: str = "ai",
+) -> Battle:
+    """Form a battle: place the party and the enemies, refuse what can't be (BattleError)."""
+    from horizon_tui.engine import turns
+    from horizon_tui.rules.validation import loadout_problems
+
+    rules = catalogue.rules
+    if not party:
+        raise BattleError("a battle needs at least one party member")
+    if len(party) > len(setup.party_start):
+        raise BattleError(
+            f"{setup.source}: party_start: {len(party)} party members but only "
+            f"{len(setup.party_start)} start cells"
+        )
+    for member in party:
+        problems = loadout_problems(member.character, rules, member.character.name)
+        if problems:
+            raise BattleError("; ".join(str(p) for p in problems))
+    battle = Battle(
+        registry=tcod.ecs.Registry(), rng=random.Random(seed), battlefield=setup.battlefield,
+        rules=rules, seed=seed, encounter=setup.id, enemy_defs=dict(enemy_defs or {}),
+    )
+    for member, xy in zip(party, setup.party_start):
+        level = build(member.character, rules).level
+        _spawn(
+            battle, member.character, name=member.character.name, kind="character", side=PARTY,
+            level=level, xy=xy, controller=Controller(member.controller),
+        )
+    for definition, xy, name in setup.enemies:
+        _spawn(
+            battle, definition.character, name=name, kind="enemy", side=ENEMIES,
+            level=definition.level, xy=xy, xp_value=definition.xp, glyph=definition.glyph,
+            controller=Controller(
+                enemy_controller, definition.ai, definition.targeting, definition.flee_below
+            ),
+        )
+    battle.emit(
+        ev.BattleStart, seed=seed, encounter=setup.id,
+        combatants=[combatant_summary(e) for e in battle.combatants()],
+    )
+    turns.prepare_loadouts(battle)
+    turns.roll_initiative(battle)
+    return battle
+
+
+def spawn_companion(battle: Battle, owner: Entity, definition: EnemyDef) -> Entity | None:
+    """R-10: a companion joins beside its owner and acts right after it."""
+    from horizon_tui.engine.turns import free_cell_near
+
+    xy = free_cell_near(battle, pos(owner))
+    if xy is None:
+        return None
+    owner_ident = ident(owner)
+    controller = comp(owner, Controller)
+    e = _spawn(
+        battle, definition.character, name=f"{definition.character.name} ({owner_ident.name})",
+        kind="companion", side=team(owner), level=definition.level, xy=xy,
+        controller=Controller(
+            "ai" if controller.kind == "ai" else controller.kind, definition.ai, definition.targeting
+        ),
+        glyph=definition.glyph, owner=owner_ident.id,
+    )
+    battle.emit(ev.Join, combatant=combatant_summary(e), owner=owner_ident.id)
+    return e
+
+
+def charge_left(e: Entity, difficulty: Difficulty) -> int | None:
+    """Charges of a difficulty left; None for difficulty I (unlimited, R-5)."""
+    if difficulty is Difficulty.I:
+        return None
+    return comp(e, Charges).pools.get(difficulty, 0)

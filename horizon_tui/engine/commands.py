@@ -1,0 +1,84 @@
+"""`horizon battle`: a whole battle without a screen, every side played by its AI."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from horizon_tui.content.catalogue import Catalogue, default_catalogue
+from horizon_tui.content.characters import load_character
+from horizon_tui.content.encounters import EnemyDef, load_enemies
+from horizon_tui.errors import DataError, HorizonError
+
+
+def load_party(files: list[Path], catalogue: Catalogue):
+    from horizon_tui.engine.battle import PartyMember
+    from horizon_tui.rules.validation import check_character
+
+    members, problems = [], []
+    for file in files:
+        try:
+            character = load_character(file, catalogue)
+        except DataError as exc:
+            problems += exc.problems
+            continue
+        found = check_character(character, catalogue, str(file))
+        if found:
+            problems += found
+            continue
+        members.append(PartyMember(character))
+    if problems:
+        raise DataError(problems)
+    return members
+
+
+def prepare(encounter: str, party_files: list[Path], seed: int, catalogue: Catalogue | None = None,
+            enemies: dict[str, EnemyDef] | None = None):
+    """Everything `battle` and `simulate` need, loaded and checked once."""
+    from horizon_tui.engine.encounter import load_encounter
+
+    catalogue = catalogue or default_catalogue()
+    enemies = enemies if enemies is not None else load_enemies(catalogue)
+    setup = load_encounter(encounter, catalogue, enemies)
+    party = load_party(party_files, catalogue)
+    return catalogue, enemies, setup, party
+
+
+def new_battle(setup, party, seed, catalogue, enemies):
+    from horizon_tui.engine.battle import BattleError, create_battle
+
+    try:
+        return create_battle(setup, party, seed, catalogue, enemies)
+    except BattleError as exc:
+        raise HorizonError(str(exc)) from None
+
+
+def cmd_battle(args) -> int:
+    from horizon_tui.engine.narrate import describe
+    from horizon_tui.engine.runner import play_out
+
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    catalogue, enemies, setup, party = prepare(args.encounter, args.party, seed)
+    battle = new_battle(setup, party, seed, catalogue, enemies)
+    out = sys.stdout
+    if args.json:
+        battle.listeners.append(lambda event: out.write(event.to_json() + "\n"))
+        play_out(battle)
+        return 0
+    print(f"{setup.name} — seed {seed}")
+    battle.listeners.append(lambda event: (line := describe(battle, event)) and print(line))
+    # The start and initiative were emitted before the listener: show them now.
+    for event in battle.log:
+        line = describe(battle, event)
+        if line:
+            print(line)
+    play_out(battle)
+    return 0
+
+
+def add_battle_arguments(parser) -> None:
+    parser.add_argument("encounter", help="an encounter id from data/encounters/ or a path")
+    parser.add_argument("--party", nargs="+", type=Path, required=True, metavar="FILE")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--json", action="store_true", help="JSON lines of events")

@@ -1,0 +1,182 @@
+"""Components of a combatant entity: small attrs classes, replaced (not mutated) on change.
+
+Frozen components make every change an explicit `entity.components[X] = evolve(...)` inside a
+system that also records the event, so nothing changes behind the log's back.
+"""
+
+from __future__ import annotations
+
+import enum
+from fractions import Fraction
+
+import attrs
+
+from horizon_tui.content.models import Ability, Armor, Character, Difficulty, Weapon
+from horizon_tui.rules.dice import DiceExpr
+from horizon_tui.rules.formula import Formula
+
+
+class Presence(enum.Enum):
+    active = "active"
+    unconscious = "unconscious"  # a player character at 0 health (R-9)
+    dead = "dead"
+    fled = "fled"  # left the battlefield's edge (R-8)
+
+
+@attrs.frozen
+class Identity:
+    id: str
+    name: str
+    kind: str  # character | enemy | companion
+    base_team: str  # party | enemies
+    glyph: str
+    level: int
+    xp_value: int = 0  # what defeating it is worth (R-14)
+    owner: str | None = None  # a companion's owner
+
+
+@attrs.frozen
+class Team:
+    name: str  # the side it fights for now (domination switches it, R-10)
+
+
+@attrs.frozen
+class Position:
+    x: int
+    y: int
+
+    @property
+    def xy(self) -> tuple[int, int]:
+        return (self.x, self.y)
+
+
+@attrs.frozen
+class Gear:
+    """What a combatant fights with; fixed for the battle."""
+
+    character: Character
+    weapon: Weapon
+    armor: Armor | None
+    weapon_dice: DiceExpr
+    formula: Formula  # the normal-attack formula in force (R-9)
+    crit_immune: bool
+    immunities: frozenset[str]
+    sight_radius: int
+    terrain_costs: dict[str, int]
+
+
+@attrs.frozen
+class Vitals:
+    """Attribute totals at the start of battle; current ones subtract disease (R-10)."""
+
+    attributes: dict[str, int]
+
+
+@attrs.frozen
+class Stats:
+    """Current derived stats (R-2), recomputed whenever attributes or modifiers change."""
+
+    values: dict[str, Fraction]
+
+    def __getitem__(self, name: str) -> Fraction:
+        return self.values[name]
+
+
+@attrs.frozen
+class Health:
+    hp: int
+    max_hp: int
+
+
+@attrs.frozen
+class Loadout:
+    """Slotted abilities (R-6) and which replaceable passives are switched on."""
+
+    slotted: tuple[str, ...]
+    active_passives: frozenset[str] = frozenset()
+
+
+@attrs.frozen
+class Charges:
+    pools: dict[Difficulty, int]
+
+
+@attrs.frozen
+class Cooldowns:
+    ready_at: dict[str, int]  # ability name -> the user's own-turn number from which it's ready
+
+
+@attrs.frozen
+class ActiveEffect:
+    effect: str
+    turns_left: int
+    magnitude: Fraction
+    source: str | None = None
+    stat: str | None = None
+    gradual: bool = False
+    applied: int = 0  # disease: attribute points taken so far
+
+
+@attrs.frozen
+class Effects:
+    active: tuple[ActiveEffect, ...] = ()
+
+    def has(self, name: str) -> bool:
+        return any(e.effect == name for e in self.active)
+
+    def get(self, name: str) -> ActiveEffect | None:
+        for e in self.active:
+            if e.effect == name:
+                return e
+        return None
+
+
+@attrs.frozen
+class Memory:
+    """Combatants this one has seen at least once this battle (R-11's 50-cell mage range)."""
+
+    seen: frozenset[str] = frozenset()
+    last_known: dict[str, tuple[int, int]] = attrs.field(factory=dict)
+    last_attacker: str | None = None
+
+
+@attrs.frozen
+class FreeActions:
+    points: int
+
+
+@attrs.frozen
+class Controller:
+    kind: str  # player | ai | gm
+    profile: str = "brute"
+    targeting: str = "nearest"
+    flee_below: float | None = None
+
+
+@attrs.frozen
+class TurnState:
+    own_turns: int = 0  # how many turns it has started this battle
+    movement_left: int = 0
+    acted: bool = False
+
+
+@attrs.frozen
+class Tally:
+    """Per-combatant numbers for the end-of-battle summary."""
+
+    damage_dealt: int = 0
+    damage_taken: int = 0
+    by_ability: dict[str, int] = attrs.field(factory=dict)
+    effects_applied: int = 0
+
+
+@attrs.define
+class AttackCache:
+    """Derived, not state: normal-attack damage by weapon roll (R-9), dropped whenever the
+    combatant's stats are recomputed."""
+
+    by_roll: dict[int, Fraction] = attrs.field(factory=dict)
+
+
+def ability_of(gear: Gear, name: str) -> Ability | None:
+    return gear.character.ability(name)

@@ -1,0 +1,179 @@
+"""R-10 effects, and the only two functions that change health (`deal_damage`, `restore_health`).
+
+Negative effects: bleeding, poison, disease, stun, blindness, slow, fear, domination, knockdown.
+Positive: heal, regeneration, buff, cleanse. Durations count the affected combatant's own turns;
+effects tick at the start of its turn.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+
+from horizon_tui.content.models import NEGATIVE_EFFECTS
+from horizon_tui.engine import events as ev
+from horizon_tui.engine.battle import (
+    comp, Battle, Entity, cid, effects, hp, ident, is_active, recompute_stats, team,
+)
+from horizon_tui.engine.components import (
+    ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, Team,
+)
+from horizon_tui.rules.numbers import whole
+
+# Effects whose numbers change the stats (recompute when they start or end).
+_STAT_EFFECTS = frozenset({"disease", "buff"})
+
+
+def deal_damage(battle: Battle, target: Entity, amount: int, source: str, ability: str | None = None) -> None:
+    """Take `amount` health; at 0 or below an enemy dies and a player character falls
+    unconscious (R-9). Emits `damage`, then `defeated` if it fell."""
+    amount = max(0, int(amount))
+    health = hp(target)
+    new = health.hp - amount
+    target.components[Health] = Health(new, health.max_hp)
+    battle.emit(ev.Damage, target=cid(target), amount=amount, hp=new, source=source)
+    tally = comp(target, Tally)
+    target.components[Tally] = attrs.evolve(tally, damage_taken=tally.damage_taken + amount)
+    attacker = battle.by_id.get(source)
+    if attacker is not None:
+        t = comp(attacker, Tally)
+        key = ability or "normal attack"
+        by_ability = dict(t.by_ability)
+        by_ability[key] = by_ability.get(key, 0) + amount
+        attacker.components[Tally] = attrs.evolve(t, damage_dealt=t.damage_dealt + amount, by_ability=by_ability)
+        memory = comp(target, Memory)
+        target.components[Memory] = attrs.evolve(memory, last_attacker=source)
+    if new <= 0 and comp(target, Presence) in (Presence.active, Presence.fled):
+        defeat(battle, target)  # a fled target can still fall to a bow's shot (R-11)
+
+
+def defeat(battle: Battle, target: Entity) -> None:
+    state = "unconscious" if ident(target).kind == "character" else "dead"
+    battle.set_presence(target, Presence(state))
+    battle.place(target, None)
+    battle.emit(ev.Defeated, target=cid(target), state=state)
+
+
+def restore_health(battle: Battle, target: Entity, amount: int, source: str) -> None:
+    """Heal, never above the maximum (R-10)."""
+    health = hp(target)
+    new = min(health.max_hp, health.hp + max(0, int(amount)))
+    target.components[Health] = Health(new, health.max_hp)
+    battle.emit(ev.Heal, target=cid(target), amount=new - health.hp, hp=new, source=source)
+
+
+def _set(target: Entity, active: tuple[ActiveEffect, ...]) -> None:
+    target.components[Effects] = Effects(active)
+
+
+def apply_effect(
+    battle: Battle,
+    target: Entity,
+    effect: str,
+    *,
+    duration: int,
+    magnitude: Fraction,
+    source: Entity | None,
+    stat: str | None = None,
+    gradual: bool = False,
+    heal_amount: int | None = None,
+) -> bool:
+    """Put an effect on a combatant (R-10). Returns False if it is immune."""
+    source_id = cid(source) if source is not None else None
+    if not is_active(target):
+        return False
+    if effect in comp(target, Gear).immunities:
+        battle.emit(ev.EffectEvent, target=cid(target), effect=effect, source=source_id, resisted=True)
+        return False
+    magnitude = Fraction(magnitude)
+    if effect == "heal":
+        amount = heal_amount if heal_amount is not None else whole(magnitude)
+        restore_health(battle, target, amount, source_id or cid(target))
+        return True
+    if effect == "cleanse":
+        _cleanse(battle, target)
+        return True
+    current = effects(target).active
+    # A new dose replaces the old one of the same effect (no stacking), keeping the longer.
+    kept = tuple(e for e in current if e.effect != effect)
+    old = effects(target).get(effect)
+    new = ActiveEffect(
+        effect=effect, turns_left=max(duration, old.turns_left if old else 0), magnitude=magnitude,
+        source=source_id, stat=stat, gradual=gradual,
+        applied=old.applied if (old and effect == "disease") else 0,
+    )
+    if effect == "disease" and not gradual:
+        new = attrs.evolve(new, applied=whole(magnitude))  # all at once
+    _set(target, kept + (new,))
+    battle.emit(ev.EffectEvent, target=cid(target), effect=effect, duration=new.turns_left,
+                magnitude=float(magnitude), source=source_id)
+    if effect == "domination" and source is not None and team(source) != team(target):
+        target.components[Team] = Team(team(source))
+        battle.emit(ev.SideChange, target=cid(target), team=team(source))
+    if source is not None and effect in NEGATIVE_EFFECTS:
+        t = comp(source, Tally)
+        source.components[Tally] = attrs.evolve(t, effects_applied=t.effects_applied + 1)
+    if effect in _STAT_EFFECTS:
+        recompute_stats(battle, target)
+    return True
+
+
+def _cleanse(battle: Battle, target: Entity) -> None:
+    """R-10 cleanse ends one negative effect: the one with the most turns left."""
+    negatives = [e for e in effects(target).active if e.effect in NEGATIVE_EFFECTS]
+    if negatives:
+        worst = max(negatives, key=lambda e: (e.turns_left, e.effect))
+        end_effect(battle, target, worst)
+
+
+def end_effect(battle: Battle, target: Entity, effect: ActiveEffect) -> None:
+    _set(target, tuple(e for e in effects(target).active if e is not effect))
+    battle.emit(ev.EffectEvent, target=cid(target), effect=effect.effect, ended=True)
+    if effect.effect == "domination":
+        base = ident(target).base_team
+        if team(target) != base:
+            target.components[Team] = Team(base)
+            battle.emit(ev.SideChange, target=cid(target), team=base)
+    if effect.effect in _STAT_EFFECTS:
+        recompute_stats(battle, target)  # disease: the attributes come back (R-10)
+
+
+def tick_effects(battle: Battle, target: Entity) -> None:
+    """Start of the affected combatant's turn: bleeding and poison hurt, regeneration heals,
+    a gradual disease takes another share; every duration counts down, and ends at 0.
+    Knockdown is left for the turn to spend getting up."""
+    for effect in list(effects(target).active):
+        if not is_active(target):
+            return
+        if effect.effect in ("bleeding", "poison"):
+            deal_damage(battle, target, whole(effect.magnitude), effect.source or effect.effect)
+        elif effect.effect == "regeneration":
+            restore_health(battle, target, whole(effect.magnitude), effect.source or cid(target))
+        elif effect.effect == "disease" and effect.gradual:
+            # Some points each turn: the rest spread evenly over the turns left, rounded up.
+            remaining = whole(effect.magnitude) - effect.applied
+            take = -(-remaining // max(1, effect.turns_left)) if remaining > 0 else 0
+            if take:
+                _replace(target, effect, attrs.evolve(effect, applied=effect.applied + take))
+                recompute_stats(battle, target)
+        if not is_active(target):
+            return
+        if effect.effect == "knockdown":
+            continue
+        current = _find(target, effect.effect)
+        if current is None:
+            continue
+        if current.turns_left <= 1:
+            end_effect(battle, target, current)
+        else:
+            _replace(target, current, attrs.evolve(current, turns_left=current.turns_left - 1))
+
+
+def _find(target: Entity, name: str) -> ActiveEffect | None:
+    return effects(target).get(name)
+
+
+def _replace(target: Entity, old: ActiveEffect, new: ActiveEffect) -> None:
+    _set(target, tuple(new if e is old else e for e in effects(target).active))
+

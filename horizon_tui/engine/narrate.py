@@ -1,0 +1,91 @@
+"""Battle events in words, for the CLI's log and the battle screen's message log."""
+
+from __future__ import annotations
+
+from horizon_tui.engine import events as ev
+from horizon_tui.engine.battle import Battle
+
+
+def _name(battle: Battle, cid: str | None) -> str:
+    if cid is None:
+        return "someone"
+    e = battle.by_id.get(cid)
+    if e is None:
+        return cid
+    from horizon_tui.engine.battle import ident
+
+    return ident(e).name
+
+
+def describe(battle: Battle, event: ev.Event) -> str | None:
+    """One line for a player to read; None for bookkeeping events."""
+    n = lambda cid: _name(battle, cid)  # noqa: E731
+    match event:
+        case ev.BattleStart():
+            return f"The battle begins: {', '.join(c['name'] for c in event.combatants)}."
+        case ev.RoundStart():
+            return f"— Round {event.round} —"
+        case ev.Turn():
+            return None
+        case ev.Move(forced=True):
+            return f"{n(event.actor)} stumbles blindly."
+        case ev.Move():
+            return None
+        case ev.Attack():
+            what = event.ability or "attacks"
+            verb = f"uses {what} on" if event.ability else "attacks"
+            if event.target is None:
+                return f"{n(event.actor)} {verb} the area."
+            result = ("critically hits!" if event.crit else "hits.") if event.hit else "misses."
+            return f"{n(event.actor)} {verb} {n(event.target)} and {result}"
+        case ev.Damage():
+            return f"{n(event.target)} takes {event.amount} damage ({event.hp} left)."
+        case ev.Heal():
+            return f"{n(event.target)} recovers {event.amount} health ({event.hp})."
+        case ev.EffectEvent(ended=True):
+            return f"{n(event.target)} is no longer under {event.effect}."
+        case ev.EffectEvent(resisted=True):
+            return f"{n(event.target)} is immune to {event.effect}."
+        case ev.EffectEvent():
+            turns = f" for {event.duration} turn{'s' if event.duration != 1 else ''}" if event.duration else ""
+            return f"{n(event.target)} suffers {event.effect}{turns}."
+        case ev.Check(kind="difficulty"):
+            if event.success:
+                return f"{n(event.actor)} masters {event.ability} ({event.chance:.0%})."
+            fate = {"fizzle": "and it fizzles", "self": "and it turns on its user", "random": "and it flies astray"}
+            return f"{n(event.actor)} fails the difficulty check for {event.ability} ({event.chance:.0%}) {fate.get(event.outcome or '', '')}."
+        case ev.Check(kind="activation"):
+            state = "activates" if event.success else "fails to activate"
+            return f"{n(event.actor)} {state} {event.ability} ({event.chance:.0%})."
+        case ev.Check(kind="free_action"):
+            return f"The free action {'works' if event.success else 'fails'} ({event.chance:.0%})."
+        case ev.Check():
+            return None
+        case ev.AbilityUsed():
+            return None
+        case ev.Swap():
+            return f"{n(event.actor)} swaps {event.removed} for {event.added}."
+        case ev.Toggle():
+            return f"{n(event.actor)} switches {event.ability} {'on' if event.active else 'off'}."
+        case ev.FreeActionEvent():
+            target = f" ({n(event.target)})" if event.target and event.target != event.actor else ""
+            return f"{n(event.actor)}: {event.description}{target}."
+        case ev.Wait():
+            return None if event.reason == "waits" else f"{n(event.actor)} {event.reason}."
+        case ev.GetUp():
+            return f"{n(event.actor)} gets back up."
+        case ev.SideChange():
+            return f"{n(event.target)} now fights for the {event.team}."
+        case ev.Join():
+            return f"{event.combatant['name']} joins the battle."
+        case ev.Defeated():
+            return f"{n(event.target)} {'falls unconscious' if event.state == 'unconscious' else 'dies'}."
+        case ev.Fled():
+            return f"{n(event.target)} flees the battlefield."
+        case ev.Override():
+            return f"GM: {event.what} on {n(event.target)}{' — ' + event.reason if event.reason else ''}."
+        case ev.Result():
+            won = {"party": "The party wins", "enemies": "The enemies win", "draw": "The battle ends in a draw"}[event.winner]
+            xp = ", ".join(f"{k} +{v} XP" for k, v in event.xp.items())
+            return f"{won} after {event.rounds} rounds. {xp}"
+    return None

@@ -1,0 +1,98 @@
+"""Driving a battle: AI turns run themselves, player and GM turns wait for an action.
+
+Inputs (actions from players and the GM) are recorded with the log position they were given
+at; with the seed they replay the battle exactly (`replay`), which is also how a battle saved
+mid-fight resumes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from horizon_tui.engine import ai, turns
+from horizon_tui.engine.actions import ACTION_TYPES, Impossible, Outcome, perform
+from horizon_tui.engine.battle import Battle, Entity, ident, team
+from horizon_tui.engine.components import Controller
+
+
+@attrs.frozen
+class Input:
+    at: int  # len(battle.log) when it was given
+    action: Any  # an action object
+    auto_end: bool = True
+
+
+def needs_input(battle: Battle, e: Entity | None = None) -> bool:
+    """A player's or GM's combatant, fighting for its own side (domination hands it to the AI)."""
+    e = e if e is not None else battle.current
+    if e is None:
+        return False
+    return comp(e, Controller).kind in ("player", "gm") and team(e) == ident(e).base_team
+
+
+def run_ai(battle: Battle, *, max_turns: int | None = None) -> int:
+    """Play AI turns until a player or GM must decide, or the battle ends. Returns turns played."""
+    played = 0
+    while not battle.over and battle.current is not None and not needs_input(battle):
+        if max_turns is not None and played >= max_turns:
+            break
+        ai.take_turn(battle, battle.current)
+        played += 1
+    return played
+
+
+def begin(battle: Battle) -> None:
+    turns.start(battle)
+
+
+def submit(battle: Battle, action, inputs: list[Input] | None = None, *, auto_end: bool = True) -> Outcome:
+    """A player's or GM's action on the current turn; recorded in `inputs` if it succeeds."""
+    at = len(battle.log)
+    outcome = perform(battle, action, auto_end=auto_end)
+    if inputs is not None and not isinstance(outcome, Impossible):
+        inputs.append(Input(at, action, auto_end))
+    return outcome
+
+
+def play_out(battle: Battle) -> None:
+    """A whole battle with every side played by the AI (`horizon battle`, the simulator)."""
+    begin(battle)
+    while not battle.over:
+        if battle.current is None:
+            break
+        ai.take_turn(battle, battle.current)
+
+
+def replay(battle: Battle, inputs: list[Input]) -> None:
+    """Re-run a battle from its start with the recorded inputs, stopping where they end."""
+    begin(battle)
+    queue = list(inputs)
+    while queue and not battle.over:
+        nxt = queue[0]
+        if len(battle.log) >= nxt.at and needs_input(battle):
+            queue.pop(0)
+            outcome = perform(battle, nxt.action, auto_end=nxt.auto_end)
+            if isinstance(outcome, Impossible):
+                raise ValueError(f"the saved battle doesn't replay: {outcome.reason}")
+            continue
+        if needs_input(battle):
+            raise ValueError("the saved battle doesn't replay: a decision is missing")
+        ai.take_turn(battle, battle.current)
+
+
+def action_to_dict(action) -> dict[str, Any]:
+    from horizon_tui.content.convert import converter
+
+    data = converter.unstructure(action)
+    data["type"] = type(action).__name__
+    return data
+
+
+def action_from_dict(data: dict[str, Any]):
+    from horizon_tui.content.convert import converter
+
+    data = dict(data)
+    cls = ACTION_TYPES[data.pop("type")]
+    return converter.structure(data, cls)

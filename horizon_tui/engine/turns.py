@@ -1,0 +1,231 @@
+"""R-8 turn order and the turn's start; R-6 passives before battle; R-14 the end and the reward."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import attrs
+
+from horizon_tui.engine import events as ev
+from horizon_tui.engine.battle import (
+    comp, ENEMIES, PARTY, Battle, BattleError, Entity, active_combatants, charge_left, cid, effects, gear,
+    current_attributes, ident, is_active, movement_budget, pos, recompute_stats, spawn_companion, stats, team, typical_attack,
+)
+from horizon_tui.engine.components import Charges, Controller, Loadout, Memory, Presence, TurnState
+from horizon_tui.engine.effects import end_effect, tick_effects
+from horizon_tui.rules.checks import difficulty_check_chance, roll_chance
+from horizon_tui.rules.dice import parse_dice
+
+
+def free_cell_near(battle: Battle, origin: tuple[int, int]) -> tuple[int, int] | None:
+    """The nearest walkable, unoccupied cell to `origin` (breadth-first, deterministic order)."""
+    field = battle.battlefield
+    seen = {origin}
+    queue = deque([origin])
+    while queue:
+        xy = queue.popleft()
+        if xy != origin and field.is_walkable(xy) and xy not in battle.occupancy:
+            return xy
+        for n in field.neighbours(xy):
+            if n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return None
+
+
+def _spend_charge(e: Entity, difficulty) -> bool:
+    left = charge_left(e, difficulty)
+    if left is None:
+        return True
+    if left <= 0:
+        return False
+    pools = dict(comp(e, Charges).pools)
+    pools[difficulty] = left - 1
+    e.components[Charges] = Charges(pools)
+    return True
+
+
+def prepare_loadouts(battle: Battle) -> None:
+    """R-6 before battle: non-replaceable passives reserve a charge and always work;
+    replaceable ones are activated, holding a charge, with a difficulty check when their
+    difficulty is above the level (R-7). Companions are passives that bring an ally."""
+    for e in list(battle.combatants()):
+        g = gear(e)
+        loadout = comp(e, Loadout)
+        active = set()
+        for name in loadout.slotted:
+            ability = g.character.ability(name)
+            if ability is None or not ability.is_passive:
+                continue
+            if not _spend_charge(e, ability.difficulty):
+                continue  # validation refuses this; a GM-edited pool may still run dry
+            working = True
+            if not ability.is_fixed:
+                chance = difficulty_check_chance(typical_attack(e), ability.difficulty, ident(e).level, battle.rules)
+                if chance < 1:
+                    working = roll_chance(chance, battle.rng)
+                    battle.emit(ev.Check, actor=cid(e), kind="activation", chance=float(chance),
+                                success=working, ability=name, outcome=None if working else "fizzle")
+                if working:
+                    active.add(name)
+            if working and ability.companion:
+                definition = battle.enemy_defs.get(ability.companion)
+                if definition is None:
+                    raise BattleError(f"{ident(e).name}: companion {ability.companion!r} is not in the enemy catalogue")
+                spawn_companion(battle, e, definition)
+        e.components[Loadout] = attrs.evolve(loadout, active_passives=frozenset(active))
+        recompute_stats(battle, e)
+
+
+def roll_initiative(battle: Battle) -> None:
+    """R-8 [H]: initiative + 1d6, higher first; ties to higher agility, then a seeded coin."""
+    die = parse_dice(battle.rules.turns.initiative_die)
+    entries = []
+    for e in battle.combatants():
+        if ident(e).kind == "companion":
+            continue  # companions act right after their owner (R-10)
+        roll = die.roll(battle.rng)
+        coin = battle.rng.random()
+        entries.append((e, roll, stats(e)["initiative"] + roll, coin))
+    entries.sort(key=lambda t: (-t[2], -current_attributes(t[0]).get("agility", 0), t[3]))
+    order = []
+    for e, *_ in entries:
+        order.append(cid(e))
+        order += [cid(c) for c in battle.combatants() if ident(c).owner == cid(e)]
+    battle.order = order
+    battle.emit(ev.Initiative, order=[
+        {"id": cid(e), "roll": roll, "total": float(total)} for e, roll, total, _ in entries
+    ])
+
+
+def insert_after_owner(battle: Battle, companion: Entity) -> None:
+    owner = ident(companion).owner
+    if cid(companion) in battle.order:
+        return
+    if owner in battle.order:
+        at = battle.order.index(owner) + 1
+        while at < len(battle.order) and ident(battle[battle.order[at]]).owner == owner:
+            at += 1
+        battle.order.insert(at, cid(companion))
+        if at <= battle.index:
+            battle.index += 1
+    else:
+        battle.order.append(cid(companion))
+
+
+def update_sight(battle: Battle, e: Entity) -> None:
+    """Who this combatant sees now joins its memory (R-11: "seen at least once")."""
+    if not is_active(e):
+        return
+    visible = battle.battlefield.fov(pos(e), gear(e).sight_radius)
+    memory = comp(e, Memory)
+    seen = set(memory.seen)
+    last_known = dict(memory.last_known)
+    for other in active_combatants(battle):
+        if other is e:
+            continue
+        x, y = pos(other)
+        if visible[y, x]:
+            seen.add(cid(other))
+            last_known[cid(other)] = (x, y)
+    e.components[Memory] = attrs.evolve(memory, seen=frozenset(seen), last_known=last_known)
+
+
+def start(battle: Battle) -> None:
+    """Begin the first round (after set-up); stops at the first turn that needs a decision."""
+    battle.index = -1
+    advance(battle)
+
+
+def advance(battle: Battle) -> None:
+    """End the current turn and begin the next combatant's, skipping those out of the battle.
+    Turns that run themselves (stunned, getting up) pass straight on."""
+    while not check_end(battle):
+        if not battle.order:
+            return
+        battle.index += 1
+        if battle.index >= len(battle.order) or battle.round == 0:
+            battle.index = 0
+            battle.round += 1
+            if battle.round > battle.rules.turns.round_cap:
+                battle.round -= 1
+                finish(battle, "draw")
+                return
+            battle.emit(ev.RoundStart)
+        e = battle.by_id[battle.order[battle.index]]
+        if not is_active(e):
+            continue
+        if begin_turn(battle, e):
+            return
+
+
+def begin_turn(battle: Battle, e: Entity) -> bool:
+    """Start `e`'s turn (R-8, R-10). True if it now waits for a decision; False if the turn
+    already ended by itself (stunned, getting up, fallen to bleeding)."""
+    state = comp(e, TurnState)
+    budget = movement_budget(battle, e)
+    e.components[TurnState] = TurnState(own_turns=state.own_turns + 1, movement_left=budget, acted=False)
+    battle.emit(ev.Turn, actor=cid(e), movement=budget)
+    fx = effects(e)
+    stunned = fx.has("stun")
+    tick_effects(battle, e)
+    if not is_active(e) or check_end(battle):
+        return False
+    knocked = effects(e).get("knockdown")
+    if knocked is not None:
+        end_effect(battle, e, knocked)
+        battle.emit(ev.GetUp, actor=cid(e))
+        return False
+    if stunned:
+        battle.emit(ev.Wait, actor=cid(e), reason="stunned")
+        return False
+    update_sight(battle, e)
+    if effects(e).has("blindness"):
+        _stumble(battle, e)
+        if not is_active(e) or check_end(battle):
+            return False
+    return True
+
+
+def _stumble(battle: Battle, e: Entity) -> None:
+    """R-10 blindness: the combatant moves to a random free neighbouring cell."""
+    field = battle.battlefield
+    options = [n for n in field.neighbours(pos(e)) if field.is_walkable(n) and n not in battle.occupancy]
+    state = comp(e, TurnState)
+    if options:
+        xy = options[battle.rng.randrange(len(options))]
+        battle.place(e, xy)
+        battle.emit(ev.Move, actor=cid(e), path=[list(xy)], cost=0, forced=True)
+    e.components[TurnState] = attrs.evolve(state, movement_left=0)
+
+
+def sides_present(battle: Battle) -> set[str]:
+    return {team(e) for e in active_combatants(battle)}
+
+
+def check_end(battle: Battle) -> bool:
+    """R-14: the battle ends when one side has nobody able to act and present."""
+    if battle.result is not None:
+        return True
+    if battle.round == 0 and not battle.order:
+        return False
+    present = sides_present(battle)
+    if PARTY in present and ENEMIES in present:
+        return False
+    finish(battle, PARTY if PARTY in present else ENEMIES if ENEMIES in present else "draw")
+    return True
+
+
+def finish(battle: Battle, winner: str) -> None:
+    """R-14 [H]: the characters still standing share the defeated enemies' XP equally."""
+    pool = sum(ident(e).xp_value for e in battle.combatants()
+               if ident(e).base_team == ENEMIES and comp(e, Presence) is Presence.dead)
+    characters = [e for e in battle.combatants() if ident(e).kind == "character"]
+    standing = [e for e in characters if is_active(e)]
+    share = pool // len(standing) if standing else 0
+    xp = {ident(e).name: (share if e in standing else 0) for e in characters}
+    battle.result = battle.emit(ev.Result, winner=winner, rounds=battle.round, xp=xp)
+
+
+def controller(e: Entity) -> Controller:
+    return comp(e, Controller)
