@@ -69,6 +69,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INPUT
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `horizon rules | head`: the reader has all it wanted
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 def _catalogue():
@@ -86,7 +91,9 @@ def cmd_sheet(args) -> int:
     character = load_character(args.file, catalogue)
     problems = check_character(character, catalogue, str(args.file))
     if problems:
-        raise DataError(problems)
+        from horizon_tui.content.files import locate
+
+        raise DataError(locate(problems, args.file.read_text(encoding="utf-8")))
     data = sheet(build(character, catalogue.rules))
     if args.json:
         print(json.dumps(data, ensure_ascii=False))

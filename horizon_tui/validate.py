@@ -22,7 +22,10 @@ VALIDATORS: list[Validator] = []
 def _check_character(path: Path, catalogue: Catalogue) -> list[Problem]:
     from horizon_tui.rules.validation import check_character
 
-    return check_character(load_character(path, catalogue), catalogue, str(path))
+    from horizon_tui.content.files import locate
+
+    problems = check_character(load_character(path, catalogue), catalogue, str(path))
+    return locate(problems, path.read_text(encoding="utf-8")) if problems else problems
 
 
 def _check_rules(path: Path, catalogue: Catalogue) -> list[Problem]:
@@ -81,7 +84,7 @@ def validate_paths(paths: list[Path]) -> tuple[list[Problem], int]:
             except DataError as exc:
                 problems += exc.problems
                 continue
-        catalogue_files = {"weapons.toml", "armor.toml"}
+        catalogue_files = {"rules.toml", "weapons.toml", "armor.toml"}  # rules.toml too: no double report
         for path in _files(root):
             checked += 1
             if catalogue_dir and (path.name in catalogue_files or path.parent.name == "species"):

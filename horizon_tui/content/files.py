@@ -57,14 +57,41 @@ def locate(problems: list[Problem], text: str) -> list[Problem]:
     return located
 
 
+def _key_pattern(name: str) -> re.Pattern[str]:
+    escaped = re.escape(name)
+    return re.compile(rf'^\s*(?:"?{escaped}"?\s*[=:]|\[+[^\]]*\b{escaped}\]+)|[{{,]\s*"?{escaped}"?\s*[=:]')
+
+
+def _find_in_order(lines: list[str], parts: list[str]) -> int | None:
+    """Follow the path down the file: each key after its parent, `abilities.1` at the second
+    `[[abilities]]` header. None when the text isn't laid out that way (inline arrays, JSON lists)."""
+    start, found = 0, None
+    for i, part in enumerate(parts):
+        if part.isdigit():
+            if i == 0:
+                return None
+            header = re.compile(rf'^\s*\[\[[^\]]*\b{re.escape(parts[i - 1])}\s*\]\]')
+            headers = [n for n in range(start, len(lines)) if header.search(lines[n])]
+            if int(part) >= len(headers):
+                return None
+            start = found = headers[int(part)]
+            continue
+        pattern = _key_pattern(part)
+        match = next((n for n in range(start, len(lines)) if pattern.search(lines[n])), None)
+        if match is None:
+            return None
+        start = found = match
+    return None if found is None else found + 1
+
+
 def _find_key_line(lines: list[str], parts: list[str]) -> int | None:
-    # Prefer the last textual key of the path (skip list indices), as `key =`, `"key":` or `[...key]`.
+    in_order = _find_in_order(lines, parts)
+    if in_order is not None:
+        return in_order
+    # Else the last textual key of the path (skip list indices), as `key =`, `"key":` or `[...key]`.
     names = [p for p in parts if not p.isdigit()]
     for name in reversed(names):
-        escaped = re.escape(name)
-        pattern = re.compile(
-            rf'^\s*(?:"?{escaped}"?\s*[=:]|\[+[^\]]*\b{escaped}\]+)|[{{,]\s*"?{escaped}"?\s*[=:]'
-        )
+        pattern = _key_pattern(name)
         for number, line in enumerate(lines, start=1):
             if pattern.search(line):
                 return number

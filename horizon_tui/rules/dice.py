@@ -10,9 +10,13 @@ import functools
 import random
 from collections.abc import Callable
 
+import re
+from typing import TYPE_CHECKING
+
 import attrs
-import d20
-from d20 import diceast
+
+if TYPE_CHECKING:
+    from d20 import diceast
 
 __all__ = ["DiceError", "DiceExpr", "parse_dice", "roll"]
 
@@ -152,6 +156,8 @@ _UNSUPPORTED_BINOPS = {"/": "division", "//": "division", "%": "remainder"}
 
 
 def _compile_node(node: diceast.Node, fail: Callable[[str], DiceError]) -> _Node:
+    from d20 import diceast  # already loaded by _compile's d20 path
+
     if isinstance(node, diceast.Literal):
         if not isinstance(node.value, int):
             raise fail(f"only whole numbers are supported, not {node.value}")
@@ -185,7 +191,7 @@ _TERMINALS = {  # lark terminal names from d20's grammar -> words; unlisted ones
 }
 
 
-def _syntax_error(text: str, error: d20.RollSyntaxError) -> DiceError:
+def _syntax_error(text: str, error) -> DiceError:
     expected = {str(name) for name in error.expected}
     words = list(dict.fromkeys(word for name, word in _TERMINALS.items() if name in expected))
     wanted = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
@@ -200,6 +206,34 @@ def _syntax_error(text: str, error: d20.RollSyntaxError) -> DiceError:
     return DiceError(text, message, error.col)
 
 
+# The everyday form, `NdM`, `NdM+K`, `NdM-K` or a whole number, compiled without d20 so the
+# CLI's sheet needn't pay for d20's grammar; anything else goes through d20's parser.
+_SIMPLE = re.compile(r"\s*(?:(\d*)d(\d+)|(\d+))\s*(?:([+-])\s*(\d+)\s*)?")
+
+
+def _compile_simple(text: str, match: re.Match) -> _Node:
+    count, sides, number, op, constant = match.groups()
+    fail = lambda message: DiceError(text, message)  # noqa: E731
+    if number is not None:
+        node = _const(int(number), str(int(number)))
+    else:
+        num, size = int(count) if count else 1, int(sides)
+        label = f"{num}d{size}"
+        if num < 1:
+            raise fail(f"'{label}' rolls no dice")
+        if size < 1:
+            raise fail(f"'{label}': a die needs at least one side")
+        if num > MAX_DICE:
+            raise fail(f"'{label}' rolls more than {MAX_DICE} dice (a cap on runaway rolls)")
+        if size > MAX_SIDES:
+            raise fail(f"'{label}' has dice of more than {MAX_SIDES} sides (a cap on runaway rolls)")
+        node = _dice(num, size, None, num, label)
+    if op:
+        value = int(constant)
+        node = _binary(op, node, _const(value, str(value)), fail)
+    return node
+
+
 @functools.lru_cache(maxsize=1024)
 def _compile(text: str) -> _Node:
     if not isinstance(text, str):
@@ -208,6 +242,11 @@ def _compile(text: str) -> _Node:
         raise DiceError(text, f"longer than {MAX_LENGTH} characters")
     if not text.strip():
         raise DiceError(text, "the expression is empty")
+    simple = _SIMPLE.fullmatch(text)
+    if simple:
+        return _compile_simple(text, simple)
+    import d20  # builds its grammar on import (~0.2 s): only for expressions past NdM±K
+
     try:
         # A fresh Roller: d20's shared one caches trees by text with spaces removed, so after
         # parsing "12" it would hand back 12 for "1 2" instead of a syntax error.

@@ -28,9 +28,9 @@ def over_budget_reason(species: Species, budget: Fraction) -> str | None:
     cost = bonus_cost(species)
     if cost <= budget:
         return None
-    parts = [f"{name} +{value}" for name, value in species.bonuses.attributes.items()]
+    parts = [f"{name} {value:+d}" for name, value in species.bonuses.attributes.items()]
     parts += [
-        f"{stat} +{float(amount):g} (= {float(stat_bonus_cost(stat, amount)):g} points)"
+        f"{stat} {float(amount):+g} (= {float(stat_bonus_cost(stat, amount)):g} points)"
         for stat, amount in species.bonuses.stats.items()
     ]
     return (

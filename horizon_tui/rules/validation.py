@@ -34,7 +34,9 @@ def _unknown_names(names, known, file: str, key: str, what: str) -> list[Problem
 def check_weapon(weapon: Weapon, rules: Ruleset, file: str, key: str) -> list[Problem]:
     problems = []
     try:
-        parse_dice(weapon.damage)
+        dice = parse_dice(weapon.damage)
+        if dice.minimum < 0:
+            problems.append(Problem(file, f"{key}.damage", f"{weapon.damage} can roll below 0 (lowest {dice.minimum})"))
     except DiceError as exc:
         problems.append(Problem(file, f"{key}.damage", str(exc)))
     low, high = range_bounds(weapon.kind, rules)
@@ -172,20 +174,20 @@ def check_character(character: Character, catalogue: Catalogue, file: str = "<ch
             attack_formula(character.attack_formula)
         except FormulaError as exc:
             problems.append(Problem(file, "attack_formula", str(exc)))
+    if character.armor is not None and character.armor.armor_class not in rules.armor_classes:
+        # checked before build(), which looks the class up
+        problems.append(Problem(file, "armor.class", f"armor classes are 1–10, not {character.armor.armor_class}"))
     if problems:
         return problems  # the checks below compute stats and need sound inputs
     b = build(character, rules)
     if character.armor is not None:
-        if character.armor.armor_class not in rules.armor_classes:
-            problems.append(Problem(file, "armor.class", f"armor classes are 1–10, not {character.armor.armor_class}"))
-        else:
-            need = armor_strength_required(character.armor, rules)
-            if b.stats["strength"] < need:
-                problems.append(Problem(
-                    file, "armor",
-                    f"{character.armor.name} (class {character.armor.armor_class}) needs strength {float(need):g}; "
-                    f"{character.name} has {float(b.stats['strength']):.1f} (R-9)",
-                ))
+        need = armor_strength_required(character.armor, rules)
+        if b.stats["strength"] < need:
+            problems.append(Problem(
+                file, "armor",
+                f"{character.armor.name} (class {character.armor.armor_class}) needs strength {float(need):g}; "
+                f"{character.name} has {float(b.stats['strength']):.1f} (R-9)",
+            ))
     problems += loadout_problems(character, rules, file)
     return problems
 

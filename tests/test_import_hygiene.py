@@ -1,0 +1,61 @@
+"""STYLE.md: `horizon_tui.rules` and the data loader import neither textual nor tcod.
+
+Checked in a fresh interpreter, so modules other tests imported don't hide a heavy import."""
+
+from __future__ import annotations
+
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import horizon_tui.content
+import horizon_tui.rules
+
+REPO = Path(__file__).resolve().parent.parent
+FORBIDDEN = ("textual", "tcod", "tcod_ecs")
+
+LIGHT_MODULES = sorted(
+    [f"horizon_tui.rules.{m.name}" for m in pkgutil.iter_modules(horizon_tui.rules.__path__)]
+    + [f"horizon_tui.content.{m.name}" for m in pkgutil.iter_modules(horizon_tui.content.__path__)]
+    + ["horizon_tui.errors"]
+)
+
+PROBE = """
+import importlib, json, sys
+for name in {modules!r}:
+    importlib.import_module(name)
+from horizon_tui.content.catalogue import default_catalogue
+default_catalogue()
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in {forbidden!r})
+print(json.dumps(heavy))
+"""
+
+
+def _heavy_modules_after(code: str) -> list[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_rules_and_loader_import_neither_textual_nor_tcod():
+    for name in ("horizon_tui.rules.stats", "horizon_tui.rules.combat", "horizon_tui.content.catalogue",
+                 "horizon_tui.content.characters"):
+        assert name in LIGHT_MODULES
+    heavy = _heavy_modules_after(PROBE.format(modules=LIGHT_MODULES, forbidden=FORBIDDEN))
+    assert heavy == []
+
+
+def test_the_probe_would_see_a_heavy_import():
+    """The check itself works: importing textual in the probe is noticed (skipped if not installed)."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("textual") is None:
+        pytest.skip("textual is not installed")
+    heavy = _heavy_modules_after(PROBE.format(modules=["textual"], forbidden=FORBIDDEN))
+    assert "textual" in heavy
