@@ -10,6 +10,9 @@ import importlib
 _COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("horizon_tui.tui.launch", "run_player_app", "the player app (the default)"),
     "battle": ("horizon_tui.engine.commands", "cmd_battle", "a whole battle played by the AI, as a log"),
+    "simulate": ("horizon_tui.engine.simulate", "cmd_simulate", "many battles: win rate, rounds, damage"),
+    "serve-ssh": ("horizon_tui.ssh.commands", "cmd_serve_ssh", "host the player app over SSH"),
+    "users": ("horizon_tui.ssh.commands", "cmd_users", "the SSH host's accounts: add, list, remove"),
 }
 
 
@@ -36,4 +39,14 @@ def _battle_arguments(parser: argparse.ArgumentParser) -> None:
     add_battle_arguments(parser)
 
 
-_ARGUMENTS = {"play": _play_arguments, "battle": _battle_arguments}
+def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    from horizon_tui.engine.simulate import add_simulate_arguments
+
+    add_simulate_arguments(parser)
+
+
+_ARGUMENTS = {
+    "play": _play_arguments, "battle": _battle_arguments, "simulate": _simulate_arguments,
+    "serve-ssh": lambda parser: importlib.import_module("horizon_tui.ssh.commands").add_serve_arguments(parser),
+    "users": lambda parser: importlib.import_module("horizon_tui.ssh.commands").add_users_arguments(parser),
+}

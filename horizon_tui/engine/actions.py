@@ -190,6 +190,7 @@ class Attack:
         start = len(battle.log)
         _spend_turn(battle, e)
         strike(battle, e, t)
+        check_end(battle)  # the last foe's fall ends the battle now, as after an ability
         return Success(battle.log[start:])
 
 

@@ -13,7 +13,7 @@ from horizon_tui.engine.actions import (
     Attack, Impossible, Move, UseAbility, Wait, ability_problem, blocked_for, perform,
 )
 from horizon_tui.engine.battle import (
-    comp, Battle, Entity, allies_of, cid, effects, enemies_of, gear, hp, ident, is_active, pos, team,
+    check_chance, comp, Battle, Entity, allies_of, cid, effects, enemies_of, gear, hp, ident, is_active, pos, team,
     typical_attack,
 )
 from horizon_tui.engine.components import Controller, Loadout, Memory, TurnState
@@ -52,7 +52,7 @@ def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity
 def _expected_value(battle: Battle, e: Entity, ability) -> Fraction:
     """How much an ability is worth now: multiplier × the chance its difficulty check passes."""
     rules = battle.rules
-    chance = difficulty_check_chance(typical_attack(e), ability.difficulty, ident(e).level, rules)
+    chance = check_chance(e, ability.difficulty, rules)
     multiplier = ability.multiplier if ability.multiplier is not None else rules.difficulty(ability.difficulty).multiplier
     return multiplier * chance
 
@@ -70,7 +70,7 @@ def best_ability(battle: Battle, e: Entity, target: Entity):
             continue
         if ability.kind is not AbilityKind.damage and not ability.effects:
             continue
-        chance = difficulty_check_chance(typical_attack(e), ability.difficulty, ident(e).level, battle.rules)
+        chance = check_chance(e, ability.difficulty, battle.rules)
         if chance < Fraction(1, 2):
             continue
         seen = cid(target) in comp(e, Memory).seen
@@ -182,11 +182,34 @@ def _hunt(battle: Battle, e: Entity) -> None:
     for ally in allies_of(battle, e):
         known.update(comp(ally, Memory).last_known)
     live = {o: xy for o, xy in known.items() if o in battle.by_id and is_active(battle[o]) and team(battle[o]) != team(e)}
-    if not live:
-        return
     here = pos(e)
-    goal = min(live.values(), key=lambda xy: (distance(here, xy), xy))
+    if live:
+        goal = min(live.values(), key=lambda xy: (distance(here, xy), xy))
+    else:
+        # Nobody seen yet: cross the field, toward the mirror of where it started, and back.
+        origin = comp(e, Memory).origin or here
+        field = battle.battlefield
+        far = (field.width - 1 - origin[0], field.height - 1 - origin[1])
+        goal = origin if distance(here, far) <= 2 else far
+        if not field.is_walkable(goal):
+            goal = _nearest_walkable(battle, goal)
+            if goal is None:
+                return
     _approach(battle, e, goal, 0, None)
+
+
+def _nearest_walkable(battle: Battle, xy: tuple[int, int]) -> tuple[int, int] | None:
+    field = battle.battlefield
+    best = None
+    for radius in range(1, max(field.width, field.height)):
+        for dx in range(-radius, radius + 1):
+            for dy in (-radius, radius) if abs(dx) != radius else range(-radius, radius + 1):
+                cell = (xy[0] + dx, xy[1] + dy)
+                if field.in_bounds(cell) and field.is_walkable(cell):
+                    best = cell if best is None else min(best, cell)
+        if best is not None:
+            return best
+    return None
 
 
 def _flee_from(battle: Battle, e: Entity) -> None:

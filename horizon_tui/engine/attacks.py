@@ -13,7 +13,7 @@ import tcod.los
 from horizon_tui.content.models import NEGATIVE_EFFECTS, Ability, AbilityKind, Difficulty, Target
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    comp, Battle, Entity, active_combatants, cid, current_attributes, gear, ident, is_downed, is_immobile,
+    check_chance, comp, Battle, Entity, active_combatants, cid, current_attributes, gear, ident, is_downed, is_immobile,
     attack_for_roll, pos, stats, team, typical_attack,
 )
 from horizon_tui.engine.components import Presence
@@ -165,7 +165,7 @@ def use_ability(
     were already spent by the action."""
     rules = battle.rules
     misfire: Entity | None = None
-    chance = difficulty_check_chance(typical_attack(user), ability.difficulty, ident(user).level, rules)
+    chance = check_chance(user, ability.difficulty, rules)
     if chance < 1:
         passed = roll_chance(chance, battle.rng)
         outcome = None

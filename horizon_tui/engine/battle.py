@@ -260,8 +260,23 @@ def typical_attack(e: Entity) -> Fraction:
     """The normal attack damage a difficulty check weighs (R-7)."""
     from horizon_tui.rules.checks import check_attack_value
 
-    dice = gear(e).weapon_dice
-    return check_attack_value(attack_for_roll(e, dice.minimum), attack_for_roll(e, dice.maximum))
+    cache = comp(e, AttackCache)
+    if cache.typical is None:
+        dice = gear(e).weapon_dice
+        cache.typical = check_attack_value(attack_for_roll(e, dice.minimum), attack_for_roll(e, dice.maximum))
+    return cache.typical
+
+
+def check_chance(e: Entity, difficulty: Difficulty, rules: Ruleset) -> Fraction:
+    """R-7 for this combatant now (cached with its attack until its stats change)."""
+    from horizon_tui.rules.checks import difficulty_check_chance
+
+    cache = comp(e, AttackCache).check_chances
+    chance = cache.get(difficulty)
+    if chance is None:
+        chance = difficulty_check_chance(typical_attack(e), difficulty, ident(e).level, rules)
+        cache[difficulty] = chance
+    return chance
 
 
 def attack_for_roll(e: Entity, roll: int) -> Fraction:
@@ -319,7 +334,7 @@ def _spawn(
     e.components[Loadout] = Loadout(slotted)
     e.components[Charges] = Charges(progression.charges(level, rules))
     e.components[Cooldowns] = Cooldowns({})
-    e.components[Memory] = Memory()
+    e.components[Memory] = Memory(origin=xy)
     e.components[FreeActions] = FreeActions(progression.free_action_points(level, rules))
     e.components[Controller] = controller
     e.components[TurnState] = TurnState()

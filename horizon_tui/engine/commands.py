@@ -63,6 +63,8 @@ def cmd_battle(args) -> int:
     battle = new_battle(setup, party, seed, catalogue, enemies)
     out = sys.stdout
     if args.json:
+        for event in battle.log:  # the start and initiative, emitted while forming the battle
+            out.write(event.to_json() + "\n")
         battle.listeners.append(lambda event: out.write(event.to_json() + "\n"))
         play_out(battle)
         return 0

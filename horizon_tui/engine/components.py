@@ -138,6 +138,7 @@ class Memory:
     seen: frozenset[str] = frozenset()
     last_known: dict[str, tuple[int, int]] = attrs.field(factory=dict)
     last_attacker: str | None = None
+    origin: tuple[int, int] | None = None  # where it started: an AI with nothing seen crosses the field
 
 
 @attrs.frozen
@@ -176,6 +177,8 @@ class AttackCache:
     combatant's stats are recomputed."""
 
     by_roll: dict[int, Fraction] = attrs.field(factory=dict)
+    typical: Fraction | None = None  # the value a difficulty check weighs (R-7)
+    check_chances: dict[Difficulty, Fraction] = attrs.field(factory=dict)
 
 
 def ability_of(gear: Gear, name: str) -> Ability | None:

@@ -23,6 +23,9 @@ from horizon_tui.rules.numbers import whole
 
 # Effects whose numbers change the stats (recompute when they start or end).
 _STAT_EFFECTS = frozenset({"disease", "buff"})
+# Effects that govern what the affected combatant does on its turn: they last through their
+# last turn and end when it does (a duration-1 fear must cost one turn, as a duration-1 stun does).
+_THROUGH_TURN = frozenset({"blindness", "fear", "domination"})
 
 
 def deal_damage(battle: Battle, target: Entity, amount: int, source: str, ability: str | None = None) -> None:
@@ -165,9 +168,19 @@ def tick_effects(battle: Battle, target: Entity) -> None:
         if current is None:
             continue
         if current.turns_left <= 1:
-            end_effect(battle, target, current)
+            if current.effect in _THROUGH_TURN:
+                _replace(target, current, attrs.evolve(current, turns_left=0))  # ends with this turn
+            else:
+                end_effect(battle, target, current)
         else:
             _replace(target, current, attrs.evolve(current, turns_left=current.turns_left - 1))
+
+
+def expire_turn_effects(battle: Battle, target: Entity) -> None:
+    """End of the affected combatant's turn: the turn-governing effects on their last turn end."""
+    for effect in list(effects(target).active):
+        if effect.effect in _THROUGH_TURN and effect.turns_left <= 0:
+            end_effect(battle, target, effect)
 
 
 def _find(target: Entity, name: str) -> ActiveEffect | None:

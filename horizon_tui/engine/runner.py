@@ -13,7 +13,7 @@ import attrs
 
 from horizon_tui.engine import ai, turns
 from horizon_tui.engine.actions import ACTION_TYPES, Impossible, Outcome, perform
-from horizon_tui.engine.battle import Battle, Entity, ident, team
+from horizon_tui.engine.battle import Battle, Entity, comp, ident, team
 from horizon_tui.engine.components import Controller
 
 

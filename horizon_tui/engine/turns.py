@@ -8,11 +8,11 @@ import attrs
 
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    comp, ENEMIES, PARTY, Battle, BattleError, Entity, active_combatants, charge_left, cid, effects, gear,
+    check_chance, comp, ENEMIES, PARTY, Battle, BattleError, Entity, active_combatants, charge_left, cid, effects, gear,
     current_attributes, ident, is_active, movement_budget, pos, recompute_stats, spawn_companion, stats, team, typical_attack,
 )
 from horizon_tui.engine.components import Charges, Controller, Loadout, Memory, Presence, TurnState
-from horizon_tui.engine.effects import end_effect, tick_effects
+from horizon_tui.engine.effects import end_effect, expire_turn_effects, tick_effects
 from horizon_tui.rules.checks import difficulty_check_chance, roll_chance
 from horizon_tui.rules.dice import parse_dice
 
@@ -61,7 +61,7 @@ def prepare_loadouts(battle: Battle) -> None:
                 continue  # validation refuses this; a GM-edited pool may still run dry
             working = True
             if not ability.is_fixed:
-                chance = difficulty_check_chance(typical_attack(e), ability.difficulty, ident(e).level, battle.rules)
+                chance = check_chance(e, ability.difficulty, battle.rules)
                 if chance < 1:
                     working = roll_chance(chance, battle.rng)
                     battle.emit(ev.Check, actor=cid(e), kind="activation", chance=float(chance),
@@ -119,16 +119,16 @@ def update_sight(battle: Battle, e: Entity) -> None:
         return
     visible = battle.battlefield.fov(pos(e), gear(e).sight_radius)
     memory = comp(e, Memory)
-    seen = set(memory.seen)
-    last_known = dict(memory.last_known)
-    for other in active_combatants(battle):
-        if other is e:
-            continue
-        x, y = pos(other)
-        if visible[y, x]:
-            seen.add(cid(other))
-            last_known[cid(other)] = (x, y)
-    e.components[Memory] = attrs.evolve(memory, seen=frozenset(seen), last_known=last_known)
+    spotted = {}
+    for other_id, other in battle.active.items():
+        if other is not e:
+            x, y = pos(other)
+            if visible[y, x]:
+                spotted[other_id] = (x, y)
+    if not spotted or all(memory.last_known.get(k) == v for k, v in spotted.items()):
+        return
+    last_known = {**memory.last_known, **spotted}
+    e.components[Memory] = attrs.evolve(memory, seen=memory.seen | spotted.keys(), last_known=last_known)
 
 
 def start(battle: Battle) -> None:
@@ -140,8 +140,11 @@ def start(battle: Battle) -> None:
 def advance(battle: Battle) -> None:
     """End the current turn and begin the next combatant's, skipping those out of the battle.
     Turns that run themselves (stunned, getting up) pass straight on."""
-    while not check_end(battle):
-        if not battle.order:
+    while True:
+        ending = battle.current
+        if ending is not None and is_active(ending):
+            expire_turn_effects(battle, ending)  # R-10: blindness, fear, domination on their last turn
+        if check_end(battle) or not battle.order:
             return
         battle.index += 1
         if battle.index >= len(battle.order) or battle.round == 0:

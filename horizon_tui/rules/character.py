@@ -49,7 +49,24 @@ def flat_bonuses(character: Character) -> dict[str, Fraction]:
     return flat
 
 
+_builds: dict[tuple[int, int], tuple[Character, Ruleset, Build]] = {}
+
+
 def build(character: Character, rules: Ruleset) -> Build:
+    """The character's numbers. Memoised on the (frozen) character and rules objects: a
+    simulation forms thousands of battles from the same party."""
+    key = (id(character), id(rules))
+    hit = _builds.get(key)
+    if hit is not None and hit[0] is character and hit[1] is rules:
+        return hit[2]
+    result = _build(character, rules)
+    if len(_builds) > 512:
+        _builds.clear()
+    _builds[key] = (character, rules, result)
+    return result
+
+
+def _build(character: Character, rules: Ruleset) -> Build:
     attributes = add_points(character.attributes, character.species.bonuses.attributes, character.bonus)
     stats = derived_stats(attributes, flat_bonuses(character))
     stats["speed"] *= 1 - armor_reduction(character.armor, rules)

@@ -2,7 +2,11 @@
 
 Formulas are data, so they are never given to Python's eval: the text is parsed once, every node
 is checked against a short allow-list, decimal literals become exact Fractions (``1.2`` is 6/5),
-and the checked tree is evaluated by a locked-down simpleeval on each call.
+and the checked tree is compiled once into nested closures (only the allowed operations exist
+in them, so there is nothing else they can do).
+
+simpleeval evaluated these at first; with Fractions it cost ~100 µs a call, a third of a whole
+battle's time, while the closures cost ~10 µs. The allow-list check is the safety either way.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from decimal import Decimal
 from fractions import Fraction
 
 import attrs
-from simpleeval import SimpleEval
 
 __all__ = ["FUNCTIONS", "Formula", "FormulaError", "compile_formula"]
 
@@ -63,16 +66,27 @@ _BINOP_TEXT = {ast.Pow: "**", ast.FloorDiv: "//", ast.Mod: "%", ast.MatMult: "@"
                ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 
 
-class _Evaluator(SimpleEval):
-    """simpleeval with only arithmetic, names and the five functions; a backstop to _check."""
+_Fn = Callable[[Mapping[str, Fraction | int]], Fraction | int]
 
-    def __init__(self, names: Mapping[str, Fraction | int]) -> None:
-        super().__init__(operators=_OPERATORS, functions=FUNCTIONS, names=names)
-        self.nodes = {
-            ast.Name: self._eval_name, ast.UnaryOp: self._eval_unaryop,
-            ast.BinOp: self._eval_binop, ast.Call: self._eval_call,
-            ast.Constant: self._eval_constant,
-        }
+
+def _closure(node: ast.expr) -> _Fn:
+    """Compile a tree that passed `_check` (numbers, names, + - * /, the five functions)."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return lambda names: value
+    if isinstance(node, ast.Name):
+        key = node.id
+        return lambda names: names[key]
+    if isinstance(node, ast.UnaryOp):
+        op, inner = _OPERATORS[type(node.op)], _closure(node.operand)
+        return lambda names: op(inner(names))
+    if isinstance(node, ast.BinOp):
+        op, left, right = _OPERATORS[type(node.op)], _closure(node.left), _closure(node.right)
+        return lambda names: op(left(names), right(names))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS:
+        function, args = FUNCTIONS[node.func.id], [_closure(a) for a in node.args]
+        return lambda names: function(*(a(names) for a in args))
+    raise TypeError(f"unchecked node {type(node).__name__}")  # _check refuses these first
 
 
 _Fail = Callable[..., FormulaError]
@@ -149,7 +163,7 @@ def _check(source: str, tree: ast.expr, allowed: frozenset[str], fail: _Fail) ->
             if type(node.op) not in _OPERATORS:
                 raise fail("only unary '-' and '+' are allowed", node)
         elif isinstance(node, ast.Constant):
-            node.value = _literal(source, node, fail)  # simpleeval returns Constant.value as it is
+            node.value = _literal(source, node, fail)
         else:
             what = _REFUSED.get(type(node), f"'{type(node).__name__}' is")
             raise fail(f"{what} not allowed", node)
@@ -173,6 +187,10 @@ class Formula:
     text: str
     names: frozenset[str]
     _tree: ast.expr = attrs.field(eq=False, repr=False)
+    _fn: _Fn = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_fn", _closure(self._tree))
 
     def evaluate(self, values: Mapping[str, Fraction | int]) -> Fraction:
         """The exact result; values may hold extra names, and floats count as their decimal text."""
@@ -181,7 +199,7 @@ class Formula:
             raise FormulaError(self.text, f"no value given for {', '.join(sorted(missing))}")
         names = {name: _exact(values[name]) for name in self.names}
         try:
-            return Fraction(_Evaluator(names).eval(self.text, previously_parsed=self._tree))
+            return Fraction(self._fn(names))
         except ZeroDivisionError:
             raise FormulaError(self.text, "division by zero") from None
 

@@ -1,0 +1,344 @@
+"""The battlefield grid (R-8): floor, wall and difficult ground, with sight and paths through tcod.
+
+Arrays are numpy, indexed [y, x] like tcod consoles; positions everywhere else are (x, y) tuples.
+The terrain never changes during a battle, so the base movement costs, fields of view and lines of
+sight are computed once and cached on the battlefield: a battle asks the same questions thousands
+of times (the simulator's target is 50 battles per second).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+
+import attrs
+import numpy as np
+import tcod.constants
+import tcod.los
+import tcod.map
+import tcod.path
+from tcod.cffi import ffi as _ffi
+
+Pos = tuple[int, int]
+
+
+class Terrain(enum.IntEnum):
+    FLOOR = 0
+    WALL = 1  # blocks movement and sight
+    DIFFICULT = 2  # costs `Ruleset.turns.difficult_cost` to enter (R-8)
+
+
+TERRAIN_BY_NAME: dict[str, Terrain] = {
+    "floor": Terrain.FLOOR,
+    "wall": Terrain.WALL,
+    "difficult": Terrain.DIFFICULT,
+}
+DEFAULT_LEGEND: dict[str, str] = {"#": "wall", ".": "floor", ",": "difficult", "~": "difficult", '"': "difficult"}
+GLYPHS: dict[Terrain, str] = {Terrain.FLOOR: ".", Terrain.WALL: "#", Terrain.DIFFICULT: ","}
+
+UNREACHABLE = int(np.iinfo(np.int32).max)  # distance_map's value for cells no path reaches
+_NEIGHBOURS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
+_CACHE_LIMIT = 8192  # FOV / line-of-sight entries kept before a cache starts over
+# libtcod's A* estimates the rest of a path by Euclidean distance, which overestimates when a
+# diagonal step costs 1 (R-8) and would make paths sub-optimal. Scaling every cost by a bit more
+# than sqrt(2) makes the estimate a lower bound again (and consistent), so the path is cheapest.
+_ASTAR_SCALE = np.float32(1.4143)
+
+
+def _cost_key(difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple:
+    if not terrain_costs:
+        return (difficult_cost,)
+    return (difficult_cost, *sorted(terrain_costs.items()))
+
+
+@attrs.define(eq=False)
+class Battlefield:
+    """A grid of at most `Ruleset.turns.max_size` cells a side (the encounter loader checks)."""
+
+    terrain: np.ndarray = attrs.field(converter=lambda a: np.ascontiguousarray(a, dtype=np.int8))
+    _transparent: np.ndarray = attrs.field(init=False, repr=False)
+    _base_costs: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
+    _fov: dict[tuple[Pos, int], np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
+    _los: dict[tuple[Pos, Pos], bool] = attrs.field(init=False, repr=False, factory=dict)
+    _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]] = attrs.field(init=False, repr=False, factory=dict)
+    _astars: dict[tuple, tuple[np.ndarray, tcod.path.AStar]] = attrs.field(init=False, repr=False, factory=dict)
+
+    def __attrs_post_init__(self) -> None:
+        if self.terrain.ndim != 2 or 0 in self.terrain.shape:
+            raise ValueError("a battlefield is a non-empty 2-D grid")
+        self.terrain.flags.writeable = False  # static: the caches below depend on it
+        self._transparent = self.terrain != Terrain.WALL
+        self._transparent.flags.writeable = False
+
+    # --- building and showing ------------------------------------------------------------------
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[str], legend: Mapping[str, str] | None = None) -> Battlefield:
+        """A map drawn as text, one string per row; `legend` maps a glyph to a terrain name
+        (added to the default legend). Raises ValueError on ragged rows or unknown glyphs."""
+        glyphs = {**DEFAULT_LEGEND, **(legend or {})}
+        rows = list(rows)
+        if not rows or not rows[0]:
+            raise ValueError("a drawn map needs at least one row of cells")
+        width = len(rows[0])
+        terrain = np.zeros((len(rows), width), dtype=np.int8)
+        for y, row in enumerate(rows):
+            if len(row) != width:
+                raise ValueError(f"row {y} has {len(row)} cells, the first row has {width}")
+            for x, glyph in enumerate(row):
+                if glyph not in glyphs:
+                    raise ValueError(f"unknown glyph {glyph!r} at [{x}, {y}]")
+                terrain[y, x] = TERRAIN_BY_NAME[glyphs[glyph]]
+        return cls(terrain)
+
+    def to_rows(self) -> list[str]:
+        """The map as text with the default glyphs ('#' wall, '.' floor, ',' difficult)."""
+        table = np.array([GLYPHS[t] for t in Terrain])
+        return ["".join(row) for row in table[self.terrain]]
+
+    @property
+    def width(self) -> int:
+        return self.terrain.shape[1]
+
+    @property
+    def height(self) -> int:
+        return self.terrain.shape[0]
+
+    @property
+    def transparent(self) -> np.ndarray:
+        """bool [y, x]: sight passes (everything but walls). Read-only."""
+        return self._transparent
+
+    @property
+    def walkable(self) -> np.ndarray:
+        """bool [y, x]: a unit may stand here (everything but walls). Read-only."""
+        return self._transparent
+
+    # --- cells ---------------------------------------------------------------------------------
+
+    def in_bounds(self, pos: Pos) -> bool:
+        x, y = pos
+        return 0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0]
+
+    def terrain_at(self, pos: Pos) -> Terrain:
+        return Terrain(int(self.terrain[pos[1], pos[0]]))
+
+    def is_walkable(self, pos: Pos) -> bool:
+        x, y = pos
+        return 0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0] and bool(self._transparent[y, x])
+
+    def is_edge(self, pos: Pos) -> bool:
+        """On the outer ring: a unit here may leave the battlefield, which is fleeing (R-8)."""
+        x, y = pos
+        return x == 0 or y == 0 or x == self.terrain.shape[1] - 1 or y == self.terrain.shape[0] - 1
+
+    def neighbours(self, pos: Pos) -> list[Pos]:
+        """The up to 8 cells around `pos` that are on the map (walls included)."""
+        x, y = pos
+        w, h = self.terrain.shape[1], self.terrain.shape[0]
+        return [(x + dx, y + dy) for dx, dy in _NEIGHBOURS if 0 <= x + dx < w and 0 <= y + dy < h]
+
+    def cells(self, terrain: Terrain) -> list[Pos]:
+        """Every cell of one terrain, in row order."""
+        ys, xs = np.nonzero(self.terrain == terrain)
+        return list(zip(xs.tolist(), ys.tolist()))
+
+    # --- movement (R-8) ------------------------------------------------------------------------
+
+    def base_cost(self, difficult_cost: int, terrain_costs: Mapping[str, int] | None = None) -> np.ndarray:
+        """int32 [y, x] cost to enter each cell, 0 = impassable (walls); cached, read-only.
+
+        `terrain_costs` is a species' override by terrain name (R-3), e.g. {"difficult": 1}."""
+        key = _cost_key(difficult_cost, terrain_costs)
+        cost = self._base_costs.get(key)
+        if cost is None:
+            by_terrain = {Terrain.FLOOR: 1, Terrain.WALL: 0, Terrain.DIFFICULT: difficult_cost}
+            for name, value in (terrain_costs or {}).items():
+                terrain = TERRAIN_BY_NAME.get(name)
+                if terrain is not None and terrain is not Terrain.WALL:
+                    by_terrain[terrain] = value
+            table = np.array([0 if t is Terrain.WALL else max(1, by_terrain[t]) for t in Terrain], dtype=np.int32)
+            cost = table[self.terrain]
+            cost.flags.writeable = False
+            self._base_costs[key] = cost
+        return cost
+
+    def step_cost(self, pos: Pos, difficult_cost: int, terrain_costs: Mapping[str, int] | None = None) -> int:
+        """Movement points to ENTER `pos` (R-8: diagonal steps cost like straight ones); 0 = can't."""
+        return int(self.base_cost(difficult_cost, terrain_costs)[pos[1], pos[0]])
+
+    def cost_array(
+        self, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None = None
+    ) -> np.ndarray:
+        """A fresh int32 [y, x] cost array with `blocked` cells (units) made impassable (0)."""
+        cost = self.base_cost(difficult_cost, terrain_costs).copy()
+        w, h = self.terrain.shape[1], self.terrain.shape[0]
+        for x, y in blocked:
+            if 0 <= x < w and 0 <= y < h:
+                cost[y, x] = 0
+        return cost
+
+    def path(
+        self,
+        start: Pos,
+        goal: Pos,
+        blocked: Iterable[Pos] = (),
+        *,
+        difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None = None,
+        max_cost: int | None = None,
+    ) -> list[Pos]:
+        """The cheapest path from `start` to `goal`: the cells stepped into, `goal` included,
+        `start` not. [] when there is none, when `goal` is a wall or off the map, or when it
+        costs more than `max_cost`. `goal` may be in `blocked` (a unit's cell): to walk up to a
+        unit, drop the last step. `start` may be in `blocked` (the mover's own cell).
+
+        The search reuses one cost array per cost table, blocking cells for the call only: one
+        battlefield must not be searched from two threads at once (a battle runs on one)."""
+        if start == goal or not self.is_walkable(goal) or not self.in_bounds(start):
+            return []
+        if max_cost is not None and max(abs(goal[0] - start[0]), abs(goal[1] - start[1])) > max_cost:
+            return []  # every step costs at least 1
+        work, astar = self._astar(difficult_cost, terrain_costs)
+        w, h = self.terrain.shape[1], self.terrain.shape[0]
+        changed = []
+        try:
+            for x, y in blocked:
+                if 0 <= x < w and 0 <= y < h and (x, y) != goal:  # a unit's cell is still a destination
+                    changed.append((y, x, work[y, x]))
+                    work[y, x] = 0
+            steps = astar.get_path(start[0], start[1], goal[0], goal[1])
+        finally:
+            for y, x, value in reversed(changed):
+                work[y, x] = value
+        if max_cost is not None and steps and self.path_cost(steps, difficult_cost, terrain_costs) > max_cost:
+            return []
+        return steps
+
+    def _astar(
+        self, difficult_cost: int, terrain_costs: Mapping[str, int] | None
+    ) -> tuple[np.ndarray, tcod.path.AStar]:
+        """A reusable A* over a scaled copy of the base costs; `path` blocks cells in it for
+        one search and puts them back."""
+        key = _cost_key(difficult_cost, terrain_costs)
+        found = self._astars.get(key)
+        if found is None:
+            work = self.base_cost(difficult_cost, terrain_costs).astype(np.float32) * _ASTAR_SCALE
+            found = self._astars[key] = (work, tcod.path.AStar(work.T, diagonal=1.0))  # indexed [x, y]
+        return found
+
+    def distance_map(
+        self,
+        goals: Iterable[Pos],
+        blocked: Iterable[Pos] = (),
+        *,
+        difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None = None,
+    ) -> np.ndarray:
+        """int32 [y, x]: the movement cost of the cheapest walk from the nearest goal to each
+        cell (entering the cell counts, as in `path`; from a unit's own cell this is how far it
+        can go). Cells no walk reaches (walls, blocked, cut off) hold `UNREACHABLE`. Goals may
+        be blocked cells (units): walks start from them all the same."""
+        goals = [(x, y) for x, y in goals if self.in_bounds((x, y))]
+        if len(goals) == 1:
+            single = self._single_source(goals[0], blocked, difficult_cost, terrain_costs)
+            if single is not None:
+                return single
+        cost = self.cost_array(blocked, difficult_cost, terrain_costs)
+        distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
+        for x, y in goals:
+            distance[y, x] = 0
+        tcod.path.dijkstra2d(distance, cost, 1, 1, out=distance)
+        return distance
+
+    def _single_source(
+        self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None
+    ) -> np.ndarray | None:
+        """`distance_map` from one cell with libtcod's classic Dijkstra, a few times faster than
+        `dijkstra2d` on these small maps. Reads its distance table through cffi; None if this
+        tcod doesn't expose it (the caller falls back)."""
+        key = _cost_key(difficult_cost, terrain_costs)
+        found = self._dijkstras.get(key)
+        if found is None:
+            work = self.base_cost(difficult_cost, terrain_costs).copy()
+            found = self._dijkstras[key] = (work, tcod.path.Dijkstra(work.T, diagonal=1.0))  # indexed [x, y]
+        work, dijkstra = found
+        w, h = self.terrain.shape[1], self.terrain.shape[0]
+        changed = []
+        try:
+            for x, y in blocked:
+                if 0 <= x < w and 0 <= y < h and (x, y) != source:
+                    changed.append((y, x, work[y, x]))
+                    work[y, x] = 0
+            dijkstra.set_goal(source[0], source[1])
+            try:
+                table = dijkstra._path_c.distances  # unsigned int[w * h], hundredths, row y then x
+                raw = np.frombuffer(_ffi.buffer(table, w * h * 4), dtype=np.uint32).reshape(h, w)
+            except (AttributeError, TypeError):  # pragma: no cover - a tcod without the field
+                return None
+            distance = np.where(raw == 0xFFFFFFFF, UNREACHABLE, raw // 100).astype(np.int32)
+        finally:
+            for y, x, value in reversed(changed):
+                work[y, x] = value
+        return distance
+
+    def path_cost(
+        self, path: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None = None
+    ) -> int:
+        """The movement points a path costs: the sum of entering each of its cells."""
+        cost = self.base_cost(difficult_cost, terrain_costs)
+        return sum(int(cost[y, x]) for x, y in path)
+
+    def affordable(
+        self, path: Iterable[Pos], budget: int, difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None = None,
+    ) -> list[Pos]:
+        """The longest start of `path` whose cost fits in `budget` movement points (R-8)."""
+        cost = self.base_cost(difficult_cost, terrain_costs)
+        spent = 0
+        steps: list[Pos] = []
+        for x, y in path:
+            spent += int(cost[y, x])
+            if spent > budget:
+                break
+            steps.append((x, y))
+        return steps
+
+    # --- sight (R-11: ranged attacks need line of sight) --------------------------------------
+
+    def fov(self, origin: Pos, radius: int | None = 0) -> np.ndarray:
+        """bool [y, x]: cells seen from `origin` (symmetric shadowcasting, walls lit). A `radius`
+        (a species' sight radius, R-3) cuts sight at that many cells, counted like moves and
+        ranges (Chebyshev distance); 0 or None = unlimited. Cached; the array is read-only."""
+        radius = radius or 0
+        key = (origin, radius)
+        seen = self._fov.get(key)
+        if seen is None:
+            if len(self._fov) >= _CACHE_LIMIT:
+                self._fov.clear()
+            if radius:
+                full = self.fov(origin)
+                x, y = origin
+                y0, y1, x0, x1 = max(0, y - radius), y + radius + 1, max(0, x - radius), x + radius + 1
+                seen = np.zeros_like(full)
+                seen[y0:y1, x0:x1] = full[y0:y1, x0:x1]
+            else:
+                seen = tcod.map.compute_fov(
+                    self._transparent, (origin[1], origin[0]), 0, True, tcod.constants.FOV_SYMMETRIC_SHADOWCAST,
+                )
+            seen.flags.writeable = False
+            self._fov[key] = seen
+        return seen
+
+    def line_of_sight(self, a: Pos, b: Pos) -> bool:
+        """Every cell strictly between `a` and `b` on a Bresenham line lets sight through.
+        Symmetric: the line is always drawn from the lesser end. Cached."""
+        key = (a, b) if a <= b else (b, a)
+        clear = self._los.get(key)
+        if clear is None:
+            if len(self._los) >= _CACHE_LIMIT:
+                self._los.clear()
+            line = tcod.los.bresenham(key[0], key[1])[1:-1]
+            clear = bool(self._transparent[line[:, 1], line[:, 0]].all()) if len(line) else True
+            self._los[key] = clear
+        return clear

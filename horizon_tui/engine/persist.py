@@ -1,0 +1,117 @@
+"""A battle saved mid-fight, as JSON (never pickle: loading a save must never run code).
+
+A battle is deterministic from its seed and the decisions made in it, so the save holds the
+set-up (encounter, party, seed) and the recorded inputs. Loading replays them and checks the
+replayed log against the saved length and last event; a save that doesn't replay is reported
+and left as it is.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.characters import character_from_dict, character_to_dict
+from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.engine.battle import Battle, PartyMember
+from horizon_tui.engine.runner import Input, action_from_dict, action_to_dict, replay, run_ai
+from horizon_tui.errors import DataError
+from horizon_tui.saves.store import atomic_write, read_json, rotate_backups
+
+SCHEMA = 1
+KIND = "horizon-battle"
+
+
+@attrs.define
+class BattleSession:
+    """A live battle with what's needed to save it: its set-up and the inputs given so far."""
+
+    battle: Battle
+    encounter: str  # an id or a path, as the encounter loader takes it
+    party: list[PartyMember]
+    inputs: list[Input] = attrs.field(factory=list)
+
+
+def session_to_dict(session: BattleSession, catalogue: Catalogue) -> dict[str, Any]:
+    battle = session.battle
+    return {
+        "kind": KIND,
+        "schema": SCHEMA,
+        "seed": battle.seed,
+        "encounter": session.encounter,
+        "party": [
+            {"character": character_to_dict(m.character, catalogue), "controller": m.controller}
+            for m in session.party
+        ],
+        "inputs": [
+            {"at": i.at, "auto_end": i.auto_end, "action": action_to_dict(i.action)} for i in session.inputs
+        ],
+        "log_length": len(battle.log),
+        "last_event": battle.log[-1].to_json() if battle.log else None,
+    }
+
+
+def save_session(path: Path, session: BattleSession, catalogue: Catalogue) -> None:
+    """Atomic, with the last versions kept as backups; never over a save that can't be read."""
+    if path.exists():
+        try:
+            read_json(path)
+        except DataError:
+            raise
+    data = json.dumps(session_to_dict(session, catalogue), ensure_ascii=False, indent=1).encode()
+    rotate_backups(path)
+    atomic_write(path, data)
+
+
+def is_battle_save(data: dict[str, Any]) -> bool:
+    return data.get("kind") == KIND
+
+
+def load_session(path: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> BattleSession:
+    """Rebuild a saved battle by replaying it. Raises DataError (naming the file and key) if
+    the save can't be read or no longer replays to the same point; the file is not touched."""
+    from horizon_tui.engine.battle import create_battle
+    from horizon_tui.engine.encounter import load_encounter
+
+    data = read_json(path)
+    file = str(path)
+    if not is_battle_save(data):
+        raise DataError.one(file, "kind", f"not a battle save (expected kind = {KIND!r})")
+    if not isinstance(data.get("schema"), int) or data["schema"] > SCHEMA:
+        raise DataError.one(file, "schema", f"written by a newer Horizon (schema {data.get('schema')!r})")
+    try:
+        seed = int(data["seed"])
+        encounter = str(data["encounter"])
+        party_data = list(data["party"])
+        inputs_data = list(data["inputs"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError.one(file, str(exc).strip("'"), "missing or of the wrong type") from None
+    party = []
+    for index, member in enumerate(party_data):
+        character = character_from_dict(member["character"], catalogue, f"{file}: party.{index}")
+        party.append(PartyMember(character, member.get("controller", "player")))
+    inputs = []
+    for index, item in enumerate(inputs_data):
+        try:
+            inputs.append(Input(int(item["at"]), action_from_dict(item["action"]), bool(item.get("auto_end", True))))
+        except Exception as exc:  # noqa: BLE001 - any malformed input is a problem with the file
+            raise DataError.one(file, f"inputs.{index}", f"not an action this version knows ({exc})") from None
+    setup = load_encounter(encounter, catalogue, enemies)
+    battle = create_battle(setup, party, seed, catalogue, enemies)
+    try:
+        replay(battle, inputs)
+    except ValueError as exc:
+        raise DataError.one(file, "inputs", str(exc)) from None
+    run_ai(battle)
+    expected = data.get("log_length")
+    last = battle.log[-1].to_json() if battle.log else None
+    if expected != len(battle.log) or data.get("last_event") != last:
+        raise DataError.one(
+            file, "log_length",
+            "the battle replays differently (the rules or the catalogue changed since it was saved)",
+        )
+    return BattleSession(battle, encounter, party, inputs)

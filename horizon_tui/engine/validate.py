@@ -1,0 +1,194 @@
+"""`horizon validate` for enemy files (`enemies/`) and encounter files (`encounters/`).
+
+An enemy is checked like a character (R-1 minimums, species, weapon, armor, abilities) except
+that its level comes from its file (R-4: enemies may be level 1, and need not have 42 points):
+its loadout must fit that level's slots and charges (R-5, R-6). Its AI profile and targeting must
+be ones the engine knows, and a companion must name an enemy that exists.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from collections.abc import Collection
+from pathlib import Path
+
+from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS, EnemyDef, load_enemy
+from horizon_tui.content.files import locate, read_document
+from horizon_tui.content.models import ATTRIBUTES, AbilityKind
+from horizon_tui.errors import DataError, Problem
+from horizon_tui.rules.character import build
+from horizon_tui.rules.combat import armor_strength_required, attack_formula
+from horizon_tui.rules.formula import FormulaError
+from horizon_tui.rules.validation import check_ability, check_species, check_weapon, effective_loadout
+from horizon_tui.validate import VALIDATORS
+
+
+def _choice(value: str, known: Collection[str], file: str, key: str, what: str) -> list[Problem]:
+    if value in known:
+        return []
+    close = difflib.get_close_matches(value, list(known), n=1)
+    return [Problem(
+        file, key, f"unknown {what} {value!r}; known: {', '.join(known)}", suggestion=close[0] if close else None,
+    )]
+
+
+def check_enemy(
+    enemy: EnemyDef, catalogue: Catalogue, file: str, known_enemies: Collection[str] | None = None
+) -> list[Problem]:
+    """Everything an enemy file can get wrong after it parses; never raises."""
+    rules = catalogue.rules
+    character = enemy.character
+    problems: list[Problem] = []
+    if not character.name.strip():
+        problems.append(Problem(file, "name", "an enemy needs a name"))
+    if enemy.level < 1:
+        problems.append(Problem(file, "level", f"a level is at least 1, not {enemy.level} (R-4)"))
+    if enemy.xp < 0:
+        problems.append(Problem(file, "xp", "an XP value can't be negative (R-14)"))
+    problems += _choice(enemy.ai, AI_PROFILES, file, "ai", "AI profile")
+    problems += _choice(enemy.targeting, TARGETINGS, file, "targeting", "targeting")
+    if enemy.flee_below is not None and not 0 < enemy.flee_below < 1:
+        problems.append(Problem(file, "flee_below", "a share of health between 0 and 1, e.g. 0.3"))
+    if len(enemy.glyph) != 1:
+        problems.append(Problem(file, "glyph", f"one character to draw it with, not {enemy.glyph!r}"))
+    for group, values in (("attributes", character.attributes), ("bonus", character.bonus)):
+        for name in values:
+            problems += _choice(name, ATTRIBUTES, file, f"{group}.{name}", "attribute")
+    for attribute in ATTRIBUTES:
+        minimum = rules.creation.minimums.get(attribute, 0)
+        value = character.attributes.get(attribute, 0)
+        if value < minimum:
+            problems.append(Problem(file, f"attributes.{attribute}", f"{value} is below the minimum of {minimum} (R-1)"))
+    species_key = "" if character.species.id in catalogue.species else "species."
+    problems += check_species(character.species, rules, file, species_key, approved=character.gm_approved)
+    problems += check_weapon(character.weapon, rules, file, "weapon")
+    names = Counter(a.name for a in character.abilities)
+    for index, ability in enumerate(character.abilities):
+        key = f"abilities.{index}"
+        problems += check_ability(ability, file, key)
+        if names[ability.name] > 1:
+            problems.append(Problem(file, f"{key}.name", f"two abilities are called {ability.name!r}"))
+        if (ability.kind is AbilityKind.companion and ability.companion and known_enemies is not None
+                and ability.companion not in known_enemies):
+            problems += _choice(ability.companion, sorted(known_enemies), file, f"{key}.companion", "enemy")
+    if character.attack_formula:
+        try:
+            attack_formula(character.attack_formula)
+        except FormulaError as exc:
+            problems.append(Problem(file, "attack_formula", str(exc)))
+    if character.armor is not None and character.armor.armor_class not in rules.armor_classes:
+        problems.append(Problem(file, "armor.class", f"armor classes are 1–10, not {character.armor.armor_class}"))
+    if problems:
+        return problems  # the checks below compute stats and need sound inputs
+    stats = build(character, rules).stats
+    if character.armor is not None:
+        need = armor_strength_required(character.armor, rules)
+        if stats["strength"] < need:
+            problems.append(Problem(
+                file, "armor",
+                f"{character.armor.name} (class {character.armor.armor_class}) needs strength {float(need):g}; "
+                f"{character.name} has {float(stats['strength']):.1f} (R-9)",
+            ))
+    problems += enemy_loadout_problems(enemy, catalogue, file)
+    return problems
+
+
+def enemy_loadout_problems(enemy: EnemyDef, catalogue: Catalogue, file: str) -> list[Problem]:
+    """R-6 for the enemy's own level: slotted abilities exist and fit its slots; passives
+    (non-replaceable ones always) fit its charges."""
+    character = enemy.character
+    row = catalogue.rules.level_row(enemy.level)
+    problems = []
+    known = {a.name for a in character.abilities}
+    for name in character.loadout:
+        if name not in known:
+            close = difflib.get_close_matches(name, list(known), n=1)
+            problems.append(Problem(file, "loadout", f"{name!r} is not one of its abilities",
+                                    suggestion=close[0] if close else None))
+    for name, count in Counter(character.loadout).items():
+        if count > 1:
+            problems.append(Problem(file, "loadout", f"{name!r} is slotted twice"))
+    if problems:
+        return problems
+    slotted = effective_loadout(character)
+    if len(slotted) > row.slots:
+        fixed = sum(1 for a in slotted if a.is_fixed)
+        problems.append(Problem(
+            file, "loadout",
+            f"{len(slotted)} abilities slotted ({fixed} of them non-replaceable passives) "
+            f"but level {enemy.level} has {row.slots} slots (R-6)",
+        ))
+    reserved = Counter(a.difficulty for a in slotted if a.is_passive)
+    for difficulty, count in reserved.items():
+        available = row.charges.get(difficulty, 0)
+        if count > available:
+            problems.append(Problem(
+                file, "loadout",
+                f"{count} passives of difficulty {difficulty} each hold a charge, "
+                f"but level {enemy.level} has {available} charges of {difficulty} (R-6)",
+            ))
+    return problems
+
+
+def _enemies_folder(path: Path, catalogue: Catalogue) -> Path | None:
+    """The enemies beside a file's folder (data/encounters -> data/enemies), else the catalogue's."""
+    beside = path.resolve().parent.parent / "enemies"
+    if beside.is_dir():
+        return beside
+    if catalogue.root is not None and (catalogue.root / "enemies").is_dir():
+        return catalogue.root / "enemies"
+    return None
+
+
+def _load_folder(folder: Path | None, catalogue: Catalogue) -> tuple[dict[str, EnemyDef], set[str]]:
+    """The enemies that load, and the ids of those that don't (their own files report why)."""
+    loaded: dict[str, EnemyDef] = {}
+    broken: set[str] = set()
+    if folder is None:
+        return loaded, broken
+    for file in sorted(folder.glob("*.toml")):
+        try:
+            loaded[file.stem] = load_enemy(file, catalogue)
+        except DataError:
+            broken.add(file.stem)
+    return loaded, broken
+
+
+def check_enemy_file(path: Path, catalogue: Catalogue) -> list[Problem]:
+    enemy = load_enemy(path, catalogue)  # DataError: validate_paths reports its problems
+    folder = _enemies_folder(path, catalogue)
+    known = {p.stem for p in folder.glob("*.toml")} if folder is not None else None
+    problems = check_enemy(enemy, catalogue, str(path), known)
+    return locate(problems, read_document(path)[1]) if problems else []
+
+
+def check_encounter_file(path: Path, catalogue: Catalogue) -> list[Problem]:
+    from horizon_tui.engine.encounter import load_encounter
+
+    enemies, broken = _load_folder(_enemies_folder(path, catalogue), catalogue)
+    try:
+        load_encounter(path, catalogue, enemies)
+    except DataError as exc:
+        problems = []
+        for problem in exc.problems:
+            bad = next((b for b in broken if problem.message == f"unknown enemy {b!r}"), None)
+            if bad is not None:
+                message = f"enemy {bad!r} can't be loaded (its own file says why)"
+                problem = Problem(problem.file, problem.key, message, problem.line)
+            problems.append(problem)
+        return problems
+    return []
+
+
+def _register() -> None:
+    """Ahead of the character validator: an enemy file also has `attributes` and `weapon`."""
+    names = {name for name, _, _ in VALIDATORS}
+    if "enemy" not in names:
+        VALIDATORS.insert(0, ("enemy", lambda p, d: p.parent.name == "enemies", check_enemy_file))
+    if "encounter" not in names:
+        VALIDATORS.insert(1, ("encounter", lambda p, d: p.parent.name == "encounters", check_encounter_file))
+
+
+_register()

@@ -1,0 +1,334 @@
+"""The battlefield grid (RULES.md R-8): terrain, movement costs, paths, sight (R-11)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from horizon_tui.engine.battlefield import UNREACHABLE, Battlefield, Terrain
+
+DIFFICULT = 2  # Ruleset.turns.difficult_cost in the shipped rules
+
+
+def field(*rows: str) -> Battlefield:
+    return Battlefield.from_rows(list(rows))
+
+
+def test_from_rows_reads_the_default_legend() -> None:
+    bf = field("#.,", '~".')
+    assert (bf.width, bf.height) == (3, 2)
+    assert bf.terrain.tolist() == [[1, 0, 2], [2, 2, 0]]
+    assert bf.terrain_at((0, 0)) is Terrain.WALL
+    assert bf.terrain_at((2, 0)) is Terrain.DIFFICULT
+    assert bf.to_rows() == ["#.,", ",,."]
+
+
+def test_from_rows_takes_an_extra_legend() -> None:
+    bf = Battlefield.from_rows(["T.", ".m"], {"T": "wall", "m": "difficult"})
+    assert bf.terrain.tolist() == [[1, 0], [0, 2]]
+
+
+@pytest.mark.parametrize("rows, message", [(["..", "..."], "row 1"), ([".X"], "unknown glyph 'X'")])
+def test_from_rows_refuses_bad_rows(rows: list[str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Battlefield.from_rows(rows)
+
+
+def test_terrain_is_read_only() -> None:
+    bf = field("...")
+    with pytest.raises(ValueError):
+        bf.terrain[0, 0] = 1
+
+
+def test_cells_bounds_edges_and_neighbours() -> None:
+    bf = field("....", ".#..", "....")
+    assert bf.in_bounds((3, 2)) and not bf.in_bounds((4, 0)) and not bf.in_bounds((-1, 0))
+    assert not bf.is_walkable((1, 1)) and bf.is_walkable((2, 1)) and not bf.is_walkable((9, 9))
+    assert bf.is_edge((0, 1)) and bf.is_edge((3, 2)) and not bf.is_edge((1, 1))
+    assert sorted(bf.neighbours((0, 0))) == [(0, 1), (1, 0), (1, 1)]
+    assert len(bf.neighbours((1, 1))) == 8
+    assert bf.walkable.tolist() == bf.transparent.tolist()
+
+
+def test_step_cost_floor_difficult_wall_and_species_override() -> None:
+    bf = field(".,#")
+    assert bf.step_cost((0, 0), DIFFICULT) == 1
+    assert bf.step_cost((1, 0), DIFFICULT) == 2
+    assert bf.step_cost((2, 0), DIFFICULT) == 0  # impassable
+    assert bf.step_cost((1, 0), DIFFICULT, {"difficult": 1}) == 1  # e.g. a wolf (R-3 feature)
+    assert bf.step_cost((1, 0), 3) == 3  # the number comes from the rules
+
+
+def test_cost_array_blocks_units_without_touching_the_base() -> None:
+    bf = field("...", "...")
+    cost = bf.cost_array([(1, 1), (7, 7)], DIFFICULT)
+    assert cost.tolist() == [[1, 1, 1], [1, 0, 1]]
+    assert bf.cost_array([], DIFFICULT).tolist() == [[1, 1, 1], [1, 1, 1]]
+
+
+# --- paths -------------------------------------------------------------------------------------
+
+
+def steps_are_adjacent(start, path) -> bool:
+    cells = [start, *path]
+    return all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1 for a, b in zip(cells, cells[1:]))
+
+
+def test_path_excludes_start_includes_goal_and_diagonals_cost_one() -> None:
+    bf = field(*["....."] * 5)
+    path = bf.path((0, 0), (4, 4), difficult_cost=DIFFICULT)
+    assert path == [(1, 1), (2, 2), (3, 3), (4, 4)]
+    assert bf.path_cost(path, DIFFICULT) == 4
+    assert bf.path((2, 2), (2, 2), difficult_cost=DIFFICULT) == []
+
+
+def test_path_goes_round_walls() -> None:
+    bf = field(
+        ".....",
+        "####.",
+        ".....",
+    )
+    path = bf.path((0, 0), (0, 2), difficult_cost=DIFFICULT)
+    assert path[-1] == (0, 2) and steps_are_adjacent((0, 0), path)
+    assert all(bf.is_walkable(c) for c in path)
+    assert (4, 1) in path
+    assert bf.path_cost(path, DIFFICULT) == 8
+
+
+def test_no_path_into_a_wall_off_the_map_or_a_closed_room() -> None:
+    bf = field(
+        "..#..",
+        "..#..",
+        "..#..",
+    )
+    assert bf.path((0, 0), (4, 0), difficult_cost=DIFFICULT) == []
+    assert bf.path((0, 0), (2, 1), difficult_cost=DIFFICULT) == []
+    assert bf.path((0, 0), (9, 0), difficult_cost=DIFFICULT) == []
+
+
+def test_path_takes_a_cheaper_detour_round_difficult_ground() -> None:
+    bf = field(
+        ".......",
+        ".,,,,,.",
+        ".,,,,,.",
+        ".,,,,,.",
+        ".......",
+    )
+    path = bf.path((0, 2), (6, 2), difficult_cost=DIFFICULT)
+    # straight through: 5 difficult cells × 2 + 1 = 11; round the edge: 8
+    assert bf.path_cost(path, DIFFICULT) == 8
+    assert sum(bf.terrain_at(c) is Terrain.DIFFICULT for c in path) < 5
+
+
+def test_path_crosses_difficult_ground_when_that_is_cheaper() -> None:
+    bf = field(
+        "...,...",
+        "...,...",
+        "...,...",
+        "...,...",
+        "...,...",
+    )
+    path = bf.path((0, 2), (6, 2), difficult_cost=DIFFICULT)
+    assert bf.path_cost(path, DIFFICULT) == 7  # six steps, one of them into difficult ground
+    assert sum(bf.terrain_at(c) is Terrain.DIFFICULT for c in path) == 1
+
+
+def test_species_terrain_cost_changes_the_path() -> None:
+    bf = field(
+        ".......",
+        ".,,,,,.",
+        ".,,,,,.",
+        ".,,,,,.",
+        ".......",
+    )
+    path = bf.path((0, 2), (6, 2), difficult_cost=DIFFICULT, terrain_costs={"difficult": 1})
+    assert len(path) == 6 and bf.path_cost(path, DIFFICULT, {"difficult": 1}) == 6
+
+
+def test_path_steps_round_blocked_cells_but_may_end_on_one() -> None:
+    bf = field(
+        ".....",
+        ".....",
+        ".....",
+    )
+    blocked = [(1, 0), (1, 1), (3, 2), (4, 1)]
+    path = bf.path((0, 1), (4, 1), blocked, difficult_cost=DIFFICULT)
+    assert path[-1] == (4, 1)  # the goal is a unit's cell: the caller drops the last step
+    assert not set(path[:-1]) & set(blocked)
+    assert steps_are_adjacent((0, 1), path)
+    # the start may be a blocked cell too (the mover's own)
+    own = bf.path((0, 1), (2, 1), [(0, 1)], difficult_cost=DIFFICULT)
+    assert own[-1] == (2, 1) and bf.path_cost(own, DIFFICULT) == 2
+
+
+def test_path_is_empty_when_units_close_the_way() -> None:
+    bf = field(
+        "#.#",
+        "#.#",
+        "#.#",
+    )
+    assert bf.path((1, 0), (1, 2), [(1, 1)], difficult_cost=DIFFICULT) == []
+    assert bf.path((1, 0), (1, 2), difficult_cost=DIFFICULT) == [(1, 1), (1, 2)]
+
+
+def test_path_blocking_leaves_no_trace() -> None:
+    bf = field(*["....."] * 3)
+    before = bf.path((0, 1), (4, 1), difficult_cost=DIFFICULT)
+    bf.path((0, 1), (4, 1), [(2, 0), (2, 1), (2, 2)], difficult_cost=DIFFICULT)
+    assert bf.path((0, 1), (4, 1), difficult_cost=DIFFICULT) == before
+
+
+def test_path_max_cost() -> None:
+    bf = field(".,,,.")
+    assert len(bf.path((0, 0), (4, 0), difficult_cost=DIFFICULT, max_cost=7)) == 4
+    assert bf.path((0, 0), (4, 0), difficult_cost=DIFFICULT, max_cost=6) == []
+    assert bf.path((0, 0), (4, 0), difficult_cost=DIFFICULT, max_cost=3) == []
+
+
+def test_affordable_cuts_a_path_to_a_movement_budget() -> None:
+    bf = field("..,,..")
+    path = bf.path((0, 0), (5, 0), difficult_cost=DIFFICULT)
+    assert bf.affordable(path, 3, DIFFICULT) == [(1, 0), (2, 0)]
+    assert bf.affordable(path, 2, DIFFICULT) == [(1, 0)]
+    assert bf.affordable(path, 99, DIFFICULT) == path
+
+
+def test_paths_are_cheapest_on_random_maps() -> None:
+    """The path's cost equals the Dijkstra distance: never a costlier route (R-8)."""
+    rng = np.random.default_rng(12)
+    checked = 0
+    for _ in range(150):
+        h, w = rng.integers(6, 40, size=2)
+        terrain = np.where(rng.random((h, w)) < 0.25, 1, 0).astype(np.int8)
+        terrain[(terrain == 0) & (rng.random((h, w)) < 0.3)] = 2
+        bf = Battlefield(terrain)
+        free = [(int(x), int(y)) for y, x in np.argwhere(terrain != 1)]
+        if len(free) < 2:
+            continue
+        start, goal = (free[i] for i in rng.choice(len(free), 2, replace=False))
+        blocked = [free[i] for i in rng.choice(len(free), min(5, len(free)), replace=False)]
+        blocked = [c for c in blocked if c not in (start, goal)]
+        path = bf.path(start, goal, blocked, difficult_cost=DIFFICULT)
+        best = bf.distance_map([start], blocked, difficult_cost=DIFFICULT)[goal[1], goal[0]]
+        if best == UNREACHABLE:
+            assert path == []
+            continue
+        checked += 1
+        assert path[-1] == goal and steps_are_adjacent(start, path)
+        assert not set(path) & set(blocked)
+        assert bf.path_cost(path, DIFFICULT) == best
+    assert checked > 50
+
+
+# --- distance maps -----------------------------------------------------------------------------
+
+
+def test_distance_map_counts_movement_from_the_goals() -> None:
+    bf = field(
+        "..,.",
+        ".#..",
+        "....",
+    )
+    d = bf.distance_map([(0, 0)], difficult_cost=DIFFICULT)
+    assert d[0, 0] == 0 and d[0, 1] == 1 and d[0, 2] == 3  # entering difficult ground costs 2
+    assert d[1, 1] == UNREACHABLE  # a wall
+    assert d[1, 2] == 2  # [2, 1]: (1, 0), then a diagonal step
+    assert d[2, 3] == 3  # [3, 2]: (1, 0), (2, 1), (3, 2)
+
+
+def test_distance_map_with_blocked_cells_and_several_goals() -> None:
+    bf = field("#.#", "#.#", "#.#", "...")
+    d = bf.distance_map([(1, 0)], [(1, 1)], difficult_cost=DIFFICULT)
+    assert d[3, 1] == UNREACHABLE
+    d = bf.distance_map([(1, 0), (0, 3)], difficult_cost=DIFFICULT)
+    assert d[2, 1] == 1 and d[1, 1] == 1 and d[3, 2] == 2
+
+
+def test_single_goal_distance_matches_the_general_dijkstra() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        h, w = rng.integers(4, 35, size=2)
+        terrain = rng.choice(np.array([0, 0, 0, 1, 2], dtype=np.int8), size=(h, w))
+        bf = Battlefield(terrain)
+        source = (int(rng.integers(w)), int(rng.integers(h)))
+        blocked = [(int(rng.integers(w)), int(rng.integers(h))) for _ in range(4)]
+        single = bf.distance_map([source], blocked, difficult_cost=3)
+        # the same source given twice takes the general (multi-goal) route
+        general = bf.distance_map([source, source], blocked, difficult_cost=3)
+        assert (single == general).all()
+
+
+# --- sight -------------------------------------------------------------------------------------
+
+
+def test_line_of_sight_is_blocked_by_walls_only() -> None:
+    bf = field(
+        ".....",
+        "..#..",
+        ".,,,.",
+    )
+    assert not bf.line_of_sight((0, 1), (4, 1))
+    assert bf.line_of_sight((0, 0), (4, 0))
+    assert bf.line_of_sight((0, 2), (4, 2))  # difficult ground doesn't block sight
+    assert bf.line_of_sight((1, 1), (2, 0))  # adjacent: nothing in between
+    assert bf.line_of_sight((3, 3), (3, 3))
+
+
+def test_line_of_sight_is_symmetric_and_cached() -> None:
+    rng = np.random.default_rng(5)
+    terrain = np.where(rng.random((20, 20)) < 0.2, 1, 0).astype(np.int8)
+    bf = Battlefield(terrain)
+    for _ in range(200):
+        a = (int(rng.integers(20)), int(rng.integers(20)))
+        b = (int(rng.integers(20)), int(rng.integers(20)))
+        assert bf.line_of_sight(a, b) == bf.line_of_sight(b, a)
+    assert bf._los  # answers are kept
+
+
+def test_fov_sees_round_open_ground_not_behind_walls() -> None:
+    bf = field(
+        ".......",
+        "...#...",
+        ".......",
+    )
+    seen = bf.fov((0, 1))
+    assert seen.shape == (3, 7)
+    assert seen[1, 0] and seen[1, 3]  # itself, and the wall (walls are lit)
+    assert not seen[1, 5] and not seen[1, 6]  # the shadow behind the wall
+    assert seen[0, 6] and seen[2, 6]
+    assert bf.fov((0, 1)) is seen  # cached
+    with pytest.raises(ValueError):
+        seen[0, 0] = False
+
+
+def test_fov_radius_counts_cells_like_moves() -> None:
+    bf = field(*["." * 11] * 11)
+    seen = bf.fov((5, 5), 3)
+    assert seen[5, 8] and seen[8, 8] and seen[2, 2]  # 3 cells away, diagonals included
+    assert not seen[5, 9] and not seen[9, 9]
+    assert seen.sum() == 49
+    assert bf.fov((5, 5), None)[5, 10]  # None (no sight radius in the data) = unlimited
+
+
+def test_speed_of_path_fov_and_line_of_sight() -> None:
+    """Generous bounds (the real numbers are tens of µs): a battle asks these thousands of times."""
+    rng = np.random.default_rng(1)
+    terrain = np.where(rng.random((30, 30)) < 0.15, 1, 0).astype(np.int8)
+    terrain[(terrain == 0) & (rng.random((30, 30)) < 0.1)] = 2
+    terrain[0, 0] = terrain[29, 29] = 0
+    bf = Battlefield(terrain)
+    blocked = [(5, 5), (6, 6), (10, 3), (12, 12), (20, 4), (3, 20)]
+    began = time.perf_counter()
+    for _ in range(200):
+        bf.path((0, 0), (29, 29), blocked, difficult_cost=DIFFICULT)
+    per_path = (time.perf_counter() - began) / 200
+    began = time.perf_counter()
+    for x in range(30):
+        for y in range(0, 30, 3):
+            bf.fov((x, y), 8)
+            bf.line_of_sight((x, y), (29 - x, 29 - y))
+    per_sight = (time.perf_counter() - began) / 300
+    assert per_path < 0.002
+    assert per_sight < 0.002
