@@ -184,6 +184,8 @@ class Attack:
             return Impossible(f"no combatant {self.target!r}")
         if t is e:
             return Impossible("you can't attack yourself")
+        if team(t) == team(e) and comp(t, Presence) is Presence.active:
+            return Impossible(f"{ident(t).name} fights on your side")
         problem = _may_act(battle, e) or _target_problem(battle, e, t, weapon_range(gear(e).weapon, battle.rules))
         if problem:
             return Impossible(problem)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 import tcod.ecs
 
+from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, profiles_path
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.models import Character, Difficulty
@@ -62,6 +63,7 @@ class Battle:
     listeners: list[Callable[[ev.Event], None]] = attrs.field(factory=list)
     enemy_defs: dict[str, EnemyDef] = attrs.field(factory=dict)  # for companions joining mid-battle
     active: dict[str, Entity] = attrs.field(factory=dict)  # those present and able, in spawn order
+    ai_profiles: AiProfiles | None = None  # data/ai.toml, what the AI plays (engine.ai)
 
     # --- the log ------------------------------------------------------------------------------
 
@@ -95,7 +97,7 @@ class Battle:
         return None if cid is None else self.by_id[cid]
 
     def next_id(self, base: str) -> str:
-        stem = "".join(c if c.isalnum() else "-" for c in base.lower()).strip("-") or "unit"
+        stem = "-".join("".join(c if c.isalnum() else " " for c in base.lower()).split()) or "unit"
         cid, n = stem, 1
         while cid in self.by_id:
             n += 1
@@ -240,7 +242,12 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
     if health is None:
         e.components[Health] = Health(max_hp, max_hp)
     elif health.max_hp != max_hp:
-        e.components[Health] = Health(min(health.hp, max_hp), max_hp)
+        e.components[Health] = Health(health.hp, max_hp)
+        if health.hp > max_hp:
+            # Health above the lowered maximum (disease, R-10) is lost through the log like any loss.
+            from horizon_tui.engine.effects import deal_damage
+
+            deal_damage(battle, e, health.hp - max_hp, "max_hp")
 
 
 def movement_budget(battle: Battle, e: Entity) -> int:
@@ -382,9 +389,14 @@ def create_battle(
         problems = loadout_problems(member.character, rules, member.character.name)
         if problems:
             raise BattleError("; ".join(str(p) for p in problems))
+    profiles = cached_ai_profiles(profiles_path(catalogue.root))
+    unknown = sorted({d.ai for d, _, _ in setup.enemies if d.ai not in profiles})
+    if unknown:
+        raise BattleError(f"{setup.source}: unknown AI profile(s) {', '.join(unknown)}; {profiles.source} has "
+                          f"{', '.join(profiles.names())}")
     battle = Battle(
         registry=tcod.ecs.Registry(), rng=random.Random(seed), battlefield=setup.battlefield,
-        rules=rules, seed=seed, encounter=setup.id, enemy_defs=dict(enemy_defs or {}),
+        rules=rules, seed=seed, encounter=setup.id, enemy_defs=dict(enemy_defs or {}), ai_profiles=profiles,
     )
     for member, xy in zip(party, setup.party_start):
         level = build(member.character, rules).level

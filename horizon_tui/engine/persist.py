@@ -52,7 +52,19 @@ def session_to_dict(session: BattleSession, catalogue: Catalogue) -> dict[str, A
         ],
         "log_length": len(battle.log),
         "last_event": battle.log[-1].to_json() if battle.log else None,
+        "log_sha256": log_digest(battle),
     }
+
+
+def log_digest(battle: Battle) -> str:
+    """A fingerprint of the whole event log: a replay must reproduce every event, not just the last."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for event in battle.log:
+        digest.update(event.to_json().encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
 
 
 def save_session(path: Path, session: BattleSession, catalogue: Catalogue) -> None:
@@ -109,7 +121,10 @@ def load_session(path: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef])
     run_ai(battle)
     expected = data.get("log_length")
     last = battle.log[-1].to_json() if battle.log else None
-    if expected != len(battle.log) or data.get("last_event") != last:
+    fingerprint = data.get("log_sha256")
+    if expected != len(battle.log) or data.get("last_event") != last or (
+        fingerprint is not None and fingerprint != log_digest(battle)
+    ):
         raise DataError.one(
             file, "log_length",
             "the battle replays differently (the rules or the catalogue changed since it was saved)",

@@ -1,0 +1,284 @@
+"""R-10 effects: the nine negative ones, the positive ones, immunity. Durations count the affected
+combatant's own turns; effects tick at the start of its turn."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine_kit import EXAMPLE, ability, character, enemy_def, events, give_turn
+from horizon_tui.engine import ai, runner
+from horizon_tui.engine.actions import Attack, Impossible, Move, Success, UseAbility, Wait, perform
+from horizon_tui.engine.battle import (
+    cid, comp, current_attributes, effects, hp, is_downed, is_immobile, movement_budget, pos, stats, team,
+)
+from horizon_tui.engine.components import TurnState
+from horizon_tui.engine.effects import apply_effect, deal_damage
+from horizon_tui.rules.ranges import distance
+
+CLUB = {"name": "Test club", "kind": "one_handed", "damage": "1d1+3"}  # normal attack 93.55
+
+
+def put(battle, who, effect, duration=1, magnitude=0, source="grunt", **keys):
+    src = battle[source] if source else None
+    return apply_effect(battle, battle[who], effect, duration=duration, magnitude=Fraction(magnitude),
+                        source=src, **keys)
+
+
+def duel(new_battle, hero=None, **kwargs):
+    """The hero beside a grunt, a friend nearby."""
+    return new_battle(party=[(hero or character("Hero"), (3, 2)), (character("Pal"), (1, 1))],
+                      enemies=[(enemy_def(), (4, 2))], **kwargs)
+
+
+def test_r10_bleeding_loses_its_magnitude_each_turn_for_its_duration(new_battle):
+    battle = duel(new_battle)
+    put(battle, "hero", "bleeding", duration=2, magnitude=20)
+    (applied,) = events(battle, "effect")
+    assert (applied.target, applied.effect, applied.duration, applied.magnitude, applied.source) == (
+        "hero", "bleeding", 2, 20, "grunt")
+    for turn, left in ((1, 670), (2, 650), (3, 650)):
+        start = len(battle.log)
+        give_turn(battle, "hero")
+        damage = events(battle, "damage", start)
+        if turn < 3:
+            assert [(d.target, d.amount, d.hp, d.source) for d in damage] == [("hero", 20, left, "grunt")]
+        else:
+            assert damage == []
+        assert hp(battle["hero"]).hp == left
+        assert effects(battle["hero"]).has("bleeding") == (turn < 2)
+    assert [e.effect for e in events(battle, "effect") if e.ended] == ["bleeding"]
+
+
+def test_r10_poison_is_separate_from_bleeding(new_battle):
+    battle = duel(new_battle)
+    put(battle, "hero", "bleeding", duration=1, magnitude=20)
+    put(battle, "hero", "poison", duration=2, magnitude=15)
+    start = len(battle.log)
+    give_turn(battle, "hero")
+    assert [d.amount for d in events(battle, "damage", start)] == [20, 15]
+    assert [e.effect for e in events(battle, "effect", start) if e.ended] == ["bleeding"]
+    assert effects(battle["hero"]).has("poison") and hp(battle["hero"]).hp == 655
+    start = len(battle.log)
+    give_turn(battle, "hero")
+    assert [d.amount for d in events(battle, "damage", start)] == [15]
+    assert not effects(battle["hero"]).active
+
+
+def test_r10_disease_lowers_attributes_and_derived_stats_and_restores_them(new_battle):
+    battle = duel(new_battle)
+    hero = battle["hero"]
+    put(battle, "hero", "disease", duration=2, magnitude=2, stat="physical")  # all at once
+    assert current_attributes(hero)["physical"] == 8
+    assert stats(hero)["strength"] == Fraction("16.5")  # 2 × 8 + 0.1 × 5
+    assert hp(hero).max_hp == 610  # 690 − 2 × 40
+    give_turn(battle, "hero")
+    assert current_attributes(hero)["physical"] == 8  # one of its two turns
+    give_turn(battle, "hero")
+    assert [e.effect for e in events(battle, "effect") if e.ended] == ["disease"]
+    assert current_attributes(hero) == EXAMPLE
+    assert stats(hero)["strength"] == Fraction("20.5") and hp(hero).max_hp == 690
+
+
+def test_r10_disease_on_every_attribute_lowers_max_health(new_battle):
+    battle = duel(new_battle)
+    hero = battle["hero"]
+    put(battle, "hero", "disease", duration=1, magnitude=3)
+    assert current_attributes(hero) == {"physical": 7, "agility": 7, "perception": 7, "cognition": 3, "faith": 2,
+                                        "beauty": 0}  # never below 0
+    assert hp(hero).max_hp == 451  # 40×7 + 10×7 + 8×7 + 5×3 + 15×2
+    # the health above the new maximum is lost through the log, like any other loss
+    assert [(d.target, d.amount, d.hp, d.source) for d in events(battle, "damage")] == [("hero", 239, 451, "max_hp")]
+    assert hp(hero).hp == 451
+    give_turn(battle, "hero")
+    assert current_attributes(hero) == EXAMPLE and hp(hero).max_hp == 690
+
+
+def test_r10_gradual_disease_takes_some_points_each_turn(new_battle):
+    battle = duel(new_battle)
+    hero = battle["hero"]
+    put(battle, "hero", "disease", duration=3, magnitude=5, stat="agility", gradual=True)
+    assert current_attributes(hero)["agility"] == 10  # nothing yet
+    taken = []
+    for _ in range(3):
+        give_turn(battle, "hero")
+        fx = effects(hero).get("disease")
+        taken.append(fx.applied if fx else None)
+        if fx:
+            assert current_attributes(hero)["agility"] == 10 - fx.applied
+            assert stats(hero)["evasion"] == Fraction("19.1") - Fraction("1.5") * fx.applied
+    assert taken == [2, 4, None]  # ⌈5/3⌉, then ⌈3/2⌉; the third turn takes the last and it ends
+    assert current_attributes(hero)["agility"] == 10 and stats(hero)["evasion"] == Fraction("19.1")
+
+
+def test_r10_stun_skips_the_turn(new_battle):
+    battle = duel(new_battle)
+    put(battle, "hero", "stun", duration=1)
+    start = len(battle.log)
+    give_turn(battle, "hero")
+    waits = events(battle, "wait", start)
+    assert [(w.actor, w.reason) for w in waits] == [("hero", "stunned")]
+    assert battle.current is not battle["hero"]  # the turn passed by itself
+    assert not [e for e in battle.log[start:] if e.type in ("move", "attack") and e.actor == "hero"]
+    give_turn(battle, "hero")
+    assert battle.current is battle["hero"]  # stunned for one turn only
+
+
+def test_r10_blindness_stumbles_to_a_free_neighbour_and_forbids_chosen_targets(new_battle):
+    rows = ["######", "#....#", "######"]
+    battle = new_battle(rows, party=[(character("Hero", abilities=[ability("Cleave")]), (2, 1)),
+                                     (character("Pal"), (4, 1))],
+                        enemies=[(enemy_def(), (3, 1))])
+    put(battle, "hero", "blindness", duration=1)
+    start = len(battle.log)
+    hero = give_turn(battle, "hero")
+    (stumble,) = events(battle, "move", start)
+    assert stumble.forced and stumble.path == [[1, 1]]  # the only free cell beside it
+    assert pos(hero) == (1, 1) and comp(hero, TurnState).movement_left == 0
+    assert perform(battle, Attack("hero", "grunt")) == Impossible("Hero is blinded and can't pick a target")
+    assert isinstance(perform(battle, UseAbility("hero", "Cleave", target="grunt")), Impossible)
+    perform(battle, Wait("hero"))
+    assert [e.effect for e in events(battle, "effect", start) if e.ended] == ["blindness"]  # after its turn
+
+
+def test_r10_blindness_draws_the_stumble_from_the_free_neighbours(new_battle):
+    cells = set()
+    for seed in range(12):
+        battle = duel(new_battle, seed=seed)
+        before = dict(battle.occupancy)
+        put(battle, "hero", "blindness", duration=1)
+        hero = give_turn(battle, "hero")
+        cells.add(pos(hero))
+        assert distance(pos(hero), (3, 2)) == 0 and pos(hero) not in before
+    assert len(cells) > 2  # random among the free neighbours
+
+
+def test_r10_slow_reduces_speed_by_its_magnitude_in_percent(new_battle):
+    battle = duel(new_battle)
+    put(battle, "hero", "slow", duration=1, magnitude=50)
+    start = len(battle.log)
+    give_turn(battle, "hero")
+    assert events(battle, "turn", start)[0].movement == 2  # 5.5 × 0.5 = 2.75
+    give_turn(battle, "hero")
+    assert movement_budget(battle, battle["hero"]) == 5
+
+
+def test_r10_fear_forbids_acting_and_approaching_the_source(new_battle):
+    battle = new_battle(party=[(character("Hero", weapon="longbow"), (3, 2))], enemies=[(enemy_def(), (6, 2))])
+    put(battle, "hero", "fear", duration=1)
+    give_turn(battle, "hero")
+    assert perform(battle, Attack("hero", "grunt")) == Impossible("Hero is afraid: flee or hide (wait)")
+    assert perform(battle, Move("hero", (4, 2))) == Impossible("Hero is afraid and won't go nearer to Grunt")
+    assert isinstance(perform(battle, Move("hero", (1, 2)), auto_end=False), Success)  # away is fine
+    perform(battle, Wait("hero"))
+    assert events(battle, "wait")[-1].reason == "hides"
+    give_turn(battle, "hero")  # the fear lasted its one turn
+    assert isinstance(perform(battle, Attack("hero", "grunt")), Success)
+
+
+def test_r10_feared_ai_moves_away_from_the_source(new_battle):
+    battle = duel(new_battle)
+    put(battle, "hero", "fear", duration=2)
+    hero = give_turn(battle, "hero")
+    ai.take_turn(battle, hero)
+    assert distance(pos(hero), pos(battle["grunt"])) > 0
+    assert not [e for e in events(battle, "attack") if e.actor == "hero"]
+    assert events(battle, "move")[-1].actor == "hero"
+
+
+def test_r10_domination_switches_side_for_its_duration_and_back(new_battle):
+    battle = new_battle(party=[(character("Hero"), (3, 2), "player"), (character("Pal"), (4, 2), "player")],
+                        enemies=[(enemy_def(), (8, 4))])
+    put(battle, "hero", "domination", duration=1)
+    assert team(battle["hero"]) == "enemies"
+    assert [(s.target, s.team) for s in events(battle, "side")] == [("hero", "enemies")]
+    give_turn(battle, "hero")
+    assert not runner.needs_input(battle)  # the dominated fight for the dominator, played by the AI
+    runner.run_ai(battle, max_turns=1)
+    assert [e.target for e in events(battle, "attack") if e.actor == "hero"] == ["pal"]
+    assert [(s.target, s.team) for s in events(battle, "side")] == [("hero", "enemies"), ("hero", "party")]
+    assert team(battle["hero"]) == "party" and not effects(battle["hero"]).active
+
+
+def test_r10_knockdown_costs_the_next_turn_and_counts_as_downed(new_battle):
+    battle = duel(new_battle)
+    put(battle, "hero", "knockdown")
+    hero = battle["hero"]
+    assert is_downed(hero) and is_immobile(hero)
+    start = len(battle.log)
+    give_turn(battle, "hero")
+    assert [e.type for e in battle.log[start:]] == ["turn", "effect", "get_up", "turn"]
+    assert battle.log[start + 1].ended and events(battle, "get_up", start)[0].actor == "hero"
+    assert not is_downed(hero) and battle.current is not hero
+
+
+def test_r10_heal_restores_health_never_above_the_maximum(new_battle):
+    battle = duel(new_battle)
+    deal_damage(battle, battle["hero"], 50, "grunt")
+    put(battle, "hero", "heal", magnitude=80, source="pal")
+    (heal,) = events(battle, "heal")
+    assert (heal.target, heal.amount, heal.hp, heal.source) == ("hero", 50, 690, "pal")
+
+
+def test_r10_heal_ability_restores_normal_attack_times_multiplier(new_battle):
+    mend = ability("Mend", "II", kind="effect", target="ally", effects=[{"effect": "heal"}])
+    battle = new_battle(party=[(character("Medic", weapon=CLUB, abilities=[mend]), (3, 2)), (character("Pal"), (2, 2))],
+                        enemies=[(enemy_def(), (8, 4))])
+    deal_damage(battle, battle["pal"], 300, "grunt")
+    give_turn(battle, "medic")
+    assert isinstance(perform(battle, UseAbility("medic", "Mend", target="pal")), Success)
+    (heal,) = events(battle, "heal")
+    assert (heal.target, heal.amount, heal.hp) == ("pal", 140, 530)  # 93.55 × 1.5 = 140.325 → 140
+
+
+def test_r10_regeneration_restores_its_magnitude_each_turn(new_battle):
+    battle = duel(new_battle)
+    deal_damage(battle, battle["hero"], 100, "grunt")
+    put(battle, "hero", "regeneration", duration=2, magnitude=30, source="pal")
+    amounts = []
+    for _ in range(3):
+        start = len(battle.log)
+        give_turn(battle, "hero")
+        amounts += [h.amount for h in events(battle, "heal", start)]
+    assert amounts == [30, 30] and hp(battle["hero"]).hp == 650
+
+
+def test_r10_buff_changes_a_stat_for_its_duration(new_battle):
+    battle = duel(new_battle)
+    put(battle, "hero", "buff", duration=1, magnitude=5, stat="evasion", source="pal")
+    assert stats(battle["hero"])["evasion"] == Fraction("24.1")
+    give_turn(battle, "hero")
+    assert stats(battle["hero"])["evasion"] == Fraction("19.1")
+
+
+def test_r10_cleanse_ends_a_negative_effect(new_battle):
+    battle = duel(new_battle)
+    put(battle, "hero", "bleeding", duration=3, magnitude=10)
+    put(battle, "hero", "poison", duration=1, magnitude=10)
+    put(battle, "hero", "buff", duration=3, magnitude=1, stat="evasion", source="pal")
+    start = len(battle.log)
+    put(battle, "hero", "cleanse", source="pal")
+    assert [(e.effect, e.ended) for e in events(battle, "effect", start)] == [("bleeding", True)]  # most turns left
+    assert sorted(e.effect for e in effects(battle["hero"]).active) == ["buff", "poison"]
+
+
+def test_r10_species_immunity_resists_the_effect(new_battle):
+    golemish = {"name": "Clay-born", "features": {"effect_immunities": ["poison"]}}
+    battle = duel(new_battle, hero=character("Hero", species=golemish))
+    assert put(battle, "hero", "poison", duration=3, magnitude=50) is False
+    assert put(battle, "hero", "bleeding", duration=1, magnitude=5) is True
+    resisted = [e for e in events(battle, "effect") if e.resisted]
+    assert [(e.target, e.effect, e.source) for e in resisted] == [("hero", "poison", "grunt")]
+    assert [e.effect for e in effects(battle["hero"]).active] == ["bleeding"]
+
+
+def test_r10_an_ability_lands_its_effect_with_duration_and_magnitude(new_battle):
+    venom = ability("Venom Strike", "II", effects=[{"effect": "poison", "duration": 3, "magnitude": 12}])
+    battle = duel(new_battle, hero=character("Hero", abilities=[venom]))
+    put(battle, "grunt", "stun", duration=2, source="hero")  # a sure hit in melee
+    give_turn(battle, "hero")
+    start = len(battle.log)
+    perform(battle, UseAbility("hero", "Venom Strike", target="grunt"))
+    (effect,) = events(battle, "effect", start)
+    assert (effect.target, effect.effect, effect.duration, effect.magnitude, effect.source) == (
+        "grunt", "poison", 3, 12, "hero")
+    assert cid(battle["grunt"]) == "grunt" and effects(battle["grunt"]).get("poison").turns_left == 3
