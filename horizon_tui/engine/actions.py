@@ -17,10 +17,10 @@ from horizon_tui.content.models import Ability, AbilityKind, Target
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.attacks import strike, use_ability
 from horizon_tui.engine.battle import (
-    comp, Battle, Entity, charge_left, cid, effects, enemies_of, gear, ident, is_active, pos, stats, team,
+    comp, Battle, Entity, charge_left, cid, effects, enemies_of, gear, ident, is_active, pos, put, stats, team,
 )
 from horizon_tui.engine.components import (
-    Charges, Cooldowns, FreeActions, Loadout, Memory, Presence, TurnState,
+    Charges, Cooldowns, FreeActions, Loadout, Memory, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
 from horizon_tui.engine.turns import advance, check_end, update_sight
@@ -65,7 +65,8 @@ def _may_act(battle: Battle, e: Entity) -> str | None:
 
 def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
     """Mark the turn's action as used; acting reveals a hidden combatant (R-13 hide)."""
-    e.components[TurnState] = attrs.evolve(_state(e), acted=True)
+    state = _state(e)
+    put(e, TurnState, TurnState(state.own_turns, state.movement_left, True))
     hidden = effects(e).get("hidden")
     if reveals and hidden is not None:
         end_effect(battle, e, hidden)
@@ -104,7 +105,7 @@ class Move:
                           terrain_costs=g.terrain_costs)
         if not path:
             return Impossible("no way there")
-        if to in battle.occupancy:
+        if to in battle.occupancy and not self.partial:
             return Impossible("someone is standing there")
         steps, spent = [], 0
         for xy in path:
@@ -125,7 +126,7 @@ class Move:
         if not steps:
             return Impossible("someone is standing in the way")
         battle.place(e, steps[-1])
-        e.components[TurnState] = attrs.evolve(state, movement_left=state.movement_left - spent)
+        put(e, TurnState, TurnState(state.own_turns, state.movement_left - spent, state.acted))
         battle.emit(ev.Move, actor=cid(e), path=[list(xy) for xy in steps], cost=spent)
         update_sight(battle, e)
         return Success(battle.log[start:])
@@ -146,8 +147,10 @@ def _chebyshev(a, b) -> int:
 
 def blocked_for(battle: Battle, e: Entity) -> list[tuple[int, int]]:
     """Cells a combatant can't move through: those of the other side (R-8)."""
-    side = team(e)
-    return [xy for xy, other in battle.occupancy.items() if team(battle[other]) != side]
+    table = e.registry._components_by_entity  # noqa: SLF001 - `team`, inlined: every move asks
+    side = table[e][Team].name
+    by_id = battle.by_id
+    return [xy for xy, other in battle.occupancy.items() if table[by_id[other]][Team].name != side]
 
 
 # --- attacks and abilities ------------------------------------------------------------------------
@@ -241,11 +244,11 @@ class UseAbility:
         left = charge_left(e, ability.difficulty)
         if left is not None:
             pools[ability.difficulty] = left - 1
-            e.components[Charges] = Charges(pools)
+            put(e, Charges, Charges(pools))
         cooldown = battle.rules.difficulty(ability.difficulty).cooldown
         ready = dict(comp(e, Cooldowns).ready_at)
         ready[ability.name] = _state(e).own_turns + cooldown + 1  # blocked for `cooldown` own turns
-        e.components[Cooldowns] = Cooldowns(ready)
+        put(e, Cooldowns, Cooldowns(ready))
         battle.emit(ev.AbilityUsed, actor=cid(e), ability=ability.name, difficulty=ability.difficulty.value,
                     charges_left=charge_left(e, ability.difficulty), cooldown=cooldown)
         use_ability(battle, e, ability, target, aimed)

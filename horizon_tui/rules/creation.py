@@ -14,7 +14,7 @@ import attrs
 from horizon_tui.content.models import ATTRIBUTES, Ability, Armor, Difficulty, Species
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.rules.character import Build
-from horizon_tui.rules.checks import difficulty_check_chance
+from horizon_tui.rules.checks import check_attack_value, difficulty_check_chance
 from horizon_tui.rules.combat import armor_strength_required, can_wear, damage
 from horizon_tui.rules.progression import needs_difficulty_check
 from horizon_tui.rules.ranges import ability_range
@@ -109,7 +109,7 @@ class AbilityPreview:
     damage_max: int | None
     check_needed: bool
     check_chance: Fraction  # 0–1; 1 when no check is needed
-    check_basis: Fraction  # the normal attack the chance is computed from: its minimum
+    check_basis: Fraction  # the normal attack the chance is computed from (R-7's check_attack_value)
     cooldown: int
     charges: int | None  # charges of its difficulty per battle at this level; None: unlimited (I)
     range: int  # cells (0 = adjacent), R-11
@@ -124,7 +124,7 @@ def ability_multiplier(ability: Ability, rules: Ruleset) -> Fraction:
 
 def ability_preview(ability: Ability, b: Build, rules: Ruleset) -> AbilityPreview:
     """Damage as a range (normal attack min–max × multiplier, rounded as R-9 does), the R-7 check
-    chance at the current level taken at the normal attack's minimum (the cautious figure), the
+    chance at the current level (taken at the middle of the normal attack, as in battle), the
     cooldown and the charge pool of the ability's difficulty."""
     multiplier = ability_multiplier(ability, rules)
     low = high = None
@@ -137,8 +137,8 @@ def ability_preview(ability: Ability, b: Build, rules: Ruleset) -> AbilityPrevie
         damage_min=low,
         damage_max=high,
         check_needed=needs_difficulty_check(ability.difficulty, b.level, rules),
-        check_chance=difficulty_check_chance(b.attack_min, ability.difficulty, b.level, rules),
-        check_basis=b.attack_min,
+        check_chance=difficulty_check_chance(check_attack_value(b.attack_min, b.attack_max), ability.difficulty, b.level, rules),
+        check_basis=check_attack_value(b.attack_min, b.attack_max),
         cooldown=rules.difficulty(ability.difficulty).cooldown,
         charges=charges,
         range=ability_range(ability, b.character.weapon, rules),

@@ -1,0 +1,330 @@
+"""The SSH host: one listener, one `_Connection` per client, one `AppSession` per channel.
+
+Everything several connections share (accounts, the failed-login limiter, the running sessions)
+lives on the `SSHHost` instance. Only public-key logins; no passwords, no forwarding of any kind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import signal
+import sys
+from collections.abc import Coroutine
+from pathlib import Path
+
+import asyncssh
+import attrs
+
+import horizon_tui
+from horizon_tui.ssh.accounts import AccountError, Accounts, is_valid_name
+from horizon_tui.ssh.hostkey import fingerprint, load_or_create_host_key
+from horizon_tui.ssh.limits import LoginLimiter
+from horizon_tui.ssh.session import AppSession
+
+DEFAULT_DATA_DIR = Path("saves/server")
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # not SIGHUP: `nohup horizon serve-ssh` must survive
+
+
+def default_app_command() -> tuple[str, ...]:
+    """The player app in a fresh interpreter; the user's saves folder is appended."""
+    # -P: the player's folder (the working directory) is not put on sys.path
+    return (sys.executable, "-P", "-m", "horizon_tui.cli", "play", "--saves-dir")
+
+
+def configure_logging(level: int = logging.INFO) -> None:
+    """One line per event on stderr. asyncssh's own INFO lines are kept out: they would log the
+    commands clients try to exec (data typed) and every channel's life."""
+    logging.basicConfig(level=level, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+
+
+@attrs.frozen
+class HostSettings:
+    data_dir: Path = DEFAULT_DATA_DIR
+    host: str = "127.0.0.1"
+    port: int = 2222
+    idle_timeout: float = 1800.0          # seconds without a key from the client; 0 = never
+    max_sessions_per_user: int = 3
+    max_sessions: int = 50
+    max_failed_logins: int = 5            # per source address, within failed_login_window
+    failed_login_window: float = 60.0
+    login_ban: float = 60.0               # how long such an address is refused
+    max_auth_tries: int = 6               # keys one connection may offer before it is dropped
+    login_timeout: float = 30.0
+    max_connections: int = 200            # open at once, logged in or not (a flood guard)
+    stop_grace: float = 5.0               # SIGTERM → SIGKILL, for a session's app
+    keepalive_interval: float = 60.0      # a vanished client is noticed, its app saved
+    app_command: tuple[str, ...] | None = None
+
+
+class SSHHost:
+    """A running server. `await start()` returns the port; `await stop()` saves and closes every
+    session (SIGTERM to each app, SIGKILL after the grace time) and stops listening."""
+
+    def __init__(self, settings: HostSettings, *, log: logging.Logger | None = None):
+        self.settings = settings
+        self.log = log or logging.getLogger("horizon.ssh")
+        self.accounts = Accounts(settings.data_dir)
+        self.limiter = LoginLimiter(settings.max_failed_logins, settings.failed_login_window,
+                                    settings.login_ban)
+        self.sessions: set[AppSession] = set()
+        self.connections: set[_Connection] = set()
+        self.host_key: asyncssh.SSHKey | None = None
+        self.port: int | None = None
+        self.python_path = str(Path(horizon_tui.__file__).resolve().parent.parent)
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self._stopping = False
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
+    # --- listening -------------------------------------------------------------------------
+
+    async def start(self) -> int:
+        data_dir = Path(self.settings.data_dir)
+        if not data_dir.exists():
+            data_dir.mkdir(parents=True)
+            os.chmod(data_dir, 0o700)
+        self.host_key = load_or_create_host_key(data_dir)
+        s = self.settings
+        self._acceptor = await asyncssh.create_server(
+            lambda: _Connection(self), s.host, s.port,
+            server_host_keys=[self.host_key], server_version="Horizon",
+            encoding=None, line_editor=False, allow_pty=True, allow_scp=False,
+            agent_forwarding=False, x11_forwarding=False,
+            public_key_auth=True, password_auth=False, kbdint_auth=False, host_based_auth=False,
+            gss_host=None, gss_kex=False, gss_auth=False,
+            login_timeout=s.login_timeout,
+            keepalive_interval=s.keepalive_interval, keepalive_count_max=3)
+        self.port = self._acceptor.get_port()
+        self.log.info("listening on %s:%s, data in %s, host key %s", s.host, self.port, data_dir,
+                      fingerprint(self.host_key))
+        return self.port
+
+    async def stop(self) -> None:
+        if self._stopping:
+            return
+        self._stopping = True
+        if self._acceptor is not None:
+            self._acceptor.close()
+        endings = [t for t in (session.end("server shutdown") for session in list(self.sessions)) if t]
+        if endings:
+            self.log.info("stopping: saving and closing %d session(s)", len(endings))
+            await asyncio.wait(endings, timeout=self.settings.stop_grace + 6)
+        for connection in list(self.connections):
+            connection.conn.close()
+        waits = [asyncio.ensure_future(c.conn.wait_closed()) for c in list(self.connections)]
+        if waits:
+            await asyncio.wait(waits, timeout=2)
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=2)
+        if self._acceptor is not None:
+            self._acceptor = None
+        self.log.info("stopped")
+
+    async def serve_until_signal(self) -> None:
+        """Serve until SIGTERM or SIGINT, then stop cleanly."""
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in _STOP_SIGNALS:
+            loop.add_signal_handler(signum, stop.set)
+        await self.start()
+        try:
+            await stop.wait()
+            self.log.info("signal received; shutting down")
+        finally:
+            for signum in _STOP_SIGNALS:
+                loop.remove_signal_handler(signum)
+            await self.stop()
+
+    # --- sessions --------------------------------------------------------------------------
+
+    def app_argv(self, saves_dir: Path) -> list[str]:
+        return [*(self.settings.app_command or default_app_command()), str(saves_dir)]
+
+    def admit(self, session: AppSession) -> tuple[str, str] | None:
+        """Take a session slot, or say (reason for the log, line for the player) why not."""
+        if self._stopping:
+            return "server stopping", "The Horizon server is shutting down; try again later."
+        s = self.settings
+        mine = sum(1 for other in self.sessions if other.user == session.user)
+        if mine >= s.max_sessions_per_user:
+            return ("too many sessions for user",
+                    f"You already have {mine} Horizon session{'s' if mine != 1 else ''} open, the "
+                    f"most allowed; close one and try again.")
+        if len(self.sessions) >= s.max_sessions:
+            return "server full", f"The Horizon server is full ({s.max_sessions} players); try again later."
+        self.sessions.add(session)
+        return None
+
+    def release(self, session: AppSession) -> None:
+        self.sessions.discard(session)
+
+    def track(self, coroutine: Coroutine) -> asyncio.Task:
+        """Run a background job owned by the host (kept referenced, awaited at stop)."""
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.log.error("session job failed: %r", task.exception())
+
+    def log_refusal(self, connection: _Connection, reason: str) -> None:
+        self.log.info("refused user=%s addr=%s reason=%s", connection.shown_user,
+                      connection.where, reason)
+
+
+class _Connection(asyncssh.SSHServer):
+    """One client connection: its address, who it claims to be, whether it has failed a login."""
+
+    def __init__(self, host: SSHHost):
+        self.host = host
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.where = "?"
+        self.user: str | None = None       # set once authenticated
+        self._claimed: str | None = None   # the name being tried, when it is a valid name
+        self._allowed: set[bytes] = set()
+        self._failed = False
+        self._tries = 0
+        self._closing = False
+
+    @property
+    def shown_user(self) -> str:
+        return self.user or self._claimed or "-"
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self.address = str(peer[0])
+        self.where = f"{peer[0]}:{peer[1]}"
+        self.host.connections.add(self)
+        if self.host.stopping:
+            self._disconnect(asyncssh.DISC_BY_APPLICATION, "The Horizon server is shutting down.")
+        elif len(self.host.connections) > self.host.settings.max_connections:
+            self.host.log_refusal(self, "too many connections")
+            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "The Horizon server is busy.")
+        # A banned address is told so at `begin_auth`: a disconnect sent before the key exchange
+        # reaches OpenSSH as a bare "Broken pipe".
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.host.connections.discard(self)
+
+    def _refuse_if_banned(self) -> bool:
+        if self._closing:
+            return True
+        left = self.host.limiter.blocked_for(self.address)
+        if left:
+            self.host.log_refusal(self, "too many failed logins from this address")
+            self._disconnect(asyncssh.DISC_HOST_NOT_ALLOWED_TO_CONNECT,
+                             f"Too many failed logins from {self.address}; try again in "
+                             f"{math.ceil(left)} s.")
+        return bool(left)
+
+    def _disconnect(self, code: int, reason: str) -> None:
+        if not self._closing:
+            self._closing = True
+            asyncio.get_running_loop().call_soon(self.conn.disconnect, code, reason)
+
+    def _fail(self, reason: str) -> None:
+        """Count this connection's first failed login against its address."""
+        if self._failed:
+            return
+        self._failed = True
+        self.host.log_refusal(self, reason)
+        if self.host.limiter.record_failure(self.address):
+            self.host.log.warning("address %s refused for %g s after %d failed logins",
+                                  self.address, self.host.settings.login_ban,
+                                  self.host.settings.max_failed_logins)
+
+    # --- authentication: public keys only --------------------------------------------------
+
+    def begin_auth(self, username: str) -> bool:
+        self._allowed = set()
+        self._claimed = username if is_valid_name(username) else None  # only such names are logged
+        if self._refuse_if_banned():
+            return True
+        if self._claimed is None:
+            self._fail("invalid user name")
+            return True
+        try:
+            self._allowed = self.host.accounts.allowed_keys(username)
+        except (AccountError, OSError) as exc:
+            self.host.log.warning("accounts of %s can't be read: %s", username, exc)
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def host_based_auth_supported(self) -> bool:
+        return False
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self._closing or self.host.limiter.blocked_for(self.address):
+            return False
+        if self._claimed == username and key.public_data in self._allowed:
+            return True
+        self._tries += 1
+        self._fail("key not on the account" if self._allowed else "no such user")
+        if self._tries >= self.host.settings.max_auth_tries:
+            self._disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                             "Too many authentication failures.")
+        return False
+
+    def validate_ca_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        return False
+
+    def auth_completed(self) -> None:
+        self.user = self._claimed
+        if self._failed:
+            self.host.limiter.forgive(self.address)
+        self.host.log.info("login user=%s addr=%s", self.user, self.where)
+
+    # --- what an authenticated client may open: a session, nothing else --------------------
+
+    def session_requested(self) -> AppSession:
+        return AppSession(self.host, self)
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+        self.host.log_refusal(self, "port forwarding (local)")
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        self.host.log_refusal(self, "port forwarding (remote)")
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        self.host.log_refusal(self, "socket forwarding (local)")
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        self.host.log_refusal(self, "socket forwarding (remote)")
+        return False
+
+    def tun_requested(self, unit) -> bool:
+        self.host.log_refusal(self, "tunnel")
+        return False
+
+    def tap_requested(self, unit) -> bool:
+        self.host.log_refusal(self, "tunnel")
+        return False
+
+
+async def serve(settings: HostSettings) -> int:
+    await SSHHost(settings).serve_until_signal()
+    return 0

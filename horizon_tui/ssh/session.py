@@ -1,0 +1,277 @@
+"""One SSH session channel: the player app on its own PTY, or a one-line refusal.
+
+`shell` with a PTY runs the app; `shell` without one, `exec` and full servers get a line and exit
+status 1; subsystems (SFTP) are refused outright. Bytes pass both ways untouched (the channel has
+no encoding and no line editor); window changes go to the PTY, where the kernel tells the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+from typing import TYPE_CHECKING
+
+import asyncssh
+
+from horizon_tui.ssh.pty_process import PtyProcess
+
+if TYPE_CHECKING:
+    from horizon_tui.ssh.server import SSHHost, _Connection
+
+NO_PTY = "Horizon needs a terminal: connect with plain `ssh` (or `ssh -t`) and no command."
+EXEC_REFUSED = "Horizon only runs the game here: commands are not allowed. Connect with plain `ssh`."
+START_FAILED = "Horizon couldn't start the game; the server's log says why."
+SHUTTING_DOWN = "The Horizon server is shutting down; your game was saved."
+INPUT_BACKLOG_LIMIT = 64 * 1024
+# Leave the alternate screen, show the cursor, stop mouse and paste reporting: what an app that
+# was killed (or ignored SIGTERM's chance to tidy up) leaves undone on the player's terminal.
+TERMINAL_RESET = (b"\x1b[0m\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l"
+                  b"\x1b[?1015l\x1b[?1004l\x1b[?2004l")
+ENDING_OUTPUT_LIMIT = 1024 * 1024  # a stalled client must not keep an ending app from saving
+_TERM_TYPE = re.compile(r"[A-Za-z0-9._+-]{1,64}")
+_TRUECOLOR_TERMS = ("-direct", "truecolor", "24bit")
+
+
+def _usable_size(width: int, height: int, pixwidth: int = 0, pixheight: int = 0):
+    """Clients without a local terminal (`ssh -tt` from a script) send 0x0: give the app 80x24."""
+    return (width or 80, height or 24, pixwidth, pixheight)
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 60:g} min" if seconds >= 60 and seconds % 60 == 0 else f"{seconds:g} s"
+
+
+def app_environment(term_type: str | None, client_env: dict, home: str, user: str,
+                    python_path: str | None) -> dict[str, str]:
+    """The app's whole environment: nothing of the server's and only the terminal's facts of
+    the client's. COLORTERM is passed on when the client says it has 24-bit colour."""
+    term = term_type if term_type and _TERM_TYPE.fullmatch(term_type) else "xterm-256color"
+    env = {"TERM": term, "LANG": "C.UTF-8", "HOME": home, "USER": user, "LOGNAME": user,
+           "PATH": os.defpath}
+    colorterm = str(client_env.get("COLORTERM", "")).lower()
+    if colorterm in ("truecolor", "24bit") or any(t in term for t in _TRUECOLOR_TERMS):
+        env["COLORTERM"] = "truecolor"
+    if python_path:
+        env["PYTHONPATH"] = python_path
+    return env
+
+
+class AppSession(asyncssh.SSHServerSession):
+    """Per-channel state: the terminal asked for, the app's process, when input last came."""
+
+    def __init__(self, host: SSHHost, connection: _Connection):
+        self.host = host
+        self.connection = connection
+        self.user = connection.user or "?"
+        self.chan: asyncssh.SSHServerChannel | None = None
+        self.has_pty = False
+        self.term_type: str | None = None
+        self.term_size = (80, 24, 0, 0)
+        self.process: PtyProcess | None = None
+        self.started_at: float | None = None
+        self.last_input = 0.0
+        self.end_reason: str | None = None
+        self._refusal: str | None = None
+        self._channel_open = False
+        self._input_paused = False
+        self._ending = False
+        self._idle_handle: asyncio.TimerHandle | None = None
+        self._loop = asyncio.get_running_loop()
+
+    # --- requests --------------------------------------------------------------------------
+
+    def connection_made(self, chan) -> None:
+        self.chan = chan
+        self._channel_open = True
+
+    def pty_requested(self, term_type, term_size, term_modes) -> bool:
+        self.has_pty = True
+        self.term_type = term_type
+        self.term_size = _usable_size(*term_size)
+        return True
+
+    def shell_requested(self) -> bool:
+        if not self.has_pty:
+            self._refuse("no terminal requested", NO_PTY)
+            return True
+        refusal = self.host.admit(self)
+        if refusal:
+            self._refuse(*refusal)
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self._refuse("exec request", EXEC_REFUSED)  # the command itself is not logged
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        shown = subsystem if re.fullmatch(r"[\w.@-]{1,40}", subsystem) else "?"
+        self.host.log_refusal(self.connection, f"subsystem {shown}")
+        return False
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def signal_received(self, signal: str) -> None:
+        pass  # the client doesn't get to signal the app
+
+    def _refuse(self, reason: str, message: str) -> None:
+        self._refusal = message
+        self.host.log_refusal(self.connection, reason)
+
+    def session_started(self) -> None:
+        if self._refusal is not None:
+            self._write_line(self._refusal)
+            self._close(1)
+            return
+        self._start_app()
+
+    # --- the app ---------------------------------------------------------------------------
+
+    def _start_app(self) -> None:
+        host = self.host
+        if host.stopping:
+            host.release(self)
+            self._write_line("The Horizon server is shutting down; try again later.")
+            self._close(1)
+            return
+        try:
+            home, saves = host.accounts.prepare_user(self.user)
+            env = app_environment(self.term_type, dict(self.chan.get_environment()), str(home),
+                                  self.user, host.python_path)
+            self.process = PtyProcess(
+                host.app_argv(saves), env=env, cwd=home, size=self.term_size,
+                on_output=self._app_output, on_exit=self._app_exited,
+                on_input_drained=self._input_drained)
+            pid = self.process.start()
+        except Exception as exc:  # a broken app command must end this session only
+            host.log.error("session start failed user=%s addr=%s: %s", self.user,
+                           self.connection.where, exc)
+            self.process = None
+            host.release(self)
+            self._write_line(START_FAILED)
+            self._close(1)
+            return
+        self.started_at = self.last_input = self._loop.time()
+        host.log.info("session start user=%s addr=%s pid=%s term=%s size=%sx%s", self.user,
+                      self.connection.where, pid, env["TERM"], self.term_size[0], self.term_size[1])
+        self._schedule_idle_check(host.settings.idle_timeout)
+
+    def data_received(self, data: bytes, datatype) -> None:
+        self.last_input = self._loop.time()
+        if self.process is None:
+            return
+        if self.process.write(data) > INPUT_BACKLOG_LIMIT and not self._input_paused:
+            self._input_paused = True
+            self.chan.pause_reading()
+
+    def _input_drained(self) -> None:
+        if self._input_paused and self._channel_open:
+            self._input_paused = False
+            self.chan.resume_reading()
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.term_size = _usable_size(width, height, pixwidth, pixheight)
+        if self.process is not None:
+            self.process.resize(*self.term_size)
+
+    def eof_received(self) -> bool:
+        return True  # keep the channel: the app decides when the session ends
+
+    def pause_writing(self) -> None:
+        if self.process is not None and not self._ending:
+            self.process.pause_output()
+
+    def resume_writing(self) -> None:
+        if self.process is not None:
+            self.process.resume_output()
+
+    def _app_output(self, data: bytes) -> None:
+        if self._channel_open:
+            if self._ending and self.chan.get_write_buffer_size() > ENDING_OUTPUT_LIMIT:
+                return
+            try:
+                self.chan.write(data)
+            except (OSError, asyncssh.Error):
+                self._channel_open = False
+
+    def _app_exited(self, returncode: int) -> None:
+        if self._idle_handle is not None:
+            self._idle_handle.cancel()
+        self.host.release(self)
+        if self.end_reason is None:
+            self.end_reason = (f"app quit (status {returncode})" if returncode >= 0
+                               else f"app killed by {_signal_name(-returncode)}")
+        duration = self._loop.time() - (self.started_at or self._loop.time())
+        self.host.log.info("session end user=%s addr=%s duration=%.1fs reason=%s", self.user,
+                           self.connection.where, duration, self.end_reason)
+        if self._channel_open and self.has_pty and (self._ending or returncode < 0):
+            self._app_output(TERMINAL_RESET)
+        if self.end_reason == "idle":
+            self._write_line(f"Horizon: no key pressed for {_duration(self.host.settings.idle_timeout)};"
+                             " your game was saved and the session closed.")
+        elif self.end_reason == "server shutdown":
+            self._write_line(SHUTTING_DOWN)
+        self._close(returncode)
+
+    # --- ending ----------------------------------------------------------------------------
+
+    def _schedule_idle_check(self, delay: float) -> None:
+        if self.host.settings.idle_timeout > 0:
+            self._idle_handle = self._loop.call_later(max(delay, 0.05), self._check_idle)
+
+    def _check_idle(self) -> None:
+        self._idle_handle = None
+        if self.process is None or self.process.finished:
+            return
+        idle = self._loop.time() - self.last_input
+        timeout = self.host.settings.idle_timeout
+        if idle >= timeout:
+            self.end("idle")
+        else:
+            self._schedule_idle_check(timeout - idle)
+
+    def end(self, reason: str) -> asyncio.Task | None:
+        """Ask the app to save and quit (SIGTERM, then SIGKILL after the grace time)."""
+        if self.process is None or self.process.finished:
+            return None
+        if self.end_reason is None:
+            self.end_reason = reason
+        self._ending = True
+        self.process.resume_output()  # its last writes (saving, restoring the terminal) must not block
+        return self.host.track(self.process.terminate(self.host.settings.stop_grace))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._channel_open = False
+        if self.process is not None and not self.process.finished:
+            self.end("client closed")
+        elif self.process is None:
+            self.host.release(self)
+
+    def _write_line(self, text: str) -> None:
+        if self._channel_open:
+            prefix = b"\r\n" if self.process else b""  # below whatever the app left on screen
+            try:
+                self.chan.write_stderr(prefix + text.encode() + b"\r\n")
+            except (OSError, asyncssh.Error):
+                self._channel_open = False
+
+    def _close(self, returncode: int) -> None:
+        if not self._channel_open:
+            return
+        try:
+            if returncode >= 0:
+                self.chan.exit(returncode)
+            else:
+                self.chan.exit_with_signal(_signal_name(-returncode).removeprefix("SIG"))
+        except (OSError, asyncssh.Error):
+            pass
+        self._channel_open = False

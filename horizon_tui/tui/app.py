@@ -1,0 +1,236 @@
+"""The player app: one factory (`create_app`) for the CLI, the tests and the SSH host.
+
+All state lives on the `HorizonApp` instance (the library of saves, the character being played),
+never in module globals: several SSH players share one process. Screens are imported when first
+opened, so the main menu comes up without loading every screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.app import App
+from textual.binding import Binding
+
+from horizon_tui.errors import DataError
+from horizon_tui.tui.library import CharacterLibrary, CharacterSession
+
+if TYPE_CHECKING:
+    from horizon_tui.content.catalogue import Catalogue
+    from horizon_tui.content.models import Character
+
+
+def _commands_provider():
+    from horizon_tui.tui.commands import HorizonCommands
+
+    return HorizonCommands
+
+
+# Start screens `create_app(screen=...)` knows; the character screens open the newest save.
+START_SCREENS = ("menu", "new", "load", "battle", "rules", "sheet", "level-up", "abilities", "loadout")
+
+
+class HorizonApp(App[None]):
+    """Horizon of Darkness, the player's side: characters, abilities, loadouts, battles."""
+
+    CSS_PATH = "horizon.tcss"
+    TITLE = "Horizon of Darkness"
+    COMMANDS = App.COMMANDS | {_commands_provider}
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False, id="app.quit",
+                tooltip="Quit Horizon from any screen"),
+        Binding("question_mark,f1", "help", "Help", id="app.help",
+                tooltip="The keys of this screen"),
+    ]
+
+    def __init__(self, library: CharacterLibrary, *, start: str | None = None):
+        super().__init__()
+        self.library = library
+        self.catalogue = library.catalogue
+        self.rules = library.catalogue.rules
+        self.session: CharacterSession | None = None
+        self._start = start
+        self.theme = "gruvbox"
+
+    # --- screens -----------------------------------------------------------------------------
+
+    def get_default_screen(self):
+        from horizon_tui.tui.screens.main_menu import MainMenuScreen
+
+        return MainMenuScreen()
+
+    def on_mount(self) -> None:
+        self._exit_on_signals()
+        start = self._start
+        if start in (None, "menu"):
+            return
+        if start in ("sheet", "level-up", "abilities", "loadout"):
+            entry = next((e for e in self.library.entries() if e.openable), None)
+            if entry is None:
+                self.notify("No character to open yet", severity="warning")
+                return
+            self.open_character(entry.path, entry.character)
+            if start != "sheet":
+                getattr(self, f"action_{start.replace('-', '_')}")()
+            return
+        action = {"new": "new_character", "load": "load_character", "battle": "battle", "rules": "rules"}
+        if start in action:
+            getattr(self, f"action_{action[start]}")()
+
+    def _exit_on_signals(self) -> None:
+        """SIGTERM (the SSH host ending a session, a shutdown) and SIGHUP (the terminal gone)
+        close the app the normal way, so screens save on their way out (a battle in progress
+        is saved by its screen when it unmounts; characters are saved on every change)."""
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            try:
+                loop.add_signal_handler(signum, self.exit)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass  # not the main thread (tests) or no signals here
+
+    def _to_menu(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def action_main_menu(self) -> None:
+        self._to_menu()
+
+    def action_new_character(self) -> None:
+        from horizon_tui.tui.screens.wizard import CreationWizard
+
+        self._to_menu()
+        self.push_screen(CreationWizard())
+
+    def action_load_character(self) -> None:
+        from horizon_tui.tui.screens.load import LoadScreen
+
+        self._to_menu()
+        self.push_screen(LoadScreen())
+
+    def action_battle(self) -> None:
+        from horizon_tui.tui.screens.battle import EncounterPickerScreen
+
+        if not isinstance(self.screen, EncounterPickerScreen):
+            self.push_screen(EncounterPickerScreen())
+
+    def action_rules(self) -> None:
+        from horizon_tui.tui.screens.rules import RulesScreen
+
+        if not isinstance(self.screen, RulesScreen):
+            self.push_screen(RulesScreen())
+
+    def action_help(self) -> None:
+        from horizon_tui.tui.dialogs.help import HelpScreen, help_groups
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss()
+            return
+        self.push_screen(HelpScreen(help_groups(self.screen), self.screen.title or self.title))
+
+    # --- the character being played ----------------------------------------------------------
+
+    def _character_screen(self, name: str):
+        if self.session is None:
+            self.notify("Load or create a character first", severity="warning")
+            return
+        from horizon_tui.tui.screens import abilities, level_up, loadout, sheet
+
+        screens = {
+            "sheet": sheet.SheetScreen,
+            "level_up": level_up.LevelUpScreen,
+            "abilities": abilities.AbilitiesScreen,
+            "loadout": loadout.LoadoutScreen,
+        }
+        cls = screens[name]
+        if isinstance(self.screen, cls):
+            return
+        if name != "sheet" and not any(isinstance(s, sheet.SheetScreen) for s in self.screen_stack):
+            self._to_menu()
+            self.push_screen(sheet.SheetScreen())
+        self.push_screen(cls())
+
+    def action_sheet(self) -> None:
+        from horizon_tui.tui.screens.sheet import SheetScreen
+
+        for index, screen in enumerate(self.screen_stack):
+            if isinstance(screen, SheetScreen):
+                while len(self.screen_stack) > index + 1:
+                    self.pop_screen()
+                return
+        self._character_screen("sheet")
+
+    def action_level_up(self) -> None:
+        self._character_screen("level_up")
+
+    def action_abilities(self) -> None:
+        self._character_screen("abilities")
+
+    def action_loadout(self) -> None:
+        self._character_screen("loadout")
+
+    def open_character(self, path: Path, character: Character | None = None) -> None:
+        """Make `path` the character being played and show its sheet (over the main menu)."""
+        from horizon_tui.tui.screens.sheet import SheetScreen
+
+        if character is None:
+            try:
+                character = self.library.load(path)
+            except DataError as exc:
+                self.notify(str(exc.problems[0]), title="Can't open this save", severity="error")
+                return
+        self.session = CharacterSession(path, character)
+        self._to_menu()
+        self.push_screen(SheetScreen())
+
+    def commit(self, character: Character) -> bool:
+        """Save the character being played. A save that went unreadable on disk is left alone
+        and reported; nothing is lost in memory."""
+        if self.session is None:
+            return False
+        try:
+            self.library.save(self.session.path, character)
+        except (DataError, OSError) as exc:
+            message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
+            self.notify(message, title="Not saved", severity="error", timeout=10)
+            return False
+        self.session.character = character
+        return True
+
+    def start_battle(self, encounter_path: Path, character: Character) -> None:
+        """Fight `encounter_path` as the character being played. A battle left unfinished is
+        offered first: resume it, or give it up and start this one."""
+        from horizon_tui.tui.battle import flow
+
+        if flow.saved_battle(self) is None:
+            flow.start(self, encounter_path)
+            return
+        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+        def answered(resume: bool | None) -> None:
+            if resume:
+                flow.resume(self)
+            else:
+                flow.abandon(self)
+                flow.start(self, encounter_path)
+
+        self.push_screen(ConfirmDialog(
+            f"{character.name} has a battle in progress. Resume it? (No gives it up.)"), answered)
+
+
+def create_app(
+    saves_dir: Path | None = None, catalogue: Catalogue | None = None, *, screen: str | None = None
+) -> HorizonApp:
+    """The player app over a saves folder (default `./saves`) and a catalogue (default: the
+    shipped data). `screen` opens a start screen: one of START_SCREENS."""
+    if catalogue is None:
+        from horizon_tui.content.catalogue import default_catalogue
+
+        catalogue = default_catalogue()
+    if screen is not None and screen not in START_SCREENS:
+        raise ValueError(f"unknown start screen {screen!r}; one of {', '.join(START_SCREENS)}")
+    library = CharacterLibrary(Path(saves_dir) if saves_dir is not None else Path("saves"), catalogue)
+    return HorizonApp(library, start=screen)

@@ -1,0 +1,1 @@
+"""The battle screens: the tcod-drawn battlefield, targeting, the log, the end summary."""

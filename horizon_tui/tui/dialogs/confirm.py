@@ -1,0 +1,42 @@
+"""A yes/no question: a `ModalScreen[bool]` that answers through `dismiss()` (Frogmouth's way)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+        Binding("left,right,tab", "app.focus_next", "Switch button", show=False, id="confirm.switch"),
+    ]
+
+    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No", title: str = "Are you sure?"):
+        super().__init__(classes="dialog-screen")
+        self.question = question
+        self.yes_label = yes
+        self.no_label = no
+        self.dialog_title = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog") as box:
+            box.border_title = self.dialog_title
+            yield Static(self.question, classes="question", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button(f"{self.yes_label} (y)", variant="error", id="yes", compact=True)
+                yield Button(f"{self.no_label} (n)", variant="primary", id="no", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)

@@ -1,0 +1,78 @@
+"""Reading and writing the few free-text fields of the forms (bonuses, modifiers, numbers).
+
+No Textual here, so the parsing is tested on its own. Errors are `ValueError`s whose text is
+shown under the field as it is.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from horizon_tui.content.models import ATTRIBUTES, STATS
+
+_ITEM = re.compile(r"^\s*([a-z_]+)\s*[:=]?\s*([+-]?\s*\d+(?:\.\d+)?)\s*$")
+
+
+def number(value: Fraction | int | float) -> str:
+    """A number as a player writes it: 2, 1.5, 0.25 (no trailing zeros)."""
+    return f"{float(value):g}"
+
+
+def parse_number(text: str, what: str) -> Fraction:
+    try:
+        return Fraction(Decimal(text.strip()))
+    except (InvalidOperation, ValueError):
+        raise ValueError(f"{what}: {text.strip()!r} is not a number") from None
+
+
+def parse_optional_number(text: str, what: str) -> Fraction | None:
+    return None if not text.strip() else parse_number(text, what)
+
+
+def parse_optional_int(text: str, what: str) -> int | None:
+    if not text.strip():
+        return None
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ValueError(f"{what}: {text.strip()!r} is not a whole number") from None
+
+
+def parse_bonuses(
+    text: str, *, attributes: bool = True, stats: bool = True
+) -> tuple[dict[str, int], dict[str, Fraction]]:
+    """`perception +1, evasion 1.5` -> ({perception: 1}, {evasion: 3/2}).
+
+    Attributes take whole points; stats take any amount. Unknown names get a "did you mean".
+    """
+    names = (ATTRIBUTES if attributes else ()) + (STATS if stats else ())
+    attribute_points: dict[str, int] = {}
+    stat_amounts: dict[str, Fraction] = {}
+    for raw in re.split(r"[,;\n]", text):
+        if not raw.strip():
+            continue
+        match = _ITEM.match(raw.lower())
+        if not match:
+            raise ValueError(f"{raw.strip()!r}: write a name and an amount, e.g. 'evasion +1.5'")
+        name, amount_text = match.group(1), match.group(2).replace(" ", "")
+        if name not in names:
+            close = difflib.get_close_matches(name, names, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ValueError(f"{name!r} is not {'an attribute or a stat' if attributes and stats else 'a stat' if stats else 'an attribute'}{hint}")
+        amount = Fraction(Decimal(amount_text))
+        if name in ATTRIBUTES:
+            if amount.denominator != 1:
+                raise ValueError(f"{name}: attribute points are whole numbers")
+            attribute_points[name] = attribute_points.get(name, 0) + int(amount)
+        else:
+            stat_amounts[name] = stat_amounts.get(name, Fraction(0)) + amount
+    return attribute_points, stat_amounts
+
+
+def format_bonuses(attribute_points: dict[str, int], stat_amounts: dict[str, Fraction]) -> str:
+    parts = [f"{name} {'+' if v >= 0 else ''}{v}" for name, v in attribute_points.items()]
+    parts += [f"{name} {'+' if v >= 0 else ''}{number(v)}" for name, v in stat_amounts.items()]
+    return ", ".join(parts)

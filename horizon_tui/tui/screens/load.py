@@ -1,0 +1,114 @@
+"""Load character: every save, newest first. A save that can't be read is listed with its problem
+and left exactly as it is; it can't be opened (and so can't be overwritten) from here."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from horizon_tui.tui.library import SaveEntry, short_problem
+
+
+class LoadScreen(Screen):
+    TITLE = "Load character"
+    AUTO_FOCUS = "#saves"
+    BINDINGS = [
+        Binding("enter", "open", "Open", id="load.open", priority=False),
+        Binding("f5,ctrl+r", "refresh", "Refresh", id="load.refresh"),
+        Binding("escape", "app.main_menu", "Back", id="load.back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="load")
+        self.entries: list[SaveEntry] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="load-box", classes="panel"):
+            yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)
+        yield Static(id="save-detail", classes="panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#load-box").border_title = "Saved characters"
+        self.query_one("#load-box").border_subtitle = "enter opens"
+        self.query_one("#save-detail").border_title = "Details"
+        table = self.query_one("#saves", DataTable)
+        table.add_column("", key="mark", width=1)
+        table.add_column("Name", key="name")
+        table.add_column("Species and level", key="summary")
+        table.add_column("File", key="file")
+        self.action_refresh()
+
+    def action_refresh(self) -> None:
+        self.entries = self.app.library.entries()
+        table = self.query_one("#saves", DataTable)
+        table.clear()
+        for index, entry in enumerate(self.entries):
+            if entry.broken:
+                mark, style = Text("⚠", style="bold red"), "red"
+            elif entry.problems:
+                mark, style = Text("⚠", style="bold yellow"), ""
+            else:
+                mark, style = Text(" "), ""
+            table.add_row(
+                mark,
+                Text(entry.title, style=f"bold {style}".strip()),
+                Text(entry.summary, style=style),
+                Text(entry.path.name, style="dim"),
+                key=str(index),
+            )
+        self.show_detail(0 if self.entries else None)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value is not None:
+            self.show_detail(int(event.row_key.value))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def show_detail(self, index: int | None) -> None:
+        detail = self.query_one("#save-detail", Static)
+        if index is None:
+            detail.update(Text.assemble(
+                ("No saved characters in ", "dim"), (str(self.app.library.characters_dir), "bold"),
+                (" yet.\nPress escape and choose New character.", "dim"),
+            ))
+            return
+        entry = self.entries[index]
+        text = Text()
+        if entry.broken:
+            text.append("This save can't be read. It is left exactly as it is, never overwritten.\n",
+                        style="bold red")
+            for problem in entry.problems:
+                text.append(f"• {short_problem(problem)}\n", style="red")
+            text.append("Fix the file by hand (horizon validate FILE lists its problems) and refresh.", style="dim")
+        else:
+            c = entry.character
+            assert c is not None
+            text.append(f"{c.name}", style="bold")
+            text.append(f" — {entry.summary}, {c.xp} XP unspent\n")
+            text.append(f"Weapon {c.weapon.name}; armor {c.armor.name if c.armor else 'none'}; "
+                        f"{len(c.abilities)} abilities, {len(c.loadout)} slotted\n", style="dim")
+            for problem in entry.problems:
+                text.append(f"⚠ {problem.message} (fix it on the Loadout screen)\n", style="yellow")
+            text.append(f"{entry.path}", style="dim")
+        detail.update(text)
+
+    def action_open(self) -> None:
+        table = self.query_one("#saves", DataTable)
+        if not self.entries:
+            return
+        entry = self.entries[table.cursor_row]
+        if not entry.openable:
+            self.app.notify(
+                f"{entry.path.name} can't be opened: {entry.problem_text}. The file is left as it is.",
+                title="Can't open this save", severity="error", timeout=10,
+            )
+            return
+        self.app.open_character(entry.path, entry.character)

@@ -1,0 +1,125 @@
+"""`horizon users add|list|remove`, user names, key files, the host key and the login limiter —
+no network needed."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import asyncssh
+import pytest
+
+from horizon_tui.cli import main
+from horizon_tui.ssh.accounts import Accounts, AccountError, check_name
+from horizon_tui.ssh.hostkey import host_key_path, load_or_create_host_key
+from horizon_tui.ssh.limits import LoginLimiter
+
+
+@pytest.fixture
+def pub_file(tmp_path, user_keys):
+    path = tmp_path / "alice.pub"
+    path.write_bytes(user_keys["alice"].export_public_key("openssh"))
+    return path
+
+
+def users(capsys, *argv):
+    code = main(["users", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("name", ["alice", "Bob_2", "x", "a-b", "z" * 32])
+def test_good_names_pass(name):
+    assert check_name(name) == name
+
+
+@pytest.mark.parametrize("name", ["../x", "a/b", ".", "..", "", "z" * 33, "al ice", "é", "a\nb", "~root"])
+def test_path_trick_names_are_refused_at_users_add(capsys, tmp_path, pub_file, name):
+    data = tmp_path / "srv"
+    code, out, err = users(capsys, "add", name, "--key", str(pub_file), "--data-dir", str(data))
+    assert code == 1
+    assert "is not allowed" in err and "letters, digits" in err
+    assert not (data / "users").exists() or list((data / "users").iterdir()) == []
+    assert not (tmp_path / "x").exists()
+
+
+def test_add_list_remove(capsys, tmp_path, pub_file):
+    data = tmp_path / "srv"
+    code, out, _ = users(capsys, "add", "alice", "--key", str(pub_file), "--data-dir", str(data))
+    assert code == 0 and "added user alice" in out
+    keys = data / "users" / "alice" / "authorized_keys"
+    assert keys.read_bytes().startswith(b"ssh-ed25519 ")
+    assert stat.S_IMODE(os.stat(data / "users" / "alice").st_mode) == 0o700
+
+    code, out, _ = users(capsys, "add", "alice", "--key", str(pub_file), "--data-dir", str(data))
+    assert code == 0 and "already has that key" in out
+    assert len(keys.read_text().splitlines()) == 1
+
+    assert users(capsys, "list", "--data-dir", str(data))[:2] == (0, "alice\t1 key\n")
+
+    (data / "users" / "alice" / "saves").mkdir()
+    code, out, _ = users(capsys, "remove", "alice", "--data-dir", str(data))
+    assert code == 0 and "their saves stay" in out
+    assert (data / "users" / "alice" / "saves").is_dir()
+    code, out, err = users(capsys, "list", "--data-dir", str(data))
+    assert (code, out) == (0, "") and "no users" in err
+
+    code, _, err = users(capsys, "remove", "alice", "--data-dir", str(data))
+    assert code == 1 and "no user 'alice'" in err
+
+
+def test_a_private_key_or_junk_is_refused(capsys, tmp_path, user_keys):
+    private = tmp_path / "id"
+    private.write_bytes(user_keys["alice"].export_private_key("openssh"))
+    code, _, err = users(capsys, "add", "alice", "--key", str(private), "--data-dir", str(tmp_path / "s"))
+    assert code == 1 and "private key" in err
+    junk = tmp_path / "junk.pub"
+    junk.write_text("hello world\n")
+    code, _, err = users(capsys, "add", "alice", "--key", str(junk), "--data-dir", str(tmp_path / "s"))
+    assert code == 1 and "junk.pub:1: not an OpenSSH public key" in err
+    code, _, err = users(capsys, "add", "alice", "--key", str(tmp_path / "missing.pub"), "--data-dir", str(tmp_path / "s"))
+    assert code == 1 and "can't be read" in err
+
+
+def test_a_symlinked_user_folder_is_refused(tmp_path, pub_file):
+    accounts = Accounts(tmp_path / "srv")
+    (tmp_path / "srv" / "users").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "srv" / "users" / "mallory").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(AccountError, match="symbolic link"):
+        accounts.add("mallory", pub_file)
+    assert accounts.allowed_keys("../x") == set()
+
+
+def test_host_key_is_made_once_with_mode_0600(tmp_path):
+    first = load_or_create_host_key(tmp_path / "srv")
+    path = host_key_path(tmp_path / "srv")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    os.chmod(path, 0o644)
+    again = load_or_create_host_key(tmp_path / "srv")
+    assert again.public_data == first.public_data
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # a loosened mode is tightened back
+    assert isinstance(again, asyncssh.SSHKey)
+
+
+def test_login_limiter_bans_after_failures_in_the_window_then_lets_go():
+    now = [0.0]
+    limiter = LoginLimiter(max_failures=3, window=60, ban=30, clock=lambda: now[0])
+    assert not limiter.record_failure("1.2.3.4")
+    now[0] = 61  # the first failure has left the window
+    assert not limiter.record_failure("1.2.3.4")
+    assert not limiter.record_failure("1.2.3.4")
+    assert limiter.blocked_for("1.2.3.4") == 0
+    assert limiter.record_failure("1.2.3.4")
+    assert limiter.blocked_for("1.2.3.4") == 30
+    assert limiter.blocked_for("5.6.7.8") == 0  # per address
+    now[0] = 61 + 31
+    assert limiter.blocked_for("1.2.3.4") == 0
+
+
+def test_login_limiter_forgives_a_connection_that_logged_in():
+    limiter = LoginLimiter(max_failures=2, window=60, ban=30)
+    limiter.record_failure("a")
+    limiter.forgive("a")
+    assert limiter.failures("a") == 0
+    assert not limiter.record_failure("a")

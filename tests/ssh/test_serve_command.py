@@ -1,0 +1,60 @@
+"""`horizon serve-ssh` as a process: its defaults, and SIGTERM saving every session and exiting 0."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shlex
+import signal
+import sys
+from pathlib import Path
+
+from ssh_kit import FAKE_APP_COMMAND, Terminal, connect
+
+from horizon_tui.cli import build_parser, main
+
+
+def test_serve_ssh_defaults_follow_the_interfaces():
+    args = build_parser().parse_args(["serve-ssh"])
+    assert (args.host, args.port, args.data_dir) == ("127.0.0.1", 2222, Path("saves/server"))
+    assert (args.idle_timeout, args.max_sessions_per_user, args.max_sessions) == (1800, 3, 50)
+    args = build_parser().parse_args(["users", "add", "alice", "--key", "k.pub", "--data-dir", "d"])
+    assert (args.command, args.users_command, args.name, args.data_dir) == ("users", "add", "alice", Path("d"))
+
+
+class _Host:  # what `connect` needs
+    def __init__(self, port: int):
+        self.port = port
+
+
+async def test_sigterm_saves_every_session_and_exits_0(tmp_path, user_keys, capsys):
+    data = tmp_path / "server"
+    pub = tmp_path / "alice.pub"
+    pub.write_bytes(user_keys["alice"].export_public_key("openssh"))
+    assert main(["users", "add", "alice", "--key", str(pub), "--data-dir", str(data)]) == 0
+    capsys.readouterr()
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "horizon_tui.cli", "serve-ssh", "--port", "0", "--data-dir", str(data),
+        "--app-command", shlex.join(FAKE_APP_COMMAND), stderr=asyncio.subprocess.PIPE)
+    log = []
+    try:
+        while not (found := re.search(r"listening on \S+:(\d+)", log[-1] if log else "")):
+            line = await asyncio.wait_for(server.stderr.readline(), 10)
+            assert line, "the server ended before listening: " + "".join(log)
+            log.append(line.decode())
+        async with await connect(_Host(int(found.group(1))), "alice", user_keys["alice"]) as conn:
+            term = await Terminal.open(conn)
+            await term.expect("READY")
+            server.send_signal(signal.SIGTERM)
+            result = await term.finish(timeout=10)
+            assert result.exit_status == 0
+            assert b"shutting down; your game was saved" in result.stderr
+        assert await asyncio.wait_for(server.wait(), 10) == 0
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()
+    log.append((await server.stderr.read()).decode())
+    text = "".join(log)
+    assert "login user=alice" in text and "reason=server shutdown" in text and "stopped" in text
+    assert (data / "users" / "alice" / "saves" / "saved-on-sigterm").exists()

@@ -1,0 +1,137 @@
+"""The app around the screens: menu, load, battle picker, help, command palette, start-up."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import attrs
+from textual.widgets import DataTable, Static
+
+from horizon_tui.content.catalogue import data_dir
+from horizon_tui.content.characters import load_character
+from horizon_tui.tui.app import create_app
+from horizon_tui.tui.commands import HorizonCommands
+from horizon_tui.tui.dialogs.help import HelpScreen
+from horizon_tui.tui.launch import saves_dir_from
+from horizon_tui.tui.library import CharacterSession
+from horizon_tui.tui.screens.battle import EncounterPickerScreen
+from horizon_tui.tui.screens.load import LoadScreen
+from horizon_tui.tui.screens.main_menu import MainMenuScreen
+from horizon_tui.tui.screens.rules import RulesScreen
+from horizon_tui.tui.screens.sheet import SheetScreen
+
+
+async def test_main_menu_has_the_five_words_and_recent_characters(saves, catalogue, iriel, broken):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen.query_one("#menu")
+        words = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+        assert [w.replace("[u]", "").replace("[/u]", "") for w in words] == [
+            "New character", "Load character", "Battle", "Rules", "Quit"]
+        recent = app.screen.query_one("#recent")
+        prompts = [str(recent.get_option_at_index(i).prompt) for i in range(recent.option_count)]
+        assert "Iriel" in prompts[0] and "broken.toml" in prompts[1]  # newest first
+        await pilot.press("tab", "enter")
+        assert isinstance(app.screen, SheetScreen)
+        await pilot.press("escape", "r")
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainMenuScreen)
+
+
+async def test_a_broken_save_is_reported_and_left_untouched(saves, catalogue, iriel, broken):
+    before = broken.read_bytes()
+    app = create_app(saves, catalogue, screen="load")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, LoadScreen)
+        table = screen.query_one("#saves", DataTable)
+        assert table.row_count == 2
+        await pilot.press("down")  # broken.toml is older, second
+        detail = str(screen.query_one("#save-detail", Static).render())
+        assert "can't be read" in detail and "broken TOML" in detail
+        await pilot.press("enter")
+        assert app.screen is screen and app.session is None  # refused, not opened
+
+        # Even a character whose file went bad on disk is never written over it.
+        character = load_character(iriel, catalogue)
+        app.session = CharacterSession(broken, character)
+        assert app.commit(attrs.evolve(character, xp=1)) is False
+    assert broken.read_bytes() == before
+    assert not broken.with_name("broken.toml.1").exists()
+
+
+async def test_help_is_generated_from_the_live_bindings(saves, catalogue):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.set_keymap({"menu.rules": "f2"})  # a remapped key shows as remapped
+        await pilot.press("question_mark")
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        groups = {g.title: {k.description: k.keys for k in g.keys} for g in help_screen.groups}
+        screen_keys = groups["This screen — Main menu"]
+        assert screen_keys["New"] == "n" and screen_keys["Rules"] == "f2" and screen_keys["Battle"] == "b"
+        assert groups["Everywhere"]["Quit"] == "^q"
+        assert "? f1" == groups["Everywhere"]["Help"]
+        assert list(groups)[0].startswith("This screen")
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainMenuScreen)
+        await pilot.press("f2")
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("f1")  # and on every other screen
+        assert isinstance(app.screen, HelpScreen)
+        assert any("Back" == k.description for g in app.screen.groups for k in g.keys)
+
+
+async def test_command_palette_lists_screens_and_the_screen_actions(saves, catalogue, iriel):
+    app = create_app(saves, catalogue, screen="sheet")
+    async with app.run_test(size=(80, 24)):
+        provider = HorizonCommands(app.screen)
+        titles = [title for title, _, _ in provider._commands()]
+        for title in ("New character", "Load character", "Battle", "Rules", "Help", "Character sheet",
+                      "Level up", "Abilities", "Loadout", "Menu"):
+            assert title in titles
+
+
+async def test_battle_lists_encounters_and_hands_over_to_start_battle(saves, catalogue, iriel, tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(data_dir() / "enemies", data / "enemies")
+    (data / "encounters").mkdir()
+    shutil.copy(data_dir() / "encounters" / "goblin_ambush.toml", data / "encounters" / "ambush.toml")
+    (data / "encounters" / "nowhere.toml").write_text('name = "Nowhere"\ndescription = "No map at all."\n')
+    app = create_app(saves, attrs.evolve(catalogue, root=data), screen="sheet")
+    started = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_battle = lambda path, character: started.append((path.name, character.name))
+        await pilot.press("b")
+        screen = app.screen
+        assert isinstance(screen, EncounterPickerScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        ambush, nowhere = screen.encounters
+        assert ambush.name == "Goblin Ambush" and ambush.size == "12×12" and ambush.xp and ambush.enemies
+        assert f"{ambush.xp} XP" in str(screen.query_one("#encounter-detail", Static).render())
+        assert nowhere.problem and "can't be fought" in nowhere.problem
+        await pilot.press("down", "enter")  # refused: it doesn't load
+        await pilot.press("up", "enter")
+    assert started == [("ambush.toml", "Iriel")]
+
+
+def test_player_app_saves_folder_from_either_flag():
+    assert saves_dir_from(argparse.Namespace(command=None, saves=None)) == Path("saves")
+    assert saves_dir_from(argparse.Namespace(command=None, saves=Path("/x"))) == Path("/x")
+    assert saves_dir_from(argparse.Namespace(command="play", saves=None, saves_dir="/y")) == Path("/y")
+
+
+def test_the_cli_and_the_rules_never_import_textual():
+    code = (
+        "import sys, horizon_tui.cli, horizon_tui.rules.creation, horizon_tui.tui.library, "
+        "horizon_tui.tui.draft, horizon_tui.tui.forms, horizon_tui.tui.launch\n"
+        "horizon_tui.cli.build_parser()\n"
+        "assert 'textual' not in sys.modules, sorted(m for m in sys.modules if m.startswith('textual'))"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

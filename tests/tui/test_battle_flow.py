@@ -1,0 +1,178 @@
+"""The battle as a player meets it, through keys: start, act, win or lose, XP, resume, saves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from horizon_tui.content.characters import load_character
+from horizon_tui.tui.app import create_app
+from horizon_tui.tui.battle.screen import BattleScreen
+
+from .conftest import write
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "encounters"
+
+# A veteran archer: everything in sight is in reach of a longbow (R-11: 30–50 cells).
+CHAMPION = """
+name = "Champion"
+species = "human"
+weapon = "longbow"
+[attributes]
+physical = 60
+agility = 40
+perception = 60
+cognition = 20
+faith = 20
+beauty = 1
+"""
+
+# Barely past creation, alone against the deadliest fight.
+WEAKLING = """
+name = "Weakling"
+species = "human"
+weapon = "knife"
+[attributes]
+physical = 7
+agility = 7
+perception = 7
+cognition = 7
+faith = 7
+beauty = 7
+"""
+
+
+async def _battle_screen(pilot, app) -> BattleScreen:
+    """The battle screen once it is up (a slow machine may take a few frames)."""
+    for _ in range(100):
+        if isinstance(app.screen, BattleScreen):
+            return app.screen
+        await pilot.pause(0.05)
+    raise AssertionError(f"no battle screen; the screen is {app.screen!r}")
+
+
+async def _fight(pilot, app, limit: int = 400) -> None:
+    """Play as a player would: skip the enemies' turns, shoot the nearest foe, else end the turn."""
+    for _ in range(limit):
+        screen = app.screen
+        if not isinstance(screen, BattleScreen):
+            return
+        if screen.battle.over:
+            await pilot.pause(0.1)
+            continue
+        if screen.me is None:
+            await pilot.press("x")
+            continue
+        await pilot.press("a", "enter")
+        if isinstance(app.screen, BattleScreen) and app.screen.mode != "move":
+            await pilot.press("escape")
+            if app.screen.me is not None:
+                await pilot.press("period")
+
+
+async def test_a_won_battle_gives_xp_saves_it_and_returns_to_the_sheet(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.open_character(path)
+        await pilot.pause()
+        app.start_battle(DATA / "goblin_ambush.toml", app.session.character)
+        battle = (await _battle_screen(pilot, app)).battle
+        await _fight(pilot, app)
+        assert battle.result is not None and battle.result.winner == "party"
+        gained = battle.result.xp["Champion"]
+        assert gained > 0
+        assert type(app.screen).__name__ == "BattleSummary"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SheetScreen"
+    assert load_character(path, catalogue).xp == gained  # R-14 XP, saved to the file
+    assert not (saves / "battles" / "champion.json").exists()  # the finished battle's save is gone
+
+
+async def test_a_lost_battle_gives_no_xp(saves, catalogue):
+    path = write(saves, "weakling.toml", WEAKLING)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(path)
+        await pilot.pause()
+        app.start_battle(DATA / "barrow.toml", app.session.character)
+        battle = (await _battle_screen(pilot, app)).battle
+        await _fight(pilot, app)
+        assert battle.result is not None and battle.result.winner == "enemies"
+        await pilot.press("enter")
+        await pilot.pause()
+    assert load_character(path, catalogue).xp == 0
+
+
+async def test_a_battle_in_progress_is_saved_and_resumes_where_it_was(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(path)
+        await pilot.pause()
+        app.start_battle(DATA / "crypt.toml", app.session.character)
+        screen = await _battle_screen(pilot, app)
+        await pilot.press("x")  # to the player's turn
+        assert screen.me is not None
+        await pilot.press("period")  # end the turn: autosave
+        await pilot.press("x")
+        length = len(screen.battle.log)
+        await pilot.press("escape")  # nothing to cancel; the screen stays
+        app.pop_screen()  # leave the battle (as quitting does): saved on the way out
+        await pilot.pause()
+        save = saves / "battles" / "champion.json"
+        assert save.exists()
+        app.start_battle(DATA / "crypt.toml", app.session.character)
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ConfirmDialog"
+        await pilot.press("y")
+        assert len((await _battle_screen(pilot, app)).battle.log) == length  # replayed to the same point
+
+
+async def test_a_broken_battle_save_is_reported_and_left_untouched(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    save = saves / "battles" / "champion.json"
+    save.parent.mkdir(parents=True)
+    save.write_text('{"kind": "horizon-battle", "schema": 1, "seed": ', encoding="utf-8")
+    before = save.read_bytes()
+    app = create_app(saves, catalogue)
+    said = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(path)
+        await pilot.pause()
+        app.notify = lambda message, **kwargs: said.append(message)
+        app.start_battle(DATA / "crypt.toml", app.session.character)
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert not isinstance(app.screen, BattleScreen)
+    assert said and "champion.json" in said[0]
+    assert save.read_bytes() == before
+
+
+async def test_keys_move_the_character_and_the_targeting_cursor_shows_odds(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_character(path)
+        await pilot.pause()
+        app.start_battle(DATA / "wolves.toml", app.session.character)
+        screen = await _battle_screen(pilot, app)
+        await pilot.press("x")
+        me = screen.me
+        from horizon_tui.engine.battle import pos
+
+        start = pos(me)
+        for key in ("up", "down", "left", "right", "y", "u", "b", "n"):
+            await pilot.press(key)
+            if pos(me) != start:
+                break
+        assert pos(me) != start  # some direction was free
+        await pilot.press("a")
+        status = str(screen.query_one("#status").render())
+        assert "reach 45" in status  # the longbow's reach (R-11), shown before confirming
+        foe = screen.battle.at(screen.cursor)
+        if foe is not None and foe is not me:
+            assert "hit" in status  # the odds, when the cursor is on a foe in sight
+        await pilot.press("escape")
+        assert screen.mode == "move"

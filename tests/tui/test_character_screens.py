@@ -1,0 +1,113 @@
+"""Level-up, loadout and the ability editor, driven by keys on a saved character."""
+
+from __future__ import annotations
+
+from textual.widgets import Select, Static
+
+from horizon_tui.content.characters import load_character
+from horizon_tui.content.models import Target
+from horizon_tui.rules.character import build
+from horizon_tui.tui.app import create_app
+from horizon_tui.tui.screens.abilities import AbilitiesScreen
+from horizon_tui.tui.screens.ability_form import AbilityFormScreen
+from horizon_tui.tui.screens.level_up import LevelUpScreen
+from horizon_tui.tui.screens.sheet import SheetScreen
+
+
+def text_of(screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def test_level_up_spends_xp_one_point_at_a_time_with_undo(saves, catalogue, iriel):
+    app = create_app(saves, catalogue, screen="level-up")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, LevelUpScreen)
+        await pilot.press("plus", "plus", "plus")  # 10 + 15 + 20 XP
+        assert screen.character.xp == 400 - 45 and screen.character.attributes["physical"] == 13
+        await pilot.press("u")
+        assert screen.character.xp == 400 - 25 and screen.pending == ["physical", "physical"]
+        await pilot.press("down", *["plus"] * 8)  # ten points: 325 XP, level 3
+        assert "Level 3 reached" in text_of(screen, "#levelup-status")
+        await pilot.press("minus")  # takes back an agility point
+        assert "Level 3 reached" not in text_of(screen, "#levelup-status")
+        assert screen.pending.count("agility") == 7
+        await pilot.press("plus", "plus", "plus")  # 10th 55, 11th 60; the 12th (65) is over the 15 left
+        assert len(screen.pending) == 11 and screen.character.xp == 15
+        assert load_character(iriel, catalogue).xp == 400  # nothing saved before confirming
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+    saved = load_character(iriel, catalogue)
+    assert saved.xp == 15
+    assert saved.attributes["physical"] == 12 and saved.attributes["agility"] == 19
+    assert build(saved, catalogue.rules).level == 3
+
+
+async def test_level_up_cancel_asks_and_keeps_the_file(saves, catalogue, iriel):
+    before = iriel.read_bytes()
+    app = create_app(saves, catalogue, screen="level-up")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("plus", "escape")
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+    assert iriel.read_bytes() == before
+
+
+async def test_loadout_refuses_an_over_full_loadout_and_pinned_passives(saves, catalogue, iriel):
+    app = create_app(saves, catalogue, screen="loadout")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("down", "down", "space")  # Ward: 3 of 3 slots (Stone Skin is pinned)
+        assert load_character(iriel, catalogue).loadout == ["Ember Lash", "Ward"]
+        await pilot.press("down", "space")  # Frost Nova: a 4th ability
+        assert "level 2 has 3 slots" in text_of(screen, "#loadout-problem")
+        assert load_character(iriel, catalogue).loadout == ["Ember Lash", "Ward"]
+        await pilot.press("up", "up", "space")  # Stone Skin can't be removed
+        assert "non-replaceable" in text_of(screen, "#loadout-problem")
+        await pilot.press("up", "space")  # unslot Ember Lash: always allowed
+        assert load_character(iriel, catalogue).loadout == ["Ward"]
+        await pilot.press("down", "down", "down", "space")  # now Frost Nova fits
+        assert load_character(iriel, catalogue).loadout == ["Ward", "Frost Nova"]
+
+
+async def test_ability_editor_creates_edits_and_deletes(saves, catalogue, iriel):
+    app = create_app(saves, catalogue, screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, AbilitiesScreen)
+        await pilot.press("n")
+        form = app.screen
+        assert isinstance(form, AbilityFormScreen)
+        await pilot.press(*"Ember Lash")
+        assert "already called" in text_of(form, "#ability-problems")
+        await pilot.press(*["backspace"] * 4, *"Step", "tab", *"Dusk")
+        preview = text_of(form, "#ability-preview")
+        assert "Damage 146 – 156" in preview  # 97.0–104.0 × 1.5 (II), the elf's attack
+        assert "Cooldown 1" in preview and "Charges 3" in preview
+        form.query_one("#ab-target", Select).value = Target.area
+        await pilot.pause()
+        await pilot.press("ctrl+s")  # refused: an area needs a radius
+        assert app.screen is form and "radius" in text_of(form, "#ability-problems")
+        form.query_one("#ab-target", Select).value = Target.enemy
+        await pilot.press("ctrl+t")
+        await pilot.press("ctrl+s")  # keep the default effect: bleeding, 100%, 3 turns
+        await pilot.pause()
+        assert form.effects and form.effects[0].effect == "bleeding"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, AbilitiesScreen)
+        saved = load_character(iriel, catalogue)
+        step = saved.ability("Ember Step")
+        assert step is not None and step.description == "Dusk"
+        assert [e.effect for e in step.effects] == ["bleeding"]
+
+        await pilot.press("home", "e")  # rename Ember Lash: the loadout follows
+        await pilot.press("end", *" II", "ctrl+s")
+        await pilot.pause()
+        assert load_character(iriel, catalogue).loadout == ["Ember Lash II"]
+
+        await pilot.press("d", "y")
+        await pilot.pause()
+        saved = load_character(iriel, catalogue)
+        assert saved.ability("Ember Lash II") is None and saved.loadout == []

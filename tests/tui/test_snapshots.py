@@ -1,0 +1,43 @@
+"""Snapshots of the main screens at 80×24 and 120×40 (pytest-textual-snapshot).
+
+Deterministic: the saves folder is a relative path inside a temporary working directory, its
+files have fixed modification times, and no screen shows a clock.
+Update the baselines with `pytest tests/tui/test_snapshots.py --snapshot-update`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from horizon_tui.tui.app import create_app
+from .test_wizard import keys_for
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+@pytest.fixture
+def snap_app(tmp_path, monkeypatch, catalogue, iriel, broken):
+    monkeypatch.chdir(tmp_path)
+    return lambda screen=None: create_app(Path("saves"), catalogue, screen=screen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_main_menu(snap_compare, snap_app, size):
+    assert snap_compare(snap_app(), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_creation_wizard_attributes(snap_compare, snap_app, size):
+    assert snap_compare(snap_app("new"), press=["enter", *keys_for((9, 9, 9))], terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_sheet(snap_compare, snap_app, size):
+    assert snap_compare(snap_app("sheet"), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_loadout(snap_compare, snap_app, size):
+    assert snap_compare(snap_app("loadout"), terminal_size=size)
