@@ -17,7 +17,7 @@ from horizon_tui.content.models import Ability, AbilityKind, Target
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.attacks import strike, use_ability
 from horizon_tui.engine.battle import (
-    comp, Battle, Entity, charge_left, cid, effects, enemies_of, gear, ident, is_active, pos, put, stats, team,
+    check_roll, comp, Battle, Entity, charge_left, cid, effects, enemies_of, gear, ident, is_active, pos, put, stats, team,
 )
 from horizon_tui.engine.components import (
     Charges, Cooldowns, FreeActions, Loadout, Memory, Presence, Team, TurnState,
@@ -108,8 +108,9 @@ class Move:
         if to in battle.occupancy and not self.partial:
             return Impossible("someone is standing there")
         steps, spent = [], 0
+        costs = field.base_cost(battle.rules.turns.difficult_cost, g.terrain_costs)  # what step_cost reads
         for xy in path:
-            cost = field.step_cost(xy, battle.rules.turns.difficult_cost, g.terrain_costs)
+            cost = int(costs[xy[1], xy[0]])
             if spent + cost > state.movement_left:
                 break
             if source is not None and _chebyshev(xy, pos(source)) < _chebyshev(steps[-1] if steps else here, pos(source)):
@@ -121,7 +122,7 @@ class Move:
             return Impossible(f"too far: {total} movement needed, {state.movement_left} left")
         # Allies can be passed through but not stood on: stop at the last free cell.
         while steps and steps[-1] in battle.occupancy:
-            spent -= field.step_cost(steps[-1], battle.rules.turns.difficult_cost, g.terrain_costs)
+            spent -= int(costs[steps[-1][1], steps[-1][0]])
             steps.pop()
         if not steps:
             return Impossible("someone is standing in the way")
@@ -429,7 +430,7 @@ class FreeAction:
                     points_left=points - 1, target=cid(target))
         success = True
         if chance is not None and chance < 1:
-            success = roll_chance(Fraction(chance), battle.rng)
+            success = check_roll(battle, e, Fraction(chance))
             battle.emit(ev.Check, actor=cid(e), kind="free_action", chance=float(chance), success=success,
                         target=cid(target))
         if success:

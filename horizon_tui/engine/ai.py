@@ -1,33 +1,61 @@
-"""The built-in AI: approach and strike, using the best ability it can (issue 3's baseline).
+"""The AI: behaviour profiles as data (`data/ai.toml`, `content.ai_profiles`), played with the
+same actions as players through `perform`.
 
-It plays through `perform` with the same actions as players, and it never cheats on sight:
-it targets only combatants it sees now, else goes where its side last saw one.
+A turn walks the combatant's profile from the top. A rule whose `when` holds and that can do
+something does it: a rule that only moves hands the turn back to the top of the list (from the
+new cell, with the movement left); the first rule that spends the turn's action wins, and after
+it only `after_attack` rules may still move. Each rule fires at most once a turn; the turn always
+ends (Wait). Chance in a rule (`chance`) rolls on the battle's random source.
+
+It never cheats on sight: it targets only enemies in its field of view now (`visible_enemies`),
+else heads where its side last saw one (`Memory.last_known`), else crosses the field (`_hunt`).
+Each decision makes at most one path search or one distance map; fields of view are cached by
+the battlefield.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
-from horizon_tui.content.models import AbilityKind, Target
+import numpy as np
+
+from horizon_tui.content.ai_profiles import Condition, Profile, Rule, cached_ai_profiles, profiles_path
+from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Difficulty, Target
 from horizon_tui.engine.actions import (
     Attack, Impossible, Move, UseAbility, Wait, ability_problem, blocked_for, perform,
 )
+from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
-    check_chance, comp, Battle, Entity, allies_of, cid, effects, enemies_of, gear, hp, ident, is_active, pos, team,
+    Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, team,
     typical_attack,
 )
-from horizon_tui.engine.components import Controller, Loadout, Memory, TurnState
-from horizon_tui.rules.checks import difficulty_check_chance
+from horizon_tui.engine.battlefield import UNREACHABLE
+from horizon_tui.engine.components import (
+    Charges, Controller, Cooldowns, Effects, Gear, Loadout, Memory, Position, Team, TurnState,
+)
+from horizon_tui.rules.checks import roll_chance
 from horizon_tui.rules.ranges import ability_range, distance, weapon_range
+
+_HEALING = frozenset({"heal", "regeneration"})
+
+
+# --- what it sees and whom it picks --------------------------------------------------------------
 
 
 def visible_enemies(battle: Battle, e: Entity) -> list[Entity]:
-    view = battle.battlefield.fov(pos(e), gear(e).sight_radius)
+    """Enemies in `e`'s field of view now, hidden ones left out (R-13)."""
+    table = e.registry._components_by_entity  # noqa: SLF001 - `comp`, inlined: every decision looks
+    mine = table[e]
+    view = battle.battlefield.fov(mine[Position].xy, mine[Gear].sight_radius)
+    side = mine[Team].name
     seen = []
-    for other in enemies_of(battle, e):
-        x, y = pos(other)
-        if view[y, x] and not effects(other).has("hidden"):
-            seen.append(other)
+    for other in battle.active.values():
+        held = table[other]
+        if held[Team].name != side:
+            x, y = held[Position].xy
+            if view[y, x] and not held[Effects].has("hidden"):
+                seen.append(other)
     return seen
 
 
@@ -49,135 +77,544 @@ def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity
     return min(candidates, key=lambda o: (distance(here, pos(o)), cid(o)))
 
 
-def _expected_value(battle: Battle, e: Entity, ability) -> Fraction:
-    """How much an ability is worth now: multiplier × the chance its difficulty check passes."""
-    rules = battle.rules
-    chance = check_chance(e, ability.difficulty, rules)
-    multiplier = ability.multiplier if ability.multiplier is not None else rules.difficulty(ability.difficulty).multiplier
-    return multiplier * chance
+def profile_of(battle: Battle, e: Entity) -> Profile:
+    profiles = battle.ai_profiles or cached_ai_profiles(profiles_path(None))
+    name = comp(e, Controller).profile
+    return profiles[name] if name in profiles else profiles["brute"]
 
 
-def best_ability(battle: Battle, e: Entity, target: Entity):
-    """The highest-value usable damaging or harmful ability that reaches `target`, if its
-    check is likely (≥ 50%) to pass."""
-    g = gear(e)
-    options = []
-    for name in comp(e, Loadout).slotted:
-        ability = g.character.ability(name)
-        if ability is None or ability.is_passive or ability_problem(battle, e, ability):
-            continue
-        if ability.target not in (Target.enemy, Target.area, Target.line):
-            continue
-        if ability.kind is not AbilityKind.damage and not ability.effects:
-            continue
-        chance = check_chance(e, ability.difficulty, battle.rules)
-        if chance < Fraction(1, 2):
-            continue
-        seen = cid(target) in comp(e, Memory).seen
-        reach = ability_range(ability, g.weapon, battle.rules, target_seen=seen)
-        if distance(pos(e), pos(target)) > reach:
-            continue
-        options.append((_expected_value(battle, e, ability), ability.difficulty.rank, ability.name, ability))
-    if not options:
-        return None
-    return max(options, key=lambda o: o[:3])[3]
+def _share_below(e: Entity, value: Fraction) -> bool:
+    h = hp(e)
+    return h.hp * value.denominator < value.numerator * h.max_hp
 
 
-def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, target: Entity | None) -> None:
-    """Walk the cheapest path toward `goal`, stopping once within `reach` with a clear line."""
-    field = battle.battlefield
-    state = comp(e, TurnState)
-    if state.movement_left <= 0:
-        return
-    path = field.path(pos(e), goal, blocked_for(battle, e), difficult_cost=battle.rules.turns.difficult_cost,
-                      terrain_costs=gear(e).terrain_costs)
-    if not path:
-        return
-    stop = None
-    spent = 0
-    g = gear(e)
-    for xy in path:
-        if xy == goal or (xy in battle.occupancy):
-            if xy == goal:
-                break
-            continue
-        spent += field.step_cost(xy, battle.rules.turns.difficult_cost, g.terrain_costs)
-        if spent > state.movement_left:
-            break
-        stop = xy
-        if distance(xy, goal) <= reach and (reach == 0 or field.line_of_sight(xy, goal)):
-            break
-    if stop is not None:
-        perform(battle, Move(cid(e), stop, partial=True), auto_end=False)
+def _share_above(e: Entity, value: Fraction) -> bool:
+    h = hp(e)
+    return h.hp * value.denominator > value.numerator * h.max_hp
+
+
+class Mind:
+    """What one combatant knows during its turn; the view is recomputed when it moves."""
+
+    __slots__ = ("battle", "e", "actor", "_at", "_seen", "_target")
+
+    def __init__(self, battle: Battle, e: Entity) -> None:
+        self.battle, self.e, self.actor = battle, e, cid(e)
+        self._at: tuple[int, int] | None = None
+        self._seen: list[Entity] = []
+        self._target: Entity | None = None
+
+    def _look(self) -> None:
+        here = pos(self.e)
+        if here != self._at:
+            self._at = here
+            self._seen = visible_enemies(self.battle, self.e)
+            self._target = choose_target(self.battle, self.e, self._seen)
+
+    def seen(self) -> list[Entity]:
+        self._look()
+        return [o for o in self._seen if is_active(o)]
+
+    def target(self) -> Entity | None:
+        self._look()
+        if self._target is not None and not is_active(self._target):
+            self._at = None  # it fell or fled: look again
+            self._look()
+        return self._target
+
+    @property
+    def acting(self) -> bool:
+        """The turn is still ours to play."""
+        return self.battle.current is self.e and not self.battle.over
+
+    def state(self) -> TurnState:
+        return comp(self.e, TurnState)
+
+    def perform(self, action) -> bool:
+        return not isinstance(perform(self.battle, action, auto_end=False), Impossible)
+
+
+def holds(mind: Mind, condition: Condition) -> bool:
+    """Whether a rule's `when` holds now."""
+    e, when, value = mind.e, condition.when, condition.value
+    if when == "health_below":
+        return _share_below(e, value)
+    if when == "ally_health_below":
+        return any(_share_below(a, value) for a in allies_of(mind.battle, e))
+    if when in ("target_health_above", "target_health_below"):
+        target = mind.target()
+        if target is None:
+            return False
+        return _share_above(target, value) if when == "target_health_above" else _share_below(target, value)
+    if when == "enemy_within":
+        here = pos(e)
+        return any(distance(here, pos(o)) <= value for o in mind.seen())
+    if when in ("alone", "with_allies"):
+        alone = not allies_of(mind.battle, e, include_self=False)
+        return alone if when == "alone" else not alone
+    raise ValueError(f"unknown condition {when!r}")  # the profile loader refuses these
+
+
+def _condition(mind: Mind, rule: Rule) -> Condition | None:
+    """The rule's condition; an enemy's own `flee_below` replaces its flee threshold."""
+    condition = rule.condition
+    if rule.do == "flee" and (condition is None or condition.when == "health_below"):
+        flee_below = comp(mind.e, Controller).flee_below
+        if flee_below is not None:
+            return Condition("health_below", Fraction(str(flee_below)))
+    return condition
+
+
+# --- the turn --------------------------------------------------------------------------------------
 
 
 def take_turn(battle: Battle, e: Entity) -> None:
-    """Play one whole turn for `e`, ending it."""
+    """Play one whole turn for `e` by its profile, ending it."""
     actor = cid(e)
     try:
         if effects(e).has("fear"):
             _flee_from(battle, e)
             return
         if effects(e).has("blindness"):
-            return
-        targets = visible_enemies(battle, e)
-        target = choose_target(battle, e, targets)
-        if target is None:
-            _hunt(battle, e)
-            return
-        _heal_if_needed(battle, e)
-        if comp(e, TurnState).acted:
-            return
-        ability = best_ability(battle, e, target)
-        if ability is not None and _use(battle, e, ability, target):
-            return
-        reach = weapon_range(gear(e).weapon, battle.rules)
-        if distance(pos(e), pos(target)) > reach or not battle.battlefield.line_of_sight(pos(e), pos(target)):
-            _approach(battle, e, pos(target), reach, target)
-        if battle.current is e and is_active(target):
-            ability = best_ability(battle, e, target)
-            if ability is None or not _use(battle, e, ability, target):
-                perform(battle, Attack(actor, cid(target)), auto_end=False)
+            return  # R-10: it can't pick a target; its stumble already happened
+        play_rules(Mind(battle, e), profile_of(battle, e).rules)
     finally:
         if battle.current is e and not battle.over:
             perform(battle, Wait(actor))
 
 
+class Step:
+    """A rule made ready to play: its function, its condition, whether chance is involved."""
+
+    __slots__ = ("rule", "run", "condition", "chance", "after_attack", "flee")
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule, self.run, self.condition = rule, RULES[rule.do], rule.condition
+        self.chance = rule.chance if rule.chance < 1 else None
+        self.after_attack = rule.after_attack
+        self.flee = rule.do == "flee" and (rule.when is None or rule.when == "health_below")
+
+
+def _steps(battle: Battle, rules: list[Rule]) -> list[Step]:
+    key = ("steps", id(rules))
+    found = battle.memo.get(key)
+    if found is None or found[0] is not rules:
+        found = battle.memo[key] = (rules, [Step(rule) for rule in rules])
+    return found[1]
+
+
+def play_rules(mind: Mind, rules: list[Rule]) -> None:
+    steps = _steps(mind.battle, rules)
+    fired = [False] * len(steps)
+    flee_below = comp(mind.e, Controller).flee_below
+    own_flee = None if flee_below is None else Condition("health_below", Fraction(str(flee_below)))
+    while mind.acting:
+        acted = mind.state().acted
+        for index, step in enumerate(steps):
+            if fired[index] or step.after_attack != acted:
+                continue
+            condition = own_flee if step.flee and own_flee is not None else step.condition
+            if condition is not None and not holds(mind, condition):
+                continue
+            if step.chance is not None and not roll_chance(step.chance, mind.battle.rng):
+                continue
+            if step.run(mind, step.rule):
+                fired[index] = True
+                break
+        else:
+            return
+
+
+# --- rules that act --------------------------------------------------------------------------------
+
+
+def _attack(mind: Mind, rule: Rule) -> bool:
+    target = mind.target()
+    if target is None:
+        return False
+    battle, e = mind.battle, mind.e
+    here, there = pos(e), pos(target)
+    if distance(here, there) > weapon_range(gear(e).weapon, battle.rules):
+        return False
+    if distance(here, there) > 0 and not battle.battlefield.line_of_sight(here, there):
+        return False
+    return mind.perform(Attack(mind.actor, cid(target)))
+
+
+class Harm:
+    """A slotted harmful ability with what doesn't change during the battle worked out once:
+    its multiplier (R-5, or a GM's), its reach on a target seen before or not (R-11)."""
+
+    __slots__ = ("ability", "name", "difficulty", "rank", "multiplier", "target", "reach_seen", "reach_unseen",
+                 "sight_free", "damages", "negatives")
+
+    def __init__(self, battle: Battle, e: Entity, ability) -> None:
+        rules, weapon = battle.rules, gear(e).weapon
+        self.ability, self.name, self.difficulty = ability, ability.name, ability.difficulty
+        self.rank = ability.difficulty.rank
+        self.multiplier = (ability.multiplier if ability.multiplier is not None
+                           else rules.difficulty(ability.difficulty).multiplier)
+        self.target = ability.target
+        self.reach_seen = ability_range(ability, weapon, rules, target_seen=True)
+        self.reach_unseen = ability_range(ability, weapon, rules, target_seen=False)
+        self.sight_free = self.reach_seen >= rules.ranges.mage_non_damaging  # R-11: 50 cells, no sight needed
+        self.damages = ability.kind is AbilityKind.damage
+        self.negatives = tuple((s.effect, s.chance) for s in ability.effects if s.effect in NEGATIVE_EFFECTS)
+
+
+def harmful_kit(battle: Battle, e: Entity) -> list[Harm]:
+    """Its slotted abilities that can hurt an enemy (damage, or an effect), worked out once per
+    loadout and kept in the battle's memo."""
+    g, slotted = gear(e), comp(e, Loadout).slotted
+    key = ("harm", cid(e), slotted)
+    found = battle.memo.get(key)
+    if found is None or found[0] is not g:
+        kit = []
+        for name in slotted:
+            ability = g.character.ability(name)
+            if ability is None or ability.is_passive or ability.target not in (Target.enemy, Target.area, Target.line):
+                continue
+            if ability.kind is not AbilityKind.damage and not ability.effects:
+                continue
+            kit.append(Harm(battle, e, ability))
+        found = battle.memo[key] = (g, kit)
+    return found[1]
+
+
+def expected_value(battle: Battle, e: Entity, harm: Harm, target: Entity, seen: list[Entity],
+                   hit: Fraction | None = None) -> Fraction:
+    """What an ability is worth on `target` now: its multiplier × the chance its difficulty check
+    passes (R-7) × the chance it hits (single targets, R-9) × the enemies it would catch (areas
+    and lines). An ability that only puts effects on is worth its multiplier × the best chance
+    among the effects the target lacks and isn't immune to (nothing, if none)."""
+    value = harm.multiplier * check_chance(e, harm.difficulty, battle.rules)
+    if not harm.damages:
+        immune = gear(target).immunities
+        fx = effects(target)
+        useful = [chance for effect, chance in harm.negatives if effect not in immune and not fx.has(effect)]
+        if not useful:
+            return Fraction(0)
+        value *= max(useful)
+    if harm.target is Target.enemy:
+        if hit is None:
+            hit = Fraction(1) if auto_hits(e, target) else chance_to_hit(battle, e, target)
+        value *= hit
+    elif harm.target is Target.area:
+        (cx, cy), radius = pos(target), harm.ability.radius or 0
+        value *= sum(1 for o in seen if max(abs(pos(o)[0] - cx), abs(pos(o)[1] - cy)) <= radius)
+    elif harm.target is Target.line:
+        cells = set(line_cells(battle, pos(e), pos(target), harm.ability.length or 0))
+        value *= sum(1 for o in seen if pos(o) in cells)
+    return value
+
+
+def ability_options(
+    battle: Battle, e: Entity, target: Entity, *, min_chance: Fraction = Fraction(1, 2),
+    strong: Callable[[object], bool] | None = None, seen: list[Entity] | None = None,
+) -> list:
+    """Usable harmful abilities that reach `target` from here, best first: those with charges
+    and off cooldown (R-6) whose check (R-7) passes with at least `min_chance`, and strong ones
+    only where `strong(ability)` allows."""
+    kit = harmful_kit(battle, e)
+    if not kit:
+        return []
+    rules = battle.rules
+    seen = seen if seen is not None else [target]
+    here, there = pos(e), pos(target)
+    cells = distance(here, there)
+    pools, ready = comp(e, Charges).pools, comp(e, Cooldowns).ready_at
+    own_turns = comp(e, TurnState).own_turns
+    seen_once = cid(target) in comp(e, Memory).seen
+    sight: bool | None = None
+    hit: Fraction | None = None
+    options = []
+    for harm in kit:
+        if harm.difficulty is not Difficulty.I and pools.get(harm.difficulty, 0) <= 0:
+            continue  # no charges of that difficulty left (R-6)
+        if ready.get(harm.name, 0) > own_turns:
+            continue  # cooling down (R-6)
+        if check_chance(e, harm.difficulty, rules) < min_chance:
+            continue
+        if strong is not None and not strong(harm.ability):
+            continue
+        if harm.target is not Target.line:
+            if cells > (harm.reach_seen if seen_once else harm.reach_unseen):
+                continue
+            if cells > 0 and not (seen_once and harm.sight_free):
+                if sight is None:
+                    sight = battle.battlefield.line_of_sight(here, there)
+                if not sight:
+                    continue
+        if harm.target is Target.enemy and hit is None:
+            hit = Fraction(1) if auto_hits(e, target) else chance_to_hit(battle, e, target)
+        value = expected_value(battle, e, harm, target, seen, hit)
+        if value > 0:
+            options.append((value, harm.rank, harm.name, harm.ability))
+    options.sort(key=lambda o: o[:3], reverse=True)
+    return [o[3] for o in options]
+
+
+def best_ability(battle: Battle, e: Entity, target: Entity, *, min_chance: Fraction = Fraction(1, 2)):
+    """The highest-value usable harmful ability that reaches `target`, if any."""
+    options = ability_options(battle, e, target, min_chance=min_chance, seen=visible_enemies(battle, e))
+    return options[0] if options else None
+
+
+def _use_best_ability(mind: Mind, rule: Rule) -> bool:
+    target = mind.target()
+    if target is None:
+        return False
+    strong = None
+    if rule.save_strong_for is not None:
+        worthy = holds(mind, rule.save_strong_for)
+        floor = rule.strong_from.rank
+        strong = lambda ability: worthy or ability.difficulty.rank < floor  # noqa: E731
+    for ability in ability_options(mind.battle, mind.e, target, min_chance=rule.min_chance, strong=strong,
+                                   seen=mind.seen()):
+        if _use(mind.battle, mind.e, ability, target):
+            return True
+    return False
+
+
 def _use(battle: Battle, e: Entity, ability, target: Entity) -> bool:
-    if ability.target is Target.enemy:
+    if ability.target in (Target.enemy, Target.ally):
         action = UseAbility(cid(e), ability.name, target=cid(target))
+    elif ability.target is Target.self:
+        action = UseAbility(cid(e), ability.name)
     else:
         action = UseAbility(cid(e), ability.name, at=pos(target))
     return not isinstance(perform(battle, action, auto_end=False), Impossible)
 
 
-def _heal_if_needed(battle: Battle, e: Entity) -> None:
-    """Use a healing ability on the most hurt ally below half health."""
+def _helping(mind: Mind, rule: Rule, wanted: Callable[[object], bool]) -> list:
+    """Slotted, usable abilities with an effect `wanted`, for an ally or itself."""
+    battle, e = mind.battle, mind.e
     g = gear(e)
-    hurt = [a for a in allies_of(battle, e) if hp(a).hp * 2 < hp(a).max_hp]
-    if not hurt:
-        return
-    patient = min(hurt, key=lambda a: (hp(a).hp / hp(a).max_hp, cid(a)))
+    found = []
     for name in comp(e, Loadout).slotted:
         ability = g.character.ability(name)
-        if ability is None or ability.is_passive or ability_problem(battle, e, ability):
+        if ability is None or ability.is_passive or ability.target not in (Target.ally, Target.self, Target.area):
             continue
-        if not any(s.effect in ("heal", "regeneration") for s in ability.effects):
+        if not any(wanted(s) for s in ability.effects) or ability_problem(battle, e, ability):
             continue
-        if ability.target is Target.self and patient is not e:
+        if check_chance(e, ability.difficulty, battle.rules) < rule.min_chance:
             continue
-        if ability.target in (Target.ally, Target.self):
-            action = UseAbility(cid(e), name, target=cid(patient))
-        elif ability.target is Target.area:
-            action = UseAbility(cid(e), name, at=pos(patient))
-        else:
-            continue
-        if not isinstance(perform(battle, action, auto_end=False), Impossible):
-            return
+        found.append(ability)
+    return found
 
 
-def _hunt(battle: Battle, e: Entity) -> None:
-    """No enemy in sight: go where the side last saw one."""
+def _reaches(battle: Battle, e: Entity, ability, patient: Entity) -> bool:
+    if ability.target is Target.self:
+        return patient is e
+    here, there = pos(e), pos(patient)
+    if patient is e:
+        return True
+    seen = cid(patient) in comp(e, Memory).seen
+    reach = ability_range(ability, gear(e).weapon, battle.rules, target_seen=seen)
+    if distance(here, there) > reach:
+        return False
+    if ability.target is Target.ally and reach >= battle.rules.ranges.mage_non_damaging and seen:
+        return True
+    return distance(here, there) <= 0 or battle.battlefield.line_of_sight(here, there)
+
+
+def _help(mind: Mind, abilities: list, patients: list[Entity], *, walk: bool = True,
+          fits: Callable[[object, Entity], bool] = lambda ability, patient: True) -> bool:
+    """Use the first ability that reaches (and `fits`) the first patient it can; else walk toward
+    the first patient (one path search) and try once more from there."""
+    battle, e = mind.battle, mind.e
+    for patient in patients:
+        for ability in abilities:
+            if fits(ability, patient) and _reaches(battle, e, ability, patient) and _use(battle, e, ability, patient):
+                return True
+    if not walk or not patients or mind.state().movement_left <= 0:
+        return False
+    patient = patients[0]
+    seen = cid(patient) in comp(e, Memory).seen
+    reaches = [ability_range(a, gear(e).weapon, battle.rules, target_seen=seen)
+               for a in abilities if a.target is not Target.self and fits(a, patient)]
+    if not reaches or not _approach(battle, e, pos(patient), max(reaches), patient):
+        return False
+    _help(mind, abilities, patients, walk=False, fits=fits)
+    return True  # it moved at least: the turn goes on from the top
+
+
+def _heal_ally(mind: Mind, rule: Rule) -> bool:
+    """Heal the most hurt ally (itself included) below the rule's share of health."""
+    threshold = rule.value if rule.when == "ally_health_below" and rule.value is not None else Fraction(1)
+    patients = [a for a in allies_of(mind.battle, mind.e) if _share_below(a, threshold)]
+    if not patients:
+        return False
+    abilities = _helping(mind, rule, lambda s: s.effect in _HEALING)
+    if not abilities:
+        return False
+    patients.sort(key=lambda a: (Fraction(hp(a).hp, hp(a).max_hp), cid(a)))
+    # A heal at once first; regeneration on a patient that already regenerates is wasted.
+    abilities.sort(key=lambda a: not any(s.effect == "heal" for s in a.effects))
+
+    def fits(ability, patient: Entity) -> bool:
+        return any(s.effect == "heal" for s in ability.effects) or not effects(patient).has("regeneration")
+
+    return _help(mind, abilities, patients, fits=fits)
+
+
+def _cleanse_ally(mind: Mind, rule: Rule) -> bool:
+    def burden(a: Entity) -> int:
+        return sum(fx.turns_left for fx in effects(a).active if fx.effect in NEGATIVE_EFFECTS)
+
+    patients = [a for a in allies_of(mind.battle, mind.e) if burden(a) > 0]
+    if not patients:
+        return False
+    abilities = _helping(mind, rule, lambda s: s.effect == "cleanse")
+    patients.sort(key=lambda a: (-burden(a), cid(a)))
+    return bool(abilities) and _help(mind, abilities, patients)
+
+
+def _buff_ally(mind: Mind, rule: Rule) -> bool:
+    """Bless the ally nearest the enemies it sees (the front) that has no buff yet."""
+    seen = mind.seen()
+    if not seen:
+        return False
+    abilities = _helping(mind, rule, lambda s: s.effect == "buff")
+    if not abilities:
+        return False
+    patients = [a for a in allies_of(mind.battle, mind.e) if not effects(a).has("buff")]
+
+    def front(a: Entity) -> tuple[int, str]:
+        return (min(distance(pos(a), pos(o)) for o in seen), cid(a))
+
+    patients.sort(key=front)
+    return _help(mind, abilities, patients, walk=False)
+
+
+# --- rules that move -------------------------------------------------------------------------------
+
+
+def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cells it can end its move on this turn (x, y, cost), from one distance map."""
+    state = comp(e, TurnState)
+    field = battle.battlefield
+    dist = field.distance_map([pos(e)], blocked_for(battle, e), difficult_cost=battle.rules.turns.difficult_cost,
+                              terrain_costs=gear(e).terrain_costs)
+    ok = dist <= state.movement_left
+    for (x, y), who in battle.occupancy.items():
+        if who != cid(e):
+            ok[y, x] = False
+    ys, xs = np.nonzero(ok)
+    return xs, ys, dist[ys, xs]
+
+
+def _gap(xs: np.ndarray, ys: np.ndarray, foes: list[Entity]) -> np.ndarray:
+    """R-11 distance from each cell to the nearest of `foes`."""
+    gap = np.full(xs.shape, UNREACHABLE, dtype=np.int64)
+    for o in foes:
+        ox, oy = pos(o)
+        np.minimum(gap, np.maximum(np.abs(xs - ox), np.abs(ys - oy)) - 1, out=gap)
+    return gap
+
+
+def _keep_range(mind: Mind, rule: Rule) -> bool:
+    """Step away from enemies nearer than `min` cells. With a weapon that reaches that far, only to
+    cells from which the target stays in reach and in sight, if there are any (an archer
+    retreating from melee); else simply as far as `min` allows (a healer leaving the front)."""
+    battle, e = mind.battle, mind.e
+    seen = mind.seen()
+    want = rule.min or 0
+    if not seen or mind.state().movement_left <= 0:
+        return False
+    here = pos(e)
+    if min(distance(here, pos(o)) for o in seen) >= want:
+        return False
+    xs, ys, cost = _reachable(battle, e)
+    gap = np.minimum(_gap(xs, ys, seen), want)
+    target = mind.target()
+    shot = np.zeros(xs.shape, dtype=bool)
+    reach = weapon_range(gear(e).weapon, battle.rules)
+    if target is not None and reach >= want:  # a weapon that can still hit from `min` cells away
+        tx, ty = pos(target)
+        in_reach = np.maximum(np.abs(xs - tx), np.abs(ys - ty)) - 1 <= reach
+        view = battle.battlefield.fov((tx, ty), gear(e).sight_radius)  # symmetric: it sees us, we see it
+        shot = in_reach & view[ys, xs]
+    # Best first: keeps the shot, then the most room up to `min`, then the cheapest, then (y, x).
+    order = np.lexsort((xs, ys, cost, -gap, ~shot))
+    field = battle.battlefield
+    for i in order:
+        cell = (int(xs[i]), int(ys[i]))
+        if shot[i] and distance(cell, (tx, ty)) > 0 and not field.line_of_sight(cell, (tx, ty)):
+            continue  # shadowcasting sees it, the Bresenham line an attack needs doesn't
+        # Its own cell costs nothing: if it comes first, no cell is better.
+        return cell != here and mind.perform(Move(mind.actor, cell))
+    return False
+
+
+def _withdraw(mind: Mind, rule: Rule) -> bool:
+    """Fall back as far from the enemies it sees as the movement left allows."""
+    battle, e = mind.battle, mind.e
+    seen = mind.seen()
+    if not seen or mind.state().movement_left <= 0:
+        return False
+    xs, ys, cost = _reachable(battle, e)
+    gap = _gap(xs, ys, seen)
+    order = np.lexsort((xs, ys, cost, -gap))
+    best = order[0]
+    cell = (int(xs[best]), int(ys[best]))
+    here = pos(e)
+    if cell == here or gap[best] <= min(distance(here, pos(o)) for o in seen):
+        return False
+    return mind.perform(Move(mind.actor, cell))
+
+
+def _approach_rule(mind: Mind, rule: Rule) -> bool:
+    target = mind.target()
+    if target is None:
+        return False
+    battle, e = mind.battle, mind.e
+    reach = rule.stop_at if rule.stop_at is not None else weapon_range(gear(e).weapon, battle.rules)
+    here, there = pos(e), pos(target)
+    if distance(here, there) <= reach and (distance(here, there) <= 0 or battle.battlefield.line_of_sight(here, there)):
+        return False
+    return _approach(battle, e, there, reach, target)
+
+
+def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, target: Entity | None) -> bool:
+    """Walk the cheapest path toward `goal`, stopping once within `reach` with a clear line.
+    True if it moved."""
+    field = battle.battlefield
+    state = comp(e, TurnState)
+    if state.movement_left <= 0:
+        return False
+    g = gear(e)
+    difficult = battle.rules.turns.difficult_cost
+    path = field.path(pos(e), goal, blocked_for(battle, e), difficult_cost=difficult, terrain_costs=g.terrain_costs)
+    if not path:
+        return False
+    stop = None
+    spent = 0
+    costs = field.base_cost(difficult, g.terrain_costs)
+    for xy in path:
+        if xy == goal:
+            break
+        if xy in battle.occupancy:
+            continue
+        spent += int(costs[xy[1], xy[0]])
+        if spent > state.movement_left:
+            break
+        stop = xy
+        if distance(xy, goal) <= reach and (reach == 0 or field.line_of_sight(xy, goal)):
+            break
+    if stop is None:
+        return False
+    return not isinstance(perform(battle, Move(cid(e), stop, partial=True), auto_end=False), Impossible)
+
+
+def _hunt_rule(mind: Mind, rule: Rule) -> bool:
+    if mind.seen():
+        return False
+    return _hunt(mind.battle, mind.e)
+
+
+def _hunt(battle: Battle, e: Entity) -> bool:
+    """No enemy in sight: go where the side last saw one, else cross the field."""
     known: dict[str, tuple[int, int]] = {}
     for ally in allies_of(battle, e):
         known.update(comp(ally, Memory).last_known)
@@ -194,8 +631,8 @@ def _hunt(battle: Battle, e: Entity) -> None:
         if not field.is_walkable(goal):
             goal = _nearest_walkable(battle, goal)
             if goal is None:
-                return
-    _approach(battle, e, goal, 0, None)
+                return False
+    return _approach(battle, e, goal, 0, None)
 
 
 def _nearest_walkable(battle: Battle, xy: tuple[int, int]) -> tuple[int, int] | None:
@@ -210,6 +647,50 @@ def _nearest_walkable(battle: Battle, xy: tuple[int, int]) -> tuple[int, int] | 
         if best is not None:
             return best
     return None
+
+
+def _flee(mind: Mind, rule: Rule) -> bool:
+    """R-8 [H]: walk to the nearest edge (one distance map) and step off it: fled."""
+    battle, e = mind.battle, mind.e
+    if mind.state().movement_left <= 0:
+        return False
+    field = battle.battlefield
+    if field.is_edge(pos(e)):
+        return _step_off(mind)
+    xs, ys, cost = _reachable_all(battle, e)
+    edge = (xs == 0) | (ys == 0) | (xs == field.width - 1) | (ys == field.height - 1)
+    if not edge.any():
+        return False  # cut off from every edge: it fights on
+    xs, ys, cost = xs[edge], ys[edge], cost[edge]
+    best = np.lexsort((xs, ys, cost))[0]
+    if not mind.perform(Move(mind.actor, (int(xs[best]), int(ys[best])), partial=True)):
+        return False
+    if mind.acting and field.is_edge(pos(e)) and mind.state().movement_left > 0:
+        _step_off(mind)
+    return True
+
+
+def _reachable_all(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every free cell it could walk to, however many turns away (x, y, cost)."""
+    dist = battle.battlefield.distance_map([pos(e)], blocked_for(battle, e),
+                                           difficult_cost=battle.rules.turns.difficult_cost,
+                                           terrain_costs=gear(e).terrain_costs)
+    ok = dist < UNREACHABLE
+    for (x, y), who in battle.occupancy.items():
+        if who != cid(e):
+            ok[y, x] = False
+    ys, xs = np.nonzero(ok)
+    return xs, ys, dist[ys, xs]
+
+
+def _step_off(mind: Mind) -> bool:
+    x, y = pos(mind.e)
+    field = mind.battle.battlefield
+    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1)):
+        cell = (x + dx, y + dy)
+        if not field.in_bounds(cell):
+            return mind.perform(Move(mind.actor, cell))
+    return False
 
 
 def _flee_from(battle: Battle, e: Entity) -> None:
@@ -232,3 +713,16 @@ def _flee_from(battle: Battle, e: Entity) -> None:
     if best != here:
         perform(battle, Move(cid(e), best, partial=True), auto_end=False)
 
+
+RULES: dict[str, Callable[[Mind, Rule], bool]] = {
+    "flee": _flee,
+    "heal_ally": _heal_ally,
+    "cleanse_ally": _cleanse_ally,
+    "buff_ally": _buff_ally,
+    "keep_range": _keep_range,
+    "use_best_ability": _use_best_ability,
+    "attack": _attack,
+    "approach": _approach_rule,
+    "withdraw": _withdraw,
+    "hunt": _hunt_rule,
+}

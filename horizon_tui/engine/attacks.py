@@ -13,7 +13,7 @@ import tcod.los
 from horizon_tui.content.models import NEGATIVE_EFFECTS, Ability, AbilityKind, Difficulty, Target
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    check_chance, comp, Battle, Entity, active_combatants, cid, current_attributes, gear, ident, is_downed, is_immobile,
+    check_roll, check_chance, comp, Battle, Entity, active_combatants, cid, current_attributes, gear, ident, is_downed, is_immobile,
     attack_for_roll, pos, stats, team, typical_attack,
 )
 from horizon_tui.engine.components import Presence
@@ -30,8 +30,13 @@ def rolled_attack(battle: Battle, e: Entity) -> Fraction:
 
 
 def chance_to_hit(battle: Battle, attacker: Entity, target: Entity, *, fled: bool = False) -> Fraction:
-    """R-9 hit chance; R-11 [H] a fled target is hit at a fraction of it."""
-    chance = hit_chance(stats(attacker)["accuracy"], stats(target)["evasion"], battle.rules.attack)
+    """R-9 hit chance; R-11 [H] a fled target is hit at a fraction of it. Exact Fractions are
+    slow, and the same pairs of numbers come back all battle: kept in the battle's memo."""
+    accuracy, evasion = stats(attacker)["accuracy"], stats(target)["evasion"]
+    key = ("hit", accuracy, evasion)
+    chance = battle.memo.get(key)
+    if chance is None:
+        chance = battle.memo[key] = hit_chance(accuracy, evasion, battle.rules.attack)
     if fled:
         chance *= battle.rules.ranges.bow_fled_hit_factor
     return chance
@@ -61,7 +66,7 @@ def strike(
     hit = True
     if check_accuracy and not auto_hits(attacker, target):
         chance = chance_to_hit(battle, attacker, target, fled=fled)
-        hit = roll_chance(chance, battle.rng)
+        hit = check_roll(battle, attacker, chance)
         battle.emit(ev.Check, actor=cid(attacker), kind="accuracy", chance=float(chance), success=hit,
                     ability=name, target=cid(target))
     crit = False
@@ -76,7 +81,7 @@ def strike(
             else:
                 chance = Fraction(0)
             if chance > 0:
-                crit = roll_chance(chance, battle.rng)
+                crit = check_roll(battle, attacker, chance)
                 battle.emit(ev.Check, actor=cid(attacker), kind="crit", chance=float(chance), success=crit,
                             ability=name, target=cid(target))
     battle.emit(ev.Attack, actor=cid(attacker), target=cid(target), ability=name, difficulty=difficulty.value,
@@ -84,10 +89,13 @@ def strike(
     if not hit:
         return False
     multiplier = _multiplier(battle, ability)
-    amount = damage(
-        rolled_attack(battle, attacker), multiplier=multiplier, critical=crit,
-        armor=armor_reduction(gear(target).armor, rules), attack=rules.attack,
-    )
+    base = rolled_attack(battle, attacker)
+    armor = armor_reduction(gear(target).armor, rules)
+    key = ("damage", base, multiplier, crit, armor)  # the pipeline is pure in these (battle memo)
+    amount = battle.memo.get(key)
+    if amount is None:
+        amount = battle.memo[key] = damage(base, multiplier=multiplier, critical=crit, armor=armor,
+                                           attack=rules.attack)
     deal_damage(battle, target, amount, cid(attacker), name)
     return True
 
@@ -167,7 +175,7 @@ def use_ability(
     misfire: Entity | None = None
     chance = check_chance(user, ability.difficulty, rules)
     if chance < 1:
-        passed = roll_chance(chance, battle.rng)
+        passed = check_roll(battle, user, chance)
         outcome = None
         if not passed:
             outcome = failure_outcome(battle.rng, rules.checks)
@@ -199,7 +207,7 @@ def _land(battle: Battle, user: Entity, ability: Ability, victim: Entity, *, che
     elif check and is_harmful(ability):
         # R-9: a targeted spell at an enemy needs an accuracy check even when it does no damage.
         chance = chance_to_hit(battle, user, victim, fled=comp(victim, Presence) is Presence.fled)
-        hit = auto_hits(user, victim) or roll_chance(chance, battle.rng)
+        hit = auto_hits(user, victim) or check_roll(battle, user, chance)
         battle.emit(ev.Check, actor=cid(user), kind="accuracy", chance=float(chance), success=hit,
                     ability=ability.name, target=cid(victim))
         battle.emit(ev.Attack, actor=cid(user), target=cid(victim), ability=ability.name,
@@ -210,7 +218,7 @@ def _land(battle: Battle, user: Entity, ability: Ability, victim: Entity, *, che
         if comp(victim, Presence) is not Presence.active:
             return
         if spec.chance < 1:
-            landed = roll_chance(spec.chance, battle.rng)
+            landed = check_roll(battle, user, spec.chance)
             battle.emit(ev.Check, actor=cid(user), kind="effect", chance=float(spec.chance), success=landed,
                         ability=ability.name, target=cid(victim))
             if not landed:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import tcod.ecs
+from tcod.ecs.callbacks import _on_component_changed
 
 from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, profiles_path
 from horizon_tui.content.catalogue import Catalogue
@@ -63,7 +64,10 @@ class Battle:
     listeners: list[Callable[[ev.Event], None]] = attrs.field(factory=list)
     enemy_defs: dict[str, EnemyDef] = attrs.field(factory=dict)  # for companions joining mid-battle
     active: dict[str, Entity] = attrs.field(factory=dict)  # those present and able, in spawn order
+    forced: dict[str, bool] = attrs.field(factory=dict)  # a GM-forced result for a combatant's next check
     ai_profiles: AiProfiles | None = None  # data/ai.toml, what the AI plays (engine.ai)
+    memo: dict[Any, Any] = attrs.field(factory=dict, repr=False)  # derived data the AI reuses, never state
+    placements: int = 0  # how many times anyone was placed: sight can't change without it (turns.update_sight)
 
     # --- the log ------------------------------------------------------------------------------
 
@@ -116,13 +120,14 @@ class Battle:
     # --- placement (the only writer of Position and the occupancy index) ------------------------
 
     def place(self, entity: Entity, xy: tuple[int, int] | None) -> None:
-        old = entity.components.get(Position)
+        self.placements += 1
+        old = entity.registry._components_by_entity[entity].get(Position)  # noqa: SLF001
         if old is not None and self.occupancy.get(old.xy) == ident(entity).id:
             del self.occupancy[old.xy]
         if xy is None:
             entity.components.pop(Position, None)
             return
-        entity.components[Position] = Position(*xy)
+        put(entity, Position, Position(*xy))
         self.occupancy[xy] = ident(entity).id
 
 
@@ -135,6 +140,23 @@ def comp(e: Entity, key: type[T]) -> T:
     registry's table directly (~0.1 µs). Writes still go through `entity.components`.
     tests/engine/test_world.py checks this agrees with the public API."""
     return e.registry._components_by_entity[e][key]  # noqa: SLF001
+
+
+def put(e: Entity, key: type[T], value: T) -> None:
+    """Write a component. `entity.components[key] = value` builds a view object on every write
+    (~4 µs, a tenth of a battle's time); for a component the entity already holds this does
+    what tcod-ecs does (both tables, the change callbacks) without it. A new component goes
+    through the public API, which also refreshes the queries. tests/engine/test_ai.py checks
+    this agrees with the public API."""
+    registry = e.registry
+    held = registry._components_by_entity[e]  # noqa: SLF001
+    old = held.get(key)
+    if old is None:
+        e.components[key] = value
+        return
+    held[key] = value
+    registry._components_by_type[key][e] = value  # noqa: SLF001
+    _on_component_changed(key, e, old, value)
 
 
 def ident(e: Entity) -> Identity:
@@ -182,13 +204,15 @@ def active_combatants(battle: Battle) -> list[Entity]:
 
 
 def enemies_of(battle: Battle, e: Entity) -> list[Entity]:
-    side = team(e)
-    return [o for o in active_combatants(battle) if team(o) != side]
+    table = e.registry._components_by_entity  # noqa: SLF001 - `team`, inlined (the AI asks often)
+    side = table[e][Team].name
+    return [o for o in battle.active.values() if table[o][Team].name != side]
 
 
 def allies_of(battle: Battle, e: Entity, *, include_self: bool = True) -> list[Entity]:
-    side = team(e)
-    return [o for o in active_combatants(battle) if team(o) == side and (include_self or o is not e)]
+    table = e.registry._components_by_entity  # noqa: SLF001
+    side = table[e][Team].name
+    return [o for o in battle.active.values() if table[o][Team].name == side and (include_self or o is not e)]
 
 
 def is_immobile(e: Entity) -> bool:
@@ -233,16 +257,25 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
     for effect in effects(e).active:
         if effect.effect == "buff" and effect.stat:
             flat[effect.stat] = flat.get(effect.stat, Fraction(0)) + effect.magnitude
-    values = derived_stats(current_attributes(e), flat)
-    values["speed"] *= 1 - armor_reduction(g.armor, battle.rules)
-    e.components[Stats] = Stats(values)
-    e.components[AttackCache] = AttackCache()
+    attributes = current_attributes(e)
+    armor = armor_reduction(g.armor, battle.rules)
+    key = (tuple(attributes.items()), tuple(flat.items()), armor)
+    found = _STATS_MEMO.get(key)  # pure in its key: shared across battles (see _ATTACK_MEMO)
+    if found is None:
+        if len(_STATS_MEMO) >= _ATTACK_MEMO_LIMIT:
+            _STATS_MEMO.clear()
+        found = derived_stats(attributes, flat)
+        found["speed"] *= 1 - armor
+        _STATS_MEMO[key] = found
+    values = dict(found)
+    put(e, Stats, Stats(values))
+    put(e, AttackCache, AttackCache())
     max_hp = max(1, int(values["health"]))
-    health = e.components.get(Health)
+    health = e.registry._components_by_entity[e].get(Health)  # noqa: SLF001
     if health is None:
-        e.components[Health] = Health(max_hp, max_hp)
+        put(e, Health, Health(max_hp, max_hp))
     elif health.max_hp != max_hp:
-        e.components[Health] = Health(health.hp, max_hp)
+        put(e, Health, Health(health.hp, max_hp))
         if health.hp > max_hp:
             # Health above the lowered maximum (disease, R-10) is lost through the log like any loss.
             from horizon_tui.engine.effects import deal_damage
@@ -286,6 +319,14 @@ def check_chance(e: Entity, difficulty: Difficulty, rules: Ruleset) -> Fraction:
     return chance
 
 
+# The formula is pure in its text, the roll, the stats and the attributes: the same numbers come
+# back battle after battle (the simulator forms thousands), so evaluations are shared across
+# battles here, not only per combatant. A memo of a pure function, not state; bounded.
+_ATTACK_MEMO: dict[tuple, Fraction] = {}
+_STATS_MEMO: dict[tuple, dict[str, Fraction]] = {}
+_ATTACK_MEMO_LIMIT = 50_000
+
+
 def attack_for_roll(e: Entity, roll: int) -> Fraction:
     """R-9: the normal attack damage for one weapon roll, through the formula in force. Cached
     per combatant until its stats change (the formula is pure in the roll and the stats)."""
@@ -294,7 +335,13 @@ def attack_for_roll(e: Entity, roll: int) -> Fraction:
     cache = comp(e, AttackCache).by_roll
     value = cache.get(roll)
     if value is None:
-        value = normal_attack(gear(e).formula, roll, stats(e).values, current_attributes(e))
+        formula, values, attributes = gear(e).formula, stats(e).values, current_attributes(e)
+        key = (formula.text, roll, tuple(values.items()), tuple(attributes.items()))
+        value = _ATTACK_MEMO.get(key)
+        if value is None:
+            if len(_ATTACK_MEMO) >= _ATTACK_MEMO_LIMIT:
+                _ATTACK_MEMO.clear()
+            value = _ATTACK_MEMO[key] = normal_attack(formula, roll, values, attributes)
         cache[roll] = value
     return value
 
@@ -321,12 +368,13 @@ def _spawn(
     species = character.species
     combatant_id = battle.next_id(name)
     e = battle.registry[combatant_id]
-    e.components[Identity] = Identity(
+    components = e.components  # one view for the whole set-up
+    components[Identity] = Identity(
         id=combatant_id, name=name, kind=kind, base_team=side,
         glyph=(glyph or name[:1])[:1], level=level, xp_value=xp_value, owner=owner,
     )
-    e.components[Team] = Team(side)
-    e.components[Gear] = Gear(
+    components[Team] = Team(side)
+    components[Gear] = Gear(
         character=character, weapon=character.weapon, armor=character.armor,
         weapon_dice=parse_dice(character.weapon.damage),
         formula=attack_formula(attack_formula_text(character, rules)),
@@ -335,17 +383,17 @@ def _spawn(
         sight_radius=species.features.sight_radius or 0,
         terrain_costs=dict(species.features.terrain_costs),
     )
-    e.components[Vitals] = Vitals(dict(b.attributes))
-    e.components[Effects] = Effects()
+    components[Vitals] = Vitals(dict(b.attributes))
+    components[Effects] = Effects()
     slotted = tuple(a.name for a in effective_loadout(character))
-    e.components[Loadout] = Loadout(slotted)
-    e.components[Charges] = Charges(progression.charges(level, rules))
-    e.components[Cooldowns] = Cooldowns({})
-    e.components[Memory] = Memory(origin=xy)
-    e.components[FreeActions] = FreeActions(progression.free_action_points(level, rules))
-    e.components[Controller] = controller
-    e.components[TurnState] = TurnState()
-    e.components[Tally] = Tally()
+    components[Loadout] = Loadout(slotted)
+    components[Charges] = Charges(progression.charges(level, rules))
+    components[Cooldowns] = Cooldowns({})
+    components[Memory] = Memory(origin=xy)
+    components[FreeActions] = FreeActions(progression.free_action_points(level, rules))
+    components[Controller] = controller
+    components[TurnState] = TurnState()
+    components[Tally] = Tally()
     battle.by_id[combatant_id] = e
     battle.set_presence(e, Presence.active)
     recompute_stats(battle, e)
@@ -440,6 +488,17 @@ def spawn_companion(battle: Battle, owner: Entity, definition: EnemyDef) -> Enti
     )
     battle.emit(ev.Join, combatant=combatant_summary(e), owner=owner_ident.id)
     return e
+
+
+def check_roll(battle: Battle, actor: Entity, chance: Fraction) -> bool:
+    """Every chance a combatant rolls goes through here: a GM may have forced its next result
+    (a forced result draws nothing from the random source, and is itself a recorded input)."""
+    from horizon_tui.rules.checks import roll_chance
+
+    forced = battle.forced.pop(cid(actor), None)
+    if forced is not None:
+        return forced
+    return roll_chance(chance, battle.rng)
 
 
 def charge_left(e: Entity, difficulty: Difficulty) -> int | None:

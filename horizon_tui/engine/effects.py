@@ -14,7 +14,7 @@ import attrs
 from horizon_tui.content.models import NEGATIVE_EFFECTS
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    comp, Battle, Entity, cid, effects, hp, ident, is_active, recompute_stats, team,
+    comp, Battle, Entity, cid, effects, hp, ident, is_active, put, recompute_stats, team,
 )
 from horizon_tui.engine.components import (
     ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, Team,
@@ -34,19 +34,22 @@ def deal_damage(battle: Battle, target: Entity, amount: int, source: str, abilit
     amount = max(0, int(amount))
     health = hp(target)
     new = health.hp - amount
-    target.components[Health] = Health(new, health.max_hp)
+    put(target, Health, Health(new, health.max_hp))
     battle.emit(ev.Damage, target=cid(target), amount=amount, hp=new, source=source)
+    # Components built directly, not with attrs.evolve: this runs for every blow (the simulator's speed).
     tally = comp(target, Tally)
-    target.components[Tally] = attrs.evolve(tally, damage_taken=tally.damage_taken + amount)
+    put(target, Tally, Tally(tally.damage_dealt, tally.damage_taken + amount, tally.by_ability,
+                                     tally.effects_applied))
     attacker = battle.by_id.get(source)
     if attacker is not None:
         t = comp(attacker, Tally)
         key = ability or "normal attack"
         by_ability = dict(t.by_ability)
         by_ability[key] = by_ability.get(key, 0) + amount
-        attacker.components[Tally] = attrs.evolve(t, damage_dealt=t.damage_dealt + amount, by_ability=by_ability)
+        put(attacker, Tally, Tally(t.damage_dealt + amount, t.damage_taken, by_ability, t.effects_applied))
         memory = comp(target, Memory)
-        target.components[Memory] = attrs.evolve(memory, last_attacker=source)
+        if memory.last_attacker != source:
+            put(target, Memory, Memory(memory.seen, memory.last_known, source, memory.origin))
     if new <= 0 and comp(target, Presence) in (Presence.active, Presence.fled):
         defeat(battle, target)  # a fled target can still fall to a bow's shot (R-11)
 
@@ -62,12 +65,12 @@ def restore_health(battle: Battle, target: Entity, amount: int, source: str) -> 
     """Heal, never above the maximum (R-10)."""
     health = hp(target)
     new = min(health.max_hp, health.hp + max(0, int(amount)))
-    target.components[Health] = Health(new, health.max_hp)
+    put(target, Health, Health(new, health.max_hp))
     battle.emit(ev.Heal, target=cid(target), amount=new - health.hp, hp=new, source=source)
 
 
 def _set(target: Entity, active: tuple[ActiveEffect, ...]) -> None:
-    target.components[Effects] = Effects(active)
+    put(target, Effects, Effects(active))
 
 
 def apply_effect(
@@ -116,7 +119,7 @@ def apply_effect(
         battle.emit(ev.SideChange, target=cid(target), team=team(source))
     if source is not None and effect in NEGATIVE_EFFECTS:
         t = comp(source, Tally)
-        source.components[Tally] = attrs.evolve(t, effects_applied=t.effects_applied + 1)
+        put(source, Tally, attrs.evolve(t, effects_applied=t.effects_applied + 1))
     if effect in _STAT_EFFECTS:
         recompute_stats(battle, target)
     return True

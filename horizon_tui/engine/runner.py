@@ -56,6 +56,21 @@ def submit(battle: Battle, action, inputs: list[Input] | None = None, *, auto_en
     return outcome
 
 
+def override(battle: Battle, change, inputs: list[Input] | None = None) -> Outcome:
+    """A GM override (engine.overrides), at any moment; recorded in `inputs` if it succeeds."""
+    at = len(battle.log)
+    outcome = change(battle)
+    if inputs is not None and not isinstance(outcome, Impossible):
+        inputs.append(Input(at, change, False))
+    return outcome
+
+
+def _is_override(action) -> bool:
+    from horizon_tui.engine.overrides import OVERRIDE_TYPES
+
+    return type(action).__name__ in OVERRIDE_TYPES
+
+
 def play_out(battle: Battle) -> None:
     """A whole battle with every side played by the AI (`horizon battle`, the simulator)."""
     begin(battle)
@@ -71,6 +86,11 @@ def replay(battle: Battle, inputs: list[Input]) -> None:
     queue = list(inputs)
     while queue and not battle.over:
         nxt = queue[0]
+        if _is_override(nxt.action) and len(battle.log) >= nxt.at:
+            queue.pop(0)
+            if isinstance(nxt.action(battle), Impossible):
+                raise ValueError("the saved battle doesn't replay: a GM override no longer applies")
+            continue
         if len(battle.log) >= nxt.at and needs_input(battle):
             queue.pop(0)
             outcome = perform(battle, nxt.action, auto_end=nxt.auto_end)
@@ -93,6 +113,9 @@ def action_to_dict(action) -> dict[str, Any]:
 def action_from_dict(data: dict[str, Any]):
     from horizon_tui.content.convert import converter
 
+    from horizon_tui.engine.overrides import OVERRIDE_TYPES
+
     data = dict(data)
-    cls = ACTION_TYPES[data.pop("type")]
+    kind = data.pop("type")
+    cls = ACTION_TYPES.get(kind) or OVERRIDE_TYPES[kind]
     return converter.structure(data, cls)

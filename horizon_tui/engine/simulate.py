@@ -129,8 +129,9 @@ def summarise(outcomes: list[Outcome], runs: int, seed: int, party_names: list[s
     }
 
 
-def plots(outcomes: list[Outcome], width: int = 70) -> str:
-    """Terminal histograms of battle length and of the party's health left (plotext)."""
+def plots(outcomes: list[Outcome], width: int = 70, *, color: bool = True) -> str:
+    """Terminal histograms of battle length and of the party's health left (plotext); without
+    colour codes when the output isn't a terminal."""
     import plotext as plt
 
     out = []
@@ -143,7 +144,8 @@ def plots(outcomes: list[Outcome], width: int = 70) -> str:
         plt.title(title)
         plt.plotsize(width, 12)
         plt.theme("clear")
-        out.append(plt.build())
+        built = plt.build()
+        out.append(built if color else plt.uncolorize(built))
     return "\n".join(out)
 
 
@@ -203,7 +205,7 @@ def _print_summary(setup, summary: dict[str, Any], outcomes: list[Outcome], work
     for name, amount in sorted(summary["damage_by_ability"].items(), key=lambda kv: -kv[1]):
         damage.add_row(name, f"{amount:g}")
     console.print(damage)
-    print(plots(outcomes))
+    print(plots(outcomes, color=sys.stdout.isatty()))
 
 
 def add_simulate_arguments(parser) -> None:

@@ -8,10 +8,13 @@ import attrs
 
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    check_chance, comp, ENEMIES, PARTY, Battle, BattleError, Entity, active_combatants, charge_left, cid, effects, gear,
-    current_attributes, ident, is_active, movement_budget, pos, recompute_stats, spawn_companion, stats, team, typical_attack,
+    check_roll, check_chance, comp, ENEMIES, PARTY, Battle, BattleError, Entity, active_combatants, charge_left, cid, effects, gear,
+    current_attributes, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, stats, team,
+    typical_attack,
 )
-from horizon_tui.engine.components import Charges, Controller, Loadout, Memory, Presence, TurnState
+from horizon_tui.engine.components import (
+    Charges, Controller, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
+)
 from horizon_tui.engine.effects import end_effect, expire_turn_effects, tick_effects
 from horizon_tui.rules.checks import difficulty_check_chance, roll_chance
 from horizon_tui.rules.dice import parse_dice
@@ -63,7 +66,7 @@ def prepare_loadouts(battle: Battle) -> None:
             if not ability.is_fixed:
                 chance = check_chance(e, ability.difficulty, battle.rules)
                 if chance < 1:
-                    working = roll_chance(chance, battle.rng)
+                    working = check_roll(battle, e, chance)
                     battle.emit(ev.Check, actor=cid(e), kind="activation", chance=float(chance),
                                 success=working, ability=name, outcome=None if working else "fizzle")
                 if working:
@@ -117,18 +120,28 @@ def update_sight(battle: Battle, e: Entity) -> None:
     """Who this combatant sees now joins its memory (R-11: "seen at least once")."""
     if not is_active(e):
         return
-    visible = battle.battlefield.fov(pos(e), gear(e).sight_radius)
-    memory = comp(e, Memory)
+    table = e.registry._components_by_entity  # noqa: SLF001 - as `comp` does: this runs after every move
+    memory = table[e][Memory]
+    # Nobody placed since its last look and its memory untouched: it would learn nothing new.
+    key = ("sight", cid(e))
+    seen_at = battle.memo.get(key)
+    if seen_at is not None and seen_at[0] == battle.placements and seen_at[1] is memory:
+        return
+    visible = battle.battlefield.fov(table[e][Position].xy, table[e][Gear].sight_radius)
+    known = memory.last_known
     spotted = {}
+    changed = False
     for other_id, other in battle.active.items():
         if other is not e:
-            x, y = pos(other)
-            if visible[y, x]:
-                spotted[other_id] = (x, y)
-    if not spotted or all(memory.last_known.get(k) == v for k, v in spotted.items()):
+            xy = table[other][Position].xy
+            if visible[xy[1], xy[0]]:
+                spotted[other_id] = xy
+                changed = changed or known.get(other_id) != xy
+    if not changed:
+        battle.memo[key] = (battle.placements, memory)
         return
-    last_known = {**memory.last_known, **spotted}
-    e.components[Memory] = attrs.evolve(memory, seen=memory.seen | spotted.keys(), last_known=last_known)
+    put(e, Memory, Memory(memory.seen | spotted.keys(), {**known, **spotted}, memory.last_attacker,
+                          memory.origin))
 
 
 def start(battle: Battle) -> None:
@@ -167,7 +180,7 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
     already ended by itself (stunned, getting up, fallen to bleeding)."""
     state = comp(e, TurnState)
     budget = movement_budget(battle, e)
-    e.components[TurnState] = TurnState(own_turns=state.own_turns + 1, movement_left=budget, acted=False)
+    put(e, TurnState, TurnState(own_turns=state.own_turns + 1, movement_left=budget, acted=False))
     battle.emit(ev.Turn, actor=cid(e), movement=budget)
     fx = effects(e)
     stunned = fx.has("stun")
@@ -199,11 +212,11 @@ def _stumble(battle: Battle, e: Entity) -> None:
         xy = options[battle.rng.randrange(len(options))]
         battle.place(e, xy)
         battle.emit(ev.Move, actor=cid(e), path=[list(xy)], cost=0, forced=True)
-    e.components[TurnState] = attrs.evolve(state, movement_left=0)
+    put(e, TurnState, attrs.evolve(state, movement_left=0))
 
 
 def sides_present(battle: Battle) -> set[str]:
-    return {team(e) for e in active_combatants(battle)}
+    return {comp(e, Team).name for e in battle.active.values()}
 
 
 def check_end(battle: Battle) -> bool:
@@ -212,6 +225,14 @@ def check_end(battle: Battle) -> bool:
         return True
     if battle.round == 0 and not battle.order:
         return False
+    # Runs after every action: stop looking once both sides are seen (the usual answer).
+    party = enemies = False
+    for e in battle.active.values():
+        side = comp(e, Team).name
+        party = party or side == PARTY
+        enemies = enemies or side == ENEMIES
+        if party and enemies:
+            return False
     present = sides_present(battle)
     if PARTY in present and ENEMIES in present:
         return False

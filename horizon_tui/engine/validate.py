@@ -2,8 +2,9 @@
 
 An enemy is checked like a character (R-1 minimums, species, weapon, armor, abilities) except
 that its level comes from its file (R-4: enemies may be level 1, and need not have 42 points):
-its loadout must fit that level's slots and charges (R-5, R-6). Its AI profile and targeting must
-be ones the engine knows, and a companion must name an enemy that exists.
+its loadout must fit that level's slots and charges (R-5, R-6). Its AI profile must be one of the
+profiles file beside it (`ai.toml`), its targeting one the engine knows, and a companion must name
+an enemy that exists. The profiles file is checked on its own too.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections import Counter
 from collections.abc import Collection
 from pathlib import Path
 
+from horizon_tui.content.ai_profiles import FILE_NAME as AI_FILE
+from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, load_ai_profiles, profiles_path
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS, EnemyDef, load_enemy
 from horizon_tui.content.files import locate, read_document
@@ -35,7 +38,8 @@ def _choice(value: str, known: Collection[str], file: str, key: str, what: str) 
 
 
 def check_enemy(
-    enemy: EnemyDef, catalogue: Catalogue, file: str, known_enemies: Collection[str] | None = None
+    enemy: EnemyDef, catalogue: Catalogue, file: str, known_enemies: Collection[str] | None = None,
+    profiles: AiProfiles | None = None,
 ) -> list[Problem]:
     """Everything an enemy file can get wrong after it parses; never raises."""
     rules = catalogue.rules
@@ -47,7 +51,11 @@ def check_enemy(
         problems.append(Problem(file, "level", f"a level is at least 1, not {enemy.level} (R-4)"))
     if enemy.xp < 0:
         problems.append(Problem(file, "xp", "an XP value can't be negative (R-14)"))
-    problems += _choice(enemy.ai, AI_PROFILES, file, "ai", "AI profile")
+    profile_names = profiles.names() if profiles is not None else AI_PROFILES
+    problems += _choice(enemy.ai, profile_names, file, "ai", "AI profile")
+    if (profiles is not None and enemy.ai in profiles and enemy.flee_below is not None
+            and not any(r.do == "flee" for r in profiles[enemy.ai].rules)):
+        problems.append(Problem(file, "flee_below", f"profile {enemy.ai!r} has no flee rule for it to change"))
     problems += _choice(enemy.targeting, TARGETINGS, file, "targeting", "targeting")
     if enemy.flee_below is not None and not 0 < enemy.flee_below < 1:
         problems.append(Problem(file, "flee_below", "a share of health between 0 and 1, e.g. 0.3"))
@@ -156,11 +164,29 @@ def _load_folder(folder: Path | None, catalogue: Catalogue) -> tuple[dict[str, E
     return loaded, broken
 
 
+def _profiles_for(path: Path, catalogue: Catalogue) -> tuple[AiProfiles | None, Problem | None]:
+    """The profiles beside an enemy's folder (data/enemies -> data/ai.toml), else the catalogue's."""
+    beside = path.resolve().parent.parent / AI_FILE
+    file = beside if beside.is_file() else profiles_path(catalogue.root)
+    try:
+        return cached_ai_profiles(file), None
+    except DataError:
+        return None, Problem(str(path), "ai", f"can't check the profile: {file} has problems (validate it)")
+
+
+def check_ai_file(path: Path, catalogue: Catalogue) -> list[Problem]:
+    load_ai_profiles(path)  # DataError: validate_paths reports its problems
+    return []
+
+
 def check_enemy_file(path: Path, catalogue: Catalogue) -> list[Problem]:
     enemy = load_enemy(path, catalogue)  # DataError: validate_paths reports its problems
     folder = _enemies_folder(path, catalogue)
     known = {p.stem for p in folder.glob("*.toml")} if folder is not None else None
-    problems = check_enemy(enemy, catalogue, str(path), known)
+    profiles, trouble = _profiles_for(path, catalogue)
+    problems = check_enemy(enemy, catalogue, str(path), known, profiles)
+    if trouble is not None:
+        problems = [p for p in problems if p.key != "ai"] + [trouble]
     return locate(problems, read_document(path)[1]) if problems else []
 
 
@@ -189,6 +215,8 @@ def _register() -> None:
         VALIDATORS.insert(0, ("enemy", lambda p, d: p.parent.name == "enemies", check_enemy_file))
     if "encounter" not in names:
         VALIDATORS.insert(1, ("encounter", lambda p, d: p.parent.name == "encounters", check_encounter_file))
+    if "ai profiles" not in names:
+        VALIDATORS.insert(2, ("ai profiles", lambda p, d: p.name == AI_FILE, check_ai_file))
 
 
 _register()

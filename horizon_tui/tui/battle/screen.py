@@ -71,7 +71,7 @@ class BattleScreen(Screen):
     ]
 
     def __init__(self, session: BattleSession, *, on_end: Callable[[BattleSession], None] | None = None,
-                 autosave: Callable[[BattleSession], None] | None = None) -> None:
+                 autosave: Callable[[BattleSession], None] | None = None, side: str | None = "party") -> None:
         super().__init__(id="battle-field")
         self.session = session
         self.battle: Battle = session.battle
@@ -83,7 +83,7 @@ class BattleScreen(Screen):
         self.confirm_fn: Callable[[tuple[int, int]], object] | None = None
         self.prompt = ""
         self.speed = 1
-        self.side = "party"
+        self.side = side  # the side whose sight is shown; None: the GM sees everything
         self._ai_timer = None
         self._finished = False
 
@@ -236,7 +236,7 @@ class BattleScreen(Screen):
     def _shown_unit(self, visible) -> Entity | None:
         if self.cursor is not None:
             e = self.battle.at(self.cursor)
-            if e is not None and (team(e) == self.side or visible[self.cursor[1], self.cursor[0]]):
+            if e is not None and visible[self.cursor[1], self.cursor[0]]:
                 return e
         return self.me or self.battle.current
 

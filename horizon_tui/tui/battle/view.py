@@ -49,9 +49,12 @@ class Overlay:
     cursor_blocked: bool = False
 
 
-def team_view(battle: Battle, side: str) -> np.ndarray:
-    """What a side sees now: the union of its active members' fields of view."""
+def team_view(battle: Battle, side: str | None) -> np.ndarray:
+    """What a side sees now: the union of its active members' fields of view. `None` is the
+    game master, who sees everything."""
     field = battle.battlefield
+    if side is None:
+        return np.ones((field.height, field.width), dtype=bool)
     seen = np.zeros((field.height, field.width), dtype=bool)
     from horizon_tui.engine.battle import gear
 
@@ -67,7 +70,7 @@ def draw(
     visible: np.ndarray,
     remembered: np.ndarray,
     *,
-    side: str = "party",
+    side: str | None = "party",
     active: str | None = None,
     overlay: Overlay | None = None,
 ) -> None:

@@ -20,7 +20,7 @@ class BattlefieldView(ScrollView, can_focus=True):
     BattlefieldView { scrollbar-size: 1 1; }
     """
 
-    def __init__(self, battle: Battle, side: str = "party", **kwargs) -> None:
+    def __init__(self, battle: Battle, side: str | None = "party", **kwargs) -> None:
         super().__init__(**kwargs)
         self.battle = battle
         self.side = side
