@@ -66,7 +66,7 @@ async def _fight(pilot, app, limit: int = 400) -> None:
         if isinstance(app.screen, BattleScreen) and app.screen.mode != "move":
             await pilot.press("escape")
             if app.screen.me is not None:
-                await pilot.press("period")
+                await pilot.press("full_stop")
 
 
 async def test_a_won_battle_gives_xp_saves_it_and_returns_to_the_sheet(saves, catalogue):
@@ -114,7 +114,7 @@ async def test_a_battle_in_progress_is_saved_and_resumes_where_it_was(saves, cat
         screen = await _battle_screen(pilot, app)
         await pilot.press("x")  # to the player's turn
         assert screen.me is not None
-        await pilot.press("period")  # end the turn: autosave
+        await pilot.press("full_stop")  # end the turn: autosave
         await pilot.press("x")
         length = len(screen.battle.log)
         await pilot.press("escape")  # nothing to cancel; the screen stays

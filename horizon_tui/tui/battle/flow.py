@@ -133,8 +133,8 @@ def finish(app: HorizonApp, session: BattleSession, character_path: Path) -> Non
 
     def done(_: None) -> None:
         save = battle_save_path(app, character_path)
-        if save.exists():
-            save.unlink()
+        for old in (save, *(save.with_name(f"{save.name}.{n}") for n in range(1, 4))):
+            old.unlink(missing_ok=True)  # the finished battle's save and its backups
         if app.session is not None and gained:
             character = app.session.character
             app.commit(attrs.evolve(character, xp=character.xp + gained))

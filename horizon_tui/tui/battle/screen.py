@@ -61,7 +61,7 @@ class BattleScreen(Screen):
         Binding("s", "swap", "Swap", id="battle.swap"),
         Binding("l", "look", "Look", id="battle.look"),
         Binding("t", "travel", "Travel", id="battle.travel"),
-        Binding("period,space,w", "wait", "End turn", id="battle.wait", key_display="."),
+        Binding("full_stop,space,w", "wait", "End turn", id="battle.wait", key_display="."),
         Binding("enter", "confirm", "Confirm", id="battle.confirm", show=False),
         Binding("tab", "next_target", "Next target", id="battle.next", show=False),
         Binding("escape", "cancel", "Cancel", id="battle.cancel", show=False),
@@ -318,7 +318,7 @@ class BattleScreen(Screen):
         elif self.mode == "move":
             acted = comp(me, TurnState).acted
             hint = Text("Action used: move on or press . to end the turn" if acted else
-                        "Your turn: move (arrows/hjkl/yubn), a attack, 1-9 abilities, f free action, . wait",
+                        "Your turn: move (arrows, hjk yubn, numpad), a attack, 1-9 abilities, f free action, . wait",
                         style="dim")
         else:
             hint = Text(self._cursor_hint(), style="")
