@@ -64,6 +64,24 @@ def team_view(battle: Battle, side: str | None) -> np.ndarray:
     return seen
 
 
+class BaseLayer:
+    """The terrain as a side knows it (lit, remembered, unknown), kept until what is seen
+    changes: a frame then costs one copy plus the combatants."""
+
+    def __init__(self) -> None:
+        self._key: bytes | None = None
+        self._cells: np.ndarray | None = None
+
+    def paint(self, rgb: np.ndarray, terrain: np.ndarray, visible: np.ndarray, remembered: np.ndarray) -> None:
+        key = visible.tobytes() + remembered.tobytes()
+        if key != self._key or self._cells is None or self._cells.shape != rgb.shape:
+            _paint_terrain(rgb, terrain, visible, remembered)
+            self._cells = rgb.copy()
+            self._key = key
+        else:
+            rgb[...] = self._cells
+
+
 def draw(
     console: tcod.console.Console,
     battle: Battle,
@@ -73,11 +91,20 @@ def draw(
     side: str | None = "party",
     active: str | None = None,
     overlay: Overlay | None = None,
+    base: BaseLayer | None = None,
 ) -> None:
     """Paint the battle as `side` knows it. `console` is the map's size ([y, x] arrays)."""
     field = battle.battlefield
-    terrain = field.terrain
     rgb = console.rgb
+    known = visible | remembered
+    if base is not None:
+        base.paint(rgb, field.terrain, visible, remembered)
+    else:
+        _paint_terrain(rgb, field.terrain, visible, remembered)
+    _paint_overlay_and_units(rgb, battle, visible, known, side, active, overlay)
+
+
+def _paint_terrain(rgb: np.ndarray, terrain: np.ndarray, visible: np.ndarray, remembered: np.ndarray) -> None:
     ch = np.select(
         [terrain == Terrain.WALL, terrain == Terrain.DIFFICULT], [GLYPHS[Terrain.WALL], GLYPHS[Terrain.DIFFICULT]],
         GLYPHS[Terrain.FLOOR],
@@ -88,6 +115,10 @@ def draw(
     dim = _palette(terrain, FLOOR_DIM, WALL_DIM, ROUGH_DIM)
     rgb["fg"] = np.where(visible[..., None], lit, np.where(remembered[..., None], dim, 0))
     rgb["bg"] = np.where(visible[..., None], BG_LIT, np.where(remembered[..., None], BG_DIM, BG_NONE))
+
+
+def _paint_overlay_and_units(rgb, battle: Battle, visible, known, side, active, overlay) -> None:
+    field = battle.battlefield
     if overlay is not None:
         if overlay.reach is not None:
             rgb["bg"][overlay.reach & known] = REACH_BG
@@ -97,9 +128,7 @@ def draw(
         for x, y in overlay.area:
             if field.in_bounds((x, y)):
                 rgb["bg"][y, x] = AREA_BG
-    for e in battle.combatants():
-        if comp(e, Presence) is not Presence.active:
-            continue
+    for e in battle.active.values():
         x, y = pos(e)
         if team(e) != side and not visible[y, x]:
             continue  # fog of war: the player sees only what its side sees

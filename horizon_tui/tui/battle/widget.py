@@ -10,7 +10,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from horizon_tui.engine.battle import Battle
-from horizon_tui.tui.battle.view import Overlay, StripCache, draw
+from horizon_tui.tui.battle.view import BaseLayer, Overlay, StripCache, draw
 
 
 class BattlefieldView(ScrollView, can_focus=True):
@@ -29,6 +29,7 @@ class BattlefieldView(ScrollView, can_focus=True):
         self.remembered = np.zeros((field.height, field.width), dtype=bool)
         self.seen_now = np.zeros_like(self.remembered)
         self.strips = StripCache()
+        self.base = BaseLayer()
         self.virtual_size = Size(field.width, field.height)
 
     def redraw(self, visible: np.ndarray, active: str | None, overlay: Overlay | None) -> None:
@@ -36,7 +37,8 @@ class BattlefieldView(ScrollView, can_focus=True):
         self.seen_now = visible
         self.remembered |= visible
         before = self.console.rgb.copy()
-        draw(self.console, self.battle, visible, self.remembered, side=self.side, active=active, overlay=overlay)
+        draw(self.console, self.battle, visible, self.remembered, side=self.side, active=active,
+             overlay=overlay, base=self.base)
         changed = np.nonzero(np.any(before != self.console.rgb, axis=1))[0]
         scroll_y = int(self.scroll_offset.y)
         for y in changed.tolist():

