@@ -24,7 +24,7 @@ from horizon_tui.errors import DataError, Problem
 from horizon_tui.rules.character import build
 from horizon_tui.rules.combat import armor_strength_required, attack_formula
 from horizon_tui.rules.formula import FormulaError
-from horizon_tui.rules.validation import check_ability, check_species, check_weapon, effective_loadout
+from horizon_tui.rules.validation import check_ability, check_species, check_weapon, loadout_problems
 from horizon_tui.validate import VALIDATORS
 
 
@@ -104,40 +104,8 @@ def check_enemy(
 
 
 def enemy_loadout_problems(enemy: EnemyDef, catalogue: Catalogue, file: str) -> list[Problem]:
-    """R-6 for the enemy's own level: slotted abilities exist and fit its slots; passives
-    (non-replaceable ones always) fit its charges."""
-    character = enemy.character
-    row = catalogue.rules.level_row(enemy.level)
-    problems = []
-    known = {a.name for a in character.abilities}
-    for name in character.loadout:
-        if name not in known:
-            close = difflib.get_close_matches(name, list(known), n=1)
-            problems.append(Problem(file, "loadout", f"{name!r} is not one of its abilities",
-                                    suggestion=close[0] if close else None))
-    for name, count in Counter(character.loadout).items():
-        if count > 1:
-            problems.append(Problem(file, "loadout", f"{name!r} is slotted twice"))
-    if problems:
-        return problems
-    slotted = effective_loadout(character)
-    if len(slotted) > row.slots:
-        fixed = sum(1 for a in slotted if a.is_fixed)
-        problems.append(Problem(
-            file, "loadout",
-            f"{len(slotted)} abilities slotted ({fixed} of them non-replaceable passives) "
-            f"but level {enemy.level} has {row.slots} slots (R-6)",
-        ))
-    reserved = Counter(a.difficulty for a in slotted if a.is_passive)
-    for difficulty, count in reserved.items():
-        available = row.charges.get(difficulty, 0)
-        if count > available:
-            problems.append(Problem(
-                file, "loadout",
-                f"{count} passives of difficulty {difficulty} each hold a charge, "
-                f"but level {enemy.level} has {available} charges of {difficulty} (R-6)",
-            ))
-    return problems
+    """R-6 at the enemy's own level (R-4: set in its file)."""
+    return loadout_problems(enemy.character, catalogue.rules, file, level=enemy.level)
 
 
 def _enemies_folder(path: Path, catalogue: Catalogue) -> Path | None:

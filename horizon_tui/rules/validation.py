@@ -100,8 +100,11 @@ def check_ability(ability: Ability, file: str, key: str) -> list[Problem]:
     return problems
 
 
-def loadout_problems(character: Character, rules: Ruleset, file: str = "<character>") -> list[Problem]:
-    """R-6: slotted abilities exist, fit the level's slots, and passives fit the charges."""
+def loadout_problems(
+    character: Character, rules: Ruleset, file: str = "<character>", *, level: int | None = None
+) -> list[Problem]:
+    """R-6: slotted abilities exist, fit the level's slots, and passives fit the charges.
+    `level` is an enemy's or NPC's own (R-4); a character's comes from its points."""
     problems = []
     known = {a.name for a in character.abilities}
     for name in character.loadout:
@@ -114,23 +117,24 @@ def loadout_problems(character: Character, rules: Ruleset, file: str = "<charact
         problems.append(Problem(file, "loadout", f"{name!r} is slotted twice"))
     if problems:
         return problems
-    b = build(character, rules)
+    level = level if level is not None else build(character, rules).level
+    row = rules.level_row(level)
     slotted = effective_loadout(character)
-    if len(slotted) > b.slots:
+    if len(slotted) > row.slots:
         fixed = sum(1 for a in slotted if a.is_fixed)
         problems.append(Problem(
             file, "loadout",
             f"{len(slotted)} abilities slotted ({fixed} of them non-replaceable passives) "
-            f"but level {b.level} has {b.slots} slots (R-6)",
+            f"but level {level} has {row.slots} slots (R-6)",
         ))
     reserved = Counter(a.difficulty for a in slotted if a.is_passive)
     for difficulty, count in reserved.items():
-        available = b.charges.get(difficulty, 0)
+        available = row.charges.get(difficulty, 0)
         if count > available:
             problems.append(Problem(
                 file, "loadout",
                 f"{count} passives of difficulty {difficulty} each hold a charge, "
-                f"but level {b.level} has {available} charges of {difficulty} (R-6)",
+                f"but level {level} has {available} charges of {difficulty} (R-6)",
             ))
     return problems
 

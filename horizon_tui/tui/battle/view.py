@@ -18,9 +18,8 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from horizon_tui.engine.battle import Battle, comp, ident, pos, team
+from horizon_tui.engine.battle import Battle, ident, pos, team
 from horizon_tui.engine.battlefield import Terrain
-from horizon_tui.engine.components import Presence
 
 # Colours: one palette, named for what they show.
 FLOOR_LIT, FLOOR_DIM = (110, 110, 100), (55, 55, 60)
