@@ -41,3 +41,26 @@ def test_sheet(snap_compare, snap_app, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_loadout(snap_compare, snap_app, size):
     assert snap_compare(snap_app("loadout"), terminal_size=size)
+
+
+async def _to_players_turn(pilot) -> None:
+    """A seeded battle on the shipped Goblin Ambush, played up to the player's first turn."""
+    from horizon_tui.tui.battle import flow
+    from horizon_tui.tui.battle.screen import BattleScreen
+
+    app = pilot.app
+    app.open_character(Path("saves/characters/iriel.toml"))
+    await pilot.pause()
+    data = Path(__file__).resolve().parents[2] / "data" / "encounters"
+    flow.start(app, data / "goblin_ambush.toml", seed=4)
+    for _ in range(100):
+        if isinstance(app.screen, BattleScreen):
+            break
+        await pilot.pause(0.02)
+    await pilot.press("x")  # the enemies' turns at once, up to the player's
+    await pilot.press("a")  # the targeting cursor with its reach and odds
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_battle(snap_compare, snap_app, size):
+    assert snap_compare(snap_app(), terminal_size=size, run_before=_to_players_turn)

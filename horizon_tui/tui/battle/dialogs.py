@@ -50,18 +50,20 @@ class BattleSummary(ModalScreen[None]):
     BattleSummary DataTable { height: auto; max-height: 14; }
     """
 
-    def __init__(self, headline: str, rows: list[tuple[str, ...]], footer: str) -> None:
+    def __init__(self, headline: str, rows: list[tuple[str, ...]], footer: str,
+                 hint: str = "enter: back to the character sheet") -> None:
         super().__init__()
         self.headline = headline
         self.rows = rows
         self.footer = footer
+        self.hint = hint
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.headline, style="bold"), id="summary-headline")
             yield DataTable(id="summary-table", cursor_type="none", zebra_stripes=True)
             yield Static(Text(self.footer), id="summary-footer")
-            yield Static(Text("enter: back to the character sheet", style="dim"))
+            yield Static(Text(self.hint, style="dim"))
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

@@ -94,10 +94,10 @@ class BattleScreen(Screen):
         with Horizontal(id="battle-main"):
             with Vertical(id="map-column"):
                 yield BattlefieldView(self.battle, self.side, id="map")
-                yield Static(id="status", markup=False)
             with VerticalScroll(id="battle-side"):
                 yield Static(id="unit", markup=False)
                 yield Static(id="slots", markup=False)
+        yield Static(id="status", markup=False)
         yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
         yield Footer()
 
@@ -245,8 +245,8 @@ class BattleScreen(Screen):
             return Text("")
         i, h = ident(e), hp(e)
         text = Text()
-        text.append(f"{i.name}", style="bold cyan" if team(e) == "party" else "bold red")
-        text.append(f"  level {i.level}\n", style="dim")
+        text.append(i.name, style="bold cyan" if team(e) == "party" else "bold red")
+        text.append(f" · level {i.level}\n", style="dim")
         share = max(0, h.hp) / h.max_hp if h.max_hp else 0
         bar = int(round(share * 20))
         text.append("█" * bar, style="green" if share > 0.5 else "yellow" if share > 0.25 else "red")
@@ -339,6 +339,8 @@ class BattleScreen(Screen):
         parts = [self.mode_label]
         if preview.target:
             parts.append(ident(self.battle[preview.target]).name)
+        if preview.problem:  # the reason first: it is what the player needs, and lines get cut
+            return " · ".join(parts) + f": ✗ {preview.problem}   (esc cancel)"
         if preview.hit is not None:
             parts.append(f"hit {_pct(preview.hit)}")
         if preview.crit:
@@ -346,8 +348,6 @@ class BattleScreen(Screen):
         if preview.check is not None:
             parts.append(f"check {_pct(preview.check)}")
         parts.append(f"reach {preview.reach}")
-        if preview.problem:
-            parts.append(f"✗ {preview.problem}")
         return " · ".join(parts) + "   (enter confirm, tab next, esc cancel)"
 
     # --- modes -----------------------------------------------------------------------------------

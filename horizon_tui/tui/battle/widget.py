@@ -40,17 +40,25 @@ class BattlefieldView(ScrollView, can_focus=True):
         draw(self.console, self.battle, visible, self.remembered, side=self.side, active=active,
              overlay=overlay, base=self.base)
         changed = np.nonzero(np.any(before != self.console.rgb, axis=1))[0]
-        scroll_y = int(self.scroll_offset.y)
+        top = self._margins()[1] - int(self.scroll_offset.y)
         for y in changed.tolist():
-            self.refresh(Region(0, y - scroll_y, self.size.width, 1))
+            self.refresh(Region(0, y + top, self.size.width, 1))
+
+    def _margins(self) -> tuple[int, int]:
+        """A map smaller than the pane sits in its middle."""
+        return (max(0, (self.size.width - self.console.width) // 2),
+                max(0, (self.size.height - self.console.height) // 2))
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
-        row = y + scroll_y
+        left, top = self._margins()
+        row = y + scroll_y - top
         width = self.size.width
-        if row >= self.console.height:
+        if not 0 <= row < self.console.height:
             return Strip.blank(width, self.rich_style)
         strip = self.strips.row(self.console, row)
+        if left:
+            return Strip.join([Strip.blank(left, self.rich_style), strip]).extend_cell_length(width, self.rich_style)
         return strip.crop(scroll_x, scroll_x + width).extend_cell_length(width, self.rich_style)
 
     def keep_in_view(self, xy: tuple[int, int]) -> None:
