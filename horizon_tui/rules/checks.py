@@ -10,7 +10,7 @@ from fractions import Fraction
 import attrs
 
 from horizon_tui.content.models import Difficulty
-from horizon_tui.content.ruleset import CheckRules, DialogueRules, Ruleset
+from horizon_tui.content.ruleset import CheckRules, DialogueRules, Ruleset, SpeciesRules
 from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.progression import needs_difficulty_check
 
@@ -51,15 +51,32 @@ def roll_chance(chance: Fraction, rng: random.Random) -> bool:
     return rng.randrange(chance.denominator) < chance.numerator
 
 
-def failure_outcome(rng: random.Random, checks: CheckRules) -> Failure:
-    weights = (checks.failure_fizzle, checks.failure_self, checks.failure_random)
-    total = sum(weights)
-    pick = Fraction(rng.randrange(10**6), 10**6) * total
-    for outcome, weight in zip(Failure, weights):
+def weighted_choice(rng: random.Random, weights: tuple[Fraction, ...]) -> int:
+    """The index picked by one roll over exact weights (they need not add up to 1)."""
+    pick = Fraction(rng.randrange(10**6), 10**6) * sum(weights)
+    for index, weight in enumerate(weights):
         if pick < weight:
-            return outcome
+            return index
         pick -= weight
-    return Failure.random
+    return len(weights) - 1
+
+
+def failure_outcome(rng: random.Random, checks: CheckRules) -> Failure:
+    """R-7 [S]: what a failed difficulty check does, 60/20/20 by the rules data."""
+    weights = (checks.failure_fizzle, checks.failure_self, checks.failure_random)
+    return list(Failure)[weighted_choice(rng, weights)]
+
+
+REACTIONS = ("ill-wisher", "indifferent", "admirer")
+
+
+def settlement_reaction(rng: random.Random, species: SpeciesRules) -> tuple[str, int]:
+    """R-3 [H]: an uncommon-species character entering a small settlement meets ill-wishers,
+    indifference or admirers (25/50/25 by the rules data): −2, 0 or +2 on that day's dialogue
+    checks there."""
+    weights = (species.reaction_ill_wisher, species.reaction_indifferent, species.reaction_admirer)
+    index = weighted_choice(rng, weights)
+    return REACTIONS[index], (-species.reaction_modifier, 0, species.reaction_modifier)[index]
 
 
 # --- R-12 dialogue -----------------------------------------------------------------------------

@@ -179,3 +179,21 @@ def test_r12_success_chance_matches_seeded_rolls(rules):
     trials = 10_000
     wins = sum(dialogue_check("charm", {"beauty": 4}, {}, F(25), 1, rng, d).success for _ in range(trials))
     assert abs(wins / trials - float(exact)) < 0.02
+
+
+def test_r3_settlement_reactions_split_25_50_25_with_their_modifiers(rules):
+    """R-3 [H]: over many seeded rolls the three reactions land near 25/50/25 (3 sigma), and
+    each carries its modifier: −2, 0, +2."""
+    import random
+
+    from horizon_tui.rules.checks import settlement_reaction
+
+    rng = random.Random(3)
+    counts = {"ill-wisher": 0, "indifferent": 0, "admirer": 0}
+    for _ in range(4000):
+        reaction, modifier = settlement_reaction(rng, rules.species)
+        counts[reaction] += 1
+        assert modifier == {"ill-wisher": -2, "indifferent": 0, "admirer": 2}[reaction]
+    for reaction, share in (("ill-wisher", 0.25), ("indifferent", 0.5), ("admirer", 0.25)):
+        sigma = (4000 * share * (1 - share)) ** 0.5
+        assert abs(counts[reaction] - 4000 * share) < 3 * sigma
