@@ -13,7 +13,6 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +82,8 @@ def run(encounter: str, party_files: list[Path], runs: int, seed: int, workers: 
             if progress:
                 progress(1)
         return outcomes
+    from concurrent.futures import ProcessPoolExecutor  # here: `horizon sheet` shouldn't pay for it
+
     size = max(1, min(25, math.ceil(runs / (workers * 4))))
     chunks = [jobs[i:i + size] for i in range(0, runs, size)]
     outcomes = []
