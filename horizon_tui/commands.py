@@ -9,6 +9,7 @@ import importlib
 # command name -> (module, function, help); the module's `add_arguments(parser)` is optional
 _COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("horizon_tui.tui.launch", "run_player_app", "the player app (the default)"),
+    "gm": ("horizon_tui.gm.launch", "run_gm_app", "the game master's tool: campaign, NPCs, checks, fights"),
     "battle": ("horizon_tui.engine.commands", "cmd_battle", "a whole battle played by the AI, as a log"),
     "simulate": ("horizon_tui.engine.simulate", "cmd_simulate", "many battles: win rate, rounds, damage"),
     "serve-ssh": ("horizon_tui.ssh.commands", "cmd_serve_ssh", "host the player app over SSH"),
@@ -33,6 +34,12 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--saves-dir", type=str, default=None, help="where characters are saved")
 
 
+def _gm_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--saves-dir", type=str, default=None, help="the saves folder; campaigns go in its campaigns/")
+    parser.add_argument("--campaign", type=str, default=None, metavar="NAME",
+                        help="open this campaign (created if there is none by that name)")
+
+
 def _battle_arguments(parser: argparse.ArgumentParser) -> None:
     from horizon_tui.engine.commands import add_battle_arguments
 
@@ -46,7 +53,7 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 _ARGUMENTS = {
-    "play": _play_arguments, "battle": _battle_arguments, "simulate": _simulate_arguments,
+    "play": _play_arguments, "gm": _gm_arguments, "battle": _battle_arguments, "simulate": _simulate_arguments,
     "serve-ssh": lambda parser: importlib.import_module("horizon_tui.ssh.commands").add_serve_arguments(parser),
     "users": lambda parser: importlib.import_module("horizon_tui.ssh.commands").add_users_arguments(parser),
 }

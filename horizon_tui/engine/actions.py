@@ -390,6 +390,7 @@ class FreeAction:
     chance: Fraction | None = None
     duration: int = 1
     magnitude: Fraction = Fraction(0)
+    stat: str | None = None  # a buff's derived stat
 
     def __call__(self, battle: Battle) -> Outcome:
         e = battle[self.actor]
@@ -437,7 +438,7 @@ class FreeAction:
             if effect == "damage":
                 deal_damage(battle, target, whole(magnitude), cid(e), "free action")
             else:
-                apply_effect(battle, target, effect, duration=duration, magnitude=magnitude, source=e)
+                apply_effect(battle, target, effect, duration=duration, magnitude=magnitude, source=e, stat=self.stat)
         check_end(battle)
         return Success(battle.log[start:])
 

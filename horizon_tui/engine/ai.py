@@ -27,8 +27,7 @@ from horizon_tui.engine.actions import (
 )
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
-    Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, team,
-    typical_attack,
+    Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, typical_attack,
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.components import (
@@ -47,14 +46,15 @@ def visible_enemies(battle: Battle, e: Entity) -> list[Entity]:
     """Enemies in `e`'s field of view now, hidden ones left out (R-13)."""
     table = e.registry._components_by_entity  # noqa: SLF001 - `comp`, inlined: every decision looks
     mine = table[e]
-    view = battle.battlefield.fov(mine[Position].xy, mine[Gear].sight_radius)
+    field = battle.battlefield
+    view, width = field.fov_bytes(mine[Position].xy, mine[Gear].sight_radius), field.width
     side = mine[Team].name
     seen = []
     for other in battle.active.values():
         held = table[other]
         if held[Team].name != side:
-            x, y = held[Position].xy
-            if view[y, x] and not held[Effects].has("hidden"):
+            at = held[Position]
+            if view[at.y * width + at.x] and not held[Effects].has("hidden"):
                 seen.append(other)
     return seen
 
@@ -85,42 +85,66 @@ def profile_of(battle: Battle, e: Entity) -> Profile:
 
 def _share_below(e: Entity, value: Fraction) -> bool:
     h = hp(e)
-    return h.hp * value.denominator < value.numerator * h.max_hp
+    numerator, denominator = value.as_integer_ratio()
+    return h.hp * denominator < numerator * h.max_hp
 
 
 def _share_above(e: Entity, value: Fraction) -> bool:
     h = hp(e)
-    return h.hp * value.denominator > value.numerator * h.max_hp
+    numerator, denominator = value.as_integer_ratio()
+    return h.hp * denominator > numerator * h.max_hp
 
 
 class Mind:
     """What one combatant knows during its turn; the view is recomputed when it moves."""
 
-    __slots__ = ("battle", "e", "actor", "_at", "_seen", "_target")
+    __slots__ = ("battle", "e", "actor", "_at", "_seen", "_target", "_stamp", "_active", "_help", "_reach")
 
     def __init__(self, battle: Battle, e: Entity) -> None:
         self.battle, self.e, self.actor = battle, e, cid(e)
         self._at: tuple[int, int] | None = None
         self._seen: list[Entity] = []
+        self._active: list[Entity] = []
         self._target: Entity | None = None
+        self._stamp: int | None = None  # battle.placements when it last looked
+        self._help: dict[str, list] | None = None
+        self._reach: int | None = None
 
     def _look(self) -> None:
+        stamp = self.battle.placements
+        if stamp == self._stamp:
+            return  # nobody was placed since: nothing to see anew
+        self._stamp = stamp
         here = pos(self.e)
         if here != self._at:
             self._at = here
-            self._seen = visible_enemies(self.battle, self.e)
+            self._seen = self._active = visible_enemies(self.battle, self.e)
             self._target = choose_target(self.battle, self.e, self._seen)
+        else:
+            self._active = [o for o in self._seen if is_active(o)]  # someone fell or fled
 
     def seen(self) -> list[Entity]:
         self._look()
-        return [o for o in self._seen if is_active(o)]
+        return self._active
 
     def target(self) -> Entity | None:
         self._look()
         if self._target is not None and not is_active(self._target):
-            self._at = None  # it fell or fled: look again
+            self._at = self._stamp = None  # it fell or fled: look again
             self._look()
         return self._target
+
+    def reach(self) -> int:
+        """Its normal attack's range (R-11), looked up once a turn."""
+        if self._reach is None:
+            self._reach = weapon_range(gear(self.e).weapon, self.battle.rules)
+        return self._reach
+
+    def helping(self) -> dict[str, list]:
+        """Its helping abilities by kind (`helping_kit`), looked up once a turn."""
+        if self._help is None:
+            self._help = helping_kit(self.battle, self.e)
+        return self._help
 
     @property
     def acting(self) -> bool:
@@ -140,7 +164,12 @@ def holds(mind: Mind, condition: Condition) -> bool:
     if when == "health_below":
         return _share_below(e, value)
     if when == "ally_health_below":
-        return any(_share_below(a, value) for a in allies_of(mind.battle, e))
+        numerator, denominator = value.as_integer_ratio()
+        for a in allies_of(mind.battle, e):
+            h = hp(a)
+            if h.hp * denominator < numerator * h.max_hp:
+                return True
+        return False
     if when in ("target_health_above", "target_health_below"):
         target = mind.target()
         if target is None:
@@ -153,16 +182,6 @@ def holds(mind: Mind, condition: Condition) -> bool:
         alone = not allies_of(mind.battle, e, include_self=False)
         return alone if when == "alone" else not alone
     raise ValueError(f"unknown condition {when!r}")  # the profile loader refuses these
-
-
-def _condition(mind: Mind, rule: Rule) -> Condition | None:
-    """The rule's condition; an enemy's own `flee_below` replaces its flee threshold."""
-    condition = rule.condition
-    if rule.do == "flee" and (condition is None or condition.when == "health_below"):
-        flee_below = comp(mind.e, Controller).flee_below
-        if flee_below is not None:
-            return Condition("health_below", Fraction(str(flee_below)))
-    return condition
 
 
 # --- the turn --------------------------------------------------------------------------------------
@@ -186,13 +205,15 @@ def take_turn(battle: Battle, e: Entity) -> None:
 class Step:
     """A rule made ready to play: its function, its condition, whether chance is involved."""
 
-    __slots__ = ("rule", "run", "condition", "chance", "after_attack", "flee")
+    __slots__ = ("rule", "run", "condition", "chance", "after_attack", "flee", "needs")
 
     def __init__(self, rule: Rule) -> None:
         self.rule, self.run, self.condition = rule, RULES[rule.do], rule.condition
         self.chance = rule.chance if rule.chance < 1 else None
         self.after_attack = rule.after_attack
         self.flee = rule.do == "flee" and (rule.when is None or rule.when == "health_below")
+        # A helping rule can't act without an ability of its kind: no need to weigh its `when`.
+        self.needs = {"heal_ally": "heal", "cleanse_ally": "cleanse", "buff_ally": "buff"}.get(rule.do)
 
 
 def _steps(battle: Battle, rules: list[Rule]) -> list[Step]:
@@ -212,6 +233,8 @@ def play_rules(mind: Mind, rules: list[Rule]) -> None:
         acted = mind.state().acted
         for index, step in enumerate(steps):
             if fired[index] or step.after_attack != acted:
+                continue
+            if step.needs is not None and step.chance is None and not mind.helping()[step.needs]:
                 continue
             condition = own_flee if step.flee and own_flee is not None else step.condition
             if condition is not None and not holds(mind, condition):
@@ -234,7 +257,7 @@ def _attack(mind: Mind, rule: Rule) -> bool:
         return False
     battle, e = mind.battle, mind.e
     here, there = pos(e), pos(target)
-    if distance(here, there) > weapon_range(gear(e).weapon, battle.rules):
+    if distance(here, there) > mind.reach():
         return False
     if distance(here, there) > 0 and not battle.battlefield.line_of_sight(here, there):
         return False
@@ -246,7 +269,7 @@ class Harm:
     its multiplier (R-5, or a GM's), its reach on a target seen before or not (R-11)."""
 
     __slots__ = ("ability", "name", "difficulty", "rank", "multiplier", "target", "reach_seen", "reach_unseen",
-                 "sight_free", "damages", "negatives")
+                 "sight_free", "damages", "negatives", "_base")
 
     def __init__(self, battle: Battle, e: Entity, ability) -> None:
         rules, weapon = battle.rules, gear(e).weapon
@@ -260,6 +283,14 @@ class Harm:
         self.sight_free = self.reach_seen >= rules.ranges.mage_non_damaging  # R-11: 50 cells, no sight needed
         self.damages = ability.kind is AbilityKind.damage
         self.negatives = tuple((s.effect, s.chance) for s in ability.effects if s.effect in NEGATIVE_EFFECTS)
+        self._base: tuple[Fraction, Fraction] | None = None  # (check chance, multiplier × it)
+
+    def base_value(self, chance: Fraction) -> Fraction:
+        """Multiplier × the check's chance (R-7), kept while the chance object is the same one
+        (check chances are cached until the combatant's stats change)."""
+        if self._base is None or self._base[0] is not chance:
+            self._base = (chance, self.multiplier * chance)
+        return self._base[1]
 
 
 def harmful_kit(battle: Battle, e: Entity) -> list[Harm]:
@@ -287,7 +318,7 @@ def expected_value(battle: Battle, e: Entity, harm: Harm, target: Entity, seen: 
     passes (R-7) × the chance it hits (single targets, R-9) × the enemies it would catch (areas
     and lines). An ability that only puts effects on is worth its multiplier × the best chance
     among the effects the target lacks and isn't immune to (nothing, if none)."""
-    value = harm.multiplier * check_chance(e, harm.difficulty, battle.rules)
+    value = harm.base_value(check_chance(e, harm.difficulty, battle.rules))
     if not harm.damages:
         immune = gear(target).immunities
         fx = effects(target)
@@ -386,21 +417,34 @@ def _use(battle: Battle, e: Entity, ability, target: Entity) -> bool:
     return not isinstance(perform(battle, action, auto_end=False), Impossible)
 
 
-def _helping(mind: Mind, rule: Rule, wanted: Callable[[object], bool]) -> list:
-    """Slotted, usable abilities with an effect `wanted`, for an ally or itself."""
+_HELP_KINDS = {"heal": _HEALING, "cleanse": frozenset({"cleanse"}), "buff": frozenset({"buff"})}
+
+
+def helping_kit(battle: Battle, e: Entity) -> dict[str, list]:
+    """Its slotted abilities for an ally or itself, by what they do (heal, cleanse, buff), worked
+    out once per loadout (the battle's memo)."""
+    g, slotted = gear(e), comp(e, Loadout).slotted
+    key = ("help", cid(e), slotted)
+    found = battle.memo.get(key)
+    if found is None or found[0] is not g:
+        kit: dict[str, list] = {kind: [] for kind in _HELP_KINDS}
+        for name in slotted:
+            ability = g.character.ability(name)
+            if ability is None or ability.is_passive or ability.target not in (Target.ally, Target.self, Target.area):
+                continue
+            for kind, wanted in _HELP_KINDS.items():
+                if any(s.effect in wanted for s in ability.effects):
+                    kit[kind].append(ability)
+        found = battle.memo[key] = (g, kit)
+    return found[1]
+
+
+def _helping(mind: Mind, rule: Rule, kind: str) -> list:
+    """Slotted, usable abilities of a kind (heal, cleanse, buff), for an ally or itself."""
     battle, e = mind.battle, mind.e
-    g = gear(e)
-    found = []
-    for name in comp(e, Loadout).slotted:
-        ability = g.character.ability(name)
-        if ability is None or ability.is_passive or ability.target not in (Target.ally, Target.self, Target.area):
-            continue
-        if not any(wanted(s) for s in ability.effects) or ability_problem(battle, e, ability):
-            continue
-        if check_chance(e, ability.difficulty, battle.rules) < rule.min_chance:
-            continue
-        found.append(ability)
-    return found
+    return [ability for ability in mind.helping()[kind]
+            if not ability_problem(battle, e, ability)
+            and check_chance(e, ability.difficulty, battle.rules) >= rule.min_chance]
 
 
 def _reaches(battle: Battle, e: Entity, ability, patient: Entity) -> bool:
@@ -445,7 +489,7 @@ def _heal_ally(mind: Mind, rule: Rule) -> bool:
     patients = [a for a in allies_of(mind.battle, mind.e) if _share_below(a, threshold)]
     if not patients:
         return False
-    abilities = _helping(mind, rule, lambda s: s.effect in _HEALING)
+    abilities = _helping(mind, rule, "heal")
     if not abilities:
         return False
     patients.sort(key=lambda a: (Fraction(hp(a).hp, hp(a).max_hp), cid(a)))
@@ -465,7 +509,7 @@ def _cleanse_ally(mind: Mind, rule: Rule) -> bool:
     patients = [a for a in allies_of(mind.battle, mind.e) if burden(a) > 0]
     if not patients:
         return False
-    abilities = _helping(mind, rule, lambda s: s.effect == "cleanse")
+    abilities = _helping(mind, rule, "cleanse")
     patients.sort(key=lambda a: (-burden(a), cid(a)))
     return bool(abilities) and _help(mind, abilities, patients)
 
@@ -475,7 +519,7 @@ def _buff_ally(mind: Mind, rule: Rule) -> bool:
     seen = mind.seen()
     if not seen:
         return False
-    abilities = _helping(mind, rule, lambda s: s.effect == "buff")
+    abilities = _helping(mind, rule, "buff")
     if not abilities:
         return False
     patients = [a for a in allies_of(mind.battle, mind.e) if not effects(a).has("buff")]
@@ -495,7 +539,7 @@ def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.nd
     state = comp(e, TurnState)
     field = battle.battlefield
     dist = field.distance_map([pos(e)], blocked_for(battle, e), difficult_cost=battle.rules.turns.difficult_cost,
-                              terrain_costs=gear(e).terrain_costs)
+                              terrain_costs=gear(e).terrain_costs, within=state.movement_left)
     ok = dist <= state.movement_left
     for (x, y), who in battle.occupancy.items():
         if who != cid(e):
@@ -569,7 +613,7 @@ def _approach_rule(mind: Mind, rule: Rule) -> bool:
     if target is None:
         return False
     battle, e = mind.battle, mind.e
-    reach = rule.stop_at if rule.stop_at is not None else weapon_range(gear(e).weapon, battle.rules)
+    reach = rule.stop_at if rule.stop_at is not None else mind.reach()
     here, there = pos(e), pos(target)
     if distance(here, there) <= reach and (distance(here, there) <= 0 or battle.battlefield.line_of_sight(here, there)):
         return False
@@ -615,13 +659,18 @@ def _hunt_rule(mind: Mind, rule: Rule) -> bool:
 
 def _hunt(battle: Battle, e: Entity) -> bool:
     """No enemy in sight: go where the side last saw one, else cross the field."""
-    known: dict[str, tuple[int, int]] = {}
-    for ally in allies_of(battle, e):
-        known.update(comp(ally, Memory).last_known)
-    live = {o: xy for o, xy in known.items() if o in battle.by_id and is_active(battle[o]) and team(battle[o]) != team(e)}
+    memories = [comp(ally, Memory).last_known for ally in allies_of(battle, e)]
+    live = []
+    for foe in enemies_of(battle, e):
+        foe_id = cid(foe)
+        for known in reversed(memories):  # the side's latest word on it (the last ally's, as a merge would keep)
+            xy = known.get(foe_id)
+            if xy is not None:
+                live.append(xy)
+                break
     here = pos(e)
     if live:
-        goal = min(live.values(), key=lambda xy: (distance(here, xy), xy))
+        goal = min(live, key=lambda xy: (distance(here, xy), xy))
     else:
         # Nobody seen yet: cross the field, toward the mirror of where it started, and back.
         origin = comp(e, Memory).origin or here
@@ -629,7 +678,10 @@ def _hunt(battle: Battle, e: Entity) -> bool:
         far = (field.width - 1 - origin[0], field.height - 1 - origin[1])
         goal = origin if distance(here, far) <= 2 else far
         if not field.is_walkable(goal):
-            goal = _nearest_walkable(battle, goal)
+            key = ("walkable near", goal)  # the terrain never changes: once per battle
+            if key not in battle.memo:
+                battle.memo[key] = _nearest_walkable(battle, goal)
+            goal = battle.memo[key]
             if goal is None:
                 return False
     return _approach(battle, e, goal, 0, None)

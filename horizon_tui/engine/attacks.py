@@ -31,12 +31,17 @@ def rolled_attack(battle: Battle, e: Entity) -> Fraction:
 
 def chance_to_hit(battle: Battle, attacker: Entity, target: Entity, *, fled: bool = False) -> Fraction:
     """R-9 hit chance; R-11 [H] a fled target is hit at a fraction of it. Exact Fractions are
-    slow, and the same pairs of numbers come back all battle: kept in the battle's memo."""
-    accuracy, evasion = stats(attacker)["accuracy"], stats(target)["evasion"]
-    key = ("hit", accuracy, evasion)
-    chance = battle.memo.get(key)
-    if chance is None:
-        chance = battle.memo[key] = hit_chance(accuracy, evasion, battle.rules.attack)
+    slow, and the same pairs of numbers come back battle after battle: kept in a memo."""
+    # Stats values are shared by every combatant with the same numbers and never written
+    # (battle.recompute_stats): their identity stands for the numbers, across battles.
+    mine, theirs, rules = stats(attacker).values, stats(target).values, battle.rules.attack
+    key = (id(mine), id(theirs), id(rules))
+    found = _HIT_MEMO.get(key)
+    if found is None or found[0] is not mine or found[1] is not theirs or found[2] is not rules:
+        if len(_HIT_MEMO) >= _DAMAGE_MEMO_LIMIT:
+            _HIT_MEMO.clear()
+        found = _HIT_MEMO[key] = (mine, theirs, rules, hit_chance(mine["accuracy"], theirs["evasion"], rules))
+    chance = found[3]
     if fled:
         chance *= battle.rules.ranges.bow_fled_hit_factor
     return chance
@@ -90,12 +95,19 @@ def strike(
         return False
     multiplier = _multiplier(battle, ability)
     base = rolled_attack(battle, attacker)
-    armor = armor_reduction(gear(target).armor, rules)
-    key = ("damage", base, multiplier, crit, armor)  # the pipeline is pure in these (battle memo)
-    amount = battle.memo.get(key)
-    if amount is None:
-        amount = battle.memo[key] = damage(base, multiplier=multiplier, critical=crit, armor=armor,
-                                           attack=rules.attack)
+    worn = gear(target).armor
+    armor = _NO_ARMOR if worn is None else armor_reduction(worn, rules)  # one object: the memo below
+    # The pipeline is pure in these, and the same objects come back battle after battle (rolls from
+    # the shared attack memo, the rules' numbers): a memo across battles, checked by identity.
+    key = (id(base), id(multiplier), crit, id(armor), id(rules.attack))
+    found = _DAMAGE_MEMO.get(key)
+    if found is None or found[0] is not base or found[1] is not multiplier or found[2] is not armor \
+            or found[3] is not rules.attack:
+        if len(_DAMAGE_MEMO) >= _DAMAGE_MEMO_LIMIT:
+            _DAMAGE_MEMO.clear()
+        found = _DAMAGE_MEMO[key] = (base, multiplier, armor, rules.attack, damage(
+            base, multiplier=multiplier, critical=crit, armor=armor, attack=rules.attack))
+    amount = found[4]
     deal_damage(battle, target, amount, cid(attacker), name)
     return True
 
@@ -106,9 +118,16 @@ def _as_short_blade(weapon):
     return attrs.evolve(weapon, short_blade=True)
 
 
+_ONE = Fraction(1)  # one object, so the damage memo in `strike` recognises it
+_NO_ARMOR = Fraction(0)  # likewise: armor_reduction(None), which makes a new one each call
+_DAMAGE_MEMO: dict[tuple, tuple] = {}  # a memo of a pure function (R-9's pipeline), not state; bounded
+_HIT_MEMO: dict[tuple, tuple] = {}  # likewise for the hit chance
+_DAMAGE_MEMO_LIMIT = 50_000
+
+
 def _multiplier(battle: Battle, ability: Ability | None) -> Fraction:
     if ability is None:
-        return Fraction(1)
+        return _ONE
     if ability.multiplier is not None:
         return ability.multiplier  # a GM-approved override (R-6)
     return battle.rules.difficulty(ability.difficulty).multiplier

@@ -11,11 +11,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import tcod.ecs
 from tcod.ecs.callbacks import _on_component_changed
+from tcod.ecs.query import _touch_component
 
 from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, profiles_path
 from horizon_tui.content.catalogue import Catalogue
@@ -110,7 +112,7 @@ class Battle:
 
     def set_presence(self, e: Entity, presence: Presence) -> None:
         """The only writer of Presence, keeping the index of active combatants."""
-        e.components[Presence] = presence
+        put(e, Presence, presence)
         if presence is Presence.active:
             self.active[cid(e)] = e
             self.active = {k: self.by_id[k] for k in self.by_id if k in self.active}
@@ -144,16 +146,14 @@ def comp(e: Entity, key: type[T]) -> T:
 
 def put(e: Entity, key: type[T], value: T) -> None:
     """Write a component. `entity.components[key] = value` builds a view object on every write
-    (~4 µs, a tenth of a battle's time); for a component the entity already holds this does
-    what tcod-ecs does (both tables, the change callbacks) without it. A new component goes
-    through the public API, which also refreshes the queries. tests/engine/test_ai.py checks
-    this agrees with the public API."""
+    (~4 µs, a tenth of a battle's time); this does what its `__setitem__` does (both tables,
+    the queries when the component is new, the change callbacks) without the view.
+    tests/engine/test_ai.py checks this agrees with the public API."""
     registry = e.registry
     held = registry._components_by_entity[e]  # noqa: SLF001
     old = held.get(key)
     if old is None:
-        e.components[key] = value
-        return
+        _touch_component(registry, key)
     held[key] = value
     registry._components_by_type[key][e] = value  # noqa: SLF001
     _on_component_changed(key, e, old, value)
@@ -264,10 +264,12 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
     if found is None:
         if len(_STATS_MEMO) >= _ATTACK_MEMO_LIMIT:
             _STATS_MEMO.clear()
-        found = derived_stats(attributes, flat)
-        found["speed"] *= 1 - armor
-        _STATS_MEMO[key] = found
-    values = dict(found)
+        values = derived_stats(attributes, flat)
+        values["speed"] *= 1 - armor
+        found = _STATS_MEMO[key] = MappingProxyType(values)
+    # Shared by every combatant with these numbers, across battles, and read-only: the memos of
+    # attack_for_roll and attacks.chance_to_hit take its identity for the numbers.
+    values = found
     put(e, Stats, Stats(values))
     put(e, AttackCache, AttackCache())
     max_hp = max(1, int(values["health"]))
@@ -322,8 +324,8 @@ def check_chance(e: Entity, difficulty: Difficulty, rules: Ruleset) -> Fraction:
 # The formula is pure in its text, the roll, the stats and the attributes: the same numbers come
 # back battle after battle (the simulator forms thousands), so evaluations are shared across
 # battles here, not only per combatant. A memo of a pure function, not state; bounded.
-_ATTACK_MEMO: dict[tuple, Fraction] = {}
-_STATS_MEMO: dict[tuple, dict[str, Fraction]] = {}
+_ATTACK_MEMO: dict[tuple, tuple] = {}
+_STATS_MEMO: dict[tuple, MappingProxyType[str, Fraction]] = {}
 _ATTACK_MEMO_LIMIT = 50_000
 
 
@@ -336,12 +338,14 @@ def attack_for_roll(e: Entity, roll: int) -> Fraction:
     value = cache.get(roll)
     if value is None:
         formula, values, attributes = gear(e).formula, stats(e).values, current_attributes(e)
-        key = (formula.text, roll, tuple(values.items()), tuple(attributes.items()))
-        value = _ATTACK_MEMO.get(key)
-        if value is None:
+        # Stats values are shared and never written (recompute_stats): their identity stands for them.
+        key = (id(formula), roll, id(values), tuple(attributes.items()))
+        found = _ATTACK_MEMO.get(key)
+        if found is None or found[0] is not formula or found[1] is not values:
             if len(_ATTACK_MEMO) >= _ATTACK_MEMO_LIMIT:
                 _ATTACK_MEMO.clear()
-            value = _ATTACK_MEMO[key] = normal_attack(formula, roll, values, attributes)
+            found = _ATTACK_MEMO[key] = (formula, values, normal_attack(formula, roll, values, attributes))
+        value = found[2]
         cache[roll] = value
     return value
 
@@ -368,13 +372,12 @@ def _spawn(
     species = character.species
     combatant_id = battle.next_id(name)
     e = battle.registry[combatant_id]
-    components = e.components  # one view for the whole set-up
-    components[Identity] = Identity(
+    put(e, Identity, Identity(
         id=combatant_id, name=name, kind=kind, base_team=side,
         glyph=(glyph or name[:1])[:1], level=level, xp_value=xp_value, owner=owner,
-    )
-    components[Team] = Team(side)
-    components[Gear] = Gear(
+    ))
+    put(e, Team, Team(side))
+    put(e, Gear, Gear(
         character=character, weapon=character.weapon, armor=character.armor,
         weapon_dice=parse_dice(character.weapon.damage),
         formula=attack_formula(attack_formula_text(character, rules)),
@@ -382,18 +385,18 @@ def _spawn(
         immunities=frozenset(species.features.effect_immunities),
         sight_radius=species.features.sight_radius or 0,
         terrain_costs=dict(species.features.terrain_costs),
-    )
-    components[Vitals] = Vitals(dict(b.attributes))
-    components[Effects] = Effects()
+    ))
+    put(e, Vitals, Vitals(dict(b.attributes)))
+    put(e, Effects, Effects())
     slotted = tuple(a.name for a in effective_loadout(character))
-    components[Loadout] = Loadout(slotted)
-    components[Charges] = Charges(progression.charges(level, rules))
-    components[Cooldowns] = Cooldowns({})
-    components[Memory] = Memory(origin=xy)
-    components[FreeActions] = FreeActions(progression.free_action_points(level, rules))
-    components[Controller] = controller
-    components[TurnState] = TurnState()
-    components[Tally] = Tally()
+    put(e, Loadout, Loadout(slotted))
+    put(e, Charges, Charges(progression.charges(level, rules)))
+    put(e, Cooldowns, Cooldowns({}))
+    put(e, Memory, Memory(origin=xy))
+    put(e, FreeActions, FreeActions(progression.free_action_points(level, rules)))
+    put(e, Controller, controller)
+    put(e, TurnState, TurnState())
+    put(e, Tally, Tally())
     battle.by_id[combatant_id] = e
     battle.set_presence(e, Presence.active)
     recompute_stats(battle, e)
@@ -493,12 +496,17 @@ def spawn_companion(battle: Battle, owner: Entity, definition: EnemyDef) -> Enti
 def check_roll(battle: Battle, actor: Entity, chance: Fraction) -> bool:
     """Every chance a combatant rolls goes through here: a GM may have forced its next result
     (a forced result draws nothing from the random source, and is itself a recorded input)."""
-    from horizon_tui.rules.checks import roll_chance
-
     forced = battle.forced.pop(cid(actor), None)
     if forced is not None:
         return forced
-    return roll_chance(chance, battle.rng)
+    # rules.checks.roll_chance, with the chance as two integers instead of Fraction arithmetic
+    # (the same draws and results: one roll below the numerator out of the denominator).
+    numerator, denominator = chance.as_integer_ratio()
+    if numerator >= denominator:
+        return True
+    if numerator <= 0:
+        return False
+    return battle.rng.randrange(denominator) < numerator
 
 
 def charge_left(e: Entity, difficulty: Difficulty) -> int | None:

@@ -59,6 +59,7 @@ class Battlefield:
     _transparent: np.ndarray = attrs.field(init=False, repr=False)
     _base_costs: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
     _fov: dict[tuple[Pos, int], np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
+    _fov_bytes: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
     _los: dict[tuple[Pos, Pos], bool] = attrs.field(init=False, repr=False, factory=dict)
     _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]] = attrs.field(init=False, repr=False, factory=dict)
     _astars: dict[tuple, tuple[np.ndarray, tcod.path.AStar]] = attrs.field(init=False, repr=False, factory=dict)
@@ -234,12 +235,20 @@ class Battlefield:
         *,
         difficult_cost: int,
         terrain_costs: Mapping[str, int] | None = None,
+        within: int | None = None,
     ) -> np.ndarray:
         """int32 [y, x]: the movement cost of the cheapest walk from the nearest goal to each
         cell (entering the cell counts, as in `path`; from a unit's own cell this is how far it
         can go). Cells no walk reaches (walls, blocked, cut off) hold `UNREACHABLE`. Goals may
-        be blocked cells (units): walks start from them all the same."""
+        be blocked cells (units): walks start from them all the same.
+
+        `within`: only costs up to this many movement points are wanted (a unit's move this
+        turn); cells costing more read `UNREACHABLE`. Every step costs at least 1, so such walks
+        never leave the square of that radius around the goal: the search is cut to it, which
+        changes no cost inside the limit."""
         goals = [(x, y) for x, y in goals if self.in_bounds((x, y))]
+        if within is not None and len(goals) == 1:
+            return self._within(goals[0], blocked, difficult_cost, terrain_costs, max(0, within))
         if len(goals) == 1:
             single = self._single_source(goals[0], blocked, difficult_cost, terrain_costs)
             if single is not None:
@@ -249,6 +258,25 @@ class Battlefield:
         for x, y in goals:
             distance[y, x] = 0
         tcod.path.dijkstra2d(distance, cost, 1, 1, out=distance)
+        return distance
+
+    def _within(
+        self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
+        limit: int,
+    ) -> np.ndarray:
+        x, y = source
+        h, w = self.terrain.shape
+        x0, x1, y0, y1 = max(0, x - limit), min(w, x + limit + 1), max(0, y - limit), min(h, y + limit + 1)
+        cost = self.base_cost(difficult_cost, terrain_costs)[y0:y1, x0:x1].copy()
+        for bx, by in blocked:
+            if x0 <= bx < x1 and y0 <= by < y1 and (bx, by) != source:
+                cost[by - y0, bx - x0] = 0
+        window = np.full(cost.shape, UNREACHABLE, dtype=np.int32)
+        window[y - y0, x - x0] = 0
+        tcod.path.dijkstra2d(window, cost, 1, 1, out=window)
+        window[window > limit] = UNREACHABLE
+        distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
+        distance[y0:y1, x0:x1] = window
         return distance
 
     def _single_source(
@@ -328,6 +356,17 @@ class Battlefield:
                 )
             seen.flags.writeable = False
             self._fov[key] = seen
+        return seen
+
+    def fov_bytes(self, origin: Pos, radius: int | None = 0) -> bytes:
+        """`fov` as bytes, row after row: cell (x, y) is seen when `[y * width + x]` is 1. Reading
+        one cell is a few times cheaper than indexing the array (sight is asked after every move)."""
+        key = (origin, radius or 0)
+        seen = self._fov_bytes.get(key)
+        if seen is None:
+            if len(self._fov_bytes) >= _CACHE_LIMIT:
+                self._fov_bytes.clear()
+            seen = self._fov_bytes[key] = self.fov(origin, radius).tobytes()
         return seen
 
     def line_of_sight(self, a: Pos, b: Pos) -> bool:

@@ -122,7 +122,10 @@ class Effects:
     active: tuple[ActiveEffect, ...] = ()
 
     def has(self, name: str) -> bool:
-        return any(e.effect == name for e in self.active)
+        for e in self.active:  # a loop, not any(...): asked thousands of times a battle, mostly of ()
+            if e.effect == name:
+                return True
+        return False
 
     def get(self, name: str) -> ActiveEffect | None:
         for e in self.active:

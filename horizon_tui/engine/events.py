@@ -74,7 +74,8 @@ class Move(Event):
     actor: str
     path: list[list[int]]
     cost: int = 0
-    forced: bool = False  # blindness stumbles, fear's flight
+    forced: bool = False  # not of its own will: blindness stumbles (reason "blind"), a GM's move ("gm")
+    reason: str | None = None
 
 
 @_event("attack")

@@ -27,7 +27,7 @@ def describe(battle: Battle, event: ev.Event) -> str | None:
             return f"— Round {event.round} —"
         case ev.Turn():
             return None
-        case ev.Move(forced=True):
+        case ev.Move(reason="blind"):
             return f"{n(event.actor)} stumbles blindly."
         case ev.Move():
             return None

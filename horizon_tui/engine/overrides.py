@@ -182,7 +182,7 @@ class Teleport:
         if isinstance(start, Impossible):
             return start
         battle.place(e, to)
-        battle.emit(ev.Move, actor=cid(e), path=[list(to)], cost=0, forced=True)
+        battle.emit(ev.Move, actor=cid(e), path=[list(to)], cost=0, forced=True, reason="gm")
         update_sight(battle, e)
         return Success(battle.log[start:])
 
@@ -206,9 +206,38 @@ class SetController:
         return Success(battle.log[start:])
 
 
+@attrs.frozen
+class Reorder:
+    """Move a combatant to another place in the turn order (0 = first). The combatant whose turn
+    it is keeps its turn; the new order holds from the next turn on."""
+
+    target: str
+    position: int
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        if battle.over:
+            return Impossible("the battle is over")
+        if self.target not in battle.order:
+            return Impossible(f"{self.target!r} is not in the turn order")
+        position = max(0, min(self.position, len(battle.order) - 1))
+        if battle.order.index(self.target) == position:
+            return Impossible("it is already there")
+        start = len(battle.log)
+        current = battle.order[battle.index] if 0 <= battle.index < len(battle.order) else None
+        battle.emit(ev.Override, target=self.target, what="initiative", value=position + 1, reason=self.reason)
+        order = [c for c in battle.order if c != self.target]
+        order.insert(position, self.target)
+        battle.order = order
+        if current is not None:
+            battle.index = order.index(current)
+        return Success(battle.log[start:])
+
+
 OVERRIDE_TYPES: dict[str, type] = {
     cls.__name__: cls
-    for cls in (SetHealth, AddEffect, RemoveEffect, SetCharges, ResetCooldown, ForceCheck, Teleport, SetController)
+    for cls in (SetHealth, AddEffect, RemoveEffect, SetCharges, ResetCooldown, ForceCheck, Teleport,
+                SetController, Reorder)
 }
 
 __all__ = [*OVERRIDE_TYPES, "OVERRIDE_TYPES", "CONTROLLERS", "Health"]

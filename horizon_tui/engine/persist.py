@@ -86,11 +86,16 @@ def is_battle_save(data: dict[str, Any]) -> bool:
 def load_session(path: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> BattleSession:
     """Rebuild a saved battle by replaying it. Raises DataError (naming the file and key) if
     the save can't be read or no longer replays to the same point; the file is not touched."""
+    return session_from_dict(read_json(path), catalogue, enemies, str(path))
+
+
+def session_from_dict(
+    data: dict[str, Any], catalogue: Catalogue, enemies: dict[str, EnemyDef], file: str = "<battle>"
+) -> BattleSession:
+    """A saved battle from its JSON object (a file's, or one kept inside a GM's campaign)."""
     from horizon_tui.engine.battle import create_battle
     from horizon_tui.engine.encounter import load_encounter
 
-    data = read_json(path)
-    file = str(path)
     if not is_battle_save(data):
         raise DataError.one(file, "kind", f"not a battle save (expected kind = {KIND!r})")
     if not isinstance(data.get("schema"), int) or data["schema"] > SCHEMA:

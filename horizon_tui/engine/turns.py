@@ -9,7 +9,7 @@ import attrs
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
     check_roll, check_chance, comp, ENEMIES, PARTY, Battle, BattleError, Entity, active_combatants, charge_left, cid, effects, gear,
-    current_attributes, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, stats, team,
+    current_attributes, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, stats,
     typical_attack,
 )
 from horizon_tui.engine.components import (
@@ -127,14 +127,16 @@ def update_sight(battle: Battle, e: Entity) -> None:
     seen_at = battle.memo.get(key)
     if seen_at is not None and seen_at[0] == battle.placements and seen_at[1] is memory:
         return
-    visible = battle.battlefield.fov(table[e][Position].xy, table[e][Gear].sight_radius)
+    field = battle.battlefield
+    visible, width = field.fov_bytes(table[e][Position].xy, table[e][Gear].sight_radius), field.width
     known = memory.last_known
     spotted = {}
     changed = False
     for other_id, other in battle.active.items():
         if other is not e:
-            xy = table[other][Position].xy
-            if visible[xy[1], xy[0]]:
+            at = table[other][Position]
+            if visible[at.y * width + at.x]:
+                xy = at.xy
                 spotted[other_id] = xy
                 changed = changed or known.get(other_id) != xy
     if not changed:
@@ -211,7 +213,7 @@ def _stumble(battle: Battle, e: Entity) -> None:
     if options:
         xy = options[battle.rng.randrange(len(options))]
         battle.place(e, xy)
-        battle.emit(ev.Move, actor=cid(e), path=[list(xy)], cost=0, forced=True)
+        battle.emit(ev.Move, actor=cid(e), path=[list(xy)], cost=0, forced=True, reason="blind")
     put(e, TurnState, attrs.evolve(state, movement_left=0))
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from engine_kit import EXAMPLE, GRUNT, OPEN, ability, character, enemy_def, events, give_turn
+from engine_kit import EXAMPLE, GRUNT, ability, character, enemy_def, events, give_turn
 from horizon_tui.content.ai_profiles import load_ai_profiles, profiles_from_dict, profiles_path
 from horizon_tui.content.encounters import AI_PROFILES, EnemyDef
 from horizon_tui.engine import ai
@@ -327,3 +327,37 @@ def test_validate_checks_the_profiles_file_and_each_enemys_profile(tmp_path):
     problems, _ = validate_paths([tmp_path / "enemies" / "goblin.toml"])
     assert [(p.key, p.line) for p in problems] == [("ai", 7)]
     assert "unknown AI profile 'skirmisher'; known: brute" in problems[0].message
+
+
+# --- the speed-ups keep the answers -------------------------------------------------------------
+
+
+def test_put_writes_a_component_as_the_public_api_does(new_battle):
+    from horizon_tui.engine.battle import put
+
+    battle = new_battle(party=[(character("Hero"), (1, 2))], enemies=[(enemy_def(), (7, 2))])
+    hero = battle["hero"]
+    put(hero, Health, Health(5, 690))
+    assert hero.components[Health] == Health(5, 690) and hp(hero).hp == 5
+    assert hero in set(battle.registry.Q.all_of(components=[Health]))
+    put(hero, str, "new")  # a component it never had: the queries see it too
+    assert set(battle.registry.Q.all_of(components=[str])) == {hero}
+
+
+def test_a_distance_map_cut_to_a_move_agrees_with_the_whole_map():
+    import random
+
+    import numpy as np
+
+    from horizon_tui.engine.battlefield import UNREACHABLE, Battlefield
+
+    rng = random.Random(4)
+    for _ in range(150):
+        w, h = rng.randint(3, 16), rng.randint(3, 16)
+        field = Battlefield.from_rows(["".join(rng.choice("..,#") for _ in range(w)) for _ in range(h)])
+        start = (rng.randrange(w), rng.randrange(h))
+        blocked = [(rng.randrange(w), rng.randrange(h)) for _ in range(rng.randint(0, 6))]
+        limit = rng.randint(0, 7)
+        whole = field.distance_map([start], blocked, difficult_cost=2)
+        cut = field.distance_map([start], blocked, difficult_cost=2, within=limit)
+        assert (cut == np.where(whole <= limit, whole, UNREACHABLE)).all()

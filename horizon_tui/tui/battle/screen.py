@@ -71,8 +71,9 @@ class BattleScreen(Screen):
     ]
 
     def __init__(self, session: BattleSession, *, on_end: Callable[[BattleSession], None] | None = None,
-                 autosave: Callable[[BattleSession], None] | None = None, side: str | None = "party") -> None:
-        super().__init__(id="battle-field")
+                 autosave: Callable[[BattleSession], None] | None = None, side: str | None = "party",
+                 id: str | None = "battle-field") -> None:
+        super().__init__(id=id)
         self.session = session
         self.battle: Battle = session.battle
         self.on_end = on_end
@@ -165,9 +166,13 @@ class BattleScreen(Screen):
         self._leave_mode()
         if self.battle.current is not before:
             self._save()
+        self.after_input(action, outcome)
         self.refresh_all()
         self._schedule_ai()
         return True
+
+    def after_input(self, action, outcome) -> None:
+        """Called after each accepted player or GM input; the GM's screen logs and saves here."""
 
     def _save(self) -> None:
         if self.autosave is not None and not self.battle.over:
@@ -312,6 +317,8 @@ class BattleScreen(Screen):
         if me is None:
             current = self.battle.current
             who = ident(current).name if current is not None else "…"
+            if self.prompt:
+                return Text(self.prompt, style="yellow")
             return Text(f"{who} is acting…  (x skip, +/- speed)", style="dim")
         if self.prompt:
             hint = Text(self.prompt, style="yellow")

@@ -1,0 +1,223 @@
+"""Engine speed (issue 4): battles per second, the simulator's scaling, one AI round of 30 enemies.
+
+Targets: the standard 4-against-6 encounter (`standard`, 30×30) with examples/party/*.toml at
+50 battles/s or more on one core; `simulate` with 2 workers at least 1.8× one worker (steady
+state: the workers are started and have loaded the encounter before the clock starts); one AI
+round of 30 enemies on a 50×50 map under 10 ms. Each number is the median of several runs (the
+best is shown too: on a shared machine the median moves with the neighbours' load).
+
+Run: .venv/bin/python bench/bench_engine.py [--quick] [--no-profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PARTY = sorted((ROOT / "examples" / "party").glob("*.toml"))
+STANDARD = "standard"
+
+
+def report(label: str, values: list[float], unit: str, target: str = "") -> float:
+    median = statistics.median(values)
+    spread = f"best {max(values) if unit.endswith('/s') else min(values):.1f}, worst " \
+             f"{min(values) if unit.endswith('/s') else max(values):.1f}"
+    print(f"{label}: median {median:.1f} {unit} over {len(values)} runs ({spread}){'  ' + target if target else ''}")
+    return median
+
+
+# --- 1. battles per second, in process, one core --------------------------------------------------
+
+
+def battles_per_second(runs: int, battles: int) -> list[float]:
+    from horizon_tui.engine.battle import create_battle
+    from horizon_tui.engine.commands import prepare
+    from horizon_tui.engine.runner import play_out
+
+    catalogue, enemies, setup, party = prepare(STANDARD, PARTY, 0)
+    for seed in range(5):  # warm up: fields of view and paths get cached on the battlefield
+        play_out(create_battle(setup, party, 10_000 + seed, catalogue, enemies))
+    rates = []
+    for run in range(runs):
+        start = time.perf_counter()
+        for seed in range(battles):
+            play_out(create_battle(setup, party, run * battles + seed, catalogue, enemies))
+        rates.append(battles / (time.perf_counter() - start))
+    return rates
+
+
+# --- 2. simulate: 1 worker against 2, steady state ----------------------------------------------
+
+
+def _warm(_: int) -> int:
+    time.sleep(0.2)  # hold this worker so the next warm-up job goes to another one
+    return os.getpid()
+
+
+def simulate_throughput(workers: int, battles: int) -> float:
+    """Battles per second through the simulator's own worker function (`simulate._chunk`), timed
+    from when every worker has started and loaded the encounter (its `_init`) to the last result."""
+    from horizon_tui.engine import simulate
+
+    jobs = [(i, simulate.derive_seed(7, i)) for i in range(battles)]
+    size = max(1, min(25, -(-battles // (workers * 4))))  # as simulate.run chunks them
+    chunks = [jobs[i:i + size] for i in range(0, battles, size)]
+    files = [str(p) for p in PARTY]
+    with ProcessPoolExecutor(max_workers=workers, initializer=simulate._init, initargs=(STANDARD, files)) as pool:
+        pids = set(pool.map(_warm, range(workers)))  # every worker up and initialised
+        assert len(pids) == workers, pids
+        list(pool.map(simulate._chunk, [[(0, simulate.derive_seed(1, w))] for w in range(workers)]))  # warm caches
+        start = time.perf_counter()
+        done = sum(len(r) for r in pool.map(simulate._chunk, chunks))
+        elapsed = time.perf_counter() - start
+    assert done == battles
+    return battles / elapsed
+
+
+# --- 3. one AI round of 30 enemies on 50×50 ---------------------------------------------------------
+
+BIG = """name = "Bench: thirty on fifty"
+description = "Thirty enemies of six kinds against the example party on a 50x50 cave (bench only)."
+difficulty = "deadly"
+
+[map]
+generator = "caves"
+width = 50
+height = 50
+seed = 7
+
+[[enemies]]
+enemy = "goblin"
+count = 8
+
+[[enemies]]
+enemy = "goblin_archer"
+count = 6
+
+[[enemies]]
+enemy = "skeleton"
+count = 5
+
+[[enemies]]
+enemy = "wolf"
+count = 5
+
+[[enemies]]
+enemy = "goblin_hexer"
+count = 3
+
+[[enemies]]
+enemy = "plague_acolyte"
+count = 3
+"""
+
+
+def ai_rounds(seeds: int, rounds: int) -> tuple[dict[int, list[float]], int]:
+    """Milliseconds spent in the 30 enemies' `ai.take_turn` calls, per round (1..rounds), one
+    battle per seed; the party plays by its AI too, untimed."""
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.content.encounters import load_enemies
+    from horizon_tui.engine import ai, runner
+    from horizon_tui.engine.battle import ENEMIES, create_battle, ident
+    from horizon_tui.engine.commands import load_party
+    from horizon_tui.engine.encounter import load_encounter
+
+    catalogue = default_catalogue()
+    enemies = load_enemies(catalogue)
+    party = load_party(PARTY, catalogue)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "thirty.toml"
+        path.write_text(BIG, encoding="utf-8")
+        setup = load_encounter(path, catalogue, enemies)
+    count = len(setup.enemies)
+    per_round: dict[int, list[float]] = {r: [] for r in range(1, rounds + 1)}
+    for seed in range(-1, seeds):  # seed -1 warms the battlefield's caches
+        battle = create_battle(setup, party, seed, catalogue, enemies)
+        runner.begin(battle)
+        spent: dict[int, float] = {}
+        while not battle.over and battle.round <= rounds:
+            e = battle.current
+            clock = battle.round
+            if ident(e).base_team == ENEMIES:
+                start = time.perf_counter()
+                ai.take_turn(battle, e)
+                spent[clock] = spent.get(clock, 0.0) + time.perf_counter() - start
+            else:
+                ai.take_turn(battle, e)
+        if seed >= 0:
+            for r, seconds in spent.items():
+                if r in per_round:
+                    per_round[r].append(seconds * 1000)
+    return per_round, count
+
+
+# --- where the time goes ---------------------------------------------------------------------------
+
+
+def profile(battles: int, top: int) -> None:
+    from horizon_tui.engine.battle import create_battle
+    from horizon_tui.engine.commands import prepare
+    from horizon_tui.engine.runner import play_out
+
+    catalogue, enemies, setup, party = prepare(STANDARD, PARTY, 0)
+    play_out(create_battle(setup, party, 99_999, catalogue, enemies))
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for seed in range(battles):
+        play_out(create_battle(setup, party, seed, catalogue, enemies))
+    profiler.disable()
+    for order in ("tottime", "cumulative"):
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out).strip_dirs().sort_stats(order)
+        stats.print_stats(top)
+        lines = [line for line in out.getvalue().splitlines() if line.strip()]
+        start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("ncalls"))
+        print(f"\nTop {top} functions by {'own' if order == 'tottime' else 'cumulative'} time "
+              f"({battles} standard battles under cProfile, which inflates small calls):")
+        print("\n".join(lines[start:start + top + 1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test, not numbers to quote)")
+    parser.add_argument("--no-profile", action="store_true")
+    args = parser.parse_args()
+    runs = 3 if args.quick else 7
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; party: {', '.join(p.stem for p in PARTY)}")
+
+    rates = battles_per_second(runs, 20 if args.quick else 100)
+    report(f"1. {STANDARD} (4 vs 6, 30x30), one process", rates, "battles/s", "target >= 50")
+
+    battles = 60 if args.quick else 400
+    one, two = [], []
+    for _ in range(3 if args.quick else 5):
+        one.append(simulate_throughput(1, battles))
+        two.append(simulate_throughput(2, battles))
+    m1 = report(f"2. simulate, 1 worker  ({battles} battles, steady state)", one, "battles/s")
+    m2 = report(f"   simulate, 2 workers ({battles} battles, steady state)", two, "battles/s")
+    ratios = [b / a for a, b in zip(one, two)]
+    print(f"   2 workers / 1 worker: median {statistics.median(ratios):.2f}x "
+          f"(of medians {m2 / m1:.2f}x; best {max(ratios):.2f}x)  target >= 1.8x; "
+          f"worker start-up and loading excluded")
+
+    per_round, count = ai_rounds(3 if args.quick else 7, 4)
+    for r, values in per_round.items():
+        if values:
+            report(f"3. AI round {r}: {count} enemies' take_turn on 50x50", values, "ms", "target < 10 ms")
+
+    if not args.no_profile:
+        profile(10 if args.quick else 40, 25)
+
+
+if __name__ == "__main__":
+    main()

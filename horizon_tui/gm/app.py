@@ -1,0 +1,295 @@
+"""`horizon gm`: the game master's tool. One factory (`create_gm_app`) for the CLI and the tests.
+
+`GMApp` is the player app (`HorizonApp`) over a campaign instead of a saves folder: the player
+app's character screens (sheet, level-up, abilities, loadout, the creation wizard, the load list)
+run unchanged, reading `app.session`, `app.rules` and `app.catalogue` and saving through
+`app.commit`, which here changes the open campaign. Every GM action goes through `act`, so it is
+saved at once and `ctrl+z` can take it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.binding import Binding
+from textual.screen import ModalScreen
+
+from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.models import Character
+from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.errors import DataError, HorizonError
+from horizon_tui.gm.campaign import Campaign
+from horizon_tui.gm.session import CampaignSession
+from horizon_tui.gm.store import CampaignStore
+from horizon_tui.tui.app import HorizonApp
+from horizon_tui.tui.library import CharacterLibrary, CharacterSession
+
+TUI_CSS = Path(__file__).resolve().parent.parent / "tui" / "horizon.tcss"
+GM_CSS = Path(__file__).resolve().parent / "gm.tcss"
+
+
+class GMApp(HorizonApp):
+    """Horizon of Darkness, the game master's side: a campaign's party, NPCs, rules and fights."""
+
+    CSS_PATH = [TUI_CSS, GM_CSS]
+    TITLE = "Horizon GM"
+    COMMANDS = HorizonApp.COMMANDS
+    BINDINGS = [
+        Binding("ctrl+z", "undo", "Undo", id="gm.undo", tooltip="Take back the last GM action"),
+        Binding("r", "dice", "Dice", id="gm.dice", tooltip="The dice roller, with its history"),
+    ]
+
+    def __init__(self, store: CampaignStore, *, campaign: str | None = None):
+        self.store = store
+        self.gm: CampaignSession | None = None
+        self._member: str | None = None
+        self._fallback_rules = store.catalogue.rules
+        super().__init__(CharacterLibrary(store.saves_dir, store.catalogue))
+        self._campaign_name = campaign
+        self.enemy_defs = None
+
+    # --- what the player app's screens read -----------------------------------------------
+
+    @property
+    def campaign(self) -> Campaign | None:
+        return self.gm.campaign if self.gm else None
+
+    @property
+    def rules(self) -> Ruleset:  # type: ignore[override]
+        return self.gm.rules if self.gm else self._fallback_rules
+
+    @rules.setter
+    def rules(self, value: Ruleset) -> None:
+        self._fallback_rules = value
+
+    @property
+    def catalogue(self) -> Catalogue:  # type: ignore[override]
+        return self.gm.catalogue if self.gm else self.store.catalogue
+
+    @catalogue.setter
+    def catalogue(self, value: Catalogue) -> None:
+        pass  # always the campaign's: the shipped catalogue with the campaign's rules
+
+    @property
+    def library(self) -> CharacterLibrary:  # type: ignore[override]
+        return CharacterLibrary(self.store.saves_dir, self.catalogue)
+
+    @library.setter
+    def library(self, value: CharacterLibrary) -> None:
+        pass
+
+    @property
+    def session(self) -> CharacterSession | None:  # type: ignore[override]
+        campaign = self.campaign
+        member = campaign.member(self._member) if campaign and self._member else None
+        return CharacterSession(self.gm.path, member.character) if member else None
+
+    @session.setter
+    def session(self, value: CharacterSession | None) -> None:
+        self._member = value.character.name if value is not None else None
+
+    def enemies(self):
+        from horizon_tui.content.encounters import load_enemies
+
+        if self.enemy_defs is None:
+            self.enemy_defs = load_enemies(self.store.catalogue)
+        return self.enemy_defs
+
+    # --- screens ------------------------------------------------------------------------------
+
+    def get_default_screen(self):
+        from horizon_tui.gm.screens.dashboard import DashboardScreen
+
+        return DashboardScreen()
+
+    def on_mount(self) -> None:
+        self._exit_on_signals()
+        name = self._campaign_name
+        if name:
+            path = self.store.find(name)
+            if path is None:
+                try:
+                    path, _ = self.store.create(name)
+                except (ValueError, OSError) as exc:
+                    self.notify(str(exc), severity="error")
+                    path = None
+            if path is not None and self.open_campaign(path):
+                return
+        self.action_campaigns()
+
+    def open_campaign(self, path: Path) -> bool:
+        try:
+            campaign, data = self.store.load(path)
+        except DataError as exc:
+            self.notify(str(exc.problems[0]), title="Can't open this campaign", severity="error", timeout=10)
+            return False
+        self.gm = CampaignSession(self.store, path, campaign, data)
+        self.gm.listeners.append(lambda session, label: self.refresh_screens())
+        self._member = None
+        self.sub_title = campaign.name
+        self._to_menu()
+        self.refresh_screens()
+        self.notify(f"{campaign.name}, day {campaign.day}", title="Campaign open", timeout=3)
+        return True
+
+    def refresh_screens(self) -> None:
+        """Every screen in the stack that shows campaign data redraws (cheap: small tables)."""
+        for screen in self.screen_stack:
+            refresh = getattr(screen, "refresh_view", None)
+            if refresh is not None and screen.is_mounted:
+                refresh()
+
+    def action_campaigns(self) -> None:
+        from horizon_tui.gm.screens.campaigns import CampaignsScreen
+
+        if not isinstance(self.screen, CampaignsScreen):
+            self.push_screen(CampaignsScreen())
+
+    def action_main_menu(self) -> None:
+        self._to_menu()
+
+    def action_new_character(self) -> None:
+        from horizon_tui.tui.screens.wizard import CreationWizard
+
+        if self._need_campaign():
+            self._to_menu()
+            self.push_screen(CreationWizard())
+
+    def action_load_character(self) -> None:
+        from horizon_tui.tui.screens.load import LoadScreen
+
+        if self._need_campaign():
+            self._to_menu()
+            self.push_screen(LoadScreen())
+
+    def action_battle(self) -> None:
+        from horizon_tui.gm.screens.encounter import open_battle
+
+        if self._need_campaign():
+            open_battle(self)
+
+    def action_rules(self) -> None:
+        from horizon_tui.gm.screens.rules_editor import RulesEditorScreen
+
+        if self._need_campaign() and not isinstance(self.screen, RulesEditorScreen):
+            self.push_screen(RulesEditorScreen())
+
+    def action_dice(self) -> None:
+        from horizon_tui.gm.screens.dice import DiceScreen
+
+        if self._need_campaign() and not isinstance(self.screen, DiceScreen):
+            self.push_screen(DiceScreen())
+
+    def _need_campaign(self) -> bool:
+        if self.gm is None:
+            self.notify("Open or create a campaign first", severity="warning")
+            return False
+        return True
+
+    # --- the party member shown in the player app's screens -------------------------------
+
+    def open_member(self, name: str, then: str | None = None) -> None:
+        from horizon_tui.tui.screens.sheet import SheetScreen
+
+        if self.campaign is None or self.campaign.member(name) is None:
+            return
+        self._member = name
+        self._to_menu()
+        self.push_screen(SheetScreen())
+        if then:
+            getattr(self, f"action_{then}")()
+
+    def open_character(self, path: Path, character: Character | None = None) -> None:
+        """The player app's load list and creation wizard end here: the character joins the
+        party (a copy: the campaign keeps its own), and its sheet opens."""
+        from horizon_tui.gm import services
+
+        if self.gm is None:
+            return
+        if Path(path) == self.gm.path and character is not None:
+            self.open_member(character.name)
+            return
+        if character is None:
+            try:
+                character = self.store_library_load(path)
+            except DataError as exc:
+                self.notify(str(exc.problems[0]), title="Can't open this save", severity="error")
+                return
+        if self.campaign.member(character.name) is None:
+            if not self.act(lambda c: services.add_member(c, character, str(path)), f"{character.name} joins"):
+                return
+        else:
+            self.notify(f"{character.name} is in the party already: showing the campaign's copy", timeout=4)
+        self.open_member(character.name)
+
+    def store_library_load(self, path: Path) -> Character:
+        return self.library.load(path)
+
+    def commit(self, character: Character) -> bool:
+        """The player app's screens save here: the change goes into the campaign (and its log)."""
+        from horizon_tui.gm import services
+
+        if self.gm is None or self._member is None:
+            return False
+        old = self._member
+        ok = self.act(lambda c: services.update_character(c, old, character, self.rules), f"{old}: sheet change")
+        if ok:
+            self._member = character.name
+        return ok
+
+    # --- one log for every GM action ------------------------------------------------------
+
+    def act(self, change: Callable[[Campaign], Campaign], label: str) -> bool:
+        """Apply one GM action to the campaign (saved at once, undoable). A refusal is shown
+        with its reason and changes nothing."""
+        if self.gm is None:
+            self.notify("Open or create a campaign first", severity="warning")
+            return False
+        try:
+            self.gm.apply(change, label)
+        except ValueError as exc:
+            self.bell()
+            self.notify(str(exc), title="Not done", severity="warning", timeout=6)
+            return False
+        except (DataError, HorizonError, OSError) as exc:
+            message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
+            self.notify(message, title="Not saved", severity="error", timeout=10)
+            return False
+        return True
+
+    async def action_undo(self) -> None:
+        if self.gm is None:
+            return
+        if isinstance(self.screen, ModalScreen):
+            self.notify("Close this dialog first (esc), then ctrl+z", timeout=3)
+            return
+        if not self.gm.can_undo:
+            self.notify("Nothing to undo", timeout=2)
+            return
+        hook = getattr(self.screen, "before_undo", None)
+        if hook is None and not getattr(self.screen, "GM_SCREEN", False):
+            self._to_menu()  # a player-app screen would show a character that may be gone
+        try:
+            label = self.gm.undo()
+        except (DataError, OSError) as exc:
+            message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
+            self.notify(message, title="Can't undo", severity="error")
+            return
+        after = getattr(self.screen, "after_undo", None)
+        if after is not None:
+            done = after()
+            if done is not None:
+                await done
+        self.notify(f"Undone: {label}", timeout=3)
+
+
+def create_gm_app(saves_dir: Path | None = None, catalogue: Catalogue | None = None, *,
+                  campaign: str | None = None) -> GMApp:
+    """The GM tool over a saves folder (default `./saves`; campaigns in its `campaigns/`)."""
+    if catalogue is None:
+        from horizon_tui.content.catalogue import default_catalogue
+
+        catalogue = default_catalogue()
+    store = CampaignStore(Path(saves_dir) if saves_dir is not None else Path("saves"), catalogue)
+    return GMApp(store, campaign=campaign)

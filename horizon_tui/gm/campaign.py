@@ -1,0 +1,197 @@
+"""A GM's campaign as one immutable value: the party, the NPCs, the in-game day, the session log,
+the campaign's own rules and the battle in progress.
+
+No Textual and no engine here. Every change makes a new `Campaign` (`attrs.evolve`), so undo is
+"go back to the previous value" and a save is one atomic write of one file.
+
+The party is embedded, not referenced: a character's level, slots and charges depend on the
+campaign's house rules (the same file in two campaigns would disagree), one file is one atomic
+write (party and log can never be out of step), and undo restores the whole party exactly. A
+member remembers the file it was imported from (`source`), and can be exported back to one.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.characters import character_from_dict, character_to_dict
+from horizon_tui.content.convert import converter, fraction_to_plain
+from horizon_tui.content.models import ATTRIBUTES, Character
+from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.errors import DataError
+from horizon_tui.rules import progression
+from horizon_tui.rules.numbers import whole
+from horizon_tui.rules.stats import derived_stats
+
+SCHEMA = 1
+KIND = "horizon-campaign"
+ATTITUDES = ("hostile", "unfriendly", "neutral", "friendly", "ally")
+
+
+@attrs.frozen
+class Member:
+    """A party member: the character as its file would hold it, and where it came from."""
+
+    character: Character
+    source: str = ""  # the character file it was imported from, if any
+    notes: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.character.name
+
+
+@attrs.frozen
+class Npc:
+    """A non-player character the party meets: enough for dialogue checks (R-12) and the roster.
+
+    Derived numbers (R-2) come from `attributes`; the GM may set willpower or health outright."""
+
+    name: str
+    level: int = 1
+    species: str = ""
+    attributes: dict[str, int] = attrs.field(factory=lambda: {a: 1 for a in ATTRIBUTES} | {"beauty": 0})
+    willpower: Fraction | None = None  # None: from the attributes (R-2)
+    health: int | None = None  # None: from the attributes (R-2)
+    xp: int = 0  # what the party earns for dealing with it (R-14)
+    checkable: bool = True  # R-12: not every NPC can be talked round
+    attitude: str = "neutral"
+    notes: str = ""
+
+    def stats(self) -> dict[str, Fraction]:
+        return derived_stats(self.attributes)
+
+    def effective_willpower(self) -> Fraction:
+        return Fraction(self.willpower) if self.willpower is not None else self.stats()["willpower"]
+
+    def effective_health(self) -> int:
+        return self.health if self.health is not None else whole(self.stats()["health"])
+
+    def free_action_points(self, rules: Ruleset) -> int:
+        return progression.free_action_points(self.level, rules)
+
+
+@attrs.frozen
+class LogEntry:
+    """One line of the session log: what happened on which in-game day.
+
+    `kind`: check, reaction, battle, xp, points, ability, day, npc, party, rules, roll, note.
+    `data` is plain JSON (what the export and the daily limits read)."""
+
+    day: int
+    kind: str
+    text: str
+    data: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Campaign:
+    name: str
+    seed: int
+    day: int = 1
+    draws: int = 0  # how many times the campaign's random source was used
+    party: tuple[Member, ...] = ()
+    npcs: tuple[Npc, ...] = ()
+    log: tuple[LogEntry, ...] = ()
+    rules: dict[str, Any] = attrs.field(factory=dict)  # overrides of the shipped rules.toml (plain data)
+    battle: dict[str, Any] | None = None  # the battle in progress (gm.battles), plain data
+    notes: str = ""
+
+    # --- look-ups ----------------------------------------------------------------------------
+
+    def member(self, name: str) -> Member | None:
+        return next((m for m in self.party if m.name == name), None)
+
+    def npc(self, name: str) -> Npc | None:
+        return next((n for n in self.npcs if n.name == name), None)
+
+    def today(self, kind: str | None = None) -> list[LogEntry]:
+        return [e for e in self.log if e.day == self.day and (kind is None or e.kind == kind)]
+
+    # --- changes (each returns a new campaign) ---------------------------------------------
+
+    def logged(self, kind: str, text: str, /, **data: Any) -> Campaign:
+        return attrs.evolve(self, log=(*self.log, LogEntry(self.day, kind, text, _plain(data))))
+
+    def with_member(self, old_name: str, member: Member) -> Campaign:
+        party = tuple(member if m.name == old_name else m for m in self.party)
+        return attrs.evolve(self, party=party)
+
+    def with_npc(self, old_name: str | None, npc: Npc) -> Campaign:
+        if old_name is None or self.npc(old_name) is None:
+            return attrs.evolve(self, npcs=(*self.npcs, npc))
+        return attrs.evolve(self, npcs=tuple(npc if n.name == old_name else n for n in self.npcs))
+
+    def rng(self) -> tuple[random.Random, Campaign]:
+        """The campaign's seeded random source for one roll, and the campaign that used it.
+
+        Each roll draws from its own stream (seed, draw number): undoing a roll and rolling
+        again gives the same result, so undo can't be used to re-roll a failed check."""
+        return random.Random(f"{self.seed}:{self.draws}"), attrs.evolve(self, draws=self.draws + 1)
+
+
+# --- plain data ------------------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready: Fractions as numbers, tuples as lists, keys as text."""
+    if isinstance(value, Fraction):
+        return fraction_to_plain(value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def campaign_to_dict(campaign: Campaign, catalogue: Catalogue) -> dict[str, Any]:
+    return {
+        "kind": KIND,
+        "schema": SCHEMA,
+        "name": campaign.name,
+        "seed": campaign.seed,
+        "day": campaign.day,
+        "draws": campaign.draws,
+        "notes": campaign.notes,
+        "party": [
+            {"character": character_to_dict(m.character, catalogue), "source": m.source, "notes": m.notes}
+            for m in campaign.party
+        ],
+        "npcs": [converter.unstructure(n) for n in campaign.npcs],
+        "rules": _plain(campaign.rules),
+        "battle": campaign.battle,
+        "log": [{"day": e.day, "kind": e.kind, "text": e.text, "data": e.data} for e in campaign.log],
+    }
+
+
+def campaign_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str = "<campaign>") -> Campaign:
+    """Raises DataError naming the file and key of whatever can't be read."""
+    from horizon_tui.content.convert import structure
+
+    if data.get("kind") != KIND:
+        raise DataError.one(file, "kind", f"not a campaign (expected kind = {KIND!r})")
+    schema = data.get("schema")
+    if not isinstance(schema, int) or schema > SCHEMA:
+        raise DataError.one(file, "schema", f"written by a newer Horizon (schema {schema!r})")
+    try:
+        party = []
+        for index, item in enumerate(data.get("party", [])):
+            character = character_from_dict(item["character"], catalogue, f"{file}: party.{index}")
+            party.append(Member(character, str(item.get("source", "")), str(item.get("notes", ""))))
+        npcs = [structure(n, Npc, file, ("npcs", str(i))) for i, n in enumerate(data.get("npcs", []))]
+        log = [LogEntry(int(e["day"]), str(e["kind"]), str(e["text"]), dict(e.get("data") or {}))
+               for e in data.get("log", [])]
+        return Campaign(
+            name=str(data["name"]), seed=int(data["seed"]), day=int(data.get("day", 1)),
+            draws=int(data.get("draws", 0)), party=tuple(party), npcs=tuple(npcs), log=tuple(log),
+            rules=dict(data.get("rules") or {}), battle=data.get("battle"), notes=str(data.get("notes", "")),
+        )
+    except DataError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError.one(file, str(exc).strip("'"), "missing or of the wrong type") from None

@@ -1,0 +1,82 @@
+"""Small GM dialogs: a few fields to fill in (a number, a reason), answered through `dismiss()`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+
+@attrs.frozen
+class Field:
+    key: str
+    label: str
+    value: str = ""
+    placeholder: str = ""
+
+
+class PromptDialog(ModalScreen[dict[str, str] | None]):
+    """A few text fields; enter in the last one (or ctrl+s) answers, escape cancels. `check`
+    returns the reason the answer can't be taken yet (shown, the dialog stays) or None."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "OK", id="prompt.ok"),
+        Binding("escape", "cancel", "Cancel", id="prompt.cancel"),
+    ]
+
+    def __init__(self, title: str, fields: list[Field], *, note: str = "",
+                 check: Callable[[dict[str, str]], str | None] | None = None):
+        super().__init__(classes="dialog-screen")
+        self.dialog_title = title
+        self.fields = fields
+        self.note = note
+        self.check = check
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog gm-prompt") as box:
+            box.border_title = self.dialog_title
+            box.border_subtitle = "enter: OK · esc: cancel"
+            if self.note:
+                yield Static(self.note, classes="question", markup=False)
+            with Grid(classes="form"):
+                for field in self.fields:
+                    yield Label(field.label)
+                    yield Input(field.value, placeholder=field.placeholder, id=f"prompt-{field.key}", compact=True)
+            yield Static(id="prompt-problem")
+
+    def values(self) -> dict[str, str]:
+        return {f.key: self.query_one(f"#prompt-{f.key}", Input).value for f in self.fields}
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        inputs = list(self.query(Input))
+        if event.input is inputs[-1]:
+            self.action_submit()
+        else:
+            self.focus_next()
+
+    def action_submit(self) -> None:
+        values = self.values()
+        problem = self.check(values) if self.check else None
+        if problem:
+            self.app.bell()
+            self.query_one("#prompt-problem", Static).update(Text(f"✗ {problem}", style="bold red"))
+            return
+        self.dismiss(values)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def reason_dialog(title: str, note: str, *, required: bool = True) -> PromptDialog:
+    """Ask the GM why (an override of a rule is recorded with its reason)."""
+    return PromptDialog(
+        title, [Field("reason", "Reason", placeholder="why the GM allows it")], note=note,
+        check=(lambda v: None if v["reason"].strip() else "give a reason: it is recorded") if required else None,
+    )

@@ -1,0 +1,163 @@
+"""Experience: award XP to the party (shared equally, R-14) or to one character, or set each
+share by hand; and who can buy attribute points now (R-4), with the level-up one key away."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+
+from horizon_tui.gm import services
+from horizon_tui.rules.character import build
+from horizon_tui.rules.progression import affordable_points
+
+SPLITS = [("the party, shared equally (R-14)", "party"), ("one character", "one"), ("each share by hand", "hand")]
+
+
+class ExperienceScreen(Screen):
+    TITLE = "Experience"
+    AUTO_FOCUS = "#xp-amount"
+    GM_SCREEN = True
+    BINDINGS = [
+        Binding("ctrl+s", "award", "Award XP", id="xp.award"),
+        Binding("ctrl+u", "level_up", "Level up", id="xp.level_up", tooltip="Spend the highlighted character's XP"),
+        Binding("escape", "app.pop_screen", "Back", id="xp.back"),
+    ]
+
+    def __init__(self, shares: dict[str, int] | None = None, reason: str = "") -> None:
+        super().__init__(id="gm-xp")
+        self.preset = shares
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        campaign = self.app.campaign
+        names = [m.name for m in campaign.party]
+        yield Header()
+        with Horizontal():
+            with VerticalScroll(id="xp-form"):
+                with Grid(classes="form"):
+                    yield Label("Split")
+                    yield Select(SPLITS, value="hand" if self.preset else "party", allow_blank=False, id="xp-split",
+                                 compact=True)
+                    yield Label("XP")
+                    yield Input(str(sum(self.preset.values())) if self.preset else "", id="xp-amount",
+                                placeholder="how much in all", compact=True, type="integer")
+                    yield Label("Character")
+                    yield Select([(n, n) for n in names], value=names[0] if names else Select.BLANK,
+                                 id="xp-one", compact=True, prompt="no party yet")
+                    yield Label("For")
+                    yield Input(self.reason, id="xp-reason", placeholder="e.g. the toll road cleared", compact=True)
+                yield Label("By hand", classes="gm-label")
+                with Grid(classes="form", id="xp-hand"):
+                    for index, name in enumerate(names):
+                        yield Label(name)
+                        value = str((self.preset or {}).get(name, 0))
+                        yield Input(value, id=f"xp-hand-{index}", compact=True, type="integer")
+                yield Static(id="xp-preview", classes="panel")
+            with Vertical(id="xp-side"):
+                yield DataTable(id="xp-buyers", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#xp-preview").border_title = "Who gets what"
+        table = self.query_one("#xp-buyers", DataTable)
+        table.border_title = "Who can buy points (R-4)"
+        table.border_subtitle = "ctrl+u levels up the highlighted one"
+        for label in ("Name", "Level", "XP", "Next point", "Can buy"):
+            table.add_column(label)
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        rules = self.app.rules
+        table = self.query_one("#xp-buyers", DataTable)
+        row = table.cursor_row
+        table.clear()
+        for member in self.app.campaign.party:
+            c = member.character
+            b = build(c, rules)
+            buy = affordable_points(c.xp, b.points_bought, rules.experience)
+            table.add_row(Text(c.name, style="bold"), str(b.level), str(c.xp), f"{b.next_point_cost} XP",
+                          Text(str(buy), style="bold green") if buy else Text("0", style="dim"), key=c.name)
+        if self.app.campaign.party:
+            table.move_cursor(row=min(row, len(self.app.campaign.party) - 1))
+        self._preview()
+
+    def shares(self) -> dict[str, int]:
+        names = [m.name for m in self.app.campaign.party]
+        split = self.query_one("#xp-split", Select).value
+        if split == "hand":
+            found = {}
+            for index, name in enumerate(names):
+                fields = self.query(f"#xp-hand-{index}")
+                if not fields:
+                    continue  # joined the party after this screen opened
+                raw = fields.first(Input).value.strip() or "0"
+                try:
+                    found[name] = int(raw)
+                except ValueError:
+                    raise ValueError(f"{name}: {raw!r} is not a whole number") from None
+            return found
+        raw = self.query_one("#xp-amount", Input).value.strip()
+        if not raw:
+            raise ValueError("how much XP?")
+        try:
+            total = int(raw)
+        except ValueError:
+            raise ValueError(f"{raw!r} is not a whole number") from None
+        if split == "one":
+            one = self.query_one("#xp-one", Select).value
+            if one is Select.BLANK:
+                raise ValueError("pick the character")
+            return {str(one): total}
+        return services.split_xp(total, names)
+
+    def _preview(self) -> None:
+        preview = self.query_one("#xp-preview", Static)
+        try:
+            shares = self.shares()
+        except ValueError as exc:
+            preview.update(Text(str(exc), style="dim"))
+            return
+        text = Text()
+        for name, amount in shares.items():
+            text.append(f"{name} ", style="bold")
+            text.append(f"{amount:+d} XP\n")
+        split = self.query_one("#xp-split", Select).value
+        if split == "party" and shares:
+            total = int(self.query_one("#xp-amount", Input).value or 0)
+            lost = total - sum(shares.values())
+            if lost:
+                text.append(f"{lost} XP doesn't divide evenly and is lost (R-14)\n", style="dim")
+        text.append("ctrl+s awards it", style="dim")
+        preview.update(text)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._preview()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self._preview()
+
+    def action_award(self) -> None:
+        try:
+            shares = self.shares()
+        except ValueError as exc:
+            self.app.bell()
+            self.notify(str(exc), severity="warning")
+            return
+        reason = self.query_one("#xp-reason", Input).value
+        if self.app.act(lambda c: services.award_xp(c, shares, reason), "XP award"):
+            self.notify(", ".join(f"{n} {a:+d}" for n, a in shares.items() if a), title="XP awarded")
+            self.query_one("#xp-amount", Input).value = ""
+            for field in self.query("#xp-hand Input"):
+                field.value = "0"
+            self.refresh_view()
+
+    def action_level_up(self) -> None:
+        party = self.app.campaign.party
+        if not party:
+            return
+        row = self.query_one("#xp-buyers", DataTable).cursor_row
+        self.app.open_member(party[min(row, len(party) - 1)].name, then="level_up")

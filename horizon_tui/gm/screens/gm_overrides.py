@@ -1,0 +1,158 @@
+"""The GM's hand on the selected combatant (engine.overrides): health, effects, charges,
+cooldowns, the next check, where it stands, who plays it. A mixin of `GMBattleScreen`."""
+
+from __future__ import annotations
+
+from horizon_tui.content.models import Difficulty, EffectSpec
+from horizon_tui.engine import overrides as ov
+from horizon_tui.engine.battle import charge_left, comp, effects, hp, ident, pos
+from horizon_tui.engine.components import Controller, Cooldowns, Presence, TurnState
+from horizon_tui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.tui.battle.dialogs import ChoiceDialog
+from horizon_tui.tui.battle.screen import DIRECTIONS
+
+
+class OverrideMenu:
+    """`o` on the selected combatant. Needs `battle`, `_selected_id()`, `_override(change, label)`,
+    `prompt`, `refresh_all()` and the battle screen's cursor modes."""
+
+    def action_override(self) -> None:
+        target = self._selected_id()
+        if target is None or self.battle.over:
+            return
+        e = self.battle[target]
+        name = ident(e).name
+        options = [
+            ("health", f"Set health (now {hp(e).hp}/{hp(e).max_hp})"),
+            ("add", "Add an effect (duration, magnitude)"),
+            ("remove", "Remove an effect"),
+            ("charges", "Restore or spend charges"),
+            ("cooldown", "Reset a cooldown"),
+            ("win", "Force the next check to succeed"),
+            ("lose", "Force the next check to fail"),
+            ("move", "Move it anywhere"),
+            ("controller", f"Hand it to a player, the GM or its AI (now {comp(e, Controller).kind})"),
+        ]
+        self.app.push_screen(ChoiceDialog(f"GM override on {name}", options),
+                             lambda choice: choice and getattr(self, f"_override_{choice}")(target))
+
+    def _ask(self, title: str, fields: list[Field], then, check=None) -> None:
+        self.app.push_screen(PromptDialog(title, [*fields, Field("reason", "Reason", placeholder="optional")],
+                                          check=check), lambda values: values and then(values))
+
+    def _override_health(self, target: str) -> None:
+        e = self.battle[target]
+
+        def check(values):
+            try:
+                int(values["hp"])
+            except ValueError:
+                return "health is a whole number"
+            return None
+
+        self._ask(f"Set {ident(e).name}'s health (max {hp(e).max_hp})", [Field("hp", "Health", str(hp(e).hp))],
+                  lambda v: self._override(ov.SetHealth(target, int(v["hp"]), v["reason"]), "set health"), check)
+
+    def _override_add(self, target: str) -> None:
+        from horizon_tui.tui.dialogs.effect import EffectDialog
+
+        def chosen(spec: EffectSpec | None) -> None:
+            if spec is None:
+                return
+            self._ask(f"Why {spec.effect}?", [], lambda v: self._override(
+                ov.AddEffect(target, spec.effect, spec.duration, spec.magnitude, spec.stat, v["reason"]),
+                f"add {spec.effect}"))
+
+        self.app.push_screen(EffectDialog(), chosen)
+
+    def _override_remove(self, target: str) -> None:
+        active = effects(self.battle[target]).active
+        if not active:
+            self.prompt = f"{ident(self.battle[target]).name} is under no effect"
+            self.refresh_all()
+            return
+        options = [(fx.effect, f"{fx.effect} ({fx.turns_left} turns)") for fx in active]
+        self.app.push_screen(ChoiceDialog("Remove which effect?", options), lambda name: name and self._override(
+            ov.RemoveEffect(target, name), f"remove {name}"))
+
+    def _override_charges(self, target: str) -> None:
+        e = self.battle[target]
+        options = []
+        for d in Difficulty:
+            if d is Difficulty.I:
+                continue
+            left = charge_left(e, d)
+            options.append((d.value, f"{d.value}: {left if left is not None else '∞'} left"))
+
+        def picked(difficulty: str | None) -> None:
+            if not difficulty:
+                return
+            left = charge_left(e, Difficulty(difficulty))
+            self._ask(f"Charges of difficulty {difficulty}", [Field("charges", "Charges", str(left or 0))],
+                      lambda v: self._override(ov.SetCharges(target, difficulty, int(v["charges"]), v["reason"]),
+                                               f"charges {difficulty}"),
+                      lambda v: None if v["charges"].strip().isdigit() else "a whole number, 0 or more")
+
+        self.app.push_screen(ChoiceDialog("Charges of which difficulty?", options), picked)
+
+    def _override_cooldown(self, target: str) -> None:
+        e = self.battle[target]
+        turns = comp(e, TurnState).own_turns
+        cooling = [(n, f"{n} ({r - turns} turns)") for n, r in comp(e, Cooldowns).ready_at.items() if r > turns]
+        if not cooling:
+            self.prompt = f"nothing of {ident(e).name}'s is cooling down"
+            self.refresh_all()
+            return
+        self.app.push_screen(ChoiceDialog("Reset which cooldown?", cooling), lambda name: name and self._override(
+            ov.ResetCooldown(target, name), f"reset {name}"))
+
+    def _override_win(self, target: str) -> None:
+        self._ask("Force the next check to succeed", [],
+                  lambda v: self._override(ov.ForceCheck(target, True, v["reason"]), "force success"))
+
+    def _override_lose(self, target: str) -> None:
+        self._ask("Force the next check to fail", [],
+                  lambda v: self._override(ov.ForceCheck(target, False, v["reason"]), "force failure"))
+
+    def _override_controller(self, target: str) -> None:
+        options = [("player", "a player (the GM plays it for them)"), ("gm", "the GM"), ("ai", "its AI")]
+        self.app.push_screen(ChoiceDialog("Who plays it?", options), lambda kind: kind and self._override(
+            ov.SetController(target, kind), f"controller {kind}"))
+
+    def _override_move(self, target: str) -> None:
+        e = self.battle[target]
+        if comp(e, Presence) is not Presence.active:
+            self.prompt = f"{ident(e).name} is not on the battlefield"
+            self.refresh_all()
+            return
+        self.mode = "place"
+        self.place_for = target
+        self.cursor = pos(e)
+        self.refresh_all()
+
+    def action_direction(self, name: str) -> None:
+        if self.mode == "place":
+            dx, dy = DIRECTIONS[name]
+            x, y = self.cursor
+            if self.battle.battlefield.in_bounds((x + dx, y + dy)):
+                self.cursor = (x + dx, y + dy)
+            self.refresh_all()
+            return
+        super().action_direction(name)
+
+    def action_confirm(self) -> None:
+        if self.mode == "place":
+            target, cell = self.place_for, self.cursor
+            self._leave_mode()
+            self.place_for = None
+            self._override(ov.Teleport(target, cell), "move")
+            return
+        super().action_confirm()
+
+    def action_cancel(self) -> None:
+        if self.mode == "place":
+            self._leave_mode()
+            self.place_for = None
+            self.refresh_all()
+            return
+        super().action_cancel()

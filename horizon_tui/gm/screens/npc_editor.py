@@ -1,0 +1,150 @@
+"""The NPC editor: name, level, attributes (R-1) or a willpower and health set outright, whether
+dialogue checks can work on them (R-12), attitude, notes. Answers with the `Npc`, or None."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Checkbox, Footer, Header, Input, Label, Select, Static, TextArea
+
+from horizon_tui.content.models import ATTRIBUTES
+from horizon_tui.gm import services
+from horizon_tui.gm.campaign import ATTITUDES, Npc
+from horizon_tui.rules.numbers import one_decimal, whole
+from horizon_tui.tui.forms import parse_optional_int, parse_optional_number
+
+
+class NpcEditorScreen(Screen[Npc | None]):
+    TITLE = "NPC"
+    AUTO_FOCUS = "#npc-name"
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save NPC", id="npc.save"),
+        Binding("escape", "cancel", "Cancel", id="npc.cancel"),
+    ]
+
+    def __init__(self, npc: Npc | None) -> None:
+        super().__init__(id="gm-npc")
+        self.original = npc
+        self.npc = npc or Npc(name="")
+
+    def compose(self) -> ComposeResult:
+        n = self.npc
+        yield Header()
+        with Horizontal():
+            with VerticalScroll(id="npc-form"):
+                with Grid(classes="form"):
+                    yield Label("Name")
+                    yield Input(n.name, placeholder="e.g. Mayor Oswin", id="npc-name", compact=True)
+                    yield Label("Species / role")
+                    yield Input(n.species, placeholder="e.g. human innkeeper", id="npc-species", compact=True)
+                    yield Label("Level")
+                    yield Input(str(n.level), id="npc-level", compact=True, type="integer")
+                    for attribute in ATTRIBUTES:
+                        yield Label(attribute)
+                        yield Input(str(n.attributes.get(attribute, 0)), id=f"npc-{attribute}", compact=True,
+                                    type="integer")
+                    yield Label("Willpower")
+                    yield Input("" if n.willpower is None else f"{float(n.willpower):g}", id="npc-willpower",
+                                placeholder="blank: from the attributes", compact=True)
+                    yield Label("Health")
+                    yield Input("" if n.health is None else str(n.health), id="npc-health",
+                                placeholder="blank: from the attributes", compact=True)
+                    yield Label("XP")
+                    yield Input(str(n.xp), id="npc-xp", compact=True, type="integer")
+                    yield Label("Checks")
+                    yield Checkbox("dialogue checks can work on them (R-12)", n.checkable, id="npc-checkable")
+                    yield Label("Attitude")
+                    yield Select([(a, a) for a in ATTITUDES], value=n.attitude, allow_blank=False,
+                                 id="npc-attitude", compact=True)
+                yield Label("Notes", classes="gm-label")
+                yield TextArea(n.notes, id="npc-notes")
+            yield Static(id="npc-preview", classes="panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.original.name if self.original else "new"
+        self.query_one("#npc-preview").border_title = "As the rules see them"
+        self.refresh_preview()
+
+    def read(self) -> Npc:
+        """The form as an Npc; ValueError with what is wrong."""
+        value = lambda key: self.query_one(f"#npc-{key}", Input).value  # noqa: E731
+        attributes = {}
+        for attribute in ATTRIBUTES:
+            number = parse_optional_int(value(attribute), attribute)
+            attributes[attribute] = number or 0
+        willpower = parse_optional_number(value("willpower"), "willpower")
+        return Npc(
+            name=value("name").strip(),
+            species=value("species").strip(),
+            level=parse_optional_int(value("level"), "level") or 1,
+            attributes=attributes,
+            willpower=willpower,
+            health=parse_optional_int(value("health"), "health"),
+            xp=parse_optional_int(value("xp"), "XP") or 0,
+            checkable=self.query_one("#npc-checkable", Checkbox).value,
+            attitude=str(self.query_one("#npc-attitude", Select).value),
+            notes=self.query_one("#npc-notes", TextArea).text.strip(),
+        )
+
+    def problem(self, npc: Npc) -> str | None:
+        campaign = self.app.campaign
+        try:
+            services.save_npc(campaign, self.original.name if self.original else None, npc)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def refresh_preview(self) -> None:
+        text = Text()
+        try:
+            npc = self.read()
+        except ValueError as exc:
+            text.append(f"✗ {exc}", style="bold red")
+            self.query_one("#npc-preview", Static).update(text)
+            return
+        stats = npc.stats()
+        text.append("willpower ", style="dim")
+        text.append(f"{one_decimal(npc.effective_willpower()):g}", style="bold")
+        text.append(" (set)\n" if npc.willpower is not None else " (R-2)\n", style="dim")
+        text.append("health ", style="dim")
+        text.append(f"{npc.effective_health()}", style="bold")
+        text.append(" (set)\n" if npc.health is not None else f" (R-2: {whole(stats['health'])})\n", style="dim")
+        text.append("free-action points ", style="dim")
+        text.append(f"{npc.free_action_points(self.app.rules)}\n", style="bold")
+        dialogue = self.app.rules.dialogue
+        text.append(f"\nA dialogue check against them: 1d20 + score vs 1d20 + "
+                    f"{one_decimal(npc.effective_willpower() / dialogue.willpower_divisor):g} (R-12)\n", style="dim")
+        for name in ("charisma", "initiative", "evasion", "accuracy"):
+            text.append(f"{name} {one_decimal(stats[name]):g}  ", style="dim")
+        problem = self.problem(npc)
+        if problem and npc.name:
+            text.append(f"\n\n✗ {problem}", style="bold red")
+        self.query_one("#npc-preview", Static).update(text)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.refresh_preview()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self.refresh_preview()
+
+    def action_save(self) -> None:
+        try:
+            npc = self.read()
+        except ValueError as exc:
+            self.app.bell()
+            self.notify(str(exc), severity="error")
+            return
+        problem = self.problem(npc)
+        if problem:
+            self.app.bell()
+            self.notify(problem, title="Not saved", severity="error")
+            return
+        self.dismiss(npc)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+

@@ -1,0 +1,105 @@
+"""The open campaign: every GM action goes through `apply`, which saves at once and remembers
+the state before it, so `undo` can step back one action at a time (in and out of battle).
+
+Undo keeps the previous states as the file's own bytes: restoring one is exact by construction
+(the test compares serialised campaigns), and no action needs an inverse written for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+
+from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.gm import rules_edit
+from horizon_tui.gm.campaign import Campaign
+from horizon_tui.gm.store import CampaignStore, decode, encode
+
+UNDO_LIMIT = 500
+
+
+@attrs.frozen
+class Step:
+    label: str  # what the action was, in words ("Iriel tries charm on Oswin")
+    before: bytes  # the campaign file before it
+
+
+class CampaignSession:
+    def __init__(self, store: CampaignStore, path: Path, campaign: Campaign, data: bytes | None = None):
+        self.store = store
+        self.path = Path(path)
+        self.campaign = campaign
+        self.encoded = data if data is not None else encode(campaign, store.catalogue)
+        self.history: list[Step] = []
+        self._rules: tuple[str, Ruleset] | None = None
+        self.listeners: list[Callable[[CampaignSession, str], None]] = []
+
+    @property
+    def base(self) -> Catalogue:
+        return self.store.catalogue
+
+    # --- the campaign's rules --------------------------------------------------------------
+
+    @property
+    def defaults(self) -> dict:
+        return rules_edit.rules_data(self.base.rules)
+
+    def rules_for(self, overrides: dict) -> Ruleset:
+        """The shipped rules with these overrides, the same object while they don't change (the
+        rules' builds are memoised on the Ruleset object)."""
+        key = json.dumps(overrides, sort_keys=True)
+        if self._rules is not None and self._rules[0] == key:
+            return self._rules[1]
+        rules = self.base.rules if not overrides else rules_edit.to_ruleset(
+            rules_edit.merge(self.defaults, overrides), f"{self.path}: rules")
+        self._rules = (key, rules)
+        return rules
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.rules_for(self.campaign.rules)
+
+    @property
+    def catalogue(self) -> Catalogue:
+        rules = self.rules
+        return self.base if rules is self.base.rules else self.base.with_rules(rules)
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def apply(self, change: Callable[[Campaign], Campaign], label: str) -> Campaign:
+        """Run one GM action: the new campaign is saved before it becomes current. A `ValueError`
+        from the action (a refusal) and a failed save leave everything as it was."""
+        new = change(self.campaign)
+        data = encode(new, self.base)
+        if data == self.encoded:
+            return self.campaign
+        self.store.write(self.path, data)
+        self.history.append(Step(label, self.encoded))
+        del self.history[:-UNDO_LIMIT]
+        self.campaign, self.encoded = new, data
+        self._notify(label)
+        return new
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.history)
+
+    def undo(self) -> str | None:
+        """Step back over the last action; returns its label (None when there is nothing)."""
+        if not self.history:
+            return None
+        step = self.history[-1]
+        campaign = decode(step.before, self.base, str(self.path))
+        self.store.write(self.path, step.before)
+        self.history.pop()
+        self.campaign, self.encoded = campaign, step.before
+        self._notify(f"undo: {step.label}")
+        return step.label
+
+    def _notify(self, label: str) -> None:
+        for listener in list(self.listeners):
+            listener(self, label)

@@ -1,0 +1,59 @@
+"""Fixtures for the GM tool: a saves folder with the example party's files, and a campaign with
+that party and two NPCs (one who can be talked round, one who can't)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from horizon_tui.content.catalogue import default_catalogue
+from horizon_tui.content.characters import load_character
+from horizon_tui.gm import services
+from horizon_tui.gm.campaign import Npc
+from horizon_tui.gm.session import CampaignSession
+from horizon_tui.gm.store import CampaignStore
+
+REPO = Path(__file__).resolve().parents[2]
+PARTY = sorted((REPO / "examples" / "party").glob("*.toml"))  # brakka, iriel, morwen, sefa
+
+OSWIN = Npc("Mayor Oswin", level=3, species="human mayor", attitude="unfriendly", notes="owes the toll-taker",
+            attributes={"physical": 3, "agility": 4, "perception": 3, "cognition": 5, "faith": 6, "beauty": 5})
+GRUKK = Npc("Grukk", level=2, checkable=False, attitude="hostile", xp=60)
+
+
+@pytest.fixture(scope="session")
+def catalogue():
+    return default_catalogue()
+
+
+@pytest.fixture
+def saves(tmp_path: Path) -> Path:
+    folder = tmp_path / "saves"
+    (folder / "characters").mkdir(parents=True)
+    for path in PARTY:
+        shutil.copy(path, folder / "characters" / path.name)
+    return folder
+
+
+@pytest.fixture
+def store(saves: Path, catalogue) -> CampaignStore:
+    return CampaignStore(saves, catalogue)
+
+
+def make_campaign(store: CampaignStore, name: str = "Lantern Road", npcs=(OSWIN, GRUKK)) -> CampaignSession:
+    path, campaign = store.create(name, seed=1234)
+    session = CampaignSession(store, path, campaign)
+    for file in PARTY:
+        character = load_character(file, store.catalogue)
+        session.apply(lambda c, ch=character, f=file: services.add_member(c, ch, str(f)), f"{character.name} joins")
+    for npc in npcs:
+        session.apply(lambda c, n=npc: services.save_npc(c, None, n), f"NPC {npc.name}")
+    session.history.clear()  # the set-up is not what the tests undo
+    return session
+
+
+@pytest.fixture
+def session(store: CampaignStore) -> CampaignSession:
+    return make_campaign(store)

@@ -1,0 +1,106 @@
+"""Pilot flows through `horizon gm`: campaigns, the dashboard, the player app's character screens
+run over the campaign, the NPC editor."""
+
+from __future__ import annotations
+
+import json
+
+from textual.widgets import DataTable, Input, Select, Static, TextArea
+
+from horizon_tui.gm import services
+from horizon_tui.gm.app import create_gm_app
+from horizon_tui.gm.screens.campaigns import CampaignsScreen
+from horizon_tui.gm.screens.dashboard import DashboardScreen
+from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
+from horizon_tui.tui.screens.level_up import LevelUpScreen
+from horizon_tui.tui.screens.load import LoadScreen
+from horizon_tui.tui.screens.sheet import SheetScreen
+
+SIZE = (120, 40)
+
+
+def shown(screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def test_a_first_start_makes_a_campaign_and_imports_a_saved_character(saves, catalogue):
+    app = create_gm_app(saves, catalogue)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, CampaignsScreen)
+        await pilot.press(*"Lantern Road", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen)
+        assert app.screen.query_one("#party", DataTable).border_title == "Party"
+        await pilot.press("i")
+        assert isinstance(app.screen, LoadScreen)
+        await pilot.press("enter")  # the newest save
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+        name = app.session.character.name
+        assert "lantern-road.json" in shown(app.screen, "#sheet-path")
+        await pilot.press("escape")
+        assert isinstance(app.screen, DashboardScreen)
+        assert app.screen.query_one("#party", DataTable).row_count == 1
+        await pilot.press("o", "n", *"Coast", "enter")  # a second campaign, side by side
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen) and app.campaign.name == "Coast"
+        assert app.screen.query_one("#party", DataTable).row_count == 0
+    assert sorted(p.name for p in (saves / "campaigns").glob("*.json")) == ["coast.json", "lantern-road.json"]
+    data = json.loads((saves / "campaigns" / "lantern-road.json").read_text(encoding="utf-8"))
+    assert [m["character"]["name"] for m in data["party"]] == [name]
+    assert data["party"][0]["source"].endswith(".toml")
+
+
+async def test_a_party_character_levels_up_in_the_player_apps_screens_and_ctrl_z_takes_it_back(session, catalogue):
+    session.apply(lambda c: services.award_xp(c, {"Brakka": 100}), "xp")
+    before = session.encoded
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")  # Brakka, first in the Party roster
+        assert isinstance(app.screen, SheetScreen) and app.session.character.name == "Brakka"
+        await pilot.press("u")
+        assert isinstance(app.screen, LevelUpScreen)
+        await pilot.press("plus", "plus", "plus", "plus", "ctrl+s")  # 10 + 15 + 20 + 25 XP
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)
+        assert app.campaign.member("Brakka").character.xp == 30
+        assert app.campaign.log[-1].kind == "points" and "Brakka buys 4 points" in app.campaign.log[-1].text
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen)  # a character screen closes before its data goes
+        assert app.gm.encoded == before
+
+
+async def test_the_npc_editor_makes_and_edits_npcs(session, catalogue):
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        editor = app.screen
+        assert isinstance(editor, NpcEditorScreen)
+        await pilot.press(*"Wen", "tab", *"sage", "tab", "ctrl+u", "4")
+        editor.query_one("#npc-faith", Input).value = "8"
+        editor.query_one("#npc-willpower", Input).value = "50"
+        editor.query_one("#npc-notes", TextArea).text = "knows the barrow's door"
+        await pilot.pause()
+        assert "willpower 50 (set)" in shown(editor, "#npc-preview")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        wen = app.campaign.npc("Wen")
+        assert (wen.level, wen.attributes["faith"], float(wen.willpower), wen.checkable) == (4, 8, 50.0, True)
+        assert wen.notes == "knows the barrow's door"
+        npcs = app.screen.query_one("#npcs", DataTable)
+        npcs.focus()
+        npcs.move_cursor(row=2)
+        await pilot.press("enter")
+        assert isinstance(app.screen, NpcEditorScreen) and app.screen.original.name == "Wen"
+        app.screen.query_one("#npc-checkable").toggle()
+        app.screen.query_one("#npc-attitude", Select).value = "friendly"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.campaign.npc("Wen").checkable is False and app.campaign.npc("Wen").attitude == "friendly"
+        assert app.campaign.npc("Wen").species == "sage"
+        await pilot.press("n")
+        await pilot.press(*"Grukk", "ctrl+s")  # a name already taken
+        assert isinstance(app.screen, NpcEditorScreen)
+
