@@ -24,7 +24,6 @@ from horizon_tui.engine.components import (
 )
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
 from horizon_tui.engine.turns import advance, check_end, update_sight
-from horizon_tui.rules.checks import roll_chance
 from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
 

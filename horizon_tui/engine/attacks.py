@@ -13,12 +13,12 @@ import tcod.los
 from horizon_tui.content.models import NEGATIVE_EFFECTS, Ability, AbilityKind, Difficulty, Target
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    check_roll, check_chance, comp, Battle, Entity, active_combatants, cid, current_attributes, gear, ident, is_downed, is_immobile,
-    attack_for_roll, pos, stats, team, typical_attack,
+    Battle, Entity, active_combatants, attack_for_roll, check_chance, check_roll, cid, comp, gear, is_downed,
+    is_immobile, pos, stats, team,
 )
 from horizon_tui.engine.components import Presence
 from horizon_tui.engine.effects import apply_effect, deal_damage
-from horizon_tui.rules.checks import Failure, difficulty_check_chance, failure_outcome, roll_chance
+from horizon_tui.rules.checks import Failure, failure_outcome
 from horizon_tui.rules.combat import armor_reduction, crit_chance, damage, hit_chance
 from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.ranges import distance

@@ -441,7 +441,10 @@ def create_battle(
         if problems:
             raise BattleError("; ".join(str(p) for p in problems))
     profiles = cached_ai_profiles(profiles_path(catalogue.root))
-    unknown = sorted({d.ai for d, _, _ in setup.enemies if d.ai not in profiles})
+    wanted = {d.ai for d, _, _ in setup.enemies}
+    if any(m.controller == "ai" for m in party):
+        wanted.add(Controller("ai").profile)  # the party's AI plays the default profile
+    unknown = sorted(name for name in wanted if name not in profiles)
     if unknown:
         raise BattleError(f"{setup.source}: unknown AI profile(s) {', '.join(unknown)}; {profiles.source} has "
                           f"{', '.join(profiles.names())}")

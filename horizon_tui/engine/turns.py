@@ -8,15 +8,13 @@ import attrs
 
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    check_roll, check_chance, comp, ENEMIES, PARTY, Battle, BattleError, Entity, active_combatants, charge_left, cid, effects, gear,
-    current_attributes, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, stats,
-    typical_attack,
+    ENEMIES, PARTY, Battle, BattleError, Entity, charge_left, check_chance, check_roll, cid, comp, current_attributes,
+    effects, gear, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, stats,
 )
 from horizon_tui.engine.components import (
     Charges, Controller, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import end_effect, expire_turn_effects, tick_effects
-from horizon_tui.rules.checks import difficulty_check_chance, roll_chance
 from horizon_tui.rules.dice import parse_dice
 
 
