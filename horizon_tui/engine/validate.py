@@ -10,7 +10,6 @@ an enemy that exists. The profiles file is checked on its own too.
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 from collections.abc import Collection
 from pathlib import Path
 
@@ -19,12 +18,9 @@ from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, load
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS, EnemyDef, load_enemy
 from horizon_tui.content.files import locate, read_document
-from horizon_tui.content.models import ATTRIBUTES, AbilityKind
+from horizon_tui.content.models import AbilityKind
 from horizon_tui.errors import DataError, Problem
-from horizon_tui.rules.character import build
-from horizon_tui.rules.combat import armor_strength_required, attack_formula
-from horizon_tui.rules.formula import FormulaError
-from horizon_tui.rules.validation import check_ability, check_species, check_weapon, loadout_problems
+from horizon_tui.rules.validation import check_combatant
 from horizon_tui.validate import VALIDATORS
 
 
@@ -42,7 +38,6 @@ def check_enemy(
     profiles: AiProfiles | None = None,
 ) -> list[Problem]:
     """Everything an enemy file can get wrong after it parses; never raises."""
-    rules = catalogue.rules
     character = enemy.character
     problems: list[Problem] = []
     if not character.name.strip():
@@ -61,51 +56,12 @@ def check_enemy(
         problems.append(Problem(file, "flee_below", "a share of health between 0 and 1, e.g. 0.3"))
     if len(enemy.glyph) != 1:
         problems.append(Problem(file, "glyph", f"one character to draw it with, not {enemy.glyph!r}"))
-    for group, values in (("attributes", character.attributes), ("bonus", character.bonus)):
-        for name in values:
-            problems += _choice(name, ATTRIBUTES, file, f"{group}.{name}", "attribute")
-    for attribute in ATTRIBUTES:
-        minimum = rules.creation.minimums.get(attribute, 0)
-        value = character.attributes.get(attribute, 0)
-        if value < minimum:
-            problems.append(Problem(file, f"attributes.{attribute}", f"{value} is below the minimum of {minimum} (R-1)"))
-    species_key = "" if character.species.id in catalogue.species else "species."
-    problems += check_species(character.species, rules, file, species_key, approved=character.gm_approved)
-    problems += check_weapon(character.weapon, rules, file, "weapon")
-    names = Counter(a.name for a in character.abilities)
     for index, ability in enumerate(character.abilities):
-        key = f"abilities.{index}"
-        problems += check_ability(ability, file, key)
-        if names[ability.name] > 1:
-            problems.append(Problem(file, f"{key}.name", f"two abilities are called {ability.name!r}"))
         if (ability.kind is AbilityKind.companion and ability.companion and known_enemies is not None
                 and ability.companion not in known_enemies):
-            problems += _choice(ability.companion, sorted(known_enemies), file, f"{key}.companion", "enemy")
-    if character.attack_formula:
-        try:
-            attack_formula(character.attack_formula)
-        except FormulaError as exc:
-            problems.append(Problem(file, "attack_formula", str(exc)))
-    if character.armor is not None and character.armor.armor_class not in rules.armor_classes:
-        problems.append(Problem(file, "armor.class", f"armor classes are 1–10, not {character.armor.armor_class}"))
-    if problems:
-        return problems  # the checks below compute stats and need sound inputs
-    stats = build(character, rules).stats
-    if character.armor is not None:
-        need = armor_strength_required(character.armor, rules)
-        if stats["strength"] < need:
-            problems.append(Problem(
-                file, "armor",
-                f"{character.armor.name} (class {character.armor.armor_class}) needs strength {float(need):g}; "
-                f"{character.name} has {float(stats['strength']):.1f} (R-9)",
-            ))
-    problems += enemy_loadout_problems(enemy, catalogue, file)
-    return problems
-
-
-def enemy_loadout_problems(enemy: EnemyDef, catalogue: Catalogue, file: str) -> list[Problem]:
-    """R-6 at the enemy's own level (R-4: set in its file)."""
-    return loadout_problems(enemy.character, catalogue.rules, file, level=enemy.level)
+            problems += _choice(ability.companion, sorted(known_enemies), file, f"abilities.{index}.companion", "enemy")
+    # The rest as for any combatant, at the enemy's own level (R-4: set in its file).
+    return problems + check_combatant(character, catalogue, file, level=enemy.level)
 
 
 def _enemies_folder(path: Path, catalogue: Catalogue) -> Path | None:

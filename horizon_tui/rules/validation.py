@@ -147,24 +147,36 @@ def effective_loadout(character: Character) -> list[Ability]:
 
 
 def check_character(character: Character, catalogue: Catalogue, file: str = "<character>") -> list[Problem]:
+    """A player character's file: the combatant checks, plus the 42 points of creation (R-4)."""
     rules = catalogue.rules
-    problems = _unknown_names(character.attributes, ATTRIBUTES, file, "attributes", "attribute")
-    problems += _unknown_names(character.bonus, ATTRIBUTES, file, "bonus", "attribute")
+    problems = []
     if not character.name.strip():
         problems.append(Problem(file, "name", "a character needs a name"))
     if character.xp < 0:
         problems.append(Problem(file, "xp", "experience can't be negative"))
-    for attribute in ATTRIBUTES:
-        minimum = rules.creation.minimums.get(attribute, 0)
-        value = character.attributes.get(attribute, 0)
-        if value < minimum:
-            problems.append(Problem(file, f"attributes.{attribute}", f"{value} is below the minimum of {minimum} (R-1)"))
     invested = sum(character.attributes.values())
     if invested < rules.creation.starting_points:
         problems.append(Problem(
             file, "attributes",
             f"{invested} points invested; a character starts with {rules.creation.starting_points} (R-4)",
         ))
+    return problems + check_combatant(character, catalogue, file)
+
+
+def check_combatant(
+    character: Character, catalogue: Catalogue, file: str, *, level: int | None = None
+) -> list[Problem]:
+    """What any combatant's file (character, enemy, NPC) can get wrong: attribute names and
+    minimums (R-1), species (R-3), weapon (R-11), abilities (R-6), formula (R-9), armor (R-9),
+    and the loadout at its level (its own, or the one its points give)."""
+    rules = catalogue.rules
+    problems = _unknown_names(character.attributes, ATTRIBUTES, file, "attributes", "attribute")
+    problems += _unknown_names(character.bonus, ATTRIBUTES, file, "bonus", "attribute")
+    for attribute in ATTRIBUTES:
+        minimum = rules.creation.minimums.get(attribute, 0)
+        value = character.attributes.get(attribute, 0)
+        if value < minimum:
+            problems.append(Problem(file, f"attributes.{attribute}", f"{value} is below the minimum of {minimum} (R-1)"))
     species_key = "" if character.species.id in catalogue.species else "species."
     problems += check_species(character.species, rules, file, species_key, approved=character.gm_approved)
     problems += check_weapon(character.weapon, rules, file, "weapon")
@@ -192,7 +204,7 @@ def check_character(character: Character, catalogue: Catalogue, file: str = "<ch
                 f"{character.armor.name} (class {character.armor.armor_class}) needs strength {float(need):g}; "
                 f"{character.name} has {float(b.stats['strength']):.1f} (R-9)",
             ))
-    problems += loadout_problems(character, rules, file)
+    problems += loadout_problems(character, rules, file, level=level)
     return problems
 
 
