@@ -18,6 +18,7 @@ from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.engine.battle import Battle, PartyMember
+from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.runner import Input, action_from_dict, action_to_dict, replay, run_ai
 from horizon_tui.errors import DataError
 from horizon_tui.saves.store import atomic_write, read_json, rotate_backups
@@ -90,9 +91,13 @@ def load_session(path: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef])
 
 
 def session_from_dict(
-    data: dict[str, Any], catalogue: Catalogue, enemies: dict[str, EnemyDef], file: str = "<battle>"
+    data: dict[str, Any], catalogue: Catalogue, enemies: dict[str, EnemyDef], file: str = "<battle>",
+    setup: EncounterSetup | None = None,
 ) -> BattleSession:
-    """A saved battle from its JSON object (a file's, or one kept inside a GM's campaign)."""
+    """A saved battle from its JSON object (a file's, or one kept inside a GM's campaign).
+
+    `setup`: the battle's set-up when it was built in memory rather than read from the encounter
+    file named in the save (a GM's battle placed by hand on a map, `gm.battles`)."""
     from horizon_tui.engine.battle import create_battle
     from horizon_tui.engine.encounter import load_encounter
 
@@ -117,7 +122,8 @@ def session_from_dict(
             inputs.append(Input(int(item["at"]), action_from_dict(item["action"]), bool(item.get("auto_end", True))))
         except Exception as exc:  # noqa: BLE001 - any malformed input is a problem with the file
             raise DataError.one(file, f"inputs.{index}", f"not an action this version knows ({exc})") from None
-    setup = load_encounter(encounter, catalogue, enemies)
+    if setup is None:
+        setup = load_encounter(encounter, catalogue, enemies)
     battle = create_battle(setup, party, seed, catalogue, enemies)
     try:
         replay(battle, inputs)

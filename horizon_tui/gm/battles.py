@@ -15,14 +15,20 @@ from typing import Any
 import attrs
 
 from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.content.models import ATTRIBUTES, Character
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
-from horizon_tui.engine.battle import PartyMember, create_battle, ident
-from horizon_tui.engine.encounter import load_encounter
+from horizon_tui.engine import mapgen
+from horizon_tui.engine.battle import BattleError, PartyMember, create_battle, ident
+from horizon_tui.engine.battlefield import Battlefield
+from horizon_tui.engine.encounter import EncounterSetup, load_encounter
+from horizon_tui.engine.overrides import SetController
 from horizon_tui.engine.persist import BattleSession, session_from_dict, session_to_dict
-from horizon_tui.engine.runner import begin
-from horizon_tui.gm.campaign import Campaign
+from horizon_tui.engine.runner import begin, override
+from horizon_tui.errors import DataError
+from horizon_tui.gm.campaign import Campaign, Npc
 
 RulesFor = Callable[[dict], Ruleset]
 
@@ -74,9 +80,176 @@ def session_from_record(
     record: dict[str, Any], base: Catalogue, rules_for: RulesFor, enemies: dict[str, EnemyDef], file: str = "<campaign>"
 ) -> BattleSession:
     """Rebuild the battle by replaying its inputs, then the AI's turns up to the next decision (as
-    `engine.persist.load_session` does). DataError if the record can't be read or no longer replays."""
+    `engine.persist.load_session` does). DataError if the record can't be read or no longer replays.
+
+    A battle placed by hand (`start_placed_battle`) keeps its map and placements in the record
+    (`placed`): its set-up is rebuilt from them instead of from an encounter file."""
     catalogue = battle_catalogue(base, rules_for(record.get("rules") or {}))
-    return session_from_dict(record, catalogue, enemies, file)
+    setup = None
+    if record.get("placed") is not None:
+        setup = placed_setup(record["placed"], catalogue, enemies, file)
+    return session_from_dict(record, catalogue, enemies, file, setup)
+
+
+# --- NPCs as combatants, and battles placed by hand on a map ----------------------------------------
+
+
+def npc_character(npc: Npc, catalogue: Catalogue) -> Character:
+    """The NPC as a character the engine can field: its attributes, species, weapon and armour.
+    ValueError naming what the catalogue lacks."""
+    data: dict[str, Any] = {"name": npc.name, "species": npc.race, "weapon": npc.weapon,
+                            "attributes": {a: int(npc.attributes.get(a, 0)) for a in ATTRIBUTES}}
+    if npc.armor:
+        data["armor"] = npc.armor
+    try:
+        return character_from_dict(data, catalogue, f"NPC {npc.name}")
+    except DataError as exc:
+        raise ValueError("; ".join(str(p) for p in exc.problems)) from None
+
+
+def npc_enemy(npc: Npc, catalogue: Catalogue) -> EnemyDef:
+    """The NPC as an enemy definition (its level, XP, AI profile and targeting)."""
+    character = npc_character(npc, catalogue)
+    return EnemyDef(id=f"npc:{npc.name}", character=character, level=npc.level, xp=npc.xp, ai=npc.ai,
+                    targeting=npc.targeting, glyph=npc.name[:1].lower())
+
+
+def map_battlefield(spec: dict[str, Any], catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> Battlefield:
+    """The battlefield of a map spec: `{"encounter": id or path}` (that encounter's map, without its
+    enemies) or `{"generator", "width", "height", "seed"}`. ValueError saying what is wrong."""
+    if "encounter" in spec:
+        try:
+            return load_encounter(str(spec["encounter"]), catalogue, enemies).battlefield
+        except DataError as exc:
+            raise ValueError(str(exc.problems[0])) from None
+    generator = str(spec.get("generator", ""))
+    if generator not in mapgen.GENERATORS:
+        raise ValueError(f"a map is an encounter id or a generator: {', '.join(mapgen.GENERATORS)}")
+    width, height, seed = int(spec["width"]), int(spec["height"]), int(spec.get("seed", 0))
+    largest = catalogue.rules.turns.max_size
+    for side in (width, height):
+        if not mapgen.MIN_SIZE <= side <= largest:
+            raise ValueError(f"a generated map is {mapgen.MIN_SIZE}–{largest} cells a side, not {side}")
+    return mapgen.generate(generator, width, height, seed)
+
+
+def placement_refusal(battlefield: Battlefield, cell: tuple[int, int], occupied: dict[tuple[int, int], str]) -> str | None:
+    """Why a unit can't stand on this cell (off the map, a wall, someone there), or None."""
+    x, y = cell
+    if not battlefield.in_bounds(cell):
+        return f"[{x}, {y}] is off the {battlefield.width}×{battlefield.height} map"
+    if not battlefield.is_walkable(cell):
+        return f"[{x}, {y}] is a wall"
+    if cell in occupied:
+        return f"[{x}, {y}] is taken by {occupied[cell]}"
+    return None
+
+
+def placed_setup(placed: dict[str, Any], catalogue: Catalogue, enemies: dict[str, EnemyDef],
+                 file: str = "<campaign>") -> EncounterSetup:
+    """The in-memory set-up of a battle placed by hand, from its record: the map spec, the party's
+    cells (members, then allied NPCs) and the hostile NPCs as enemies on their cells."""
+    try:
+        battlefield = map_battlefield(placed["map"], catalogue, enemies)
+        party_start = [(int(x), int(y)) for x, y in placed["party_start"]]
+        hostile = []
+        for index, item in enumerate(placed.get("enemies", [])):
+            character = character_from_dict(item["character"], catalogue, f"{file}: battle.placed.enemies.{index}")
+            definition = EnemyDef(id=str(item["id"]), character=character, level=int(item["level"]),
+                                  xp=int(item["xp"]), ai=str(item["ai"]), targeting=str(item["targeting"]),
+                                  glyph=str(item.get("glyph", "")))
+            hostile.append((definition, (int(item["at"][0]), int(item["at"][1])), str(item["name"])))
+    except ValueError as exc:
+        raise DataError.one(file, "battle.placed", str(exc)) from None
+    except (KeyError, TypeError) as exc:
+        raise DataError.one(file, f"battle.placed.{str(exc).strip(chr(39))}", "missing or of the wrong type") from None
+    occupied: dict[tuple[int, int], str] = {}
+    for cell, what in [(c, "a party member") for c in party_start] + [(c, n) for _, c, n in hostile]:
+        problem = placement_refusal(battlefield, cell, occupied)
+        if problem:
+            raise DataError.one(file, "battle.placed", problem)
+        occupied[cell] = what
+    return EncounterSetup(
+        id="placed", name=str(placed.get("name", "A battle on a map")), description="", difficulty="normal",
+        xp=sum(d.xp for d, _, _ in hostile), notes="", battlefield=battlefield, enemies=hostile,
+        party_start=party_start, source="(placed by the GM)",
+    )
+
+
+def map_name(spec: dict[str, Any]) -> str:
+    if "encounter" in spec:
+        return f"On the map of {Path(str(spec['encounter'])).stem}"
+    return f"On a {spec['generator']} map {spec['width']}×{spec['height']} (seed {spec.get('seed', 0)})"
+
+
+def start_placed_battle(
+    campaign: Campaign, map_spec: dict[str, Any], placements: list[tuple[str, str, tuple[int, int]]], base: Catalogue,
+    rules_for: RulesFor, enemies: dict[str, EnemyDef], *, seed: int | None = None,
+) -> tuple[Campaign, BattleSession]:
+    """A battle the GM builds by hand: `placements` are (kind "member" or "npc", name, cell). Party
+    members fight for the players (controller "player"); an NPC on the party's side joins the party
+    as a GM-played character; an NPC against it is an enemy, played by its AI or by the GM. The
+    record keeps the map spec and the placements, so the set-up is rebuilt without any file.
+    ValueError with the reason when it can't be formed."""
+    if campaign.battle is not None:
+        raise ValueError("a battle is in progress already: finish or abandon it first")
+    catalogue = battle_catalogue(base, rules_for(campaign.rules))
+    battlefield = map_battlefield(map_spec, catalogue, enemies)
+    members: list[tuple[PartyMember, tuple[int, int]]] = []
+    allies: list[tuple[PartyMember, tuple[int, int]]] = []
+    hostile: list[tuple[Npc, tuple[int, int]]] = []
+    occupied: dict[tuple[int, int], str] = {}
+    for kind, name, cell in placements:
+        cell = (int(cell[0]), int(cell[1]))
+        problem = placement_refusal(battlefield, cell, occupied)
+        if problem:
+            raise ValueError(f"{name}: {problem}")
+        occupied[cell] = name
+        if kind == "member":
+            member = campaign.member(name)
+            if member is None:
+                raise ValueError(f"no party member called {name}")
+            members.append((PartyMember(member.character, "player"), cell))
+        else:
+            npc = campaign.npc(name)
+            if npc is None:
+                raise ValueError(f"no NPC called {name}")
+            if npc.combat_side() == "party":
+                allies.append((PartyMember(npc_character(npc, catalogue), "gm"), cell))
+            else:
+                hostile.append((npc, cell))
+    if not members:
+        raise ValueError("place at least one party member")
+    if not hostile:
+        raise ValueError("place at least one NPC against the party (an NPC is hostile unless friendly or an ally)")
+    placed = {
+        "name": map_name(map_spec), "map": dict(map_spec),
+        "party_start": [list(cell) for _, cell in members + allies],
+        "enemies": [
+            {"id": d.id, "name": npc.name, "at": list(cell), "character": character_to_dict(d.character, catalogue),
+             "level": d.level, "xp": d.xp, "ai": d.ai, "targeting": d.targeting, "glyph": d.glyph}
+            for npc, cell in hostile for d in [npc_enemy(npc, catalogue)]
+        ],
+    }
+    setup = placed_setup(placed, catalogue, enemies)
+    party = [m for m, _ in members + allies]
+    if seed is None:
+        rng, campaign = campaign.rng()
+        seed = rng.randrange(2**31)
+    try:
+        battle = create_battle(setup, party, seed, catalogue, enemies)
+    except BattleError as exc:
+        raise ValueError(str(exc)) from None
+    begin(battle)
+    session = BattleSession(battle, "placed", party)
+    for npc, _ in hostile:  # GM-played hostile NPCs: handed over as recorded inputs, so a replay agrees
+        if npc.controller == "gm":
+            target = next(ident(e).id for e in battle.combatants()
+                          if ident(e).kind == "enemy" and ident(e).name == npc.name)
+            override(battle, SetController(target, "gm", "a GM-played NPC"), session.inputs)
+    record = dict(session_to_dict(session, catalogue), name=setup.name, rules=copy.deepcopy(campaign.rules),
+                  placed=placed)
+    return attrs.evolve(campaign, battle=record), session
 
 
 def summary(session: BattleSession, name: str) -> dict[str, Any]:

@@ -31,6 +31,8 @@ from horizon_tui.rules.stats import derived_stats
 SCHEMA = 1
 KIND = "horizon-campaign"
 ATTITUDES = ("hostile", "unfriendly", "neutral", "friendly", "ally")
+NPC_SIDES = ("auto", "party", "enemies")  # auto: with the party when friendly or an ally, else against it
+NPC_CONTROLLERS = ("ai", "gm")
 
 
 @attrs.frozen
@@ -62,6 +64,20 @@ class Npc:
     checkable: bool = True  # R-12: not every NPC can be talked round
     attitude: str = "neutral"
     notes: str = ""
+    # --- in a fight (gm.battles.npc_character / npc_enemy); defaults keep old campaign files loading
+    race: str = "human"  # a catalogue species id (`species` above is the GM's free text)
+    weapon: str = "dagger"  # a catalogue weapon id
+    armor: str = ""  # a catalogue armour id; "" for none
+    side: str = "auto"  # one of NPC_SIDES
+    controller: str = "ai"  # one of NPC_CONTROLLERS: its AI plays it, or the GM does
+    ai: str = "brute"  # its AI's behaviour profile (content.encounters.AI_PROFILES)
+    targeting: str = "nearest"  # content.encounters.TARGETINGS
+
+    def combat_side(self) -> str:
+        """"party" or "enemies": the side it fights on."""
+        if self.side != "auto":
+            return self.side
+        return "party" if self.attitude in ("friendly", "ally") else "enemies"
 
     def stats(self) -> dict[str, Fraction]:
         return derived_stats(self.attributes)

@@ -10,6 +10,8 @@ from horizon_tui.engine.battle import Battle, comp, ident, team
 from horizon_tui.engine.components import Controller, Presence
 from horizon_tui.engine.overrides import Reorder  # noqa: F401 - the GM screens take it from here
 
+__all__ = ["Reorder", "TrackerRow", "acted_this_round", "delay_position", "ready_position", "tracker_rows"]
+
 
 
 

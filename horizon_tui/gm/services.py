@@ -13,7 +13,8 @@ import attrs
 
 from horizon_tui.content.models import Ability, Character
 from horizon_tui.content.ruleset import Ruleset
-from horizon_tui.gm.campaign import ATTITUDES, Campaign, Member, Npc
+from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
+from horizon_tui.gm.campaign import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Campaign, Member, Npc
 from horizon_tui.rules.character import build
 from horizon_tui.rules.checks import DialogueRoll, dialogue_check, dialogue_success_chance, settlement_reaction
 from horizon_tui.rules.progression import affordable_points
@@ -89,6 +90,16 @@ def save_npc(campaign: Campaign, old_name: str | None, npc: Npc) -> Campaign:
         raise ValueError("willpower and health can't be negative")
     if npc.xp < 0:
         raise ValueError("XP can't be negative")
+    if npc.side not in NPC_SIDES:
+        raise ValueError(f"an NPC's side is one of {', '.join(NPC_SIDES)}")
+    if npc.controller not in NPC_CONTROLLERS:
+        raise ValueError(f"an NPC is played by one of {', '.join(NPC_CONTROLLERS)}")
+    if npc.ai not in AI_PROFILES:
+        raise ValueError(f"an NPC's AI profile is one of {', '.join(AI_PROFILES)}")
+    if npc.targeting not in TARGETINGS:
+        raise ValueError(f"an NPC's targeting is one of {', '.join(TARGETINGS)}")
+    if not npc.race.strip() or not npc.weapon.strip():
+        raise ValueError("an NPC needs a species id and a weapon id to fight")
     new = old_name is None or campaign.npc(old_name) is None
     campaign = campaign.with_npc(old_name, npc)
     return campaign.logged("npc", f"{'New NPC' if new else 'NPC edited'}: {npc.name}", npc=npc.name)

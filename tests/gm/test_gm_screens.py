@@ -96,9 +96,13 @@ async def test_the_npc_editor_makes_and_edits_npcs(session, catalogue):
         assert isinstance(app.screen, NpcEditorScreen) and app.screen.original.name == "Wen"
         app.screen.query_one("#npc-checkable").toggle()
         app.screen.query_one("#npc-attitude", Select).value = "friendly"
+        app.screen.query_one("#npc-weapon", Select).value = "spear"
+        app.screen.query_one("#npc-controller", Select).value = "gm"
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.campaign.npc("Wen").checkable is False and app.campaign.npc("Wen").attitude == "friendly"
+        assert (app.campaign.npc("Wen").weapon, app.campaign.npc("Wen").controller) == ("spear", "gm")
+        assert app.campaign.npc("Wen").combat_side() == "party"
         assert app.campaign.npc("Wen").species == "sage"
         await pilot.press("n")
         await pilot.press(*"Grukk", "ctrl+s")  # a name already taken

@@ -45,6 +45,8 @@ class EncounterPickerScreen(Screen):
     BINDINGS = [
         Binding("enter", "fight", "Fight", id="gmpick.fight", show=False),
         Binding("ctrl+s", "fight", "Fight", id="gmpick.fight2"),
+        Binding("p", "place", "Place on a map", id="gmpick.place",
+                tooltip="Build a battle by hand: a map, then the party and NPCs on their cells"),
         Binding("a", "abandon", "Abandon battle", id="gmpick.abandon",
                 tooltip="Give up the battle in progress (logged as unfinished)"),
         Binding("escape", "app.pop_screen", "Back", id="gmpick.back"),
@@ -133,6 +135,13 @@ class EncounterPickerScreen(Screen):
 
             app.pop_screen()
             app.push_screen(GMBattleScreen(made[0], entry.name))
+
+    def action_place(self) -> None:
+        from horizon_tui.gm.screens.placement import open_placement
+
+        members = list(self.query_one("#gm-fighters", SelectionList).selected)
+        raw = self.query_one("#gm-seed", Input).value.strip()
+        open_placement(self, members, int(raw) if raw else None)
 
     def action_abandon(self) -> None:
         app = self.app

@@ -1,8 +1,10 @@
 """The NPC editor: name, level, attributes (R-1) or a willpower and health set outright, whether
-dialogue checks can work on them (R-12), attitude, notes. Answers with the `Npc`, or None."""
+dialogue checks can work on them (R-12), attitude, notes, and how it fights (species, weapon,
+armour, side, who plays it, its AI). Answers with the `Npc`, or None."""
 
 from __future__ import annotations
 
+import attrs
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,7 +14,8 @@ from textual.widgets import Checkbox, Footer, Header, Input, Label, Select, Stat
 
 from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.gm import services
-from horizon_tui.gm.campaign import ATTITUDES, Npc
+from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
+from horizon_tui.gm.campaign import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Npc
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.tui.forms import parse_optional_int, parse_optional_number
 
@@ -59,6 +62,20 @@ class NpcEditorScreen(Screen[Npc | None]):
                     yield Label("Attitude")
                     yield Select([(a, a) for a in ATTITUDES], value=n.attitude, allow_blank=False,
                                  id="npc-attitude", compact=True)
+                    catalogue = self.app.store.catalogue
+                    for key, label, ids, value in (
+                        ("race", "Fights as", list(catalogue.species), n.race),
+                        ("weapon", "Weapon", list(catalogue.weapons), n.weapon),
+                        ("armor", "Armour", ["", *catalogue.armor], n.armor),
+                        ("side", "Side", list(NPC_SIDES), n.side),
+                        ("controller", "Played by", list(NPC_CONTROLLERS), n.controller),
+                        ("ai", "AI profile", list(AI_PROFILES), n.ai),
+                        ("targeting", "Targeting", list(TARGETINGS), n.targeting),
+                    ):
+                        options = ids if value in ids else [*ids, value]
+                        yield Label(label)
+                        yield Select([(i or "none", i) for i in options], value=value, allow_blank=False,
+                                     id=f"npc-{key}", compact=True)
                 yield Label("Notes", classes="gm-label")
                 yield TextArea(n.notes, id="npc-notes")
             yield Static(id="npc-preview", classes="panel")
@@ -77,7 +94,8 @@ class NpcEditorScreen(Screen[Npc | None]):
             number = parse_optional_int(value(attribute), attribute)
             attributes[attribute] = number or 0
         willpower = parse_optional_number(value("willpower"), "willpower")
-        return Npc(
+        return attrs.evolve(  # the fight fields (race, weapon, side…) kept as they were
+            self.npc,
             name=value("name").strip(),
             species=value("species").strip(),
             level=parse_optional_int(value("level"), "level") or 1,
@@ -88,6 +106,8 @@ class NpcEditorScreen(Screen[Npc | None]):
             checkable=self.query_one("#npc-checkable", Checkbox).value,
             attitude=str(self.query_one("#npc-attitude", Select).value),
             notes=self.query_one("#npc-notes", TextArea).text.strip(),
+            **{key: str(self.query_one(f"#npc-{key}", Select).value)
+               for key in ("race", "weapon", "armor", "side", "controller", "ai", "targeting")},
         )
 
     def problem(self, npc: Npc) -> str | None:

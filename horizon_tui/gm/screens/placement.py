@@ -1,0 +1,232 @@
+"""A battle built by hand: a map (an encounter's, or a generated one), then each chosen party member
+and NPC put on its cell with a cursor. The set-up and its record are `gm.battles.start_placed_battle`."""
+
+from __future__ import annotations
+
+import attrs
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from horizon_tui.engine import mapgen
+from horizon_tui.engine.battlefield import Battlefield
+from horizon_tui.gm import battles
+from horizon_tui.gm.screens.dialogs import Field, PromptDialog
+
+MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+
+
+@attrs.define
+class Unit:
+    kind: str  # "member" | "npc"
+    name: str
+    side: str  # "party" | "enemies"
+    controller: str  # player | gm | ai
+    at: tuple[int, int] | None = None
+
+
+def map_dialog(app, default: str = "rooms") -> PromptDialog:
+    """Which map, and which NPCs join (names, comma-separated)."""
+    generators = ", ".join(mapgen.GENERATORS)
+    npc_names = ", ".join(n.name for n in app.campaign.npcs)
+
+    def check(values: dict[str, str]) -> str | None:
+        try:
+            spec = map_spec(values)
+            battles.map_battlefield(spec, app.store.catalogue, app.enemies())
+        except (ValueError, KeyError) as exc:
+            return str(exc)
+        unknown = [n for n in npc_list(values) if app.campaign.npc(n) is None]
+        return f"no NPC called {', '.join(unknown)}" if unknown else None
+
+    return PromptDialog("Place on a map", [
+        Field("map", "Map", default, placeholder=f"{generators}, or an encounter id"),
+        Field("width", "Width", "12", placeholder=f"{mapgen.MIN_SIZE}–50 (generated maps)"),
+        Field("height", "Height", "12", placeholder=f"{mapgen.MIN_SIZE}–50 (generated maps)"),
+        Field("seed", "Map seed", "1"),
+        Field("npcs", "NPCs", "", placeholder=npc_names or "no NPCs in the campaign"),
+    ], note=f"A generated map ({generators}) or a shipped encounter's map (without its enemies); then the "
+            "NPCs who join, by name (comma-separated).", check=check)
+
+
+def map_spec(values: dict[str, str]) -> dict:
+    name = values["map"].strip()
+    if name in mapgen.GENERATORS:
+        try:
+            return {"generator": name, "width": int(values["width"]), "height": int(values["height"]),
+                    "seed": int(values["seed"] or 0)}
+        except ValueError:
+            raise ValueError("width, height and seed are whole numbers") from None
+    if not name:
+        raise ValueError("name a map")
+    return {"encounter": name}
+
+
+def npc_list(values: dict[str, str]) -> list[str]:
+    return [n.strip() for n in values.get("npcs", "").split(",") if n.strip()]
+
+
+class PlacementScreen(Screen):
+    """Arrows move the cursor, enter places the current unit there, tab goes to the next unit."""
+
+    TITLE = "Place the battle"
+    GM_SCREEN = True
+    BINDINGS = [
+        *[Binding(key, f"move({dx}, {dy})", key.title(), show=False, priority=True, id=f"gmplace.{key}")
+          for key, (dx, dy) in MOVES.items()],
+        Binding("enter", "place", "Place", id="gmplace.place", priority=True),
+        Binding("tab", "next_unit", "Next unit", id="gmplace.next", priority=True),
+        Binding("ctrl+s", "start", "Start", id="gmplace.start"),
+        Binding("escape", "app.pop_screen", "Back", id="gmplace.back"),
+    ]
+
+    def __init__(self, spec: dict, battlefield: Battlefield, units: list[Unit], seed: int | None = None) -> None:
+        super().__init__(id="gm-place")
+        self.spec = spec
+        self.battlefield = battlefield
+        self.units = units
+        self.seed = seed
+        self.current = 0
+        self.cursor = next(((x, y) for y in range(battlefield.height) for x in range(battlefield.width)
+                            if battlefield.is_walkable((x, y))), (0, 0))
+        self.message = Text("")
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal():
+            yield Static(id="gm-place-map", classes="panel")
+            with Vertical(id="gm-place-side"):
+                yield Static(id="gm-place-units", classes="panel")
+                yield Static(id="gm-place-message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#gm-place-map").border_title = battles.map_name(self.spec)
+        self.query_one("#gm-place-units").border_title = "Units (tab: next · enter: place · ctrl+s: start)"
+        self.refresh_all()
+
+    # --- state ---------------------------------------------------------------------------------
+
+    def occupied(self, but: Unit | None = None) -> dict[tuple[int, int], str]:
+        return {u.at: u.name for u in self.units if u.at is not None and u is not but}
+
+    def refusal(self, cell: tuple[int, int]) -> str | None:
+        return battles.placement_refusal(self.battlefield, cell, self.occupied(self.units[self.current]))
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def action_move(self, dx: int, dy: int) -> None:
+        x, y = self.cursor
+        nx = min(max(0, x + dx), self.battlefield.width - 1)
+        ny = min(max(0, y + dy), self.battlefield.height - 1)
+        self.cursor = (nx, ny)
+        self.refresh_all()
+
+    def action_next_unit(self) -> None:
+        if self.units:
+            self.current = (self.current + 1) % len(self.units)
+            self.message = Text("")
+            self.refresh_all()
+
+    def action_place(self) -> None:
+        if not self.units:
+            return
+        unit = self.units[self.current]
+        problem = self.refusal(self.cursor)
+        if problem:
+            self.app.bell()
+            self.message = Text(f"✗ {unit.name} can't stand there: {problem}", style="bold red")
+        else:
+            unit.at = self.cursor
+            self.message = Text(f"{unit.name} at [{self.cursor[0]}, {self.cursor[1]}]", style="green")
+            waiting = [i for i, u in enumerate(self.units) if u.at is None]
+            if waiting:
+                self.current = next((i for i in waiting if i > self.current), waiting[0])
+        self.refresh_all()
+
+    def action_start(self) -> None:
+        app = self.app
+        waiting = [u.name for u in self.units if u.at is None]
+        if waiting:
+            app.bell()
+            self.message = Text(f"✗ place {', '.join(waiting)} first", style="bold red")
+            self.refresh_all()
+            return
+        placements = [(u.kind, u.name, u.at) for u in self.units]
+        made = []
+
+        def change(campaign):
+            campaign, session = battles.start_placed_battle(
+                campaign, self.spec, placements, app.store.catalogue, app.gm.rules_for, app.enemies(), seed=self.seed)
+            made.append(session)
+            return campaign
+
+        name = battles.map_name(self.spec)
+        if app.act(change, f"battle: {name}"):
+            from horizon_tui.gm.screens.encounter import EncounterPickerScreen
+            from horizon_tui.gm.screens.gm_battle import GMBattleScreen
+
+            app.pop_screen()
+            if isinstance(app.screen, EncounterPickerScreen):
+                app.pop_screen()
+            app.push_screen(GMBattleScreen(made[0], name))
+
+    # --- drawing -------------------------------------------------------------------------------
+
+    def refresh_all(self) -> None:
+        rows = self.battlefield.to_rows()
+        at = {u.at: u for u in self.units if u.at is not None}
+        text = Text()
+        for y, row in enumerate(rows):
+            for x, glyph in enumerate(row):
+                unit = at.get((x, y))
+                style = "grey50" if glyph == "#" else ""
+                if unit is not None:
+                    glyph = unit.name[:1].upper() if unit.side == "party" else unit.name[:1].lower()
+                    style = "bold green" if unit.side == "party" else "bold red"
+                if (x, y) == self.cursor:
+                    style = f"{style} reverse".strip()
+                text.append(glyph, style=style)
+            text.append("\n")
+        self.query_one("#gm-place-map", Static).update(text)
+        units = Text()
+        for index, unit in enumerate(self.units):
+            mark = "▶ " if index == self.current else "  "
+            where = f"[{unit.at[0]}, {unit.at[1]}]" if unit.at else "—"
+            units.append(f"{mark}{unit.name}", style="bold" if index == self.current else "")
+            units.append(f"  {unit.side} · {unit.controller}  {where}\n", style="dim")
+        x, y = self.cursor
+        units.append(f"\ncursor [{x}, {y}]", style="dim")
+        problem = self.refusal(self.cursor) if self.units else None
+        if problem:
+            units.append(f" — {problem}", style="red")
+        self.query_one("#gm-place-units", Static).update(units)
+        self.query_one("#gm-place-message", Static).update(self.message)
+
+
+def open_placement(screen, members: list[str], seed: int | None) -> None:
+    """From the encounter picker: ask for the map and the NPCs, then place them all."""
+    app = screen.app
+    if app.campaign.battle is not None:
+        app.notify("A battle is in progress already: finish or abandon it first", severity="warning")
+        return
+    if not members:
+        app.notify("Pick at least one party member (space toggles)", severity="warning")
+        return
+
+    def chosen(values: dict[str, str] | None) -> None:
+        if not values:
+            return
+        spec = map_spec(values)
+        battlefield = battles.map_battlefield(spec, app.store.catalogue, app.enemies())
+        units = [Unit("member", name, "party", "player") for name in members]
+        for name in npc_list(values):
+            npc = app.campaign.npc(name)
+            side = npc.combat_side()
+            units.append(Unit("npc", npc.name, side, "gm" if side == "party" else npc.controller))
+        app.push_screen(PlacementScreen(spec, battlefield, units, seed))
+
+    app.push_screen(map_dialog(app), chosen)

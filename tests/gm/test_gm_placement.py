@@ -1,0 +1,147 @@
+"""A battle placed by hand: a generated map, two party members and a hostile NPC put on their cells
+with the cursor (a wall refused with the reason), the fight started, saved and rebuilt the same."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import Input, SelectionList, Static
+
+from horizon_tui.engine import mapgen
+from horizon_tui.engine.battle import comp, ident, pos, team
+from horizon_tui.engine.components import Controller
+from horizon_tui.gm import battles, services
+from horizon_tui.gm.app import create_gm_app
+from horizon_tui.gm.campaign import Npc, campaign_from_dict
+from horizon_tui.gm.screens.dialogs import PromptDialog
+from horizon_tui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.gm.screens.gm_battle import GMBattleScreen
+from horizon_tui.gm.screens.placement import PlacementScreen
+
+SIZE = (120, 40)
+SPEC = {"generator": "rooms", "width": 12, "height": 12, "seed": 7}
+
+
+def cells():
+    field = mapgen.generate(SPEC["generator"], SPEC["width"], SPEC["height"], SPEC["seed"])
+    every = [(x, y) for y in range(12) for x in range(12)]
+    floor = [c for c in every if field.is_walkable(c)]
+    wall = next(c for c in every if not field.is_walkable(c))
+    return floor, wall
+
+
+async def go(pilot, screen: PlacementScreen, cell):
+    x, y = screen.cursor
+    keys = (["right"] * (cell[0] - x) + ["left"] * (x - cell[0]) + ["down"] * (cell[1] - y) + ["up"] * (y - cell[1]))
+    if keys:
+        await pilot.press(*keys)
+    assert screen.cursor == cell
+
+
+async def test_place_two_members_and_a_hostile_npc_then_fight_save_and_rebuild(session, catalogue):
+    party = [m.name for m in session.campaign.party]
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    floor, wall = cells()
+    targets = [floor[0], floor[1], floor[-1]]
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("b")
+        picker = app.screen
+        assert isinstance(picker, EncounterPickerScreen)
+        fighters = picker.query_one("#gm-fighters", SelectionList)
+        for name in party[2:]:
+            fighters.deselect(name)
+        picker.query_one("#gm-seed", Input).value = "42"
+        await pilot.press("p")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PromptDialog)
+        for key, value in (("map", "rooms"), ("width", "12"), ("height", "12"), ("seed", "7"), ("npcs", "Grukk")):
+            dialog.query_one(f"#prompt-{key}", Input).value = value
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PlacementScreen)
+        assert [u.name for u in screen.units] == [*party[:2], "Grukk"]
+
+        # a wall is refused, with the reason; nothing is placed
+        await go(pilot, screen, wall)
+        await pilot.press("enter")
+        message = str(screen.query_one("#gm-place-message", Static).render())
+        assert "can't stand there" in message and "is a wall" in message
+        assert screen.units[0].at is None and screen.current == 0
+
+        for target in targets:  # enter places and goes on to the next unit
+            await go(pilot, screen, target)
+            await pilot.press("enter")
+        # an occupied cell is refused too (tab round to the first unit, onto Grukk's cell)
+        assert screen.current == 2
+        await pilot.press("tab")
+        assert screen.current == 0
+        await go(pilot, screen, targets[2])
+        await pilot.press("enter")
+        assert "is taken by Grukk" in str(screen.query_one("#gm-place-message", Static).render())
+        assert [u.at for u in screen.units] == targets
+
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        battle_screen = app.screen
+        assert isinstance(battle_screen, GMBattleScreen)
+        battle = battle_screen.battle
+        where = {ident(e).name: (pos(e), team(e)) for e in battle.combatants()}
+        assert where == {party[0]: (targets[0], "party"), party[1]: (targets[1], "party"),
+                         "Grukk": (targets[2], "enemies")}
+        record = app.campaign.battle
+        assert record["placed"]["map"] == SPEC
+        log = [e.to_json() for e in battle.log]
+
+    # saved: the campaign file on disk rebuilds the same battle, with no encounter file behind it
+    data = json.loads(app.gm.path.read_text())
+    campaign = campaign_from_dict(data, catalogue)
+    rebuilt = battles.session_from_record(campaign.battle, catalogue, app.gm.rules_for, app.enemies())
+    assert [e.to_json() for e in rebuilt.battle.log] == log
+
+    # and reopening the app resumes it
+    again = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(again.screen, GMBattleScreen)
+        assert [e.to_json() for e in again.screen.battle.log][:len(log)] == log
+
+
+def test_npcs_join_on_either_side_and_old_npcs_load_with_defaults(session, catalogue):
+    from horizon_tui.content.encounters import load_enemies
+
+    enemies = load_enemies(catalogue)
+    rules_for = lambda overrides: catalogue.rules  # noqa: E731
+    ally = Npc("Sister Ama", level=2, attitude="ally", weapon="quarterstaff")
+    boss = Npc("Toll-taker", level=3, attitude="neutral", controller="gm", weapon="longsword", armor="cuir_bouilli")
+    campaign = session.campaign
+    for npc in (ally, boss):
+        campaign = services.save_npc(campaign, None, npc)
+    floor, _ = cells()
+    placements = [("member", campaign.party[0].name, floor[0]), ("npc", "Sister Ama", floor[1]),
+                  ("npc", "Toll-taker", floor[-1])]
+    campaign, made = battles.start_placed_battle(campaign, SPEC, placements, catalogue, rules_for, enemies, seed=3)
+    by_name = {ident(e).name: e for e in made.battle.combatants()}
+    assert team(by_name["Sister Ama"]) == "party" and comp(by_name["Sister Ama"], Controller).kind == "gm"
+    assert team(by_name["Toll-taker"]) == "enemies" and comp(by_name["Toll-taker"], Controller).kind == "gm"
+    rebuilt = battles.session_from_record(campaign.battle, catalogue, rules_for, enemies)
+    assert comp(rebuilt.battle[ident(by_name["Toll-taker"]).id], Controller).kind == "gm"
+
+    # a wall, or a bad fighting field, is refused with the reason
+    _, wall = cells()
+    with pytest.raises(ValueError, match="is a wall"):
+        battles.start_placed_battle(session.campaign, SPEC, [("member", campaign.party[0].name, wall)], catalogue,
+                                    rules_for, enemies)
+    with pytest.raises(ValueError, match="weapon"):
+        services.save_npc(session.campaign, None, Npc("Nobody", weapon=""))
+    with pytest.raises(ValueError, match="side"):
+        services.save_npc(session.campaign, None, Npc("Nobody", side="middle"))
+
+    # an NPC written before these fields existed loads with the defaults
+    from horizon_tui.content.convert import structure
+
+    old = structure({"name": "Old", "level": 2, "attitude": "hostile"}, Npc, "<old>")
+    assert (old.weapon, old.race, old.side, old.controller, old.combat_side()) == ("dagger", "human", "auto", "ai", "enemies")
