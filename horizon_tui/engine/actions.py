@@ -17,10 +17,11 @@ from horizon_tui.content.models import Ability, AbilityKind, Target
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.attacks import strike, use_ability
 from horizon_tui.engine.battle import (
-    check_roll, comp, Battle, Entity, charge_left, cid, effects, enemies_of, gear, ident, is_active, pos, put, stats, team,
+    Battle, Entity, charge_left, check_roll, cid, comp, effects, enemies_of, gear, ident, is_active, pos, put,
+    spend_charge, stats, team,
 )
 from horizon_tui.engine.components import (
-    Charges, Cooldowns, FreeActions, Loadout, Memory, Presence, Team, TurnState,
+    Cooldowns, FreeActions, Loadout, Memory, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
 from horizon_tui.engine.turns import advance, check_end, update_sight
@@ -240,11 +241,7 @@ class UseAbility:
             return Impossible(problem)
         start = len(battle.log)
         _spend_turn(battle, e)
-        pools = dict(comp(e, Charges).pools)
-        left = charge_left(e, ability.difficulty)
-        if left is not None:
-            pools[ability.difficulty] = left - 1
-            put(e, Charges, Charges(pools))
+        spend_charge(e, ability.difficulty)
         cooldown = battle.rules.difficulty(ability.difficulty).cooldown
         ready = dict(comp(e, Cooldowns).ready_at)
         ready[ability.name] = _state(e).own_turns + cooldown + 1  # blocked for `cooldown` own turns
@@ -357,11 +354,7 @@ class TogglePassive:
         start = len(battle.log)
         _spend_turn(battle, e)
         if on:
-            left = charge_left(e, ability.difficulty)
-            if left is not None:
-                pools = dict(comp(e, Charges).pools)
-                pools[ability.difficulty] = left - 1
-                e.components[Charges] = Charges(pools)
+            spend_charge(e, ability.difficulty)
             active = loadout.active_passives | {self.ability}
         else:
             active = loadout.active_passives - {self.ability}

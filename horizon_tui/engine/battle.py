@@ -496,6 +496,19 @@ def spawn_companion(battle: Battle, owner: Entity, definition: EnemyDef) -> Enti
     return e
 
 
+def spend_charge(e: Entity, difficulty: Difficulty) -> bool:
+    """Use one charge of a difficulty (R-6); difficulty I is unlimited. False if none is left."""
+    left = charge_left(e, difficulty)
+    if left is None:
+        return True
+    if left <= 0:
+        return False
+    pools = dict(comp(e, Charges).pools)
+    pools[difficulty] = left - 1
+    put(e, Charges, Charges(pools))
+    return True
+
+
 def check_roll(battle: Battle, actor: Entity, chance: Fraction) -> bool:
     """Every chance a combatant rolls goes through here: a GM may have forced its next result
     (a forced result draws nothing from the random source, and is itself a recorded input)."""

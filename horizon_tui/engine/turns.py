@@ -8,11 +8,11 @@ import attrs
 
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    ENEMIES, PARTY, Battle, BattleError, Entity, charge_left, check_chance, check_roll, cid, comp, current_attributes,
-    effects, gear, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, stats,
+    ENEMIES, PARTY, Battle, BattleError, Entity, check_chance, check_roll, cid, comp, current_attributes,
+    effects, gear, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, spend_charge, stats,
 )
 from horizon_tui.engine.components import (
-    Charges, Controller, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
+    Controller, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import end_effect, expire_turn_effects, tick_effects
 from horizon_tui.rules.dice import parse_dice
@@ -34,18 +34,6 @@ def free_cell_near(battle: Battle, origin: tuple[int, int]) -> tuple[int, int] |
     return None
 
 
-def _spend_charge(e: Entity, difficulty) -> bool:
-    left = charge_left(e, difficulty)
-    if left is None:
-        return True
-    if left <= 0:
-        return False
-    pools = dict(comp(e, Charges).pools)
-    pools[difficulty] = left - 1
-    e.components[Charges] = Charges(pools)
-    return True
-
-
 def prepare_loadouts(battle: Battle) -> None:
     """R-6 before battle: non-replaceable passives reserve a charge and always work;
     replaceable ones are activated, holding a charge, with a difficulty check when their
@@ -58,7 +46,7 @@ def prepare_loadouts(battle: Battle) -> None:
             ability = g.character.ability(name)
             if ability is None or not ability.is_passive:
                 continue
-            if not _spend_charge(e, ability.difficulty):
+            if not spend_charge(e, ability.difficulty):
                 continue  # validation refuses this; a GM-edited pool may still run dry
             working = True
             if not ability.is_fixed:
