@@ -44,7 +44,7 @@ Outcome = Union[Success, Impossible]
 
 
 def _state(e: Entity) -> TurnState:
-    return comp(e, TurnState)
+    return e.registry._components_by_entity[e][TurnState]  # noqa: SLF001 - `comp`, inlined (hot)
 
 
 def _feared_source(battle: Battle, e: Entity) -> Entity | None:

@@ -31,7 +31,7 @@ from horizon_tui.engine.battle import (
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.components import (
-    Charges, Controller, Cooldowns, Effects, Gear, Loadout, Memory, Position, Team, TurnState,
+    Charges, Controller, Cooldowns, Effects, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.rules.checks import roll_chance
 from horizon_tui.rules.ranges import ability_range, distance, weapon_range
@@ -74,7 +74,14 @@ def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity
         for o in candidates:
             if cid(o) == last:
                 return o
-    return min(candidates, key=lambda o: (distance(here, pos(o)), cid(o)))
+    table = e.registry._components_by_entity  # noqa: SLF001 - `distance(here, pos(o))`, inlined
+    hx, hy = here
+
+    def nearest(o: Entity) -> tuple[int, str]:
+        at = table[o][Position]
+        return (max(abs(hx - at.x), abs(hy - at.y)) - 1, o.uid)
+
+    return min(candidates, key=nearest)
 
 
 def profile_of(battle: Battle, e: Entity) -> Profile:
@@ -124,12 +131,16 @@ class Mind:
             self._active = [o for o in self._seen if is_active(o)]  # someone fell or fled
 
     def seen(self) -> list[Entity]:
-        self._look()
+        if self.battle.placements != self._stamp:  # `_look`'s own test, inlined (asked often)
+            self._look()
         return self._active
 
     def target(self) -> Entity | None:
-        self._look()
-        if self._target is not None and not is_active(self._target):
+        if self.battle.placements != self._stamp:
+            self._look()
+        target = self._target
+        if target is not None and target.registry._components_by_entity[target][Presence] \
+                is not Presence.active:  # noqa: SLF001 - `is_active`, inlined
             self._at = self._stamp = None  # it fell or fled: look again
             self._look()
         return self._target
@@ -149,10 +160,13 @@ class Mind:
     @property
     def acting(self) -> bool:
         """The turn is still ours to play."""
-        return self.battle.current is self.e and not self.battle.over
+        battle = self.battle  # `battle.current is e and not battle.over`, inlined (asked every step)
+        if battle.result is not None or not 0 <= battle.index < len(battle.order):
+            return False
+        return battle.by_id[battle.order[battle.index]] is self.e
 
     def state(self) -> TurnState:
-        return comp(self.e, TurnState)
+        return self.e.registry._components_by_entity[self.e][TurnState]  # noqa: SLF001
 
     def perform(self, action) -> bool:
         return not isinstance(perform(self.battle, action, auto_end=False), Impossible)
@@ -176,8 +190,16 @@ def holds(mind: Mind, condition: Condition) -> bool:
             return False
         return _share_above(target, value) if when == "target_health_above" else _share_below(target, value)
     if when == "enemy_within":
-        here = pos(e)
-        return any(distance(here, pos(o)) <= value for o in mind.seen())
+        # `distance <= value` in whole numbers: a distance is an int, so this is `<= floor(value)`
+        # (`value` is a Fraction or an int), without a Fraction comparison per enemy.
+        limit = value.numerator // value.denominator
+        hx, hy = pos(e)
+        table = e.registry._components_by_entity  # noqa: SLF001 - `distance(here, pos(o))`, inlined
+        for o in mind.seen():
+            at = table[o][Position]
+            if max(abs(hx - at.x), abs(hy - at.y)) - 1 <= limit:
+                return True
+        return False
     if when in ("alone", "with_allies"):
         alone = not allies_of(mind.battle, e, include_self=False)
         return alone if when == "alone" else not alone
@@ -257,9 +279,10 @@ def _attack(mind: Mind, rule: Rule) -> bool:
         return False
     battle, e = mind.battle, mind.e
     here, there = pos(e), pos(target)
-    if distance(here, there) > mind.reach():
+    cells = distance(here, there)
+    if cells > mind.reach():
         return False
-    if distance(here, there) > 0 and not battle.battlefield.line_of_sight(here, there):
+    if cells > 0 and not battle.battlefield.line_of_sight(here, there):
         return False
     return mind.perform(Attack(mind.actor, cid(target)))
 
@@ -269,7 +292,7 @@ class Harm:
     its multiplier (R-5, or a GM's), its reach on a target seen before or not (R-11)."""
 
     __slots__ = ("ability", "name", "difficulty", "rank", "multiplier", "target", "reach_seen", "reach_unseen",
-                 "sight_free", "damages", "negatives", "_base")
+                 "sight_free", "damages", "negatives", "_base", "_passes")
 
     def __init__(self, battle: Battle, e: Entity, ability) -> None:
         rules, weapon = battle.rules, gear(e).weapon
@@ -284,6 +307,14 @@ class Harm:
         self.damages = ability.kind is AbilityKind.damage
         self.negatives = tuple((s.effect, s.chance) for s in ability.effects if s.effect in NEGATIVE_EFFECTS)
         self._base: tuple[Fraction, Fraction] | None = None  # (check chance, multiplier × it)
+        self._passes: tuple[Fraction, Fraction, bool] | None = None  # (check chance, min chance, chance >= min)
+
+    def passes(self, chance: Fraction, min_chance: Fraction) -> bool:
+        """`chance >= min_chance`, kept while both are the same objects (as `base_value`)."""
+        found = self._passes
+        if found is None or found[0] is not chance or found[1] is not min_chance:
+            found = self._passes = (chance, min_chance, not chance < min_chance)
+        return found[2]
 
     def base_value(self, chance: Fraction) -> Fraction:
         """Multiplier × the check's chance (R-7), kept while the chance object is the same one
@@ -353,9 +384,10 @@ def ability_options(
     seen = seen if seen is not None else [target]
     here, there = pos(e), pos(target)
     cells = distance(here, there)
-    pools, ready = comp(e, Charges).pools, comp(e, Cooldowns).ready_at
-    own_turns = comp(e, TurnState).own_turns
-    seen_once = cid(target) in comp(e, Memory).seen
+    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
+    pools, ready = held[Charges].pools, held[Cooldowns].ready_at
+    own_turns = held[TurnState].own_turns
+    seen_once = cid(target) in held[Memory].seen
     sight: bool | None = None
     hit: Fraction | None = None
     options = []
@@ -364,7 +396,7 @@ def ability_options(
             continue  # no charges of that difficulty left (R-6)
         if ready.get(harm.name, 0) > own_turns:
             continue  # cooling down (R-6)
-        if check_chance(e, harm.difficulty, rules) < min_chance:
+        if not harm.passes(check_chance(e, harm.difficulty, rules), min_chance):
             continue
         if strong is not None and not strong(harm.ability):
             continue
@@ -615,7 +647,8 @@ def _approach_rule(mind: Mind, rule: Rule) -> bool:
     battle, e = mind.battle, mind.e
     reach = rule.stop_at if rule.stop_at is not None else mind.reach()
     here, there = pos(e), pos(target)
-    if distance(here, there) <= reach and (distance(here, there) <= 0 or battle.battlefield.line_of_sight(here, there)):
+    cells = distance(here, there)
+    if cells <= reach and (cells <= 0 or battle.battlefield.line_of_sight(here, there)):
         return False
     return _approach(battle, e, there, reach, target)
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import tcod.ecs
-from tcod.ecs.callbacks import _on_component_changed
+from tcod.ecs.callbacks import _on_component_changed_callbacks as _ON_CHANGED
 from tcod.ecs.query import _touch_component
 
 from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, profiles_path
@@ -156,11 +156,14 @@ def put(e: Entity, key: type[T], value: T) -> None:
         _touch_component(registry, key)
     held[key] = value
     registry._components_by_type[key][e] = value  # noqa: SLF001
-    _on_component_changed(key, e, old, value)
+    callbacks = _ON_CHANGED.get(key)  # `_on_component_changed`, inlined: usually none registered
+    if callbacks:
+        for callback in callbacks:
+            callback(e, old, value)
 
 
 def ident(e: Entity) -> Identity:
-    return comp(e, Identity)
+    return e.registry._components_by_entity[e][Identity]  # noqa: SLF001 - `comp`, inlined (hot)
 
 
 def cid(e: Entity) -> str:
@@ -168,35 +171,36 @@ def cid(e: Entity) -> str:
 
 
 def team(e: Entity) -> str:
-    return comp(e, Team).name
+    return e.registry._components_by_entity[e][Team].name  # noqa: SLF001
 
 
 def pos(e: Entity) -> tuple[int, int]:
-    return comp(e, Position).xy
+    p = e.registry._components_by_entity[e][Position]  # noqa: SLF001 - `comp(e, Position).xy`, inlined (hot)
+    return (p.x, p.y)
 
 
 def hp(e: Entity) -> Health:
-    return comp(e, Health)
+    return e.registry._components_by_entity[e][Health]  # noqa: SLF001
 
 
 def stats(e: Entity) -> Stats:
-    return comp(e, Stats)
+    return e.registry._components_by_entity[e][Stats]  # noqa: SLF001
 
 
 def gear(e: Entity) -> Gear:
-    return comp(e, Gear)
+    return e.registry._components_by_entity[e][Gear]  # noqa: SLF001
 
 
 def presence(e: Entity) -> Presence:
-    return comp(e, Presence)
+    return e.registry._components_by_entity[e][Presence]  # noqa: SLF001
 
 
 def is_active(e: Entity) -> bool:
-    return comp(e, Presence) is Presence.active
+    return e.registry._components_by_entity[e][Presence] is Presence.active  # noqa: SLF001
 
 
 def effects(e: Entity) -> Effects:
-    return comp(e, Effects)
+    return e.registry._components_by_entity[e][Effects]  # noqa: SLF001
 
 
 def active_combatants(battle: Battle) -> list[Entity]:

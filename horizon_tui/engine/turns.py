@@ -122,7 +122,7 @@ def update_sight(battle: Battle, e: Entity) -> None:
         if other is not e:
             at = table[other][Position]
             if visible[at.y * width + at.x]:
-                xy = at.xy
+                xy = (at.x, at.y)
                 spotted[other_id] = xy
                 changed = changed or known.get(other_id) != xy
     if not changed:
@@ -216,7 +216,7 @@ def check_end(battle: Battle) -> bool:
     # Runs after every action: stop looking once both sides are seen (the usual answer).
     party = enemies = False
     for e in battle.active.values():
-        side = comp(e, Team).name
+        side = e.registry._components_by_entity[e][Team].name  # noqa: SLF001 - `comp`, inlined
         party = party or side == PARTY
         enemies = enemies or side == ENEMIES
         if party and enemies:
