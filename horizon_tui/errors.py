@@ -50,8 +50,3 @@ class DataError(HorizonError):
         suggestion: str | None = None,
     ) -> DataError:
         return cls([Problem(str(file), key, message, line, suggestion)])
-
-
-def raise_if(problems: list[Problem]) -> None:
-    if problems:
-        raise DataError(problems)

@@ -135,10 +135,6 @@ def load_enemies(catalogue: Catalogue, root: Path | None = None) -> dict[str, En
     return enemies
 
 
-def load_encounter_file(path: Path) -> EncounterFile:
-    return read_encounter_file(path)[0]
-
-
 def read_encounter_file(path: Path) -> tuple[EncounterFile, str]:
     """The encounter file's keys, and its text (to locate later problems' lines)."""
     data, text = read_document(path)

@@ -38,10 +38,6 @@ class Difficulty(enum.Enum):
     def rank(self) -> int:
         return _RANKS[self.value]
 
-    @classmethod
-    def from_rank(cls, rank: int) -> Difficulty:
-        return list(cls)[rank - 1]
-
     def __str__(self) -> str:
         return self.value
 

@@ -13,7 +13,7 @@ from typing import Union
 
 import attrs
 
-from horizon_tui.content.models import Ability, AbilityKind, Target
+from horizon_tui.content.models import Ability, Target
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.attacks import strike, use_ability
 from horizon_tui.engine.battle import (
@@ -522,16 +522,8 @@ def end_turn(battle: Battle) -> None:
         advance(battle)
 
 
-def clear_effect(battle: Battle, e: Entity, name: str) -> bool:
-    fx = effects(e).get(name)
-    if fx is None:
-        return False
-    end_effect(battle, e, fx)
-    return True
-
-
 __all__ = [
     "Action", "Attack", "FreeAction", "Impossible", "InventAbility", "Move", "Success", "Swap",
     "TogglePassive", "UseAbility", "Wait", "perform", "end_turn", "ability_problem",
-    "ACTION_TYPES", "AbilityKind",
+    "ACTION_TYPES",
 ]

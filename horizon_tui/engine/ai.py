@@ -417,12 +417,6 @@ def ability_options(
     return [o[3] for o in options]
 
 
-def best_ability(battle: Battle, e: Entity, target: Entity, *, min_chance: Fraction = Fraction(1, 2)):
-    """The highest-value usable harmful ability that reaches `target`, if any."""
-    options = ability_options(battle, e, target, min_chance=min_chance, seen=visible_enemies(battle, e))
-    return options[0] if options else None
-
-
 def _use_best_ability(mind: Mind, rule: Rule) -> bool:
     target = mind.target()
     if target is None:

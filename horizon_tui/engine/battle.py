@@ -298,10 +298,6 @@ def movement_budget(battle: Battle, e: Entity) -> int:
     return max(battle.rules.turns.min_move, int(speed))
 
 
-def level_of(e: Entity) -> int:
-    return ident(e).level
-
-
 def typical_attack(e: Entity) -> Fraction:
     """The normal attack damage a difficulty check weighs (R-7)."""
     from horizon_tui.rules.checks import check_attack_value

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import attrs
 
-from horizon_tui.content.models import Ability, Armor, Character, Difficulty, Weapon
+from horizon_tui.content.models import Armor, Character, Difficulty, Weapon
 from horizon_tui.rules.dice import DiceExpr
 from horizon_tui.rules.formula import Formula
 
@@ -182,7 +182,3 @@ class AttackCache:
     by_roll: dict[int, Fraction] = attrs.field(factory=dict)
     typical: Fraction | None = None  # the value a difficulty check weighs
     check_chances: dict[Difficulty, Fraction] = attrs.field(factory=dict)
-
-
-def ability_of(gear: Gear, name: str) -> Ability | None:
-    return gear.character.ability(name)

@@ -12,12 +12,12 @@ import attrs
 import numpy as np
 
 from horizon_tui.content.models import Ability, Target
-from horizon_tui.engine.actions import Attack, FreeAction, Impossible, UseAbility
-from horizon_tui.engine.attacks import affected, auto_hits, chance_to_hit, is_harmful, line_cells
+from horizon_tui.engine.actions import Attack, FreeAction, UseAbility
+from horizon_tui.engine.attacks import auto_hits, chance_to_hit, is_harmful, line_cells
 from horizon_tui.engine.battle import (
     Battle, Entity, check_chance, comp, gear, ident, is_downed, pos, stats, team,
 )
-from horizon_tui.engine.components import Memory, Presence
+from horizon_tui.engine.components import Memory
 from horizon_tui.rules.combat import crit_chance
 from horizon_tui.rules.ranges import ability_range, weapon_range
 
@@ -119,14 +119,3 @@ def _target_refusal(battle: Battle, action) -> str | None:
             return "pick a target"
         return actions._target_problem(battle, e, target, stock.range)  # noqa: SLF001
     return None
-
-
-def landing(battle: Battle, user: Entity, ability: Ability, cell: tuple[int, int]) -> list[str]:
-    """Who an area or line ability would land on, if its check passes."""
-    target = battle.at(cell)
-    return [ident(e).id for e in affected(battle, user, ability, target, cell)
-            if comp(e, Presence) is Presence.active]
-
-
-def outcome_ok(outcome) -> bool:
-    return not isinstance(outcome, Impossible)

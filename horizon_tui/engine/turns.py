@@ -87,21 +87,6 @@ def roll_initiative(battle: Battle) -> None:
     ])
 
 
-def insert_after_owner(battle: Battle, companion: Entity) -> None:
-    owner = ident(companion).owner
-    if cid(companion) in battle.order:
-        return
-    if owner in battle.order:
-        at = battle.order.index(owner) + 1
-        while at < len(battle.order) and ident(battle[battle.order[at]]).owner == owner:
-            at += 1
-        battle.order.insert(at, cid(companion))
-        if at <= battle.index:
-            battle.index += 1
-    else:
-        battle.order.append(cid(companion))
-
-
 def update_sight(battle: Battle, e: Entity) -> None:
     """Who this combatant sees now joins its memory (R-11: "seen at least once")."""
     if not is_active(e):
