@@ -7,8 +7,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+from textual.widgets import DataTable, Input, Label, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm.store import CampaignEntry
 
 
@@ -25,14 +26,14 @@ class CampaignsScreen(Screen):
         self.entries: list[CampaignEntry] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Vertical(id="campaigns-box", classes="panel"):
             yield DataTable(id="campaigns", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="new-campaign", classes="panel"):
             yield Label("New campaign ")
             yield Input(placeholder="a name, then enter", id="campaign-name", compact=True)
         yield Static(id="campaigns-note", classes="hint")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#campaigns-box").border_title = "Campaigns"

@@ -8,8 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm import services
 from horizon_tui.rules.character import build
 from horizon_tui.rules.numbers import one_decimal, whole
@@ -52,7 +53,7 @@ class DashboardScreen(Screen):
         super().__init__(id="gm-dashboard")
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static(id="gm-status", markup=False)
         with Horizontal(id="gm-rosters"):
             with Vertical(id="gm-tables"):
@@ -60,7 +61,7 @@ class DashboardScreen(Screen):
                 yield DataTable(id="npcs", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="gm-today", classes="panel"):
                 yield Static(id="gm-today-log")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         party = self.query_one("#party", DataTable)

@@ -12,8 +12,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Select, Static, TextArea
+from textual.widgets import Input, Label, Select, Static, TextArea
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm import services
 from horizon_tui.gm.screens.dialogs import reason_dialog
 from horizon_tui.rules.checks import DialogueRoll
@@ -44,7 +45,7 @@ class DialogueScreen(Screen):
         party = [(m.name, m.name) for m in campaign.party]
         npcs = [(n.name if n.checkable else f"{n.name} (can't be checked)", n.name) for n in campaign.npcs]
         kinds = [(f"{kind} ({' or '.join(scores)})", kind) for kind, scores in dialogue.types.items()]
-        yield Header()
+        yield TitleBar()
         with Horizontal():
             with VerticalScroll(id="talk-form"):
                 with Grid(classes="form"):
@@ -68,7 +69,7 @@ class DialogueScreen(Screen):
                 yield Static(id="talk-result", classes="panel")
             with Vertical(id="talk-side"):
                 yield Static(id="talk-today", classes="panel")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#talk-odds").border_title = "Before the roll"

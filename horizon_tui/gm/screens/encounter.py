@@ -9,8 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, SelectionList, Static
+from textual.widgets import DataTable, Input, Label, SelectionList, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.engine.battle import BattleError
 from horizon_tui.engine.persist import BattleSession
 from horizon_tui.errors import DataError
@@ -57,7 +58,7 @@ class EncounterPickerScreen(Screen):
         self.encounters: list[EncounterEntry] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal():
             yield DataTable(id="gm-encounters", cursor_type="row", zebra_stripes=True)
             with Vertical(id="gm-pick-side"):
@@ -66,7 +67,7 @@ class EncounterPickerScreen(Screen):
                     yield Label("Seed")
                     yield Input(id="gm-seed", compact=True, type="integer", placeholder="blank: the campaign's dice")
                 yield Static(id="gm-encounter-detail", classes="panel")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one("#gm-encounters", DataTable)

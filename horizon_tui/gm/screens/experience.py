@@ -8,8 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+from textual.widgets import DataTable, Input, Label, Select, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm import services
 from horizon_tui.rules.character import build
 from horizon_tui.rules.progression import affordable_points
@@ -35,7 +36,7 @@ class ExperienceScreen(Screen):
     def compose(self) -> ComposeResult:
         campaign = self.app.campaign
         names = [m.name for m in campaign.party]
-        yield Header()
+        yield TitleBar()
         with Horizontal():
             with VerticalScroll(id="xp-form"):
                 with Grid(classes="form"):
@@ -59,7 +60,7 @@ class ExperienceScreen(Screen):
                 yield Static(id="xp-preview", classes="panel")
             with Vertical(id="xp-side"):
                 yield DataTable(id="xp-buyers", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#xp-preview").border_title = "Who gets what"

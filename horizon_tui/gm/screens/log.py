@@ -8,8 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm.export import export, session_markdown
 
 
@@ -30,12 +31,12 @@ class SessionLogScreen(Screen):
         self.day: int | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal():
             yield DataTable(id="log-entries", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="log-preview", classes="panel"):
                 yield Static(id="log-markdown")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one("#log-entries", DataTable)

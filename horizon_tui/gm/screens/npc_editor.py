@@ -10,8 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Checkbox, Footer, Header, Input, Label, Select, Static, TextArea
+from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.gm import services
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
@@ -35,7 +36,7 @@ class NpcEditorScreen(Screen[Npc | None]):
 
     def compose(self) -> ComposeResult:
         n = self.npc
-        yield Header()
+        yield TitleBar()
         with Horizontal():
             with VerticalScroll(id="npc-form"):
                 with Grid(classes="form"):
@@ -79,7 +80,7 @@ class NpcEditorScreen(Screen[Npc | None]):
                 yield Label("Notes", classes="gm-label")
                 yield TextArea(n.notes, id="npc-notes")
             yield Static(id="npc-preview", classes="panel")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.sub_title = self.original.name if self.original else "new"

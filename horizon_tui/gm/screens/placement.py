@@ -9,8 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.engine import mapgen
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.gm import battles
@@ -95,13 +96,13 @@ class PlacementScreen(Screen):
         self.message = Text("")
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal():
             yield Static(id="gm-place-map", classes="panel")
             with Vertical(id="gm-place-side"):
                 yield Static(id="gm-place-units", classes="panel")
                 yield Static(id="gm-place-message")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#gm-place-map").border_title = battles.map_name(self.spec)

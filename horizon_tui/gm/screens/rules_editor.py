@@ -11,8 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm import rules_edit as re_
 from horizon_tui.gm import services
 from horizon_tui.tui.dialogs.confirm import ConfirmDialog
@@ -54,7 +55,7 @@ class RulesEditorScreen(Screen):
         self.number_paths: list[tuple] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static(Text.assemble(
             ("[H]", "bold yellow"), " a house default (RULES.md): the source is silent, so a GM may change it. ",
             ("enter", "bold"), " edits a cell · ", ("ctrl+s", "bold"), " saves these rules into the campaign.",
@@ -72,7 +73,7 @@ class RulesEditorScreen(Screen):
             yield Label("", id="rules-edit-key")
             yield Input(id="rules-edit-value", compact=True, placeholder="pick a cell and press enter")
         yield Static(id="rules-problems")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.defaults = self.app.gm.defaults

@@ -16,8 +16,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar
 from horizon_tui.content.models import Target
 from horizon_tui.engine import ai, targeting
 from horizon_tui.engine.actions import Attack, FreeAction, Impossible, Move, UseAbility, Wait
@@ -100,7 +101,7 @@ class BattleScreen(Screen):
                 yield Static(id="slots", markup=False)
         yield Static(id="status", markup=False)
         yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         log = self.query_one("#log", RichLog)

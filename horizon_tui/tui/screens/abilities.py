@@ -10,9 +10,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.models import Ability
 from horizon_tui.rules.character import build
 from horizon_tui.rules.validation import effective_loadout
@@ -32,12 +33,12 @@ class AbilitiesScreen(Screen):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal():
             yield OptionList(id="ability-list")
             with VerticalScroll(id="ability-detail-box", classes="panel"):
                 yield Static(id="ability-detail")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#ability-detail-box").border_title = "Ability"

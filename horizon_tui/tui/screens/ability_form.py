@@ -11,8 +11,9 @@ from textual.binding import Binding
 from textual.containers import Grid, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Checkbox, DataTable, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectSpec, Target
 from horizon_tui.rules.character import build
 from horizon_tui.rules.creation import ability_multiplier
@@ -72,7 +73,7 @@ class AbilityFormScreen(Screen[Ability | None]):
 
     def compose(self) -> ComposeResult:
         a = self.original or Ability(name="", difficulty=Difficulty.II, kind=AbilityKind.damage)
-        yield Header()
+        yield TitleBar()
         yield Static(id="ability-preview", classes="panel")
         with VerticalScroll(id="ability-form"):
             with Grid(classes="form"):
@@ -114,7 +115,7 @@ class AbilityFormScreen(Screen[Ability | None]):
                          "multiplier and the weapon's range. On the effects: a adds, enter edits, x removes.",
                          classes="hint")
         yield Static(id="ability-problems")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#ability-preview").border_title = "At your level"

@@ -12,8 +12,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.library import EncounterEntry, encounter_details, encounters_dir, list_encounters
 
 
@@ -31,12 +32,12 @@ class EncounterPickerScreen(Screen):
         self.encounters: list[EncounterEntry] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static(id="fighter", markup=False)
         with Vertical(id="encounter-box", classes="panel"):
             yield DataTable(id="encounters", cursor_type="row", zebra_stripes=True)
         yield Static(id="encounter-detail", classes="panel")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         folder = encounters_dir(self.app.catalogue)

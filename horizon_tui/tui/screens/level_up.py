@@ -14,8 +14,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.models import Character
 from horizon_tui.rules.character import build, buy_point
 from horizon_tui.tui.dialogs.confirm import ConfirmDialog
@@ -40,14 +41,14 @@ class LevelUpScreen(Screen):
         self.attribute = "physical"
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static(id="levelup-status")
         with Horizontal():
             with Vertical(id="attributes-left"):
                 yield AttributeTable(bought_column=True, id="levelup-table")
                 yield Static(id="levelup-feeds")
             yield StatsPanel(id="levelup-stats", classes="panel")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.start = self.app.session.character

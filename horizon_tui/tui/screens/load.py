@@ -8,8 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.library import SaveEntry, short_problem
 
 
@@ -27,11 +28,11 @@ class LoadScreen(Screen):
         self.entries: list[SaveEntry] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Vertical(id="load-box", classes="panel"):
             yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)
         yield Static(id="save-detail", classes="panel")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#load-box").border_title = "Saved characters"

@@ -11,8 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.models import Ability
 from horizon_tui.rules.character import build
 from horizon_tui.rules.validation import effective_loadout, loadout_problems
@@ -30,12 +31,12 @@ class LoadoutScreen(Screen):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static(id="loadout-summary", classes="panel")
         with Vertical(id="loadout-box", classes="panel"):
             yield DataTable(id="loadout-table", cursor_type="row")
         yield Static(id="loadout-problem")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#loadout-summary").border_title = "Slots and charges"

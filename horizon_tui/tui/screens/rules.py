@@ -7,8 +7,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.convert import converter
 from horizon_tui.content.models import Difficulty
 from horizon_tui.content.ruleset import Ruleset
@@ -40,7 +41,7 @@ class RulesScreen(Screen):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Static(Text.assemble(
             ("[H]", "bold yellow"), " a house default: the source is silent, so this is a reading a GM may "
             "change in rules.toml. ", ("[S]", "dim"), " the source says so. II–VI: charges per battle.",
@@ -56,7 +57,7 @@ class RulesScreen(Screen):
                 yield DataTable(id="rules-ranges", cursor_type="row", zebra_stripes=True)
             with TabPane("5 Other numbers", id="numbers"):
                 yield DataTable(id="rules-numbers", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyBar()
 
     @staticmethod
     def _label(n: int, title: str, field: str) -> str:

@@ -8,8 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.rules.character import build, sheet
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.rules.validation import effective_loadout
@@ -32,7 +33,7 @@ class SheetScreen(Screen):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with VerticalScroll(id="sheet-body"):
             yield Static(id="sheet-heading")
             yield Static(id="sheet-notes")
@@ -41,7 +42,7 @@ class SheetScreen(Screen):
                 yield Static(id="sheet-abilities", classes="panel")
                 yield Static(id="sheet-background", classes="panel")
             yield Static(id="sheet-path")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#sheet-abilities").border_title = "Abilities"

@@ -12,8 +12,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, OptionList, Static
+from textual.widgets import ContentSwitcher, OptionList, Static
 
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.errors import DataError
 from horizon_tui.tui.dialogs.confirm import ConfirmDialog
 from horizon_tui.tui.draft import CUSTOM, Draft
@@ -58,7 +59,7 @@ class CreationWizard(Screen):
 
     def compose(self) -> ComposeResult:
         self.draft = Draft.new(self.app.catalogue)
-        yield Header()
+        yield TitleBar()
         yield StepBar(id="step-bar")
         with ContentSwitcher(initial=STEPS[0], id="steps"):
             yield SpeciesStep(self.draft, id="species")
@@ -66,7 +67,7 @@ class CreationWizard(Screen):
             yield BackgroundStep(self.draft, id="background")
             yield EquipmentStep(self.draft, id="equipment")
             yield ReviewStep(self.draft, id="review")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._enter_step()
