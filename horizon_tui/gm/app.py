@@ -26,13 +26,14 @@ from horizon_tui.tui.app import HorizonApp
 from horizon_tui.tui.library import CharacterLibrary, CharacterSession
 
 TUI_CSS = Path(__file__).resolve().parent.parent / "tui" / "horizon.tcss"
+TUI_SCREENS_CSS = TUI_CSS.with_name("screens.tcss")
 GM_CSS = Path(__file__).resolve().parent / "gm.tcss"
 
 
 class GMApp(HorizonApp):
     """Horizon of Darkness, the game master's side: a campaign's party, NPCs, rules and fights."""
 
-    CSS_PATH = [TUI_CSS, GM_CSS]
+    CSS_PATH = [TUI_CSS, TUI_SCREENS_CSS, GM_CSS]
     TITLE = "Horizon GM"
     COMMANDS = HorizonApp.COMMANDS
     BINDINGS = [
@@ -45,7 +46,7 @@ class GMApp(HorizonApp):
         self.gm: CampaignSession | None = None
         self._member: str | None = None
         self._fallback_rules = store.catalogue.rules
-        super().__init__(CharacterLibrary(store.saves_dir, store.catalogue))
+        super().__init__(store.saves_dir, store.catalogue)
         self._campaign_name = campaign
         self.enemy_defs = None
 
@@ -59,25 +60,14 @@ class GMApp(HorizonApp):
     def rules(self) -> Ruleset:  # type: ignore[override]
         return self.gm.rules if self.gm else self._fallback_rules
 
-    @rules.setter
-    def rules(self, value: Ruleset) -> None:
-        self._fallback_rules = value
-
     @property
     def catalogue(self) -> Catalogue:  # type: ignore[override]
+        """Always the campaign's: the shipped catalogue with the campaign's rules."""
         return self.gm.catalogue if self.gm else self.store.catalogue
-
-    @catalogue.setter
-    def catalogue(self, value: Catalogue) -> None:
-        pass  # always the campaign's: the shipped catalogue with the campaign's rules
 
     @property
     def library(self) -> CharacterLibrary:  # type: ignore[override]
         return CharacterLibrary(self.store.saves_dir, self.catalogue)
-
-    @library.setter
-    def library(self, value: CharacterLibrary) -> None:
-        pass
 
     @property
     def session(self) -> CharacterSession | None:  # type: ignore[override]

@@ -1,8 +1,12 @@
 """The player app: one factory (`create_app`) for the CLI, the tests and the SSH host.
 
 All state lives on the `HorizonApp` instance (the library of saves, the character being played),
-never in module globals: several SSH players share one process. Screens are imported when first
-opened, so the main menu comes up without loading every screen.
+never in module globals: several SSH players share one process.
+
+Start-up is kept to what the main menu shows (issue 5: at most 1.3x a bare Textual app): this
+module imports only Textual; screens are imported when first opened; the catalogue (and with it
+the content models, attrs and cattrs) is loaded the first time something needs it, which for a
+player with no saves yet is the first screen they open.
 """
 
 from __future__ import annotations
@@ -12,13 +16,14 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
-
-from horizon_tui.errors import DataError
-from horizon_tui.tui.library import CharacterLibrary, CharacterSession
+from textual.reactive import Reactive
 
 if TYPE_CHECKING:
     from horizon_tui.content.catalogue import Catalogue
     from horizon_tui.content.models import Character
+    from horizon_tui.content.ruleset import Ruleset
+    from horizon_tui.errors import DataError
+    from horizon_tui.tui.library import CharacterLibrary, CharacterSession
 
 
 def _commands_provider():
@@ -37,6 +42,9 @@ class HorizonApp(App[None]):
     CSS_PATH = "horizon.tcss"
     TITLE = "Horizon of Darkness"
     COMMANDS = App.COMMANDS | {_commands_provider}
+    # The default theme as the class default, not set in __init__: setting it there makes Textual
+    # parse every stylesheet a second time as the app starts (~7 ms of the main menu's start-up).
+    theme: Reactive[str] = Reactive("gruvbox")
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False, id="app.quit",
                 tooltip="Quit Horizon from any screen"),
@@ -44,14 +52,54 @@ class HorizonApp(App[None]):
                 tooltip="The keys of this screen"),
     ]
 
-    def __init__(self, library: CharacterLibrary, *, start: str | None = None):
+    def __init__(self, saves_dir: Path, catalogue: Catalogue | None = None, *, start: str | None = None):
         super().__init__()
-        self.library = library
-        self.catalogue = library.catalogue
-        self.rules = library.catalogue.rules
+        self.saves_dir = Path(saves_dir)
+        self._catalogue = catalogue
+        self._library: CharacterLibrary | None = None
+        self.data_problems_seen: list = []  # the data folder's problems, printed by the CLI on exit
         self.session: CharacterSession | None = None
         self._start = start
-        self.theme = "gruvbox"
+
+    # --- data, loaded when first needed -------------------------------------------------------
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The rules data (the shipped `data/` unless one was given); DataError if it has problems."""
+        if self._catalogue is None:
+            from horizon_tui.content.catalogue import default_catalogue
+
+            self._catalogue = default_catalogue()
+        return self._catalogue
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.catalogue.rules
+
+    @property
+    def library(self) -> CharacterLibrary:
+        if self._library is None:
+            from horizon_tui.tui.library import CharacterLibrary
+
+            self._library = CharacterLibrary(self.saves_dir, self.catalogue)
+        return self._library
+
+    def data_problems(self) -> list:
+        """The data folder's problems (none once the catalogue has loaded), also shown to the
+        player: every screen past the main menu needs the rules data."""
+        from horizon_tui.errors import DataError
+
+        try:
+            self.catalogue
+        except DataError as exc:
+            first = exc.problems[0]
+            others = len(exc.problems) - 1
+            more = f" (and {others} more: quit to see them all)" if others else ""
+            self.notify(f"{first}{more}", title="The rules data can't be loaded", severity="error",
+                        timeout=15)
+            self.data_problems_seen = list(exc.problems)
+            return self.data_problems_seen
+        return []
 
     # --- screens -----------------------------------------------------------------------------
 
@@ -64,6 +112,8 @@ class HorizonApp(App[None]):
         self._exit_on_signals()
         start = self._start
         if start in (None, "menu"):
+            return
+        if self.data_problems():
             return
         if start in ("sheet", "level-up", "abilities", "loadout"):
             entry = next((e for e in self.library.entries() if e.openable), None)
@@ -92,6 +142,18 @@ class HorizonApp(App[None]):
             except (NotImplementedError, RuntimeError, ValueError):
                 pass  # not the main thread (tests) or no signals here
 
+    def push_screen(self, screen, *args, **kwargs):
+        """Every screen past the main menu is pushed: the first push adds their stylesheet."""
+        self._use_screens_css()
+        return super().push_screen(screen, *args, **kwargs)
+
+    def _use_screens_css(self) -> None:
+        """screens.tcss as one more source: Textual parses only the new source (the others are
+        cached) when it next styles a widget; parsing it at start-up cost the menu ~15 ms."""
+        path = Path(__file__).with_name("screens.tcss")
+        if not self.stylesheet.has_source(str(path)):
+            self.stylesheet.read(path)
+
     def _to_menu(self) -> None:
         while len(self.screen_stack) > 1:
             self.pop_screen()
@@ -100,24 +162,32 @@ class HorizonApp(App[None]):
         self._to_menu()
 
     def action_new_character(self) -> None:
+        if self.data_problems():
+            return
         from horizon_tui.tui.screens.wizard import CreationWizard
 
         self._to_menu()
         self.push_screen(CreationWizard())
 
     def action_load_character(self) -> None:
+        if self.data_problems():
+            return
         from horizon_tui.tui.screens.load import LoadScreen
 
         self._to_menu()
         self.push_screen(LoadScreen())
 
     def action_battle(self) -> None:
+        if self.data_problems():
+            return
         from horizon_tui.tui.screens.battle import EncounterPickerScreen
 
         if not isinstance(self.screen, EncounterPickerScreen):
             self.push_screen(EncounterPickerScreen())
 
     def action_rules(self) -> None:
+        if self.data_problems():
+            return
         from horizon_tui.tui.screens.rules import RulesScreen
 
         if not isinstance(self.screen, RulesScreen):
@@ -174,6 +244,8 @@ class HorizonApp(App[None]):
 
     def open_character(self, path: Path, character: Character | None = None) -> None:
         """Make `path` the character being played and show its sheet (over the main menu)."""
+        from horizon_tui.errors import DataError
+        from horizon_tui.tui.library import CharacterSession
         from horizon_tui.tui.screens.sheet import SheetScreen
 
         if character is None:
@@ -189,6 +261,8 @@ class HorizonApp(App[None]):
     def commit(self, character: Character) -> bool:
         """Save the character being played. A save that went unreadable on disk is left alone
         and reported; nothing is lost in memory."""
+        from horizon_tui.errors import DataError
+
         if self.session is None:
             return False
         try:
@@ -225,12 +299,7 @@ def create_app(
     saves_dir: Path | None = None, catalogue: Catalogue | None = None, *, screen: str | None = None
 ) -> HorizonApp:
     """The player app over a saves folder (default `./saves`) and a catalogue (default: the
-    shipped data). `screen` opens a start screen: one of START_SCREENS."""
-    if catalogue is None:
-        from horizon_tui.content.catalogue import default_catalogue
-
-        catalogue = default_catalogue()
+    shipped data, loaded when first needed). `screen` opens a start screen: one of START_SCREENS."""
     if screen is not None and screen not in START_SCREENS:
         raise ValueError(f"unknown start screen {screen!r}; one of {', '.join(START_SCREENS)}")
-    library = CharacterLibrary(Path(saves_dir) if saves_dir is not None else Path("saves"), catalogue)
-    return HorizonApp(library, start=screen)
+    return HorizonApp(Path(saves_dir) if saves_dir is not None else Path("saves"), catalogue, start=screen)

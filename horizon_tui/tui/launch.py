@@ -12,10 +12,17 @@ def saves_dir_from(args) -> Path:
 
 
 def run_player_app(args) -> int:
-    from horizon_tui.content.catalogue import default_catalogue
+    """The rules data is loaded by the app when first needed, after the main menu is up; a
+    broken data folder is reported there (and again here, on the way out, with every problem)."""
     from horizon_tui.tui.app import create_app
 
-    catalogue = default_catalogue()  # a broken data folder is reported by the CLI before any screen
-    app = create_app(saves_dir_from(args), catalogue)
+    app = create_app(saves_dir_from(args))
     app.run()
+    problems = app.data_problems_seen
+    if problems:
+        import sys
+
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1
     return app.return_code or 0

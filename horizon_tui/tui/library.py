@@ -23,9 +23,7 @@ from horizon_tui.errors import DataError, Problem
 from horizon_tui.rules.character import build
 from horizon_tui.rules.validation import check_character
 from horizon_tui.saves.store import save_character
-
-CHARACTER_SUFFIXES = (".toml", ".json")
-
+from horizon_tui.tui.save_files import character_files, characters_dir
 
 def slugify(name: str) -> str:
     """A file name from a character's name: `Iriel of the Reeds` -> `iriel-of-the-reeds`."""
@@ -90,18 +88,11 @@ class CharacterLibrary:
 
     @property
     def characters_dir(self) -> Path:
-        return self.saves_dir / "characters"
+        return characters_dir(self.saves_dir)
 
     def files(self) -> list[Path]:
         """Character files, newest first (backups `NAME.toml.1` and temp files left out)."""
-        folder = self.characters_dir
-        if not folder.is_dir():
-            return []
-        found = [
-            p for p in folder.iterdir()
-            if p.is_file() and p.suffix.lower() in CHARACTER_SUFFIXES and not p.name.startswith(".")
-        ]
-        return sorted(found, key=lambda p: (-p.stat().st_mtime, p.name))
+        return character_files(self.saves_dir)
 
     def entry(self, path: Path) -> SaveEntry:
         mtime = path.stat().st_mtime

@@ -30,8 +30,9 @@ async def test_main_menu_has_the_five_words_and_recent_characters(saves, catalog
     async with app.run_test(size=(80, 24)) as pilot:
         menu = app.screen.query_one("#menu")
         words = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
-        assert [w.replace("[u]", "").replace("[/u]", "") for w in words] == [
+        assert words == [
             "New character", "Load character", "Battle", "Rules", "Quit"]
+        await pilot.pause()  # the saves are read once the menu is drawn
         recent = app.screen.query_one("#recent")
         prompts = [str(recent.get_option_at_index(i).prompt) for i in range(recent.option_count)]
         assert "Iriel" in prompts[0] and "broken.toml" in prompts[1]  # newest first
@@ -119,6 +120,51 @@ async def test_battle_lists_encounters_and_hands_over_to_start_battle(saves, cat
         await pilot.press("down", "enter")  # refused: it doesn't load
         await pilot.press("up", "enter")
     assert started == [("ambush.toml", "Iriel")]
+
+
+def test_the_main_menu_comes_up_without_the_content_models_or_the_engine(tmp_path):
+    """Issue 5's start-up target: with no saves yet, the menu needs neither the catalogue (attrs,
+    cattrs, the content models) nor tcod; they load when a screen needs them."""
+    code = (
+        "import asyncio, sys\n"
+        "from horizon_tui.tui.app import create_app\n"
+        "async def main():\n"
+        f"    app = create_app({str(tmp_path)!r})\n"
+        "    async with app.run_test(size=(80, 24)) as pilot:\n"
+        "        await pilot.pause()\n"
+        "        assert app.screen.query_one('#menu').option_count == 5\n"
+        "        heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('attrs', 'attr', 'cattrs', 'tcod', 'numpy')\n"
+        "                       or m.startswith(('horizon_tui.content', 'horizon_tui.engine')))\n"
+        "        assert not heavy, heavy\n"
+        "        assert app._catalogue is None\n"
+        "        await pilot.press('r')\n"
+        "        assert app._catalogue is not None and app.screen.id != 'main-menu'\n"
+        "asyncio.run(main())\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+async def test_a_broken_data_folder_is_reported_and_the_menu_stays(tmp_path, monkeypatch, capsys):
+    """The rules data loads after the menu is up; if it can't, the player is told which file and
+    key, nothing opens, and `horizon` lists every problem on the way out (exit code 1)."""
+    from horizon_tui.content import catalogue as catalogue_module
+    from horizon_tui.errors import DataError, Problem
+    from horizon_tui.tui.launch import run_player_app
+
+    def broken():
+        raise DataError([Problem(file="data/rules.toml", key="levels.3.slots", message="must be an integer")])
+
+    monkeypatch.setattr(catalogue_module, "default_catalogue", broken)
+    app = create_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        assert isinstance(app.screen, MainMenuScreen)
+        assert any("levels.3.slots" in n.message for n in app._notifications)
+    assert app.data_problems_seen
+
+    monkeypatch.setattr("horizon_tui.tui.app.HorizonApp.run", lambda self: self.data_problems())
+    assert run_player_app(argparse.Namespace(command=None, saves=tmp_path)) == 1
+    assert "levels.3.slots" in capsys.readouterr().err
 
 
 def test_player_app_saves_folder_from_either_flag():

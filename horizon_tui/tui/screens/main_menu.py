@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from horizon_tui.tui.library import SaveEntry
+from horizon_tui.tui.widgets.bars import KeyBar
+from horizon_tui.tui.save_files import character_files, characters_dir
+
+if TYPE_CHECKING:
+    from horizon_tui.tui.library import SaveEntry
 
 BANNER = (
     "╻ ╻ ┏━┓ ┏━┓ ╻ ╺━┓ ┏━┓ ┏┓╻\n"
@@ -20,19 +26,23 @@ BANNER = (
     "o f   d a r k n e s s"
 )
 
-# (option id, the words on the menu with the hotkey letter underlined, app action)
+# (option id, the words on the menu (the first letter is the hotkey, underlined), app action)
 MENU = (
-    ("new", "[u]N[/u]ew character", "new_character"),
-    ("load", "[u]L[/u]oad character", "load_character"),
-    ("battle", "[u]B[/u]attle", "battle"),
-    ("rules", "[u]R[/u]ules", "rules"),
-    ("quit", "[u]Q[/u]uit", "quit"),
+    ("new", "New character", "new_character"),
+    ("load", "Load character", "load_character"),
+    ("battle", "Battle", "battle"),
+    ("rules", "Rules", "rules"),
+    ("quit", "Quit", "quit"),
 )
 RECENT = 8
 ABOUT = (
     "Make a character of any species, invent abilities, fill your slots and fight.\n"
     "? lists the keys; ctrl+p finds any action."
 )
+
+
+def hotkey_words(words: str) -> Content:
+    return Content.assemble((words[0], "underline"), words[1:])
 
 
 def recent_prompt(entry: SaveEntry) -> Content:
@@ -59,30 +69,39 @@ class MainMenuScreen(Screen):
         self._recent: list[SaveEntry] = []
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        with Vertical(id="title"):
-            yield Static(BANNER, id="banner")
+        # Few widgets on purpose: this is the first screen (issue 5's start-up target).
+        yield Static(BANNER, id="banner", markup=False)  # the banner is the title: no TitleBar
         with Horizontal(id="menu-row"):
             with Vertical(id="menu-column"):
-                with Vertical(id="menu-box"):
-                    yield OptionList(*[Option(words, id=key) for key, words, _ in MENU], id="menu")
-                yield Static(ABOUT, id="about")
-            with Vertical(id="recent-box"):
-                yield OptionList(id="recent")
-                yield Static(id="saves-where", markup=False)
-        yield Footer()
+                yield OptionList(*[Option(hotkey_words(words), id=key) for key, words, _ in MENU], id="menu")
+                yield Static(ABOUT, id="about", markup=False)
+            yield OptionList(id="recent")
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#menu-box").border_title = "Menu"
-        self.query_one("#recent-box").border_title = "Recent characters"
-        self.refresh_recent()
+        self.query_one("#menu").border_title = "Menu"
+        recent = self.query_one("#recent")
+        recent.border_title = "Recent characters"
+        recent.border_subtitle = f"saved in {characters_dir(self.app.saves_dir)}"
 
     def on_screen_resume(self) -> None:
-        self.refresh_recent()
+        """Every time the menu shows. The saves are read after the menu is drawn (reading them
+        loads the rules data, ~0.1 s the first time), so the menu is there at once."""
+        recent = self.query_one("#recent", OptionList)
+        if not character_files(self.app.saves_dir):
+            self._recent = []
+            recent.clear_options()
+            recent.add_option(Option(Text("No characters yet: choose New character.", style="dim"), disabled=True))
+            return
+        if not self._recent:
+            recent.clear_options()
+            recent.add_option(Option(Text("reading the saves…", style="dim"), disabled=True))
+        self.call_after_refresh(self.refresh_recent)
 
     def refresh_recent(self) -> None:
-        library = self.app.library
-        self._recent = library.entries(limit=RECENT)
+        if self.app.data_problems():
+            return
+        self._recent = self.app.library.entries(limit=RECENT)
         recent = self.query_one("#recent", OptionList)
         recent.clear_options()
         if self._recent:
@@ -90,7 +109,6 @@ class MainMenuScreen(Screen):
             recent.highlighted = 0
         else:
             recent.add_option(Option(Text("No characters yet: choose New character.", style="dim"), disabled=True))
-        self.query_one("#saves-where", Static).update(f"saved in {library.characters_dir}")
 
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
