@@ -83,6 +83,9 @@ class Move:
     actor: str
     to: tuple[int, int]
     partial: bool = False
+    # The cheapest path to `to` when the mover already has one (the AI found it walking toward
+    # something further: a prefix of a cheapest path is a cheapest path). Not an input: never saved.
+    via: tuple[tuple[int, int], ...] | None = attrs.field(default=None, eq=False, repr=False)
 
     def __call__(self, battle: Battle) -> Outcome:
         e = battle[self.actor]
@@ -101,8 +104,9 @@ class Move:
                 return Impossible("to flee, step off the battlefield from its edge")
             return self._flee(battle, e, start)
         g = gear(e)
-        path = field.path(here, to, blocked_for(battle, e), difficult_cost=battle.rules.turns.difficult_cost,
-                          terrain_costs=g.terrain_costs)
+        path = self.via if self.via is not None and self.via[-1:] == (to,) else field.path(
+            here, to, blocked_for(battle, e), difficult_cost=battle.rules.turns.difficult_cost,
+            terrain_costs=g.terrain_costs)
         if not path:
             return Impossible("no way there")
         if to in battle.occupancy and not self.partial:

@@ -656,13 +656,15 @@ def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, targ
         return False
     g = gear(e)
     difficult = battle.rules.turns.difficult_cost
-    path = field.path(pos(e), goal, blocked_for(battle, e), difficult_cost=difficult, terrain_costs=g.terrain_costs)
+    # Every step costs at least 1: this turn's walk is within the first `movement_left` steps.
+    path = field.path(pos(e), goal, blocked_for(battle, e), difficult_cost=difficult, terrain_costs=g.terrain_costs,
+                      first=state.movement_left)
     if not path:
         return False
     stop = None
     spent = 0
     costs = field.base_cost(difficult, g.terrain_costs)
-    for xy in path:
+    for index, xy in enumerate(path):
         if xy == goal:
             break
         if xy in battle.occupancy:
@@ -670,12 +672,13 @@ def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, targ
         spent += int(costs[xy[1], xy[0]])
         if spent > state.movement_left:
             break
-        stop = xy
+        stop = index
         if distance(xy, goal) <= reach and (reach == 0 or field.line_of_sight(xy, goal)):
             break
     if stop is None:
         return False
-    return not isinstance(perform(battle, Move(cid(e), stop, partial=True), auto_end=False), Impossible)
+    move = Move(cid(e), path[stop], partial=True, via=tuple(path[:stop + 1]))
+    return not isinstance(perform(battle, move, auto_end=False), Impossible)
 
 
 def _hunt_rule(mind: Mind, rule: Rule) -> bool:

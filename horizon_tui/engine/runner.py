@@ -106,6 +106,7 @@ def action_to_dict(action) -> dict[str, Any]:
     from horizon_tui.content.convert import converter
 
     data = converter.unstructure(action)
+    data.pop("via", None)  # Move's path found by the AI: a shortcut, not part of the input
     data["type"] = type(action).__name__
     return data
 

@@ -281,6 +281,25 @@ def test_rules_run_in_order_and_a_move_hands_back_to_the_top(new_battle):
     assert acts(turn(battle, "grunt"), "grunt") == ["move"] and distance(pos(battle["grunt"]), (1, 2)) == 2
 
 
+def test_an_approach_walks_a_cheapest_path_and_its_shortcut_is_no_input(new_battle):
+    """The AI hands Move the path it found (a prefix of a cheapest path is a cheapest path, R-8),
+    so the move costs what the distance map says; that path is not part of a saved input."""
+    from horizon_tui.engine.actions import Move
+    from horizon_tui.engine.runner import action_from_dict, action_to_dict
+
+    rows = ["..........", "..........", ".......~~.", ".......~~.", ".........."]  # ~ difficult ground
+    battle = new_battle(rows, party=[(character("Hero"), (0, 0), "player")], enemies=[(enemy_def(), (9, 4))])
+    with_profiles(battle, '[brute]\nrules = [{ do = "approach" }]')
+    start = pos(battle["grunt"])
+    move = next(e for e in turn(battle, "grunt") if e.type == "move")
+    end = tuple(move.path[-1])
+    field = battle.battlefield
+    best = field.distance_map([start], [], difficult_cost=battle.rules.turns.difficult_cost)[end[1], end[0]]
+    assert move.cost == best and end != start
+    data = action_to_dict(Move("grunt", (5, 0), partial=True, via=((7, 1), (6, 0), (5, 0))))
+    assert "via" not in data and action_from_dict(data) == Move("grunt", (5, 0), partial=True)
+
+
 # --- the profiles file's errors --------------------------------------------------------------------
 
 

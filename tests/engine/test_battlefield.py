@@ -219,6 +219,7 @@ def test_paths_are_cheapest_on_random_maps() -> None:
         assert path[-1] == goal and steps_are_adjacent(start, path)
         assert not set(path) & set(blocked)
         assert bf.path_cost(path, DIFFICULT) == best
+        assert bf.path(start, goal, blocked, difficult_cost=DIFFICULT, first=3) == path[:3]  # a turn's walk
     assert checked > 50
 
 
