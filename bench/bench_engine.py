@@ -40,18 +40,18 @@ def report(label: str, values: list[float], unit: str, target: str = "") -> floa
 
 
 def battles_per_second(runs: int, battles: int) -> list[float]:
-    from horizon_tui.engine.battle import create_battle
-    from horizon_tui.engine.commands import prepare
-    from horizon_tui.engine.runner import play_out
+    """`horizon simulate --workers 1` in this process: the simulator's own set-up (`_init`, which
+    also tunes the garbage collector for a process that only plays battles) and battle (`_run`)."""
+    from horizon_tui.engine import simulate
 
-    catalogue, enemies, setup, party = prepare(STANDARD, PARTY, 0)
+    simulate._init(STANDARD, [str(p) for p in PARTY])
     for seed in range(5):  # warm up: fields of view and paths get cached on the battlefield
-        play_out(create_battle(setup, party, 10_000 + seed, catalogue, enemies))
+        simulate._run((seed, 10_000 + seed))
     rates = []
     for run in range(runs):
         start = time.perf_counter()
         for seed in range(battles):
-            play_out(create_battle(setup, party, run * battles + seed, catalogue, enemies))
+            simulate._run((seed, run * battles + seed))
         rates.append(battles / (time.perf_counter() - start))
     return rates
 
@@ -197,6 +197,10 @@ def main() -> None:
 
     rates = battles_per_second(runs, 20 if args.quick else 100)
     report(f"1. {STANDARD} (4 vs 6, 30x30), one process", rates, "battles/s", "target >= 50")
+    import gc
+
+    gc.unfreeze()  # the rest runs with the collector as the app has it
+    gc.set_threshold(700, 10, 10)
 
     battles = 60 if args.quick else 400
     one, two = [], []

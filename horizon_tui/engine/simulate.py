@@ -39,10 +39,17 @@ _context: dict[str, Any] = {}
 
 
 def _init(encounter: str, party_files: list[str]) -> None:
+    import gc
+
     from horizon_tui.engine.commands import prepare
 
     catalogue, enemies, setup, party = prepare(encounter, [Path(p) for p in party_files], 0)
     _context.update(catalogue=catalogue, enemies=enemies, setup=setup, party=party)
+    # A simulator process only loads, then plays battles: each battle leaves a cycle of garbage
+    # (its registry and entities) and makes ~10⁵ short-lived objects. Keep what is loaded out of
+    # the collector's sight and collect less often: +6% battles/s (paired runs, bench_engine.py).
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)
 
 
 def _run(index_seed: tuple[int, int]) -> Outcome:

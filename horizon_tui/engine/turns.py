@@ -101,20 +101,17 @@ def update_sight(battle: Battle, e: Entity) -> None:
     field = battle.battlefield
     visible, width = field.fov_bytes(table[e][Position].xy, table[e][Gear].sight_radius), field.width
     known = memory.last_known
-    spotted = {}
-    changed = False
-    for other_id, other in battle.active.items():
-        if other is not e:
-            at = table[other][Position]
-            if visible[at.y * width + at.x]:
-                xy = (at.x, at.y)
-                spotted[other_id] = xy
-                changed = changed or known.get(other_id) != xy
-    if not changed:
+    me, active = cid(e), battle.active
+    news = None  # those seen somewhere it doesn't know them to be (new, or moved)
+    for xy, other_id in battle.occupancy.items():  # who stands where: no component reads
+        if visible[xy[1] * width + xy[0]] and other_id != me and other_id in active and known.get(other_id) != xy:
+            if news is None:
+                news = {}
+            news[other_id] = xy
+    if news is None:
         battle.memo[key] = (battle.placements, memory)
         return
-    put(e, Memory, Memory(memory.seen | spotted.keys(), {**known, **spotted}, memory.last_attacker,
-                          memory.origin))
+    put(e, Memory, Memory(memory.seen | news.keys(), {**known, **news}, memory.last_attacker, memory.origin))
 
 
 def start(battle: Battle) -> None:
