@@ -647,18 +647,31 @@ def _approach_rule(mind: Mind, rule: Rule) -> bool:
     return _approach(battle, e, there, reach, target)
 
 
-def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, target: Entity | None) -> bool:
+def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, target: Entity | None,
+              *, fixed_goal: bool = False) -> bool:
     """Walk the cheapest path toward `goal`, stopping once within `reach` with a clear line.
-    True if it moved."""
+    True if it moved. A `fixed_goal` (one asked for battle after battle: crossing the field)
+    walks down the battlefield's kept map toward it when no unit stands on this turn's part
+    of that path, and searches (A*) otherwise."""
     field = battle.battlefield
     state = comp(e, TurnState)
     if state.movement_left <= 0:
         return False
     g = gear(e)
     difficult = battle.rules.turns.difficult_cost
-    # Every step costs at least 1: this turn's walk is within the first `movement_left` steps.
-    path = field.path(pos(e), goal, blocked_for(battle, e), difficult_cost=difficult, terrain_costs=g.terrain_costs,
-                      first=state.movement_left)
+    blocked = blocked_for(battle, e)
+    path = None
+    if fixed_goal:
+        path = field.downhill(pos(e), goal, difficult_cost=difficult, terrain_costs=g.terrain_costs,
+                              first=state.movement_left)
+        if blocked and path:
+            stops = set(blocked)
+            if any(xy in stops for xy in path if xy != goal):
+                path = None
+    if path is None:
+        # Every step costs at least 1: this turn's walk is within the first `movement_left` steps.
+        path = field.path(pos(e), goal, blocked, difficult_cost=difficult, terrain_costs=g.terrain_costs,
+                          first=state.movement_left)
     if not path:
         return False
     stop = None
@@ -714,6 +727,7 @@ def _hunt(battle: Battle, e: Entity) -> bool:
             goal = battle.memo[key]
             if goal is None:
                 return False
+        return _approach(battle, e, goal, 0, None, fixed_goal=True)
     return _approach(battle, e, goal, 0, None)
 
 

@@ -40,6 +40,8 @@ GLYPHS: dict[Terrain, str] = {Terrain.FLOOR: ".", Terrain.WALL: "#", Terrain.DIF
 UNREACHABLE = int(np.iinfo(np.int32).max)  # distance_map's value for cells no path reaches
 _NEIGHBOURS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 _CACHE_LIMIT = 8192  # FOV / line-of-sight entries kept before a cache starts over
+_TOWARD_LIMIT = 256  # goals whose cost-to-reach maps `downhill` keeps (10 KB each on 50x50)
+_FAR = np.iinfo(np.int32).max  # unreached, as tcod.path.maxarray fills
 # libtcod's A* estimates the rest of a path by Euclidean distance, which overestimates when a
 # diagonal step costs 1 (R-8) and would make paths sub-optimal. Scaling every cost by a bit more
 # than sqrt(2) makes the estimate a lower bound again (and consistent), so the path is cheapest.
@@ -83,6 +85,7 @@ class Battlefield:
     _los: dict[tuple[Pos, Pos], bool] = attrs.field(init=False, repr=False, factory=dict)
     _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]] = attrs.field(init=False, repr=False, factory=dict)
     _astars: dict[tuple, tuple[np.ndarray, tcod.path.AStar]] = attrs.field(init=False, repr=False, factory=dict)
+    _toward: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
         if self.terrain.ndim != 2 or 0 in self.terrain.shape:
@@ -237,6 +240,44 @@ class Battlefield:
         if max_cost is not None and steps and self.path_cost(steps, difficult_cost, terrain_costs) > max_cost:
             return []
         return steps
+
+    def downhill(
+        self, start: Pos, goal: Pos, *, difficult_cost: int, terrain_costs: Mapping[str, int] | None = None,
+        first: int | None = None,
+    ) -> list[Pos]:
+        """A cheapest path from `start` to `goal` over the terrain alone (no units), as `path`
+        gives it: goal included, start not, [] when there is none; with `first`, only that many
+        steps. Read off a map of every cell's cost to reach `goal`, kept per goal: for the same
+        far goals asked again and again (an AI crossing the field), a walk down the map instead
+        of an A* search each time. A prefix of it with no blocked cell is a cheapest path to its
+        end with those cells blocked too: blocking only removes ways."""
+        if start == goal or not self.is_walkable(goal) or not self.in_bounds(start):
+            return []
+        toward = self._toward_map(goal, difficult_cost, terrain_costs)
+        if toward[start[1], start[0]] == _FAR:
+            return []
+        steps = tcod.path.hillclimb2d(toward, (start[1], start[0]), True, True)[1:]
+        if first is not None:
+            steps = steps[:first]
+        return [(x, y) for y, x in steps.tolist()]
+
+    def _toward_map(self, goal: Pos, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> np.ndarray:
+        """T[y, x] = the cost of the cheapest walk from (x, y) to `goal` plus the cost of entering
+        (x, y) itself. libtcod's Dijkstra adds the cost of the cell entered, walking out from the
+        goal; seeding the goal with its own cost makes that sum exactly T, and the cheapest next
+        step from any cell is then its lowest neighbour on T (what hillclimb2d follows)."""
+        key = (goal, _cost_key(difficult_cost, terrain_costs))
+        toward = self._toward.get(key)
+        if toward is None:
+            if len(self._toward) >= _TOWARD_LIMIT:
+                self._toward.clear()
+            cost = self.base_cost(difficult_cost, terrain_costs)
+            toward = np.full(self.terrain.shape, _FAR, dtype=np.int32)
+            toward[goal[1], goal[0]] = cost[goal[1], goal[0]]
+            tcod.path.dijkstra2d(toward, cost, 1, 1, out=toward)
+            toward.flags.writeable = False
+            self._toward[key] = toward
+        return toward
 
     def _astar(
         self, difficult_cost: int, terrain_costs: Mapping[str, int] | None

@@ -269,6 +269,28 @@ def test_with_nobody_in_sight_it_heads_where_its_side_last_saw_one(new_battle):
     assert walk({"hidden": (8, 4)}) == (8, 3)  # the scout saw the hero at (8, 4) once: it goes to look
 
 
+def test_crossing_the_field_goes_round_a_hidden_enemy_in_the_way(new_battle):
+    """Crossing walks down the battlefield's kept map; a unit of the other side on this turn's
+    part of it (unseen: hidden) sends it back to A*, which goes round the unit (R-8)."""
+    from horizon_tui.engine.components import ActiveEffect, Effects
+
+    hero = character("Hero")
+    battle = new_battle(party=[(hero, (6, 2), "player")], enemies=[(enemy_def(), (8, 2))])
+    battle["hero"].components[Effects] = Effects((ActiveEffect("hidden", 3, Fraction(0)),))
+    assert ai.visible_enemies(battle, battle["grunt"]) == []
+    field, rules = battle.battlefield, battle.rules
+    straight = field.downhill((8, 2), (0, 2), difficult_cost=rules.turns.difficult_cost)
+    assert straight[:3] == [(7, 2), (6, 2), (5, 2)]  # the way it would walk with nobody there
+    grunt = give_turn(battle, "grunt")
+    grunt.components[Memory] = Memory(origin=(8, 2))  # it has seen nobody: it crosses the field
+    start = len(battle.log)
+    ai.take_turn(battle, grunt)
+    move = next(e for e in battle.log[start:] if e.type == "move")
+    assert len(move.path) >= 2 and (6, 2) not in [tuple(xy) for xy in move.path]  # past it, round it
+    best = field.path((8, 2), tuple(move.path[-1]), [(6, 2)], difficult_cost=rules.turns.difficult_cost)
+    assert move.cost == field.path_cost(best, rules.turns.difficult_cost)
+
+
 # --- rules as data ----------------------------------------------------------------------------------
 
 

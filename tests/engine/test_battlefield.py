@@ -223,6 +223,32 @@ def test_paths_are_cheapest_on_random_maps() -> None:
     assert checked > 50
 
 
+def test_downhill_is_a_cheapest_terrain_path_on_random_maps() -> None:
+    """`downhill` (the kept map an AI crossing the field walks down) agrees with A* on cost,
+    with difficult ground and species costs too; no path out of a closed room."""
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(150):
+        h, w = rng.integers(6, 40, size=2)
+        terrain = np.where(rng.random((h, w)) < 0.25, 1, 0).astype(np.int8)
+        terrain[(terrain == 0) & (rng.random((h, w)) < 0.3)] = 2
+        bf = Battlefield(terrain)
+        free = [(int(x), int(y)) for y, x in np.argwhere(terrain != 1)]
+        if len(free) < 2:
+            continue
+        start, goal = (free[i] for i in rng.choice(len(free), 2, replace=False))
+        for costs in (None, {"difficult": 1}):
+            walk = bf.downhill(start, goal, difficult_cost=DIFFICULT, terrain_costs=costs)
+            best = bf.path(start, goal, difficult_cost=DIFFICULT, terrain_costs=costs)
+            assert bool(walk) == bool(best)
+            if walk:
+                checked += 1
+                assert walk[-1] == goal and steps_are_adjacent(start, walk)
+                assert bf.path_cost(walk, DIFFICULT, costs) == bf.path_cost(best, DIFFICULT, costs)
+                assert bf.downhill(start, goal, difficult_cost=DIFFICULT, terrain_costs=costs, first=2) == walk[:2]
+    assert checked > 100
+
+
 # --- distance maps -----------------------------------------------------------------------------
 
 
