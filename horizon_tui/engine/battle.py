@@ -300,10 +300,10 @@ def movement_budget(battle: Battle, e: Entity) -> int:
 
 def typical_attack(e: Entity) -> Fraction:
     """The normal attack damage a difficulty check weighs (R-7)."""
-    from horizon_tui.rules.checks import check_attack_value
-
     cache = comp(e, AttackCache)
     if cache.typical is None:
+        from horizon_tui.rules.checks import check_attack_value
+
         dice = gear(e).weapon_dice
         cache.typical = check_attack_value(attack_for_roll(e, dice.minimum), attack_for_roll(e, dice.maximum))
     return cache.typical
@@ -311,11 +311,11 @@ def typical_attack(e: Entity) -> Fraction:
 
 def check_chance(e: Entity, difficulty: Difficulty, rules: Ruleset) -> Fraction:
     """R-7 for this combatant now (cached with its attack until its stats change)."""
-    from horizon_tui.rules.checks import difficulty_check_chance
-
     cache = comp(e, AttackCache).check_chances
     chance = cache.get(difficulty)
     if chance is None:
+        from horizon_tui.rules.checks import difficulty_check_chance  # here: a hit is asked ~10⁴ times a battle
+
         chance = difficulty_check_chance(typical_attack(e), difficulty, ident(e).level, rules)
         cache[difficulty] = chance
     return chance
@@ -332,11 +332,11 @@ _ATTACK_MEMO_LIMIT = 50_000
 def attack_for_roll(e: Entity, roll: int) -> Fraction:
     """R-9: the normal attack damage for one weapon roll, through the formula in force. Cached
     per combatant until its stats change (the formula is pure in the roll and the stats)."""
-    from horizon_tui.rules.combat import normal_attack
-
     cache = comp(e, AttackCache).by_roll
     value = cache.get(roll)
     if value is None:
+        from horizon_tui.rules.combat import normal_attack
+
         formula, values, attributes = gear(e).formula, stats(e).values, current_attributes(e)
         # Stats values are shared and never written (recompute_stats): their identity stands for them.
         key = (id(formula), roll, id(values), tuple(attributes.items()))
