@@ -19,6 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
+import tcod.path
 
 from horizon_tui.content.ai_profiles import Condition, Profile, Rule, cached_ai_profiles, profiles_path
 from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Difficulty, Target
@@ -560,8 +561,9 @@ def _buff_ally(mind: Mind, rule: Rule) -> bool:
 # --- rules that move -------------------------------------------------------------------------------
 
 
-def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cells it can end its move on this turn (x, y, cost), from one distance map."""
+def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Cells it can end its move on this turn (x, y, cost), from one distance map (returned too:
+    `_move_to` walks it back)."""
     state = comp(e, TurnState)
     field = battle.battlefield
     dist = field.distance_map([pos(e)], blocked_for(battle, e), difficult_cost=battle.rules.turns.difficult_cost,
@@ -571,7 +573,15 @@ def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.nd
         if who != cid(e):
             ok[y, x] = False
     ys, xs = np.nonzero(ok)
-    return xs, ys, dist[ys, xs]
+    return xs, ys, dist[ys, xs], dist
+
+
+def _move_to(mind: Mind, cell: tuple[int, int], dist: np.ndarray) -> bool:
+    """Move to a cell `_reachable` offered, along a cheapest path read off its distance map: from
+    the cell, each lowest neighbour is a cheapest way in, down to the mover's own cell (0)."""
+    back = tcod.path.hillclimb2d(dist, (cell[1], cell[0]), True, True).tolist()
+    via = tuple((x, y) for y, x in reversed(back[:-1]))  # from the first step to the cell
+    return mind.perform(Move(mind.actor, cell, via=via))
 
 
 def _gap(xs: np.ndarray, ys: np.ndarray, foes: list[Entity]) -> np.ndarray:
@@ -595,7 +605,7 @@ def _keep_range(mind: Mind, rule: Rule) -> bool:
     here = pos(e)
     if min(distance(here, pos(o)) for o in seen) >= want:
         return False
-    xs, ys, cost = _reachable(battle, e)
+    xs, ys, cost, dist = _reachable(battle, e)
     gap = np.minimum(_gap(xs, ys, seen), want)
     target = mind.target()
     shot = np.zeros(xs.shape, dtype=bool)
@@ -613,7 +623,7 @@ def _keep_range(mind: Mind, rule: Rule) -> bool:
         if shot[i] and distance(cell, (tx, ty)) > 0 and not field.line_of_sight(cell, (tx, ty)):
             continue  # shadowcasting sees it, the Bresenham line an attack needs doesn't
         # Its own cell costs nothing: if it comes first, no cell is better.
-        return cell != here and mind.perform(Move(mind.actor, cell))
+        return cell != here and _move_to(mind, cell, dist)
     return False
 
 
@@ -623,7 +633,7 @@ def _withdraw(mind: Mind, rule: Rule) -> bool:
     seen = mind.seen()
     if not seen or mind.state().movement_left <= 0:
         return False
-    xs, ys, cost = _reachable(battle, e)
+    xs, ys, cost, dist = _reachable(battle, e)
     gap = _gap(xs, ys, seen)
     order = np.lexsort((xs, ys, cost, -gap))
     best = order[0]
@@ -631,7 +641,7 @@ def _withdraw(mind: Mind, rule: Rule) -> bool:
     here = pos(e)
     if cell == here or gap[best] <= min(distance(here, pos(o)) for o in seen):
         return False
-    return mind.perform(Move(mind.actor, cell))
+    return _move_to(mind, cell, dist)
 
 
 def _approach_rule(mind: Mind, rule: Rule) -> bool:
