@@ -105,6 +105,12 @@ def test_archer_steps_back_only_where_it_keeps_line_of_sight(new_battle):
     assert acts(log, "archer") == ["move", "attack"]
     here = pos(battle["archer"])
     assert distance(here, (4, 2)) > 0 and field.line_of_sight(here, (4, 2))
+    # The way there was read off the distance map it chose from: a cheapest one.
+    move = next(e for e in log if e.type == "move")
+    steps = [tuple(xy) for xy in move.path]
+    best = field.distance_map([(5, 2)], [(4, 2)], difficult_cost=battle.rules.turns.difficult_cost)
+    assert steps[-1] == here and move.cost == best[here[1], here[0]] == field.path_cost(steps, 2)
+    assert all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1 for a, b in zip([(5, 2), *steps], steps))
 
 
 def test_coward_flees_off_the_nearest_edge_below_its_threshold(new_battle):
