@@ -75,14 +75,17 @@ def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity
         for o in candidates:
             if cid(o) == last:
                 return o
-    table = e.registry._components_by_entity  # noqa: SLF001 - `distance(here, pos(o))`, inlined
+    # The nearest, ties to the lesser id: `min(candidates, key=(distance(here, pos(o)), cid(o)))`
+    # as a plain loop (asked whenever anyone moved).
+    table = e.registry._components_by_entity  # noqa: SLF001
     hx, hy = here
-
-    def nearest(o: Entity) -> tuple[int, str]:
+    best, best_cells = None, 0
+    for o in candidates:
         at = table[o][Position]
-        return (max(abs(hx - at.x), abs(hy - at.y)) - 1, o.uid)
-
-    return min(candidates, key=nearest)
+        cells = max(abs(hx - at.x), abs(hy - at.y))
+        if best is None or cells < best_cells or (cells == best_cells and o.uid < best.uid):
+            best, best_cells = o, cells
+    return best
 
 
 def profile_of(battle: Battle, e: Entity) -> Profile:

@@ -291,11 +291,12 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
 
 def movement_budget(battle: Battle, e: Entity) -> int:
     """R-8: floor(speed) cells, at least 1; armor (in Stats) and slow (R-10) applied."""
-    speed = stats(e)["speed"]
+    speed = stats(e).values["speed"]
     slow = effects(e).get("slow")
     if slow is not None:
         speed *= max(Fraction(0), 1 - slow.magnitude / 100)
-    return max(battle.rules.turns.min_move, int(speed))
+    # int(speed) for speed >= 0 (Fraction's own __int__ is a slower way to the same floor)
+    return max(battle.rules.turns.min_move, speed.numerator // speed.denominator if speed >= 0 else int(speed))
 
 
 def typical_attack(e: Entity) -> Fraction:

@@ -154,10 +154,12 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
     battle.emit(ev.Turn, actor=cid(e), movement=budget)
     fx = effects(e)
     stunned = fx.has("stun")
-    tick_effects(battle, e)
-    if not is_active(e) or check_end(battle):
-        return False
-    knocked = effects(e).get("knockdown")
+    if fx.active:  # nothing to tick otherwise (most turns)
+        tick_effects(battle, e)
+        if not is_active(e) or check_end(battle):
+            return False
+        fx = effects(e)
+    knocked = fx.get("knockdown")
     if knocked is not None:
         end_effect(battle, e, knocked)
         battle.emit(ev.GetUp, actor=cid(e))
@@ -166,7 +168,7 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
         battle.emit(ev.Wait, actor=cid(e), reason="stunned")
         return False
     update_sight(battle, e)
-    if effects(e).has("blindness"):
+    if fx.has("blindness"):
         _stumble(battle, e)
         if not is_active(e) or check_end(battle):
             return False
