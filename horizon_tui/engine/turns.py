@@ -12,7 +12,7 @@ from horizon_tui.engine.battle import (
     effects, gear, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, spend_charge, stats,
 )
 from horizon_tui.engine.components import (
-    Controller, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
+    Controller, Gear, Identity, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import end_effect, expire_turn_effects, tick_effects
 from horizon_tui.rules.dice import parse_dice
@@ -89,19 +89,21 @@ def roll_initiative(battle: Battle) -> None:
 
 def update_sight(battle: Battle, e: Entity) -> None:
     """Who this combatant sees now joins its memory (R-11: "seen at least once")."""
-    if not is_active(e):
+    held = e.registry._components_by_entity[e]  # noqa: SLF001 - as `comp` does: this runs after every move
+    if held[Presence] is not Presence.active:
         return
-    table = e.registry._components_by_entity  # noqa: SLF001 - as `comp` does: this runs after every move
-    memory = table[e][Memory]
+    memory = held[Memory]
+    me = held[Identity].id
     # Nobody placed since its last look and its memory untouched: it would learn nothing new.
-    key = ("sight", cid(e))
+    key = ("sight", me)
     seen_at = battle.memo.get(key)
     if seen_at is not None and seen_at[0] == battle.placements and seen_at[1] is memory:
         return
     field = battle.battlefield
-    visible, width = field.fov_bytes(table[e][Position].xy, table[e][Gear].sight_radius), field.width
+    at = held[Position]
+    visible, width = field.fov_bytes((at.x, at.y), held[Gear].sight_radius), field.width
     known = memory.last_known
-    me, active = cid(e), battle.active
+    active = battle.active
     news = None  # those seen somewhere it doesn't know them to be (new, or moved)
     for xy, other_id in battle.occupancy.items():  # who stands where: no component reads
         if visible[xy[1] * width + xy[0]] and other_id != me and other_id in active and known.get(other_id) != xy:
