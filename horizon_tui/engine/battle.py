@@ -295,8 +295,7 @@ def movement_budget(battle: Battle, e: Entity) -> int:
     slow = effects(e).get("slow")
     if slow is not None:
         speed *= max(Fraction(0), 1 - slow.magnitude / 100)
-    # int(speed) for speed >= 0 (Fraction's own __int__ is a slower way to the same floor)
-    return max(battle.rules.turns.min_move, speed.numerator // speed.denominator if speed >= 0 else int(speed))
+    return max(battle.rules.turns.min_move, int(speed))
 
 
 def typical_attack(e: Entity) -> Fraction:
