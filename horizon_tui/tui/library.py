@@ -205,11 +205,9 @@ def _size(data: dict[str, Any]) -> str:
 def encounter_details(paths: list[Path], catalogue: Catalogue) -> dict[Path, tuple[int, int] | str]:
     """XP total and enemy count of each encounter, as the combat engine loads it, or the problem
     that keeps it from loading. The engine (numpy, tcod) is imported here, off the start-up path."""
-    try:
-        from horizon_tui.content.encounters import load_enemies
-        from horizon_tui.engine.encounter import load_encounter
-    except ImportError:  # an engine without encounters yet: the picker shows what the files say
-        return {}
+    from horizon_tui.content.encounters import load_enemies
+    from horizon_tui.engine.encounter import load_encounter
+
     try:
         enemies = load_enemies(catalogue)
     except DataError as exc:

@@ -1,5 +1,6 @@
-"""Battle: pick an encounter from the data folder's `encounters/`. The battlefield itself arrives
-with the combat engine; choosing an encounter calls `app.start_battle`, the one hook it plugs into."""
+"""Battle: pick an encounter from the data folder's `encounters/` (name, difficulty, size, enemies
+and XP as the engine loads it, or why it can't be fought). Choosing one calls `app.start_battle`;
+the battlefield is `tui.battle.screen.BattleScreen`."""
 
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ class EncounterPickerScreen(Screen):
             elif found is not None:
                 self.encounters[index] = attrs.evolve(e, xp=found[0], enemies=found[1])
             else:
-                # no engine to ask: show what the file says, without the "…" of a pending look-up
+                # not looked up (a file added since the list was read): what the file says
                 self.encounters[index] = attrs.evolve(e, xp=e.xp or 0, enemies=e.enemies or 0)
         self.fill_table()
         table = self.query_one("#encounters", DataTable)
@@ -103,12 +104,10 @@ class EncounterPickerScreen(Screen):
 
     def show_detail(self, index: int | None, folder=None) -> None:
         detail = self.query_one("#encounter-detail", Static)
-        note = Text("\nThe battlefield arrives with the combat engine: until then, choosing an "
-                    "encounter only says so.", style="dim italic")
         if index is None:
             detail.update(Text.assemble(
                 ("No encounters yet in ", "dim"), (str(folder or encounters_dir(self.app.catalogue)), "bold"),
-                (".\nEncounters are TOML files there, with a name and a description.", "dim"), note,
+                (".\nEncounters are TOML files there, with a name and a description.", "dim"),
             ))
             return
         e = self.encounters[index]
@@ -119,7 +118,7 @@ class EncounterPickerScreen(Screen):
                              e.enemies and f"{e.enemies} enem{'y' if e.enemies == 1 else 'ies'}",
                              e.xp and f"{e.xp} XP") if f]
         detail.update(Text.assemble((e.name, "bold"), (f"  {' · '.join(facts)}", "dim"), "\n",
-                                    _reflow(e.description) or "(no description)", note))
+                                    _reflow(e.description) or "(no description)"))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.row_key.value is not None:
