@@ -86,7 +86,7 @@ def preview_text(widget: Widget, ability: Ability, b: Build, rules: Ruleset) -> 
                     f"{rules.difficulty(ability.difficulty).check_dropped_at})", style="dim")
     text.append("\nCooldown ", style="dim")
     text.append(f"{p.cooldown}", style="bold")
-    text.append(" own turns   Charges ", style="dim")
+    text.append(f" own turn{'' if p.cooldown == 1 else 's'}   Charges ", style="dim")
     text.append("unlimited" if p.charges is None else f"{p.charges}", style="bold")
     if p.charges is not None:
         text.append(f" of {ability.difficulty} per battle, shared by every {ability.difficulty}", style="dim")
