@@ -195,19 +195,25 @@ def test_affordable_cuts_a_path_to_a_movement_budget() -> None:
     assert bf.affordable(path, 99, DIFFICULT) == path
 
 
-def test_paths_are_cheapest_on_random_maps() -> None:
-    """The path's cost equals the Dijkstra distance: never a costlier route (R-8)."""
-    rng = np.random.default_rng(12)
-    checked = 0
-    for _ in range(150):
+def random_fields(seed: int, count: int = 150):
+    """`count` random maps (a quarter walls, some difficult ground, 6 to 39 cells a side), each
+    with two distinct free cells: (rng, battlefield, free cells, start, goal)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
         h, w = rng.integers(6, 40, size=2)
         terrain = np.where(rng.random((h, w)) < 0.25, 1, 0).astype(np.int8)
         terrain[(terrain == 0) & (rng.random((h, w)) < 0.3)] = 2
-        bf = Battlefield(terrain)
         free = [(int(x), int(y)) for y, x in np.argwhere(terrain != 1)]
         if len(free) < 2:
             continue
         start, goal = (free[i] for i in rng.choice(len(free), 2, replace=False))
+        yield rng, Battlefield(terrain), free, start, goal
+
+
+def test_paths_are_cheapest_on_random_maps() -> None:
+    """The path's cost equals the Dijkstra distance: never a costlier route (R-8)."""
+    checked = 0
+    for rng, bf, free, start, goal in random_fields(12):
         blocked = [free[i] for i in rng.choice(len(free), min(5, len(free)), replace=False)]
         blocked = [c for c in blocked if c not in (start, goal)]
         path = bf.path(start, goal, blocked, difficult_cost=DIFFICULT)
@@ -226,17 +232,8 @@ def test_paths_are_cheapest_on_random_maps() -> None:
 def test_downhill_is_a_cheapest_terrain_path_on_random_maps() -> None:
     """`downhill` (the kept map an AI crossing the field walks down) agrees with A* on cost,
     with difficult ground and species costs too; no path out of a closed room."""
-    rng = np.random.default_rng(7)
     checked = 0
-    for _ in range(150):
-        h, w = rng.integers(6, 40, size=2)
-        terrain = np.where(rng.random((h, w)) < 0.25, 1, 0).astype(np.int8)
-        terrain[(terrain == 0) & (rng.random((h, w)) < 0.3)] = 2
-        bf = Battlefield(terrain)
-        free = [(int(x), int(y)) for y, x in np.argwhere(terrain != 1)]
-        if len(free) < 2:
-            continue
-        start, goal = (free[i] for i in rng.choice(len(free), 2, replace=False))
+    for _rng, bf, _free, start, goal in random_fields(7):
         for costs in (None, {"difficult": 1}):
             walk = bf.downhill(start, goal, difficult_cost=DIFFICULT, terrain_costs=costs)
             best = bf.path(start, goal, difficult_cost=DIFFICULT, terrain_costs=costs)
