@@ -104,15 +104,9 @@ def draw(
 
 
 def _paint_terrain(rgb: np.ndarray, terrain: np.ndarray, visible: np.ndarray, remembered: np.ndarray) -> None:
-    ch = np.select(
-        [terrain == Terrain.WALL, terrain == Terrain.DIFFICULT], [GLYPHS[Terrain.WALL], GLYPHS[Terrain.DIFFICULT]],
-        GLYPHS[Terrain.FLOOR],
-    )
     known = visible | remembered
-    rgb["ch"] = np.where(known, ch, ord(" "))
-    lit = _palette(terrain, FLOOR_LIT, WALL_LIT, ROUGH_LIT)
-    dim = _palette(terrain, FLOOR_DIM, WALL_DIM, ROUGH_DIM)
-    rgb["fg"] = np.where(visible[..., None], lit, np.where(remembered[..., None], dim, 0))
+    rgb["ch"] = np.where(known, _GLYPH_TABLE[terrain], ord(" "))
+    rgb["fg"] = np.where(visible[..., None], _LIT_TABLE[terrain], np.where(remembered[..., None], _DIM_TABLE[terrain], 0))
     rgb["bg"] = np.where(visible[..., None], BG_LIT, np.where(remembered[..., None], BG_DIM, BG_NONE))
 
 
@@ -144,28 +138,31 @@ def _paint_overlay_and_units(rgb, battle: Battle, visible, known, side, active, 
         rgb["fg"][y, x] = (0, 0, 0) if not overlay.cursor_blocked else (255, 255, 255)
 
 
-def _palette(terrain: np.ndarray, floor, wall, rough) -> np.ndarray:
-    return np.select(
-        [(terrain == Terrain.WALL)[..., None], (terrain == Terrain.DIFFICULT)[..., None]],
-        [np.array(wall, dtype=np.uint8), np.array(rough, dtype=np.uint8)],
-        np.array(floor, dtype=np.uint8),
-    ).astype(np.uint8)
+def _by_terrain(values: dict[Terrain, object], dtype) -> np.ndarray:
+    """A table indexed by terrain code: `table[terrain]` paints a whole map at once."""
+    return np.array([values[t] for t in sorted(Terrain)], dtype=dtype)
+
+
+_GLYPH_TABLE = _by_terrain(GLYPHS, np.int32)
+_LIT_TABLE = _by_terrain({Terrain.FLOOR: FLOOR_LIT, Terrain.WALL: WALL_LIT, Terrain.DIFFICULT: ROUGH_LIT}, np.uint8)
+_DIM_TABLE = _by_terrain({Terrain.FLOOR: FLOOR_DIM, Terrain.WALL: WALL_DIM, Terrain.DIFFICULT: ROUGH_DIM}, np.uint8)
 
 
 class StripCache:
     """Console rows → Strips, with one Style per colour pair and a cache per row."""
 
     def __init__(self) -> None:
-        self._styles: dict[bytes, Style] = {}
+        self._styles: dict[int, Style] = {}  # by colour pair: fg RGB << 24 | bg RGB
         self._rows: dict[int, tuple[bytes, Strip]] = {}
         self.rebuilt = 0  # rows rebuilt since the last reset (for tests and the benchmark)
 
-    def style(self, fg: np.ndarray, bg: np.ndarray) -> Style:
-        key = fg.tobytes() + bg.tobytes()
-        style = self._styles.get(key)
+    def _style(self, pair: int) -> Style:
+        style = self._styles.get(pair)
         if style is None:
-            style = Style(color=Color.from_rgb(*fg.tolist()), bgcolor=Color.from_rgb(*bg.tolist()))
-            self._styles[key] = style
+            fg, bg = pair >> 24, pair & 0xFFFFFF
+            style = Style(color=Color.from_rgb(fg >> 16, (fg >> 8) & 255, fg & 255),
+                          bgcolor=Color.from_rgb(bg >> 16, (bg >> 8) & 255, bg & 255))
+            self._styles[pair] = style
         return style
 
     def row(self, console: tcod.console.Console, y: int) -> Strip:
@@ -180,17 +177,25 @@ class StripCache:
         return strip
 
     def _segments(self, cells: np.ndarray) -> list[Segment]:
-        """Runs of cells with the same colours become one Segment."""
-        chars = cells["ch"]
-        colours = np.concatenate([cells["fg"], cells["bg"]], axis=1)
-        # Where the colour pair changes from one cell to the next.
-        change = np.any(colours[1:] != colours[:-1], axis=1)
-        starts = [0, *(np.nonzero(change)[0] + 1).tolist(), len(cells)]
-        text = "".join(map(chr, chars.tolist()))
-        segments = []
-        for a, b in zip(starts, starts[1:]):
-            segments.append(Segment(text[a:b], self.style(cells["fg"][a], cells["bg"][a])))
-        return segments
+        """Runs of cells with the same colours become one Segment: each cell's colour pair as
+        one integer, the runs where it changes, one Style per pair."""
+        pairs = _pairs(cells["fg"], cells["bg"])
+        bounds = [0, *(np.flatnonzero(pairs[1:] != pairs[:-1]) + 1).tolist(), len(cells)]
+        text = np.ascontiguousarray(cells["ch"], dtype="<u4").tobytes().decode("utf-32-le")
+        style = self._style
+        return [Segment(text[a:b], style(pair))
+                for a, b, pair in zip(bounds, bounds[1:], pairs[bounds[:-1]].tolist())]
 
     def clear(self) -> None:
         self._rows.clear()
+
+
+def _rgb(colours: np.ndarray) -> np.ndarray:
+    c = colours.astype(np.uint64)
+    return (c[..., 0] << np.uint64(16)) | (c[..., 1] << np.uint64(8)) | c[..., 2]
+
+
+def _pairs(fg: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """uint64 per cell: its foreground RGB in bits 24-47, its background RGB in bits 0-23."""
+    return (_rgb(fg) << np.uint64(24)) | _rgb(bg)
+
