@@ -182,8 +182,8 @@ class StripCache:
         pairs = _pairs(cells["fg"], cells["bg"])
         bounds = [0, *(np.flatnonzero(pairs[1:] != pairs[:-1]) + 1).tolist(), len(cells)]
         text = np.ascontiguousarray(cells["ch"], dtype="<u4").tobytes().decode("utf-32-le")
-        style = self._style
-        return [Segment(text[a:b], style(pair))
+        styles, new_style = self._styles, self._style  # a Style (truthy) once made
+        return [Segment(text[a:b], styles.get(pair) or new_style(pair))
                 for a, b, pair in zip(bounds, bounds[1:], pairs[bounds[:-1]].tolist())]
 
     def clear(self) -> None:
