@@ -288,13 +288,30 @@ def test_crossing_the_field_goes_round_a_hidden_enemy_in_the_way(new_battle):
     straight = field.downhill((8, 2), (0, 2), difficult_cost=rules.turns.difficult_cost)
     assert straight[:3] == [(7, 2), (6, 2), (5, 2)]  # the way it would walk with nobody there
     grunt = give_turn(battle, "grunt")
-    grunt.components[Memory] = Memory(origin=(8, 2))  # it has seen nobody: it crosses the field
+    assert "hero" not in comp(grunt, Memory).last_known  # hidden: not seen, so it crosses the field
     start = len(battle.log)
     ai.take_turn(battle, grunt)
     move = next(e for e in battle.log[start:] if e.type == "move")
     assert len(move.path) >= 2 and (6, 2) not in [tuple(xy) for xy in move.path]  # past it, round it
     best = field.path((8, 2), tuple(move.path[-1]), [(6, 2)], difficult_cost=rules.turns.difficult_cost)
     assert move.cost == field.path_cost(best, rules.turns.difficult_cost)
+
+
+def test_a_hidden_enemy_is_not_seen_moving_but_allies_still_see_it(new_battle):
+    """R-13 hide: the other side learns nothing new of a hidden combatant (not where it went, not
+    that it exists); its own side still sees it. Where it was seen before it hid stays known."""
+    from horizon_tui.engine.components import ActiveEffect, Effects
+
+    battle = new_battle(party=[(character("Hero"), (6, 2), "player"), (character("Friend"), (8, 4), "player")],
+                        enemies=[(enemy_def(), (1, 2))])
+    give_turn(battle, "grunt")
+    assert comp(battle["grunt"], Memory).last_known["hero"] == (6, 2)
+    battle["hero"].components[Effects] = Effects((ActiveEffect("hidden", 3, Fraction(0)),))
+    battle.place(battle["hero"], (5, 1))
+    give_turn(battle, "grunt")
+    assert comp(battle["grunt"], Memory).last_known["hero"] == (6, 2)  # not where it went
+    give_turn(battle, "friend")
+    assert comp(battle["friend"], Memory).last_known["hero"] == (5, 1)
 
 
 # --- rules as data ----------------------------------------------------------------------------------
