@@ -17,14 +17,15 @@ from horizon_tui.content.models import Ability, Target
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.attacks import strike, use_ability
 from horizon_tui.engine.battle import (
-    Battle, Entity, charge_left, check_roll, cid, comp, effects, enemies_of, gear, ident, is_active, pos, put,
-    spend_charge, stats, team,
+    Battle, Entity, charge_left, check_roll, cid, comp, current_attributes, effects, enemies_of, gear, ident,
+    is_active, pos, put, recompute_stats, spend_charge, stats, team,
 )
 from horizon_tui.engine.components import (
     Cooldowns, FreeActions, Loadout, Memory, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
 from horizon_tui.engine.turns import advance, check_end, update_sight
+from horizon_tui.rules.checks import contest_chance
 from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
 
@@ -323,8 +324,6 @@ class Swap:
         slotted = tuple(self.add if n == self.remove else n for n in loadout.slotted)
         e.components[Loadout] = attrs.evolve(loadout, slotted=slotted, active_passives=loadout.active_passives - {self.remove})
         battle.emit(ev.Swap, actor=cid(e), removed=self.remove, added=self.add)
-        from horizon_tui.engine.battle import recompute_stats
-
         recompute_stats(battle, e)
         return Success(battle.log[start:])
 
@@ -338,8 +337,6 @@ class TogglePassive:
     ability: str
 
     def __call__(self, battle: Battle) -> Outcome:
-        from horizon_tui.engine.battle import recompute_stats
-
         e = battle[self.actor]
         problem = _may_act(battle, e)
         if problem:
@@ -440,18 +437,16 @@ class FreeAction:
 
 
 def _contest(battle: Battle, e: Entity, own: str, against: str | None, fallback: Fraction) -> Fraction:
-    """Own stat ÷ (own + the best opposing stat among the enemies who can see it)."""
-    mine = _stat_or_attribute(e, own)
+    """R-13's contest against the best of the enemies present (`rules.checks.contest_chance`);
+    the stated chance when there is no one to contest."""
     foes = enemies_of(battle, e)
     if not foes or against is None:
         return fallback
     best = max(_stat_or_attribute(f, against) for f in foes)
-    return mine / (mine + best) if mine + best > 0 else fallback
+    return contest_chance(_stat_or_attribute(e, own), best, fallback)
 
 
 def _stat_or_attribute(e: Entity, name: str) -> Fraction:
-    from horizon_tui.engine.battle import current_attributes
-
     values = stats(e).values
     return Fraction(values[name]) if name in values else Fraction(current_attributes(e).get(name, 0))
 

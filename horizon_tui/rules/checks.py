@@ -41,6 +41,13 @@ class Failure(enum.Enum):
     random = "random"
 
 
+def contest_chance(own: Fraction, best_opposing: Fraction, fallback: Fraction) -> Fraction:
+    """R-13 [H] stock free actions with a contest (hide: stealth against perception): own ÷ (own +
+    the best opposing value); the action's stated chance when both are 0."""
+    total = own + best_opposing
+    return own / total if total > 0 else fallback
+
+
 def roll_chance(chance: Fraction, rng: random.Random) -> bool:
     """One roll against a probability; exact for Fractions (no float comparison drift)."""
     if chance >= 1:

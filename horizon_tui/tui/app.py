@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from horizon_tui.content.catalogue import Catalogue
     from horizon_tui.content.models import Character
     from horizon_tui.content.ruleset import Ruleset
-    from horizon_tui.errors import DataError
     from horizon_tui.tui.library import CharacterLibrary, CharacterSession
 
 

@@ -197,3 +197,11 @@ def test_r3_settlement_reactions_split_25_50_25_with_their_modifiers(rules):
     for reaction, share in (("ill-wisher", 0.25), ("indifferent", 0.5), ("admirer", 0.25)):
         sigma = (4000 * share * (1 - share)) ** 0.5
         assert abs(counts[reaction] - 4000 * share) < 3 * sigma
+
+
+def test_r13_contest_chance_is_own_over_own_plus_the_best_opposing():
+    from horizon_tui.rules.checks import contest_chance
+
+    # stealth 11.2 against perception 6: 11.2 ÷ 17.2 = 56/86 ≈ 0.651
+    assert contest_chance(Fraction("11.2"), Fraction(6), Fraction(1, 2)) == Fraction(56, 86)
+    assert contest_chance(Fraction(0), Fraction(0), Fraction(1, 3)) == Fraction(1, 3)  # nothing to weigh

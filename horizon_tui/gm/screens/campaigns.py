@@ -9,8 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm.store import CampaignEntry
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
 class CampaignsScreen(Screen):

@@ -10,12 +10,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm import services
 from horizon_tui.rules.character import build
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 PARTY_COLUMNS = ("Name", "Species", "Level", "Health", "XP", "Can buy", "Free act.", "Checks", "Notes")
 NPC_COLUMNS = ("Name", "Level", "Health", "Willpower", "XP", "Free act.", "Checkable", "Attitude", "Notes")

@@ -14,11 +14,11 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static, TextArea
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm import services
 from horizon_tui.gm.screens.dialogs import reason_dialog
 from horizon_tui.rules.checks import DialogueRoll
 from horizon_tui.rules.numbers import one_decimal
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
 class DialogueScreen(Screen):

@@ -11,12 +11,12 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, SelectionList, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.engine.battle import BattleError
 from horizon_tui.engine.persist import BattleSession
 from horizon_tui.errors import DataError
 from horizon_tui.gm import battles
 from horizon_tui.tui.library import EncounterEntry, encounters_dir, list_encounters
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
 def open_battle(app) -> None:

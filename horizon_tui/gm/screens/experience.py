@@ -10,10 +10,10 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Select, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm import services
 from horizon_tui.rules.character import build
 from horizon_tui.rules.progression import affordable_points
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 SPLITS = [("the party, shared equally (R-14)", "party"), ("one character", "one"), ("each share by hand", "hand")]
 

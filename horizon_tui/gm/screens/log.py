@@ -10,8 +10,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm.export import export, session_markdown
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
 class SessionLogScreen(Screen):

@@ -12,13 +12,13 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
 from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.gm import services
-from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
 from horizon_tui.gm.campaign import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Npc
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.tui.forms import parse_optional_int, parse_optional_number
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
 class NpcEditorScreen(Screen[Npc | None]):

@@ -11,11 +11,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.engine import mapgen
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.gm import battles
 from horizon_tui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 

@@ -13,10 +13,10 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabPane
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.gm import rules_edit as re_
 from horizon_tui.gm import services
 from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 TABS = ("levels", "difficulties", "numbers", "diff")
 DIFFICULTIES = ("I", "II", "III", "IV", "V", "VI")

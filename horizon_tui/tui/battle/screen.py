@@ -18,7 +18,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar
 from horizon_tui.content.models import Target
 from horizon_tui.engine import ai, targeting
 from horizon_tui.engine.actions import Attack, FreeAction, Impossible, Move, UseAbility, Wait
@@ -32,6 +31,7 @@ from horizon_tui.engine.runner import needs_input, submit
 from horizon_tui.rules.texts import EFFECT_TEXT
 from horizon_tui.tui.battle.view import Overlay, team_view
 from horizon_tui.tui.battle.widget import BattlefieldView
+from horizon_tui.tui.widgets.bars import KeyBar
 
 DIRECTIONS = {
     "up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0),

@@ -13,12 +13,12 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.models import Ability
 from horizon_tui.rules.character import build
 from horizon_tui.rules.validation import effective_loadout
 from horizon_tui.tui.dialogs.confirm import ConfirmDialog
 from horizon_tui.tui.widgets.ability import ability_text
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
 class AbilitiesScreen(Screen):

@@ -13,7 +13,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectSpec, Target
 from horizon_tui.rules.character import build
 from horizon_tui.rules.creation import ability_multiplier
@@ -22,6 +21,7 @@ from horizon_tui.rules.validation import check_ability
 from horizon_tui.tui.dialogs.effect import EffectDialog
 from horizon_tui.tui.forms import format_bonuses, number, parse_bonuses, parse_optional_int, parse_optional_number
 from horizon_tui.tui.widgets.ability import effect_label, preview_text
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.widgets.tone import tone
 
 KINDS = [

@@ -15,8 +15,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.library import EncounterEntry, encounter_details, encounters_dir, list_encounters
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
 class EncounterPickerScreen(Screen):

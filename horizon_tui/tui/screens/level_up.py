@@ -16,10 +16,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.models import Character
 from horizon_tui.rules.character import build, buy_point
 from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.widgets.character import AttributeTable, StatsPanel
 from horizon_tui.tui.widgets.creation import ATTRIBUTE_NAMES, fed_line
 from horizon_tui.tui.widgets.tone import tone

@@ -10,8 +10,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.library import SaveEntry, short_problem
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
 class LoadScreen(Screen):

@@ -13,11 +13,11 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.models import Ability
 from horizon_tui.rules.character import build
 from horizon_tui.rules.validation import effective_loadout, loadout_problems
 from horizon_tui.tui.widgets.ability import kind_label
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.widgets.tone import tone
 
 

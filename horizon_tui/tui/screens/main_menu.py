@@ -13,8 +13,8 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from horizon_tui.tui.widgets.bars import KeyBar
 from horizon_tui.tui.save_files import character_files, characters_dir
+from horizon_tui.tui.widgets.bars import KeyBar
 
 if TYPE_CHECKING:
     from horizon_tui.tui.library import SaveEntry

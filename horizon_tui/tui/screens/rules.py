@@ -9,11 +9,11 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.content.convert import converter
 from horizon_tui.content.models import Difficulty
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.tui.forms import number
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 SECTIONS = ("creation", "experience", "species", "checks", "turns", "attack", "ranges", "dialogue")
 TABS = ("levels", "difficulties", "armor", "ranges", "numbers")

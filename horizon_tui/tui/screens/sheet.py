@@ -10,16 +10,16 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.rules.character import build, sheet
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.rules.validation import effective_loadout
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.widgets.character import SheetView, sheet_heading
 from horizon_tui.tui.widgets.creation import KIN, MEMORY
+from horizon_tui.tui.widgets.tone import tone
 
 MEMORY_WORDS = {value: words for words, value in MEMORY}
 KIN_WORDS = {value: words.split(":")[0].split(",")[0] for words, value in KIN}
-from horizon_tui.tui.widgets.tone import tone
 
 
 class SheetScreen(Screen):

@@ -14,10 +14,10 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, OptionList, Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.errors import DataError
 from horizon_tui.tui.dialogs.confirm import ConfirmDialog
 from horizon_tui.tui.draft import CUSTOM, Draft
+from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.widgets.creation import AttributesStep, BackgroundStep, ReviewStep
 from horizon_tui.tui.widgets.equipment import EquipmentStep
 from horizon_tui.tui.widgets.species import SpeciesStep
