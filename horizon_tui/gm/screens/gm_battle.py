@@ -139,10 +139,7 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
     def _override(self, change, label: str) -> bool:
         outcome = override(self.battle, change, self.session.inputs)
         if isinstance(outcome, Impossible):
-            self.prompt = outcome.reason
-            self.app.bell()
-            self.refresh_all()
-            return False
+            return self.refuse(outcome.reason)
         self.prompt = ""
         self._record(f"{self.battle_name}: {label}")
         self.refresh_all()
@@ -226,9 +223,7 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
         if target is None:
             return
         if isinstance(position, str):
-            self.prompt = position
-            self.app.bell()
-            self.refresh_all()
+            self.refuse(position)
             return
         self._override(Reorder(target, position), f"{label} {ident(self.battle[target]).name}")
 
@@ -264,9 +259,7 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
             self.refresh_all()
             return
         if comp(me, FreeActions).points <= 0:
-            self.prompt = f"{ident(me).name} has no free-action points left"
-            self.app.bell()
-            self.refresh_all()
+            self.refuse(f"{ident(me).name} has no free-action points left")
             return
         actor = ident(me).id
         name = ident(me).name

@@ -151,6 +151,13 @@ class BattleScreen(Screen):
             self._save()
         self._schedule_ai()
 
+    def refuse(self, reason: str) -> bool:
+        """Say why in the status line, with a bell; False, for the callers that return it."""
+        self.prompt = reason
+        self.app.bell()
+        self.refresh_all()
+        return False
+
     def _act(self, action) -> bool:
         """Submit a player action; report a refusal in the status line."""
         me = self.me
@@ -159,10 +166,7 @@ class BattleScreen(Screen):
         before = self.battle.current
         outcome = submit(self.battle, action, self.session.inputs)
         if isinstance(outcome, Impossible):
-            self.prompt = outcome.reason
-            self.app.bell()
-            self.refresh_all()
-            return False
+            return self.refuse(outcome.reason)
         self.prompt = ""
         self._leave_mode()
         if self.battle.current is not before:
@@ -530,9 +534,7 @@ class BattleScreen(Screen):
         if self.mode == "target" and self.confirm_fn is not None:
             action = self.confirm_fn(self.cursor)
             if action is None:
-                self.prompt = "nothing there"
-                self.app.bell()
-                self.refresh_all()
+                self.refuse("nothing there")
                 return
             self._act(action)
 
