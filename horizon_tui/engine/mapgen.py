@@ -242,24 +242,18 @@ def _connect(grid: np.ndarray, rng: random.Random, min_pocket: int = 6) -> None:
 def _open_exits(grid: np.ndarray, rng: random.Random) -> None:
     """A gap on each side of the outer ring, tunnelled inward to the first open cell, so a
     combatant can leave the battlefield (R-8: fleeing)."""
-    h, w = grid.shape
     for side in ("n", "s", "w", "e"):
-        if side in "ns":
-            x = rng.randint(2, w - 3)
-            y, step = (0, 1) if side == "n" else (h - 1, -1)
-            while 0 <= y < h and grid[y, x] == WALL:
-                grid[y, x] = FLOOR
-                y += step
-                if 0 <= y < h and grid[y, x] != WALL:
-                    break
-        else:
-            y = rng.randint(2, h - 3)
-            x, step = (0, 1) if side == "w" else (w - 1, -1)
-            while 0 <= x < w and grid[y, x] == WALL:
-                grid[y, x] = FLOOR
-                x += step
-                if 0 <= x < w and grid[y, x] != WALL:
-                    break
+        # North and south tunnel down a column; west and east along a row: the same walk on
+        # the transposed grid (a view: writes land in `grid`).
+        view = grid if side in "ns" else grid.T
+        length, across = view.shape
+        col = rng.randint(2, across - 3)
+        row, step = (0, 1) if side in "nw" else (length - 1, -1)
+        while 0 <= row < length and view[row, col] == WALL:
+            view[row, col] = FLOOR
+            row += step
+            if 0 <= row < length and view[row, col] != WALL:
+                break
 
 
 GENERATORS: dict[str, Callable[[int, int, int], np.ndarray]] = {
