@@ -35,6 +35,7 @@ from horizon_tui.rules.character import attack_formula_text, build
 from horizon_tui.rules.combat import armor_reduction, attack_formula
 from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.validation import effective_loadout
+from horizon_tui.rules.turns import movement_cells
 
 if TYPE_CHECKING:
     from horizon_tui.engine.encounter import EncounterSetup
@@ -291,11 +292,9 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
 
 def movement_budget(battle: Battle, e: Entity) -> int:
     """R-8: floor(speed) cells, at least 1; armor (in Stats) and slow (R-10) applied."""
-    speed = stats(e).values["speed"]
     slow = effects(e).get("slow")
-    if slow is not None:
-        speed *= max(Fraction(0), 1 - slow.magnitude / 100)
-    return max(battle.rules.turns.min_move, int(speed))
+    return movement_cells(stats(e).values["speed"], battle.rules.turns.min_move,
+                          None if slow is None else slow.magnitude)
 
 
 def typical_attack(e: Entity) -> Fraction:

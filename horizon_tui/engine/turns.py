@@ -16,6 +16,7 @@ from horizon_tui.engine.components import (
 )
 from horizon_tui.engine.effects import end_effect, expire_turn_effects, tick_effects
 from horizon_tui.rules.dice import parse_dice
+from horizon_tui.rules.turns import initiative_key
 
 
 def free_cell_near(battle: Battle, origin: tuple[int, int]) -> tuple[int, int] | None:
@@ -76,7 +77,7 @@ def roll_initiative(battle: Battle) -> None:
         roll = die.roll(battle.rng)
         coin = battle.rng.random()
         entries.append((e, roll, stats(e)["initiative"] + roll, coin))
-    entries.sort(key=lambda t: (-t[2], -current_attributes(t[0]).get("agility", 0), t[3]))
+    entries.sort(key=lambda t: initiative_key(t[2], current_attributes(t[0]).get("agility", 0), t[3]))
     order = []
     for e, *_ in entries:
         order.append(cid(e))

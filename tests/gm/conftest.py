@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from horizon_tui.content.catalogue import default_catalogue
 from horizon_tui.content.characters import load_character
 from horizon_tui.gm import services
 from horizon_tui.gm.campaign import Npc
@@ -21,11 +20,6 @@ PARTY = sorted((REPO / "examples" / "party").glob("*.toml"))  # brakka, iriel, m
 OSWIN = Npc("Mayor Oswin", level=3, species="human mayor", attitude="unfriendly", notes="owes the toll-taker",
             attributes={"physical": 3, "agility": 4, "perception": 3, "cognition": 5, "faith": 6, "beauty": 5})
 GRUKK = Npc("Grukk", level=2, checkable=False, attitude="hostile", xp=60)
-
-
-@pytest.fixture(scope="session")
-def catalogue():
-    return default_catalogue()
 
 
 @pytest.fixture

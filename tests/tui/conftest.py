@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from horizon_tui.content.catalogue import default_catalogue
 
 IRIEL = """\
 name = "Iriel"
@@ -63,11 +62,6 @@ radius = 2
 """
 
 BROKEN = 'name = "Broken\nxp = [\n'
-
-
-@pytest.fixture(scope="session")
-def catalogue():
-    return default_catalogue()
 
 
 @pytest.fixture

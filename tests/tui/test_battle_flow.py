@@ -50,6 +50,14 @@ async def _battle_screen(pilot, app) -> BattleScreen:
     raise AssertionError(f"no battle screen; the screen is {app.screen!r}")
 
 
+async def _open_battle(pilot, app, path: Path, encounter: str) -> BattleScreen:
+    """Open the character at `path`, then fight `encounter` (a file of data/encounters/)."""
+    app.open_character(path)
+    await pilot.pause()
+    app.start_battle(DATA / encounter, app.session.character)
+    return await _battle_screen(pilot, app)
+
+
 async def _fight(pilot, app, limit: int = 400) -> None:
     """Play as a player would: skip the enemies' turns, shoot the nearest foe, else end the turn."""
     for _ in range(limit):
@@ -73,10 +81,7 @@ async def test_a_won_battle_gives_xp_saves_it_and_returns_to_the_sheet(saves, ca
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(100, 32)) as pilot:
-        app.open_character(path)
-        await pilot.pause()
-        app.start_battle(DATA / "goblin_ambush.toml", app.session.character)
-        battle = (await _battle_screen(pilot, app)).battle
+        battle = (await _open_battle(pilot, app, path, "goblin_ambush.toml")).battle
         await _fight(pilot, app)
         assert battle.result is not None and battle.result.winner == "party"
         gained = battle.result.xp["Champion"]
@@ -93,10 +98,7 @@ async def test_a_lost_battle_gives_no_xp(saves, catalogue):
     path = write(saves, "weakling.toml", WEAKLING)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.open_character(path)
-        await pilot.pause()
-        app.start_battle(DATA / "barrow.toml", app.session.character)
-        battle = (await _battle_screen(pilot, app)).battle
+        battle = (await _open_battle(pilot, app, path, "barrow.toml")).battle
         await _fight(pilot, app)
         assert battle.result is not None and battle.result.winner == "enemies"
         await pilot.press("enter")
@@ -108,10 +110,7 @@ async def test_a_battle_in_progress_is_saved_and_resumes_where_it_was(saves, cat
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.open_character(path)
-        await pilot.pause()
-        app.start_battle(DATA / "crypt.toml", app.session.character)
-        screen = await _battle_screen(pilot, app)
+        screen = await _open_battle(pilot, app, path, "crypt.toml")
         await pilot.press("x")  # to the player's turn
         assert screen.me is not None
         await pilot.press("full_stop")  # end the turn: autosave
@@ -154,10 +153,7 @@ async def test_keys_move_the_character_and_the_targeting_cursor_shows_odds(saves
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(120, 40)) as pilot:
-        app.open_character(path)
-        await pilot.pause()
-        app.start_battle(DATA / "wolves.toml", app.session.character)
-        screen = await _battle_screen(pilot, app)
+        screen = await _open_battle(pilot, app, path, "wolves.toml")
         await pilot.press("x")
         me = screen.me
         from horizon_tui.engine.battle import pos
