@@ -95,6 +95,7 @@ class TurnRules:
     initiative_die: str = H("R-8", default="1d6")
     min_move: int = H("R-8", default=1)
     difficult_cost: int = H("R-8", default=2)
+    diagonal_cost: int = H("R-8", default=1)  # × a cell's cost when it is entered diagonally
     round_cap: int = H("R-14", default=100)
     max_size: int = S("R-8", default=50)
 

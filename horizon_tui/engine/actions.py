@@ -9,7 +9,7 @@ when it is spent.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Union
+from typing import Any, Union
 
 import attrs
 
@@ -104,30 +104,28 @@ class Move:
             if max(abs(to[0] - here[0]), abs(to[1] - here[1])) != 1 or not field.is_edge(here):
                 return Impossible("to flee, step off the battlefield from its edge")
             return self._flee(battle, e, start)
-        g = gear(e)
+        costs = move_costs(battle, e)
         path = self.via if self.via is not None and self.via[-1:] == (to,) else field.path(
-            here, to, blocked_for(battle, e), difficult_cost=battle.rules.turns.difficult_cost,
-            terrain_costs=g.terrain_costs)
+            here, to, blocked_for(battle, e), **costs)
         if not path:
             return Impossible("no way there")
         if to in battle.occupancy and not self.partial:
             return Impossible("someone is standing there")
-        steps, spent = [], 0
-        costs = field.base_cost(battle.rules.turns.difficult_cost, g.terrain_costs)  # what step_cost reads
-        for xy in path:
-            cost = int(costs[xy[1], xy[0]])
+        steps, spent, paid = [], 0, []
+        for xy, cost in zip(path, field.step_costs(path, start=here, **costs)):
             if spent + cost > state.movement_left:
                 break
             if source is not None and _chebyshev(xy, pos(source)) < _chebyshev(steps[-1] if steps else here, pos(source)):
                 return Impossible(f"{ident(e).name} is afraid and won't go nearer to {ident(source).name}")
             steps.append(xy)
+            paid.append(cost)
             spent += cost
         if not steps or (len(steps) < len(path) and not self.partial):
-            total = field.path_cost(path, battle.rules.turns.difficult_cost, g.terrain_costs)
+            total = field.path_cost(path, start=here, **costs)
             return Impossible(f"too far: {total} movement needed, {state.movement_left} left")
         # Allies can be passed through but not stood on: stop at the last free cell.
         while steps and steps[-1] in battle.occupancy:
-            spent -= int(costs[steps[-1][1], steps[-1][0]])
+            spent -= paid.pop()
             steps.pop()
         if not steps:
             return Impossible("someone is standing in the way")
@@ -149,6 +147,14 @@ class Move:
 
 def _chebyshev(a, b) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def move_costs(battle: Battle, e: Entity) -> dict[str, Any]:
+    """What its steps cost (R-8), as the battlefield's path and distance searches take it: the
+    rules' difficult-ground and diagonal costs, and its species' own terrain costs."""
+    turns = battle.rules.turns
+    return {"difficult_cost": turns.difficult_cost, "terrain_costs": gear(e).terrain_costs,
+            "diagonal_cost": turns.diagonal_cost}
 
 
 def blocked_for(battle: Battle, e: Entity) -> list[tuple[int, int]]:

@@ -24,7 +24,7 @@ import tcod.path
 from horizon_tui.content.ai_profiles import Condition, Profile, Rule, cached_ai_profiles, profiles_path
 from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Difficulty, Target
 from horizon_tui.engine.actions import (
-    Attack, Impossible, Move, UseAbility, Wait, ability_problem, blocked_for, perform,
+    Attack, Impossible, Move, UseAbility, Wait, ability_problem, blocked_for, move_costs, perform,
 )
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
@@ -569,8 +569,7 @@ def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.nd
     `_move_to` walks it back)."""
     state = comp(e, TurnState)
     field = battle.battlefield
-    dist = field.distance_map([pos(e)], blocked_for(battle, e), difficult_cost=battle.rules.turns.difficult_cost,
-                              terrain_costs=gear(e).terrain_costs, within=state.movement_left)
+    dist = field.distance_map([pos(e)], blocked_for(battle, e), within=state.movement_left, **move_costs(battle, e))
     ok = dist <= state.movement_left
     for (x, y), who in battle.occupancy.items():
         if who != cid(e):
@@ -581,7 +580,11 @@ def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.nd
 
 def _move_to(mind: Mind, cell: tuple[int, int], dist: np.ndarray) -> bool:
     """Move to a cell `_reachable` offered, along a cheapest path read off its distance map: from
-    the cell, each lowest neighbour is a cheapest way in, down to the mover's own cell (0)."""
+    the cell, each lowest neighbour is a cheapest way in, down to the mover's own cell (0).
+    Only while a diagonal step costs what a straight one does (R-8): else the lowest neighbour
+    may not be the way in, and `Move` searches its own path."""
+    if mind.battle.rules.turns.diagonal_cost != 1:
+        return mind.perform(Move(mind.actor, cell))
     back = tcod.path.hillclimb2d(dist, (cell[1], cell[0]), True, True).tolist()
     via = tuple((x, y) for y, x in reversed(back[:-1]))  # from the first step to the cell
     return mind.perform(Move(mind.actor, cell, via=via))
@@ -670,32 +673,29 @@ def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, targ
     state = comp(e, TurnState)
     if state.movement_left <= 0:
         return False
-    g = gear(e)
-    difficult = battle.rules.turns.difficult_cost
+    costs = move_costs(battle, e)
     blocked = blocked_for(battle, e)
+    here = pos(e)
     path = None
     if fixed_goal:
-        path = field.downhill(pos(e), goal, difficult_cost=difficult, terrain_costs=g.terrain_costs,
-                              first=state.movement_left)
+        path = field.downhill(here, goal, first=state.movement_left, **costs)
         if blocked and path:
             stops = set(blocked)
             if any(xy in stops for xy in path if xy != goal):
                 path = None
     if path is None:
         # Every step costs at least 1: this turn's walk is within the first `movement_left` steps.
-        path = field.path(pos(e), goal, blocked, difficult_cost=difficult, terrain_costs=g.terrain_costs,
-                          first=state.movement_left)
+        path = field.path(here, goal, blocked, first=state.movement_left, **costs)
     if not path:
         return False
     stop = None
     spent = 0
-    costs = field.base_cost(difficult, g.terrain_costs)
-    for index, xy in enumerate(path):
+    for index, (xy, cost) in enumerate(zip(path, field.step_costs(path, start=here, **costs))):
         if xy == goal:
             break
+        spent += cost
         if xy in battle.occupancy:
             continue
-        spent += int(costs[xy[1], xy[0]])
         if spent > state.movement_left:
             break
         stop = index
@@ -781,9 +781,7 @@ def _flee(mind: Mind, rule: Rule) -> bool:
 
 def _reachable_all(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every free cell it could walk to, however many turns away (x, y, cost)."""
-    dist = battle.battlefield.distance_map([pos(e)], blocked_for(battle, e),
-                                           difficult_cost=battle.rules.turns.difficult_cost,
-                                           terrain_costs=gear(e).terrain_costs)
+    dist = battle.battlefield.distance_map([pos(e)], blocked_for(battle, e), **move_costs(battle, e))
     ok = dist < UNREACHABLE
     for (x, y), who in battle.occupancy.items():
         if who != cid(e):

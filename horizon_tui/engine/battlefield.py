@@ -43,7 +43,7 @@ _CACHE_LIMIT = 8192  # FOV / line-of-sight entries kept before a cache starts ov
 _TOWARD_LIMIT = 256  # goals whose cost-to-reach maps `downhill` keeps (10 KB each on 50x50)
 _FAR = np.iinfo(np.int32).max  # unreached, as tcod.path.maxarray fills
 # libtcod's A* estimates the rest of a path by Euclidean distance, which overestimates when a
-# diagonal step costs 1 (R-8) and would make paths sub-optimal. Scaling every cost by a bit more
+# diagonal step costs 1 (R-8's default `diagonal_cost`) and would make paths sub-optimal. Scaling every cost by a bit more
 # than sqrt(2) makes the estimate a lower bound again (and consistent), so the path is cheapest.
 _ASTAR_SCALE = np.float32(1.4143)
 
@@ -67,10 +67,11 @@ def _astar_steps(astar: tcod.path.AStar, start: Pos, goal: Pos, first: int | Non
     return steps
 
 
-def _cost_key(difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple:
+def _cost_key(difficult_cost: int, terrain_costs: Mapping[str, int] | None, diagonal_cost: int = 1) -> tuple:
+    key = (difficult_cost,) if diagonal_cost == 1 else (difficult_cost, ("diagonal", diagonal_cost))
     if not terrain_costs:
-        return (difficult_cost,)
-    return (difficult_cost, *sorted(terrain_costs.items()))
+        return key
+    return (*key, *sorted(terrain_costs.items()))
 
 
 @attrs.define(eq=False)
@@ -188,7 +189,8 @@ class Battlefield:
         return cost
 
     def step_cost(self, pos: Pos, difficult_cost: int, terrain_costs: Mapping[str, int] | None = None) -> int:
-        """Movement points to ENTER `pos` (R-8: diagonal steps cost like straight ones); 0 = can't."""
+        """Movement points to ENTER `pos` by a straight step (R-8; a diagonal one costs this ×
+        `diagonal_cost`, see `step_costs`); 0 = can't."""
         return int(self.base_cost(difficult_cost, terrain_costs)[pos[1], pos[0]])
 
     def cost_array(
@@ -210,6 +212,7 @@ class Battlefield:
         *,
         difficult_cost: int,
         terrain_costs: Mapping[str, int] | None = None,
+        diagonal_cost: int = 1,
         max_cost: int | None = None,
         first: int | None = None,
     ) -> list[Pos]:
@@ -225,32 +228,57 @@ class Battlefield:
             return []
         if max_cost is not None and max(abs(goal[0] - start[0]), abs(goal[1] - start[1])) > max_cost:
             return []  # every step costs at least 1
-        work, astar = self._astar(difficult_cost, terrain_costs)
-        w, h = self.terrain.shape[1], self.terrain.shape[0]
-        changed = []
-        try:
-            for x, y in blocked:
-                if 0 <= x < w and 0 <= y < h and (x, y) != goal:  # a unit's cell is still a destination
-                    changed.append((y, x, work[y, x]))
-                    work[y, x] = 0
-            steps = _astar_steps(astar, start, goal, first)
-        finally:
-            for y, x, value in reversed(changed):
-                work[y, x] = value
-        if max_cost is not None and steps and self.path_cost(steps, difficult_cost, terrain_costs) > max_cost:
+        if diagonal_cost != 1:
+            steps = self._exact_path(start, goal, blocked, difficult_cost, terrain_costs, diagonal_cost, first)
+        else:
+            work, astar = self._astar(difficult_cost, terrain_costs)
+            w, h = self.terrain.shape[1], self.terrain.shape[0]
+            changed = []
+            try:
+                for x, y in blocked:
+                    if 0 <= x < w and 0 <= y < h and (x, y) != goal:  # a unit's cell is still a destination
+                        changed.append((y, x, work[y, x]))
+                        work[y, x] = 0
+                steps = _astar_steps(astar, start, goal, first)
+            finally:
+                for y, x, value in reversed(changed):
+                    work[y, x] = value
+        if max_cost is not None and steps and self.path_cost(
+                steps, difficult_cost, terrain_costs, start=start, diagonal_cost=diagonal_cost) > max_cost:
             return []
         return steps
 
+    def _exact_path(
+        self, start: Pos, goal: Pos, blocked: Iterable[Pos], difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None, diagonal_cost: int, first: int | None,
+    ) -> list[Pos]:
+        """`path` when diagonal steps cost more than straight ones. libtcod's A* stops when it
+        first reaches the goal, which is the cheapest way only while every way into a cell costs
+        the same; tcod's Pathfinder finishes its search and keeps each cell's way in."""
+        cost = self.cost_array([xy for xy in blocked if xy != goal], difficult_cost, terrain_costs)
+        finder = tcod.path.Pathfinder(tcod.path.SimpleGraph(cost=cost, cardinal=1, diagonal=diagonal_cost))
+        finder.add_root((start[1], start[0]))
+        walk = finder.path_to((goal[1], goal[0]))[1:]  # [y, x] rows, the start first
+        if first is not None:
+            walk = walk[:first]
+        return [(x, y) for y, x in walk.tolist()]
+
     def downhill(
         self, start: Pos, goal: Pos, *, difficult_cost: int, terrain_costs: Mapping[str, int] | None = None,
-        first: int | None = None,
+        diagonal_cost: int = 1, first: int | None = None,
     ) -> list[Pos]:
         """A cheapest path from `start` to `goal` over the terrain alone (no units), as `path`
         gives it: goal included, start not, [] when there is none; with `first`, only that many
         steps. Read off a map of every cell's cost to reach `goal`, kept per goal: for the same
         far goals asked again and again (an AI crossing the field), a walk down the map instead
         of an A* search each time. A prefix of it with no blocked cell is a cheapest path to its
-        end with those cells blocked too: blocking only removes ways."""
+        end with those cells blocked too: blocking only removes ways.
+
+        Only when a diagonal step costs what a straight one does: the kept map prices each step
+        by the cell it leaves, toward the goal, so with dearer diagonals it searches (A*) instead."""
+        if diagonal_cost != 1:
+            return self.path(start, goal, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
+                             diagonal_cost=diagonal_cost, first=first)
         if start == goal or not self.is_walkable(goal) or not self.in_bounds(start):
             return []
         toward = self._toward_map(goal, difficult_cost, terrain_costs)
@@ -298,6 +326,7 @@ class Battlefield:
         *,
         difficult_cost: int,
         terrain_costs: Mapping[str, int] | None = None,
+        diagonal_cost: int = 1,
         within: int | None = None,
     ) -> np.ndarray:
         """int32 [y, x]: the movement cost of the cheapest walk from the nearest goal to each
@@ -311,21 +340,21 @@ class Battlefield:
         changes no cost inside the limit."""
         goals = [(x, y) for x, y in goals if self.in_bounds((x, y))]
         if within is not None and len(goals) == 1:
-            return self._within(goals[0], blocked, difficult_cost, terrain_costs, max(0, within))
+            return self._within(goals[0], blocked, difficult_cost, terrain_costs, diagonal_cost, max(0, within))
         if len(goals) == 1:
-            single = self._single_source(goals[0], blocked, difficult_cost, terrain_costs)
+            single = self._single_source(goals[0], blocked, difficult_cost, terrain_costs, diagonal_cost)
             if single is not None:
                 return single
         cost = self.cost_array(blocked, difficult_cost, terrain_costs)
         distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
         for x, y in goals:
             distance[y, x] = 0
-        tcod.path.dijkstra2d(distance, cost, 1, 1, out=distance)
+        tcod.path.dijkstra2d(distance, cost, 1, diagonal_cost, out=distance)
         return distance
 
     def _within(
         self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
-        limit: int,
+        diagonal_cost: int, limit: int,
     ) -> np.ndarray:
         x, y = source
         h, w = self.terrain.shape
@@ -336,23 +365,25 @@ class Battlefield:
                 cost[by - y0, bx - x0] = 0
         window = np.full(cost.shape, UNREACHABLE, dtype=np.int32)
         window[y - y0, x - x0] = 0
-        tcod.path.dijkstra2d(window, cost, 1, 1, out=window)
+        tcod.path.dijkstra2d(window, cost, 1, diagonal_cost, out=window)
         window[window > limit] = UNREACHABLE
         distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
         distance[y0:y1, x0:x1] = window
         return distance
 
     def _single_source(
-        self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None
+        self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
+        diagonal_cost: int = 1,
     ) -> np.ndarray | None:
         """`distance_map` from one cell with libtcod's classic Dijkstra, a few times faster than
         `dijkstra2d` on these small maps. Reads its distance table through cffi; None if this
         tcod doesn't expose it (the caller falls back)."""
-        key = _cost_key(difficult_cost, terrain_costs)
+        key = _cost_key(difficult_cost, terrain_costs, diagonal_cost)
         found = self._dijkstras.get(key)
         if found is None:
             work = self.base_cost(difficult_cost, terrain_costs).copy()
-            found = self._dijkstras[key] = (work, tcod.path.Dijkstra(work.T, diagonal=1.0))  # indexed [x, y]
+            dijkstra = tcod.path.Dijkstra(work.T, diagonal=float(diagonal_cost))  # indexed [x, y]
+            found = self._dijkstras[key] = (work, dijkstra)
         work, dijkstra = found
         w, h = self.terrain.shape[1], self.terrain.shape[0]
         changed = []
@@ -373,26 +404,44 @@ class Battlefield:
                 work[y, x] = value
         return distance
 
-    def path_cost(
-        self, path: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None = None
-    ) -> int:
-        """The movement points a path costs: the sum of entering each of its cells."""
+    def step_costs(
+        self, path: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None = None, *,
+        start: Pos | None = None, diagonal_cost: int = 1,
+    ) -> list[int]:
+        """What each step of `path` costs (R-8): entering its cell, × `diagonal_cost` for a
+        diagonal step (which needs the `start` the path leaves from)."""
         cost = self.base_cost(difficult_cost, terrain_costs)
-        return sum(int(cost[y, x]) for x, y in path)
+        if diagonal_cost == 1:
+            return [int(cost[y, x]) for x, y in path]
+        if start is None:
+            raise ValueError("pricing diagonal steps needs the cell the path starts from")
+        costs, (px, py) = [], start
+        for x, y in path:
+            costs.append(int(cost[y, x]) * (diagonal_cost if x != px and y != py else 1))
+            px, py = x, y
+        return costs
+
+    def path_cost(
+        self, path: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None = None, *,
+        start: Pos | None = None, diagonal_cost: int = 1,
+    ) -> int:
+        """The movement points a path costs (`step_costs` summed)."""
+        return sum(self.step_costs(path, difficult_cost, terrain_costs, start=start, diagonal_cost=diagonal_cost))
 
     def affordable(
         self, path: Iterable[Pos], budget: int, difficult_cost: int,
-        terrain_costs: Mapping[str, int] | None = None,
+        terrain_costs: Mapping[str, int] | None = None, *, start: Pos | None = None, diagonal_cost: int = 1,
     ) -> list[Pos]:
         """The longest start of `path` whose cost fits in `budget` movement points (R-8)."""
-        cost = self.base_cost(difficult_cost, terrain_costs)
+        path = list(path)
         spent = 0
         steps: list[Pos] = []
-        for x, y in path:
-            spent += int(cost[y, x])
+        for xy, step in zip(path, self.step_costs(path, difficult_cost, terrain_costs, start=start,
+                                                  diagonal_cost=diagonal_cost)):
+            spent += step
             if spent > budget:
                 break
-            steps.append((x, y))
+            steps.append(xy)
         return steps
 
     # --- sight (R-11: ranged attacks need line of sight) --------------------------------------

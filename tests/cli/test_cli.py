@@ -234,3 +234,15 @@ def test_validate_reports_a_catalogue_rules_problem_once(tmp_path, data_dir, cap
 def test_validate_missing_path_exits_1(tmp_path, capsys):
     code, out, _ = run(capsys, "validate", str(tmp_path / "nothing"))
     assert code == 1 and "no such file or folder" in out
+
+
+def test_validate_refuses_movement_costs_below_one(tmp_path, data_dir, capsys):
+    """R-8's costs are data: a diagonal or difficult-ground cost under 1 would make steps free or
+    walls of the ground, so `validate` names the key."""
+    root = tmp_path / "data"
+    shutil.copytree(data_dir, root)
+    rules = root / "rules.toml"
+    rules.write_text(rules.read_text().replace("diagonal_cost = 1", "diagonal_cost = 0"))
+    code, out, _ = run(capsys, "validate", str(root))
+    assert code == 1
+    assert out.splitlines() == [f"{rules}: turns.diagonal_cost: must be at least 1 (got 0)"]

@@ -246,6 +246,49 @@ def test_downhill_is_a_cheapest_terrain_path_on_random_maps() -> None:
     assert checked > 100
 
 
+@pytest.mark.parametrize("diagonal", [2, 3])
+def test_dearer_diagonals_paths_and_distance_maps_agree_on_random_maps(diagonal: int) -> None:
+    """R-8's diagonal cost as data: with diagonal steps dearer, `path` (A*), both distance maps
+    (one source and several, whole and cut to a turn's reach) and `downhill` all price a walk
+    the same way as `step_costs` does, and the path is the cheapest."""
+    checked = 0
+    costs = {"difficult_cost": DIFFICULT, "diagonal_cost": diagonal}
+    for rng, bf, free, start, goal in random_fields(8 + diagonal, count=60):
+        blocked = [free[i] for i in rng.choice(len(free), min(4, len(free)), replace=False)]
+        blocked = [c for c in blocked if c not in (start, goal)]
+        path = bf.path(start, goal, blocked, **costs)
+        best = bf.distance_map([start], blocked, **costs)[goal[1], goal[0]]
+        general = bf.distance_map([start, start], blocked, **costs)[goal[1], goal[0]]
+        assert best == general
+        if best == UNREACHABLE:
+            assert path == []
+            continue
+        checked += 1
+        assert steps_are_adjacent(start, path)
+        assert bf.path_cost(path, start=start, **costs) == best
+        within = bf.distance_map([start], blocked, within=int(best), **costs)[goal[1], goal[0]]
+        assert within == best
+        walk = bf.downhill(start, goal, **costs)
+        assert bf.path_cost(walk, start=start, **costs) == bf.path_cost(bf.path(start, goal, **costs), start=start, **costs)
+    assert checked > 30
+
+
+def test_step_costs_price_a_diagonal_step_by_the_rules_diagonal_cost() -> None:
+    bf = Battlefield.from_rows(["...", ".,.", "..."])
+    walk = [(1, 1), (2, 1), (2, 2)]  # diagonal into difficult ground, straight, straight
+    assert bf.step_costs(walk, 2, start=(0, 0)) == [2, 1, 1]
+    assert bf.step_costs(walk, 2, start=(0, 0), diagonal_cost=2) == [4, 1, 1]
+    assert bf.path_cost(walk, 2, start=(0, 0), diagonal_cost=3) == 8
+    assert bf.affordable(walk, 5, 2, start=(0, 0), diagonal_cost=2) == [(1, 1), (2, 1)]
+    assert bf.affordable(walk, 4, 2, start=(0, 0), diagonal_cost=2) == [(1, 1)]
+    with pytest.raises(ValueError, match="starts from"):
+        bf.path_cost(walk, 2, diagonal_cost=2)
+    # open ground: three steps east and three south cost 3 with cheap diagonals, 6 with dear ones
+    open_field = Battlefield.from_rows(["....", "....", "....", "...."])
+    assert open_field.distance_map([(0, 0)], difficult_cost=2)[3, 3] == 3
+    assert open_field.distance_map([(0, 0)], difficult_cost=2, diagonal_cost=2)[3, 3] == 6
+
+
 # --- distance maps -----------------------------------------------------------------------------
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine_kit import EXAMPLE, character, enemy_def, events, give_turn
+from engine_kit import EXAMPLE, character, enemy_def, events, give_turn, rules_with
+from horizon_tui.engine import runner
 from horizon_tui.engine.actions import Impossible, Move, Success, perform
 from horizon_tui.engine.battle import comp, current_attributes, movement_budget, pos, stats
 from horizon_tui.engine.components import Presence, TurnState
@@ -122,3 +123,52 @@ def test_r8_stepping_off_the_edge_is_fleeing(new_battle):
     assert (0, 2) not in battle.occupancy and "hero" not in battle.active
     assert not battle.over  # Pal still stands
     assert battle.current is not hero
+
+
+def test_r8_a_diagonal_step_costs_the_rules_diagonal_cost(new_battle, catalogue):
+    """R-8 [H] "diagonal steps cost 1" is `turns.diagonal_cost` in data/rules.toml. Hero (5
+    movement) from (0, 0) to (3, 3): three diagonal steps cost 3 by default; at 2 a diagonal
+    costs 2 and the cheapest way is 6 > 5; (2, 2) costs 4, or (3, 2) 5 (two diagonals, one straight)."""
+    assert catalogue.rules.turns.diagonal_cost == 1
+    battle = new_battle(party=[(character("Hero"), (0, 0))], enemies=[(enemy_def(), (8, 4))])
+    give_turn(battle, "hero")
+    perform(battle, Move("hero", (3, 3)), auto_end=False)
+    assert events(battle, "move")[0].cost == 3
+    dear = rules_with(catalogue, diagonal_cost=2)
+    battle = new_battle(party=[(character("Hero"), (0, 0))], enemies=[(enemy_def(), (8, 4))], catalogue=dear)
+    hero = give_turn(battle, "hero")
+    assert perform(battle, Move("hero", (3, 3))) == Impossible("too far: 6 movement needed, 5 left")
+    perform(battle, Move("hero", (3, 2)), auto_end=False)
+    (move,) = events(battle, "move")
+    assert move.cost == 5 and pos(hero) == (3, 2) and comp(hero, TurnState).movement_left == 0
+    # a partial move along the dear diagonal stops where the points run out: 2 + 2 = 4, then 1 left
+    battle = new_battle(party=[(character("Hero"), (0, 0))], enemies=[(enemy_def(), (8, 4))], catalogue=dear)
+    hero = give_turn(battle, "hero")
+    perform(battle, Move("hero", (4, 4), partial=True), auto_end=False)
+    assert events(battle, "move")[0].cost <= 5 and comp(hero, TurnState).movement_left >= 0
+
+
+def test_r8_battles_play_out_with_dearer_diagonals(new_battle, catalogue):
+    """The AI's every walk (approach, keep range, withdraw, flee, cross the field) prices steps
+    the same way Move does: with diagonals at 2, no move it makes is refused and none costs more
+    than the turn's movement."""
+    dear = rules_with(catalogue, diagonal_cost=2)
+    for seed in range(4):
+        battle = new_battle(["." * 12] * 8, party=[(character("Ann"), (0, 0)), (character("Bo"), (0, 7))],
+                            enemies=[(enemy_def(), (11, 3), "Grunt 1"), (enemy_def(), (11, 5), "Grunt 2")],
+                            seed=seed, catalogue=dear)
+        at = {cid: pos(e) for cid, e in battle.by_id.items()}
+        runner.play_out(battle)
+        assert battle.over
+        budgets, moves = {}, 0
+        for event in battle.log:
+            if event.type == "turn":
+                budgets[event.actor] = event.movement
+            elif event.type == "move" and battle.battlefield.in_bounds(tuple(event.path[-1])):
+                walk = [tuple(xy) for xy in event.path]
+                assert event.cost == battle.battlefield.path_cost(walk, 2, start=at[event.actor], diagonal_cost=2)
+                assert event.cost <= budgets[event.actor]
+                budgets[event.actor] -= event.cost
+                at[event.actor] = walk[-1]
+                moves += 1
+        assert moves >= 4

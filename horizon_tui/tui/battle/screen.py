@@ -20,7 +20,7 @@ from textual.widgets import RichLog, Static
 
 from horizon_tui.content.models import Target
 from horizon_tui.engine import ai, targeting
-from horizon_tui.engine.actions import Attack, FreeAction, Impossible, Move, UseAbility, Wait
+from horizon_tui.engine.actions import Attack, FreeAction, Impossible, Move, UseAbility, Wait, move_costs
 from horizon_tui.engine.battle import (
     Battle, Entity, charge_left, comp, effects, gear, hp, ident, pos, team,
 )
@@ -221,8 +221,7 @@ class BattleScreen(Screen):
             path = []
             if self.mode == "travel":
                 path = self.battle.battlefield.path(
-                    pos(me), self.cursor, targeting_blocked(self.battle, me),
-                    difficult_cost=self.battle.rules.turns.difficult_cost, terrain_costs=gear(me).terrain_costs)
+                    pos(me), self.cursor, targeting_blocked(self.battle, me), **move_costs(self.battle, me))
             return Overlay(path=path, cursor=self.cursor)
         preview = self.preview_fn(self.cursor) if self.preview_fn else None
         reach = targeting.reach_mask(self.battle, pos(me), preview.reach) if preview else None
