@@ -37,6 +37,8 @@ class EnemyDef:
     glyph: str = ""
     flee_below: float | None = None  # coward: health share below which it flees
     description: str = ""
+    # Derived stats set by hand (a GM's NPC: its health): what they are at the start of battle.
+    hand_set: dict[str, Fraction] = attrs.field(factory=dict)
 
 
 @attrs.frozen

@@ -28,7 +28,7 @@ from horizon_tui.engine import events as ev
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.components import (
     AttackCache, Charges, Controller, Cooldowns, Effects, FreeActions, Gear, Health, Identity, Loadout, Memory,
-    Position, Presence, Stats, Tally, Team, TurnState, Vitals,
+    Position, Presence, Stats, StatBonus, Tally, Team, TurnState, Vitals,
 )
 from horizon_tui.rules import progression
 from horizon_tui.rules.character import attack_formula_text, build
@@ -259,6 +259,10 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
         if ability.is_fixed or name in loadout.active_passives:
             for stat, amount in ability.modifiers.items():
                 flat[stat] = flat.get(stat, Fraction(0)) + amount
+    bonus = e.registry._components_by_entity[e].get(StatBonus)  # noqa: SLF001
+    if bonus is not None:
+        for stat, amount in bonus.flat.items():
+            flat[stat] = flat.get(stat, Fraction(0)) + amount
     for effect in effects(e).active:
         if effect.effect == "buff" and effect.stat:
             flat[effect.stat] = flat.get(effect.stat, Fraction(0)) + effect.magnitude
@@ -365,6 +369,7 @@ def _spawn(
     xp_value: int = 0,
     glyph: str | None = None,
     owner: str | None = None,
+    hand_set: dict[str, Fraction] | None = None,
 ) -> Entity:
     rules = battle.rules
     b = build(character, rules)
@@ -399,6 +404,11 @@ def _spawn(
     battle.by_id[combatant_id] = e
     battle.set_presence(e, Presence.active)
     recompute_stats(battle, e)
+    if hand_set:
+        derived = stats(e)
+        put(e, StatBonus, StatBonus({k: Fraction(v) - derived[k] for k, v in hand_set.items() if k in derived.values}))
+        e.components.pop(Health)  # so it starts at the maximum the bonus gives (no loss logged)
+        recompute_stats(battle, e)
     battle.place(e, xy)
     return e
 
@@ -413,6 +423,7 @@ def combatant_summary(e: Entity) -> dict[str, Any]:
 class PartyMember:
     character: Character
     controller: str = "ai"  # player | ai | gm
+    hand_set: dict[str, Fraction] = attrs.field(factory=dict)  # as EnemyDef.hand_set (an allied NPC)
 
 
 def create_battle(
@@ -455,7 +466,7 @@ def create_battle(
         level = build(member.character, rules).level
         _spawn(
             battle, member.character, name=member.character.name, kind="character", side=PARTY,
-            level=level, xy=xy, controller=Controller(member.controller),
+            level=level, xy=xy, controller=Controller(member.controller), hand_set=member.hand_set,
         )
     for definition, xy, name in setup.enemies:
         _spawn(
@@ -464,6 +475,7 @@ def create_battle(
             controller=Controller(
                 enemy_controller, definition.ai, definition.targeting, definition.flee_below
             ),
+            hand_set=definition.hand_set,
         )
     battle.emit(
         ev.BattleStart, seed=seed, encounter=setup.id,

@@ -165,6 +165,14 @@ class TurnState:
 
 
 @attrs.frozen
+class StatBonus:
+    """What a GM's hand-set numbers (an NPC's health, say) add to its derived stats (R-2): the
+    difference at the start of battle, so later changes (disease, buffs) still move them."""
+
+    flat: dict[str, Fraction]
+
+
+@attrs.frozen
 class Tally:
     """Per-combatant numbers for the end-of-battle summary."""
 

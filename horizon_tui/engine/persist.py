@@ -9,6 +9,7 @@ and left as it is.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ def session_to_dict(session: BattleSession, catalogue: Catalogue) -> dict[str, A
         "encounter": session.encounter,
         "party": [
             {"character": character_to_dict(m.character, catalogue), "controller": m.controller}
+            | ({"hand_set": hand_set_to_dict(m.hand_set)} if m.hand_set else {})
             for m in session.party
         ],
         "inputs": [
@@ -55,6 +57,17 @@ def session_to_dict(session: BattleSession, catalogue: Catalogue) -> dict[str, A
         "last_event": battle.log[-1].to_json() if battle.log else None,
         "log_sha256": log_digest(battle),
     }
+
+
+def hand_set_to_dict(hand_set: dict[str, Fraction]) -> dict[str, str]:
+    """Hand-set stats (EnemyDef.hand_set) for JSON: exact, as "27/2" or "300"."""
+    return {stat: str(value) for stat, value in hand_set.items()}
+
+
+def hand_set_from_dict(data: Any) -> dict[str, Fraction]:
+    if not isinstance(data, dict):
+        raise TypeError(f"a table, not {type(data).__name__}")
+    return {str(stat): Fraction(str(value)) for stat, value in data.items()}
 
 
 def log_digest(battle: Battle) -> str:
@@ -115,7 +128,11 @@ def session_from_dict(
     party = []
     for index, member in enumerate(party_data):
         character = character_from_dict(member["character"], catalogue, f"{file}: party.{index}")
-        party.append(PartyMember(character, member.get("controller", "player")))
+        try:
+            hand_set = hand_set_from_dict(member.get("hand_set", {}))
+        except (TypeError, ValueError, ZeroDivisionError) as exc:
+            raise DataError.one(file, f"party.{index}.hand_set", f"stat name → number ({exc})") from None
+        party.append(PartyMember(character, member.get("controller", "player"), hand_set))
     inputs = []
     for index, item in enumerate(inputs_data):
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,9 @@ from horizon_tui.engine.battle import BattleError, PartyMember, create_battle, i
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
 from horizon_tui.engine.overrides import SetController
-from horizon_tui.engine.persist import BattleSession, session_from_dict, session_to_dict
+from horizon_tui.engine.persist import (
+    BattleSession, hand_set_from_dict, hand_set_to_dict, session_from_dict, session_to_dict,
+)
 from horizon_tui.engine.runner import begin, override
 from horizon_tui.errors import DataError
 from horizon_tui.gm.campaign import Campaign, Npc
@@ -107,11 +110,21 @@ def npc_character(npc: Npc, catalogue: Catalogue) -> Character:
         raise ValueError("; ".join(str(p) for p in exc.problems)) from None
 
 
+def npc_hand_set(npc: Npc) -> dict[str, Fraction]:
+    """The stats the GM set by hand on the NPC (health, willpower), which it starts a battle with."""
+    found: dict[str, Fraction] = {}
+    if npc.health is not None:
+        found["health"] = Fraction(npc.health)
+    if npc.willpower is not None:
+        found["willpower"] = Fraction(npc.willpower)
+    return found
+
+
 def npc_enemy(npc: Npc, catalogue: Catalogue) -> EnemyDef:
-    """The NPC as an enemy definition (its level, XP, AI profile and targeting)."""
+    """The NPC as an enemy definition (its level, XP, AI profile, targeting, hand-set stats)."""
     character = npc_character(npc, catalogue)
     return EnemyDef(id=f"npc:{npc.name}", character=character, level=npc.level, xp=npc.xp, ai=npc.ai,
-                    targeting=npc.targeting, glyph=npc.name[:1].lower())
+                    targeting=npc.targeting, glyph=npc.name[:1].lower(), hand_set=npc_hand_set(npc))
 
 
 def map_battlefield(spec: dict[str, Any], catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> Battlefield:
@@ -157,9 +170,10 @@ def placed_setup(placed: dict[str, Any], catalogue: Catalogue, enemies: dict[str
             character = character_from_dict(item["character"], catalogue, f"{file}: battle.placed.enemies.{index}")
             definition = EnemyDef(id=str(item["id"]), character=character, level=int(item["level"]),
                                   xp=int(item["xp"]), ai=str(item["ai"]), targeting=str(item["targeting"]),
-                                  glyph=str(item.get("glyph", "")))
+                                  glyph=str(item.get("glyph", "")),
+                                  hand_set=hand_set_from_dict(item.get("hand_set", {})))
             hostile.append((definition, (int(item["at"][0]), int(item["at"][1])), str(item["name"])))
-    except ValueError as exc:
+    except (ValueError, ZeroDivisionError) as exc:
         raise DataError.one(file, "battle.placed", str(exc)) from None
     except (KeyError, TypeError) as exc:
         raise DataError.one(file, f"battle.placed.{str(exc).strip(chr(39))}", "missing or of the wrong type") from None
@@ -215,7 +229,7 @@ def start_placed_battle(
             if npc is None:
                 raise ValueError(f"no NPC called {name}")
             if npc.combat_side() == "party":
-                allies.append((PartyMember(npc_character(npc, catalogue), "gm"), cell))
+                allies.append((PartyMember(npc_character(npc, catalogue), "gm", npc_hand_set(npc)), cell))
             else:
                 hostile.append((npc, cell))
     if not members:
@@ -227,7 +241,8 @@ def start_placed_battle(
         "party_start": [list(cell) for _, cell in members + allies],
         "enemies": [
             {"id": d.id, "name": npc.name, "at": list(cell), "character": character_to_dict(d.character, catalogue),
-             "level": d.level, "xp": d.xp, "ai": d.ai, "targeting": d.targeting, "glyph": d.glyph}
+             "level": d.level, "xp": d.xp, "ai": d.ai, "targeting": d.targeting, "glyph": d.glyph,
+             "hand_set": hand_set_to_dict(d.hand_set)}
             for npc, cell in hostile for d in [npc_enemy(npc, catalogue)]
         ],
     }

@@ -145,3 +145,45 @@ def test_npcs_join_on_either_side_and_old_npcs_load_with_defaults(session, catal
 
     old = structure({"name": "Old", "level": 2, "attitude": "hostile"}, Npc, "<old>")
     assert (old.weapon, old.race, old.side, old.controller, old.combat_side()) == ("dagger", "human", "auto", "ai", "enemies")
+
+
+def test_an_npcs_hand_set_health_and_willpower_go_into_battle_and_survive_a_rebuild(session, catalogue):
+    """The NPC editor lets a GM set health or willpower outright (R-2's numbers overridden); the NPC
+    fights with them: a boss at 300 health starts at 300/300, an ally at 40 at 40/40, and the saved
+    battle rebuilds to the same numbers. Disease still moves them (the hand-set part is a bonus
+    on top of the derived stats, fixed at the start)."""
+    from fractions import Fraction
+
+    from horizon_tui.content.encounters import load_enemies
+    from horizon_tui.engine.battle import hp, stats
+    from horizon_tui.engine.effects import apply_effect
+
+    enemies = load_enemies(catalogue)
+    rules_for = lambda overrides: catalogue.rules  # noqa: E731
+    boss = Npc("Toll-taker", level=3, attitude="hostile", weapon="longsword", health=300, willpower=Fraction(27, 2))
+    ally = Npc("Sister Ama", level=2, attitude="ally", weapon="quarterstaff", health=40)
+    plain = Npc("Footpad", level=1, attitude="hostile")
+    campaign = session.campaign
+    for npc in (boss, ally, plain):
+        campaign = services.save_npc(campaign, None, npc)
+    floor, _ = cells()
+    placements = [("member", campaign.party[0].name, floor[0]), ("npc", "Sister Ama", floor[1]),
+                  ("npc", "Toll-taker", floor[-1]), ("npc", "Footpad", floor[-2])]
+    campaign, made = battles.start_placed_battle(campaign, SPEC, placements, catalogue, rules_for, enemies, seed=3)
+    by_name = {ident(e).name: e for e in made.battle.combatants()}
+    assert (hp(by_name["Toll-taker"]).hp, hp(by_name["Toll-taker"]).max_hp) == (300, 300)
+    assert stats(by_name["Toll-taker"])["willpower"] == Fraction(27, 2)
+    assert (hp(by_name["Sister Ama"]).hp, hp(by_name["Sister Ama"]).max_hp) == (40, 40)
+    footpad = hp(by_name["Footpad"]).max_hp
+    assert footpad == int(plain.effective_health())  # nothing set: R-2 from its attributes
+    start = made.battle.log[0]
+    assert {c["name"]: c["max_hp"] for c in start.combatants}["Toll-taker"] == 300
+
+    rebuilt = battles.session_from_record(json.loads(json.dumps(campaign.battle)), catalogue, rules_for, enemies)
+    again = {ident(e).name: e for e in rebuilt.battle.combatants()}
+    assert hp(again["Toll-taker"]).max_hp == 300 and hp(again["Sister Ama"]).max_hp == 40
+
+    # R-10 disease lowers physical, which lowers health (R-2: 10 per point) under the hand-set number
+    toll = by_name["Toll-taker"]
+    apply_effect(made.battle, toll, "disease", duration=3, magnitude=Fraction(2), source=by_name["Footpad"])
+    assert hp(toll).max_hp < 300
