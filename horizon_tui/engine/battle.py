@@ -424,6 +424,7 @@ class PartyMember:
     character: Character
     controller: str = "ai"  # player | ai | gm
     hand_set: dict[str, Fraction] = attrs.field(factory=dict)  # as EnemyDef.hand_set (an allied NPC)
+    level: int | None = None  # an allied NPC's own level; a character's comes from its points
 
 
 def create_battle(
@@ -447,7 +448,7 @@ def create_battle(
             f"{len(setup.party_start)} start cells"
         )
     for member in party:
-        problems = loadout_problems(member.character, rules, member.character.name)
+        problems = loadout_problems(member.character, rules, member.character.name, level=member.level)
         if problems:
             raise BattleError("; ".join(str(p) for p in problems))
     profiles = cached_ai_profiles(profiles_path(catalogue.root))
@@ -463,7 +464,7 @@ def create_battle(
         rules=rules, seed=seed, encounter=setup.id, enemy_defs=dict(enemy_defs or {}), ai_profiles=profiles,
     )
     for member, xy in zip(party, setup.party_start):
-        level = build(member.character, rules).level
+        level = member.level if member.level is not None else build(member.character, rules).level
         _spawn(
             battle, member.character, name=member.character.name, kind="character", side=PARTY,
             level=level, xy=xy, controller=Controller(member.controller), hand_set=member.hand_set,

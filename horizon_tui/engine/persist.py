@@ -48,6 +48,7 @@ def session_to_dict(session: BattleSession, catalogue: Catalogue) -> dict[str, A
         "party": [
             {"character": character_to_dict(m.character, catalogue), "controller": m.controller}
             | ({"hand_set": hand_set_to_dict(m.hand_set)} if m.hand_set else {})
+            | ({"level": m.level} if m.level is not None else {})
             for m in session.party
         ],
         "inputs": [
@@ -132,7 +133,10 @@ def session_from_dict(
             hand_set = hand_set_from_dict(member.get("hand_set", {}))
         except (TypeError, ValueError, ZeroDivisionError) as exc:
             raise DataError.one(file, f"party.{index}.hand_set", f"stat name → number ({exc})") from None
-        party.append(PartyMember(character, member.get("controller", "player"), hand_set))
+        level = member.get("level")
+        if level is not None and (not isinstance(level, int) or level < 1):
+            raise DataError.one(file, f"party.{index}.level", f"a level is a whole number from 1, not {level!r}")
+        party.append(PartyMember(character, member.get("controller", "player"), hand_set, level))
     inputs = []
     for index, item in enumerate(inputs_data):
         try:

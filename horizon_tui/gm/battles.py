@@ -32,6 +32,7 @@ from horizon_tui.engine.persist import (
 from horizon_tui.engine.runner import begin, override
 from horizon_tui.errors import DataError
 from horizon_tui.gm.campaign import Campaign, Npc
+from horizon_tui.rules.validation import loadout_problems
 
 RulesFor = Callable[[dict], Ruleset]
 
@@ -97,17 +98,31 @@ def session_from_record(
 # --- NPCs as combatants, and battles placed by hand on a map ----------------------------------------
 
 
-def npc_character(npc: Npc, catalogue: Catalogue) -> Character:
-    """The NPC as a character the engine can field: its attributes, species, weapon and armour.
-    ValueError naming what the catalogue lacks."""
+def npc_character(npc: Npc, catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None) -> Character:
+    """The NPC as a character the engine can field: its attributes, species, weapon and armour,
+    and the abilities and loadout of the enemy type it takes them from (`abilities_from`), which
+    must fit the NPC's own level (R-6). ValueError naming what is missing or doesn't fit."""
     data: dict[str, Any] = {"name": npc.name, "species": npc.race, "weapon": npc.weapon,
                             "attributes": {a: int(npc.attributes.get(a, 0)) for a in ATTRIBUTES}}
     if npc.armor:
         data["armor"] = npc.armor
+    if npc.abilities_from:
+        template = (enemies or {}).get(npc.abilities_from)
+        if template is None:
+            known = ", ".join(sorted(enemies or {})) or "none loaded"
+            raise ValueError(f"{npc.name}: no enemy type {npc.abilities_from!r} to take abilities from ({known})")
+        kit = character_to_dict(template.character, catalogue)
+        data["abilities"] = kit.get("abilities", [])
+        if "loadout" in kit:
+            data["loadout"] = kit["loadout"]
     try:
-        return character_from_dict(data, catalogue, f"NPC {npc.name}")
+        character = character_from_dict(data, catalogue, f"NPC {npc.name}")
     except DataError as exc:
         raise ValueError("; ".join(str(p) for p in exc.problems)) from None
+    problems = loadout_problems(character, catalogue.rules, f"NPC {npc.name}", level=npc.level)
+    if problems:
+        raise ValueError(f"{npc.name}'s abilities from {npc.abilities_from}: {problems[0].message}")
+    return character
 
 
 def npc_hand_set(npc: Npc) -> dict[str, Fraction]:
@@ -120,9 +135,9 @@ def npc_hand_set(npc: Npc) -> dict[str, Fraction]:
     return found
 
 
-def npc_enemy(npc: Npc, catalogue: Catalogue) -> EnemyDef:
+def npc_enemy(npc: Npc, catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None) -> EnemyDef:
     """The NPC as an enemy definition (its level, XP, AI profile, targeting, hand-set stats)."""
-    character = npc_character(npc, catalogue)
+    character = npc_character(npc, catalogue, enemies)
     return EnemyDef(id=f"npc:{npc.name}", character=character, level=npc.level, xp=npc.xp, ai=npc.ai,
                     targeting=npc.targeting, glyph=npc.name[:1].lower(), hand_set=npc_hand_set(npc))
 
@@ -229,7 +244,8 @@ def start_placed_battle(
             if npc is None:
                 raise ValueError(f"no NPC called {name}")
             if npc.combat_side() == "party":
-                allies.append((PartyMember(npc_character(npc, catalogue), "gm", npc_hand_set(npc)), cell))
+                allies.append((PartyMember(npc_character(npc, catalogue, enemies), "gm", npc_hand_set(npc), npc.level),
+                               cell))
             else:
                 hostile.append((npc, cell))
     if not members:
@@ -243,7 +259,7 @@ def start_placed_battle(
             {"id": d.id, "name": npc.name, "at": list(cell), "character": character_to_dict(d.character, catalogue),
              "level": d.level, "xp": d.xp, "ai": d.ai, "targeting": d.targeting, "glyph": d.glyph,
              "hand_set": hand_set_to_dict(d.hand_set)}
-            for npc, cell in hostile for d in [npc_enemy(npc, catalogue)]
+            for npc, cell in hostile for d in [npc_enemy(npc, catalogue, enemies)]
         ],
     }
     setup = placed_setup(placed, catalogue, enemies)

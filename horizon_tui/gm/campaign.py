@@ -72,6 +72,7 @@ class Npc:
     controller: str = "ai"  # one of NPC_CONTROLLERS: its AI plays it, or the GM does
     ai: str = "brute"  # its AI's behaviour profile (content.encounters.AI_PROFILES)
     targeting: str = "nearest"  # content.encounters.TARGETINGS
+    abilities_from: str = ""  # an enemy type's id (data/enemies): it fights with its abilities and loadout
 
     def combat_side(self) -> str:
         """"party" or "enemies": the side it fights on."""

@@ -187,3 +187,45 @@ def test_an_npcs_hand_set_health_and_willpower_go_into_battle_and_survive_a_rebu
     toll = by_name["Toll-taker"]
     apply_effect(made.battle, toll, "disease", duration=3, magnitude=Fraction(2), source=by_name["Footpad"])
     assert hp(toll).max_hp < 300
+
+
+def test_an_npc_fights_with_the_abilities_of_an_enemy_type_at_its_own_level(session, catalogue):
+    """`abilities_from` gives an NPC an enemy type's abilities and loadout (R-6), fitted to the NPC's
+    level: a hexer-taught NPC at level 3 has the hexer's four slotted abilities and level 3's
+    charges; at level 1 (fewer slots) the battle is refused with the reason; an unknown type is
+    named. An allied NPC fights at its own level too (its charges are level 3's, not level 1's)."""
+    from horizon_tui.content.encounters import load_enemies
+    from horizon_tui.engine.components import Charges, Loadout
+    from horizon_tui.rules import progression
+
+    enemies = load_enemies(catalogue)
+    rules_for = lambda overrides: catalogue.rules  # noqa: E731
+    hexer = enemies["goblin_hexer"]
+    witch = Npc("Old Mag", level=3, attitude="hostile", weapon="quarterstaff", abilities_from="goblin_hexer")
+    friend = Npc("Brother Tam", level=3, attitude="ally", weapon="quarterstaff", abilities_from="goblin_hexer")
+    campaign = session.campaign
+    for npc in (witch, friend):
+        campaign = services.save_npc(campaign, None, npc)
+    floor, _ = cells()
+    placements = [("member", campaign.party[0].name, floor[0]), ("npc", "Brother Tam", floor[1]),
+                  ("npc", "Old Mag", floor[-1])]
+    campaign, made = battles.start_placed_battle(campaign, SPEC, placements, catalogue, rules_for, enemies, seed=5)
+    by_name = {ident(e).name: e for e in made.battle.combatants()}
+    level3, level1 = progression.charges(3, catalogue.rules), progression.charges(1, catalogue.rules)
+    passives = [a.difficulty for a in hexer.character.abilities if a.name in hexer.character.loadout and a.is_passive]
+    for name in ("Old Mag", "Brother Tam"):
+        assert comp(by_name[name], Loadout).slotted == tuple(hexer.character.loadout)
+        pools = comp(by_name[name], Charges).pools
+        for d, count in level3.items():  # level 3's charges, less what its passives hold (R-6)
+            assert count - passives.count(d) <= pools.get(d, 0) <= count
+        assert any(pools.get(d, 0) > level1.get(d, 0) for d in level3)
+        assert ident(by_name[name]).level == 3
+    rebuilt = battles.session_from_record(json.loads(json.dumps(campaign.battle)), catalogue, rules_for, enemies)
+    assert [e.to_json() for e in rebuilt.battle.log] == [e.to_json() for e in made.battle.log]
+
+    slots = progression.slots(1, catalogue.rules)
+    assert slots < len(hexer.character.loadout)
+    with pytest.raises(ValueError, match=f"level 1 has {slots} slots"):
+        battles.npc_character(Npc("Apprentice", level=1, abilities_from="goblin_hexer"), catalogue, enemies)
+    with pytest.raises(ValueError, match="no enemy type 'lich'"):
+        battles.npc_character(Npc("Nobody", abilities_from="lich"), catalogue, enemies)

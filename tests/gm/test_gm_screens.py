@@ -98,8 +98,20 @@ async def test_the_npc_editor_makes_and_edits_npcs(session, catalogue):
         app.screen.query_one("#npc-attitude", Select).value = "friendly"
         app.screen.query_one("#npc-weapon", Select).value = "spear"
         app.screen.query_one("#npc-controller", Select).value = "gm"
+        app.screen.query_one("#npc-abilities_from", Select).value = "goblin_hexer"  # fights with its kit
+        await pilot.pause()
+        assert "Fights with goblin_hexer's abilities" in shown(app.screen, "#npc-preview")
+        assert "● Hex of Sloth" in shown(app.screen, "#npc-preview")
+        app.screen.query_one("#npc-level", Input).value = "1"  # too few slots for the hexer's four
+        await pilot.pause()
+        assert "level 1 has" in shown(app.screen, "#npc-preview")
         await pilot.press("ctrl+s")
         await pilot.pause()
+        assert isinstance(app.screen, NpcEditorScreen)  # refused, with the reason
+        app.screen.query_one("#npc-level", Input).value = "4"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.campaign.npc("Wen").abilities_from == "goblin_hexer"
         assert app.campaign.npc("Wen").checkable is False and app.campaign.npc("Wen").attitude == "friendly"
         assert (app.campaign.npc("Wen").weapon, app.campaign.npc("Wen").controller) == ("spear", "gm")
         assert app.campaign.npc("Wen").combat_side() == "party"

@@ -1,6 +1,7 @@
 """The NPC editor: name, level, attributes (R-1) or a willpower and health set outright, whether
 dialogue checks can work on them (R-12), attitude, notes, and how it fights (species, weapon,
-armour, side, who plays it, its AI). Answers with the `Npc`, or None."""
+armour, side, who plays it, its AI, the enemy type whose abilities it uses). Answers with the
+`Npc`, or None."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
 from horizon_tui.content.models import ATTRIBUTES
-from horizon_tui.gm import services
+from horizon_tui.errors import DataError
+from horizon_tui.gm import battles, services
 from horizon_tui.gm.campaign import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Npc
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.tui.forms import parse_optional_int, parse_optional_number
@@ -72,6 +74,7 @@ class NpcEditorScreen(Screen[Npc | None]):
                         ("controller", "Played by", list(NPC_CONTROLLERS), n.controller),
                         ("ai", "AI profile", list(AI_PROFILES), n.ai),
                         ("targeting", "Targeting", list(TARGETINGS), n.targeting),
+                        ("abilities_from", "Abilities of", ["", *sorted(self.enemies())], n.abilities_from),
                     ):
                         options = ids if value in ids else [*ids, value]
                         yield Label(label)
@@ -86,6 +89,14 @@ class NpcEditorScreen(Screen[Npc | None]):
         self.sub_title = self.original.name if self.original else "new"
         self.query_one("#npc-preview").border_title = "As the rules see them"
         self.refresh_preview()
+
+    def enemies(self) -> dict:
+        """The enemy types an NPC may take its abilities from; none if data/enemies can't be read
+        (the GM app reports that where it loads them for a battle)."""
+        try:
+            return self.app.enemies()
+        except DataError:
+            return {}
 
     def read(self) -> Npc:
         """The form as an Npc; ValueError with what is wrong."""
@@ -108,13 +119,15 @@ class NpcEditorScreen(Screen[Npc | None]):
             attitude=str(self.query_one("#npc-attitude", Select).value),
             notes=self.query_one("#npc-notes", TextArea).text.strip(),
             **{key: str(self.query_one(f"#npc-{key}", Select).value)
-               for key in ("race", "weapon", "armor", "side", "controller", "ai", "targeting")},
+               for key in ("race", "weapon", "armor", "side", "controller", "ai", "targeting", "abilities_from")},
         )
 
     def problem(self, npc: Npc) -> str | None:
         campaign = self.app.campaign
         try:
             services.save_npc(campaign, self.original.name if self.original else None, npc)
+            if npc.abilities_from:  # its kit must fit its level (R-6), as a battle would check
+                battles.npc_character(npc, self.app.store.catalogue.with_rules(self.app.rules), self.enemies())
         except ValueError as exc:
             return str(exc)
         return None
@@ -141,6 +154,13 @@ class NpcEditorScreen(Screen[Npc | None]):
                     f"{one_decimal(npc.effective_willpower() / dialogue.willpower_divisor):g} (R-12)\n", style="dim")
         for name in ("charisma", "initiative", "evasion", "accuracy"):
             text.append(f"{name} {one_decimal(stats[name]):g}  ", style="dim")
+        template = self.enemies().get(npc.abilities_from) if npc.abilities_from else None
+        if template is not None:
+            slotted = set(template.character.loadout)
+            text.append(f"\n\nFights with {npc.abilities_from}'s abilities:\n", style="dim")
+            for ability in template.character.abilities:
+                text.append(f"{'●' if ability.name in slotted else '○'} {ability.name}", style="bold")
+                text.append(f"  {ability.difficulty.value}\n", style="dim")
         problem = self.problem(npc)
         if problem and npc.name:
             text.append(f"\n\n✗ {problem}", style="bold red")
@@ -150,6 +170,9 @@ class NpcEditorScreen(Screen[Npc | None]):
         self.refresh_preview()
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self.refresh_preview()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
         self.refresh_preview()
 
     def action_save(self) -> None:
