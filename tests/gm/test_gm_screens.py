@@ -100,7 +100,7 @@ async def test_the_npc_editor_makes_and_edits_npcs(session, catalogue):
         app.screen.query_one("#npc-controller", Select).value = "gm"
         app.screen.query_one("#npc-abilities_from", Select).value = "goblin_hexer"  # fights with its kit
         await pilot.pause()
-        assert "Fights with goblin_hexer's abilities" in shown(app.screen, "#npc-preview")
+        assert "Fights with the abilities of Goblin Hexer (level 3)" in shown(app.screen, "#npc-preview")
         assert "● Hex of Sloth" in shown(app.screen, "#npc-preview")
         app.screen.query_one("#npc-level", Input).value = "1"  # too few slots for the hexer's four
         await pilot.pause()

@@ -78,8 +78,8 @@ class NpcEditorScreen(Screen[Npc | None]):
                     ):
                         options = ids if value in ids else [*ids, value]
                         yield Label(label)
-                        yield Select([(i or "none", i) for i in options], value=value, allow_blank=False,
-                                     id=f"npc-{key}", compact=True)
+                        yield Select([(self.option_label(key, i), i) for i in options], value=value,
+                                     allow_blank=False, id=f"npc-{key}", compact=True)
                 yield Label("Notes", classes="gm-label")
                 yield TextArea(n.notes, id="npc-notes")
             yield Static(id="npc-preview", classes="panel")
@@ -97,6 +97,12 @@ class NpcEditorScreen(Screen[Npc | None]):
             return self.app.enemies()
         except DataError:
             return {}
+
+    def option_label(self, key: str, value: str) -> str:
+        if not value:
+            return "none"
+        enemy = self.enemies().get(value) if key == "abilities_from" else None
+        return f"{enemy.character.name} (level {enemy.level})" if enemy is not None else value
 
     def read(self) -> Npc:
         """The form as an Npc; ValueError with what is wrong."""
@@ -157,7 +163,8 @@ class NpcEditorScreen(Screen[Npc | None]):
         template = self.enemies().get(npc.abilities_from) if npc.abilities_from else None
         if template is not None:
             slotted = set(template.character.loadout)
-            text.append(f"\n\nFights with {npc.abilities_from}'s abilities:\n", style="dim")
+            text.append(f"\n\nFights with the abilities of {template.character.name} "
+                        f"(level {template.level}):\n", style="dim")
             for ability in template.character.abilities:
                 text.append(f"{'●' if ability.name in slotted else '○'} {ability.name}", style="bold")
                 text.append(f"  {ability.difficulty.value}\n", style="dim")

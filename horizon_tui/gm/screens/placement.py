@@ -105,7 +105,9 @@ class PlacementScreen(Screen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#gm-place-map").border_title = battles.map_name(self.spec)
+        board = self.query_one("#gm-place-map")
+        board.border_title = battles.map_name(self.spec)
+        board.styles.min_width = len(board.border_title) + 6  # a small map would cut its name short
         self.query_one("#gm-place-units").border_title = "Units (tab: next · enter: place · ctrl+s: start)"
         self.refresh_all()
 
