@@ -220,13 +220,20 @@ def test_validate_prints_one_line_per_problem_and_exits_1(write_character, examp
     assert "3 problems" in err
 
 
-def test_validate_reports_a_catalogue_rules_problem_once(tmp_path, data_dir, capsys):
-    """A catalogue folder's rules.toml is checked with the catalogue, not a second time on its own."""
+def validate_changed_rules(tmp_path, data_dir, capsys, old: str, new: str):
+    """`horizon validate` on a copy of data/ with one line of rules.toml changed: (code, out, rules file)."""
     root = tmp_path / "data"
     shutil.copytree(data_dir, root)
     rules = root / "rules.toml"
-    rules.write_text(rules.read_text().replace("failure_self = 0.2", "failure_self = 0.3"))
+    assert old in rules.read_text()
+    rules.write_text(rules.read_text().replace(old, new))
     code, out, _ = run(capsys, "validate", str(root))
+    return code, out, rules
+
+
+def test_validate_reports_a_catalogue_rules_problem_once(tmp_path, data_dir, capsys):
+    """A catalogue folder's rules.toml is checked with the catalogue, not a second time on its own."""
+    code, out, rules = validate_changed_rules(tmp_path, data_dir, capsys, "failure_self = 0.2", "failure_self = 0.3")
     assert code == 1
     assert out.splitlines() == [f"{rules}: checks: the failure outcomes must add up to 1 (they add up to 1.1)"]
 
@@ -239,10 +246,6 @@ def test_validate_missing_path_exits_1(tmp_path, capsys):
 def test_validate_refuses_movement_costs_below_one(tmp_path, data_dir, capsys):
     """R-8's costs are data: a diagonal or difficult-ground cost under 1 would make steps free or
     walls of the ground, so `validate` names the key."""
-    root = tmp_path / "data"
-    shutil.copytree(data_dir, root)
-    rules = root / "rules.toml"
-    rules.write_text(rules.read_text().replace("diagonal_cost = 1", "diagonal_cost = 0"))
-    code, out, _ = run(capsys, "validate", str(root))
+    code, out, rules = validate_changed_rules(tmp_path, data_dir, capsys, "diagonal_cost = 1", "diagonal_cost = 0")
     assert code == 1
     assert out.splitlines() == [f"{rules}: turns.diagonal_cost: must be at least 1 (got 0)"]

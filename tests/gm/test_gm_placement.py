@@ -110,21 +110,29 @@ async def test_place_two_members_and_a_hostile_npc_then_fight_save_and_rebuild(s
         assert [e.to_json() for e in again.screen.battle.log][:len(log)] == log
 
 
-def test_npcs_join_on_either_side_and_old_npcs_load_with_defaults(session, catalogue):
+def fight_npcs(session, catalogue, npcs, seed=3):
+    """Save `npcs` into the campaign and start a placed battle: the first party member, then the
+    NPCs on the map's free cells (the first NPC beside the member, the rest from the far end).
+    (campaign, session, {name: entity}, enemies, rules_for)."""
     from horizon_tui.content.encounters import load_enemies
 
     enemies = load_enemies(catalogue)
     rules_for = lambda overrides: catalogue.rules  # noqa: E731
-    ally = Npc("Sister Ama", level=2, attitude="ally", weapon="quarterstaff")
-    boss = Npc("Toll-taker", level=3, attitude="neutral", controller="gm", weapon="longsword", armor="cuir_bouilli")
     campaign = session.campaign
-    for npc in (ally, boss):
+    for npc in npcs:
         campaign = services.save_npc(campaign, None, npc)
     floor, _ = cells()
-    placements = [("member", campaign.party[0].name, floor[0]), ("npc", "Sister Ama", floor[1]),
-                  ("npc", "Toll-taker", floor[-1])]
-    campaign, made = battles.start_placed_battle(campaign, SPEC, placements, catalogue, rules_for, enemies, seed=3)
-    by_name = {ident(e).name: e for e in made.battle.combatants()}
+    spots = [floor[1], floor[-1], floor[-2], floor[-3]]
+    placements = [("member", campaign.party[0].name, floor[0])] + [
+        ("npc", npc.name, cell) for npc, cell in zip(npcs, spots)]
+    campaign, made = battles.start_placed_battle(campaign, SPEC, placements, catalogue, rules_for, enemies, seed=seed)
+    return campaign, made, {ident(e).name: e for e in made.battle.combatants()}, enemies, rules_for
+
+
+def test_npcs_join_on_either_side_and_old_npcs_load_with_defaults(session, catalogue):
+    ally = Npc("Sister Ama", level=2, attitude="ally", weapon="quarterstaff")
+    boss = Npc("Toll-taker", level=3, attitude="neutral", controller="gm", weapon="longsword", armor="cuir_bouilli")
+    campaign, made, by_name, enemies, rules_for = fight_npcs(session, catalogue, [ally, boss])
     assert team(by_name["Sister Ama"]) == "party" and comp(by_name["Sister Ama"], Controller).kind == "gm"
     assert team(by_name["Toll-taker"]) == "enemies" and comp(by_name["Toll-taker"], Controller).kind == "gm"
     rebuilt = battles.session_from_record(campaign.battle, catalogue, rules_for, enemies)
@@ -154,23 +162,13 @@ def test_an_npcs_hand_set_health_and_willpower_go_into_battle_and_survive_a_rebu
     on top of the derived stats, fixed at the start)."""
     from fractions import Fraction
 
-    from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine.battle import hp, stats
     from horizon_tui.engine.effects import apply_effect
 
-    enemies = load_enemies(catalogue)
-    rules_for = lambda overrides: catalogue.rules  # noqa: E731
-    boss = Npc("Toll-taker", level=3, attitude="hostile", weapon="longsword", health=300, willpower=Fraction(27, 2))
     ally = Npc("Sister Ama", level=2, attitude="ally", weapon="quarterstaff", health=40)
+    boss = Npc("Toll-taker", level=3, attitude="hostile", weapon="longsword", health=300, willpower=Fraction(27, 2))
     plain = Npc("Footpad", level=1, attitude="hostile")
-    campaign = session.campaign
-    for npc in (boss, ally, plain):
-        campaign = services.save_npc(campaign, None, npc)
-    floor, _ = cells()
-    placements = [("member", campaign.party[0].name, floor[0]), ("npc", "Sister Ama", floor[1]),
-                  ("npc", "Toll-taker", floor[-1]), ("npc", "Footpad", floor[-2])]
-    campaign, made = battles.start_placed_battle(campaign, SPEC, placements, catalogue, rules_for, enemies, seed=3)
-    by_name = {ident(e).name: e for e in made.battle.combatants()}
+    campaign, made, by_name, enemies, rules_for = fight_npcs(session, catalogue, [ally, boss, plain])
     assert (hp(by_name["Toll-taker"]).hp, hp(by_name["Toll-taker"]).max_hp) == (300, 300)
     assert stats(by_name["Toll-taker"])["willpower"] == Fraction(27, 2)
     assert (hp(by_name["Sister Ama"]).hp, hp(by_name["Sister Ama"]).max_hp) == (40, 40)
@@ -194,23 +192,13 @@ def test_an_npc_fights_with_the_abilities_of_an_enemy_type_at_its_own_level(sess
     level: a hexer-taught NPC at level 3 has the hexer's four slotted abilities and level 3's
     charges; at level 1 (fewer slots) the battle is refused with the reason; an unknown type is
     named. An allied NPC fights at its own level too (its charges are level 3's, not level 1's)."""
-    from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine.components import Charges, Loadout
     from horizon_tui.rules import progression
 
-    enemies = load_enemies(catalogue)
-    rules_for = lambda overrides: catalogue.rules  # noqa: E731
-    hexer = enemies["goblin_hexer"]
-    witch = Npc("Old Mag", level=3, attitude="hostile", weapon="quarterstaff", abilities_from="goblin_hexer")
     friend = Npc("Brother Tam", level=3, attitude="ally", weapon="quarterstaff", abilities_from="goblin_hexer")
-    campaign = session.campaign
-    for npc in (witch, friend):
-        campaign = services.save_npc(campaign, None, npc)
-    floor, _ = cells()
-    placements = [("member", campaign.party[0].name, floor[0]), ("npc", "Brother Tam", floor[1]),
-                  ("npc", "Old Mag", floor[-1])]
-    campaign, made = battles.start_placed_battle(campaign, SPEC, placements, catalogue, rules_for, enemies, seed=5)
-    by_name = {ident(e).name: e for e in made.battle.combatants()}
+    witch = Npc("Old Mag", level=3, attitude="hostile", weapon="quarterstaff", abilities_from="goblin_hexer")
+    campaign, made, by_name, enemies, rules_for = fight_npcs(session, catalogue, [friend, witch], seed=5)
+    hexer = enemies["goblin_hexer"]
     level3, level1 = progression.charges(3, catalogue.rules), progression.charges(1, catalogue.rules)
     passives = [a.difficulty for a in hexer.character.abilities if a.name in hexer.character.loadout and a.is_passive]
     for name in ("Old Mag", "Brother Tam"):
