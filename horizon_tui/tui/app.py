@@ -241,8 +241,9 @@ class HorizonApp(App[None]):
     def action_loadout(self) -> None:
         self._character_screen("loadout")
 
-    def open_character(self, path: Path, character: Character | None = None) -> None:
-        """Make `path` the character being played and show its sheet (over the main menu)."""
+    def open_character(self, path: Path, character: Character | None = None, *, then_battle: bool = False) -> None:
+        """Make `path` the character being played and show its sheet (over the main menu); with
+        `then_battle`, the encounter list over the sheet (loaded from there to fight)."""
         from horizon_tui.errors import DataError
         from horizon_tui.tui.library import CharacterSession
         from horizon_tui.tui.screens.sheet import SheetScreen
@@ -256,6 +257,8 @@ class HorizonApp(App[None]):
         self.session = CharacterSession(path, character)
         self._to_menu()
         self.push_screen(SheetScreen())
+        if then_battle:  # once the list it was loaded from is gone (one screen of an id at a time)
+            self.call_after_refresh(self.action_battle)
 
     def commit(self, character: Character) -> bool:
         """Save the character being played. A save that went unreadable on disk is left alone

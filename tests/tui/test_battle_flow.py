@@ -174,3 +174,37 @@ async def test_keys_move_the_character_and_the_targeting_cursor_shows_odds(saves
             assert "no one to attack there" in status  # nobody in sight: the cursor is on the archer
         await pilot.press("escape")
         assert screen.mode == "move"
+
+
+async def test_loading_from_the_encounter_list_comes_back_to_it(saves, catalogue):
+    """Battle with no character: l loads one and returns to the encounter list (its sheet under
+    it); escape from the load screen returns there too, not to the main menu."""
+    from horizon_tui.tui.screens.battle import EncounterPickerScreen
+    from horizon_tui.tui.screens.load import LoadScreen
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.action_battle()
+        await pilot.pause()
+        assert isinstance(app.screen, EncounterPickerScreen) and app.session is None
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, EncounterPickerScreen)
+        await pilot.press("l")
+        for _ in range(40):  # the saves are read after the screen is drawn
+            await pilot.pause(0.05)
+            if app.screen.entries:
+                break
+        await pilot.press("enter")
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, EncounterPickerScreen):
+                break
+        assert isinstance(app.screen, EncounterPickerScreen)
+        assert app.session.character.name == "Champion"
+        await pilot.press("escape")
+        assert isinstance(app.screen, SheetScreen)

@@ -24,7 +24,7 @@ class EncounterPickerScreen(Screen):
     AUTO_FOCUS = "#encounters"
     BINDINGS = [
         Binding("enter", "fight", "Fight", id="battle.fight"),
-        Binding("l", "app.load_character", "Load character", id="battle.load"),
+        Binding("l", "load", "Load character", id="battle.load"),
         Binding("escape", "app.pop_screen", "Back", id="battle.back"),
     ]
 
@@ -127,6 +127,14 @@ class EncounterPickerScreen(Screen):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.action_fight()
+
+    def action_load(self) -> None:
+        """Load a character and come back here to pick its fight (over its sheet)."""
+        if self.app.data_problems():
+            return
+        from horizon_tui.tui.screens.load import LoadScreen
+
+        self.app.push_screen(LoadScreen(then_battle=True))
 
     def action_fight(self) -> None:
         if not self.encounters:

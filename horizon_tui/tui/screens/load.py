@@ -20,12 +20,13 @@ class LoadScreen(Screen):
     BINDINGS = [
         Binding("enter", "open", "Open", id="load.open", priority=False),
         Binding("f5,ctrl+r", "refresh", "Refresh", id="load.refresh"),
-        Binding("escape", "app.main_menu", "Back", id="load.back"),
+        Binding("escape", "back", "Back", id="load.back"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, *, then_battle: bool = False) -> None:
         super().__init__(id="load")
         self.entries: list[SaveEntry] = []
+        self.then_battle = then_battle  # opened from the encounter list: go back to it once loaded
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -101,6 +102,12 @@ class LoadScreen(Screen):
             text.append(f"{entry.path}", style="dim")
         detail.update(text)
 
+    def action_back(self) -> None:
+        if self.then_battle:
+            self.app.pop_screen()  # to the encounter list it was opened from
+        else:
+            self.app.action_main_menu()
+
     def action_open(self) -> None:
         table = self.query_one("#saves", DataTable)
         if not self.entries:
@@ -112,4 +119,4 @@ class LoadScreen(Screen):
                 title="Can't open this save", severity="error", timeout=10,
             )
             return
-        self.app.open_character(entry.path, entry.character)
+        self.app.open_character(entry.path, entry.character, then_battle=self.then_battle)
