@@ -40,6 +40,8 @@ ABILITIES = [
 WOLF = enemy_def("wolf", character("Wolf", weapon="dagger", attributes={
     "physical": 3, "agility": 6, "perception": 5, "cognition": 1, "faith": 1, "beauty": 0}))
 CAPPED = rules_with(default_catalogue(), round_cap=25)
+# R-8's diagonal cost is data: battles where a diagonal step costs 2 keep the invariants too.
+CATALOGUES = {1: CAPPED, 2: rules_with(CAPPED, diagonal_cost=2)}
 
 
 @st.composite
@@ -81,6 +83,7 @@ def battles(draw) -> dict[str, Any]:
         "party": list(zip(party, cells[:n_party])),
         "enemies": list(zip(defs, cells[n_party:])),
         "seed": draw(st.integers(0, 2**31 - 1)),
+        "diagonal": draw(st.sampled_from([1, 1, 2])),
     }
 
 
@@ -127,7 +130,8 @@ class Watcher:
 
 
 def play(spec: dict[str, Any]) -> Battle:
-    battle = make_battle(spec["rows"], spec["party"], spec["enemies"], seed=spec["seed"], catalogue=CAPPED,
+    battle = make_battle(spec["rows"], spec["party"], spec["enemies"], seed=spec["seed"],
+                         catalogue=CATALOGUES[spec["diagonal"]],
                          enemy_defs={"wolf": WOLF})
     watcher = Watcher(battle)
     runner.play_out(battle)
