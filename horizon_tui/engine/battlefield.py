@@ -43,8 +43,9 @@ _CACHE_LIMIT = 8192  # FOV / line-of-sight entries kept before a cache starts ov
 _TOWARD_LIMIT = 256  # goals whose cost-to-reach maps `downhill` keeps (10 KB each on 50x50)
 _FAR = np.iinfo(np.int32).max  # unreached, as tcod.path.maxarray fills
 # libtcod's A* estimates the rest of a path by Euclidean distance, which overestimates when a
-# diagonal step costs 1 (R-8's default `diagonal_cost`) and would make paths sub-optimal. Scaling every cost by a bit more
-# than sqrt(2) makes the estimate a lower bound again (and consistent), so the path is cheapest.
+# diagonal step costs 1 (R-8's default `diagonal_cost`) and would make paths sub-optimal. Scaling
+# every cost by a bit more than sqrt(2) makes the estimate a lower bound again (and consistent),
+# so the path is cheapest.
 _ASTAR_SCALE = np.float32(1.4143)
 
 
@@ -275,7 +276,7 @@ class Battlefield:
         end with those cells blocked too: blocking only removes ways.
 
         Only when a diagonal step costs what a straight one does: the kept map prices each step
-        by the cell it leaves, toward the goal, so with dearer diagonals it searches (A*) instead."""
+        by the cell it leaves, toward the goal, so with dearer diagonals it is `path` instead."""
         if diagonal_cost != 1:
             return self.path(start, goal, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
                              diagonal_cost=diagonal_cost, first=first)

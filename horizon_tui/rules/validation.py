@@ -264,8 +264,9 @@ def check_ruleset(rules: Ruleset, file: str) -> list[Problem]:
     except FormulaError as exc:
         problems.append(Problem(file, "attack.formula", str(exc)))
     for key, least in (("min_move", 0), ("difficult_cost", 1), ("diagonal_cost", 1), ("round_cap", 1), ("max_size", 1)):
-        if getattr(rules.turns, key) < least:
-            problems.append(Problem(file, f"turns.{key}", f"must be at least {least} (got {getattr(rules.turns, key)})"))
+        value = getattr(rules.turns, key)
+        if value < least:
+            problems.append(Problem(file, f"turns.{key}", f"must be at least {least} (got {value})"))
     for key in ("initiative_die",):
         try:
             parse_dice(getattr(rules.turns, key))

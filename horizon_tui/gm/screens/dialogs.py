@@ -42,7 +42,8 @@ class PromptDialog(ModalScreen[dict[str, str] | None]):
         with Vertical(classes="dialog gm-prompt") as box:
             box.border_title = self.dialog_title
             # enter in a field goes on to the next (answers in the last one); ctrl+s answers anywhere
-            box.border_subtitle = ("enter: OK" if len(self.fields) == 1 else "enter: next field · ctrl+s: OK") + " · esc: cancel"
+            keys = "enter: OK" if len(self.fields) == 1 else "enter: next field · ctrl+s: OK"
+            box.border_subtitle = f"{keys} · esc: cancel"
             if self.note:
                 yield Static(self.note, classes="question", markup=False)
             with Grid(classes="form"):
