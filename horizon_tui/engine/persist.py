@@ -66,8 +66,9 @@ def hand_set_to_dict(hand_set: dict[str, Fraction]) -> dict[str, str]:
 
 
 def hand_set_from_dict(data: Any) -> dict[str, Fraction]:
+    """ValueError (or ZeroDivisionError) saying what is wrong."""
     if not isinstance(data, dict):
-        raise TypeError(f"a table, not {type(data).__name__}")
+        raise ValueError(f"hand_set is a table of stat → number, not {type(data).__name__}")
     return {str(stat): Fraction(str(value)) for stat, value in data.items()}
 
 
@@ -131,8 +132,8 @@ def session_from_dict(
         character = character_from_dict(member["character"], catalogue, f"{file}: party.{index}")
         try:
             hand_set = hand_set_from_dict(member.get("hand_set", {}))
-        except (TypeError, ValueError, ZeroDivisionError) as exc:
-            raise DataError.one(file, f"party.{index}.hand_set", f"stat name → number ({exc})") from None
+        except (ValueError, ZeroDivisionError) as exc:
+            raise DataError.one(file, f"party.{index}.hand_set", f"a table of stat → number ({exc})") from None
         level = member.get("level")
         if level is not None and (not isinstance(level, int) or level < 1):
             raise DataError.one(file, f"party.{index}.level", f"a level is a whole number from 1, not {level!r}")

@@ -158,3 +158,25 @@ def test_a_save_that_replays_differently_is_refused(world, catalogue, tmp_path, 
     with pytest.raises(DataError, match=tamper):
         load_session(save, catalogue, world[1])
     assert save.read_bytes() == before
+
+
+@pytest.mark.parametrize(("key", "value", "problem"), [
+    ("hand_set", {"health": "lots"}, "party.0.hand_set"),
+    ("hand_set", [300], "party.0.hand_set"),
+    ("level", 0, "party.0.level"),
+    ("level", "three", "party.0.level"),
+])
+def test_a_save_with_a_bad_party_member_entry_names_the_key(world, catalogue, tmp_path, key, value, problem):
+    """An allied NPC's hand-set stats and level are saved with the party (gm.battles); written by
+    hand wrong, the save is refused naming the key and left as it was."""
+    session = fresh(world, catalogue)
+    save = tmp_path / "battle.json"
+    save_session(save, session, catalogue)
+    data = json.loads(save.read_text(encoding="utf-8"))
+    data["party"][0][key] = value
+    save.write_text(json.dumps(data), encoding="utf-8")
+    before = save.read_bytes()
+    with pytest.raises(DataError) as caught:
+        load_session(save, catalogue, world[1])
+    assert caught.value.problems[0].key == problem
+    assert save.read_bytes() == before

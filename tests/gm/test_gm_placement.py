@@ -217,3 +217,19 @@ def test_an_npc_fights_with_the_abilities_of_an_enemy_type_at_its_own_level(sess
         battles.npc_character(Npc("Apprentice", level=1, abilities_from="goblin_hexer"), catalogue, enemies)
     with pytest.raises(ValueError, match="no enemy type 'lich'"):
         battles.npc_character(Npc("Nobody", abilities_from="lich"), catalogue, enemies)
+
+
+def test_a_placed_battle_record_with_bad_hand_set_stats_is_refused_with_the_key(session, catalogue):
+    """A campaign file edited by hand: hand-set stats that aren't numbers name the record's key;
+    nothing crashes, and the campaign's battle record is left as it was."""
+    from horizon_tui.errors import DataError
+
+    boss = Npc("Toll-taker", level=3, attitude="hostile", weapon="longsword", health=300)
+    campaign, _, _, enemies, rules_for = fight_npcs(session, catalogue, [boss])
+    for bad in ({"health": "lots"}, 7, {"health": "1/0"}):
+        record = json.loads(json.dumps(campaign.battle))
+        record["placed"]["enemies"][0]["hand_set"] = bad
+        with pytest.raises(DataError) as caught:
+            battles.session_from_record(record, catalogue, rules_for, enemies)
+        assert caught.value.problems[0].key == "battle.placed"
+    assert campaign.battle["placed"]["enemies"][0]["hand_set"] == {"health": "300"}
