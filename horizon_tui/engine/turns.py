@@ -63,8 +63,9 @@ def prepare_loadouts(battle: Battle) -> None:
                 if definition is None:
                     raise BattleError(f"{ident(e).name}: companion {ability.companion!r} is not in the enemy catalogue")
                 spawn_companion(battle, e, definition)
-        e.components[Loadout] = attrs.evolve(loadout, active_passives=frozenset(active))
-        recompute_stats(battle, e)
+        if active or loadout.active_passives:  # else nothing its stats depend on changed
+            e.components[Loadout] = attrs.evolve(loadout, active_passives=frozenset(active))
+            recompute_stats(battle, e)
 
 
 def roll_initiative(battle: Battle) -> None:
