@@ -8,6 +8,7 @@ or generated from a seed) with enemy placements and the party's start cells.
 from __future__ import annotations
 
 import difflib
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from horizon_tui.content.catalogue import Catalogue, data_dir
 from horizon_tui.content.characters import character_from_dict
 from horizon_tui.content.convert import structure
 from horizon_tui.content.files import read_document, with_lines
-from horizon_tui.content.models import Character
+from horizon_tui.content.models import STATS, Character
 from horizon_tui.errors import DataError, Problem
 
 
@@ -52,6 +53,9 @@ class EnemyFile:
     glyph: str = ""
     flee_below: float | None = None
     description: str = ""  # for people: what it is, how it fights
+    # Derived stats set outright (R-2's numbers overridden at the start of battle), e.g. a boss's
+    # `set_stats = { health = 900 }`; disease and buffs still move them (EnemyDef.hand_set).
+    set_stats: dict[str, float] = attrs.field(factory=dict)
 
 
 ENEMY_KEYS = tuple(f.name for f in attrs.fields(EnemyFile))
@@ -105,6 +109,13 @@ def _enemy_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str, enem
         character = character_from_dict(data, catalogue, file)
     except DataError as exc:
         problems += exc.problems
+    for stat, value in (meta.set_stats if meta is not None else {}).items():
+        if stat not in STATS:
+            close = difflib.get_close_matches(stat, STATS, n=1)
+            problems.append(Problem(file, f"set_stats.{stat}", f"not a derived stat ({', '.join(STATS)})",
+                                    suggestion=close[0] if close else None))
+        elif value < 0 or (stat == "health" and value < 1):
+            problems.append(Problem(file, f"set_stats.{stat}", f"{value:g} is too low (health at least 1, others 0)"))
     if problems:
         raise DataError(problems)
     assert meta is not None and character is not None
@@ -112,6 +123,7 @@ def _enemy_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str, enem
         id=enemy_id, character=character, level=meta.level, xp=meta.xp, ai=meta.ai,
         targeting=meta.targeting, glyph=meta.glyph or character.name[:1].lower(),
         flee_below=meta.flee_below, description=meta.description,
+        hand_set={stat: Fraction(str(value)) for stat, value in meta.set_stats.items()},
     )
 
 

@@ -319,3 +319,27 @@ def test_validate_reports_encounter_problems(tmp_path: Path) -> None:
     (folder / "bad.toml").write_text(GENERATED.replace('"wolf"', '"wolff"'), encoding="utf-8")
     [problem] = validate_paths([folder / "bad.toml"])[0]
     assert problem.key == "enemies.1.enemy" and problem.suggestion == "wolf"
+
+
+def test_an_enemy_file_may_set_derived_stats_outright(tmp_path, catalogue, enemies) -> None:
+    """`set_stats` (a boss's fixed health): the enemy starts a battle at exactly that number, and
+    a stat name or value that can't be is refused with the file, the key and a suggestion."""
+    from horizon_tui.content.encounters import load_enemy
+    from engine_kit import character, make_battle
+    from horizon_tui.engine.battle import hp, stats
+
+    boss = (DATA / "enemies" / "barrow_king.toml").read_text(encoding="utf-8")
+    path = tmp_path / "barrow_boss.toml"
+    path.write_text("set_stats = { health = 900, willpower = 12.5 }\n" + boss, encoding="utf-8")
+    enemy = load_enemy(path, catalogue)
+    battle = make_battle(party=[(character("Ann"), (0, 0))], enemies=[(enemy, (8, 4), "The King")],
+                         enemy_defs=enemies)  # its skeleton companion
+    king = battle["the-king"]
+    assert (hp(king).hp, hp(king).max_hp) == (900, 900) and float(stats(king)["willpower"]) == 12.5
+
+    path.write_text("set_stats = { helth = 900, speed = -1 }\n" + boss, encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_enemy(path, catalogue)
+    problems = {p.key: p for p in info.value.problems}
+    assert problems["set_stats.helth"].suggestion == "health" and problems["set_stats.helth"].file == str(path)
+    assert "too low" in problems["set_stats.speed"].message
