@@ -20,6 +20,8 @@ import tcod.path
 from tcod.cffi import ffi as _ffi
 from tcod.cffi import lib as _lib
 
+from horizon_tui.rules.turns import step_cost
+
 Pos = tuple[int, int]
 
 
@@ -418,7 +420,7 @@ class Battlefield:
             raise ValueError("pricing diagonal steps needs the cell the path starts from")
         costs, (px, py) = [], start
         for x, y in path:
-            costs.append(int(cost[y, x]) * (diagonal_cost if x != px and y != py else 1))
+            costs.append(step_cost(int(cost[y, x]), x != px and y != py, diagonal_cost))
             px, py = x, y
         return costs
 

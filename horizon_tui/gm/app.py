@@ -190,15 +190,17 @@ class GMApp(HorizonApp):
         if then:
             getattr(self, f"action_{then}")()
 
-    def open_character(self, path: Path, character: Character | None = None) -> None:
+    def open_character(self, path: Path, character: Character | None = None, *, then_battle: bool = False) -> None:
         """The player app's load list and creation wizard end here: the character joins the
-        party (a copy: the campaign keeps its own), and its sheet opens."""
+        party (a copy: the campaign keeps its own), and its sheet opens (then the battle
+        picker, with `then_battle`, as in the player app)."""
         from horizon_tui.gm import services
 
         if self.gm is None:
             return
+        then = "battle" if then_battle else None
         if Path(path) == self.gm.path and character is not None:
-            self.open_member(character.name)
+            self.open_member(character.name, then)
             return
         if character is None:
             try:
@@ -211,7 +213,7 @@ class GMApp(HorizonApp):
                 return
         else:
             self.notify(f"{character.name} is in the party already: showing the campaign's copy", timeout=4)
-        self.open_member(character.name)
+        self.open_member(character.name, then)
 
     def store_library_load(self, path: Path) -> Character:
         return self.library.load(path)

@@ -120,6 +120,11 @@ def dialogue_score(
     return max(options, key=lambda option: option[1])
 
 
+def dialogue_defence(target_willpower: Fraction, dialogue: DialogueRules) -> Fraction:
+    """R-12 [H]: what the target adds to its die, willpower ÷ 2 (`dialogue.willpower_divisor`)."""
+    return Fraction(target_willpower) / dialogue.willpower_divisor
+
+
 def dialogue_check(
     kind: str,
     attributes: Mapping[str, int],
@@ -140,7 +145,7 @@ def dialogue_check(
     return DialogueRoll(
         kind, name, score, modifier,
         a, a + score + modifier,
-        d, d + Fraction(target_willpower) / dialogue.willpower_divisor,
+        d, d + dialogue_defence(target_willpower, dialogue),
     )
 
 
@@ -157,8 +162,6 @@ def dialogue_success_chance(
     die = parse_dice(dialogue.die)
     low, high = die.minimum, die.maximum
     faces = range(low, high + 1)
-    wins = sum(
-        1 for a in faces for d in faces
-        if a + score + modifier >= d + Fraction(target_willpower) / dialogue.willpower_divisor
-    )
+    defence = dialogue_defence(target_willpower, dialogue)
+    wins = sum(1 for a in faces for d in faces if a + score + modifier >= d + defence)
     return Fraction(wins, len(faces) ** 2)

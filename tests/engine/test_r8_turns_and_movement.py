@@ -141,11 +141,14 @@ def test_r8_a_diagonal_step_costs_the_rules_diagonal_cost(new_battle, catalogue)
     perform(battle, Move("hero", (3, 2)), auto_end=False)
     (move,) = events(battle, "move")
     assert move.cost == 5 and pos(hero) == (3, 2) and comp(hero, TurnState).movement_left == 0
-    # a partial move along the dear diagonal stops where the points run out: 2 + 2 = 4, then 1 left
+    # a partial move toward (4, 4) (8 points whichever way) stops where the points run out: every
+    # step costs 1 or 2, so it spends 4 or 5 of its 5 and keeps the rest
     battle = new_battle(party=[(character("Hero"), (0, 0))], enemies=[(enemy_def(), (8, 4))], catalogue=dear)
     hero = give_turn(battle, "hero")
     perform(battle, Move("hero", (4, 4), partial=True), auto_end=False)
-    assert events(battle, "move")[0].cost <= 5 and comp(hero, TurnState).movement_left >= 0
+    (move,) = events(battle, "move")
+    assert move.cost in (4, 5) and comp(hero, TurnState).movement_left == 5 - move.cost
+    assert move.cost == battle.battlefield.path_cost([tuple(xy) for xy in move.path], 2, start=(0, 0), diagonal_cost=2)
 
 
 def test_r8_battles_play_out_with_dearer_diagonals(new_battle, catalogue):

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 
+import attrs
 import pytest
 
 from horizon_tui.content.models import Difficulty
@@ -205,3 +206,12 @@ def test_r13_contest_chance_is_own_over_own_plus_the_best_opposing():
     # stealth 11.2 against perception 6: 11.2 ÷ 17.2 = 56/86 ≈ 0.651
     assert contest_chance(Fraction("11.2"), Fraction(6), Fraction(1, 2)) == Fraction(56, 86)
     assert contest_chance(Fraction(0), Fraction(0), Fraction(1, 3)) == Fraction(1, 3)  # nothing to weigh
+
+
+def test_r12_the_target_adds_half_its_willpower(rules):
+    """R-12 [H]: the defence is willpower ÷ 2 (the data's `willpower_divisor`): 35.3 → 17.65."""
+    from horizon_tui.rules.checks import dialogue_defence
+
+    assert dialogue_defence(Fraction("35.3"), rules.dialogue) == Fraction("17.65")
+    halved = attrs.evolve(rules.dialogue, willpower_divisor=4)
+    assert dialogue_defence(Fraction(20), halved) == 5

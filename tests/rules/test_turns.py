@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from horizon_tui.rules.turns import initiative_key, movement_cells
+from horizon_tui.rules.turns import initiative_key, movement_cells, step_cost
 
 
 def test_r8_movement_is_floor_of_speed_at_least_the_minimum():
@@ -22,3 +22,10 @@ def test_r8_initiative_higher_total_then_higher_agility_then_the_coin():
     rolls = {"a": (Fraction(14), 5, 0.9), "b": (Fraction(15), 1, 0.5), "c": (Fraction(14), 7, 0.2),
              "d": (Fraction(14), 5, 0.1)}
     assert sorted(rolls, key=lambda k: initiative_key(*rolls[k])) == ["b", "c", "d", "a"]
+
+
+def test_r8_a_step_costs_its_cell_times_the_diagonal_cost_when_diagonal():
+    assert step_cost(1, False, 2) == 1
+    assert step_cost(2, False, 2) == 2  # difficult ground, straight
+    assert step_cost(2, True, 1) == 2  # default: a diagonal costs like a straight step
+    assert step_cost(2, True, 3) == 6

@@ -16,7 +16,7 @@ from textual.widgets import Input, Label, Select, Static, TextArea
 
 from horizon_tui.gm import services
 from horizon_tui.gm.screens.dialogs import reason_dialog
-from horizon_tui.rules.checks import DialogueRoll
+from horizon_tui.rules.checks import DialogueRoll, dialogue_defence
 from horizon_tui.rules.numbers import one_decimal
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
@@ -119,12 +119,12 @@ class DialogueScreen(Screen):
         text = Text()
         factor = d.accuracy_factor if plan.score_name == "accuracy" else d.score_factor
         text.append(f"{plan.kind}: ", style="bold")
-        text.append(f"1d20 + {plan.score_name} ×{one_decimal(factor):g} = {one_decimal(plan.score):g}")
+        text.append(f"{d.die} + {plan.score_name} ×{one_decimal(factor):g} = {one_decimal(plan.score):g}")
         if plan.modifier:
             text.append(f" {plan.modifier:+d} GM")
         if plan.settlement_modifier:
             text.append(f" {plan.settlement_modifier:+d} {plan.settlement}", style="yellow")
-        text.append(f"  against  1d20 + willpower {one_decimal(plan.willpower):g} ÷ {one_decimal(d.willpower_divisor):g}\n")
+        text.append(f"  against  {d.die} + willpower {one_decimal(plan.willpower):g} ÷ {one_decimal(d.willpower_divisor):g}\n")
         text.append("odds of success ", style="dim")
         text.append(f"{float(plan.chance):.0%}", style="bold green" if plan.chance >= 0.5 else "bold yellow")
         campaign = self.app.campaign
@@ -150,8 +150,8 @@ class DialogueScreen(Screen):
         if total_mod:
             text.append(f" {total_mod:+d}")
         text.append(f" = {one_decimal(roll.attacker_total):g}", style="bold")
-        text.append(f"   against   {roll.defender_die} + {one_decimal(plan.willpower / self.app.rules.dialogue.willpower_divisor):g}"
-                    f" = {one_decimal(roll.defender_total):g}", style="")
+        defence = dialogue_defence(plan.willpower, self.app.rules.dialogue)
+        text.append(f"   against   {roll.defender_die} + {one_decimal(defence):g} = {one_decimal(roll.defender_total):g}")
         text.append(f"   (the odds were {float(plan.chance):.0%})", style="dim")
         result.update(text)
 

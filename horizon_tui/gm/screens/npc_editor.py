@@ -18,6 +18,7 @@ from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.errors import DataError
 from horizon_tui.gm import battles, services
 from horizon_tui.gm.campaign import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Npc
+from horizon_tui.rules.checks import dialogue_defence
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.tui.forms import parse_optional_int, parse_optional_number
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
@@ -156,8 +157,9 @@ class NpcEditorScreen(Screen[Npc | None]):
         text.append("free-action points ", style="dim")
         text.append(f"{npc.free_action_points(self.app.rules)}\n", style="bold")
         dialogue = self.app.rules.dialogue
-        text.append(f"\nA dialogue check against them: 1d20 + score vs 1d20 + "
-                    f"{one_decimal(npc.effective_willpower() / dialogue.willpower_divisor):g} (R-12)\n", style="dim")
+        defence = dialogue_defence(npc.effective_willpower(), dialogue)
+        text.append(f"\nA dialogue check against them: {dialogue.die} + score vs {dialogue.die} + "
+                    f"{one_decimal(defence):g} (R-12)\n", style="dim")
         for name in ("charisma", "initiative", "evasion", "accuracy"):
             text.append(f"{name} {one_decimal(stats[name]):g}  ", style="dim")
         template = self.enemies().get(npc.abilities_from) if npc.abilities_from else None

@@ -119,7 +119,4 @@ class LoadScreen(Screen):
                 title="Can't open this save", severity="error", timeout=10,
             )
             return
-        if self.then_battle:
-            self.app.open_character(entry.path, entry.character, then_battle=True)
-        else:  # the GM tool's import opens characters through this screen too
-            self.app.open_character(entry.path, entry.character)
+        self.app.open_character(entry.path, entry.character, then_battle=self.then_battle)
