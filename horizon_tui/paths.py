@@ -1,0 +1,52 @@
+"""Where Horizon keeps a user's files (INTERFACES.md, second round: platformdirs, app name `horizon`).
+
+One place decides every default folder, so the player app, the GM tool, crash reports and the SSH
+host agree. `HORIZON_DATA_DIR` overrides the platform's folder (tests, portable installs).
+Every folder made here is private to the user (0700).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP_NAME = "horizon"
+ENV_DATA_DIR = "HORIZON_DATA_DIR"
+
+
+def user_data_dir() -> Path:
+    """The user's data folder: `$HORIZON_DATA_DIR`, else platformdirs' user data dir for `horizon`.
+
+    Resolved to an absolute path once, here, so a later `chdir` can't move it.
+    """
+    chosen = os.environ.get(ENV_DATA_DIR)
+    if chosen:
+        return Path(chosen).expanduser().resolve()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)).resolve()
+
+
+def default_saves_dir() -> Path:
+    """Characters, battles and campaigns when `--saves` is not given."""
+    return user_data_dir() / "saves"
+
+
+def crash_reports_dir() -> Path:
+    return user_data_dir() / "crash-reports"
+
+
+def default_server_dir() -> Path:
+    """The SSH host's `--data-dir` when none is given."""
+    return user_data_dir() / "server"
+
+
+def private_dir(path: Path) -> Path:
+    """Make `path` (and missing parents) and tighten it to 0700; returns it."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o700)
+    except OSError:
+        pass
+    return path
