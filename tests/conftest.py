@@ -98,3 +98,9 @@ def write_character(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return write
+
+
+@pytest.fixture(autouse=True)
+def _private_user_data_dir(tmp_path_factory, monkeypatch):
+    """No test writes into the real user data folder (horizon_tui.paths): each gets its own."""
+    monkeypatch.setenv("HORIZON_DATA_DIR", str(tmp_path_factory.mktemp("user-data")))
