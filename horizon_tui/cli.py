@@ -24,6 +24,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="horizon", description="Horizon of Darkness: player app, GM tool and rules.")
+    parser.add_argument("--version", action="version", version=f"horizon {_version()}")
     parser.add_argument("--saves", type=Path, default=None, help="the saves folder (default: ./saves)")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
@@ -46,7 +47,16 @@ def build_parser() -> argparse.ArgumentParser:
     from horizon_tui import commands
 
     commands.register(sub)
+    from horizon_tui.cli_help import attach
+
+    attach(parser, sub)
     return parser
+
+
+def _version() -> str:
+    from horizon_tui import __version__
+
+    return __version__
 
 
 def main(argv: list[str] | None = None) -> int:

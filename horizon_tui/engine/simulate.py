@@ -213,7 +213,9 @@ def _print_summary(setup, summary: dict[str, Any], outcomes: list[Outcome], work
     for name, amount in sorted(summary["damage_by_ability"].items(), key=lambda kv: -kv[1]):
         damage.add_row(name, f"{amount:g}")
     console.print(damage)
-    print(plots(outcomes, color=sys.stdout.isatty()))
+    from horizon_tui.terminal import wants_color
+
+    print(plots(outcomes, color=wants_color(sys.stdout)))
 
 
 def add_simulate_arguments(parser) -> None:

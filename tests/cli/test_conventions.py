@@ -1,0 +1,62 @@
+"""What a Python CLI/TUI user expects: --version, python -m, examples in every --help, NO_COLOR,
+and `textual run --dev` targets for both apps."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import subprocess
+import sys
+
+import pytest
+
+from horizon_tui import __version__
+from horizon_tui.cli import build_parser
+from horizon_tui.cli_help import EXAMPLES
+from horizon_tui.terminal import wants_color
+
+
+def test_version_is_the_installed_one(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"horizon {version('horizon-tui')}" == f"horizon {__version__}"
+
+
+def test_python_dash_m_runs_the_cli():
+    done = subprocess.run([sys.executable, "-m", "horizon_tui", "--version"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"horizon {__version__}"
+
+
+def test_every_subcommand_shows_examples():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    missing = [name for name in sub.choices if name not in EXAMPLES]
+    assert missing == [], f"add examples for {missing} to horizon_tui/cli_help.py"
+    for name, child in sub.choices.items():
+        text = child.format_help()
+        assert "examples:" in text and f"horizon {name}" in text, name
+    assert "exit codes" in parser.format_help()
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_no_color_is_honoured(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert wants_color(_Tty()) and not wants_color(io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not wants_color(_Tty())
+
+
+@pytest.mark.parametrize("module", ["horizon_tui.tui.dev", "horizon_tui.gm.dev"])
+def test_textual_run_dev_targets_give_an_app(module):
+    from textual.app import App
+
+    assert isinstance(importlib.import_module(module).app, App)
