@@ -84,6 +84,19 @@ class DrawnMap:
 
 
 @attrs.frozen
+class Rating:
+    """`[rating]`, written by `horizon sweep --rate`: the party level and size at which the
+    party's AI wins `target_win_rate` of battles (measured over `runs` battles from `seed`)."""
+
+    party_level: int
+    party_size: int
+    target_win_rate: float
+    measured_win_rate: float
+    runs: int
+    seed: int
+
+
+@attrs.frozen
 class EncounterFile:
     name: str
     description: str = ""
@@ -93,6 +106,7 @@ class EncounterFile:
     enemies: list[Placement] = attrs.field(factory=list)
     party_start: list[tuple[int, int]] = attrs.field(factory=list)
     notes: str = ""  # weather, terrain, anything that changes the fight
+    rating: Rating | None = None  # what a sweep measured (engine.sweep.rating)
 
 
 def _enemy_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str, enemy_id: str) -> EnemyDef:

@@ -434,8 +434,10 @@ def create_battle(
     catalogue: Catalogue,
     enemy_defs: dict[str, EnemyDef] | None = None,
     enemy_controller: str = "ai",
+    ai_profiles: AiProfiles | None = None,
 ) -> Battle:
-    """Form a battle: place the party and the enemies, refuse what can't be (BattleError)."""
+    """Form a battle: place the party and the enemies, refuse what can't be (BattleError).
+    `ai_profiles` given: those, not the catalogue folder's file (a sweep's worker on another machine)."""
     from horizon_tui.engine import turns
     from horizon_tui.rules.validation import loadout_problems
 
@@ -451,7 +453,7 @@ def create_battle(
         problems = loadout_problems(member.character, rules, member.character.name, level=member.level)
         if problems:
             raise BattleError("; ".join(str(p) for p in problems))
-    profiles = cached_ai_profiles(profiles_path(catalogue.root))
+    profiles = ai_profiles or cached_ai_profiles(profiles_path(catalogue.root))
     wanted = {d.ai for d, _, _ in setup.enemies}
     if any(m.controller == "ai" for m in party):
         wanted.add(Controller("ai").profile)  # the party's AI plays the default profile

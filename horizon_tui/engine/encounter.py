@@ -22,7 +22,7 @@ import numpy as np
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.convert import structure
 from horizon_tui.content.encounters import (
-    DIFFICULTY_LABELS, DrawnMap, EncounterFile, EnemyDef, GeneratedMap, encounter_path,
+    DIFFICULTY_LABELS, DrawnMap, EncounterFile, EnemyDef, GeneratedMap, Rating, encounter_path,
     read_encounter_file,
 )
 from horizon_tui.content.files import with_lines
@@ -47,6 +47,7 @@ class EncounterSetup:
     enemies: list[tuple[EnemyDef, tuple[int, int], str]]  # definition, cell, display name
     party_start: list[tuple[int, int]]
     source: str  # the file it came from
+    rating: Rating | None = None  # `[rating]`: the party level and size a sweep recommends
 
 
 @attrs.define
@@ -97,7 +98,7 @@ def load_encounter(name_or_path: str | Path, catalogue: Catalogue, enemies: dict
     return EncounterSetup(
         id=path.stem, name=encounter.name, description=encounter.description.strip(),
         difficulty=encounter.difficulty, xp=xp, notes=encounter.notes.strip(), battlefield=battlefield,
-        enemies=placed, party_start=party_cells, source=file,
+        enemies=placed, party_start=party_cells, source=file, rating=encounter.rating,
     )
 
 

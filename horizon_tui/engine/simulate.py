@@ -18,10 +18,44 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.engine.sweep.summary import WinEstimate, estimate_from
+from horizon_tui.engine.sweep.work import Progress, Stop, battle_seed
+
+__all__ = ["WinEstimate", "estimate", "encounter_rating"]
+
 
 def derive_seed(seed: int, index: int) -> int:
-    digest = hashlib.blake2b(f"{seed}/{index}".encode(), digest_size=4).digest()
-    return int.from_bytes(digest, "big") & 0x7FFFFFFF
+    return battle_seed(seed, index)
+
+
+def estimate(encounter, party, *, runs: int, seed: int, on_progress: Progress | None = None, workers: int = 1,
+             should_stop: Stop | None = None, catalogue=None, enemies=None) -> WinEstimate:
+    """The party's odds in an encounter from `runs` AI-played battles: for the apps' "quick
+    simulation" in a background thread.
+
+    `encounter`: an id, a path or an `EncounterSetup`; `party`: files, `Character`s or
+    `PartyMember`s (all played by the AI). `on_progress(done, total)` is called as battles finish
+    (from this thread); `should_stop()` is asked between battles (pass a Textual worker's
+    `lambda: worker.is_cancelled`) and stops early: the estimate then covers the battles played.
+    `workers` > 1 uses local processes. Battle i plays from the seed `horizon simulate --seed`
+    gives battle i, so the numbers match `horizon simulate` on the same party.
+    Raises `DataError` for a bad encounter or party."""
+    from horizon_tui.engine.sweep.fights import make_fight
+    from horizon_tui.engine.sweep.work import execute
+
+    if runs < 1:
+        raise ValueError("runs must be at least 1")
+    fight = make_fight(encounter, party, catalogue=catalogue, enemies=enemies)
+    [played] = execute([fight], [runs], seed, workers=workers, on_progress=on_progress, should_stop=should_stop)
+    return estimate_from(played)
+
+
+def encounter_rating(encounter):
+    """The `[rating]` `horizon sweep --rate` wrote into an encounter file (a `Rating`: party_level,
+    party_size, target_win_rate, measured_win_rate, runs, seed), or None. `encounter`: id or path."""
+    from horizon_tui.engine.sweep.rating import read_rating
+
+    return read_rating(encounter)
 
 
 @attrs.frozen

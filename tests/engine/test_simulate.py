@@ -74,3 +74,49 @@ def test_simulate_refuses_bad_input(capsys):
     assert "--runs must be at least 1" in capsys.readouterr().err
     assert main(["simulate", "goblin_ambsh", "--party", *PARTY, "--runs", "1"]) == 1
     assert "goblin_ambush" in capsys.readouterr().err  # did you mean
+
+
+# --- estimate(): the apps' background simulation (issue 18) -----------------------------------
+
+
+def test_estimate_matches_simulate_on_the_same_seed(summaries):
+    from horizon_tui.engine.simulate import estimate
+
+    seen = []
+    found = estimate(SMALL, PARTY, runs=12, seed=7, on_progress=lambda done, total: seen.append((done, total)))
+    summary = summaries[1]
+    assert found.runs == 12 and found.win_rate == summary["win_rate"]
+    assert found.wins == round(summary["win_rate"] * 12)
+    # simulate's p50 is the lower middle battle of 12; the estimate's median averages the two middle ones
+    assert summary["rounds"]["p50"] <= found.rounds_p50 <= summary["rounds"]["p90"]
+    assert found.ci_low <= found.win_rate <= found.ci_high
+    assert seen == [(k, 12) for k in range(1, 13)]  # every battle reported, in this thread
+
+
+def test_estimate_stops_when_asked_and_covers_the_battles_played():
+    from horizon_tui.engine.simulate import estimate
+
+    asked = []
+
+    def should_stop() -> bool:
+        asked.append(1)
+        return len(asked) > 3
+
+    found = estimate(SMALL, PARTY, runs=50, seed=7, should_stop=should_stop)
+    assert found.runs == 3 and 0 <= found.wins <= 3
+
+
+def test_estimate_is_the_same_on_two_worker_processes():
+    from horizon_tui.engine.simulate import estimate
+
+    assert estimate(SMALL, PARTY, runs=8, seed=11, workers=2) == estimate(SMALL, PARTY, runs=8, seed=11)
+
+
+def test_wilson_interval_worked_numbers():
+    from horizon_tui.engine.sweep.summary import wilson_interval
+
+    low, high = wilson_interval(8, 10)  # p = 0.8, n = 10, z = 1.96
+    assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
+    low, high = wilson_interval(20, 20)  # all won: the interval still leaves room below 1
+    assert (round(low, 4), high) == (0.8389, 1.0)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
