@@ -72,6 +72,7 @@ class Experience:
     first_point_cost: int = S("R-4", default=10)
     cost_step: int = S("R-4", default=5)
     points_per_level: int = S("R-4", default=10)
+    award_max: int = H("R-4", default=1_000_000)  # the most XP one award gives (or takes) per character
 
 
 @attrs.frozen
@@ -133,6 +134,9 @@ class DialogueRules:
     modifier_max: int = H("R-12", default=4)
     per_character_per_day: int = S("R-12", default=4)
     per_npc_per_day: int = S("R-12", default=1)
+    # "character": each character may try each NPC per_npc_per_day times a day; "table": that many
+    # checks on one NPC a day for the whole party together (a house switch for the GM)
+    per_npc_scope: str = H("R-12", default="character", validator=attrs.validators.in_(("character", "table")))
     types: dict[str, list[str]] = S("R-12", factory=lambda: {
         "intimidation": ["physical"],
         "charm": ["beauty"],

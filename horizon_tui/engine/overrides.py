@@ -14,10 +14,10 @@ import attrs
 from horizon_tui.content.models import EFFECTS, Difficulty
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.actions import Impossible, Outcome, Success
-from horizon_tui.engine.battle import Battle, cid, comp, effects, gear, hp, is_active
+from horizon_tui.engine.battle import Battle, cid, comp, effects, gear, hp, ident, is_active, put
 from horizon_tui.engine.components import Charges, Controller, Cooldowns, Health, Presence
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect, restore_health
-from horizon_tui.engine.turns import check_end, update_sight
+from horizon_tui.engine.turns import check_end, free_cell_near, update_sight
 
 CONTROLLERS = ("player", "ai", "gm")
 
@@ -34,19 +34,23 @@ def _start(battle: Battle, target: str, what: str, value, reason: str) -> int | 
 
 @attrs.frozen
 class SetHealth:
-    """Set health to a number (0 or less fells it; above the maximum is capped)."""
+    """Set health to a number within 0…its maximum (0 fells it). A combatant that is down is
+    brought back only by `Revive`, never by setting its health."""
 
     target: str
     hp: int
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
+        e = battle.by_id.get(self.target)
+        if e is not None:
+            if comp(e, Presence) is not Presence.active:
+                return Impossible(f"{ident(e).name} is {comp(e, Presence).value}: revive it instead")
+            if not 0 <= self.hp <= hp(e).max_hp:
+                return Impossible(f"{ident(e).name}'s health is 0…{hp(e).max_hp}, not {self.hp}")
         start = _start(battle, self.target, "set health", self.hp, self.reason)
         if isinstance(start, Impossible):
             return start
-        e = battle[self.target]
-        if comp(e, Presence) is not Presence.active:
-            return Success(battle.log[start:])
         current = hp(e)
         wanted = min(self.hp, current.max_hp)
         if wanted < current.hp:
@@ -234,10 +238,228 @@ class Reorder:
         return Success(battle.log[start:])
 
 
+def _targets(battle: Battle, targets: tuple[str, ...]) -> list | Impossible:
+    if battle.over:
+        return Impossible("the battle is over")
+    if not targets:
+        return Impossible("pick at least one combatant")
+    found = []
+    for target in targets:
+        e = battle.by_id.get(target)
+        if e is None:
+            return Impossible(f"no combatant {target!r}")
+        if not is_active(e):
+            return Impossible(f"{ident(e).name} is {comp(e, Presence).value}")
+        found.append(e)
+    return found
+
+
+@attrs.frozen
+class Damage:
+    """The GM's damage by an amount, to one or several combatants at once (a trap, a fireball
+    ruled at the table). Each may fall (R-9)."""
+
+    targets: tuple[str, ...]
+    amount: int
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        found = _targets(battle, tuple(self.targets))
+        if isinstance(found, Impossible):
+            return found
+        if self.amount < 1:
+            return Impossible("damage is 1 or more")
+        start = len(battle.log)
+        for e in found:
+            battle.emit(ev.Override, target=cid(e), what="damage", value=self.amount, reason=self.reason)
+            deal_damage(battle, e, self.amount, "gm")
+        check_end(battle)
+        return Success(battle.log[start:])
+
+
+@attrs.frozen
+class Heal:
+    """The GM's healing by an amount, to one or several combatants at once (never above the maximum)."""
+
+    targets: tuple[str, ...]
+    amount: int
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        found = _targets(battle, tuple(self.targets))
+        if isinstance(found, Impossible):
+            return found
+        if self.amount < 1:
+            return Impossible("healing is 1 or more")
+        start = len(battle.log)
+        for e in found:
+            battle.emit(ev.Override, target=cid(e), what="heal", value=self.amount, reason=self.reason)
+            restore_health(battle, e, self.amount, "gm")
+        return Success(battle.log[start:])
+
+
+def revive_cell(battle: Battle, target: str) -> tuple[int, int] | None:
+    """Where a fallen combatant gets up: the free cell nearest to where it started."""
+    e = battle.by_id.get(target)
+    if e is None:
+        return None
+    from horizon_tui.engine.components import Memory
+
+    origin = comp(e, Memory).origin or (0, 0)
+    if battle.battlefield.is_walkable(origin) and origin not in battle.occupancy:
+        return origin
+    return free_cell_near(battle, origin)
+
+
+@attrs.frozen
+class Revive:
+    """Bring a fallen (unconscious or dead) combatant back with `hp` health (1…its maximum),
+    standing on `at`: a potion, a prayer, the GM's word. It keeps its place in the turn order."""
+
+    target: str
+    hp: int
+    at: tuple[int, int]
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        e = battle.by_id.get(self.target)
+        if e is None:
+            return Impossible(f"no combatant {self.target!r}")
+        if battle.over:
+            return Impossible("the battle is over")
+        if comp(e, Presence) not in (Presence.unconscious, Presence.dead):
+            return Impossible(f"{ident(e).name} is {comp(e, Presence).value}, not fallen")
+        if not 1 <= self.hp <= hp(e).max_hp:
+            return Impossible(f"revive with 1…{hp(e).max_hp} health, not {self.hp}")
+        to = tuple(self.at)
+        if not battle.battlefield.in_bounds(to) or not battle.battlefield.is_walkable(to) or to in battle.occupancy:
+            return Impossible("that cell can't be stood on")
+        start = len(battle.log)
+        battle.emit(ev.Override, target=self.target, what="revive", value=self.hp, reason=self.reason)
+        put(e, Health, Health(self.hp, hp(e).max_hp))
+        battle.set_presence(e, Presence.active)
+        battle.place(e, to)
+        battle.emit(ev.Heal, target=self.target, amount=self.hp, hp=self.hp, source="gm")
+        if self.target not in battle.order:
+            battle.order.append(self.target)
+        update_sight(battle, e)
+        return Success(battle.log[start:])
+
+
+@attrs.frozen
+class Withdraw:
+    """Take a combatant out of the fight (the GM's call: it leaves, it was never there). It gives
+    no XP (R-14 shares the defeated's) and can be revived."""
+
+    target: str
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        e = battle.by_id.get(self.target)
+        if e is None or not is_active(e):
+            return Impossible(f"{self.target} is not on the battlefield")
+        start = _start(battle, self.target, "withdraw", None, self.reason)
+        if isinstance(start, Impossible):
+            return start
+        battle.set_presence(e, Presence.fled)
+        battle.place(e, None)
+        battle.emit(ev.Fled, target=self.target)
+        check_end(battle)
+        return Success(battle.log[start:])
+
+
+@attrs.frozen
+class Reinforce:
+    """A combatant joins mid-fight: an enemy type from `battle.enemy_defs` (the catalogue, or one
+    the GM defined for this battle), on `at`, for a side; `hidden` keeps it out of the other
+    side's sight until revealed (R-13's hidden effect, removed by `RemoveEffect`). It acts right
+    after the combatant whose turn it is."""
+
+    enemy: str
+    at: tuple[int, int]
+    side: str = "enemies"
+    name: str = ""
+    hidden: bool = False
+    controller: str = "ai"
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        from horizon_tui.engine.battle import _spawn, combatant_summary
+
+        if battle.over:
+            return Impossible("the battle is over")
+        definition = battle.enemy_defs.get(self.enemy)
+        if definition is None:
+            return Impossible(f"no enemy type {self.enemy!r}")
+        if self.side not in ("party", "enemies"):
+            return Impossible("a side is party or enemies")
+        if self.controller not in CONTROLLERS:
+            return Impossible(f"a controller is one of {', '.join(CONTROLLERS)}")
+        to = tuple(self.at)
+        if not battle.battlefield.in_bounds(to) or not battle.battlefield.is_walkable(to) or to in battle.occupancy:
+            return Impossible("that cell can't be stood on")
+        start = len(battle.log)
+        e = _spawn(
+            battle, definition.character, name=self.name or definition.character.name,
+            kind="enemy" if self.side == "enemies" else "companion", side=self.side, level=definition.level,
+            xy=to, xp_value=definition.xp if self.side == "enemies" else 0, glyph=definition.glyph,
+            controller=Controller(self.controller, definition.ai, definition.targeting, definition.flee_below),
+            hand_set=definition.hand_set,
+        )
+        battle.emit(ev.Override, target=cid(e), what="joins", value=self.side, reason=self.reason)
+        battle.emit(ev.Join, combatant=combatant_summary(e), owner=None)
+        at = battle.index + 1 if 0 <= battle.index < len(battle.order) else len(battle.order)
+        battle.order.insert(at, cid(e))
+        if self.hidden:
+            apply_effect(battle, e, "hidden", duration=battle.rules.turns.round_cap, magnitude=Fraction(0),
+                         source=None, stat=None)
+        update_sight(battle, e)
+        return Success(battle.log[start:])
+
+
+@attrs.frozen
+class SetInitiative:
+    """Write a combatant's initiative total by hand (the players rolled at the table): it moves
+    to its place among the others' totals (ties after those already there)."""
+
+    target: str
+    total: int
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        if battle.over:
+            return Impossible("the battle is over")
+        if self.target not in battle.order:
+            return Impossible(f"{self.target!r} is not in the turn order")
+        values = initiative_values(battle)
+        start = len(battle.log)
+        current = battle.order[battle.index] if 0 <= battle.index < len(battle.order) else None
+        battle.emit(ev.Override, target=self.target, what="initiative value", value=self.total, reason=self.reason)
+        order = [c for c in battle.order if c != self.target]
+        position = next((i for i, c in enumerate(order) if values.get(c, float("-inf")) < self.total), len(order))
+        order.insert(position, self.target)
+        battle.order = order
+        if current is not None:
+            battle.index = order.index(current)
+        return Success(battle.log[start:])
+
+
+def initiative_values(battle: Battle) -> dict[str, float]:
+    """Each combatant's initiative total (R-8: its roll + initiative), as rolled at the start or
+    last written by the GM (`SetInitiative`); those who joined later have none."""
+    values: dict[str, float] = {}
+    for event in battle.log:
+        if isinstance(event, ev.Initiative):
+            values.update({row["id"]: row["total"] for row in event.order})
+        elif isinstance(event, ev.Override) and event.what == "initiative value":
+            values[event.target] = event.value
+    return values
+
+
 OVERRIDE_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (SetHealth, AddEffect, RemoveEffect, SetCharges, ResetCooldown, ForceCheck, Teleport,
-                SetController, Reorder)
+                SetController, Reorder, Damage, Heal, Revive, Withdraw, Reinforce, SetInitiative)
 }
 
 __all__ = [*OVERRIDE_TYPES, "OVERRIDE_TYPES", "CONTROLLERS", "Health"]

@@ -22,6 +22,7 @@ from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.gm.campaign import Campaign
 from horizon_tui.gm.session import CampaignSession
 from horizon_tui.gm.store import CampaignStore
+from horizon_tui.saves.lock import SaveInUse, SaveLock
 from horizon_tui.tui.app import HorizonApp
 from horizon_tui.tui.library import CharacterLibrary, CharacterSession
 
@@ -104,24 +105,80 @@ class GMApp(HorizonApp):
                 except (ValueError, OSError) as exc:
                     self.notify(str(exc), severity="error")
                     path = None
-            if path is not None and self.open_campaign(path):
-                return
+            if path is not None and (self.open_campaign(path) or isinstance(self.screen, ModalScreen)):
+                return  # open, or asking what to do since it is open elsewhere
         self.action_campaigns()
 
-    def open_campaign(self, path: Path) -> bool:
+    @property
+    def who(self) -> str:
+        """How this window names itself in a campaign's lock (`saves.lock`)."""
+        import getpass
+        import socket
+
+        try:
+            user = getpass.getuser()
+        except (KeyError, OSError):
+            user = "someone"
+        return f"{user}@{socket.gethostname()} (horizon gm)"
+
+    def open_campaign(self, path: Path, *, read_only: bool = False, take_over: bool = False,
+                      held_by: str = "") -> bool:
+        """Open a campaign for writing: this window takes its lock. Open in another window, it
+        is not opened; the GM is told who has it since when, and offered read-only."""
         try:
             campaign, data = self.store.load(path)
         except DataError as exc:
             self.notify(str(exc.problems[0]), title="Can't open this campaign", severity="error", timeout=10)
             return False
-        self.gm = CampaignSession(self.store, path, campaign, data)
+        lock = None
+        if not read_only:
+            if self.gm is not None and self.gm.path == Path(path) and self.gm.lock is not None:
+                lock = self.gm.lock  # already ours: reopening reloads it
+                self.gm.lock = None
+            else:
+                try:
+                    lock = SaveLock.acquire(path, self.who, take_over=take_over)
+                except SaveInUse as exc:
+                    self._offer_read_only(Path(path), campaign.name, exc.holder.describe())
+                    return False
+                except HorizonError as exc:
+                    self.notify(str(exc), title="Can't open this campaign", severity="error", timeout=10)
+                    return False
+        if self.gm is not None:
+            self.gm.close()
+        self.gm = CampaignSession(self.store, path, campaign, data, lock, read_only=read_only, held_by=held_by)
         self.gm.listeners.append(lambda session, label: self.refresh_screens())
         self._member = None
-        self.sub_title = campaign.name
+        self.sub_title = campaign.name + (" — READ-ONLY" if read_only else "")
         self._to_menu()
         self.refresh_screens()
-        self.notify(f"{campaign.name}, day {campaign.day}", title="Campaign open", timeout=3)
+        if read_only:
+            self.notify(f"{campaign.name}: read-only — nothing you do here is saved", title="Campaign open",
+                        severity="warning", timeout=6)
+        else:
+            self.notify(f"{campaign.name}, day {campaign.day}", title="Campaign open", timeout=3)
         return True
+
+    def _offer_read_only(self, path: Path, name: str, holder: str) -> None:
+        from horizon_tui.tui.battle.dialogs import ChoiceDialog
+
+        def chosen(choice: str | None) -> None:
+            if choice == "read":
+                self.open_campaign(path, read_only=True, held_by=holder)
+            elif choice == "take":
+                self.open_campaign(path, take_over=True)
+            elif self.gm is None:
+                self.action_campaigns()
+
+        self.push_screen(ChoiceDialog(f"{name} is already open: {holder}", [
+            ("read", "Open it read-only (see everything, change nothing)"),
+            ("take", "Take it over (the other window stops saving it)"),
+            ("cancel", "Cancel"),
+        ]), chosen)
+
+    def on_unmount(self) -> None:
+        if self.gm is not None:
+            self.gm.close()
 
     def refresh_screens(self) -> None:
         """Every screen in the stack that shows campaign data redraws (cheap: small tables)."""
@@ -264,7 +321,7 @@ class GMApp(HorizonApp):
             self._to_menu()  # a player-app screen would show a character that may be gone
         try:
             label = self.gm.undo()
-        except (DataError, OSError) as exc:
+        except (DataError, OSError, ValueError, HorizonError) as exc:
             message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
             self.notify(message, title="Can't undo", severity="error")
             return

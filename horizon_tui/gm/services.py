@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from horizon_tui.content.models import Ability, Character
-from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.content.ruleset import Experience, Ruleset
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
 from horizon_tui.gm.campaign import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Campaign, Member, Npc
 from horizon_tui.rules.character import build
@@ -137,15 +137,27 @@ def checks_today(campaign: Campaign, character: str, npc: str | None = None) -> 
                if e.data.get("character") == character and (npc is None or e.data.get("npc") == npc))
 
 
+def checks_on_npc_today(campaign: Campaign, character: str, npc: str, rules: Ruleset) -> int:
+    """The checks that count against the per-NPC limit (R-12): this character's on the NPC, or
+    the whole party's when the house switch `dialogue.per_npc_scope` is "table"."""
+    if rules.dialogue.per_npc_scope == "table":
+        return sum(1 for e in campaign.today("check") if e.data.get("npc") == npc)
+    return checks_today(campaign, character, npc)
+
+
 def limit_refusal(campaign: Campaign, character: str, npc: str, rules: Ruleset) -> str | None:
-    """R-12 [S]: 4 checks per character per day, 1 per NPC (per character) per day."""
+    """R-12 [S]: 4 checks per character per day, 1 per NPC per day (per character, or for the
+    whole table with `dialogue.per_npc_scope = "table"`)."""
     dialogue = rules.dialogue
     done = checks_today(campaign, character)
     if done >= dialogue.per_character_per_day:
         return (f"{character} has made {done} checks today; the limit is "
                 f"{dialogue.per_character_per_day} per day (R-12)")
-    on_npc = checks_today(campaign, character, npc)
+    on_npc = checks_on_npc_today(campaign, character, npc, rules)
     if on_npc >= dialogue.per_npc_per_day:
+        if dialogue.per_npc_scope == "table":
+            return (f"the party has already tried {npc} {on_npc} time{'s' if on_npc != 1 else ''} today; the "
+                    f"limit is {dialogue.per_npc_per_day} per NPC per day for the whole table (R-12)")
         return (f"{character} has already tried {npc} today; the limit is "
                 f"{dialogue.per_npc_per_day} per NPC per day (R-12)")
     return None
@@ -267,10 +279,17 @@ def split_xp(total: int, names: list[str]) -> dict[str, int]:
     return {name: share for name in names}
 
 
-def award_xp(campaign: Campaign, amounts: dict[str, int], reason: str = "") -> Campaign:
+def award_xp(campaign: Campaign, amounts: dict[str, int], reason: str = "", limit: int | None = None) -> Campaign:
+    """Give (or take back) XP. Each amount is bounded by `experience.award_max` [H] (`limit`; the
+    shipped default when None): a typo of 20 digits is refused, never stored."""
+    limit = limit if limit is not None else Experience().award_max
     amounts = {name: int(n) for name, n in amounts.items() if int(n) != 0}
     if not amounts:
         raise ValueError("no XP to award")
+    for name, n in amounts.items():
+        if abs(n) > limit:
+            raise ValueError(f"{name}: {n:+d} XP is more than one award gives (at most ±{limit}, "
+                             f"experience.award_max)")
     for name, n in amounts.items():
         member = campaign.member(name)
         if member is None:

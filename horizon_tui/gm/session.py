@@ -18,6 +18,7 @@ from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.gm import rules_edit
 from horizon_tui.gm.campaign import Campaign
 from horizon_tui.gm.store import CampaignStore, decode, encode
+from horizon_tui.saves.lock import LockLost, SaveLock
 
 UNDO_LIMIT = 500
 
@@ -28,9 +29,20 @@ class Step:
     before: bytes  # the campaign file before it
 
 
+class ReadOnly(ValueError):
+    """The campaign is open read-only in this window: it is shown, never written."""
+
+
 class CampaignSession:
-    def __init__(self, store: CampaignStore, path: Path, campaign: Campaign, data: bytes | None = None):
+    """The open campaign. `lock` is this window's right to write it (`saves.lock`); without one
+    the session is read-only: every action is refused with the reason, the file is never written."""
+
+    def __init__(self, store: CampaignStore, path: Path, campaign: Campaign, data: bytes | None = None,
+                 lock: SaveLock | None = None, *, read_only: bool = False, held_by: str = ""):
         self.store = store
+        self.lock = lock
+        self.read_only = read_only
+        self.held_by = held_by  # who holds it, when read-only because it is open elsewhere
         self.path = Path(path)
         self.campaign = campaign
         self.encoded = data if data is not None else encode(campaign, store.catalogue)
@@ -73,11 +85,13 @@ class CampaignSession:
     def apply(self, change: Callable[[Campaign], Campaign], label: str) -> Campaign:
         """Run one GM action: the new campaign is saved before it becomes current. A `ValueError`
         from the action (a refusal) and a failed save leave everything as it was."""
+        if self.read_only:
+            raise ReadOnly(self.read_only_reason())
         new = change(self.campaign)
         data = encode(new, self.base)
         if data == self.encoded:
             return self.campaign
-        self.store.write(self.path, data)
+        self._write(data)
         self.history.append(Step(label, self.encoded))
         del self.history[:-UNDO_LIMIT]
         self.campaign, self.encoded = new, data
@@ -93,12 +107,38 @@ class CampaignSession:
         if not self.history:
             return None
         step = self.history[-1]
+        if self.read_only:
+            raise ReadOnly(self.read_only_reason())
         campaign = decode(step.before, self.base, str(self.path))
-        self.store.write(self.path, step.before)
+        self._write(step.before)
         self.history.pop()
         self.campaign, self.encoded = campaign, step.before
         self._notify(f"undo: {step.label}")
         return step.label
+
+    def read_only_reason(self) -> str:
+        where = f" (open for writing: {self.held_by})" if self.held_by else ""
+        return f"{self.campaign.name} is open read-only in this window{where}: nothing is saved"
+
+    def _write(self, data: bytes) -> None:
+        """Save under this window's lock; a lock taken over by another window makes this one
+        read-only (LockLost is raised, nothing is written)."""
+        if self.lock is None:
+            self.store.write(self.path, data)
+            return
+        try:
+            with self.lock.guard():
+                self.store.write(self.path, data)
+        except LockLost as exc:
+            self.read_only = True
+            self.held_by = exc.holder.describe() if exc.holder else "another window"
+            raise
+
+    def close(self) -> None:
+        """Let go of the campaign (another window may then open it for writing)."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     def _notify(self, label: str) -> None:
         for listener in list(self.listeners):

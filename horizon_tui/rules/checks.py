@@ -157,11 +157,9 @@ def dialogue_success_chance(
     modifier: int,
     dialogue: DialogueRules,
 ) -> Fraction:
-    """The exact odds of a dialogue check, over every pair of die faces (shown before rolling)."""
+    """The exact odds of a dialogue check over the die's whole distribution (`rules.odds`: 3d6
+    is not 16 equally likely faces), shown before rolling."""
+    from horizon_tui.rules.odds import at_least_chance
+
     _, score = dialogue_score(kind, attributes, stats, dialogue)
-    die = parse_dice(dialogue.die)
-    low, high = die.minimum, die.maximum
-    faces = range(low, high + 1)
-    defence = dialogue_defence(target_willpower, dialogue)
-    wins = sum(1 for a in faces for d in faces if a + score + modifier >= d + defence)
-    return Fraction(wins, len(faces) ** 2)
+    return at_least_chance(dialogue.die, score + modifier - dialogue_defence(target_willpower, dialogue))

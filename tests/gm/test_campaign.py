@@ -291,3 +291,15 @@ def test_the_exported_markdown_holds_the_days_checks_and_battle_results(session,
 def test_decode_names_the_problem(store):
     with pytest.raises(DataError, match="not a campaign"):
         decode(b'{"kind": "horizon-battle"}', store.catalogue, "x.json")
+
+
+def test_the_house_switch_makes_the_per_npc_limit_the_whole_tables(session):
+    """R-12 with dialogue.per_npc_scope = "table": once anyone tried Oswin today, nobody else may."""
+    session.apply(lambda c: services.set_rules(c, {"dialogue": {"per_npc_scope": "table"}},
+                                               [("dialogue.per_npc_scope", "character", "table")]), "rules")
+    assert session.rules.dialogue.per_npc_scope == "table"
+    check(session, "Iriel", "Mayor Oswin")
+    refusal = services.plan_check(session.campaign, "Brakka", "Mayor Oswin", "charm", 0, session.rules).refusal
+    assert refusal and "for the whole table" in refusal
+    session.apply(services.advance_day, "day")
+    assert services.plan_check(session.campaign, "Brakka", "Mayor Oswin", "charm", 0, session.rules).refusal is None

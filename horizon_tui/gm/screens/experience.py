@@ -24,7 +24,9 @@ class ExperienceScreen(Screen):
     GM_SCREEN = True
     BINDINGS = [
         Binding("ctrl+s", "award", "Award XP", id="xp.award"),
-        Binding("ctrl+u", "level_up", "Level up", id="xp.level_up", tooltip="Spend the highlighted character's XP"),
+        # priority: a focused XP field would otherwise take ctrl+u as "clear the line"
+        Binding("ctrl+u", "level_up", "Level up", id="xp.level_up", priority=True,
+                tooltip="Spend the highlighted character's XP"),
         Binding("escape", "app.pop_screen", "Back", id="xp.back"),
     ]
 
@@ -149,7 +151,8 @@ class ExperienceScreen(Screen):
             self.notify(str(exc), severity="warning")
             return
         reason = self.query_one("#xp-reason", Input).value
-        if self.app.act(lambda c: services.award_xp(c, shares, reason), "XP award"):
+        limit = self.app.rules.experience.award_max
+        if self.app.act(lambda c: services.award_xp(c, shares, reason, limit), "XP award"):
             self.notify(", ".join(f"{n} {a:+d}" for n, a in shares.items() if a), title="XP awarded")
             self.query_one("#xp-amount", Input).value = ""
             for field in self.query("#xp-hand Input"):

@@ -1,0 +1,132 @@
+"""Issue 15, Safety: one writing window per campaign (saves.lock, across processes), XP awards
+bounded, health overrides within 0…max and revive explicit."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from horizon_tui.engine import overrides as ov
+from horizon_tui.engine.battle import hp, ident, is_active, team
+from horizon_tui.engine.actions import Impossible
+from horizon_tui.gm import services
+from horizon_tui.gm.app import create_gm_app
+from horizon_tui.gm.screens.dashboard import DashboardScreen
+from horizon_tui.gm.session import ReadOnly
+from horizon_tui.tui.battle.dialogs import ChoiceDialog
+
+SIZE = (80, 24)
+
+HOLDER = textwrap.dedent("""
+    import sys, time
+    from horizon_tui.saves.lock import SaveLock
+    lock = SaveLock.acquire(sys.argv[1], "Ada at the other table")
+    print("held", flush=True)
+    sys.stdin.read()  # until the test closes our stdin
+    lock.release()
+""")
+
+
+@pytest.fixture
+def other_window(session):
+    """A second process holding the campaign's lock, as another `horizon gm` would."""
+    child = subprocess.Popen([sys.executable, "-c", HOLDER, str(session.path)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "held"
+    yield child
+    child.stdin.close()
+    child.wait(timeout=10)
+
+
+async def test_a_campaign_open_in_another_process_says_who_and_offers_read_only(session, catalogue, other_window):
+    before = session.path.read_bytes()
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        assert "already open" in dialog.title_text and "Ada at the other table since" in dialog.title_text
+        await pilot.press("enter")  # open it read-only
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen) and app.gm.read_only
+        assert "READ-ONLY" in app.sub_title
+        assert not app.act(lambda c: services.advance_day(c), "next day")  # refused with the reason
+        with pytest.raises(ReadOnly, match="Ada at the other table"):
+            app.gm.apply(services.advance_day, "next day")
+    assert session.path.read_bytes() == before  # nothing written over the other window's work
+
+
+async def test_once_the_other_window_closes_the_campaign_opens_for_writing(session, catalogue, other_window):
+    other_window.stdin.close()
+    other_window.wait(timeout=10)
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen) and not app.gm.read_only
+        assert app.act(services.advance_day, "next day")
+        holder = json.loads(session.path.with_name(f".{session.path.name}.owner").read_text())
+        assert "horizon gm" in holder["who"]
+    assert json.loads(session.path.read_text())["day"] == 2
+
+
+async def test_taking_it_over_makes_the_other_window_read_only(session, catalogue):
+    first = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with first.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not first.gm.read_only
+        second = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+        async with second.run_test(size=SIZE) as pilot2:
+            await pilot2.pause()
+            assert isinstance(second.screen, ChoiceDialog)
+            await pilot2.press("down", "enter")  # take it over
+            await pilot2.pause()
+            assert not second.gm.read_only and second.act(services.advance_day, "next day")
+        assert not first.act(services.advance_day, "next day")  # LockLost: not saved
+        assert first.gm.read_only
+    assert json.loads(session.path.read_text())["day"] == 2
+
+
+def test_xp_awards_are_bounded_by_the_rules(session):
+    """experience.award_max [H]: a 20-digit award is refused and nothing changes."""
+    with pytest.raises(ValueError, match="award_max"):
+        services.award_xp(session.campaign, {"Brakka": 10**20})
+    campaign = services.award_xp(session.campaign, {"Brakka": 1_000_000})
+    assert campaign.member("Brakka").character.xp == session.campaign.member("Brakka").character.xp + 1_000_000
+    with pytest.raises(ValueError, match="at most ±50"):
+        services.award_xp(session.campaign, {"Brakka": 51}, limit=50)
+
+
+def test_health_overrides_stay_within_0_and_max_and_revive_is_explicit(fought):
+    battle = fought
+    enemy = next(e for e in battle.active.values() if team(e) == "enemies")
+    target = ident(enemy).id
+    top = hp(enemy).max_hp
+    assert isinstance(ov.SetHealth(target, -3)(battle), Impossible)
+    assert isinstance(ov.SetHealth(target, top + 1)(battle), Impossible)
+    assert not isinstance(ov.SetHealth(target, 0)(battle), Impossible)
+    assert not is_active(enemy)
+    refused = ov.SetHealth(target, 5)(battle)  # was: "success", still down
+    assert isinstance(refused, Impossible) and "revive" in refused.reason
+    cell = ov.revive_cell(battle, target)
+    assert not isinstance(ov.Revive(target, 5, cell)(battle), Impossible)
+    assert is_active(enemy) and hp(enemy).hp == 5 and battle.occupancy[cell] == target
+
+
+@pytest.fixture
+def fought(session, catalogue):
+    from horizon_tui.gm import battles
+
+    campaign, battle_session = battles.start_battle(
+        session.campaign, "goblin_ambush", ["Brakka", "Iriel"], catalogue, lambda overrides: catalogue.rules,
+        _enemies(catalogue), seed=7)
+    return battle_session.battle
+
+
+def _enemies(catalogue):
+    from horizon_tui.content.encounters import load_enemies
+
+    return load_enemies(catalogue)
