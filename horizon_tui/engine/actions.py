@@ -24,7 +24,9 @@ from horizon_tui.engine.components import (
     Cooldowns, FreeActions, Loadout, Memory, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
+from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.engine.turns import advance, check_end, update_sight
+from horizon_tui.engine.usability import ability_refusal, charge_refusal, free_action_refusal, turn_refusal
 from horizon_tui.rules.checks import contest_chance
 from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
@@ -54,14 +56,6 @@ def _feared_source(battle: Battle, e: Entity) -> Entity | None:
         return None
     source = battle.by_id.get(fear.source or "")
     return source if source is not None and is_active(source) else None
-
-
-def _may_act(battle: Battle, e: Entity) -> str | None:
-    if _state(e).acted:
-        return f"{ident(e).name} has already acted this turn"
-    if effects(e).has("fear"):
-        return f"{ident(e).name} is afraid: flee or hide (wait)"
-    return None
 
 
 def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
@@ -176,8 +170,8 @@ def _target_problem(battle: Battle, user: Entity, target: Entity, reach: int, *,
         return None if cid(target) in comp(user, Memory).seen else f"{ident(target).name} was never seen"
     if presence is not Presence.active:
         return f"{ident(target).name} is out of the battle"
-    if effects(target).has("hidden") and team(target) != team(user):
-        return f"{ident(target).name} is hidden"
+    if hidden_from(target, team(user)):
+        return "no one to target there"  # R-13: its side doesn't see it (nor learns who hides)
     cells = distance(pos(user), pos(target))
     if cells > reach:
         return f"{ident(target).name} is out of range ({cells} cells away, reach {reach})"
@@ -201,7 +195,7 @@ class Attack:
             return Impossible("you can't attack yourself")
         if team(t) == team(e) and comp(t, Presence) is Presence.active:
             return Impossible(f"{ident(t).name} fights on your side")
-        problem = _may_act(battle, e) or _target_problem(battle, e, t, weapon_range(gear(e).weapon, battle.rules))
+        problem = turn_refusal(battle, e) or _target_problem(battle, e, t, weapon_range(gear(e).weapon, battle.rules))
         if problem:
             return Impossible(problem)
         start = len(battle.log)
@@ -212,20 +206,8 @@ class Attack:
 
 
 def ability_problem(battle: Battle, e: Entity, ability: Ability) -> str | None:
-    """Why `e` can't use `ability` now (slot, charges, cooldown), or None."""
-    loadout = comp(e, Loadout)
-    if ability.name not in loadout.slotted:
-        return f"{ability.name} is not slotted"
-    if ability.is_passive:
-        return f"{ability.name} is a passive: it works by being slotted"
-    left = charge_left(e, ability.difficulty)
-    if left is not None and left <= 0:
-        return f"no charges of difficulty {ability.difficulty} left"
-    ready = comp(e, Cooldowns).ready_at.get(ability.name, 0)
-    if ready > _state(e).own_turns:
-        turns = ready - _state(e).own_turns
-        return f"{ability.name} is cooling down ({turns} more turn{'s' if turns != 1 else ''})"
-    return None
+    """Why `e` can't use `ability` now (R-6: `usability.ability_refusal`), or None."""
+    return ability_refusal(battle, e, ability.name)
 
 
 @attrs.frozen
@@ -242,7 +224,7 @@ class UseAbility:
         ability = gear(e).character.ability(self.ability)
         if ability is None:
             return Impossible(f"{ident(e).name} doesn't know {self.ability!r}")
-        problem = _may_act(battle, e) or ability_problem(battle, e, ability)
+        problem = ability_refusal(battle, e, ability.name)
         if problem:
             return Impossible(problem)
         target = battle.by_id.get(self.target) if self.target else None
@@ -309,7 +291,7 @@ class Swap:
 
     def __call__(self, battle: Battle) -> Outcome:
         e = battle[self.actor]
-        problem = _may_act(battle, e)
+        problem = turn_refusal(battle, e)
         if problem:
             return Impossible(problem)
         character = gear(e).character
@@ -344,7 +326,7 @@ class TogglePassive:
 
     def __call__(self, battle: Battle) -> Outcome:
         e = battle[self.actor]
-        problem = _may_act(battle, e)
+        problem = turn_refusal(battle, e)
         if problem:
             return Impossible(problem)
         ability = gear(e).character.ability(self.ability)
@@ -355,9 +337,9 @@ class TogglePassive:
             return Impossible(f"{ability.name} is non-replaceable: it always works")
         on = self.ability not in loadout.active_passives
         if on:
-            left = charge_left(e, ability.difficulty)
-            if left is not None and left <= 0:
-                return Impossible(f"no charges of difficulty {ability.difficulty} left")
+            problem = charge_refusal(e, ability.difficulty)
+            if problem:
+                return Impossible(problem)
         start = len(battle.log)
         _spend_turn(battle, e)
         if on:
@@ -393,12 +375,12 @@ class FreeAction:
 
     def __call__(self, battle: Battle) -> Outcome:
         e = battle[self.actor]
-        problem = _may_act(battle, e)
-        if problem and not (self.stock == "hide" and effects(e).has("fear") and not _state(e).acted):
+        problem = free_action_refusal(battle, e)
+        if problem is None and effects(e).has("fear") and self.stock != "hide":
+            problem = turn_refusal(battle, e)  # R-10 fear: of the free actions, only hiding
+        if problem:
             return Impossible(problem)
         points = comp(e, FreeActions).points
-        if points <= 0:
-            return Impossible(f"{ident(e).name} has no free-action points left")
         effect, chance, duration, magnitude, reach, description = (
             self.effect, self.chance, self.duration, Fraction(self.magnitude), None, self.description,
         )

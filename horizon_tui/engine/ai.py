@@ -24,13 +24,15 @@ import tcod.path
 from horizon_tui.content.ai_profiles import Condition, Profile, Rule, cached_ai_profiles, profiles_path
 from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Difficulty, Target
 from horizon_tui.engine.actions import (
-    Attack, Impossible, Move, UseAbility, Wait, ability_problem, blocked_for, move_costs, perform,
+    Attack, Impossible, Move, UseAbility, Wait, blocked_for, move_costs, perform,
 )
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
     Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, typical_attack,
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
+from horizon_tui.engine.sideview import hidden_from
+from horizon_tui.engine.usability import ability_refusal, ability_state_refusal
 from horizon_tui.engine.components import (
     Charges, Controller, Cooldowns, Effects, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
 )
@@ -55,7 +57,7 @@ def visible_enemies(battle: Battle, e: Entity) -> list[Entity]:
         held = table[other]
         if held[Team].name != side:
             at = held[Position]
-            if view[at.y * width + at.x] and not held[Effects].has("hidden"):
+            if view[at.y * width + at.x] and not hidden_from(other, side):
                 seen.append(other)
     return seen
 
@@ -389,17 +391,13 @@ def ability_options(
     here, there = pos(e), pos(target)
     cells = distance(here, there)
     held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
-    pools, ready = held[Charges].pools, held[Cooldowns].ready_at
-    own_turns = held[TurnState].own_turns
     seen_once = cid(target) in held[Memory].seen
     sight: bool | None = None
     hit: Fraction | None = None
     options = []
     for harm in kit:
-        if harm.difficulty is not Difficulty.I and pools.get(harm.difficulty, 0) <= 0:
-            continue  # no charges of that difficulty left (R-6)
-        if ready.get(harm.name, 0) > own_turns:
-            continue  # cooling down (R-6)
+        if ability_state_refusal(battle, e, harm.ability):
+            continue  # not slotted, no charges of that difficulty left, or cooling down (R-6)
         if not harm.passes(check_chance(e, harm.difficulty, rules), min_chance):
             continue
         if strong is not None and not strong(harm.ability):
@@ -473,7 +471,7 @@ def _helping(mind: Mind, rule: Rule, kind: str) -> list:
     """Slotted, usable abilities of a kind (heal, cleanse, buff), for an ally or itself."""
     battle, e = mind.battle, mind.e
     return [ability for ability in mind.helping()[kind]
-            if not ability_problem(battle, e, ability)
+            if not ability_refusal(battle, e, ability.name)
             and check_chance(e, ability.difficulty, battle.rules) >= rule.min_chance]
 
 

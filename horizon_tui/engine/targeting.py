@@ -18,6 +18,8 @@ from horizon_tui.engine.battle import (
     Battle, Entity, check_chance, comp, gear, ident, is_downed, pos, stats, team,
 )
 from horizon_tui.engine.components import Memory
+from horizon_tui.engine.sideview import hidden_from
+from horizon_tui.engine.usability import ability_refusal, free_action_refusal, turn_refusal
 from horizon_tui.rules.combat import crit_chance
 from horizon_tui.rules.ranges import ability_range, weapon_range
 
@@ -40,9 +42,15 @@ def reach_mask(battle: Battle, origin: tuple[int, int], reach: int) -> np.ndarra
     return np.maximum(abs(xs - origin[0]), abs(ys - origin[1])) <= reach + 1
 
 
+def _seen_at(battle: Battle, user: Entity, cell: tuple[int, int]) -> Entity | None:
+    """Who stands on `cell` as `user`'s side knows it: a combatant hidden from it is not there (R-13)."""
+    target = battle.at(cell)
+    return None if target is None or hidden_from(target, team(user)) else target
+
+
 def attack_preview(battle: Battle, user: Entity, cell: tuple[int, int]) -> Preview:
     reach = weapon_range(gear(user).weapon, battle.rules)
-    target = battle.at(cell)
+    target = _seen_at(battle, user, cell)
     problem = None
     hit = crit = None
     if target is None or target is user:
@@ -56,7 +64,7 @@ def attack_preview(battle: Battle, user: Entity, cell: tuple[int, int]) -> Previ
 
 
 def ability_preview(battle: Battle, user: Entity, ability: Ability, cell: tuple[int, int]) -> Preview:
-    target = battle.at(cell)
+    target = _seen_at(battle, user, cell)
     seen = target is not None and ident(target).id in comp(user, Memory).seen
     reach = ability_range(ability, gear(user).weapon, battle.rules, target_seen=seen)
     check = check_chance(user, ability.difficulty, battle.rules)
@@ -82,7 +90,7 @@ def ability_preview(battle: Battle, user: Entity, ability: Ability, cell: tuple[
 
 
 def free_action_preview(battle: Battle, user: Entity, stock: str, cell: tuple[int, int]) -> Preview:
-    target = battle.at(cell)
+    target = _seen_at(battle, user, cell)
     action = next((a for a in battle.rules.free_actions if a.name == stock), None)
     reach = action.range if action else 0
     problem = _target_refusal(battle, FreeAction(ident(user).id, stock=stock, target=ident(target).id if target else None))
@@ -99,19 +107,22 @@ def _target_refusal(battle: Battle, action) -> str | None:
         target = battle.by_id.get(action.target)
         if target is None:
             return "no one there"
-        return actions._may_act(battle, e) or actions._target_problem(  # noqa: SLF001
+        return turn_refusal(battle, e) or actions._target_problem(  # noqa: SLF001
             battle, e, target, weapon_range(gear(e).weapon, battle.rules))
     if isinstance(action, UseAbility):
         ability = gear(e).character.ability(action.ability)
         if ability is None:
             return "unknown ability"
         target = battle.by_id.get(action.target) if action.target else None
-        return (actions._may_act(battle, e) or actions.ability_problem(battle, e, ability)  # noqa: SLF001
+        return (ability_refusal(battle, e, ability.name)
                 or action._aim_problem(battle, e, ability, target, action.at))  # noqa: SLF001
     if isinstance(action, FreeAction):
         stock = next((a for a in battle.rules.free_actions if a.name == action.stock), None)
         if stock is None:
             return "unknown free action"
+        problem = free_action_refusal(battle, e)
+        if problem:
+            return problem
         if stock.target == "self":
             return None
         target = battle.by_id.get(action.target or "")

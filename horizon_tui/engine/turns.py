@@ -15,6 +15,7 @@ from horizon_tui.engine.components import (
     Controller, Effects, Gear, Identity, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import end_effect, expire_turn_effects, tick_effects
+from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.turns import initiative_key
 
@@ -109,7 +110,7 @@ def update_sight(battle: Battle, e: Entity) -> None:
     news = None  # those seen somewhere it doesn't know them to be (new, or moved)
     for xy, other_id in battle.occupancy.items():  # who stands where: no component reads
         if visible[xy[1] * width + xy[0]] and other_id != me and other_id in active and known.get(other_id) != xy:
-            if _hidden_from(active[other_id], held[Team].name):
+            if hidden_from(active[other_id], held[Team].name):
                 continue  # R-13 hide: the other side doesn't see it, so learns nothing new of it
             if news is None:
                 news = {}
@@ -118,11 +119,6 @@ def update_sight(battle: Battle, e: Entity) -> None:
         battle.memo[key] = (battle.placements, memory)
         return
     put(e, Memory, Memory(memory.seen | news.keys(), {**known, **news}, memory.last_attacker, memory.origin))
-
-
-def _hidden_from(other: Entity, side: str) -> bool:
-    held = other.registry._components_by_entity[other]  # noqa: SLF001
-    return held[Team].name != side and held[Effects].has("hidden")
 
 
 def start(battle: Battle) -> None:

@@ -166,7 +166,7 @@ def test_r10_fear_forbids_acting_and_approaching_the_source(new_battle):
     battle = new_battle(party=[(character("Hero", weapon="longbow"), (3, 2))], enemies=[(enemy_def(), (6, 2))])
     put(battle, "hero", "fear", duration=1)
     give_turn(battle, "hero")
-    assert perform(battle, Attack("hero", "grunt")) == Impossible("Hero is afraid: flee or hide (wait)")
+    assert perform(battle, Attack("hero", "grunt")) == Impossible("afraid: flee or hide (wait)")
     assert perform(battle, Move("hero", (4, 2))) == Impossible("Hero is afraid and won't go nearer to Grunt")
     assert isinstance(perform(battle, Move("hero", (1, 2)), auto_end=False), Success)  # away is fine
     perform(battle, Wait("hero"))

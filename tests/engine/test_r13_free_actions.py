@@ -65,7 +65,7 @@ def test_r13_hide_makes_untargetable_until_it_acts(new_battle):
         raise AssertionError("no seed of 10 hid the hero")
     assert effects(battle["hero"]).has("hidden")
     grunt = give_turn(battle, "grunt")
-    assert perform(battle, Attack("grunt", "hero")) == Impossible("Hero is hidden")
+    assert perform(battle, Attack("grunt", "hero")) == Impossible("no one to target there")
     ai.take_turn(battle, grunt)
     assert not [e for e in events(battle, "attack") if e.actor == "grunt"]  # the AI doesn't see it either
     give_turn(battle, "hero")
@@ -81,10 +81,10 @@ def test_r13_no_points_left_is_refused(new_battle):
         assert isinstance(perform(battle, FreeAction("hero", stock="shove", target="grunt")), Success)
     give_turn(battle, "hero")
     assert perform(battle, FreeAction("hero", stock="shove", target="grunt")) == Impossible(
-        "Hero has no free-action points left")
+        "no free-action points left")
     assert not comp(battle["hero"], TurnState).acted
     assert perform(battle, FreeAction("hero", stock="juggle", target="grunt")) == Impossible(
-        "Hero has no free-action points left")
+        "no free-action points left")
 
 
 def test_r13_unknown_stock_action_names_the_stock_ones(new_battle):
@@ -116,7 +116,7 @@ def test_r13_gm_adjudicated_free_action_certain_or_on_a_stated_chance(new_battle
     assert [(d.amount, d.source) for d in events(battle, "damage", start)] == ([(40, "hero")] if check.success else [])
     assert comp(battle["hero"], FreeActions).points == 0
     assert perform(battle, FreeAction("hero", target="grunt", description="nothing")) in (
-        Impossible("Hero has already acted this turn"), Impossible("Hero has no free-action points left"))
+        Impossible("already acted this turn"), Impossible("no free-action points left"))
 
 
 def test_r13_a_free_action_needs_an_effect(new_battle):

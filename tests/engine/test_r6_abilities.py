@@ -63,7 +63,7 @@ def test_r6_each_use_spends_a_charge_of_its_difficulty_and_none_left_is_refused(
         perform(battle, Wait("hero"))
         next_turn_of(battle, "hero")
     outcome = perform(battle, UseAbility("hero", "Focus"))
-    assert outcome == Impossible("no charges of difficulty II left")
+    assert outcome == Impossible("no charges of II left")
     assert comp(e, Charges).pools[II] == 0  # never below 0
     assert not comp(e, TurnState).acted  # a refusal costs nothing
 
@@ -77,7 +77,7 @@ def test_r6_cooldown_difficulty_ii_refused_next_own_turn_and_ready_the_one_after
 
     next_turn_of(battle, "hero")
     assert comp(e, TurnState).own_turns == t + 1
-    assert perform(battle, UseAbility("hero", "Focus")) == Impossible("Focus is cooling down (1 more turn)")
+    assert perform(battle, UseAbility("hero", "Focus")) == Impossible("cooling down: 1 turn left")
     perform(battle, Wait("hero"))
 
     next_turn_of(battle, "hero")
@@ -131,7 +131,7 @@ def test_r6_swap_costs_the_turn_and_cannot_remove_a_fixed_passive(new_battle):
     assert (swap.actor, swap.removed, swap.added) == ("hero", "Cleave", "Kick")
     assert comp(e, Loadout).slotted == ("Iron Skin", "Kick", "Focus")
     assert comp(e, TurnState).acted  # the turn's action is spent
-    assert perform(battle, UseAbility("hero", "Focus")) == Impossible("Hero has already acted this turn")
+    assert perform(battle, UseAbility("hero", "Focus")) == Impossible("already acted this turn")
     perform(battle, Wait("hero"))
     next_turn_of(battle, "hero")
     assert perform(battle, Swap("hero", remove="Iron Skin", add="Cleave")) == Impossible(
@@ -167,7 +167,7 @@ def test_r6_toggle_passive_off_and_on_costs_the_turn_and_a_charge_to_switch_on(n
     perform(battle, TogglePassive("hero", "Stone Ward"))  # off again
     perform(battle, Wait("hero"))
     next_turn_of(battle, "hero")
-    assert perform(battle, TogglePassive("hero", "Stone Ward")) == Impossible("no charges of difficulty II left")
+    assert perform(battle, TogglePassive("hero", "Stone Ward")) == Impossible("no charges of II left")
 
 
 def test_r6_companion_passive_spawns_an_ally_beside_its_owner_acting_right_after_it(new_battle):

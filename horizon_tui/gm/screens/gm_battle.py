@@ -21,6 +21,7 @@ from horizon_tui.engine.battle import BattleError, comp, hp, ident, pos, team
 from horizon_tui.engine.components import Controller, FreeActions
 from horizon_tui.engine.persist import BattleSession, session_to_dict
 from horizon_tui.engine.runner import override
+from horizon_tui.engine.usability import free_action_refusal
 from horizon_tui.errors import DataError
 from horizon_tui.gm import battles, services
 from horizon_tui.gm.initiative import Reorder, delay_position, ready_position, tracker_rows
@@ -258,8 +259,9 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
             self.prompt = "free actions are for the combatant whose turn it is (c hands an AI one to you)"
             self.refresh_all()
             return
-        if comp(me, FreeActions).points <= 0:
-            self.refuse(f"{ident(me).name} has no free-action points left")
+        problem = free_action_refusal(self.battle, me)
+        if problem:
+            self.refuse(f"{ident(me).name}: {problem}")
             return
         actor = ident(me).id
         name = ident(me).name

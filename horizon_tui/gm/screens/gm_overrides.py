@@ -6,7 +6,8 @@ from __future__ import annotations
 from horizon_tui.content.models import Difficulty, EffectSpec
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import charge_left, comp, effects, hp, ident, pos
-from horizon_tui.engine.components import Controller, Cooldowns, Presence, TurnState
+from horizon_tui.engine.components import Controller, Cooldowns, Presence
+from horizon_tui.engine.usability import cooldown_left
 from horizon_tui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.tui.battle.dialogs import ChoiceDialog
 from horizon_tui.tui.battle.screen import DIRECTIONS
@@ -97,8 +98,8 @@ class OverrideMenu:
 
     def _override_cooldown(self, target: str) -> None:
         e = self.battle[target]
-        turns = comp(e, TurnState).own_turns
-        cooling = [(n, f"{n} ({r - turns} turns)") for n, r in comp(e, Cooldowns).ready_at.items() if r > turns]
+        left = {n: cooldown_left(self.battle, e, n) for n in comp(e, Cooldowns).ready_at}
+        cooling = [(n, f"{n} ({turns} turn{'s' if turns != 1 else ''} left)") for n, turns in left.items() if turns]
         if not cooling:
             self.prompt = f"nothing of {ident(e).name}'s is cooling down"
             self.refresh_all()

@@ -24,9 +24,11 @@ from horizon_tui.engine.actions import Attack, FreeAction, Impossible, Move, Use
 from horizon_tui.engine.battle import (
     Battle, Entity, charge_left, comp, effects, gear, hp, ident, pos, team,
 )
-from horizon_tui.engine.components import Cooldowns, FreeActions, Loadout, Presence, TurnState
+from horizon_tui.engine.components import FreeActions, Loadout, Presence, TurnState
 from horizon_tui.engine.narrate import describe
 from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.sideview import hidden_from, targetable
+from horizon_tui.engine.usability import ability_refusal, cooldown_left
 from horizon_tui.engine.runner import needs_input, submit
 from horizon_tui.rules.texts import EFFECT_TEXT
 from horizon_tui.tui.battle.view import Overlay, team_view
@@ -245,7 +247,7 @@ class BattleScreen(Screen):
     def _shown_unit(self, visible) -> Entity | None:
         if self.cursor is not None:
             e = self.battle.at(self.cursor)
-            if e is not None and visible[self.cursor[1], self.cursor[0]]:
+            if e is not None and visible[self.cursor[1], self.cursor[0]] and not hidden_from(e, self.side):
                 return e
         return self.me or self.battle.current
 
@@ -289,15 +291,13 @@ class BattleScreen(Screen):
             return text
         loadout = comp(e, Loadout)
         g = gear(e)
-        own_turns = comp(e, TurnState).own_turns
-        ready = comp(e, Cooldowns).ready_at
         for index, name in enumerate(self._slotted(e), start=1):
             ability = g.character.ability(name)
             if ability is None:
                 continue
             left = charge_left(e, ability.difficulty)
-            cooldown = max(0, ready.get(name, 0) - own_turns)
-            usable = not ability.is_passive and (left is None or left > 0) and cooldown == 0
+            cooldown = cooldown_left(self.battle, e, name)
+            usable = ability_refusal(self.battle, e, name) is None
             text.append(f"{index} ", style="bold" if usable else "dim")
             text.append(f"{name} ", style="" if usable else "dim")
             text.append(f"{ability.difficulty} ", style="yellow")
@@ -388,11 +388,7 @@ class BattleScreen(Screen):
         return pos(targets[0]) if targets else None
 
     def _visible_targets(self, me: Entity) -> list[Entity]:
-        visible = team_view(self.battle, self.side)
-        here = pos(me)
-        found = [e for e in self.battle.active.values()
-                 if team(e) != team(me) and visible[pos(e)[1], pos(e)[0]]]
-        return sorted(found, key=lambda e: (max(abs(pos(e)[0] - here[0]), abs(pos(e)[1] - here[1])), ident(e).id))
+        return targetable(self.battle, me)
 
     # --- key actions -----------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from textual.strip import Strip
 
 from horizon_tui.engine.battle import Battle, ident, pos, team
 from horizon_tui.engine.battlefield import Terrain
+from horizon_tui.engine.sideview import visible_cells, visible_units
 
 # Colours: one palette, named for what they show.
 FLOOR_LIT, FLOOR_DIM = (110, 110, 100), (55, 55, 60)
@@ -49,18 +50,8 @@ class Overlay:
 
 
 def team_view(battle: Battle, side: str | None) -> np.ndarray:
-    """What a side sees now: the union of its active members' fields of view. `None` is the
-    game master, who sees everything."""
-    field = battle.battlefield
-    if side is None:
-        return np.ones((field.height, field.width), dtype=bool)
-    seen = np.zeros((field.height, field.width), dtype=bool)
-    from horizon_tui.engine.battle import gear
-
-    for e in battle.active.values():
-        if team(e) == side:
-            seen |= field.fov(pos(e), gear(e).sight_radius)
-    return seen
+    """What a side sees now (`engine.sideview.visible_cells`); `None` is the game master."""
+    return visible_cells(battle, side)
 
 
 class BaseLayer:
@@ -121,10 +112,8 @@ def _paint_overlay_and_units(rgb, battle: Battle, visible, known, side, active, 
         for x, y in overlay.area:
             if field.in_bounds((x, y)):
                 rgb["bg"][y, x] = AREA_BG
-    for e in battle.active.values():
+    for e in visible_units(battle, side, visible):  # fog of war and R-13's hidden: what its side sees
         x, y = pos(e)
-        if team(e) != side and not visible[y, x]:
-            continue  # fog of war: the player sees only what its side sees
         i = ident(e)
         rgb["ch"][y, x] = ord(i.glyph[:1] or "?")
         rgb["fg"][y, x] = TEAM_COLOURS.get(team(e), (230, 230, 230))

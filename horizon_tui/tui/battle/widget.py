@@ -10,6 +10,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from horizon_tui.engine.battle import Battle
+from horizon_tui.engine.sideview import remembered_cells
 from horizon_tui.tui.battle.view import BaseLayer, Overlay, StripCache, draw
 
 
@@ -35,7 +36,7 @@ class BattlefieldView(ScrollView, can_focus=True):
     def redraw(self, visible: np.ndarray, active: str | None, overlay: Overlay | None) -> None:
         """Repaint the console; only rows whose cells changed are rebuilt and refreshed."""
         self.seen_now = visible
-        self.remembered |= visible
+        self.remembered = remembered_cells(self.battle, self.side, visible)  # what its side has seen (R-13)
         before = self.console.rgb.copy()
         draw(self.console, self.battle, visible, self.remembered, side=self.side, active=active,
              overlay=overlay, base=self.base)

@@ -1,0 +1,179 @@
+"""What one side may know of a battle now: the one R-13 sight / hidden rule and a plain read model.
+
+`hidden_from` is R-13's hide, in one place: a hidden combatant is neither seen nor targetable by
+the other side (its own side still sees it). `sees` is one combatant's sight (its field of view,
+less the hidden); `side_view` is what a whole side knows — the cells its active members see now,
+the cells it has seen (from where its members stood after each move, and now), and the units it
+can see, each with position, health and effects with their turns left (R-10's count,
+`effect_turns_left`). The player's map, the GM's screens, the AI and the simulator read this; a
+screen only formats it. Plain attrs data and numpy masks: no Textual.
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from horizon_tui.engine import events as ev
+from horizon_tui.engine.battle import Battle, Entity
+from horizon_tui.engine.components import ActiveEffect, Effects, Gear, Health, Identity, Position, Team
+
+
+def hidden_from(other: Entity, side: str | None) -> bool:
+    """R-13 hide: `other` is hidden from `side` (None = the game master, from whom nothing hides)."""
+    held = other.registry._components_by_entity[other]  # noqa: SLF001 - as `battle.comp`: the AI asks often
+    return side is not None and held[Team].name != side and held[Effects].has("hidden")
+
+
+def sees(battle: Battle, viewer: Entity, other: Entity) -> bool:
+    """`viewer` sees `other` now: in its field of view and not hidden from its side (R-13)."""
+    table = viewer.registry._components_by_entity  # noqa: SLF001
+    mine, theirs = table[viewer], table[other]
+    at = theirs.get(Position)
+    if at is None or hidden_from(other, mine[Team].name):
+        return False
+    field = battle.battlefield
+    view = field.fov_bytes(mine[Position].xy, mine[Gear].sight_radius)
+    return bool(view[at.y * field.width + at.x])
+
+
+def effect_turns_left(effect: ActiveEffect) -> int:
+    """R-10: how many of its holder's own turns the effect still covers, the turn in progress
+    included once it has begun under the effect (see `effects.tick_effects`)."""
+    return effect.turns_left
+
+
+@attrs.frozen
+class EffectView:
+    name: str
+    turns_left: int
+    magnitude: float
+    stat: str | None = None
+
+
+@attrs.frozen
+class UnitView:
+    id: str
+    name: str
+    glyph: str
+    team: str
+    kind: str
+    level: int
+    position: tuple[int, int]
+    hp: int
+    max_hp: int
+    effects: tuple[EffectView, ...] = ()
+
+
+@attrs.frozen(eq=False)
+class SideView:
+    """What `side` may know now (None = the game master, who knows everything)."""
+
+    side: str | None
+    round: int
+    visible: np.ndarray  # bool [y, x]: seen now
+    remembered: np.ndarray  # bool [y, x]: seen at some point this battle (`visible` included)
+    units: tuple[UnitView, ...]  # active combatants it can see (its own always), in spawn order
+
+    def unit(self, combatant_id: str) -> UnitView | None:
+        for u in self.units:
+            if u.id == combatant_id:
+                return u
+        return None
+
+    def unit_at(self, xy: tuple[int, int]) -> UnitView | None:
+        for u in self.units:
+            if u.position == xy:
+                return u
+        return None
+
+
+def visible_cells(battle: Battle, side: str | None) -> np.ndarray:
+    """The union of the side's active members' fields of view (everything for the GM)."""
+    field = battle.battlefield
+    if side is None:
+        return np.ones((field.height, field.width), dtype=bool)
+    seen = np.zeros((field.height, field.width), dtype=bool)
+    table = battle.registry._components_by_entity  # noqa: SLF001
+    for e in battle.active.values():
+        held = table[e]
+        if held[Team].name == side and Position in held:
+            seen |= field.fov(held[Position].xy, held[Gear].sight_radius)
+    return seen
+
+
+def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | None = None) -> np.ndarray:
+    """Every cell the side has seen: from where its members stood after each move of the log,
+    and now. Derived from the log (kept up to date in the battle's memo), never state."""
+    field = battle.battlefield
+    if side is None:
+        return np.ones((field.height, field.width), dtype=bool)
+    key = ("remembered", side)
+    found = battle.memo.get(key)
+    if found is None or found[0] > len(battle.log):
+        found = (0, np.zeros((field.height, field.width), dtype=bool), {})
+    done, mask, teams = found
+    mask = mask.copy()
+    teams = dict(teams)
+    for event in battle.log[done:]:
+        if isinstance(event, ev.SideChange):
+            teams[event.target] = event.team
+        elif isinstance(event, ev.Move) and event.path:
+            who = battle.by_id.get(event.actor)
+            if who is None:
+                continue
+            held = who.registry._components_by_entity[who]  # noqa: SLF001
+            end = tuple(event.path[-1])
+            if field.in_bounds(end) and teams.get(event.actor, held[Identity].base_team) == side:
+                mask |= field.fov(end, held[Gear].sight_radius)
+    mask |= visible if visible is not None else visible_cells(battle, side)
+    battle.memo[key] = (len(battle.log), mask, teams)
+    return mask.copy()
+
+
+def _unit(e: Entity) -> UnitView:
+    held = e.registry._components_by_entity[e]  # noqa: SLF001
+    i, h, at = held[Identity], held[Health], held[Position]
+    shown = tuple(EffectView(fx.effect, effect_turns_left(fx), float(fx.magnitude), fx.stat)
+                  for fx in held[Effects].active)
+    return UnitView(i.id, i.name, i.glyph, held[Team].name, i.kind, i.level, (at.x, at.y), h.hp, h.max_hp, shown)
+
+
+def visible_units(battle: Battle, side: str | None, visible: np.ndarray | None = None) -> list[Entity]:
+    """Active combatants `side` can see now: its own, and others on a cell it sees and not
+    hidden from it (R-13). Spawn order."""
+    if visible is None:
+        visible = visible_cells(battle, side)
+    table = battle.registry._components_by_entity  # noqa: SLF001
+    found = []
+    for e in battle.active.values():
+        held = table[e]
+        at = held.get(Position)
+        if at is None:
+            continue
+        if side is None or held[Team].name == side or (visible[at.y, at.x] and not hidden_from(e, side)):
+            found.append(e)
+    return found
+
+
+def side_view(battle: Battle, side: str | None) -> SideView:
+    """What `side` may know now (R-13): see the module's docstring."""
+    visible = visible_cells(battle, side)
+    remembered = remembered_cells(battle, side, visible)
+    units = tuple(_unit(e) for e in visible_units(battle, side, visible))
+    return SideView(side, battle.round, visible, remembered, units)
+
+
+def targetable(battle: Battle, actor: Entity) -> list[Entity]:
+    """The other side's combatants `actor`'s side sees now and may pick (hidden ones excluded,
+    R-13), nearest first, ties by id. Range and line of sight stay with each action."""
+    table = actor.registry._components_by_entity  # noqa: SLF001
+    side = table[actor][Team].name
+    hx, hy = table[actor][Position].xy
+    found = [e for e in visible_units(battle, side) if table[e][Team].name != side]
+
+    def nearest(e: Entity) -> tuple[int, str]:
+        at = table[e][Position]
+        return (max(abs(at.x - hx), abs(at.y - hy)), table[e][Identity].id)
+
+    return sorted(found, key=nearest)

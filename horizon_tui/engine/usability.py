@@ -1,0 +1,106 @@
+"""R-6 "can this be used now": the one check the actions, the AI, the player's and the GM's
+screens and the simulator all ask. None means usable; otherwise a short reason in words.
+
+What an action then asks of its target (range, sight, side) stays with the action
+(`actions.UseAbility`); this answers only what holds whatever the target: the turn, the slot,
+the charges (R-5, R-6), the cooldown (R-6) and, for an ability that only heals, whether anyone
+it could reach needs it.
+"""
+
+from __future__ import annotations
+
+from horizon_tui.content.models import Ability, Difficulty, Target
+from horizon_tui.engine.battle import Battle, Entity, allies_of, charge_left, comp, effects, gear, hp
+from horizon_tui.engine.components import Cooldowns, FreeActions, Loadout, TurnState
+
+_HEALS = frozenset({"heal"})
+
+
+def turn_refusal(battle: Battle, actor: Entity) -> str | None:
+    """What stops any action this turn: already acted, or afraid (R-10 fear: flee or hide)."""
+    if comp(actor, TurnState).acted:
+        return "already acted this turn"
+    if effects(actor).has("fear"):
+        return "afraid: flee or hide (wait)"
+    return None
+
+
+def cooldown_left(battle: Battle, actor: Entity, ability_name: str) -> int:
+    """R-6: how many more of `actor`'s own turns `ability_name` is refused for its cooldown,
+    counted exactly as `ability_refusal` enforces it: the turn in progress counts if it is the
+    actor's and its action is not yet spent; otherwise the count starts with its next turn.
+
+    Worked: a difficulty-III ability (cooldown 2) used on own turn 5 is ready from own turn 8;
+    right after its use (turn 5, action spent) 2 turns are left — turns 6 and 7 — and at the
+    start of turn 6, 2 are left too (6 and 7), at turn 7 one, at turn 8 none."""
+    ready = comp(actor, Cooldowns).ready_at.get(ability_name, 0)
+    state = comp(actor, TurnState)
+    first = state.own_turns  # the first own turn still to come on which it could be used
+    if battle.current is not actor or state.acted:
+        first += 1
+    return max(0, ready - first)
+
+
+def charge_refusal(actor: Entity, difficulty: Difficulty) -> str | None:
+    """R-5/R-6: a use (or a passive switched on) needs a charge of its difficulty; I is unlimited."""
+    left = charge_left(actor, difficulty)
+    if left is not None and left <= 0:
+        return f"no charges of {difficulty.value} left"
+    return None
+
+
+def ability_state_refusal(battle: Battle, actor: Entity, ability: Ability) -> str | None:
+    """The R-6 part of `ability_refusal` for an ability object: slot, passive, charges, cooldown
+    (not the turn). The AI asks this many times a turn."""
+    if ability.name not in comp(actor, Loadout).slotted:
+        return f"{ability.name} is not slotted"
+    if ability.is_passive:
+        return f"{ability.name} is a passive: it works by being slotted"
+    problem = charge_refusal(actor, ability.difficulty)
+    if problem:
+        return problem
+    ready = comp(actor, Cooldowns).ready_at.get(ability.name, 0)
+    own = comp(actor, TurnState).own_turns
+    if ready > own:
+        turns = ready - own
+        return f"cooling down: {turns} turn{'s' if turns != 1 else ''} left"
+    return None
+
+
+def ability_refusal(battle: Battle, actor: Entity, ability_name: str) -> str | None:
+    """Why `actor` can't use `ability_name` now (R-6), or None when it can."""
+    ability = gear(actor).character.ability(ability_name)
+    if ability is None:
+        return f"doesn't know {ability_name!r}"
+    problem = turn_refusal(battle, actor) or ability_state_refusal(battle, actor, ability)
+    if problem:
+        return problem
+    if _only_heals(ability) and not any(hp(a).hp < hp(a).max_hp for a in _patients(battle, actor, ability)):
+        return "full health: nothing to heal"
+    return None
+
+
+def free_action_refusal(battle: Battle, actor: Entity) -> str | None:
+    """Why `actor` can't take a free action now (R-13), or None. A frightened combatant may
+    still hide (the `hide` stock action), so fear is the action's own business."""
+    if comp(actor, TurnState).acted:
+        return "already acted this turn"
+    if comp(actor, FreeActions).points <= 0:
+        return "no free-action points left"
+    return None
+
+
+def _only_heals(ability: Ability) -> bool:
+    return bool(ability.effects) and all(s.effect in _HEALS for s in ability.effects) and not ability.deals_damage
+
+
+def _patients(battle: Battle, actor: Entity, ability: Ability) -> list[Entity]:
+    if ability.target is Target.self:
+        return [actor]
+    return allies_of(battle, actor)
+
+
+__all__ = [
+    "ability_refusal", "ability_state_refusal", "charge_refusal", "cooldown_left", "free_action_refusal",
+    "turn_refusal",
+]
