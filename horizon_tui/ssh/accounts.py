@@ -1,21 +1,31 @@
 """The SSH host's accounts: one folder per user under `DATA_DIR/users/NAME/`.
 
-`users/NAME/authorized_keys` (OpenSSH format, written atomically) is the account; the player
-app's saves live in `users/NAME/saves/`. A name is letters, digits, `-` and `_`, 1–32 characters,
-checked when an account is added and again at every login, so no name reaches outside its folder.
+`users/NAME/authorized_keys` (OpenSSH format, written atomically) is the account; `users/NAME/role`
+says `gm` for a game master's account (none, or `player`: a player's); the player app's saves live
+in `users/NAME/saves/`. A name is letters, digits, `-` and `_`, 1–32 characters, checked when an
+account is added and again at every login, so no name reaches outside its folder. Everything in
+the data folder is the host owner's alone: folders 0700, files 0600 (`private_tree`).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 from horizon_tui.errors import HorizonError
+from horizon_tui.paths import private_dir
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 NAME_RULE = "letters, digits, '-' and '_', 1 to 32 characters"
 KEYS_FILE = "authorized_keys"
+ROLE_FILE = "role"
+ROLES = ("player", "gm")
+# The user key types ssh-audit's hardening guide keeps (PubkeyAcceptedAlgorithms, RequiredRSASize).
+KEY_TYPES = (b"ssh-ed25519", b"sk-ssh-ed25519@openssh.com", b"ssh-rsa")
+MIN_RSA_BITS = 3072
+KEY_ADVICE = "make one with `ssh-keygen -t ed25519`"
 
 
 class AccountError(HorizonError):
@@ -31,6 +41,50 @@ def check_name(name: str) -> str:
         shown = repr(name) if name else "an empty name"
         raise AccountError(f"user name {shown} is not allowed: use {NAME_RULE}")
     return name
+
+
+def key_refusal(key) -> str | None:
+    """Why a user's public key is not accepted (an old or weak type), or None."""
+    algorithm = key.algorithm
+    if algorithm not in KEY_TYPES:
+        return f"{algorithm.decode(errors='replace')} keys are not accepted here; {KEY_ADVICE}"
+    if algorithm == b"ssh-rsa" and key.pyca_key.key_size < MIN_RSA_BITS:
+        return (f"an RSA key of {key.pyca_key.key_size} bits is too short (at least {MIN_RSA_BITS}); "
+                f"{KEY_ADVICE}")
+    return None
+
+
+def accepts_key(key) -> bool:
+    return key_refusal(key) is None
+
+
+def private_tree(root: Path) -> int:
+    """Make `root` (0700) and take every permission of group and others off what is inside it:
+    folders end up 0700, files 0600 (or stricter). Symbolic links are not followed. Returns how
+    many entries had to be tightened."""
+    private_dir(Path(root))
+    tightened = 0
+    for folder, dirs, files in os.walk(root):
+        for name in (*dirs, *files):
+            path = os.path.join(folder, name)
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:
+                continue
+            if stat.S_ISLNK(mode) or not mode & 0o077:
+                continue
+            wanted = 0o700 if stat.S_ISDIR(mode) else stat.S_IMODE(mode) & 0o600
+            try:
+                os.chmod(path, wanted, follow_symlinks=False)
+                tightened += 1
+            except (OSError, NotImplementedError):
+                continue
+    try:
+        if os.stat(root).st_mode & 0o077:
+            os.chmod(root, 0o700)
+    except OSError:
+        pass
+    return tightened
 
 
 def parse_public_keys(text: str, source: str) -> list[bytes]:
@@ -51,6 +105,9 @@ def parse_public_keys(text: str, source: str) -> list[bytes]:
         except (asyncssh.KeyImportError, ValueError):
             raise AccountError(f"{source}:{number}: not an OpenSSH public key "
                                "(expected a line like 'ssh-ed25519 AAAA… comment')") from None
+        refusal = key_refusal(key)
+        if refusal:
+            raise AccountError(f"{source}:{number}: {refusal}")
         lines.append(key.export_public_key("openssh").strip())
     if not lines:
         raise AccountError(f"{source}: no public key found")
@@ -75,7 +132,7 @@ class Accounts:
     takes effect for a running server without a restart."""
 
     def __init__(self, data_dir: Path):
-        self.data_dir = Path(data_dir)
+        self.data_dir = Path(data_dir).expanduser().resolve()
         self.users_dir = self.data_dir / "users"
 
     def user_dir(self, name: str) -> Path:
@@ -115,9 +172,31 @@ class Accounts:
             return set()
         return key_blobs(self.key_lines(name))
 
-    def add(self, name: str, key_file: Path) -> tuple[int, bool]:
-        """Add the keys of `key_file` to `name` (creating the account). Returns (keys added,
-        whether the account is new)."""
+    def role(self, name: str) -> str:
+        """`gm` or `player`. A role file that says anything else is read as `player`: an
+        account is never given more than it was."""
+        try:
+            text = (self.user_dir(name) / ROLE_FILE).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return "player"
+        return text if text in ROLES else "player"
+
+    def set_role(self, name: str, role: str) -> None:
+        from horizon_tui.saves.store import atomic_write
+
+        if role not in ROLES:
+            raise AccountError(f"role {role!r} is not one of: {', '.join(ROLES)}")
+        if not self.exists(name):
+            raise AccountError(f"no user {name!r} in {self.data_dir}")
+        path = self.user_dir(name) / ROLE_FILE
+        if role == "player":
+            path.unlink(missing_ok=True)
+        else:
+            atomic_write(path, f"{role}\n".encode())
+
+    def add(self, name: str, key_file: Path, role: str | None = None) -> tuple[int, bool]:
+        """Add the keys of `key_file` to `name` (creating the account), and set its role when
+        one is given. Returns (keys added, whether the account is new)."""
         from horizon_tui.saves.store import atomic_write
 
         check_name(name)
@@ -135,6 +214,8 @@ class Accounts:
         self._make_private_dir(self.user_dir(name))
         if added or created:
             atomic_write(self.keys_path(name), b"".join(line + b"\n" for line in existing + added))
+        if role is not None:
+            self.set_role(name, role)
         return len(added), created
 
     def remove(self, name: str) -> Path:
@@ -144,14 +225,13 @@ class Accounts:
         if not path.is_file():
             raise AccountError(f"no user {name!r} in {self.data_dir}")
         path.unlink()
+        (self.user_dir(name) / ROLE_FILE).unlink(missing_ok=True)  # a new account starts a player
         return self.user_dir(name)
 
     @staticmethod
     def _make_private_dir(path: Path) -> None:
         """Folders holding keys and players' saves are the host owner's alone (mode 0700)."""
-        if not path.exists():
-            path.mkdir(parents=True, exist_ok=True)
-            os.chmod(path, 0o700)
+        private_dir(path)
 
     def prepare_user(self, name: str) -> tuple[Path, Path]:
         """The user's folder and saves folder, made if missing (at the start of a session)."""

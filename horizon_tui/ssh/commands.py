@@ -1,4 +1,4 @@
-"""`horizon serve-ssh` and `horizon users add|list|remove`.
+"""`horizon serve-ssh` and `horizon users add|list|role|remove`.
 
 This module is imported when the parser is built, so it imports nothing heavy at the top;
 asyncssh comes in only when a command runs.
@@ -11,46 +11,111 @@ import shlex
 import sys
 from pathlib import Path
 
-DEFAULT_DATA_DIR = "saves/server"
+SERVE_EXAMPLES = """\
+examples:
+  horizon users add alice --key alice.pub          # a player (their ~/.ssh/id_ed25519.pub)
+  horizon users add gwen --key gwen.pub --gm       # a game master
+  horizon serve-ssh                                # 127.0.0.1:2222, data in the user data folder
+  horizon serve-ssh --host 0.0.0.0 --port 2222 --data-dir /var/lib/horizon --motd motd.txt
+  horizon serve-ssh --login-grace-time 5 --max-startups 10:30:60 --max-startups-per-source 2
+
+players connect with:  ssh -p 2222 alice@your.host
+
+Before logging in, a connection has --login-grace-time seconds; one address may have
+--max-startups-per-source connections not logged in yet (an IPv6 /64 counts as one address),
+and past START of them in all a new one from an address that already has one waiting is dropped
+with probability RATE %, rising to 100 % at FULL (OpenSSH's MaxStartups). An address flooding
+the host fills only its own places. Logged in, one account may hold
+--max-connections-per-user connections and --max-sessions-per-user games.
+"""
+
+USERS_EXAMPLES = """\
+examples:
+  horizon users add alice --key alice.pub          # a player; again with another .pub adds a key
+  horizon users add gwen --key gwen.pub --gm       # a game master's account
+  horizon users role alice gm                      # make an account a GM's (or: player)
+  horizon users list                               # NAME, role, keys
+  horizon users remove alice                       # the account goes; the saves stay
+"""
 
 
 def _count(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
 
 
 def _seconds(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 86400 * 366:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be from 0 to a year in seconds, not {text}")
     return value
 
 
 def _port(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a port (0 to 65535; 0 picks a free one)")
     return value
 
 
+def _startups(text: str):
+    from horizon_tui.ssh.limits import Startups
+
+    try:
+        return Startups.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _data_dir_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", type=Path, default=Path(DEFAULT_DATA_DIR),
-                        help=f"host key, accounts and players' saves (default: {DEFAULT_DATA_DIR})")
+    parser.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
+                        help="host key, accounts and players' saves (default: the user data "
+                             "folder's server/, e.g. ~/.local/share/horizon/server)")
+
+
+def data_dir_of(args) -> Path:
+    """`--data-dir` as an absolute path, resolved once, here (serve-ssh and users agree)."""
+    from horizon_tui.ssh.server import resolved_dir
+
+    return resolved_dir(args.data_dir)
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = SERVE_EXAMPLES
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for every address)")
     parser.add_argument("--port", type=_port, default=2222, help="port (default 2222)")
     _data_dir_argument(parser)
+    parser.add_argument("--motd", type=Path, default=None, metavar="FILE",
+                        help="a message (UTF-8 text, at most 8 KiB) shown after login, before the menu")
     parser.add_argument("--idle-timeout", type=_seconds, default=1800.0, metavar="SECONDS",
                         help="end a session with no key pressed for this long, saving (default 1800; 0 never)")
     parser.add_argument("--max-sessions-per-user", type=_count, default=3, metavar="N",
-                        help="sessions one user may have open at once (default 3)")
+                        help="games one user may have open at once (default 3)")
     parser.add_argument("--max-sessions", type=_count, default=50, metavar="M",
-                        help="sessions open at once in all (default 50)")
+                        help="games open at once in all (default 50)")
+    parser.add_argument("--max-connections-per-user", type=_count, default=4, metavar="N",
+                        help="connections logged in as one account at once, with a game or not (default 4)")
+    parser.add_argument("--login-grace-time", type=_seconds, default=10.0, metavar="SECONDS",
+                        help="a connection not logged in this long after connecting is dropped, and "
+                             "a login that opens no session this long after is closed (default 10; 0 never)")
+    parser.add_argument("--max-startups", type=_startups, default=None, metavar="START:RATE:FULL",
+                        help="connections not logged in yet, in all: random early drop from START "
+                             "at RATE %%, every new one dropped at FULL (default 10:30:100)")
+    parser.add_argument("--max-startups-per-source", type=_count, default=3, metavar="N",
+                        help="connections not logged in yet from one address (default 3)")
     parser.add_argument("--max-failed-logins", type=_count, default=5, metavar="N",
                         help="failed logins from one address within --failed-login-window "
                              "before it is refused for --login-ban (default 5)")
@@ -63,14 +128,23 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_users_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="users_command", metavar="{add,list,remove}")
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = USERS_EXAMPLES
+    sub = parser.add_subparsers(dest="users_command", metavar="{add,list,role,remove}")
     sub.required = True
     p = sub.add_parser("add", help="let NAME log in with the public key in PUBKEY_FILE")
     p.add_argument("name")
     p.add_argument("--key", type=Path, required=True, metavar="PUBKEY_FILE",
-                   help="an OpenSSH public key file, e.g. ~/.ssh/id_ed25519.pub")
+                   help="an OpenSSH public key file, e.g. ~/.ssh/id_ed25519.pub "
+                        "(ed25519, or RSA of 3072 bits or more)")
+    p.add_argument("--gm", action="store_true",
+                   help="a game master's account (an existing player's account becomes one)")
     _data_dir_argument(p)
-    p = sub.add_parser("list", help="the accounts")
+    p = sub.add_parser("list", help="the accounts: name, role, keys")
+    _data_dir_argument(p)
+    p = sub.add_parser("role", help="make NAME's account a GM's or a player's")
+    p.add_argument("name")
+    p.add_argument("role", choices=("gm", "player"))
     _data_dir_argument(p)
     p = sub.add_parser("remove", help="remove NAME's account (their saves stay)")
     p.add_argument("name")
@@ -80,15 +154,26 @@ def add_users_arguments(parser: argparse.ArgumentParser) -> None:
 def cmd_serve_ssh(args) -> int:
     import asyncio
 
+    from horizon_tui.ssh.limits import Startups
+    from horizon_tui.ssh.motd import read_motd
     from horizon_tui.ssh.server import HostSettings, configure_logging, serve
 
+    startups = args.max_startups or Startups()
+    if args.max_startups_per_source >= startups.full:
+        print(f"horizon serve-ssh: --max-startups-per-source {args.max_startups_per_source} must be "
+              f"below --max-startups' FULL ({startups.full})", file=sys.stderr)
+        return 2
+    motd = read_motd(args.motd) if args.motd is not None else None  # MotdError: exit 1
     configure_logging()
     app_command = tuple(shlex.split(args.app_command)) if args.app_command else None
     settings = HostSettings(
-        data_dir=args.data_dir, host=args.host, port=args.port, idle_timeout=args.idle_timeout,
+        data_dir=data_dir_of(args), host=args.host, port=args.port, idle_timeout=args.idle_timeout,
         max_sessions_per_user=args.max_sessions_per_user, max_sessions=args.max_sessions,
         max_failed_logins=args.max_failed_logins, failed_login_window=args.failed_login_window,
-        login_ban=args.login_ban, app_command=app_command)
+        login_ban=args.login_ban, login_timeout=args.login_grace_time, max_startups=startups,
+        max_startups_per_source=args.max_startups_per_source,
+        max_connections_per_user=args.max_connections_per_user, motd=motd,
+        app_command=app_command)
     try:
         return asyncio.run(serve(settings))
     except OSError as exc:  # the port is taken, the data folder can't be written, …
@@ -99,25 +184,36 @@ def cmd_serve_ssh(args) -> int:
 def cmd_users(args) -> int:
     from horizon_tui.ssh.accounts import Accounts
 
-    accounts = Accounts(args.data_dir)
+    data_dir = data_dir_of(args)
+    accounts = Accounts(data_dir)
     if args.users_command == "add":
-        added, created = accounts.add(args.name, args.key)
+        was = accounts.role(args.name) if accounts.exists(args.name) else None
+        added, created = accounts.add(args.name, args.key, role="gm" if args.gm else None)
         where = accounts.user_dir(args.name)
+        role = accounts.role(args.name)
         if created:
-            print(f"added user {args.name} ({added} key{'s' if added != 1 else ''}); saves in {where / 'saves'}")
-        elif added:
-            print(f"added {added} key{'s' if added != 1 else ''} to user {args.name}")
+            print(f"added {'GM' if role == 'gm' else 'user'} {args.name} "
+                  f"({added} key{'s' if added != 1 else ''}); saves in {where / 'saves'}")
         else:
-            print(f"user {args.name} already has that key")
+            if added:
+                print(f"added {added} key{'s' if added != 1 else ''} to user {args.name}")
+            elif was == role:
+                print(f"user {args.name} already has that key")
+            if was != role:
+                print(f"user {args.name} is now a GM")
         return 0
     if args.users_command == "list":
         names = accounts.names()
         for name in names:
             keys = len(accounts.key_lines(name))
-            print(f"{name}\t{keys} key{'s' if keys != 1 else ''}")
+            print(f"{name}\t{accounts.role(name)}\t{keys} key{'s' if keys != 1 else ''}")
         if not names:
-            print(f"no users in {args.data_dir} (add one with `horizon users add NAME --key FILE`)",
+            print(f"no users in {data_dir} (add one with `horizon users add NAME --key FILE`)",
                   file=sys.stderr)
+        return 0
+    if args.users_command == "role":
+        accounts.set_role(args.name, args.role)
+        print(f"user {args.name} is now a {'GM' if args.role == 'gm' else 'player'}")
         return 0
     where = accounts.remove(args.name)
     print(f"removed user {args.name}; their saves stay in {where / 'saves'}")

@@ -1,7 +1,8 @@
 """The SSH host: one listener, one `_Connection` per client, one `AppSession` per channel.
 
-Everything several connections share (accounts, the failed-login limiter, the running sessions)
-lives on the `SSHHost` instance. Only public-key logins; no passwords, no forwarding of any kind.
+Everything several connections share (accounts, the failed-login limiter, the connections not
+logged in yet, the running sessions) lives on the `SSHHost` instance. Only public-key logins; no
+passwords, no forwarding of any kind; only the key exchanges, ciphers and MACs of `CRYPTO`.
 """
 
 from __future__ import annotations
@@ -19,13 +20,40 @@ import asyncssh
 import attrs
 
 import horizon_tui
-from horizon_tui.ssh.accounts import AccountError, Accounts, is_valid_name
+from horizon_tui.paths import default_server_dir
+from horizon_tui.ssh.accounts import AccountError, Accounts, accepts_key, is_valid_name, private_tree
 from horizon_tui.ssh.hostkey import fingerprint, load_or_create_host_key
-from horizon_tui.ssh.limits import LoginLimiter
+from horizon_tui.ssh.limits import LoginLimiter, PreAuthGate, Startups
 from horizon_tui.ssh.session import AppSession
 
-DEFAULT_DATA_DIR = Path("saves/server")
+SAVES_NAME = "saves"  # the app runs in the user's folder and is given this relative name
 _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # not SIGHUP: `nohup horizon serve-ssh` must survive
+
+
+def _available(wanted: tuple[str, ...], supported: list[bytes]) -> tuple[str, ...]:
+    return tuple(name for name in wanted if name.encode() in supported)
+
+
+def modern_crypto() -> dict[str, tuple[str, ...]]:
+    """What the host offers: the algorithms ssh-audit's hardening guide for current OpenSSH keeps
+    (post-quantum hybrids and curve25519; AEAD ciphers; encrypt-then-MAC MACs), less those this
+    asyncssh can't do (sntrup761 needs liboqs). The host key is ed25519 (hostkey.py), so that is
+    the only host key algorithm. No NIST curves, no SHA-1, no finite-field groups, no CBC/CTR."""
+    from asyncssh.encryption import get_encryption_algs
+    from asyncssh.kex import get_kex_algs
+    from asyncssh.mac import get_mac_algs
+
+    return {
+        "kex_algs": _available(("mlkem768x25519-sha256", "sntrup761x25519-sha512",
+                                "sntrup761x25519-sha512@openssh.com", "curve25519-sha256",
+                                "curve25519-sha256@libssh.org"), get_kex_algs()),
+        "encryption_algs": _available(("chacha20-poly1305@openssh.com", "aes256-gcm@openssh.com",
+                                       "aes128-gcm@openssh.com"), get_encryption_algs()),
+        "mac_algs": _available(("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com",
+                                "umac-128-etm@openssh.com"), get_mac_algs()),
+        # what server-sig-algs tells clients their key may sign with (accounts.accepts_key)
+        "signature_algs": ("ssh-ed25519", "sk-ssh-ed25519@openssh.com", "rsa-sha2-512", "rsa-sha2-256"),
+    }
 
 
 def default_app_command() -> tuple[str, ...]:
@@ -42,9 +70,15 @@ def configure_logging(level: int = logging.INFO) -> None:
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
 
 
+def resolved_dir(path: Path | str | None) -> Path:
+    """A data folder as an absolute path, fixed once: the app runs in the user's folder, so a
+    relative one would otherwise be read from there (`srv/users/alice/srv/users/alice/saves`)."""
+    return default_server_dir() if path is None else Path(path).expanduser().resolve()
+
+
 @attrs.frozen
 class HostSettings:
-    data_dir: Path = DEFAULT_DATA_DIR
+    data_dir: Path = attrs.field(factory=default_server_dir, converter=resolved_dir)
     host: str = "127.0.0.1"
     port: int = 2222
     idle_timeout: float = 1800.0          # seconds without a key from the client; 0 = never
@@ -54,8 +88,13 @@ class HostSettings:
     failed_login_window: float = 60.0
     login_ban: float = 60.0               # how long such an address is refused
     max_auth_tries: int = 6               # keys one connection may offer before it is dropped
-    login_timeout: float = 30.0
+    login_timeout: float = 10.0           # LoginGraceTime: connect → logged in, else dropped
     max_connections: int = 200            # open at once, logged in or not (a flood guard)
+    max_startups: Startups = Startups()   # not logged in yet, in all: MaxStartups 10:30:100
+    max_startups_per_source: int = 3      # not logged in yet, per address (IPv6: per /64)
+    max_connections_per_user: int = 4     # logged in as one account, with a session or not
+    resize_interval: float = 0.2          # the app sees at most one terminal resize this often
+    motd: bytes | None = None             # shown before the menu (motd.py)
     stop_grace: float = 5.0               # SIGTERM → SIGKILL, for a session's app
     keepalive_interval: float = 60.0      # a vanished client is noticed, its app saved
     app_command: tuple[str, ...] | None = None
@@ -71,6 +110,7 @@ class SSHHost:
         self.accounts = Accounts(settings.data_dir)
         self.limiter = LoginLimiter(settings.max_failed_logins, settings.failed_login_window,
                                     settings.login_ban)
+        self.preauth = PreAuthGate(settings.max_startups, settings.max_startups_per_source)
         self.sessions: set[AppSession] = set()
         self.connections: set[_Connection] = set()
         self.host_key: asyncssh.SSHKey | None = None
@@ -79,6 +119,7 @@ class SSHHost:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task] = set()
         self._stopping = False
+        self._umask: int | None = None
 
     @property
     def stopping(self) -> bool:
@@ -87,10 +128,14 @@ class SSHHost:
     # --- listening -------------------------------------------------------------------------
 
     async def start(self) -> int:
-        data_dir = Path(self.settings.data_dir)
-        if not data_dir.exists():
-            data_dir.mkdir(parents=True)
-            os.chmod(data_dir, 0o700)
+        data_dir = self.settings.data_dir
+        # Everything made from now on (by the host and by the apps it starts) is the owner's
+        # alone; what was already there is tightened to match.
+        self._umask = os.umask(0o077)
+        tightened = private_tree(data_dir)
+        if tightened:
+            self.log.warning("data folder %s: %d file(s) or folder(s) others could read were made "
+                             "private (folders 0700, files 0600)", data_dir, tightened)
         self.host_key = load_or_create_host_key(data_dir)
         s = self.settings
         self._acceptor = await asyncssh.create_server(
@@ -100,11 +145,15 @@ class SSHHost:
             agent_forwarding=False, x11_forwarding=False,
             public_key_auth=True, password_auth=False, kbdint_auth=False, host_based_auth=False,
             gss_host=None, gss_kex=False, gss_auth=False,
-            login_timeout=s.login_timeout,
-            keepalive_interval=s.keepalive_interval, keepalive_count_max=3)
+            login_timeout=s.login_timeout or None,
+            keepalive_interval=s.keepalive_interval, keepalive_count_max=3,
+            **modern_crypto())
         self.port = self._acceptor.get_port()
         self.log.info("listening on %s:%s, data in %s, host key %s", s.host, self.port, data_dir,
                       fingerprint(self.host_key))
+        self.log.info("limits: login grace %gs, not logged in %s in all and %d per address, "
+                      "%d connections per account", s.login_timeout, s.max_startups,
+                      s.max_startups_per_source, s.max_connections_per_user)
         return self.port
 
     async def stop(self) -> None:
@@ -126,6 +175,9 @@ class SSHHost:
             await asyncio.wait(list(self._tasks), timeout=2)
         if self._acceptor is not None:
             self._acceptor = None
+        if self._umask is not None:
+            os.umask(self._umask)
+            self._umask = None
         self.log.info("stopped")
 
     async def serve_until_signal(self) -> None:
@@ -146,7 +198,12 @@ class SSHHost:
     # --- sessions --------------------------------------------------------------------------
 
     def app_argv(self, saves_dir: Path) -> list[str]:
-        return [*(self.settings.app_command or default_app_command()), str(saves_dir)]
+        """The app's command line. It runs in the user's folder (`saves_dir`'s parent) and gets
+        its saves folder by that relative name, so no screen shows the server's own paths."""
+        return [*(self.settings.app_command or default_app_command()), saves_dir.name]
+
+    def user_connections(self, user: str) -> int:
+        return sum(1 for c in self.connections if c.user == user)
 
     def admit(self, session: AppSession) -> tuple[str, str] | None:
         """Take a session slot, or say (reason for the log, line for the player) why not."""
@@ -197,6 +254,9 @@ class _Connection(asyncssh.SSHServer):
         self._failed = False
         self._tries = 0
         self._closing = False
+        self._pending = False              # counted in host.preauth until logged in or gone
+        self._sessions_opened = 0
+        self._no_session_timer: asyncio.TimerHandle | None = None
 
     @property
     def shown_user(self) -> str:
@@ -210,14 +270,31 @@ class _Connection(asyncssh.SSHServer):
         self.host.connections.add(self)
         if self.host.stopping:
             self._disconnect(asyncssh.DISC_BY_APPLICATION, "The Horizon server is shutting down.")
-        elif len(self.host.connections) > self.host.settings.max_connections:
+            return
+        if len(self.host.connections) > self.host.settings.max_connections:
             self.host.log_refusal(self, "too many connections")
             self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "The Horizon server is busy.")
+            return
+        dropped = self.host.preauth.admit(self.address)
+        if dropped:  # logged at debug only: a flood must not flood the log too
+            self.host.log.debug("dropped addr=%s: %s", self.where, dropped)
+            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "The Horizon server is busy.")
+        else:
+            self._pending = True
         # A banned address is told so at `begin_auth`: a disconnect sent before the key exchange
         # reaches OpenSSH as a bare "Broken pipe".
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.host.connections.discard(self)
+        self._logged_in_or_gone()
+        if self._no_session_timer is not None:
+            self._no_session_timer.cancel()
+            self._no_session_timer = None
+
+    def _logged_in_or_gone(self) -> None:
+        if self._pending:
+            self._pending = False
+            self.host.preauth.release(self.address)
 
     def _refuse_if_banned(self) -> bool:
         if self._closing:
@@ -277,7 +354,7 @@ class _Connection(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         if self._closing or self.host.limiter.blocked_for(self.address):
             return False
-        if self._claimed == username and key.public_data in self._allowed:
+        if self._claimed == username and key.public_data in self._allowed and accepts_key(key):
             return True
         self._tries += 1
         self._fail("key not on the account" if self._allowed else "no such user")
@@ -290,14 +367,38 @@ class _Connection(asyncssh.SSHServer):
         return False
 
     def auth_completed(self) -> None:
-        self.user = self._claimed
+        self._logged_in_or_gone()
         if self._failed:
             self.host.limiter.forgive(self.address)
+        s = self.host.settings
+        others = self.host.user_connections(self._claimed)
+        if others >= s.max_connections_per_user:
+            self.host.log_refusal(self, "too many connections for user")
+            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                             f"You already have {others} connections to Horizon open, the most "
+                             f"allowed; close one and try again.")
+            return
+        self.user = self._claimed
         self.host.log.info("login user=%s addr=%s", self.user, self.where)
+        if s.login_timeout:  # a login that opens no session doesn't keep its place
+            self._no_session_timer = asyncio.get_running_loop().call_later(
+                s.login_timeout, self._close_if_no_session)
+
+    def _close_if_no_session(self) -> None:
+        self._no_session_timer = None
+        if not self._sessions_opened and not self._closing:
+            self.host.log_refusal(self, "no session opened")
+            self._disconnect(asyncssh.DISC_BY_APPLICATION,
+                             f"No session was opened within {self.host.settings.login_timeout:g} s.")
 
     # --- what an authenticated client may open: a session, nothing else --------------------
 
-    def session_requested(self) -> AppSession:
+    def session_requested(self) -> AppSession | bool:
+        # Every session channel is an AppSession; what it may run (the game, or the one
+        # command `watch`) is decided by its shell/exec request, in session.py.
+        if self._closing or self.user is None:
+            return False
+        self._sessions_opened += 1
         return AppSession(self.host, self)
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:

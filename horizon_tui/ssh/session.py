@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from horizon_tui.ssh.limits import ResizeThrottle, clamp_terminal_size
+from horizon_tui.ssh.motd import MOTD_WAIT
 from horizon_tui.ssh.pty_process import PtyProcess
 
 if TYPE_CHECKING:
@@ -35,8 +37,9 @@ _TRUECOLOR_TERMS = ("-direct", "truecolor", "24bit")
 
 
 def _usable_size(width: int, height: int, pixwidth: int = 0, pixheight: int = 0):
-    """Clients without a local terminal (`ssh -tt` from a script) send 0x0: give the app 80x24."""
-    return (width or 80, height or 24, pixwidth, pixheight)
+    """Clients without a local terminal (`ssh -tt` from a script) send 0x0: give the app 80x24;
+    a huge one is cut to what a game needs (limits.MAX_COLUMNS x MAX_ROWS)."""
+    return clamp_terminal_size(width, height, pixwidth, pixheight)
 
 
 def _signal_name(signum: int) -> str:
@@ -86,6 +89,8 @@ class AppSession(asyncssh.SSHServerSession):
         self._ending = False
         self._idle_handle: asyncio.TimerHandle | None = None
         self._loop = asyncio.get_running_loop()
+        self._resizes = ResizeThrottle(self._resize_app, host.settings.resize_interval, self._loop)
+        self._motd_timer: asyncio.TimerHandle | None = None  # the message is up (motd.py)
 
     # --- requests --------------------------------------------------------------------------
 
@@ -132,7 +137,24 @@ class AppSession(asyncssh.SSHServerSession):
             self._write_line(self._refusal)
             self._close(1)
             return
+        if self.host.settings.motd:  # the server's message first; a key goes on to the game
+            self._show_motd(self.host.settings.motd)
+            return
         self._start_app()
+
+    def _show_motd(self, text: bytes) -> None:
+        try:
+            self.chan.write(b"\x1b[H\x1b[2J" + text)
+        except (OSError, asyncssh.Error):
+            self._channel_open = False
+        self._motd_timer = self._loop.call_later(MOTD_WAIT, self._end_motd)
+
+    def _end_motd(self) -> None:
+        if self._motd_timer is not None:
+            self._motd_timer.cancel()
+            self._motd_timer = None
+            if self._channel_open:
+                self._start_app()
 
     # --- the app ---------------------------------------------------------------------------
 
@@ -167,6 +189,9 @@ class AppSession(asyncssh.SSHServerSession):
 
     def data_received(self, data: bytes, datatype) -> None:
         self.last_input = self._loop.time()
+        if self._motd_timer is not None:
+            self._end_motd()
+            return
         if self.process is None:
             return
         if self.process.write(data) > INPUT_BACKLOG_LIMIT and not self._input_paused:
@@ -180,8 +205,11 @@ class AppSession(asyncssh.SSHServerSession):
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.term_size = _usable_size(width, height, pixwidth, pixheight)
+        self._resizes.submit(self.term_size)  # at most one every settings.resize_interval
+
+    def _resize_app(self, size: tuple) -> None:
         if self.process is not None:
-            self.process.resize(*self.term_size)
+            self.process.resize(*size)
 
     def eof_received(self) -> bool:
         return True  # keep the channel: the app decides when the session ends
@@ -251,6 +279,8 @@ class AppSession(asyncssh.SSHServerSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._channel_open = False
+        self._resizes.cancel()
+        self._end_motd()
         if self.process is not None and not self.process.finished:
             self.end("client closed")
         elif self.process is None:

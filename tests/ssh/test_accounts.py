@@ -55,7 +55,7 @@ def test_add_list_remove(capsys, tmp_path, pub_file):
     assert code == 0 and "already has that key" in out
     assert len(keys.read_text().splitlines()) == 1
 
-    assert users(capsys, "list", "--data-dir", str(data))[:2] == (0, "alice\t1 key\n")
+    assert users(capsys, "list", "--data-dir", str(data))[:2] == (0, "alice\tplayer\t1 key\n")
 
     (data / "users" / "alice" / "saves").mkdir()
     code, out, _ = users(capsys, "remove", "alice", "--data-dir", str(data))

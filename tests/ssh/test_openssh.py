@@ -4,76 +4,24 @@ real terminal with resizes, and the refusals as an OpenSSH user sees them."""
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import signal
 
-import pytest
-from ssh_kit import plain
+from openssh_kit import OpenSSHTerminal, needs_openssh, run_ssh, ssh_command  # noqa: F401 (a fixture)
 
-from horizon_tui.ssh.pty_process import PtyProcess
-
-SSH = shutil.which("ssh")
-pytestmark = pytest.mark.skipif(SSH is None, reason="the OpenSSH client (ssh) is not installed")
-
-
-@pytest.fixture
-def ssh_command(tmp_path, user_keys):
-    """`ssh_command(port, *extra)` with alice's key, trusting nothing from this machine's ~/.ssh."""
-    key = tmp_path / "id_alice"
-    key.write_bytes(user_keys["alice"].export_private_key("openssh"))
-    os.chmod(key, 0o600)
-
-    def command(port: int, *extra: str, user: str = "alice") -> list[str]:
-        return [SSH, "-F", "/dev/null", "-p", str(port), "-i", str(key), "-o", "IdentitiesOnly=yes",
-                "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                "-o", "BatchMode=yes", "-o", "LogLevel=ERROR", *extra, f"{user}@127.0.0.1"]
-
-    return command
-
-
-def client_env(tmp_path) -> dict[str, str]:
-    return {"HOME": str(tmp_path), "PATH": os.defpath, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
-
-
-async def run_ssh(argv, tmp_path, *command: str) -> tuple[int, str]:
-    process = await asyncio.create_subprocess_exec(
-        *argv, *command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT, env=client_env(tmp_path))
-    out, _ = await asyncio.wait_for(process.communicate(), 10)
-    return process.returncode, out.decode(errors="replace")
+pytestmark = needs_openssh
 
 
 async def test_openssh_on_a_terminal_reaches_the_app_and_resizes(start_host, ssh_command, tmp_path):
     host = await start_host()
-    output = bytearray()
-    ended: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-    ssh = PtyProcess(ssh_command(host.port, "-tt"), env=client_env(tmp_path), cwd=tmp_path,
-                     size=(100, 30, 0, 0), on_output=output.extend,
-                     on_exit=lambda rc: ended.done() or ended.set_result(rc))
-    ssh.start()
-
-    async def expect(text: str, timeout: float = 8.0) -> None:
-        for _ in range(int(timeout / 0.02)):
-            if text in plain(bytes(output)):
-                return
-            await asyncio.sleep(0.02)
-        raise AssertionError(f"no {text!r}; got {plain(bytes(output))!r}")
-
-    try:
-        await expect("READY")
-        assert "MAIN MENU" in plain(bytes(output)) and "SIZE 100x30" in plain(bytes(output))
-        assert "TERM xterm-256color" in plain(bytes(output))
-        ssh.write(b"x")
-        await expect("KEY 'x'")
-        ssh.resize(120, 40)  # ssh gets SIGWINCH and sends a window-change
-        await expect("SIZE 120x40")
-        ssh.write(b"q")
-        assert await asyncio.wait_for(ended, 8) == 3  # ssh exits with the app's status
-    finally:
-        if not ended.done():
-            ssh.signal(signal.SIGKILL)
-            await ssh.wait()
+    async with OpenSSHTerminal(ssh_command(host.port, "-tt"), tmp_path, size=(100, 30)) as ssh:
+        await ssh.expect("READY")
+        assert "MAIN MENU" in ssh.text and "SIZE 100x30" in ssh.text
+        assert "TERM xterm-256color" in ssh.text
+        ssh.process.write(b"x")
+        await ssh.expect("KEY 'x'")
+        ssh.process.resize(120, 40)  # ssh gets SIGWINCH and sends a window-change
+        await ssh.expect("SIZE 120x40")
+        ssh.process.write(b"q")
+        assert await asyncio.wait_for(ssh.ended, 8) == 3  # ssh exits with the app's status
 
 
 async def test_openssh_sees_every_other_request_refused(start_host, ssh_command, tmp_path):

@@ -12,14 +12,21 @@ from pathlib import Path
 from ssh_kit import FAKE_APP_COMMAND, Terminal, connect
 
 from horizon_tui.cli import build_parser, main
+from horizon_tui.paths import default_server_dir
+from horizon_tui.ssh.commands import data_dir_of
 
 
 def test_serve_ssh_defaults_follow_the_interfaces():
     args = build_parser().parse_args(["serve-ssh"])
-    assert (args.host, args.port, args.data_dir) == ("127.0.0.1", 2222, Path("saves/server"))
+    assert (args.host, args.port, args.data_dir) == ("127.0.0.1", 2222, None)
+    assert data_dir_of(args) == default_server_dir() and default_server_dir().is_absolute()
     assert (args.idle_timeout, args.max_sessions_per_user, args.max_sessions) == (1800, 3, 50)
+    assert (args.login_grace_time, args.max_startups, args.max_startups_per_source,
+            args.max_connections_per_user, args.motd) == (10, None, 3, 4, None)
     args = build_parser().parse_args(["users", "add", "alice", "--key", "k.pub", "--data-dir", "d"])
     assert (args.command, args.users_command, args.name, args.data_dir) == ("users", "add", "alice", Path("d"))
+    assert args.gm is False
+    assert data_dir_of(args) == Path.cwd() / "d"
 
 
 class _Host:  # what `connect` needs

@@ -66,8 +66,9 @@ async def test_two_users_at_once_each_see_only_their_saves(start_host, user_keys
             await connect(host, "bob", user_keys["bob"]) as b:
         ta, tb = await Terminal.open(a), await Terminal.open(b)
         await asyncio.gather(ta.expect("READY"), tb.expect("READY"))
-        assert ta.line("SAVES ") == str(server_dir / "users" / "alice" / "saves")
-        assert tb.line("SAVES ") == str(server_dir / "users" / "bob" / "saves")
+        assert ta.line("SAVES ") == tb.line("SAVES ") == "saves"  # relative to each one's folder
+        assert ta.line("CWD ") == str(server_dir / "users" / "alice")
+        assert tb.line("CWD ") == str(server_dir / "users" / "bob")
         assert ta.line("FILES ") == "alice-hero.toml"
         assert tb.line("FILES ") == "bob-hero.toml"
         assert len(host.sessions) == 2
