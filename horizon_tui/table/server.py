@@ -1,0 +1,275 @@
+"""A live table over a local socket: one process holds the `Table`, each session is a client.
+
+One JSON object per line, at most `MAX_LINE` bytes. A client says `hello` with its seat and the
+seat's token (handed to that account only), gets a `snapshot`, then `update`s as inputs are
+accepted. A crashing client only closes its own connection; the table goes on, and the seat's
+turn passes to the AI after the table's absent wait. Everything a client sends is checked like
+any other hostile input: an unknown or malformed message is answered with an `error`, never
+applied.
+
+Client → table: hello {seat, token} · act {action} · override {override} · pause {paused} ·
+undo {steps} · ask {kind, text} · answer {id, approve} · sync.
+Table → client: snapshot · update · error {reason} · request {…} (to the GM) · answered {id,
+approve} (to the asker) · seats {name: connected}.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from horizon_tui.engine.battle import Battle
+from horizon_tui.engine.runner import Input
+from horizon_tui.table.core import Replica, Table, TableError, Update
+
+MAX_LINE = 64 * 1024
+TICK_S = 0.5
+HELLO_TIMEOUT_S = 5.0
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+async def read_message(reader: asyncio.StreamReader) -> dict[str, Any] | None:
+    """The next message, or None at the end of the stream. ValueError for a bad line."""
+    try:
+        line = await reader.readuntil(b"\n")
+    except asyncio.IncompleteReadError:
+        return None
+    except asyncio.LimitOverrunError:
+        raise ValueError(f"a message is at most {MAX_LINE} bytes") from None
+    try:
+        message = json.loads(line)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise ValueError("not a JSON line") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ValueError("a message is an object with a `type`")
+    return message
+
+
+class TableServer:
+    """Serves one `Table` on a Unix socket at `path` (mode 0600: only the host's own user)."""
+
+    def __init__(self, table: Table, tokens: dict[str, str], path: Path):
+        self.table = table
+        self.tokens = tokens
+        self.path = Path(path)
+        self.clients: dict[str, asyncio.StreamWriter] = {}
+        self._server: asyncio.AbstractServer | None = None
+        self._ticker: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
+        self.path.chmod(0o600)
+        self._ticker = asyncio.create_task(self._tick())
+
+    async def close(self) -> None:
+        if self._ticker:
+            self._ticker.cancel()
+        if self._server:
+            self._server.close()
+        for writer in list(self.clients.values()):
+            writer.close()
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_S)
+            for update in self.table.tick(time.monotonic()):
+                self._broadcast(update.to_dict())
+
+    def _broadcast(self, message: dict[str, Any], only: Callable[[str], bool] = lambda _: True) -> None:
+        data = encode(message)
+        for name, writer in list(self.clients.items()):
+            if only(name):
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    writer.write(data)
+
+    def _presence(self) -> None:
+        self._broadcast({"type": "seats", "seats": {n: s.connected for n, s in self.table.seats.items()}})
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        name = None
+        try:
+            name = await self._hello(reader, writer)
+            if name is None:
+                return
+            while True:
+                try:
+                    message = await read_message(reader)
+                except ValueError as exc:
+                    writer.write(encode({"type": "error", "reason": str(exc)}))
+                    continue
+                if message is None:
+                    return
+                self._handle(name, message, writer)
+                await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            if name is not None and self.clients.get(name) is writer:
+                del self.clients[name]
+                self.table.disconnect(name, time.monotonic())
+                self._presence()
+            writer.close()
+
+    async def _hello(self, reader, writer) -> str | None:
+        try:
+            message = await asyncio.wait_for(read_message(reader), HELLO_TIMEOUT_S)
+        except (ValueError, TimeoutError):
+            message = None
+        if not message or message.get("type") != "hello":
+            writer.write(encode({"type": "error", "reason": "say hello with your seat and token first"}))
+            return None
+        name, token = message.get("seat"), message.get("token")
+        expected = self.tokens.get(name) if isinstance(name, str) else None
+        if expected is None or not isinstance(token, str) or not hmac.compare_digest(token, expected):
+            writer.write(encode({"type": "error", "reason": "no such seat, or the wrong token"}))
+            return None
+        old = self.clients.pop(name, None)
+        if old is not None:  # the same seat from a new connection (a reconnect): the new one wins
+            old.close()
+        self.clients[name] = writer
+        updates = self.table.connect(name)
+        writer.write(encode(self.table.snapshot()))
+        for update in updates:
+            self._broadcast(update.to_dict())
+        self._presence()
+        return name
+
+    def _handle(self, name: str, message: dict[str, Any], writer: asyncio.StreamWriter) -> None:
+        kind = message["type"]
+        try:
+            if kind == "sync":
+                writer.write(encode(self.table.snapshot()))
+            elif kind == "act":
+                self._broadcast(self.table.submit(name, message.get("action")).to_dict())
+            elif kind == "override":
+                self._broadcast(self.table.override(name, message.get("override")).to_dict())
+            elif kind == "pause":
+                self._broadcast(self.table.pause(name, bool(message.get("paused"))).to_dict())
+            elif kind == "undo":
+                steps = message.get("steps", 1)
+                if not isinstance(steps, int) or isinstance(steps, bool):
+                    raise TableError("undo takes a whole number of steps")
+                self._broadcast(self.table.undo(name, steps).to_dict())
+            elif kind == "ask":
+                request = self.table.ask(name, str(message.get("kind")), message.get("text"))
+                gm = {s.name for s in self.table.seats.values() if s.role == "gm"}
+                self._broadcast({"type": "request", **attrs.asdict(request)}, only=lambda n: n in gm or n == name)
+            elif kind == "answer":
+                request_id = message.get("id")
+                if not isinstance(request_id, int):
+                    raise TableError("answer names a request by its id")
+                request = self.table.answer(name, request_id, bool(message.get("approve")))
+                self._broadcast({"type": "answered", "id": request.id, "approve": bool(message.get("approve"))},
+                                only=lambda n: n in (name, request.seat))
+            else:
+                raise TableError(f"unknown message {kind[:40]!r}")
+        except TableError as exc:
+            writer.write(encode({"type": "error", "reason": str(exc)}))
+
+
+class TableClient:
+    """One view of a table: connects, keeps a `Replica` in step, calls `on_change` after each
+    message that changed something. Resyncs from a snapshot if it ever falls out of step."""
+
+    def __init__(self, path: Path, seat: str, token: str, rebuild: Callable[[list[Input]], Battle], *,
+                 on_change: Callable[[TableClient, dict[str, Any]], None] | None = None):
+        self.path, self.seat, self.token, self.rebuild = Path(path), seat, token, rebuild
+        self.on_change = on_change
+        self.replica: Replica | None = None
+        self.errors: list[str] = []
+        self.requests: list[dict[str, Any]] = []
+        self.seats: dict[str, bool] = {}
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._task: asyncio.Task | None = None
+        self._snapshot = asyncio.Event()
+
+    async def connect(self) -> None:
+        self._reader, self._writer = await asyncio.open_unix_connection(str(self.path), limit=MAX_LINE)
+        self._snapshot.clear()
+        self._send({"type": "hello", "seat": self.seat, "token": self.token})
+        self._task = asyncio.create_task(self._read())
+        done, _ = await asyncio.wait([self._task, asyncio.create_task(self._snapshot.wait())],
+                                     timeout=HELLO_TIMEOUT_S, return_when=asyncio.FIRST_COMPLETED)
+        if not self._snapshot.is_set():
+            raise ConnectionError(self.errors[-1] if self.errors else "the table did not answer")
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+                await self._task
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self._writer is not None
+        self._writer.write(encode(message))
+
+    async def _read(self) -> None:
+        assert self._reader is not None
+        while True:
+            message = await read_message(self._reader)
+            if message is None:
+                return
+            self._receive(message)
+            if self.on_change is not None:
+                self.on_change(self, message)
+
+    def _receive(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "snapshot":
+            self.replica = Replica(self.rebuild, message)
+            self.requests = list(message.get("requests", []))
+            self._snapshot.set()
+        elif kind == "update" and self.replica is not None:
+            try:
+                self.replica.apply(message)
+            except ValueError:
+                self._send({"type": "sync"})
+        elif kind == "error":
+            self.errors.append(str(message.get("reason")))
+        elif kind == "request":
+            self.requests.append(message)
+        elif kind == "answered":
+            self.requests = [r for r in self.requests if r.get("id") != message.get("id")]
+        elif kind == "seats":
+            self.seats = dict(message.get("seats", {}))
+
+    # -- what a screen calls -----------------------------------------------------------------
+    def act(self, action: dict[str, Any]) -> None:
+        self._send({"type": "act", "action": action})
+
+    def override(self, override: dict[str, Any]) -> None:
+        self._send({"type": "override", "override": override})
+
+    def pause(self, paused: bool) -> None:
+        self._send({"type": "pause", "paused": paused})
+
+    def undo(self, steps: int = 1) -> None:
+        self._send({"type": "undo", "steps": steps})
+
+    def ask(self, kind: str, text: str) -> None:
+        self._send({"type": "ask", "kind": kind, "text": text})
+
+    def answer(self, request_id: int, approve: bool) -> None:
+        self._send({"type": "answer", "id": request_id, "approve": approve})
+
+
+__all__ = ["TableServer", "TableClient", "Update", "MAX_LINE"]
