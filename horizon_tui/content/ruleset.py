@@ -146,6 +146,17 @@ class DialogueRules:
 
 
 @attrs.frozen
+class CampaignRules:
+    """What one fight leaves for the next in a GM's campaign, until a rest (issue 15). R-6 [S]
+    starts each battle with full charges; a GM may let them (and cooldowns) carry instead."""
+
+    carry_health: bool = H("R-9", default=True)  # health lost stays lost until a rest
+    carry_effects: bool = H("R-10", default=True)  # effects with turns left go on in the next fight
+    carry_charges: bool = H("R-6", default=False)  # [S] each battle starts with the level's charges
+    carry_cooldowns: bool = H("R-6", default=False)
+
+
+@attrs.frozen
 class StockFreeAction:
     """A solo-play free action (R-13): an effect with a stated chance."""
 
@@ -174,6 +185,7 @@ class Ruleset:
     turns: TurnRules = attrs.field(factory=TurnRules)
     attack: AttackRules = attrs.field(factory=AttackRules)
     dialogue: DialogueRules = attrs.field(factory=DialogueRules)
+    campaign: CampaignRules = attrs.field(factory=CampaignRules)
     free_actions: list[StockFreeAction] = H("R-13", factory=list)
     schema: int = 1
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import Battle
+from horizon_tui.rules.numbers import percent_text
 
 
 def _name(battle: Battle, cid: str | None) -> str:
@@ -51,14 +52,14 @@ def describe(battle: Battle, event: ev.Event) -> str | None:
             return f"{n(event.target)} suffers {event.effect}{turns}."
         case ev.Check(kind="difficulty"):
             if event.success:
-                return f"{n(event.actor)} masters {event.ability} ({event.chance:.0%})."
+                return f"{n(event.actor)} masters {event.ability} ({percent_text(event.chance)})."
             fate = {"fizzle": "and it fizzles", "self": "and it turns on its user", "random": "and it flies astray"}
-            return f"{n(event.actor)} fails the difficulty check for {event.ability} ({event.chance:.0%}) {fate.get(event.outcome or '', '')}."
+            return f"{n(event.actor)} fails the difficulty check for {event.ability} ({percent_text(event.chance)}) {fate.get(event.outcome or '', '')}."
         case ev.Check(kind="activation"):
             state = "activates" if event.success else "fails to activate"
-            return f"{n(event.actor)} {state} {event.ability} ({event.chance:.0%})."
+            return f"{n(event.actor)} {state} {event.ability} ({percent_text(event.chance)})."
         case ev.Check(kind="free_action"):
-            return f"The free action {'works' if event.success else 'fails'} ({event.chance:.0%})."
+            return f"The free action {'works' if event.success else 'fails'} ({percent_text(event.chance)})."
         case ev.Check():
             return None
         case ev.AbilityUsed():

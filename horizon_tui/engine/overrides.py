@@ -150,6 +150,32 @@ class ResetCooldown:
 
 
 @attrs.frozen
+class SetCooldown:
+    """An ability cooling down for `turns` more of its user's own turns (0: ready now)."""
+
+    target: str
+    ability: str
+    turns: int
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        from horizon_tui.engine.components import TurnState
+
+        e = battle.by_id.get(self.target)
+        if e is None or gear(e).character.ability(self.ability) is None:
+            return Impossible(f"{self.target} has no ability {self.ability!r}")
+        if self.turns < 0:
+            return Impossible("a cooldown can't be negative")
+        start = _start(battle, self.target, f"cooldown of {self.ability}", self.turns, self.reason)
+        if isinstance(start, Impossible):
+            return start
+        ready = dict(comp(e, Cooldowns).ready_at)
+        ready[self.ability] = comp(e, TurnState).own_turns + self.turns
+        e.components[Cooldowns] = Cooldowns(ready)
+        return Success(battle.log[start:])
+
+
+@attrs.frozen
 class ForceCheck:
     """The target's next check (accuracy, difficulty, effect, free action…) comes out as given."""
 
@@ -459,7 +485,7 @@ def initiative_values(battle: Battle) -> dict[str, float]:
 OVERRIDE_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (SetHealth, AddEffect, RemoveEffect, SetCharges, ResetCooldown, ForceCheck, Teleport,
-                SetController, Reorder, Damage, Heal, Revive, Withdraw, Reinforce, SetInitiative)
+                SetController, Reorder, Damage, Heal, Revive, Withdraw, Reinforce, SetInitiative, SetCooldown)
 }
 
 __all__ = [*OVERRIDE_TYPES, "OVERRIDE_TYPES", "CONTROLLERS", "Health"]

@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.rules.numbers import percent_text
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
@@ -66,6 +67,7 @@ def start_battle(
     battle = create_battle(setup, party, seed, catalogue, enemies)
     begin(battle)
     session = BattleSession(battle, str(encounter), party)
+    carry_in(campaign, session, catalogue.rules)
     record = dict(session_to_dict(session, catalogue), name=setup.name, rules=copy.deepcopy(campaign.rules))
     return attrs.evolve(campaign, battle=record), session
 
@@ -243,6 +245,8 @@ def start_placed_battle(
             npc = campaign.npc(name)
             if npc is None:
                 raise ValueError(f"no NPC called {name}")
+            if npc.dead:
+                raise ValueError(f"{name} died in an earlier fight")
             if npc.combat_side() == "party":
                 allies.append((PartyMember(npc_character(npc, catalogue, enemies), "gm", npc_hand_set(npc), npc.level),
                                cell))
@@ -273,6 +277,7 @@ def start_placed_battle(
         raise ValueError(str(exc)) from None
     begin(battle)
     session = BattleSession(battle, "placed", party)
+    carry_in(campaign, session, catalogue.rules)
     for npc, _ in hostile:  # GM-played hostile NPCs: handed over as recorded inputs, so a replay agrees
         if npc.controller == "gm":
             target = next(ident(e).id for e in battle.combatants()
@@ -281,6 +286,18 @@ def start_placed_battle(
     record = dict(session_to_dict(session, catalogue), name=setup.name, rules=copy.deepcopy(campaign.rules),
                   placed=placed)
     return attrs.evolve(campaign, battle=record), session
+
+
+def carry_in(campaign: Campaign, session: BattleSession, rules: Ruleset) -> None:
+    """What the last fights left on the party (gm.carry), as the battle's first recorded inputs."""
+    from horizon_tui.gm import carry
+
+    for change in carry.opening_overrides(campaign, session.battle, rules):
+        if session.battle.over:
+            break
+        override(session.battle, change, session.inputs)
+    if session.battle.over:
+        raise ValueError("everyone picked is down since the last fight: rest first, or pick others")
 
 
 def summary(session: BattleSession, name: str) -> dict[str, Any]:
@@ -298,7 +315,7 @@ def summary(session: BattleSession, name: str) -> dict[str, Any]:
         elif isinstance(event, ev.FreeActionEvent):
             check = next((e for e in log[index + 1:index + 3] if isinstance(e, ev.Check) and e.kind == "free_action"), None)
             target = f" on {n(event.target)}" if event.target and event.target != event.actor else ""
-            outcome = (f", {check.chance:.0%}: {'worked' if check.success else 'failed'}" if check else ", certain")
+            outcome = (f", {percent_text(check.chance)}: {'worked' if check.success else 'failed'}" if check else ", certain")
             rulings.append(f"{n(event.actor)}: “{event.description}”{target}{outcome}")
         elif isinstance(event, ev.Override):
             value = "" if event.value is None else f" {event.value}"
@@ -330,4 +347,16 @@ def finish_battle(campaign: Campaign, session: BattleSession) -> Campaign:
     text = f"Battle: {data['name']} — {won} after {data['rounds']} rounds"
     if data["xp"]:
         text += "; XP " + ", ".join(f"{k} {v}" for k, v in data["xp"].items())
-    return attrs.evolve(campaign, battle=None).logged("battle", text, **data)
+    from horizon_tui.gm import carry
+
+    campaign = carry.after_battle(attrs.evolve(campaign, battle=None), session.battle)
+    allied = {k: v for k, v in data["xp"].items() if campaign.member(k) is None and campaign.npc(k) is not None and v}
+    if allied:  # R-14: an allied NPC standing at the end earns its share like a character
+        campaign = attrs.evolve(campaign, npcs=tuple(
+            attrs.evolve(n, earned_xp=n.earned_xp + allied[n.name]) if n.name in allied else n for n in campaign.npcs))
+        text += " (allied NPCs keep theirs: " + ", ".join(f"{k} {v}" for k, v in allied.items()) + ")"
+    campaign = campaign.logged("battle", text, **data, npc_xp=allied)
+    dead = [n for n in carry.fallen_npcs(session.battle, campaign)]
+    if dead:
+        campaign = campaign.logged("npc", "Fallen for good: " + ", ".join(dead), dead=dead)
+    return campaign

@@ -73,6 +73,8 @@ class Npc:
     ai: str = "brute"  # its AI's behaviour profile (content.encounters.AI_PROFILES)
     targeting: str = "nearest"  # content.encounters.TARGETINGS
     abilities_from: str = ""  # an enemy type's id (data/enemies): it fights with its abilities and loadout
+    dead: bool = False  # fell in a fight (gm.carry): it fights no more
+    earned_xp: int = 0  # an allied NPC's R-14 shares of the battles it fought with the party
 
     def combat_side(self) -> str:
         """"party" or "enemies": the side it fights on."""
@@ -80,14 +82,22 @@ class Npc:
             return self.side
         return "party" if self.attitude in ("friendly", "ally") else "enemies"
 
-    def stats(self) -> dict[str, Fraction]:
-        return derived_stats(self.attributes)
+    def stats(self, catalogue: Catalogue | None = None) -> dict[str, Fraction]:
+        """R-2 from its attributes, with its species' bonuses (R-3) when the catalogue knows
+        `race`: the same numbers it fights with (rules.character.add_points, flat_bonuses)."""
+        species = catalogue.species.get(self.race) if catalogue is not None else None
+        if species is None:
+            return derived_stats(self.attributes)
+        from horizon_tui.rules.stats import add_points
 
-    def effective_willpower(self) -> Fraction:
-        return Fraction(self.willpower) if self.willpower is not None else self.stats()["willpower"]
+        attributes = add_points(self.attributes, species.bonuses.attributes, {})
+        return derived_stats(attributes, dict(species.bonuses.stats))
 
-    def effective_health(self) -> int:
-        return self.health if self.health is not None else whole(self.stats()["health"])
+    def effective_willpower(self, catalogue: Catalogue | None = None) -> Fraction:
+        return Fraction(self.willpower) if self.willpower is not None else self.stats(catalogue)["willpower"]
+
+    def effective_health(self, catalogue: Catalogue | None = None) -> int:
+        return self.health if self.health is not None else whole(self.stats(catalogue)["health"])
 
     def free_action_points(self, rules: Ruleset) -> int:
         return progression.free_action_points(self.level, rules)
@@ -118,6 +128,9 @@ class Campaign:
     rules: dict[str, Any] = attrs.field(factory=dict)  # overrides of the shipped rules.toml (plain data)
     battle: dict[str, Any] | None = None  # the battle in progress (gm.battles), plain data
     notes: str = ""
+    # what the last fights left on each party member until a rest (gm.carry): plain data by name
+    carried: dict[str, Any] = attrs.field(factory=dict)
+    rests: int = 0  # rests taken (the log says when)
 
     # --- look-ups ----------------------------------------------------------------------------
 
@@ -182,6 +195,8 @@ def campaign_to_dict(campaign: Campaign, catalogue: Catalogue) -> dict[str, Any]
         "npcs": [converter.unstructure(n) for n in campaign.npcs],
         "rules": _plain(campaign.rules),
         "battle": campaign.battle,
+        "carried": campaign.carried,
+        "rests": campaign.rests,
         "log": [{"day": e.day, "kind": e.kind, "text": e.text, "data": e.data} for e in campaign.log],
     }
 
@@ -207,8 +222,16 @@ def campaign_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str = "
             name=str(data["name"]), seed=int(data["seed"]), day=int(data.get("day", 1)),
             draws=int(data.get("draws", 0)), party=tuple(party), npcs=tuple(npcs), log=tuple(log),
             rules=dict(data.get("rules") or {}), battle=data.get("battle"), notes=str(data.get("notes", "")),
+            carried=_carried(data.get("carried") or {}, file), rests=int(data.get("rests", 0)),
         )
     except DataError:
         raise
     except (KeyError, TypeError, ValueError) as exc:
         raise DataError.one(file, str(exc).strip("'"), "missing or of the wrong type") from None
+
+
+def _carried(data: Any, file: str) -> dict[str, Any]:
+    """The carried state as written (gm.carry reads it); a wrong shape names its key."""
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise DataError.one(file, "carried", "a table of party member → their state after the last fight")
+    return {str(k): dict(v) for k, v in data.items()}

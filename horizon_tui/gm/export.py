@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from horizon_tui.rules.numbers import percent_text
 from horizon_tui.gm.campaign import Campaign, LogEntry
 from horizon_tui.saves.store import atomic_write
 
@@ -42,7 +43,7 @@ def _check(entry: LogEntry) -> list[str]:
     lines = [
         f"- **{d.get('character')} → {d.get('npc')}**: {d.get('kind')} ({d.get('score_name')}), {', '.join(mods)}: "
         f"{verdict} — {_num(d.get('attacker_total'))} against {_num(d.get('defender_total'))}"
-        + (f" (odds {float(odds):.0%})" if odds is not None else ""),
+        + (f" (odds {percent_text(odds)})" if odds is not None else ""),
         *_quote(d.get("text", "")),
     ]
     if d.get("override"):

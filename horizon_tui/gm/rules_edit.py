@@ -33,8 +33,8 @@ DIFFICULTY_COLUMNS: list[tuple[str, Path]] = [
     ("check dropped at level", ("check_dropped_at",)),
 ]
 # Sections of "other numbers", in the order the editor lists them.
-SECTIONS = ("experience", "creation", "species", "checks", "turns", "attack", "ranges", "dialogue", "armor_classes",
-            "free_actions")
+SECTIONS = ("experience", "creation", "species", "checks", "turns", "attack", "ranges", "dialogue", "campaign",
+            "armor_classes", "free_actions")
 ALLOW_NEGATIVE = {("dialogue", "modifier_min")}
 SHARES = {  # probabilities: between 0 and 1
     ("species", "reaction_ill_wisher"), ("species", "reaction_indifferent"), ("species", "reaction_admirer"),
@@ -183,6 +183,7 @@ def number_rows(data: dict[str, Any]) -> list[NumberRow]:
     classes = {
         "experience": rs.Experience, "creation": rs.Creation, "species": rs.SpeciesRules, "checks": rs.CheckRules,
         "turns": rs.TurnRules, "attack": rs.AttackRules, "ranges": rs.RangeRules, "dialogue": rs.DialogueRules,
+        "campaign": rs.CampaignRules,
     }
     rows: list[NumberRow] = []
     for section in SECTIONS:

@@ -11,6 +11,8 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.rules.numbers import percent_text
+from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.models import Ability, Character
 from horizon_tui.content.ruleset import Experience, Ruleset
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
@@ -174,8 +176,11 @@ def settlement_modifier(campaign: Campaign, character: str, settlement: str) -> 
 
 
 def plan_check(
-    campaign: Campaign, character: str, npc: str, kind: str, modifier: int, rules: Ruleset, settlement: str = ""
+    campaign: Campaign, character: str, npc: str, kind: str, modifier: int, rules: Ruleset, settlement: str = "",
+    catalogue: Catalogue | None = None,
 ) -> CheckPlan:
+    """The odds (R-12) before the roll; the NPC's willpower with its species' bonuses when the
+    catalogue is given (the GM screens always give it)."""
     member, target = campaign.member(character), campaign.npc(npc)
     if member is None:
         raise ValueError(f"no party member called {character}")
@@ -191,7 +196,7 @@ def plan_check(
     b = build(member.character, rules)
     place = settlement_modifier(campaign, character, settlement)
     total = modifier + place
-    willpower = target.effective_willpower()
+    willpower = target.effective_willpower(catalogue)
     from horizon_tui.rules.checks import dialogue_score
 
     score_name, score = dialogue_score(kind, b.attributes, b.stats, dialogue)
@@ -221,7 +226,7 @@ def roll_check(
     roll = dialogue_check(plan.kind, b.attributes, b.stats, plan.willpower, total, rng, _widened(rules, total))
     verdict = "succeeds" if roll.success else "fails"
     line = (f"{plan.character} tries {plan.kind} on {plan.npc}: {verdict} "
-            f"({float(roll.attacker_total):g} vs {float(roll.defender_total):g}, odds {float(plan.chance):.0%})")
+            f"({float(roll.attacker_total):g} vs {float(roll.defender_total):g}, odds {percent_text(plan.chance)})")
     if override.strip():
         line += f" — over the daily limit by GM override: {override.strip()}"
     campaign = campaign.logged(
@@ -262,10 +267,24 @@ def roll_reactions(
     return campaign, rolled
 
 
+def rest(campaign: Campaign, why: str = "") -> Campaign:
+    """A rest: what the last fights left on the party is gone (gm.carry.rest)."""
+    from horizon_tui.gm import carry
+
+    return carry.rest(campaign, why)
+
+
 def advance_day(campaign: Campaign) -> Campaign:
-    """The next in-game day: the daily check limits start again (R-12)."""
+    """The next in-game day: a night's rest (gm.carry.rest) and the daily check limits start
+    again (R-12: they count the day's log)."""
+    if campaign.battle is None and campaign.carried:
+        campaign = rest(campaign, "the night")
     campaign = attrs.evolve(campaign, day=campaign.day + 1)
-    return campaign.logged("day", f"Day {campaign.day} begins")
+    checks = len([e for e in campaign.log if e.day == campaign.day - 1 and e.kind == "check"])
+    fights = len([e for e in campaign.log if e.day == campaign.day - 1 and e.kind == "battle"])
+    return campaign.logged("day", f"Day {campaign.day} begins (yesterday: {fights} fight{'s' if fights != 1 else ''}, "
+                                  f"{checks} dialogue check{'s' if checks != 1 else ''}; today's checks start again)",
+                           fights=fights, checks=checks)
 
 
 # --- experience (R-4, R-14) -----------------------------------------------------------------------

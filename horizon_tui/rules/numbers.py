@@ -29,5 +29,10 @@ def percent(value: Fraction) -> float:
     return one_decimal(value * 100)
 
 
+def percent_text(value: Fraction | float) -> str:
+    """A chance as every screen and log shows it: one decimal, half up ("52.5%", "100%")."""
+    return f"{percent(Fraction(value)):g}%"
+
+
 def clamp(value: Fraction, low: Fraction, high: Fraction) -> Fraction:
     return max(low, min(high, value))

@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from horizon_tui.gm import services
+from horizon_tui.gm import carry, services
 from horizon_tui.rules.character import build
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.rules.progression import affordable_points
@@ -20,7 +20,7 @@ from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 PARTY_COLUMNS = ("Name", "Species", "Level", "Health", "XP", "Can buy", "Free act.", "Checks", "Notes")
 NPC_COLUMNS = ("Name", "Level", "Health", "Willpower", "XP", "Free act.", "Checkable", "Attitude", "Notes")
 SHOWN_LOG = {"check", "reaction", "battle", "xp", "level_up", "points", "ability", "day", "party", "npc", "rules",
-             "roll", "note"}
+             "roll", "note", "rest"}
 
 
 def short(text: str, width: int = 28) -> str:
@@ -44,6 +44,7 @@ class DashboardScreen(Screen):
         Binding("x", "experience", "XP", id="dash.xp"),
         Binding("g", "app.rules", "Rules", id="dash.rules", tooltip="The campaign's house rules"),
         Binding("t", "next_day", "Next day", id="dash.day"),
+        Binding("s", "rest", "Rest", id="dash.rest", tooltip="A rest: health, effects (and charges) back"),
         Binding("l", "log", "Log", id="dash.log", tooltip="The session log and its Markdown export"),
         Binding("o", "app.campaigns", "Campaigns", id="dash.campaigns"),
         Binding("q", "app.quit", "Quit", id="dash.quit", show=False),
@@ -76,6 +77,15 @@ class DashboardScreen(Screen):
     def on_screen_resume(self) -> None:
         self.refresh_view()
 
+    def _health(self, campaign, name: str, b) -> Text:
+        """Full health, or what the last fight left (until a rest, gm.carry)."""
+        state = campaign.carried.get(name)
+        top = whole(b.stats["health"])
+        if not state or (state.get("hp", top) >= top and state.get("presence") == "active" and not state.get("effects")):
+            return Text(str(top))
+        style = "bold red" if state.get("presence") != "active" else "yellow"
+        return Text(carry.describe(state), style=style)
+
     def refresh_view(self) -> None:
         campaign = self.app.campaign
         status = self.query_one("#gm-status", Static)
@@ -106,7 +116,7 @@ class DashboardScreen(Screen):
             buy = affordable_points(c.xp, b.points_bought, rules.experience)
             checks = services.checks_today(campaign, c.name)
             party.add_row(
-                Text(c.name, style="bold"), c.species.name, str(b.level), str(whole(b.stats["health"])),
+                Text(c.name, style="bold"), c.species.name, str(b.level), self._health(campaign, c.name, b),
                 str(c.xp), Text(str(buy), style="bold green") if buy else Text("0", style="dim"),
                 str(b.free_action_points), f"{checks}/{rules.dialogue.per_character_per_day}",
                 short(m.notes or c.notes), key=c.name,
@@ -118,8 +128,8 @@ class DashboardScreen(Screen):
         npcs.clear()
         for n in campaign.npcs:
             npcs.add_row(
-                Text(n.name, style="bold"), str(n.level), str(n.effective_health()),
-                f"{one_decimal(n.effective_willpower()):g}", str(n.xp), str(n.free_action_points(rules)),
+                Text(n.name + (" ✝" if n.dead else ""), style="dim strike" if n.dead else "bold"), str(n.level), str(n.effective_health(self.app.catalogue)),
+                f"{one_decimal(n.effective_willpower(self.app.catalogue)):g}", str(n.xp), str(n.free_action_points(rules)),
                 Text("yes", style="green") if n.checkable else Text("no", style="dim"), n.attitude,
                 short(n.notes), key=n.name,
             )
@@ -222,6 +232,20 @@ class DashboardScreen(Screen):
 
         if self.app.campaign is not None:
             self.app.push_screen(SessionLogScreen())
+
+    def action_rest(self) -> None:
+        campaign = self.app.campaign
+        if campaign is None:
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.app.act(services.rest, "rest")
+
+        hurt = ", ".join(n for n, st in campaign.carried.items() if carry.describe(st)) or "nobody is hurt"
+        self.app.push_screen(ConfirmDialog(
+            f"The party rests: health, effects and (by the house rules) charges back. Now: {hurt}.",
+            yes="Rest", no="Not yet", title="Rest"), answer)
 
     def action_next_day(self) -> None:
         campaign = self.app.campaign

@@ -17,7 +17,7 @@ from textual.widgets import Input, Label, Select, Static, TextArea
 from horizon_tui.gm import services
 from horizon_tui.gm.screens.dialogs import reason_dialog
 from horizon_tui.rules.checks import DialogueRoll, dialogue_defence
-from horizon_tui.rules.numbers import one_decimal
+from horizon_tui.rules.numbers import one_decimal, percent_text
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
@@ -98,7 +98,7 @@ class DialogueScreen(Screen):
         except ValueError:
             raise ValueError(f"the GM's modifier is a whole number, not {text!r}") from None
         return services.plan_check(self.app.campaign, character, npc, self._select("kind") or "", modifier,
-                                   self.app.rules, self._value("settlement"))
+                                   self.app.rules, self._value("settlement"), self.app.catalogue)
 
     # --- drawing -----------------------------------------------------------------------------
 
@@ -126,12 +126,12 @@ class DialogueScreen(Screen):
             text.append(f" {plan.settlement_modifier:+d} {plan.settlement}", style="yellow")
         text.append(f"  against  {d.die} + willpower {one_decimal(plan.willpower):g} ÷ {one_decimal(d.willpower_divisor):g}\n")
         text.append("odds of success ", style="dim")
-        text.append(f"{float(plan.chance):.0%}", style="bold green" if plan.chance >= 0.5 else "bold yellow")
+        text.append(percent_text(plan.chance), style="bold green" if plan.chance >= 0.5 else "bold yellow")
         campaign = self.app.campaign
         done = services.checks_today(campaign, plan.character)
-        on_npc = services.checks_today(campaign, plan.character, plan.npc)
+        on_npc = services.checks_on_npc_today(campaign, plan.character, plan.npc, rules)
         text.append(f"\n{plan.character}: {done} of {d.per_character_per_day} checks today · "
-                    f"{on_npc} of {d.per_npc_per_day} on {plan.npc}", style="dim")
+                    f"{on_npc} of {d.per_npc_per_day} on {plan.npc}{' (whole table)' if d.per_npc_scope == 'table' else ''}", style="dim")
         if plan.refusal:
             text.append(f"\n✗ {plan.refusal}. ctrl+r asks for a GM override with a reason.", style="bold red")
         odds.update(text)
@@ -152,7 +152,7 @@ class DialogueScreen(Screen):
         text.append(f" = {one_decimal(roll.attacker_total):g}", style="bold")
         defence = dialogue_defence(plan.willpower, self.app.rules.dialogue)
         text.append(f"   against   {roll.defender_die} + {one_decimal(defence):g} = {one_decimal(roll.defender_total):g}")
-        text.append(f"   (the odds were {float(plan.chance):.0%})", style="dim")
+        text.append(f"   (the odds were {percent_text(plan.chance)})", style="dim")
         result.update(text)
 
     def _show_today(self) -> None:

@@ -147,17 +147,17 @@ class NpcEditorScreen(Screen[Npc | None]):
             text.append(f"✗ {exc}", style="bold red")
             self.query_one("#npc-preview", Static).update(text)
             return
-        stats = npc.stats()
+        stats = npc.stats(self.app.catalogue)
         text.append("willpower ", style="dim")
-        text.append(f"{one_decimal(npc.effective_willpower()):g}", style="bold")
+        text.append(f"{one_decimal(npc.effective_willpower(self.app.catalogue)):g}", style="bold")
         text.append(" (set)\n" if npc.willpower is not None else " (R-2)\n", style="dim")
         text.append("health ", style="dim")
-        text.append(f"{npc.effective_health()}", style="bold")
+        text.append(f"{npc.effective_health(self.app.catalogue)}", style="bold")
         text.append(" (set)\n" if npc.health is not None else f" (R-2: {whole(stats['health'])})\n", style="dim")
         text.append("free-action points ", style="dim")
         text.append(f"{npc.free_action_points(self.app.rules)}\n", style="bold")
         dialogue = self.app.rules.dialogue
-        defence = dialogue_defence(npc.effective_willpower(), dialogue)
+        defence = dialogue_defence(npc.effective_willpower(self.app.catalogue), dialogue)
         text.append(f"\nA dialogue check against them: {dialogue.die} + score vs {dialogue.die} + "
                     f"{one_decimal(defence):g} (R-12)\n", style="dim")
         for name in ("charisma", "initiative", "evasion", "accuracy"):
