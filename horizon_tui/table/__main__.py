@@ -1,0 +1,92 @@
+"""`python -m horizon_tui.table FOLDER`: the process that holds one live table (see lobby.py).
+
+Reads the folder's spec.json, builds the battle, serves it on FOLDER/table.sock and keeps
+FOLDER/battle.json (a battle save) after every accepted input. Ends a while after the battle is
+over, or on SIGTERM/SIGHUP (saving first).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+from pathlib import Path
+
+from horizon_tui.content.catalogue import default_catalogue
+from horizon_tui.content.characters import character_from_dict
+from horizon_tui.content.encounters import load_enemies
+from horizon_tui.engine.battle import PartyMember, create_battle
+from horizon_tui.engine.encounter import load_encounter
+from horizon_tui.engine.persist import BattleSession, save_session
+from horizon_tui.engine.runner import replay, run_ai
+from horizon_tui.table.core import Seat, Table
+from horizon_tui.table.server import TableServer
+
+LINGER_S = 600.0  # a finished table stays up this long, so everyone sees the end
+
+
+def build(folder: Path):
+    spec = json.loads((folder / "spec.json").read_text(encoding="utf-8"))
+    catalogue = default_catalogue()
+    enemies = load_enemies(catalogue)
+    setup = load_encounter(spec["encounter"], catalogue, enemies)
+    party = [PartyMember(character_from_dict(m["character"], catalogue, f"spec.json: party.{i}"),
+                         m.get("controller", "ai")) for i, m in enumerate(spec["party"])]
+    seed = int(spec["seed"])
+
+    def rebuild(inputs):
+        battle = create_battle(setup, party, seed, catalogue, enemies)
+        replay(battle, inputs)
+        run_ai(battle)
+        return battle
+
+    seats = [Seat(s["name"], s["role"], tuple(s.get("characters", ()))) for s in spec["seats"]]
+    session = BattleSession(rebuild([]), spec["encounter"], party, [])
+    table = Table(session, seats, rebuild, absent_wait_s=float(spec.get("absent_wait_s", 60)))
+    return table, dict(spec["tokens"]), catalogue
+
+
+async def serve(folder: Path) -> None:
+    table, tokens, catalogue = build(folder)
+    server = TableServer(table, tokens, folder / "table.sock")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    saved = -1
+
+    def save() -> None:
+        nonlocal saved
+        if table.version != saved:
+            save_session(folder / "battle.json", table.session, catalogue)
+            saved = table.version
+
+    await server.start()
+    over_since = None
+    try:
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(stop.wait(), 0.5)
+            except TimeoutError:
+                pass
+            save()
+            if table.battle.over:
+                over_since = over_since or loop.time()
+                if loop.time() - over_since > LINGER_S:
+                    break
+    finally:
+        save()
+        await server.close()
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m horizon_tui.table FOLDER", file=sys.stderr)
+        return 2
+    asyncio.run(serve(Path(argv[0])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

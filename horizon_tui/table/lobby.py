@@ -1,0 +1,123 @@
+"""Opening a live table and finding one's invitation (issue 17).
+
+A table is a folder under the host's `tables/`: `spec.json` (what the table process needs: the
+encounter, the seed, the party's characters, the seats), `table.sock` (the process's socket),
+`battle.json` (the battle save, kept after every accepted input so a crash loses nothing) and
+`invites/NAME.json` (each seat's token, read only by that account's session). The GM's session
+opens the table; the table runs in a process of its own (`python -m horizon_tui.table DIR`), so
+no session's crash takes it down.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from horizon_tui.paths import private_dir
+
+TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+ACCOUNT = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
+START_TIMEOUT_S = 10.0
+
+
+@attrs.frozen
+class SeatSpec:
+    name: str
+    role: str  # gm | player | spectator
+    characters: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Invite:
+    table: str
+    folder: Path
+    seat: str
+    role: str
+    token: str
+    characters: tuple[str, ...]
+
+    @property
+    def socket(self) -> Path:
+        return self.folder / "table.sock"
+
+
+def table_folder(tables_dir: Path, table_id: str) -> Path:
+    if not TABLE_ID.match(table_id):
+        raise ValueError("a table's id is 1-40 lower-case letters, digits and '-'")
+    return Path(tables_dir) / table_id
+
+
+def write_spec(tables_dir: Path, table_id: str, *, encounter: str, seed: int, party: list[dict[str, Any]],
+               seats: list[SeatSpec], absent_wait_s: float = 60.0) -> Path:
+    """Lay out a table's folder with a fresh token per seat; returns the folder.
+
+    `party`: [{"character": a character file's keys, "controller": "player" | "ai" | "gm"}]."""
+    folder = private_dir(table_folder(tables_dir, table_id))
+    invites = private_dir(folder / "invites")
+    tokens = {}
+    for seat in seats:
+        if not ACCOUNT.match(seat.name):
+            raise ValueError(f"{seat.name!r} is not an account name")
+        tokens[seat.name] = secrets.token_urlsafe(24)
+        _write_private(invites / f"{seat.name}.json", {
+            "table": table_id, "seat": seat.name, "role": seat.role, "token": tokens[seat.name],
+            "characters": list(seat.characters)})
+    _write_private(folder / "spec.json", {
+        "table": table_id, "encounter": encounter, "seed": seed, "party": party,
+        "seats": [attrs.asdict(s) | {"characters": list(s.characters)} for s in seats],
+        "tokens": tokens, "absent_wait_s": absent_wait_s})
+    return folder
+
+
+def _write_private(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+    os.replace(tmp, path)
+
+
+def start_table(folder: Path) -> subprocess.Popen:
+    """Run the table's process and wait until its socket is there."""
+    sock = Path(folder) / "table.sock"
+    sock.unlink(missing_ok=True)
+    log = open(Path(folder) / "table.log", "ab")  # noqa: SIM115 - handed to the child
+    proc = subprocess.Popen([sys.executable, "-m", "horizon_tui.table", str(folder)], stdin=subprocess.DEVNULL,
+                            stdout=log, stderr=log, start_new_session=True)
+    log.close()
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not sock.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"the table process did not start (see {Path(folder).name}/table.log)")
+        time.sleep(0.02)
+    return proc
+
+
+def invites_for(tables_dir: Path, account: str) -> list[Invite]:
+    """The live tables `account` is seated at (a table whose socket is gone is over)."""
+    found = []
+    root = Path(tables_dir)
+    if not root.is_dir() or not ACCOUNT.match(account):
+        return found
+    for folder in sorted(root.iterdir()):
+        path = folder / "invites" / f"{account}.json"
+        if not (folder / "table.sock").exists() or not path.is_file():
+            continue
+        try:
+            raw = path.read_bytes()
+            data = json.loads(raw) if len(raw) < 4096 else None
+            found.append(Invite(str(data["table"]), folder, str(data["seat"]), str(data["role"]),
+                                str(data["token"]), tuple(str(c) for c in data.get("characters", []))))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a damaged invitation is no invitation
+    return found

@@ -1,0 +1,75 @@
+"""Issue 17: a table runs in a process of its own; sessions find it by their invitation."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+
+from table_kit import REPO, SEATED
+
+from horizon_tui.content.catalogue import default_catalogue
+from horizon_tui.content.characters import character_to_dict, load_character
+from horizon_tui.content.encounters import load_enemies
+from horizon_tui.engine.persist import load_session
+from horizon_tui.table.__main__ import build
+from horizon_tui.table.lobby import SeatSpec, invites_for, start_table, write_spec
+from horizon_tui.table.server import TableClient
+
+
+def _spec(tmp_path):
+    catalogue = default_catalogue()
+    party = []
+    for file in sorted((REPO / "examples" / "party").glob("*.toml")):
+        controller = "player" if file.stem in SEATED.values() else "ai"
+        party.append({"character": character_to_dict(load_character(file, catalogue), catalogue),
+                      "controller": controller})
+    seats = [SeatSpec("mira", "gm"), SeatSpec("sam", "spectator")] + [
+        SeatSpec(account, "player", (stem,)) for account, stem in SEATED.items()]
+    return write_spec(tmp_path / "tables", "friday-crypt", encounter="standard", seed=4, party=party, seats=seats)
+
+
+async def test_a_table_process_serves_its_invited_seats_and_saves(tmp_path):
+    folder = _spec(tmp_path)
+    assert oct(folder.stat().st_mode & 0o777) == "0o700"
+    assert invites_for(tmp_path / "tables", "alice") == []  # not running yet: no live table
+    proc = start_table(folder)
+    try:
+        [invite] = invites_for(tmp_path / "tables", "alice")
+        assert invite.role == "player" and invite.characters == ("iriel",)
+        assert invites_for(tmp_path / "tables", "eve") == []
+        table, _tokens, _catalogue = build(folder)  # the same battle, for the views' rebuild
+        clients = {}
+        for account in ("mira", "alice", "bob", "sam"):
+            [inv] = invites_for(tmp_path / "tables", account)
+            clients[account] = TableClient(inv.socket, inv.seat, inv.token, table.rebuild)
+            await clients[account].connect()
+        for _ in range(3):  # three turns of the seated players
+            due = _due(clients["sam"].replica.battle, invite_map={"iriel": "alice", "sefa": "bob"})
+            version = clients["sam"].replica.version
+            clients[due].act({"type": "Wait", "actor": clients[due].replica.battle.current.uid})
+            await _until(lambda v=version: all(c.replica.version == v + 1 for c in clients.values()))
+        digests = {c.replica.digest() for c in clients.values()}
+        assert len(digests) == 1
+        for client in clients.values():
+            await client.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    catalogue = default_catalogue()
+    saved = load_session(folder / "battle.json", catalogue, load_enemies(catalogue))
+    assert len(saved.inputs) == 3
+    from horizon_tui.engine.persist import log_digest
+
+    assert log_digest(saved.battle) in digests
+
+
+def _due(battle, invite_map):
+    return invite_map[battle.current.uid]
+
+
+async def _until(predicate, timeout=15.0):
+    async def wait():
+        while not predicate():
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(wait(), timeout)
