@@ -33,7 +33,7 @@ async def hold_one(host: str, port: int, source: str, hold: float, started: floa
     try:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(host, port, local_addr=(source, 0)), 5)
-    except (OSError, asyncio.TimeoutError):
+    except (TimeoutError, OSError):
         return "refused", time.monotonic() - started
     opened = time.monotonic()
     try:
@@ -42,7 +42,7 @@ async def hold_one(host: str, port: int, source: str, hold: float, started: floa
             if not data:
                 ended = time.monotonic()
                 return ("dropped" if ended - opened < 1.0 else "closed"), ended - started
-    except (asyncio.TimeoutError, ValueError):
+    except (TimeoutError, ValueError):
         return "open", time.monotonic() - started
     except OSError:
         ended = time.monotonic()
@@ -77,7 +77,7 @@ async def main(args) -> int:
     await asyncio.sleep(args.settle)
     times = []
     for _ in range(args.logins):
-        seconds, code, out = await login(argv)
+        seconds, _code, out = await login(argv)
         logged_in = "commands are not allowed" in out
         times.append(seconds)
         print(f"login from {args.login_from}: {seconds:.3f} s, {'logged in' if logged_in else 'FAILED: ' + out}")

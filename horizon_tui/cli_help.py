@@ -50,11 +50,14 @@ EXAMPLES: dict[str, str] = {
   horizon sweep standard --party examples/party/*.toml --levels 2,4 --runs 500 --scheduler tcp://127.0.0.1:8786""",
     "serve-ssh": """\
   horizon serve-ssh                                  127.0.0.1:2222, data in your user data folder
-  horizon serve-ssh --host 0.0.0.0 --port 2222 --data-dir /srv/horizon""",
+  horizon serve-ssh --host 0.0.0.0 --port 2222 --data-dir /srv/horizon --motd motd.txt
+  horizon serve-ssh --login-grace-time 5 --max-startups 10:30:60 --max-startups-per-source 2
+  players connect with: ssh -p 2222 alice@your.host""",
     "users": """\
   horizon users add alice --key ~/.ssh/id_ed25519.pub
   horizon users add mira --key mira.pub --gm         a game master's account
-  horizon users list
+  horizon users role alice gm                        make an account a GM's (or: player)
+  horizon users list                                 name, role, keys
   horizon users remove alice""",
     "replay": """\
   horizon replay session.cast

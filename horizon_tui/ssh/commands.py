@@ -11,32 +11,15 @@ import shlex
 import sys
 from pathlib import Path
 
-SERVE_EXAMPLES = """\
-examples:
-  horizon users add alice --key alice.pub          # a player (their ~/.ssh/id_ed25519.pub)
-  horizon users add gwen --key gwen.pub --gm       # a game master
-  horizon serve-ssh                                # 127.0.0.1:2222, data in the user data folder
-  horizon serve-ssh --host 0.0.0.0 --port 2222 --data-dir /var/lib/horizon --motd motd.txt
-  horizon serve-ssh --login-grace-time 5 --max-startups 10:30:60 --max-startups-per-source 2
-
-players connect with:  ssh -p 2222 alice@your.host
+SERVE_DESCRIPTION = """\
+Host the player app over SSH (examples at the end; the README's "Hosting over SSH" says more).
 
 Before logging in, a connection has --login-grace-time seconds; one address may have
 --max-startups-per-source connections not logged in yet (an IPv6 /64 counts as one address),
 and past START of them in all a new one from an address that already has one waiting is dropped
 with probability RATE %, rising to 100 % at FULL (OpenSSH's MaxStartups). An address flooding
 the host fills only its own places. Logged in, one account may hold
---max-connections-per-user connections and --max-sessions-per-user games.
-"""
-
-USERS_EXAMPLES = """\
-examples:
-  horizon users add alice --key alice.pub          # a player; again with another .pub adds a key
-  horizon users add gwen --key gwen.pub --gm       # a game master's account
-  horizon users role alice gm                      # make an account a GM's (or: player)
-  horizon users list                               # NAME, role, keys
-  horizon users remove alice                       # the account goes; the saves stay
-"""
+--max-connections-per-user connections and --max-sessions-per-user games."""
 
 
 def _count(text: str) -> int:
@@ -92,8 +75,8 @@ def data_dir_of(args) -> Path:
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = SERVE_EXAMPLES
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # examples: cli_help.py
+    parser.description = SERVE_DESCRIPTION
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for every address)")
     parser.add_argument("--port", type=_port, default=2222, help="port (default 2222)")
@@ -128,8 +111,6 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_users_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = USERS_EXAMPLES
     sub = parser.add_subparsers(dest="users_command", metavar="{add,list,role,remove}")
     sub.required = True
     p = sub.add_parser("add", help="let NAME log in with the public key in PUBKEY_FILE")

@@ -21,7 +21,13 @@ import attrs
 
 import horizon_tui
 from horizon_tui.paths import default_server_dir
-from horizon_tui.ssh.accounts import AccountError, Accounts, accepts_key, is_valid_name, private_tree
+from horizon_tui.ssh.accounts import (
+    AccountError,
+    Accounts,
+    accepts_key,
+    is_valid_name,
+    private_tree,
+)
 from horizon_tui.ssh.hostkey import fingerprint, load_or_create_host_key
 from horizon_tui.ssh.limits import LoginLimiter, PreAuthGate, Startups
 from horizon_tui.ssh.session import AppSession
@@ -90,7 +96,7 @@ class HostSettings:
     max_auth_tries: int = 6               # keys one connection may offer before it is dropped
     login_timeout: float = 10.0           # LoginGraceTime: connect → logged in, else dropped
     max_connections: int = 200            # open at once, logged in or not (a flood guard)
-    max_startups: Startups = Startups()   # not logged in yet, in all: MaxStartups 10:30:100
+    max_startups: Startups = attrs.field(factory=Startups)  # not logged in yet, in all: MaxStartups 10:30:100
     max_startups_per_source: int = 3      # not logged in yet, per address (IPv6: per /64)
     max_connections_per_user: int = 4     # logged in as one account, with a session or not
     resize_interval: float = 0.2          # the app sees at most one terminal resize this often

@@ -8,6 +8,7 @@ from pathlib import Path
 import asyncssh
 import attrs
 import pytest
+from openssh_kit import ssh_command  # noqa: F401 (a fixture: the real OpenSSH client)
 from ssh_kit import FAKE_APP_COMMAND, USERS
 
 from horizon_tui.ssh.server import HostSettings, SSHHost

@@ -28,10 +28,11 @@ def ssh_command(tmp_path, user_keys):
             key.write_bytes(user_keys[owner].export_private_key("openssh"))
             os.chmod(key, 0o600)
         bind = ["-b", source] if source else []
-        return [SSH, "-F", "/dev/null", "-p", str(port), *bind, "-i", str(key),
+        # `extra` first: for ssh the first value of an option wins
+        return [SSH, "-F", "/dev/null", *extra, "-p", str(port), *bind, "-i", str(key),
                 "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no",
                 "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR",
-                *extra, f"{user}@127.0.0.1"]
+                f"{user}@127.0.0.1"]
 
     return command
 

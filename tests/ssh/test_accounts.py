@@ -10,7 +10,7 @@ import asyncssh
 import pytest
 
 from horizon_tui.cli import main
-from horizon_tui.ssh.accounts import Accounts, AccountError, check_name
+from horizon_tui.ssh.accounts import AccountError, Accounts, check_name
 from horizon_tui.ssh.hostkey import host_key_path, load_or_create_host_key
 from horizon_tui.ssh.limits import LoginLimiter
 
@@ -123,3 +123,38 @@ def test_login_limiter_forgives_a_connection_that_logged_in():
     limiter.forgive("a")
     assert limiter.failures("a") == 0
     assert not limiter.record_failure("a")
+
+
+def test_gm_accounts_are_made_listed_and_changed(capsys, tmp_path, pub_file, user_keys):
+    data = str(tmp_path / "srv")
+    code, out, _ = users(capsys, "add", "gwen", "--key", str(pub_file), "--gm", "--data-dir", data)
+    assert code == 0 and out.startswith("added GM gwen (1 key)")
+    bob = tmp_path / "bob.pub"
+    bob.write_bytes(user_keys["bob"].export_public_key("openssh"))
+    assert users(capsys, "add", "bob", "--key", str(bob), "--data-dir", data)[0] == 0
+    assert users(capsys, "list", "--data-dir", data)[1] == "bob\tplayer\t1 key\ngwen\tgm\t1 key\n"
+    code, out, _ = users(capsys, "add", "bob", "--key", str(bob), "--gm", "--data-dir", data)
+    assert (code, out) == (0, "user bob is now a GM\n")  # an existing player promoted, keys kept
+    code, out, _ = users(capsys, "role", "bob", "player", "--data-dir", data)
+    assert (code, out) == (0, "user bob is now a player\n")
+    assert Accounts(tmp_path / "srv").role("bob") == "player"
+    assert users(capsys, "add", "bob", "--key", str(bob), "--data-dir", data)[1] == "user bob already has that key\n"
+    code, _, err = users(capsys, "role", "nobody", "gm", "--data-dir", data)
+    assert code == 1 and "no user 'nobody'" in err
+    with pytest.raises(SystemExit) as usage:
+        users(capsys, "role", "bob", "admin", "--data-dir", data)
+    assert usage.value.code == 2 and "invalid choice: 'admin'" in capsys.readouterr().err
+
+
+def test_a_role_file_saying_anything_else_reads_as_a_player(tmp_path, pub_file):
+    accounts = Accounts(tmp_path / "srv")
+    accounts.add("gwen", pub_file, role="gm")
+    role_file = tmp_path / "srv" / "users" / "gwen" / "role"
+    assert role_file.read_text() == "gm\n" and stat.S_IMODE(role_file.stat().st_mode) == 0o600
+    role_file.write_text("root\n")
+    assert accounts.role("gwen") == "player"
+    role_file.write_bytes(b"\xff")
+    assert accounts.role("gwen") == "player"
+    accounts.remove("gwen")  # a new account by that name starts as a player
+    accounts.add("gwen", pub_file)
+    assert accounts.role("gwen") == "player"

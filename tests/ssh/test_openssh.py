@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from openssh_kit import OpenSSHTerminal, needs_openssh, run_ssh, ssh_command  # noqa: F401 (a fixture)
+from openssh_kit import OpenSSHTerminal, needs_openssh, run_ssh
 
 pytestmark = needs_openssh
 

@@ -10,11 +10,18 @@ import time
 
 import asyncssh
 import pytest
-from openssh_kit import OpenSSHTerminal, needs_openssh, run_ssh, ssh_command  # noqa: F401 (a fixture)
+from openssh_kit import OpenSSHTerminal, needs_openssh, run_ssh
 from ssh_kit import Terminal, connect
 
-from horizon_tui.ssh.limits import (MAX_COLUMNS, MAX_ROWS, PreAuthGate, ResizeThrottle, Startups,
-                                    clamp_terminal_size, source_block)
+from horizon_tui.ssh.limits import (
+    MAX_COLUMNS,
+    MAX_ROWS,
+    PreAuthGate,
+    ResizeThrottle,
+    Startups,
+    clamp_terminal_size,
+    source_block,
+)
 
 FLOODER, PLAYER = "127.0.0.3", "127.0.0.2"
 
@@ -32,7 +39,7 @@ async def _closed_within(reader: asyncio.StreamReader, seconds: float) -> bool:
         while await asyncio.wait_for(reader.read(4096), seconds):
             pass
         return True
-    except (asyncio.TimeoutError, ConnectionError):
+    except (TimeoutError, ConnectionError):
         return False
 
 

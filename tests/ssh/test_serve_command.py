@@ -65,3 +65,33 @@ async def test_sigterm_saves_every_session_and_exits_0(tmp_path, user_keys, caps
     text = "".join(log)
     assert "login user=alice" in text and "reason=server shutdown" in text and "stopped" in text
     assert (data / "users" / "alice" / "saves" / "saved-on-sigterm").exists()
+
+
+def test_help_documents_every_limit_with_examples(capsys):
+    import pytest
+
+    for argv, wanted in [
+        (["serve-ssh", "--help"], ["examples:", "--login-grace-time SECONDS", "--max-startups START:RATE:FULL",
+                                   "--max-startups-per-source N", "--max-connections-per-user N",
+                                   "--motd FILE", "OpenSSH's MaxStartups", "--motd motd.txt",
+                                   "ssh -p 2222 alice@your.host"]),
+        (["users", "--help"], ["examples:", "horizon users role alice gm", "{add,list,role,remove}"]),
+    ]:
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(argv)
+        out = capsys.readouterr().out
+        for text in wanted:
+            assert text in out, (argv, text)
+
+
+def test_bad_limits_are_usage_errors(capsys):
+    import pytest
+
+    for argv, message in [(["--max-startups", "10:30"], "is not START:RATE:FULL"),
+                          (["--login-grace-time", "nan"], "must be from 0 to a year"),
+                          (["--max-connections-per-user", "0"], "must be 1 or more")]:
+        with pytest.raises(SystemExit) as exit_:
+            build_parser().parse_args(["serve-ssh", *argv])
+        assert exit_.value.code == 2 and message in capsys.readouterr().err
+    assert main(["serve-ssh", "--max-startups", "5:30:5", "--max-startups-per-source", "5"]) == 2
+    assert "must be below --max-startups' FULL (5)" in capsys.readouterr().err

@@ -1,0 +1,130 @@
+"""Paths and privacy (issue 16, build 2): `--data-dir` resolved once, relative or absolute giving
+the same tree; every folder 0700 and file 0600, existing ones tightened; players see only their
+own relative names, never the server's paths."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import attrs
+import pytest
+import tomli_w
+from ssh_kit import FAKE_APP_COMMAND, Terminal, connect
+from test_real_app import player_app_missing
+
+from horizon_tui.cli import main
+from horizon_tui.ssh.accounts import private_tree
+from horizon_tui.ssh.server import HostSettings, SSHHost, default_app_command
+
+
+def tree(root: Path) -> dict[str, int]:
+    """Every entry under `root` (relative name → permission bits), the host key pair aside."""
+    return {str(p.relative_to(root)): stat.S_IMODE(p.lstat().st_mode) for p in sorted(root.rglob("*"))}
+
+
+async def _one_session(data_dir, user_keys, tmp_path) -> None:
+    pub = tmp_path / "alice.pub"
+    pub.write_bytes(user_keys["alice"].export_public_key("openssh"))
+    assert main(["users", "add", "alice", "--key", str(pub), "--data-dir", str(data_dir)]) == 0
+    host = SSHHost(HostSettings(data_dir=data_dir, port=0, app_command=FAKE_APP_COMMAND,
+                                stop_grace=2.0, keepalive_interval=0))
+    await host.start()
+    try:
+        async with await connect(host, "alice", user_keys["alice"]) as conn:
+            term = await Terminal.open(conn)
+            await term.expect("READY")
+            assert term.line("SAVES ") == "saves"
+            term.send("q")
+            await term.finish()
+    finally:
+        await host.stop()
+
+
+async def test_a_relative_and_an_absolute_data_dir_give_the_same_tree(tmp_path, user_keys, monkeypatch, capsys):
+    relative_home = tmp_path / "rel"
+    relative_home.mkdir()
+    monkeypatch.chdir(relative_home)
+    await _one_session(Path("srv"), user_keys, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    await _one_session(tmp_path / "abs" / "srv", user_keys, tmp_path)
+    capsys.readouterr()
+    made = tree(relative_home / "srv")
+    assert made == tree(tmp_path / "abs" / "srv")
+    assert set(made) == {"ssh_host_ed25519_key", "ssh_host_ed25519_key.pub", "users", "users/alice",
+                         "users/alice/authorized_keys", "users/alice/saves",
+                         "users/alice/saves/launches.log"}  # not srv/users/alice/srv/users/alice/…
+    assert list(relative_home.iterdir()) == [relative_home / "srv"]
+
+
+async def test_everything_the_host_and_the_apps_make_is_private(tmp_path, user_keys):
+    data = tmp_path / "srv"
+    await _one_session(data, user_keys, tmp_path)
+    modes = tree(data)
+    assert stat.S_IMODE(data.stat().st_mode) == 0o700
+    for name, mode in modes.items():
+        assert mode == (0o700 if (data / name).is_dir() else 0o600), (name, oct(mode))
+    assert os.umask(0o022) == 0o022  # the host gave the process its umask back at stop
+    os.umask(0o022)
+
+
+async def test_existing_folders_and_files_are_tightened_at_start(start_host, server_dir, tmp_path, caplog):
+    characters = server_dir / "users" / "alice" / "saves" / "characters"
+    characters.mkdir(parents=True)
+    (characters / "iriel.toml").write_text("name = 'Iriel'\n")
+    (characters / "script").write_text("#!/bin/sh\n")
+    for path, mode in [(characters / "iriel.toml", 0o664), (characters / "script", 0o755),
+                       (characters, 0o777), (characters.parent, 0o755), (server_dir / "users", 0o755),
+                       (server_dir, 0o755)]:
+        os.chmod(path, mode)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not ours\n")
+    os.chmod(outside, 0o644)
+    (characters / "link").symlink_to(outside)
+    caplog.set_level("WARNING", logger="horizon.ssh")
+    await start_host()
+    assert stat.S_IMODE((characters / "iriel.toml").stat().st_mode) == 0o600
+    assert stat.S_IMODE((characters / "script").stat().st_mode) == 0o600
+    for folder in (characters, characters.parent, server_dir / "users", server_dir):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+    assert stat.S_IMODE(outside.stat().st_mode) == 0o644  # a link is not followed out
+    assert "made private (folders 0700, files 0600)" in caplog.text
+
+
+def test_private_tree_counts_what_it_tightened(tmp_path):
+    root = tmp_path / "d"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "f").write_text("x")
+    os.chmod(root / "a" / "f", 0o640)
+    os.chmod(root / "a", 0o750)
+    assert private_tree(root) == 2
+    assert private_tree(root) == 0
+
+
+async def test_the_real_apps_screens_show_no_server_path(start_host, user_keys, server_dir, example_data):
+    reason = player_app_missing()
+    if reason:
+        pytest.skip(reason)
+    host = await start_host(app_command=default_app_command())
+    characters = server_dir / "users" / "alice" / "saves" / "characters"
+    characters.mkdir(parents=True)
+    (characters / "iriel.toml").write_text(tomli_w.dumps(example_data()))
+    async with await connect(host, "alice", user_keys["alice"]) as conn:
+        term = await Terminal.open(conn, size=(140, 40))
+        await term.expect("Iriel", timeout=15)
+        await term.expect("saved in saves/characters", timeout=5)  # the menu's, relative
+        term.send("\x11")
+        await term.finish(timeout=10)
+    shown = term.output.decode("utf-8", "replace")
+    assert str(server_dir) not in shown and str(server_dir.parent) not in shown
+
+
+def test_host_settings_resolve_the_data_dir_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    settings = HostSettings(data_dir=Path("srv"))
+    assert settings.data_dir == tmp_path / "srv"
+    monkeypatch.chdir("/")
+    assert attrs.evolve(settings, port=0).data_dir == tmp_path / "srv"
+    from horizon_tui.paths import default_server_dir
+    assert HostSettings().data_dir == default_server_dir()
