@@ -365,7 +365,7 @@ def expected_value(battle: Battle, e: Entity, harm: Harm, target: Entity, seen: 
         value *= max(useful)
     if harm.target is Target.enemy:
         if hit is None:
-            hit = Fraction(1) if auto_hits(e, target) else chance_to_hit(battle, e, target)
+            hit = Fraction(1) if auto_hits(battle, e, target) else chance_to_hit(battle, e, target)
         value *= hit
     elif harm.target is Target.area:
         (cx, cy), radius = pos(target), harm.ability.radius or 0
@@ -411,7 +411,7 @@ def ability_options(
                 if not sight:
                     continue
         if harm.target is Target.enemy and hit is None:
-            hit = Fraction(1) if auto_hits(e, target) else chance_to_hit(battle, e, target)
+            hit = Fraction(1) if auto_hits(battle, e, target) else chance_to_hit(battle, e, target)
         value = expected_value(battle, e, harm, target, seen, hit)
         if value > 0:
             options.append((value, harm.rank, harm.name, harm.ability))

@@ -21,7 +21,7 @@ from horizon_tui.engine.effects import apply_effect, deal_damage
 from horizon_tui.rules.checks import Failure, failure_outcome
 from horizon_tui.rules.combat import armor_reduction, crit_chance, damage, hit_chance
 from horizon_tui.rules.numbers import whole
-from horizon_tui.rules.ranges import distance
+from horizon_tui.rules.ranges import distance, is_melee
 
 
 def rolled_attack(battle: Battle, e: Entity) -> Fraction:
@@ -47,11 +47,12 @@ def chance_to_hit(battle: Battle, attacker: Entity, target: Entity, *, fled: boo
     return chance
 
 
-def auto_hits(attacker: Entity, target: Entity) -> bool:
-    """R-9 [S]: in melee against an immobile target there is no accuracy check."""
-    if comp(target, Presence) is not Presence.active:
+def auto_hits(battle: Battle, attacker: Entity, target: Entity) -> bool:
+    """R-9 [S]: in melee against an immobile target (stunned, knocked down) there is no accuracy
+    check: it hits. Melee is the weapon's kind within its reach (`rules.ranges.is_melee`)."""
+    if comp(target, Presence) is not Presence.active or not is_immobile(target):
         return False
-    return is_immobile(target) and distance(pos(attacker), pos(target)) <= 0
+    return is_melee(gear(attacker).weapon, distance(pos(attacker), pos(target)), battle.rules)
 
 
 def strike(
@@ -69,7 +70,7 @@ def strike(
     name = ability.name if ability else None
     difficulty = ability.difficulty if ability else Difficulty.I
     hit = True
-    if check_accuracy and not auto_hits(attacker, target):
+    if check_accuracy and not auto_hits(battle, attacker, target):
         chance = chance_to_hit(battle, attacker, target, fled=fled)
         hit = check_roll(battle, attacker, chance)
         battle.emit(ev.Check, actor=cid(attacker), kind="accuracy", chance=float(chance), success=hit,
@@ -225,10 +226,12 @@ def _land(battle: Battle, user: Entity, ability: Ability, victim: Entity, *, che
             return
     elif check and is_harmful(ability):
         # R-9: a targeted spell at an enemy needs an accuracy check even when it does no damage.
-        chance = chance_to_hit(battle, user, victim, fled=comp(victim, Presence) is Presence.fled)
-        hit = auto_hits(user, victim) or check_roll(battle, user, chance)
-        battle.emit(ev.Check, actor=cid(user), kind="accuracy", chance=float(chance), success=hit,
-                    ability=ability.name, target=cid(victim))
+        hit = True
+        if not auto_hits(battle, user, victim):  # R-9: melee on the immobile hits without a check
+            chance = chance_to_hit(battle, user, victim, fled=comp(victim, Presence) is Presence.fled)
+            hit = check_roll(battle, user, chance)
+            battle.emit(ev.Check, actor=cid(user), kind="accuracy", chance=float(chance), success=hit,
+                        ability=ability.name, target=cid(victim))
         battle.emit(ev.Attack, actor=cid(user), target=cid(victim), ability=ability.name,
                     difficulty=ability.difficulty.value, hit=hit, crit=False, at=list(aimed) if aimed else None)
         if not hit:

@@ -32,7 +32,7 @@ from horizon_tui.engine.components import (
 )
 from horizon_tui.rules import progression
 from horizon_tui.rules.character import attack_formula_text, build
-from horizon_tui.rules.combat import armor_reduction, attack_formula
+from horizon_tui.rules.combat import armor_reduction, attack_formula, with_armor_speed
 from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.validation import effective_loadout
 from horizon_tui.rules.turns import movement_cells
@@ -273,8 +273,7 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
     if found is None:
         if len(_STATS_MEMO) >= _ATTACK_MEMO_LIMIT:
             _STATS_MEMO.clear()
-        values = derived_stats(attributes, flat)
-        values["speed"] *= 1 - armor
+        values = with_armor_speed(derived_stats(attributes, flat), armor)
         found = _STATS_MEMO[key] = MappingProxyType(values)
     # Shared by every combatant with these numbers, across battles, and read-only: the memos of
     # attack_for_roll and attacks.chance_to_hit take its identity for the numbers.

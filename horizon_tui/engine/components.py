@@ -108,13 +108,16 @@ class Cooldowns:
 
 @attrs.frozen
 class ActiveEffect:
+    """One effect on a combatant (R-10; the duration model is `engine.effects`'s docstring)."""
+
     effect: str
-    turns_left: int
+    turns_left: int  # own turns it still covers, the one in progress included once covered
     magnitude: Fraction
     source: str | None = None
     stat: str | None = None
     gradual: bool = False
     applied: int = 0  # disease: attribute points taken so far
+    from_turn: int = 1  # the holder's first own turn it covers (its own-turn count + 1 when applied)
 
 
 @attrs.frozen

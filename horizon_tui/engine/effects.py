@@ -1,8 +1,18 @@
 """R-10 effects, and the only two functions that change health (`deal_damage`, `restore_health`).
 
 Negative effects: bleeding, poison, disease, stun, blindness, slow, fear, domination, knockdown.
-Positive: heal, regeneration, buff, cleanse. Durations count the affected combatant's own turns;
-effects tick at the start of its turn.
+Positive: heal, regeneration, buff, cleanse.
+
+R-10's duration model, the one for every lasting effect, positive and negative, whether it blocks
+actions, deals damage or changes stats: **a duration N covers exactly the affected combatant's
+next N own turns.** It is in force from the moment it lands until the end of the Nth of them; at
+the start of each covered turn it ticks (`tick_effects`: bleeding and poison hurt, regeneration
+heals, a gradual disease takes its share; stun, knockdown and fear govern that turn, slow its
+movement), and at the end of each covered turn one is counted off (`expire_turn_effects`), the
+last ending it. `ActiveEffect.turns_left` is that count — the covered turns still to come, the one
+in progress included — and it is what the log ("N turns left") and every screen show. One that
+lands during its holder's own turn covers from the next one (`from_turn`). Heal and cleanse act
+at once and last no turns.
 """
 
 from __future__ import annotations
@@ -17,15 +27,12 @@ from horizon_tui.engine.battle import (
     comp, Battle, Entity, cid, effects, hp, ident, is_active, put, recompute_stats, team,
 )
 from horizon_tui.engine.components import (
-    ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, Team,
+    ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, Team, TurnState,
 )
 from horizon_tui.rules.numbers import whole
 
 # Effects whose numbers change the stats (recompute when they start or end).
 _STAT_EFFECTS = frozenset({"disease", "buff"})
-# Effects that govern what the affected combatant does on its turn: they last through their
-# last turn and end when it does (a duration-1 fear must cost one turn, as a duration-1 stun does).
-_THROUGH_TURN = frozenset({"blindness", "fear", "domination"})
 
 
 def deal_damage(battle: Battle, target: Entity, amount: int, source: str, ability: str | None = None) -> None:
@@ -104,10 +111,11 @@ def apply_effect(
     # A new dose replaces the old one of the same effect (no stacking), keeping the longer.
     kept = tuple(e for e in current if e.effect != effect)
     old = effects(target).get(effect)
+    own = comp(target, TurnState).own_turns
     new = ActiveEffect(
-        effect=effect, turns_left=max(duration, old.turns_left if old else 0), magnitude=magnitude,
+        effect=effect, turns_left=max(duration, _turns_after_this(battle, target, old, own)), magnitude=magnitude,
         source=source_id, stat=stat, gradual=gradual,
-        applied=old.applied if (old and effect == "disease") else 0,
+        applied=old.applied if (old and effect == "disease") else 0, from_turn=own + 1,
     )
     if effect == "disease" and not gradual:
         new = attrs.evolve(new, applied=whole(magnitude))  # all at once
@@ -145,10 +153,18 @@ def end_effect(battle: Battle, target: Entity, effect: ActiveEffect) -> None:
         recompute_stats(battle, target)  # disease: the attributes come back (R-10)
 
 
+def _turns_after_this(battle: Battle, target: Entity, effect: ActiveEffect | None, own: int) -> int:
+    """The own turns `effect` covers after the one in progress (R-10)."""
+    if effect is None:
+        return 0
+    covering_now = battle.current is target and effect.from_turn <= own
+    return effect.turns_left - 1 if covering_now else effect.turns_left
+
+
 def tick_effects(battle: Battle, target: Entity) -> None:
-    """Start of the affected combatant's turn: bleeding and poison hurt, regeneration heals,
-    a gradual disease takes another share; every duration counts down, and ends at 0.
-    Knockdown is left for the turn to spend getting up."""
+    """Start of a covered turn (R-10): bleeding and poison hurt, regeneration heals, a gradual
+    disease takes another share (what is left spread evenly over the covered turns left, this
+    one included, rounded up). The count goes down at the turn's end (`expire_turn_effects`)."""
     for effect in list(effects(target).active):
         if not is_active(target):
             return
@@ -157,33 +173,27 @@ def tick_effects(battle: Battle, target: Entity) -> None:
         elif effect.effect == "regeneration":
             restore_health(battle, target, whole(effect.magnitude), effect.source or cid(target))
         elif effect.effect == "disease" and effect.gradual:
-            # Some points each turn: the rest spread evenly over the turns left, rounded up.
             remaining = whole(effect.magnitude) - effect.applied
             take = -(-remaining // max(1, effect.turns_left)) if remaining > 0 else 0
             if take:
                 _replace(target, effect, attrs.evolve(effect, applied=effect.applied + take))
                 recompute_stats(battle, target)
-        if not is_active(target):
-            return
-        if effect.effect == "knockdown":
+
+
+def expire_turn_effects(battle: Battle, target: Entity) -> None:
+    """End of the holder's own turn (R-10): each effect that covered it counts one off; the one
+    whose last covered turn this was ends. Effects that landed during this turn cover from the next."""
+    own = comp(target, TurnState).own_turns
+    for effect in list(effects(target).active):
+        if effect.from_turn > own:
             continue
         current = _find(target, effect.effect)
         if current is None:
             continue
         if current.turns_left <= 1:
-            if current.effect in _THROUGH_TURN:
-                _replace(target, current, attrs.evolve(current, turns_left=0))  # ends with this turn
-            else:
-                end_effect(battle, target, current)
+            end_effect(battle, target, current)
         else:
             _replace(target, current, attrs.evolve(current, turns_left=current.turns_left - 1))
-
-
-def expire_turn_effects(battle: Battle, target: Entity) -> None:
-    """End of the affected combatant's turn: the turn-governing effects on their last turn end."""
-    for effect in list(effects(target).active):
-        if effect.effect in _THROUGH_TURN and effect.turns_left <= 0:
-            end_effect(battle, target, effect)
 
 
 def _find(target: Entity, name: str) -> ActiveEffect | None:

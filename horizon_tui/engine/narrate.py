@@ -48,7 +48,7 @@ def describe(battle: Battle, event: ev.Event) -> str | None:
         case ev.EffectEvent(resisted=True):
             return f"{n(event.target)} is immune to {event.effect}."
         case ev.EffectEvent():
-            turns = f" for {event.duration} turn{'s' if event.duration != 1 else ''}" if event.duration else ""
+            turns = f" ({event.duration} turn{'s' if event.duration != 1 else ''} left)" if event.duration else ""
             return f"{n(event.target)} suffers {event.effect}{turns}."
         case ev.Check(kind="difficulty"):
             if event.success:

@@ -39,7 +39,7 @@ def sees(battle: Battle, viewer: Entity, other: Entity) -> bool:
 
 def effect_turns_left(effect: ActiveEffect) -> int:
     """R-10: how many of its holder's own turns the effect still covers, the turn in progress
-    included once it has begun under the effect (see `effects.tick_effects`)."""
+    included once it has begun under the effect (the model: `engine.effects`'s docstring)."""
     return effect.turns_left
 
 

@@ -57,7 +57,7 @@ def attack_preview(battle: Battle, user: Entity, cell: tuple[int, int]) -> Previ
         problem = "no one to attack there"
     else:
         problem = _target_refusal(battle, Attack(ident(user).id, ident(target).id))
-        hit = None if auto_hits(user, target) else chance_to_hit(battle, user, target)
+        hit = None if auto_hits(battle, user, target) else chance_to_hit(battle, user, target)
         crit = Fraction(1) if is_downed(target) and not gear(target).crit_immune else crit_chance(
             stats(user)["accuracy"], gear(user).weapon, battle.rules.attack)
     return Preview(reach, [], ident(target).id if target else None, hit, crit, None, problem)
@@ -84,7 +84,7 @@ def ability_preview(battle: Battle, user: Entity, ability: Ability, cell: tuple[
     else:
         action = UseAbility(ident(user).id, ability.name, target=ident(target).id if target else None)
         if target is not None and team(target) != team(user) and is_harmful(ability):
-            hit = None if auto_hits(user, target) else chance_to_hit(battle, user, target)
+            hit = None if auto_hits(battle, user, target) else chance_to_hit(battle, user, target)
     problem = _target_refusal(battle, action)
     return Preview(reach, cells, ident(target).id if target else None, hit, None, check_shown, problem)
 

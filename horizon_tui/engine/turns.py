@@ -132,8 +132,8 @@ def advance(battle: Battle) -> None:
     Turns that run themselves (stunned, getting up) pass straight on."""
     while True:
         ending = battle.current
-        if ending is not None and is_active(ending):
-            expire_turn_effects(battle, ending)  # R-10: blindness, fear, domination on their last turn
+        if ending is not None and is_active(ending) and effects(ending).active:
+            expire_turn_effects(battle, ending)  # R-10: the covered turn is counted off
         if check_end(battle) or not battle.order:
             return
         battle.index += 1
@@ -167,9 +167,11 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
             return False
         fx = effects(e)
     knocked = fx.get("knockdown")
-    if knocked is not None:
-        end_effect(battle, e, knocked)
-        battle.emit(ev.GetUp, actor=cid(e))
+    if knocked is not None:  # R-10: a covered turn spent on the ground, the last getting up
+        if knocked.turns_left <= 1:
+            battle.emit(ev.GetUp, actor=cid(e))
+        else:
+            battle.emit(ev.Wait, actor=cid(e), reason="down")
         return False
     if stunned:
         battle.emit(ev.Wait, actor=cid(e), reason="stunned")

@@ -9,7 +9,7 @@ import attrs
 from horizon_tui.content.models import Character, Difficulty
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.rules import progression
-from horizon_tui.rules.combat import armor_reduction, attack_formula, crit_chance, normal_attack
+from horizon_tui.rules.combat import armor_reduction, attack_formula, crit_chance, normal_attack, with_armor_speed
 from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.numbers import one_decimal, percent, whole
 from horizon_tui.rules.stats import add_points, derived_stats
@@ -68,8 +68,7 @@ def build(character: Character, rules: Ruleset) -> Build:
 
 def _build(character: Character, rules: Ruleset) -> Build:
     attributes = add_points(character.attributes, character.species.bonuses.attributes, character.bonus)
-    stats = derived_stats(attributes, flat_bonuses(character))
-    stats["speed"] *= 1 - armor_reduction(character.armor, rules)
+    stats = with_armor_speed(derived_stats(attributes, flat_bonuses(character)), armor_reduction(character.armor, rules))
     invested = sum(character.attributes.values())
     bought = progression.points_bought(invested, rules)
     level = progression.level_for(bought, rules)

@@ -6,6 +6,7 @@ from horizon_tui.content.models import Ability, Difficulty, Target, Weapon, Weap
 from horizon_tui.content.ruleset import Ruleset
 
 MAGE_KINDS = frozenset({WeaponKind.staff, WeaponKind.wand, WeaponKind.spell})
+MELEE_KINDS = frozenset({WeaponKind.one_handed, WeaponKind.two_handed, WeaponKind.polearm})
 STRONG = frozenset({Difficulty.V, Difficulty.VI})
 
 
@@ -41,6 +42,24 @@ def ability_range(ability: Ability, weapon: Weapon, rules: Ruleset, *, target_se
     if ability.difficulty in STRONG and row.strong is not None:
         return row.strong
     return weapon_range(weapon, rules)
+
+
+def melee_reach(weapon: Weapon, rules: Ruleset) -> int | None:
+    """R-9/R-11: how far a melee weapon strikes as melee — its own normal reach, or its kind's
+    strong (V–VI) reach when longer; None for a weapon that is not melee (R-9: melee is the
+    weapon's kind — one-handed, two-handed, polearm — not the distance)."""
+    if weapon.kind not in MELEE_KINDS:
+        return None
+    strong = rules.ranges.kinds[weapon.kind].strong
+    return max(weapon_range(weapon, rules), strong if strong is not None else 0)
+
+
+def is_melee(weapon: Weapon, cells: int, rules: Ruleset) -> bool:
+    """R-9: a blow `cells` away (0 = adjacent) is melee when the weapon is a melee kind and the
+    target is within its melee reach. Worked: a spear (polearm: 1, strong 2) at 2 cells is melee;
+    a longsword (one-handed: 0, strong 1) at 2 cells, or any bow, is not."""
+    reach = melee_reach(weapon, rules)
+    return reach is not None and cells <= reach
 
 
 def in_range(attacker: tuple[int, int], target: tuple[int, int], reach: int) -> bool:

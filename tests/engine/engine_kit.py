@@ -204,3 +204,21 @@ def next_turn_of(battle: Battle, who: str, *, limit: int = 50) -> Entity:
             return current
         perform(battle, Wait(cid(current)))
     raise AssertionError(f"{who} never got a turn")
+
+
+def own_turn(battle: Battle, who: str, during: Any = None) -> Any:
+    """One whole own turn of `who` (R-10's unit of duration): it begins (effects tick), `during(e)`
+    looks while it is in progress (its answer is returned), and it ends (a Wait when it waits for
+    a decision; a turn that ran itself, stunned or on the ground, is ended as `turns.advance` ends it)."""
+    from horizon_tui.engine.actions import Wait, perform
+
+    battle.round = max(battle.round, 1)
+    battle.index = battle.order.index(who)
+    e = battle[who]
+    waiting = turns.begin_turn(battle, e)
+    seen = during(e) if during is not None else None
+    if waiting and battle.current is e:
+        perform(battle, Wait(who))
+    elif battle.current is e:
+        turns.advance(battle)
+    return seen

@@ -1,11 +1,12 @@
-"""R-10 effects: the nine negative ones, the positive ones, immunity. Durations count the affected
-combatant's own turns; effects tick at the start of its turn."""
+"""R-10 effects: the nine negative ones, the positive ones, immunity. A duration N covers the
+affected combatant's next N own turns; effects tick at the start of each (test_r10_durations.py
+counts every effect for durations 1, 2 and 3)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from engine_kit import EXAMPLE, ability, character, enemy_def, events, give_turn
+from engine_kit import EXAMPLE, ability, character, enemy_def, events, give_turn, own_turn
 from horizon_tui.engine import ai, runner
 from horizon_tui.engine.actions import Attack, Impossible, Move, Success, UseAbility, Wait, perform
 from horizon_tui.engine.battle import (
@@ -38,8 +39,8 @@ def test_r10_bleeding_loses_its_magnitude_each_turn_for_its_duration(new_battle)
         "hero", "bleeding", 2, 20, "grunt")
     for turn, left in ((1, 670), (2, 650), (3, 650)):
         start = len(battle.log)
-        give_turn(battle, "hero")
-        damage = events(battle, "damage", start)
+        own_turn(battle, "hero")
+        damage = [d for d in events(battle, "damage", start) if d.target == "hero"]
         if turn < 3:
             assert [(d.target, d.amount, d.hp, d.source) for d in damage] == [("hero", 20, left, "grunt")]
         else:
@@ -54,12 +55,12 @@ def test_r10_poison_is_separate_from_bleeding(new_battle):
     put(battle, "hero", "bleeding", duration=1, magnitude=20)
     put(battle, "hero", "poison", duration=2, magnitude=15)
     start = len(battle.log)
-    give_turn(battle, "hero")
+    own_turn(battle, "hero")
     assert [d.amount for d in events(battle, "damage", start)] == [20, 15]
-    assert [e.effect for e in events(battle, "effect", start) if e.ended] == ["bleeding"]
+    assert [e.effect for e in events(battle, "effect", start) if e.ended] == ["bleeding"]  # after its one turn
     assert effects(battle["hero"]).has("poison") and hp(battle["hero"]).hp == 655
     start = len(battle.log)
-    give_turn(battle, "hero")
+    own_turn(battle, "hero")
     assert [d.amount for d in events(battle, "damage", start)] == [15]
     assert not effects(battle["hero"]).active
 
@@ -71,9 +72,8 @@ def test_r10_disease_lowers_attributes_and_derived_stats_and_restores_them(new_b
     assert current_attributes(hero)["physical"] == 8
     assert stats(hero)["strength"] == Fraction("16.5")  # 2 × 8 + 0.1 × 5
     assert hp(hero).max_hp == 610  # 690 − 2 × 40
-    give_turn(battle, "hero")
-    assert current_attributes(hero)["physical"] == 8  # one of its two turns
-    give_turn(battle, "hero")
+    during = [own_turn(battle, "hero", lambda e: current_attributes(e)["physical"]) for _ in range(3)]
+    assert during == [8, 8, 10]  # its two turns, then restored
     assert [e.effect for e in events(battle, "effect") if e.ended] == ["disease"]
     assert current_attributes(hero) == EXAMPLE
     assert stats(hero)["strength"] == Fraction("20.5") and hp(hero).max_hp == 690
@@ -89,7 +89,7 @@ def test_r10_disease_on_every_attribute_lowers_max_health(new_battle):
     # the health above the new maximum is lost through the log, like any other loss
     assert [(d.target, d.amount, d.hp, d.source) for d in events(battle, "damage")] == [("hero", 239, 451, "max_hp")]
     assert hp(hero).hp == 451
-    give_turn(battle, "hero")
+    assert own_turn(battle, "hero", lambda e: hp(e).max_hp) == 451  # in force through its one turn
     assert current_attributes(hero) == EXAMPLE and hp(hero).max_hp == 690
 
 
@@ -98,15 +98,15 @@ def test_r10_gradual_disease_takes_some_points_each_turn(new_battle):
     hero = battle["hero"]
     put(battle, "hero", "disease", duration=3, magnitude=5, stat="agility", gradual=True)
     assert current_attributes(hero)["agility"] == 10  # nothing yet
-    taken = []
-    for _ in range(3):
-        give_turn(battle, "hero")
-        fx = effects(hero).get("disease")
-        taken.append(fx.applied if fx else None)
-        if fx:
-            assert current_attributes(hero)["agility"] == 10 - fx.applied
-            assert stats(hero)["evasion"] == Fraction("19.1") - Fraction("1.5") * fx.applied
-    assert taken == [2, 4, None]  # ⌈5/3⌉, then ⌈3/2⌉; the third turn takes the last and it ends
+
+    def look(e):
+        fx = effects(e).get("disease")
+        assert current_attributes(e)["agility"] == 10 - fx.applied
+        assert stats(e)["evasion"] == Fraction("19.1") - Fraction("1.5") * fx.applied
+        return fx.applied
+
+    taken = [own_turn(battle, "hero", look) for _ in range(3)]
+    assert taken == [2, 4, 5]  # ⌈5/3⌉, then ⌈3/2⌉, then the last; it ends with the third turn
     assert current_attributes(hero)["agility"] == 10 and stats(hero)["evasion"] == Fraction("19.1")
 
 
@@ -156,9 +156,8 @@ def test_r10_slow_reduces_speed_by_its_magnitude_in_percent(new_battle):
     battle = duel(new_battle)
     put(battle, "hero", "slow", duration=1, magnitude=50)
     start = len(battle.log)
-    give_turn(battle, "hero")
+    own_turn(battle, "hero")
     assert events(battle, "turn", start)[0].movement == 2  # 5.5 × 0.5 = 2.75
-    give_turn(battle, "hero")
     assert movement_budget(battle, battle["hero"]) == 5
 
 
@@ -206,8 +205,8 @@ def test_r10_knockdown_costs_the_next_turn_and_counts_as_downed(new_battle):
     assert is_downed(hero) and is_immobile(hero)
     start = len(battle.log)
     give_turn(battle, "hero")
-    assert [e.type for e in battle.log[start:]] == ["turn", "effect", "get_up", "turn"]
-    assert battle.log[start + 1].ended and events(battle, "get_up", start)[0].actor == "hero"
+    assert [e.type for e in battle.log[start:]] == ["turn", "get_up", "effect", "turn"]
+    assert battle.log[start + 2].ended and events(battle, "get_up", start)[0].actor == "hero"
     assert not is_downed(hero) and battle.current is not hero
 
 
@@ -237,8 +236,8 @@ def test_r10_regeneration_restores_its_magnitude_each_turn(new_battle):
     amounts = []
     for _ in range(3):
         start = len(battle.log)
-        give_turn(battle, "hero")
-        amounts += [h.amount for h in events(battle, "heal", start)]
+        own_turn(battle, "hero")
+        amounts += [h.amount for h in events(battle, "heal", start) if h.target == "hero"]
     assert amounts == [30, 30] and hp(battle["hero"]).hp == 650
 
 
@@ -246,7 +245,7 @@ def test_r10_buff_changes_a_stat_for_its_duration(new_battle):
     battle = duel(new_battle)
     put(battle, "hero", "buff", duration=1, magnitude=5, stat="evasion", source="pal")
     assert stats(battle["hero"])["evasion"] == Fraction("24.1")
-    give_turn(battle, "hero")
+    assert own_turn(battle, "hero", lambda e: stats(e)["evasion"]) == Fraction("24.1")  # in force on its turn
     assert stats(battle["hero"])["evasion"] == Fraction("19.1")
 
 

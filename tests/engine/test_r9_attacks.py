@@ -6,6 +6,8 @@ import math
 import random
 from fractions import Fraction
 
+import pytest
+
 from engine_kit import EXAMPLE_ATTACK_BASE, ability, character, enemy_def, events, give_turn, make_battle
 from horizon_tui.engine.actions import Attack, Success, UseAbility, perform
 from horizon_tui.engine.attacks import strike
@@ -109,15 +111,44 @@ def test_r9_melee_auto_hits_a_stunned_or_knocked_down_target_without_a_check(new
         assert events(battle, "attack", start)[0].hit
 
 
-def test_r9_reach_is_not_melee_a_stunned_target_still_needs_the_accuracy_check(new_battle):
+# each melee kind, its reach as melee (normal, and strong for V–VI): one- and two-handed
+# 0 and 1, polearm 1 and 2 (0 = adjacent).
+MELEE_REACH = {"longsword": 1, "greatsword": 1, "spear": 2}
+
+
+@pytest.mark.parametrize("effect", ["stun", "knockdown"])
+@pytest.mark.parametrize("weapon", sorted(MELEE_REACH))
+def test_r9_every_melee_kind_skips_the_check_against_an_immobile_target_within_its_reach(new_battle, weapon, effect):
+    for cells in range(MELEE_REACH[weapon] + 2):  # every distance within reach, then one beyond
+        battle = new_battle(party=[(character("Hero", weapon=weapon), (1, 2))],
+                            enemies=[(enemy_def(), (2 + cells, 2))])
+        apply_effect(battle, battle["grunt"], effect, duration=2, magnitude=Fraction(0), source=None)
+        start = len(battle.log)
+        strike(battle, battle["hero"], battle["grunt"])
+        checks = [c for c in events(battle, "check", start) if c.kind == "accuracy"]
+        if cells <= MELEE_REACH[weapon]:
+            assert checks == [] and events(battle, "attack", start)[0].hit, (weapon, cells)
+        else:
+            # beyond its melee reach it is no melee: accuracy 20 against evasion 11.4 → 0.872
+            assert [c.chance for c in checks] == [float(Fraction("0.872"))], (weapon, cells)
+
+
+def test_r9_a_polearm_at_its_reach_hits_a_stunned_target_without_a_check_through_the_attack(new_battle):
     battle = new_battle(party=[(character("Hero", weapon="spear"), (2, 2))], enemies=[(enemy_def(), (4, 2))])
     apply_effect(battle, battle["grunt"], "stun", duration=2, magnitude=Fraction(0), source=None)
     give_turn(battle, "hero")
     start = len(battle.log)
-    assert isinstance(perform(battle, Attack("hero", "grunt")), Success)
-    (check,) = [c for c in events(battle, "check", start) if c.kind == "accuracy"]
-    # accuracy 20 against the grunt's evasion 11.4: 0.7 + 0.02 × 8.6 = 0.872
-    assert check.chance == float(Fraction("0.872"))
+    assert isinstance(perform(battle, Attack("hero", "grunt")), Success)  # 1 cell between: the spear's reach
+    assert not [c for c in events(battle, "check", start) if c.kind == "accuracy"]
+    assert events(battle, "attack", start)[0].hit
+
+
+def test_r9_a_ranged_weapon_adjacent_to_a_stunned_target_still_checks(new_battle):
+    battle = new_battle(party=[(character("Hero", weapon="longbow"), (3, 2))], enemies=[(enemy_def(), (4, 2))])
+    apply_effect(battle, battle["grunt"], "stun", duration=2, magnitude=Fraction(0), source=None)
+    start = len(battle.log)
+    strike(battle, battle["hero"], battle["grunt"])
+    assert [c.kind for c in events(battle, "check", start)] == ["accuracy"]
 
 
 def test_r9_short_blade_crit_chance_is_half_the_accuracy_in_percent_at_most_40(new_battle):

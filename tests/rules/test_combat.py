@@ -9,6 +9,7 @@ import pytest
 from horizon_tui.content.models import Armor, Difficulty, Weapon, WeaponKind
 from horizon_tui.rules.character import attack_formula_text, build, sheet
 from horizon_tui.rules.combat import (
+    with_armor_speed,
     armor_reduction,
     attack_formula,
     can_wear,
@@ -112,6 +113,24 @@ def test_r9_armor_slows_the_wearer_by_the_same_share(make_character, rules):
     """R-9: armor reduces the wearer's speed too: leather (class 9, −10%) takes 5.5 to 4.95."""
     b = build(make_character(armor="leather"), rules)
     assert b.stats["speed"] == F("4.95")
+
+
+def test_r9_armor_speed_is_one_function_for_the_sheet_and_the_battle(make_character, rules, catalogue):
+    """R-9: class 8 (−15%) takes speed 5.5 to 4.675; the sheet (`rules.character.build`) and a
+    battle's stats (`engine.battle.recompute_stats`) both go through `with_armor_speed`."""
+    from horizon_tui.content.encounters import EnemyDef
+    from horizon_tui.engine.battle import PartyMember, create_battle, stats
+    from horizon_tui.engine.battlefield import Battlefield
+    from horizon_tui.engine.encounter import EncounterSetup
+
+    assert with_armor_speed({"speed": F("5.5")}, armor_reduction(_armor(8), rules)) == {"speed": F("4.675")}
+    hero = make_character(armor="leather")
+    foe = EnemyDef("foe", make_character(), 1, 0, "brute", "nearest", "f")
+    setup = EncounterSetup(id="t", name="T", description="", difficulty="normal", xp=0, notes="",
+                           battlefield=Battlefield.from_rows(["....."]), enemies=[(foe, (4, 0), "Foe")],
+                           party_start=[(0, 0)], source="<test>")
+    battle = create_battle(setup, [PartyMember(hero, "ai")], 1, catalogue, {"foe": foe})
+    assert stats(battle.by_id[next(iter(battle.by_id))])["speed"] == build(hero, rules).stats["speed"] == F("4.95")
 
 
 def test_r9_damage_pipeline_order(rules):

@@ -7,6 +7,7 @@ from horizon_tui.content.models import Difficulty, EffectSpec
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import charge_left, comp, effects, hp, ident, pos
 from horizon_tui.engine.components import Controller, Cooldowns, Presence
+from horizon_tui.engine.sideview import effect_turns_left
 from horizon_tui.engine.usability import cooldown_left
 from horizon_tui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.tui.battle.dialogs import ChoiceDialog
@@ -72,7 +73,7 @@ class OverrideMenu:
             self.prompt = f"{ident(self.battle[target]).name} is under no effect"
             self.refresh_all()
             return
-        options = [(fx.effect, f"{fx.effect} ({fx.turns_left} turns)") for fx in active]
+        options = [(fx.effect, f"{fx.effect} ({effect_turns_left(fx)} turns left)") for fx in active]
         self.app.push_screen(ChoiceDialog("Remove which effect?", options), lambda name: name and self._override(
             ov.RemoveEffect(target, name), f"remove {name}"))
 

@@ -27,7 +27,7 @@ from horizon_tui.engine.battle import (
 from horizon_tui.engine.components import FreeActions, Loadout, Presence, TurnState
 from horizon_tui.engine.narrate import describe
 from horizon_tui.engine.persist import BattleSession
-from horizon_tui.engine.sideview import hidden_from, targetable
+from horizon_tui.engine.sideview import effect_turns_left, hidden_from, targetable
 from horizon_tui.engine.usability import ability_refusal, cooldown_left
 from horizon_tui.engine.runner import needs_input, submit
 from horizon_tui.rules.texts import EFFECT_TEXT
@@ -269,7 +269,8 @@ class BattleScreen(Screen):
             text.append(f"free actions {comp(e, FreeActions).points}\n", style="dim")
         for fx in effects(e).active:
             text.append(f"{fx.effect}", style="magenta")
-            text.append(f" {fx.turns_left} turn{'s' if fx.turns_left != 1 else ''}")
+            left = effect_turns_left(fx)
+            text.append(f" {left} turn{'s' if left != 1 else ''} left")
             if fx.magnitude:
                 text.append(f", {float(fx.magnitude):g}")
             text.append("\n")
