@@ -47,7 +47,9 @@ EXAMPLES: dict[str, str] = {
     "sweep": """\
   horizon sweep standard wolves --party examples/party/*.toml --levels 2,4,6 --runs 200
   horizon sweep standard --party examples/party/*.toml --levels 2,4 --sizes 1-4 --runs 100 --csv
-  horizon sweep standard --party examples/party/*.toml --levels 2,4 --runs 500 --scheduler tcp://127.0.0.1:8786""",
+  horizon sweep standard --party examples/party/*.toml --levels 2,4 --runs 500 --scheduler tcp://127.0.0.1:8786
+  horizon sweep data/encounters/*.toml --party examples/party/*.toml --levels 2-6 --sizes 1-6 --runs 100 --rate
+  horizon sweep wolves --party examples/party/*.toml --levels 2-4 --runs 200 --report wolves.html""",
     "serve-ssh": """\
   horizon serve-ssh                                  127.0.0.1:2222, data in your user data folder
   horizon serve-ssh --host 0.0.0.0 --port 2222 --data-dir /srv/horizon --motd motd.txt

@@ -12,6 +12,8 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "gm": ("horizon_tui.gm.launch", "run_gm_app", "the game master's tool: campaign, NPCs, checks, fights"),
     "battle": ("horizon_tui.engine.commands", "cmd_battle", "a whole battle played by the AI, as a log"),
     "simulate": ("horizon_tui.engine.simulate", "cmd_simulate", "many battles: win rate, rounds, damage"),
+    "sweep": ("horizon_tui.engine.sweep.command", "cmd_sweep",
+              "win rates over encounters × party level × size, locally or on a Dask cluster"),
     "serve-ssh": ("horizon_tui.ssh.commands", "cmd_serve_ssh", "host the player app over SSH"),
     "users": ("horizon_tui.ssh.commands", "cmd_users", "the SSH host's accounts: add, list, remove"),
 }
@@ -54,6 +56,7 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
 
 _ARGUMENTS = {
     "play": _play_arguments, "gm": _gm_arguments, "battle": _battle_arguments, "simulate": _simulate_arguments,
+    "sweep": lambda parser: importlib.import_module("horizon_tui.engine.sweep.command").add_sweep_arguments(parser),
     "serve-ssh": lambda parser: importlib.import_module("horizon_tui.ssh.commands").add_serve_arguments(parser),
     "users": lambda parser: importlib.import_module("horizon_tui.ssh.commands").add_users_arguments(parser),
 }

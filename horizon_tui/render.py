@@ -104,7 +104,8 @@ def print_rules(rules: Ruleset, console: Console | None = None) -> None:
     other = Table(title="Other numbers ([H] = house default, editable in rules.toml)")
     for column in ("key", "value", "mark"):
         other.add_column(column)
-    for section in ("creation", "experience", "species", "checks", "turns", "attack", "ranges", "dialogue", "campaign"):
+    for section in ("creation", "experience", "species", "checks", "turns", "attack", "derived_stats", "ranges",
+                    "dialogue", "campaign"):
         obj = getattr(rules, section)
         for field in attrs.fields(type(obj)):
             if field.name == "kinds":

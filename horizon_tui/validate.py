@@ -52,7 +52,7 @@ def _register_later_validators() -> None:
     """Import the modules that add validators of their own (engine: encounters, enemies, saves)."""
     import importlib
 
-    for module in ("horizon_tui.engine.validate",):
+    for module in ("horizon_tui.engine.validate", "horizon_tui.engine.sweep.policy"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -114,6 +114,14 @@ class AttackRules:
     crit_cap: Fraction = S("R-9", default=Fraction(40))  # percent
     crit_multiplier: Fraction = H("R-9", default=Fraction(2))
     min_damage_on_hit: int = H("R-9", default=1)
+    # A pace knob: × every hit's damage, after armor and before rounding (R-9's order). 1 = the source.
+    damage_scale: Fraction = H("R-9", default=Fraction(1))
+
+
+@attrs.frozen
+class DerivedStatRules:
+    # A pace knob: × R-2's health (the attributes' part; flat and hand-set health as written). 1 = the source.
+    health_scale: Fraction = H("R-2", default=Fraction(1))
 
 
 @attrs.frozen
@@ -184,6 +192,7 @@ class Ruleset:
     checks: CheckRules = attrs.field(factory=CheckRules)
     turns: TurnRules = attrs.field(factory=TurnRules)
     attack: AttackRules = attrs.field(factory=AttackRules)
+    derived_stats: DerivedStatRules = attrs.field(factory=DerivedStatRules)
     dialogue: DialogueRules = attrs.field(factory=DialogueRules)
     campaign: CampaignRules = attrs.field(factory=CampaignRules)
     free_actions: list[StockFreeAction] = H("R-13", factory=list)

@@ -268,12 +268,13 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
             flat[effect.stat] = flat.get(effect.stat, Fraction(0)) + effect.magnitude
     attributes = current_attributes(e)
     armor = armor_reduction(g.armor, battle.rules)
-    key = (tuple(attributes.items()), tuple(flat.items()), armor)
+    health_scale = battle.rules.derived_stats.health_scale
+    key = (tuple(attributes.items()), tuple(flat.items()), armor, health_scale)
     found = _STATS_MEMO.get(key)  # pure in its key: shared across battles (see _ATTACK_MEMO)
     if found is None:
         if len(_STATS_MEMO) >= _ATTACK_MEMO_LIMIT:
             _STATS_MEMO.clear()
-        values = with_armor_speed(derived_stats(attributes, flat), armor)
+        values = with_armor_speed(derived_stats(attributes, flat, health_scale=health_scale), armor)
         found = _STATS_MEMO[key] = MappingProxyType(values)
     # Shared by every combatant with these numbers, across battles, and read-only: the memos of
     # attack_for_roll and attacks.chance_to_hit take its identity for the numbers.

@@ -68,7 +68,8 @@ def build(character: Character, rules: Ruleset) -> Build:
 
 def _build(character: Character, rules: Ruleset) -> Build:
     attributes = add_points(character.attributes, character.species.bonuses.attributes, character.bonus)
-    stats = with_armor_speed(derived_stats(attributes, flat_bonuses(character)), armor_reduction(character.armor, rules))
+    stats = with_armor_speed(derived_stats(attributes, flat_bonuses(character), health_scale=rules.derived_stats.health_scale),
+                             armor_reduction(character.armor, rules))
     invested = sum(character.attributes.values())
     bought = progression.points_bought(invested, rules)
     level = progression.level_for(bought, rules)

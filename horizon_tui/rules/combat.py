@@ -80,9 +80,10 @@ def damage(
     attack: AttackRules,
 ) -> int:
     """R-9 [H] order: normal attack damage → × ability multiplier → × critical → × (1 − armor)
-    → round half up to a whole number, at least 1 for a hit."""
+    → × the pace knob `damage_scale` → round half up to a whole number, at least 1 for a hit."""
     amount = Fraction(base) * multiplier
     if critical:
         amount *= attack.crit_multiplier
     amount *= 1 - armor
+    amount *= attack.damage_scale
     return max(attack.min_damage_on_hit, int(round_half_up(amount)))

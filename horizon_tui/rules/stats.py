@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from horizon_tui.content.models import ATTRIBUTES, STATS
+from horizon_tui.rules.numbers import round_half_up
 
 F = Fraction
 
@@ -42,13 +43,16 @@ assert all(c * 10 == int(c * 10) for row in COEFFICIENTS.values() for c in row.v
 
 
 def derived_stats(
-    attributes: Mapping[str, int], flat: Mapping[str, Fraction] | None = None
+    attributes: Mapping[str, int], flat: Mapping[str, Fraction] | None = None, *, health_scale: Fraction = Fraction(1)
 ) -> dict[str, Fraction]:
-    """R-2: every derived stat from attribute totals, plus flat bonuses (species, passives)."""
+    """R-2: every derived stat from attribute totals, plus flat bonuses (species, passives).
+    `health_scale` (rules.toml `derived_stats.health_scale`, [H]) multiplies the attributes' health."""
     get = attributes.get
     stats = {
         stat: Fraction(sum(get(a, 0) * c for a, c in row), 10) for stat, row in _TENTHS
     }
+    if health_scale != 1:  # still a whole number (R-2), rounded half up
+        stats["health"] = round_half_up(stats["health"] * health_scale)
     for stat, amount in (flat or {}).items():
         stats[stat] = stats.get(stat, Fraction(0)) + Fraction(amount)
     return stats

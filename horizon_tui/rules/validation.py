@@ -263,6 +263,10 @@ def check_ruleset(rules: Ruleset, file: str) -> list[Problem]:
         attack_formula(rules.attack.formula)
     except FormulaError as exc:
         problems.append(Problem(file, "attack.formula", str(exc)))
+    for key, value in (("attack.damage_scale", rules.attack.damage_scale),
+                       ("derived_stats.health_scale", rules.derived_stats.health_scale)):
+        if value <= 0:
+            problems.append(Problem(file, key, f"a pace scale is a number above 0 (1 = the source's numbers), not {float(value):g}"))
     for key, least in (("min_move", 0), ("difficult_cost", 1), ("diagonal_cost", 1), ("round_cap", 1), ("max_size", 1)):
         value = getattr(rules.turns, key)
         if value < least:

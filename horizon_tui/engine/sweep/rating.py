@@ -8,6 +8,7 @@ before it is written: if anything but the rating would change, nothing is writte
 from __future__ import annotations
 
 import json
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -111,6 +112,7 @@ def write_rating(encounter: str | Path, rating: Rating, root: Path | None = None
     from horizon_tui.saves.store import atomic_write
 
     path = encounter_path(str(encounter), root)
+    mode = path.stat().st_mode & 0o777
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".json":
         data = json.loads(text)
@@ -121,4 +123,5 @@ def write_rating(encounter: str | Path, rating: Rating, root: Path | None = None
         data = tomllib.loads(new_text)
     structure(data, EncounterFile, str(path))  # still an encounter, before anything is written
     atomic_write(path, new_text.encode("utf-8"))
+    os.chmod(path, mode)  # the temporary file it replaced the old one with was private (0600)
     return path

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -83,8 +84,24 @@ def play(fight: Fight, index: int, seed: int) -> Played:
     return battle.result.winner, battle.result.rounds, down
 
 
+_local = threading.local()
+
+
+def _own(fight: Fight) -> Fight:
+    """This thread's copy of a fight: a battlefield's sight and path caches hold tcod pathfinders
+    that two threads must not share (a Dask worker with several threads, or an app's live battle
+    beside its background estimate), and results would then depend on timing."""
+    mine: dict[int, tuple[Fight, Fight]] = _local.__dict__.setdefault("fights", {})
+    found = mine.get(id(fight))
+    if found is None or found[0] is not fight:
+        if len(mine) > 64:
+            mine.clear()
+        found = mine[id(fight)] = (fight, fight.portable())
+    return found[1]
+
+
 def run_batch(fights: Sequence[Fight], batch: Batch) -> list[Played]:
-    fight = fights[batch.fight]
+    fight = _own(fights[batch.fight])
     return [play(fight, i, batch.seed) for i in range(batch.start, batch.stop)]
 
 
@@ -109,6 +126,7 @@ def run_here(fights: Sequence[Fight], runs: Sequence[int], seed: int, on_progres
     done = 0
     results: list[list[Played]] = []
     for fight, n in zip(fights, runs):
+        fight = _own(fight)
         played: list[Played] = []
         results.append(played)
         for index in range(n):
