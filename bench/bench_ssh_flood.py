@@ -7,7 +7,9 @@ word, keeps them up to `--hold` seconds, and meanwhile logs in with the real Ope
 `--login-from` (127.0.0.2) `--logins` times, timing each login (until the host's refusal of the
 command `true`, which it sends only once the key is accepted). Prints how many flood connections
 the host dropped at once, how many it let wait and when it closed those (the login grace time),
-and the login times. Only loopback addresses are allowed; the counts and times are bounded.
+and the login times. With `--reconnect` every flood connection is reopened as soon as it is
+dropped (at most `--max-attempts` in all). Only loopback addresses are allowed; the counts and
+times are bounded.
 """
 
 from __future__ import annotations
@@ -51,6 +53,19 @@ async def hold_one(host: str, port: int, source: str, hold: float, started: floa
         writer.close()
 
 
+async def keep_reconnecting(host: str, port: int, source: str, hold: float, started: float,
+                            budget: list[int]) -> int:
+    """Reopen as soon as the host drops us, until `hold` seconds or the shared attempt budget end."""
+    attempts = 0
+    while time.monotonic() - started < hold and budget[0] > 0:
+        budget[0] -= 1
+        attempts += 1
+        kind, _ = await hold_one(host, port, source, hold, started)
+        if kind == "open":
+            break
+    return attempts
+
+
 async def login(argv: list[str]) -> tuple[float, int, str]:
     began = time.monotonic()
     process = await asyncio.create_subprocess_exec(
@@ -71,8 +86,13 @@ async def main(args) -> int:
             "-o", "ConnectTimeout=10", f"{args.user}@{args.host}", "true"]
     started = time.monotonic()
     flood = []
+    budget = [args.max_attempts]
     for _ in range(args.count):  # one after another, as fast as the host accepts them
-        flood.append(asyncio.ensure_future(hold_one(args.host, args.port, args.flood_from, args.hold, started)))
+        if args.reconnect:
+            job = keep_reconnecting(args.host, args.port, args.flood_from, args.hold, started, budget)
+        else:
+            job = hold_one(args.host, args.port, args.flood_from, args.hold, started)
+        flood.append(asyncio.ensure_future(job))
         await asyncio.sleep(0)
     await asyncio.sleep(args.settle)
     times = []
@@ -83,6 +103,12 @@ async def main(args) -> int:
         print(f"login from {args.login_from}: {seconds:.3f} s, {'logged in' if logged_in else 'FAILED: ' + out}")
         await asyncio.sleep(0.2)
     results = await asyncio.gather(*flood)
+    if args.reconnect:
+        attempts = sum(results)
+        print(f"flood from {args.flood_from}: {args.count} connections reopened as soon as dropped: "
+              f"{attempts} attempts in {time.monotonic() - started:.1f} s")
+        print(f"logins: median {statistics.median(times):.3f} s, max {max(times):.3f} s (n={len(times)})")
+        return 0
     counts = {kind: sum(1 for k, _ in results if k == kind) for kind in ("refused", "dropped", "closed", "open")}
     closed_at = sorted(t for k, t in results if k == "closed")
     print(f"flood from {args.flood_from}: {args.count} connections: {counts}")
@@ -103,6 +129,10 @@ if __name__ == "__main__":
     parser.add_argument("--count", type=int, default=200, choices=range(1, 1001), metavar="N (1-1000)")
     parser.add_argument("--hold", type=float, default=15.0, help="seconds (at most 60)")
     parser.add_argument("--settle", type=float, default=0.5, help="seconds between the flood and the first login")
+    parser.add_argument("--reconnect", action="store_true",
+                        help="each flood connection is reopened as soon as the host drops it")
+    parser.add_argument("--max-attempts", type=int, default=50_000, choices=range(1, 200_001),
+                        metavar="N (at most 200000)", help="connection attempts in all, with --reconnect")
     parser.add_argument("--logins", type=int, default=5, choices=range(1, 51), metavar="N (1-50)")
     parsed = parser.parse_args()
     parsed.hold = min(parsed.hold, 60.0)

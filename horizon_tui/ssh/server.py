@@ -273,11 +273,12 @@ class _Connection(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
         self.where = f"{peer[0]}:{peer[1]}"
-        self.host.connections.add(self)
+        # A connection turned away here is never counted in `host.connections`, so a flood being
+        # dropped takes no place from anyone.
         if self.host.stopping:
             self._disconnect(asyncssh.DISC_BY_APPLICATION, "The Horizon server is shutting down.")
             return
-        if len(self.host.connections) > self.host.settings.max_connections:
+        if len(self.host.connections) >= self.host.settings.max_connections:
             self.host.log_refusal(self, "too many connections")
             self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "The Horizon server is busy.")
             return
@@ -285,8 +286,9 @@ class _Connection(asyncssh.SSHServer):
         if dropped:  # logged at debug only: a flood must not flood the log too
             self.host.log.debug("dropped addr=%s: %s", self.where, dropped)
             self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "The Horizon server is busy.")
-        else:
-            self._pending = True
+            return
+        self._pending = True
+        self.host.connections.add(self)
         # A banned address is told so at `begin_auth`: a disconnect sent before the key exchange
         # reaches OpenSSH as a bare "Broken pipe".
 

@@ -103,6 +103,41 @@ async def test_200_idle_connections_from_one_address_never_lock_out_another(star
         _close(flood)
 
 
+async def _reconnect_until(port: int, deadline: float, budget: list[int]) -> None:
+    """Reopen from the flooder's address as soon as the host drops it (bounded by time and count)."""
+    while time.monotonic() < deadline and budget[0] > 0:
+        budget[0] -= 1
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(FLOODER, 0))
+        except OSError:
+            continue
+        try:
+            await asyncio.wait_for(reader.read(-1), max(deadline - time.monotonic(), 0.01))
+        except (asyncio.TimeoutError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+@needs_openssh
+async def test_a_flooder_reconnecting_as_fast_as_it_can_still_never_locks_out_another(
+        start_host, ssh_command, tmp_path):
+    host = await start_host(login_timeout=5)
+    budget = [3000]
+    deadline = time.monotonic() + 2.5
+    flood = [asyncio.ensure_future(_reconnect_until(host.port, deadline, budget)) for _ in range(50)]
+    try:
+        await asyncio.sleep(0.3)
+        began = time.monotonic()
+        code, out = await run_ssh(ssh_command(host.port, source=PLAYER), tmp_path, "true")
+        assert code == 1 and "commands are not allowed" in out
+        assert time.monotonic() - began < 2.0
+        assert host.preauth.pending(FLOODER) <= 3
+    finally:
+        await asyncio.gather(*flood)
+    assert budget[0] < 3000 - 50  # it did keep reconnecting
+
+
 async def test_the_flooders_own_places_close_after_the_login_grace_time(start_host, user_keys):
     host = await start_host(login_timeout=0.5, max_startups_per_source=3)
     flood = await _idle_connections(host.port, 5)
