@@ -192,8 +192,8 @@ class SSHHost:
         loop = asyncio.get_running_loop()
         for signum in _STOP_SIGNALS:
             loop.add_signal_handler(signum, stop.set)
-        await self.start()
         try:
+            await self.start()  # a failed start is stopped too (the umask given back)
             await stop.wait()
             self.log.info("signal received; shutting down")
         finally:

@@ -158,3 +158,34 @@ def test_a_role_file_saying_anything_else_reads_as_a_player(tmp_path, pub_file):
     accounts.remove("gwen")  # a new account by that name starts as a player
     accounts.add("gwen", pub_file)
     assert accounts.role("gwen") == "player"
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"garbage\n", "not a usable private key"),
+    (None, "a ecdsa-sha2-nistp256 key; the host offers only ed25519"),
+])
+def test_an_unusable_host_key_is_refused_and_left_alone(tmp_path, capsys, content, message):
+    data = tmp_path / "srv"
+    data.mkdir()
+    path = host_key_path(data)
+    if content is None:
+        content = asyncssh.generate_private_key("ecdsa-sha2-nistp256").export_private_key("openssh")
+    path.write_bytes(content)
+    os.chmod(path, 0o600)
+    assert main(["serve-ssh", "--port", "0", "--data-dir", str(data)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}: {message}" in err and "Traceback" not in err
+    assert path.read_bytes() == content
+
+
+def test_a_failed_start_gives_the_umask_back(tmp_path, capsys):
+    data = tmp_path / "srv"
+    data.mkdir()
+    host_key_path(data).write_bytes(b"garbage\n")
+    before = os.umask(0o022)
+    try:
+        assert main(["serve-ssh", "--port", "0", "--data-dir", str(data)]) == 1
+        assert os.umask(0o022) == 0o022
+    finally:
+        os.umask(before)
+    capsys.readouterr()

@@ -113,7 +113,7 @@ async def _reconnect_until(port: int, deadline: float, budget: list[int]) -> Non
             continue
         try:
             await asyncio.wait_for(reader.read(-1), max(deadline - time.monotonic(), 0.01))
-        except (asyncio.TimeoutError, ConnectionError):
+        except (TimeoutError, ConnectionError):
             pass
         finally:
             writer.close()
