@@ -29,7 +29,7 @@ def _take_controlling_terminal() -> None:  # runs in the child between fork and 
 
 
 def set_window_size(fd: int, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
-    clamp = lambda n: max(0, min(int(n), 0xFFFF))
+    clamp = lambda n: max(0, min(int(n), 0xFFFF))  # noqa: E731
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", clamp(rows), clamp(columns),
                                                     clamp(xpixels), clamp(ypixels)))
 
@@ -107,7 +107,7 @@ class PtyProcess:
         self.signal(signal.SIGTERM)
         try:
             return await asyncio.wait_for(self.wait(), grace)
-        except TimeoutError:
+        except asyncio.TimeoutError:
             self.signal(signal.SIGKILL)
             return await asyncio.wait_for(self.wait(), 5.0)
 
