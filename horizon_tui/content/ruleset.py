@@ -65,6 +65,16 @@ class Creation:
     minimums: dict[str, int] = H("R-1", factory=lambda: {
         "physical": 1, "agility": 1, "perception": 1, "cognition": 1, "faith": 1, "beauty": 0,
     })
+    # R-1: RULES.md lets beauty stay at 0 (the default); the source text starts it at 1. A house
+    # switch for the source's reading.
+    beauty_from_one: bool = H("R-1", default=False)
+
+    @property
+    def attribute_minimums(self) -> dict[str, int]:
+        """R-1's minimums in force: `minimums`, with beauty at least 1 when `beauty_from_one` is on."""
+        if not self.beauty_from_one:
+            return self.minimums
+        return {**self.minimums, "beauty": max(1, self.minimums.get("beauty", 0))}
 
 
 @attrs.frozen

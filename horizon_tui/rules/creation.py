@@ -25,7 +25,7 @@ from horizon_tui.rules.species import bonus_cost, over_budget_reason
 
 def starting_attributes(rules: Ruleset) -> dict[str, int]:
     """A fresh character: every attribute at its minimum (R-1); the rest of the points are free."""
-    return {name: rules.creation.minimums.get(name, 0) for name in ATTRIBUTES}
+    return {name: rules.creation.attribute_minimums.get(name, 0) for name in ATTRIBUTES}
 
 
 def points_left(attributes: Mapping[str, int], rules: Ruleset) -> int:
@@ -42,7 +42,7 @@ def raise_refusal(attributes: Mapping[str, int], attribute: str, rules: Ruleset)
 
 def lower_refusal(attributes: Mapping[str, int], attribute: str, rules: Ruleset) -> str | None:
     """Why `attribute` can't give a point back, or None when it can (R-1 minimums)."""
-    minimum = rules.creation.minimums.get(attribute, 0)
+    minimum = rules.creation.attribute_minimums.get(attribute, 0)
     if attributes.get(attribute, 0) <= minimum:
         return f"{attribute} can't go below its minimum of {minimum} (R-1)"
     return None

@@ -173,7 +173,7 @@ def check_combatant(
     problems = _unknown_names(character.attributes, ATTRIBUTES, file, "attributes", "attribute")
     problems += _unknown_names(character.bonus, ATTRIBUTES, file, "bonus", "attribute")
     for attribute in ATTRIBUTES:
-        minimum = rules.creation.minimums.get(attribute, 0)
+        minimum = rules.creation.attribute_minimums.get(attribute, 0)
         value = character.attributes.get(attribute, 0)
         if value < minimum:
             problems.append(Problem(file, f"attributes.{attribute}", f"{value} is below the minimum of {minimum} (R-1)"))

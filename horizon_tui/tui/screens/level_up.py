@@ -67,7 +67,7 @@ class LevelUpScreen(Screen):
         now = build(self.character, rules)
         bought = {a: self.pending.count(a) for a in set(self.pending)}
         self.query_one(AttributeTable).show(self.character.attributes, now.attributes,
-                                            rules.creation.minimums, bought)
+                                            rules.creation.attribute_minimums, bought)
         self.query_one(StatsPanel).show(now.stats, self.attribute, baseline=before.stats if self.pending else None)
         status = Text()
         status.append("XP ", style="dim")

@@ -69,7 +69,7 @@ class AttributesStep(Vertical):
     def refresh_numbers(self) -> None:
         rules = self.draft.catalogue.rules
         b = build(self.draft.character(), rules)
-        self.query_one(AttributeTable).show(self.draft.attributes, b.attributes, rules.creation.minimums)
+        self.query_one(AttributeTable).show(self.draft.attributes, b.attributes, rules.creation.attribute_minimums)
         self.query_one(StatsPanel).show(b.stats, self.attribute)
         left = points_left(self.draft.attributes, rules)
         style = tone(self, "success" if left == 0 else "warning", bold=True)
