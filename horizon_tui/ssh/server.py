@@ -62,10 +62,11 @@ def modern_crypto() -> dict[str, tuple[str, ...]]:
     }
 
 
-def default_app_command() -> tuple[str, ...]:
-    """The player app in a fresh interpreter; the user's saves folder is appended."""
+def default_app_command(role: str = "player") -> tuple[str, ...]:
+    """The player app (the GM tool for a `gm` account) in a fresh interpreter; the user's saves
+    folder is appended."""
     # -P: the player's folder (the working directory) is not put on sys.path
-    return (sys.executable, "-P", "-m", "horizon_tui.cli", "play", "--saves-dir")
+    return (sys.executable, "-P", "-m", "horizon_tui.cli", "gm" if role == "gm" else "play", "--saves-dir")
 
 
 def configure_logging(level: int = logging.INFO) -> None:
@@ -203,10 +204,11 @@ class SSHHost:
 
     # --- sessions --------------------------------------------------------------------------
 
-    def app_argv(self, saves_dir: Path) -> list[str]:
-        """The app's command line. It runs in the user's folder (`saves_dir`'s parent) and gets
-        its saves folder by that relative name, so no screen shows the server's own paths."""
-        return [*(self.settings.app_command or default_app_command()), saves_dir.name]
+    def app_argv(self, saves_dir: Path, role: str = "player") -> list[str]:
+        """The app's command line: the player app, or the GM tool for a GM's account (`role`).
+        It runs in the user's folder (`saves_dir`'s parent) and gets its saves folder by that
+        relative name, so no screen shows the server's own paths."""
+        return [*(self.settings.app_command or default_app_command(role)), saves_dir.name]
 
     def user_connections(self, user: str) -> int:
         return sum(1 for c in self.connections if c.user == user)
@@ -255,6 +257,7 @@ class _Connection(asyncssh.SSHServer):
         self.address = "?"
         self.where = "?"
         self.user: str | None = None       # set once authenticated
+        self.role = "player"               # or "gm", read from the account at login
         self._claimed: str | None = None   # the name being tried, when it is a valid name
         self._allowed: set[bytes] = set()
         self._failed = False
@@ -387,7 +390,11 @@ class _Connection(asyncssh.SSHServer):
                              f"allowed; close one and try again.")
             return
         self.user = self._claimed
-        self.host.log.info("login user=%s addr=%s", self.user, self.where)
+        try:
+            self.role = self.host.accounts.role(self.user)
+        except (AccountError, OSError):
+            self.role = "player"
+        self.host.log.info("login user=%s role=%s addr=%s", self.user, self.role, self.where)
         if s.login_timeout:  # a login that opens no session doesn't keep its place
             self._no_session_timer = asyncio.get_running_loop().call_later(
                 s.login_timeout, self._close_if_no_session)
