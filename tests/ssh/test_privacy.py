@@ -1,6 +1,6 @@
 """Paths and privacy (issue 16, build 2): `--data-dir` resolved once, relative or absolute giving
 the same tree; every folder 0700 and file 0600, existing ones tightened; players see only their
-own relative names, never the server's paths."""
+own relative names (the real app's menu: test_real_app.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,11 @@ import stat
 from pathlib import Path
 
 import attrs
-import pytest
-import tomli_w
 from ssh_kit import FAKE_APP_COMMAND, Terminal, connect
-from test_real_app import player_app_missing
 
 from horizon_tui.cli import main
 from horizon_tui.ssh.accounts import private_tree
-from horizon_tui.ssh.server import HostSettings, SSHHost, default_app_command
+from horizon_tui.ssh.server import HostSettings, SSHHost
 
 
 def tree(root: Path) -> dict[str, int]:
@@ -100,24 +97,6 @@ def test_private_tree_counts_what_it_tightened(tmp_path):
     os.chmod(root / "a", 0o750)
     assert private_tree(root) == 2
     assert private_tree(root) == 0
-
-
-async def test_the_real_apps_screens_show_no_server_path(start_host, user_keys, server_dir, example_data):
-    reason = player_app_missing()
-    if reason:
-        pytest.skip(reason)
-    host = await start_host(app_command=default_app_command())
-    characters = server_dir / "users" / "alice" / "saves" / "characters"
-    characters.mkdir(parents=True)
-    (characters / "iriel.toml").write_text(tomli_w.dumps(example_data()))
-    async with await connect(host, "alice", user_keys["alice"]) as conn:
-        term = await Terminal.open(conn, size=(140, 40))
-        await term.expect("Iriel", timeout=15)
-        await term.expect("saved in saves/characters", timeout=5)  # the menu's, relative
-        term.send("\x11")
-        await term.finish(timeout=10)
-    shown = term.output.decode("utf-8", "replace")
-    assert str(server_dir) not in shown and str(server_dir.parent) not in shown
 
 
 def test_host_settings_resolve_the_data_dir_once(tmp_path, monkeypatch):
