@@ -159,8 +159,6 @@ class SetCooldown:
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
-        from horizon_tui.engine.components import TurnState
-
         e = battle.by_id.get(self.target)
         if e is None or gear(e).character.ability(self.ability) is None:
             return Impossible(f"{self.target} has no ability {self.ability!r}")
@@ -169,8 +167,10 @@ class SetCooldown:
         start = _start(battle, self.target, f"cooldown of {self.ability}", self.turns, self.reason)
         if isinstance(start, Impossible):
             return start
+        from horizon_tui.engine.usability import ready_at_after
+
         ready = dict(comp(e, Cooldowns).ready_at)
-        ready[self.ability] = comp(e, TurnState).own_turns + self.turns
+        ready[self.ability] = ready_at_after(battle, e, self.turns)  # counted as cooldown_left counts
         e.components[Cooldowns] = Cooldowns(ready)
         return Success(battle.log[start:])
 

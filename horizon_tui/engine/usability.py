@@ -34,11 +34,22 @@ def cooldown_left(battle: Battle, actor: Entity, ability_name: str) -> int:
     right after its use (turn 5, action spent) 2 turns are left — turns 6 and 7 — and at the
     start of turn 6, 2 are left too (6 and 7), at turn 7 one, at turn 8 none."""
     ready = comp(actor, Cooldowns).ready_at.get(ability_name, 0)
+    return max(0, ready - _first_usable_turn(battle, actor))
+
+
+def ready_at_after(battle: Battle, actor: Entity, turns: int) -> int:
+    """The `Cooldowns.ready_at` that leaves `turns` for `cooldown_left` (its inverse): a GM's
+    "cooling down for 2 more turns", or a cooldown carried into the next fight."""
+    return _first_usable_turn(battle, actor) + max(0, turns)
+
+
+def _first_usable_turn(battle: Battle, actor: Entity) -> int:
+    """The first of `actor`'s own turns still to come on which it could act: the one in progress
+    if its action is not yet spent, else the next."""
     state = comp(actor, TurnState)
-    first = state.own_turns  # the first own turn still to come on which it could be used
-    if battle.current is not actor or state.acted:
-        first += 1
-    return max(0, ready - first)
+    if battle.current is actor and not state.acted:
+        return state.own_turns
+    return state.own_turns + 1
 
 
 def charge_refusal(actor: Entity, difficulty: Difficulty) -> str | None:
@@ -102,5 +113,5 @@ def _patients(battle: Battle, actor: Entity, ability: Ability) -> list[Entity]:
 
 __all__ = [
     "ability_refusal", "ability_state_refusal", "charge_refusal", "cooldown_left", "free_action_refusal",
-    "turn_refusal",
+    "ready_at_after", "turn_refusal",
 ]

@@ -18,7 +18,8 @@ from horizon_tui.content.models import Difficulty
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import Battle, comp, effects, hp, ident
-from horizon_tui.engine.components import Charges, Cooldowns, Presence, TurnState
+from horizon_tui.engine.components import Charges, Cooldowns, Presence
+from horizon_tui.engine.usability import cooldown_left
 from horizon_tui.gm.campaign import Campaign
 
 CARRIED = "carried from the last fight"
@@ -30,13 +31,13 @@ def capture(battle: Battle) -> dict[str, dict[str, Any]]:
     for e in battle.combatants():
         if ident(e).kind != "character":
             continue
-        turns = comp(e, TurnState).own_turns
         found[ident(e).name] = {
             "hp": max(0, hp(e).hp),
             "max_hp": hp(e).max_hp,
             "presence": comp(e, Presence).value,
             "charges": {d.value: n for d, n in comp(e, Charges).pools.items()},
-            "cooldowns": {name: ready - turns for name, ready in comp(e, Cooldowns).ready_at.items() if ready > turns},
+            "cooldowns": {name: left for name in comp(e, Cooldowns).ready_at
+                          if (left := cooldown_left(battle, e, name))},  # R-6, as enforced
             "effects": [{"effect": fx.effect, "turns": fx.turns_left, "magnitude": str(fx.magnitude), "stat": fx.stat}
                         for fx in effects(e).active if fx.turns_left > 0 and fx.effect != "hidden"],
         }

@@ -69,3 +69,19 @@ def test_r13_free_action_refusal(new_battle):
     put(hero, FreeActions, FreeActions(0))
     assert free_action_refusal(battle, hero) == "no free-action points left"
     assert perform(battle, FreeAction("hero", stock="shove", target="grunt")) == Impossible("no free-action points left")
+
+
+def test_r6_a_gms_cooldown_of_2_refuses_exactly_2_own_turns(new_battle):
+    from horizon_tui.engine import overrides as ov
+    from horizon_tui.engine.runner import override
+
+    battle = _battle(new_battle, BASH)
+    hero = battle["hero"]
+    assert not isinstance(override(battle, ov.SetCooldown("hero", "Bash", 2)), Impossible)
+    assert cooldown_left(battle, hero, "Bash") == 2  # between its turns: the next two
+    refused = []
+    for _ in range(3):
+        next_turn_of(battle, "hero")
+        refused.append(ability_refusal(battle, hero, "Bash"))
+        perform(battle, Wait("hero"))
+    assert refused == ["cooling down: 2 turns left", "cooling down: 1 turn left", None]

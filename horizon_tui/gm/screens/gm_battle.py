@@ -22,6 +22,7 @@ from horizon_tui.engine.components import Controller, FreeActions
 from horizon_tui.engine.persist import BattleSession, session_to_dict
 from horizon_tui.engine.runner import override
 from horizon_tui.engine.usability import free_action_refusal
+from horizon_tui.rules.ranges import distance
 from horizon_tui.errors import DataError
 from horizon_tui.gm import battles, services
 from horizon_tui.gm.initiative import Reorder, delay_position, ready_position, tracker_rows
@@ -284,9 +285,9 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
         me = self.battle[actor]
         here = pos(me)
         others = sorted(self.battle.active.values(), key=lambda e: (  # enemies nearest first, then self, allies
-            0 if team(e) != team(me) else 1 if e is me else 2, max(abs(pos(e)[0] - here[0]), abs(pos(e)[1] - here[1]))))
+            0 if team(e) != team(me) else 1 if e is me else 2, distance(here, pos(e))))
         options = [(ident(e).id, f"{ident(e).name} ({'self' if e is me else team(e)}, "
-                                 f"{max(abs(pos(e)[0] - here[0]), abs(pos(e)[1] - here[1]))} cells)") for e in others]
+                                 f"{max(0, distance(here, pos(e)))} cells between)") for e in others]
 
         def chosen(target: str | None) -> None:
             if not target:
