@@ -59,8 +59,8 @@ def _version() -> str:
     return __version__
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
+    parser = parser or build_parser()  # the SSH host's session server builds it once for every session
     args = parser.parse_args(argv)
     command = args.command or "play"
     try:

@@ -50,6 +50,7 @@ class PtyProcess:
         self._on_input_drained = on_input_drained
         self._loop = asyncio.get_running_loop()
         self._popen: subprocess.Popen | None = None
+        self._pid: int | None = None
         self._master: int | None = None
         self._pidfd: int | None = None
         self._poll_handle: asyncio.TimerHandle | None = None
@@ -66,7 +67,7 @@ class PtyProcess:
 
     @property
     def pid(self) -> int | None:
-        return self._popen.pid if self._popen else None
+        return self._pid
 
     def start(self) -> int:
         master, slave = os.openpty()
@@ -81,6 +82,7 @@ class PtyProcess:
         finally:
             os.close(slave)
         self._master = master
+        self._pid = self._popen.pid
         os.set_blocking(master, False)
         self._start_reading()
         try:
@@ -90,12 +92,26 @@ class PtyProcess:
             self._poll_handle = self._loop.call_later(0.1, self._poll)
         return self._popen.pid
 
+    def attach(self, master: int, pid: int, exited: asyncio.Future[int]) -> int:
+        """Drive a child someone else forked (the pre-forked session server, `prefork.py`): its
+        PTY master is ours now; `exited` resolves to its return code when it is reaped."""
+        self._master = master
+        self._pid = pid
+        os.set_blocking(master, False)
+        with contextlib.suppress(OSError):
+            set_window_size(master, *self.size)  # a resize may have come while it was forked
+        self._start_reading()
+        if self._pending_input:
+            self._flush_input()
+        exited.add_done_callback(lambda done: self._exited(done.result()))
+        return pid
+
     def signal(self, signum: int) -> None:
         """Send `signum` to the child's process group (the child and anything it started)."""
-        if self._popen is None or self.returncode is not None:
+        if self._pid is None or self.returncode is not None or self._done.done():
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._popen.pid, signum)
+            os.killpg(self._pid, signum)
 
     async def wait(self) -> int:
         return await asyncio.shield(self._done)
@@ -119,10 +135,10 @@ class PtyProcess:
 
     def write(self, data: bytes) -> int:
         """Queue keys for the child; returns how many bytes are still waiting."""
-        if self._master is None or self._done.done():
+        if self._done.done() or (self._master is None and self._pid is not None):
             return 0
-        self._pending_input += data
-        if not self._writing:
+        self._pending_input += data  # before the child is there (being forked), kept for it
+        if not self._writing and self._master is not None:
             self._flush_input()
         return len(self._pending_input)
 
@@ -205,7 +221,12 @@ class PtyProcess:
             os.close(self._pidfd)
             self._pidfd = None
         assert self._popen is not None
-        self.returncode = self._popen.wait()
+        self._exited(self._popen.wait())
+
+    def _exited(self, returncode: int) -> None:
+        if self.returncode is not None or self._done.done():
+            return
+        self.returncode = returncode
         if self._output_eof:
             self._finish()
             return

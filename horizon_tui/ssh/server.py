@@ -30,6 +30,7 @@ from horizon_tui.ssh.accounts import (
 )
 from horizon_tui.ssh.hostkey import fingerprint, load_or_create_host_key
 from horizon_tui.ssh.limits import LoginLimiter, PreAuthGate, Startups
+from horizon_tui.ssh.prefork import SessionServer
 from horizon_tui.ssh.session import AppSession
 
 SAVES_NAME = "saves"  # the app runs in the user's folder and is given this relative name
@@ -123,6 +124,7 @@ class SSHHost:
         self.host_key: asyncssh.SSHKey | None = None
         self.port: int | None = None
         self.python_path = str(Path(horizon_tui.__file__).resolve().parent.parent)
+        self.session_server: SessionServer | None = None  # the pre-forked player app (prefork.py)
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task] = set()
         self._stopping = False
@@ -145,6 +147,9 @@ class SSHHost:
                              "private (folders 0700, files 0600)", data_dir, tightened)
         self.host_key = load_or_create_host_key(data_dir)
         s = self.settings
+        if s.app_command is None:
+            self.session_server = SessionServer(python_path=self.python_path, log=self.log, cwd=data_dir)
+            await self.session_server.start()
         self._acceptor = await asyncssh.create_server(
             lambda: _Connection(self), s.host, s.port,
             server_host_keys=[self.host_key], server_version="Horizon",
@@ -180,6 +185,8 @@ class SSHHost:
             await asyncio.wait(waits, timeout=2)
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=2)
+        if self.session_server is not None:
+            await self.session_server.stop()
         if self._acceptor is not None:
             self._acceptor = None
         if self._umask is not None:

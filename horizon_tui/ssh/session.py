@@ -11,15 +11,18 @@ import asyncio
 import os
 import re
 import signal
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import asyncssh
 
 from horizon_tui.ssh.limits import ResizeThrottle, clamp_terminal_size
 from horizon_tui.ssh.motd import MOTD_WAIT
+from horizon_tui.ssh.prefork import PLAY_ARGV
 from horizon_tui.ssh.pty_process import PtyProcess
 
 if TYPE_CHECKING:
+    from horizon_tui.ssh.prefork import SessionServer
     from horizon_tui.ssh.server import SSHHost, _Connection
 
 NO_PTY = "Horizon needs a terminal: connect with plain `ssh` (or `ssh -t`) and no command."
@@ -88,6 +91,7 @@ class AppSession(asyncssh.SSHServerSession):
         self._input_paused = False
         self._ending = False
         self._idle_handle: asyncio.TimerHandle | None = None
+        self._started = asyncio.Event()  # the app's process is there (or failed to start)
         self._loop = asyncio.get_running_loop()
         self._resizes = ResizeThrottle(self._resize_app, host.settings.resize_interval, self._loop)
         self._motd_timer: asyncio.TimerHandle | None = None  # the message is up (motd.py)
@@ -165,26 +169,52 @@ class AppSession(asyncssh.SSHServerSession):
             self._write_line("The Horizon server is shutting down; try again later.")
             self._close(1)
             return
+        server = getattr(host, "session_server", None)
+        forked = server is not None and server.running and not host.settings.app_command
         try:
             home, saves = host.accounts.prepare_user(self.user)
             env = app_environment(self.term_type, dict(self.chan.get_environment()), str(home),
                                   self.user, host.python_path)
+            argv = host.app_argv(saves)
+            if forked:  # the same saves folder, by the same name, for `cli.main` in the fork
+                argv = [*PLAY_ARGV, argv[-1]]
             self.process = PtyProcess(
-                host.app_argv(saves), env=env, cwd=home, size=self.term_size,
+                argv, env=env, cwd=home, size=self.term_size,
                 on_output=self._app_output, on_exit=self._app_exited,
                 on_input_drained=self._input_drained)
+            if forked:
+                host.track(self._start_forked(server, argv, env, Path(home).resolve()))
+                return
             pid = self.process.start()
         except Exception as exc:  # a broken app command must end this session only
-            host.log.error("session start failed user=%s addr=%s: %s", self.user,
-                           self.connection.where, exc)
-            self.process = None
-            host.release(self)
-            self._write_line(START_FAILED)
-            self._close(1)
+            self._start_failed(exc)
             return
+        self._app_started(pid)
+
+    async def _start_forked(self, server: SessionServer, argv: list[str], env: dict, home) -> None:
+        try:
+            master, pid, exited = await server.spawn(argv, env=env, cwd=home, size=self.term_size)
+        except Exception as exc:  # noqa: BLE001 (the session server gone: this session only)
+            self._start_failed(exc)
+            return
+        self.process.attach(master, pid, exited)
+        self._app_started(pid)
+
+    def _start_failed(self, exc: Exception) -> None:
+        self.host.log.error("session start failed user=%s addr=%s: %s", self.user,
+                            self.connection.where, exc)
+        self.process = None
+        self._started.set()
+        self.host.release(self)
+        self._write_line(START_FAILED)
+        self._close(1)
+
+    def _app_started(self, pid: int) -> None:
+        host = self.host
+        self._started.set()
         self.started_at = self.last_input = self._loop.time()
         host.log.info("session start user=%s addr=%s pid=%s term=%s size=%sx%s", self.user,
-                      self.connection.where, pid, env["TERM"], self.term_size[0], self.term_size[1])
+                      self.connection.where, pid, self.process.env["TERM"], self.term_size[0], self.term_size[1])
         self._schedule_idle_check(host.settings.idle_timeout)
 
     def data_received(self, data: bytes, datatype) -> None:
@@ -274,8 +304,16 @@ class AppSession(asyncssh.SSHServerSession):
         if self.end_reason is None:
             self.end_reason = reason
         self._ending = True
+        if self.process.pid is None:  # still being forked: ended once it is there
+            return self.host.track(self._end_when_started())
         self.process.resume_output()  # its last writes (saving, restoring the terminal) must not block
         return self.host.track(self.process.terminate(self.host.settings.stop_grace))
+
+    async def _end_when_started(self) -> None:
+        await self._started.wait()
+        if self.process is not None and self.process.pid is not None and not self.process.finished:
+            self.process.resume_output()
+            await self.process.terminate(self.host.settings.stop_grace)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._channel_open = False

@@ -1,0 +1,397 @@
+"""Pre-forked sessions (issue 16, item 4): one *session server* process, each session a fork of it.
+
+The SSH host starts `python -P -m horizon_tui.ssh.prefork` once. That process imports the player
+app (Textual, tcod, every `horizon_tui.tui` module), loads the rules data, runs the app once
+headless to its main menu and then `gc.freeze()`s, so the collector never writes to what it made
+and those pages stay shared, copy-on-write, with every session (MEASURED.md, "Pre-forked sessions").
+
+For each session the host sends one request over a `SOCK_SEQPACKET` socket pair (one message per
+request or reply); the session server opens a PTY, forks, and replies with the child's pid and the
+PTY's master side (SCM_RIGHTS). The child is a session leader on that PTY and runs `cli.main(argv)`
+(`horizon play --saves-dir DIR`) as a fresh interpreter would: its own environment, working
+folder, standard streams and signal handlers. A crash kills one child only; the session server
+reaps each child and reports its exit status. If the host goes away, the PTY masters close, every
+child gets SIGHUP (the app saves and quits) and the session server exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import select
+import signal
+import socket
+import sys
+import termios
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from horizon_tui.ssh.pty_process import set_window_size
+
+MESSAGE_LIMIT = 256 * 1024  # one request: argv, environment, folder, size
+READY_TIMEOUT = 120.0        # the warm-up imports everything once; on a busy machine it is slow
+PLAY_ARGV = ("play", "--saves-dir")  # `horizon play --saves-dir DIR`, DIR appended
+_CHILD_SIGNALS = (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGPIPE,
+                  signal.SIGWINCH, signal.SIGUSR1)
+
+
+class PreforkError(Exception):
+    """The session server is not running or could not start a session."""
+
+
+# --- the host's side ----------------------------------------------------------------------------
+
+class SessionServer:
+    """The host's handle on the session server: `await spawn(...)` → (master fd, pid, exit future)."""
+
+    def __init__(self, *, python_path: str | None, log: logging.Logger, cwd: Path,
+                 warm_up: bool = True):
+        self.python_path = python_path
+        self.log = log
+        self.cwd = Path(cwd).resolve()
+        self.warm_up = warm_up
+        self.process: asyncio.subprocess.Process | None = None
+        self.pid: int | None = None
+        self._sock: socket.socket | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._next_id = 0
+        self._spawning: dict[int, asyncio.Future] = {}
+        self._exits: dict[int, asyncio.Future[int]] = {}
+        self.ready: asyncio.Future[None] | None = None
+
+    async def start(self) -> None:
+        """Start the session server; `ready` resolves once it has warmed up."""
+        self._loop = asyncio.get_running_loop()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {"PATH": os.defpath, "LANG": "C.UTF-8", "HOME": str(self.cwd)}
+        if self.python_path:
+            env["PYTHONPATH"] = self.python_path
+        for name in ("HORIZON_DATA_DIR",):  # where crash reports go, as for the host itself
+            if name in os.environ:
+                env[name] = os.environ[name]
+        argv = [sys.executable, "-P", "-m", "horizon_tui.ssh.prefork", "--fd", str(theirs.fileno())]
+        if not self.warm_up:
+            argv.append("--no-warm-up")
+        try:
+            self.process = await asyncio.create_subprocess_exec(
+                *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                pass_fds=[theirs.fileno()], cwd=self.cwd, env=env, start_new_session=True)
+        finally:
+            theirs.close()
+        self.pid = self.process.pid
+        ours.setblocking(False)
+        self._sock = ours
+        self.ready = self._loop.create_future()
+        self._loop.add_reader(ours, self._readable)
+
+    @property
+    def running(self) -> bool:
+        return self._sock is not None
+
+    async def wait_ready(self, timeout: float = READY_TIMEOUT) -> None:
+        if self.ready is None:
+            raise PreforkError("the session server was not started")
+        await asyncio.wait_for(asyncio.shield(self.ready), timeout)
+
+    async def spawn(self, argv: Sequence[str], *, env: dict[str, str], cwd: Path,
+                    size: tuple[int, int, int, int]) -> tuple[int, int, asyncio.Future[int]]:
+        """Fork one session. Returns the PTY master (ours to close), the child's pid and a future
+        that resolves to its return code (negative: the signal that killed it)."""
+        if self._sock is None:
+            raise PreforkError("the session server is not running")
+        self._next_id += 1
+        request_id = self._next_id
+        spawned = self._loop.create_future()
+        self._spawning[request_id] = spawned
+        exited = self._loop.create_future()
+        self._exits[request_id] = exited
+        message = json.dumps({"id": request_id, "argv": list(argv), "env": env, "cwd": str(cwd),
+                              "size": list(size)}).encode()
+        if len(message) > MESSAGE_LIMIT:
+            raise PreforkError("session request too large")
+        try:
+            self._sock.send(message)  # a few hundred bytes into an empty socket: never blocks long
+        except BlockingIOError:
+            await self._loop.sock_sendall(self._sock, message)
+        except OSError as exc:
+            self._spawning.pop(request_id, None)
+            self._exits.pop(request_id, None)
+            raise PreforkError(f"the session server is gone: {exc}") from exc
+        try:
+            master, pid = await spawned
+        finally:
+            self._spawning.pop(request_id, None)
+        return master, pid, exited
+
+    def _readable(self) -> None:
+        try:
+            data, fds, _flags, _addr = socket.recv_fds(self._sock, MESSAGE_LIMIT, 4)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            self.log.error("session server connection failed: %s", exc)
+            data, fds = b"", []
+        if not data:
+            self._lost()
+            return
+        try:
+            reply = json.loads(data)
+        except ValueError:
+            for fd in fds:
+                os.close(fd)
+            self.log.error("session server sent an unreadable message")
+            return
+        if reply.get("ready"):
+            self.log.info("session server pid %s ready (warm-up %.2f s)", self.pid, reply.get("took", 0))
+            if not self.ready.done():
+                self.ready.set_result(None)
+            return
+        request_id = reply.get("id")
+        if "pid" in reply:
+            spawned = self._spawning.get(request_id)
+            if spawned is None or spawned.done() or len(fds) != 1:
+                for fd in fds:
+                    os.close(fd)
+                return
+            os.set_blocking(fds[0], False)
+            spawned.set_result((fds[0], int(reply["pid"])))
+        elif "error" in reply:
+            spawned = self._spawning.get(request_id)
+            self._exits.pop(request_id, None)
+            if spawned is not None and not spawned.done():
+                spawned.set_exception(PreforkError(str(reply["error"])))
+        elif "exit" in reply:
+            exited = self._exits.pop(request_id, None)
+            if exited is not None and not exited.done():
+                exited.set_result(int(reply["exit"]))
+
+    def _lost(self) -> None:
+        """The session server died. Sessions already running go on (their PTYs are ours); their
+        exits are then noticed by the PTY closing, without a status."""
+        if self._sock is not None:
+            self._loop.remove_reader(self._sock)
+            self._sock.close()
+            self._sock = None
+            self.log.error("session server pid %s is gone; new sessions can't start", self.pid)
+        error = PreforkError("the session server is gone")
+        for future in (*self._spawning.values(), self.ready):
+            if future is not None and not future.done():
+                future.set_exception(error)
+        for future in self._exits.values():
+            if not future.done():
+                future.set_result(-signal.SIGKILL)
+        self._exits.clear()
+
+    async def stop(self, timeout: float = 5.0) -> None:
+        """Close our end: the session server exits once its children are gone."""
+        if self._sock is not None:
+            self._loop.remove_reader(self._sock)
+            self._sock.close()
+            self._sock = None
+        if self.ready is not None and not self.ready.done():
+            self.ready.cancel()
+        if self.process is not None and self.process.returncode is None:
+            try:
+                await asyncio.wait_for(self.process.wait(), timeout)
+            except asyncio.TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    self.process.kill()
+                await self.process.wait()
+
+
+# --- the session server's side ------------------------------------------------------------------
+
+def _import_player_app() -> Callable[[list[str]], int]:
+    """Everything a session uses, imported once here, so forks share it."""
+    import importlib
+    import pkgutil
+
+    import horizon_tui.tui
+    from horizon_tui import cli
+
+    for module in pkgutil.walk_packages(horizon_tui.tui.__path__, "horizon_tui.tui."):
+        importlib.import_module(module.name)
+    parser = cli.build_parser()  # built once: each session only parses its arguments with it
+    for name in ("textual.scrollbar", "tcod", "tcod_ecs", "horizon_tui.engine", "horizon_tui.rules", "horizon_tui.saves.store",
+                 "horizon_tui.saves.lock"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    return lambda argv: cli.main(argv, parser)
+
+
+def _warm_up() -> None:
+    """Load the rules data and run the app headless to its drawn main menu once: what a session
+    would otherwise create for itself (parsed stylesheets, caches, lazily imported modules)."""
+    import tempfile
+
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.tui.app import create_app
+
+    with contextlib.suppress(Exception):  # a broken data folder is each session's to report
+        default_catalogue()
+
+    async def to_the_menu(saves: Path):
+        app = create_app(saves)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press("down", "up")
+            await pilot.pause()
+
+    with tempfile.TemporaryDirectory(prefix="horizon-warm-up-") as saves:
+        asyncio.run(to_the_menu(Path(saves)))  # once: more runs leave more garbage to fill
+
+
+def _std_streams() -> None:
+    """Fresh standard streams on fds 0-2 (now the PTY), as a new interpreter on a terminal has."""
+    import io
+
+    def stream(fd: int, mode: str, **options):
+        raw = io.FileIO(fd, mode, closefd=False)
+        buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
+        return io.TextIOWrapper(buffered, encoding="utf-8", **options)
+
+    sys.stdin = sys.__stdin__ = stream(0, "r", errors="strict")
+    sys.stdout = sys.__stdout__ = stream(1, "w", errors="strict", line_buffering=True)
+    sys.stderr = sys.__stderr__ = stream(2, "w", errors="backslashreplace", line_buffering=True)
+
+
+def _child(request: dict, slave: int, target: Callable[[list[str]], int]) -> int:
+    """In the fork: become a session leader on the PTY, take the session's environment, run."""
+    os.setsid()
+    fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    for fd in (0, 1, 2):
+        os.dup2(slave, fd)
+    if slave > 2:
+        os.close(slave)
+    os.closerange(3, 4096)  # the control socket, the wake-up pipe, other sessions' nothing
+    signal.set_wakeup_fd(-1)
+    for signum in _CHILD_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as Python sets it at start
+    os.environ.clear()
+    os.environ.update({str(k): str(v) for k, v in request["env"].items()})
+    os.chdir(request["cwd"])
+    _std_streams()
+    argv = [str(a) for a in request["argv"]]
+    sys.argv = ["horizon", *argv]
+    try:
+        code = target(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:  # noqa: BLE001 (the crash is this session's alone)
+        import traceback
+
+        traceback.print_exc()
+        code = 70
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return int(code or 0)
+
+
+def _spawn(control: socket.socket, request: dict, target, children: dict[int, int]) -> None:
+    columns, rows, xpixels, ypixels = (int(n) for n in request["size"])
+    master, slave = os.openpty()
+    try:
+        set_window_size(master, columns, rows, xpixels, ypixels)
+        pid = os.fork()
+    except OSError as exc:
+        os.close(master)
+        os.close(slave)
+        control.send(json.dumps({"id": request["id"], "error": str(exc)}).encode())
+        return
+    if pid == 0:  # the session
+        code = 70
+        try:
+            os.close(master)
+            code = _child(request, slave, target)
+        finally:
+            os._exit(code)
+    os.close(slave)
+    children[pid] = request["id"]
+    try:
+        socket.send_fds(control, [json.dumps({"id": request["id"], "pid": pid}).encode()], [master])
+    finally:
+        os.close(master)
+
+
+def _reap(control: socket.socket, children: dict[int, int]) -> None:
+    while children:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        request_id = children.pop(pid, None)
+        if request_id is not None:
+            code = os.waitstatus_to_exitcode(status)
+            with contextlib.suppress(OSError):
+                control.send(json.dumps({"id": request_id, "exit": code}).encode())
+
+
+def serve(control: socket.socket, *, warm_up: bool = True) -> int:
+    """The session server's loop: spawn on request, report exits, end when the host goes."""
+    import gc
+    import time
+
+    started = time.perf_counter()
+    target = _import_player_app()
+    if warm_up:
+        _warm_up()
+    gc.collect()
+    gc.freeze()  # what exists now is never scanned again: its pages stay shared with every fork
+    children: dict[int, int] = {}
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the host ends sessions; we end when it goes
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    control.send(json.dumps({"ready": True, "took": time.perf_counter() - started}).encode())
+    host_gone = False
+    while not host_gone or children:
+        readable, _, _ = select.select([wake_r] + ([] if host_gone else [control]), [], [],
+                                       1.0 if host_gone else None)
+        if wake_r in readable or host_gone:
+            with contextlib.suppress(BlockingIOError):
+                os.read(wake_r, 4096)
+            _reap(control, children)
+        if control in readable:
+            try:
+                data = control.recv(MESSAGE_LIMIT)
+            except OSError:
+                data = b""
+            if not data:
+                host_gone = True  # the children see their PTY close (SIGHUP) and save
+                continue
+            request: dict = {}
+            try:
+                request = json.loads(data)
+                _spawn(control, request, target, children)
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                with contextlib.suppress(OSError, AttributeError):
+                    control.send(json.dumps({"id": request.get("id"), "error": f"bad request: {exc}"}).encode())
+            except OSError:  # the host went away while we answered
+                host_gone = True
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Horizon's pre-forked session server (started by serve-ssh)")
+    parser.add_argument("--fd", type=int, required=True, help="the control socket from the host")
+    parser.add_argument("--no-warm-up", action="store_true")
+    args = parser.parse_args(argv)
+    control = socket.socket(fileno=args.fd)
+    return serve(control, warm_up=not args.no_warm_up)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
