@@ -16,6 +16,8 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
               "win rates over encounters × party level × size, locally or on a Dask cluster"),
     "serve-ssh": ("horizon_tui.ssh.commands", "cmd_serve_ssh", "host the player app over SSH"),
     "users": ("horizon_tui.ssh.commands", "cmd_users", "the SSH host's accounts: add, list, remove"),
+    "who": ("horizon_tui.ssh.commands", "cmd_who", "the SSH host's live sessions: player, character, screen, idle"),
+    "replay": ("horizon_tui.ssh.recording", "cmd_replay", "play a game's recording (asciicast v2 .cast) in this terminal"),
 }
 
 
@@ -59,4 +61,6 @@ _ARGUMENTS = {
     "sweep": lambda parser: importlib.import_module("horizon_tui.engine.sweep.command").add_sweep_arguments(parser),
     "serve-ssh": lambda parser: importlib.import_module("horizon_tui.ssh.commands").add_serve_arguments(parser),
     "users": lambda parser: importlib.import_module("horizon_tui.ssh.commands").add_users_arguments(parser),
+    "who": lambda parser: importlib.import_module("horizon_tui.ssh.commands").add_who_arguments(parser),
+    "replay": lambda parser: importlib.import_module("horizon_tui.ssh.recording").add_replay_arguments(parser),
 }

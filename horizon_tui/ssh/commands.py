@@ -108,6 +108,44 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--app-command", default=None, metavar="COMMAND",
                         help="run this instead of the player app (testing and benchmarks); "
                              "the user's saves folder is appended as the last argument")
+    add_live_arguments(parser)
+
+
+def add_live_arguments(parser: argparse.ArgumentParser) -> None:
+    """Watching and recordings (issue 16; `watch.py`, `recording.py`)."""
+    parser.add_argument("--spectators", choices=("none", "users", "anyone"), default="users",
+                        help="who may watch live games with `ssh -t -p PORT NAME@HOST watch`: none; "
+                             "users (any account, the default); anyone (also `ssh -t watch@HOST`, "
+                             "no key needed, to watch only)")
+    parser.add_argument("--no-recordings", action="store_true",
+                        help="don't record games (by default each is kept as an asciicast v2 "
+                             "file under DIR/recordings/USER/DATE/)")
+    parser.add_argument("--recording-max-mib", type=_seconds, default=20.0, metavar="MIB",
+                        help="one recording stops at this size (default 20)")
+    parser.add_argument("--recordings-max-mib", type=_seconds, default=500.0, metavar="MIB",
+                        help="a user's recordings in all; the oldest go first (default 500)")
+    parser.add_argument("--recordings-keep-days", type=_seconds, default=30.0, metavar="DAYS",
+                        help="recordings older than this are removed (default 30; 0 keeps them)")
+
+
+def live_settings(args) -> dict:
+    from horizon_tui.ssh.recording import RecordingLimits
+
+    limits = RecordingLimits(max_bytes=int(args.recording_max_mib * 2**20),
+                             max_user_bytes=int(args.recordings_max_mib * 2**20),
+                             keep_days=args.recordings_keep_days)
+    return {"spectators": args.spectators, "record": not args.no_recordings,
+            "recording_limits": limits}
+
+
+def add_who_arguments(parser: argparse.ArgumentParser) -> None:
+    _data_dir_argument(parser)
+
+
+def cmd_who(args) -> int:
+    from horizon_tui.ssh.live import print_who
+
+    return print_who(data_dir_of(args))
 
 
 def add_users_arguments(parser: argparse.ArgumentParser) -> None:
@@ -154,7 +192,7 @@ def cmd_serve_ssh(args) -> int:
         login_ban=args.login_ban, login_timeout=args.login_grace_time, max_startups=startups,
         max_startups_per_source=args.max_startups_per_source,
         max_connections_per_user=args.max_connections_per_user, motd=motd,
-        app_command=app_command)
+        app_command=app_command, **live_settings(args))
     try:
         return asyncio.run(serve(settings))
     except OSError as exc:  # the port is taken, the data folder can't be written, …

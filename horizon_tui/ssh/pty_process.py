@@ -113,6 +113,13 @@ class PtyProcess:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._pid, signum)
 
+    def signal_leader(self, signum: int) -> None:
+        """Send `signum` to the child alone (not to anything it started)."""
+        if self._pid is None or self.returncode is not None or self._done.done():
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(self._pid, signum)
+
     async def wait(self) -> int:
         return await asyncio.shield(self._done)
 

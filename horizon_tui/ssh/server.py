@@ -31,7 +31,10 @@ from horizon_tui.ssh.accounts import (
 from horizon_tui.ssh.hostkey import fingerprint, load_or_create_host_key
 from horizon_tui.ssh.limits import LoginLimiter, PreAuthGate, Startups
 from horizon_tui.ssh.prefork import SessionServer
+from horizon_tui.ssh import live
+from horizon_tui.ssh.recording import RecordingLimits, prune
 from horizon_tui.ssh.session import AppSession
+from horizon_tui.ssh.watch import WATCH_USER
 
 SAVES_NAME = "saves"  # the app runs in the user's folder and is given this relative name
 _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # not SIGHUP: `nohup horizon serve-ssh` must survive
@@ -106,6 +109,9 @@ class HostSettings:
     stop_grace: float = 5.0               # SIGTERM → SIGKILL, for a session's app
     keepalive_interval: float = 60.0      # a vanished client is noticed, its app saved
     app_command: tuple[str, ...] | None = None
+    spectators: str = "users"             # who may watch live games: none | users | anyone (watch.py)
+    record: bool = True                   # every game recorded as asciicast v2 (recording.py)
+    recording_limits: RecordingLimits = RecordingLimits()
 
 
 class SSHHost:
@@ -147,6 +153,8 @@ class SSHHost:
                              "private (folders 0700, files 0600)", data_dir, tightened)
         self.host_key = load_or_create_host_key(data_dir)
         s = self.settings
+        live.remove_stale(data_dir)  # entries a stopped host left behind
+        prune(data_dir, s.recording_limits)
         if s.app_command is None:
             self.session_server = SessionServer(python_path=self.python_path, log=self.log, cwd=data_dir)
             await self.session_server.start()
@@ -174,10 +182,14 @@ class SSHHost:
         self._stopping = True
         if self._acceptor is not None:
             self._acceptor.close()
-        endings = [t for t in (session.end("server shutdown") for session in list(self.sessions)) if t]
+        sessions = list(self.sessions)
+        endings = [t for t in (session.end("server shutdown") for session in sessions) if t]
         if endings:
             self.log.info("stopping: saving and closing %d session(s)", len(endings))
             await asyncio.wait(endings, timeout=self.settings.stop_grace + 6)
+            # Each client is told its game's exit status before its connection is closed.
+            closing = [asyncio.ensure_future(s.chan.wait_closed()) for s in sessions if s.chan]
+            await asyncio.wait(closing, timeout=1)
         for connection in list(self.connections):
             connection.conn.close()
         waits = [asyncio.ensure_future(c.conn.wait_closed()) for c in list(self.connections)]
@@ -265,6 +277,7 @@ class _Connection(asyncssh.SSHServer):
         self.where = "?"
         self.user: str | None = None       # set once authenticated
         self.role = "player"               # or "gm", read from the account at login
+        self.watch_only = False            # logged in as `watch` with --spectators anyone
         self._claimed: str | None = None   # the name being tried, when it is a valid name
         self._allowed: set[bytes] = set()
         self._failed = False
@@ -351,6 +364,10 @@ class _Connection(asyncssh.SSHServer):
         if self._claimed is None:
             self._fail("invalid user name")
             return True
+        if (username == WATCH_USER and self.host.settings.spectators == "anyone"
+                and not self.host.accounts.exists(username)):
+            self.watch_only = True  # `--spectators anyone`: no key, and only the list of games
+            return False
         try:
             self._allowed = self.host.accounts.allowed_keys(username)
         except (AccountError, OSError) as exc:
@@ -390,7 +407,7 @@ class _Connection(asyncssh.SSHServer):
             self.host.limiter.forgive(self.address)
         s = self.host.settings
         others = self.host.user_connections(self._claimed)
-        if others >= s.max_connections_per_user:
+        if others >= (s.max_sessions if self.watch_only else s.max_connections_per_user):
             self.host.log_refusal(self, "too many connections for user")
             self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
                              f"You already have {others} connections to Horizon open, the most "

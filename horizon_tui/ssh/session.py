@@ -1,8 +1,11 @@
-"""One SSH session channel: the player app on its own PTY, or a one-line refusal.
+"""One SSH session channel: the player app on its own PTY, the watch list, or a one-line refusal.
 
-`shell` with a PTY runs the app; `shell` without one, `exec` and full servers get a line and exit
-status 1; subsystems (SFTP) are refused outright. Bytes pass both ways untouched (the channel has
-no encoding and no line editor); window changes go to the PTY, where the kernel tells the app.
+`shell` with a PTY runs the app (a fork of the pre-forked session server, `prefork.py`); `exec
+watch` with a PTY opens the list of live games to watch (`watch.py`); any other `exec`, `shell`
+without a PTY and full servers get a line and exit status 1; subsystems (SFTP) are refused
+outright. Bytes pass both ways untouched (the channel has no encoding and no line editor); window
+changes go to the PTY, where the kernel tells the app. Every game is recorded (`recording.py`)
+and listed while it runs (`live.py`).
 """
 
 from __future__ import annotations
@@ -10,16 +13,22 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import secrets
 import signal
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import asyncssh
 
 from horizon_tui.ssh.limits import ResizeThrottle, clamp_terminal_size
+from horizon_tui.ssh.live import StatusFile
 from horizon_tui.ssh.motd import MOTD_WAIT
 from horizon_tui.ssh.prefork import PLAY_ARGV
 from horizon_tui.ssh.pty_process import PtyProcess
+from horizon_tui.ssh.recording import Recorder, prune, recording_path
+from horizon_tui.ssh.watch import WATCH_COMMAND, WATCHING_OFF, WatchList
+from horizon_tui.tui.hosting import ENV_SESSION, ENV_WATCH, REDRAW_SIGNAL, WATCH_EXIT
 
 if TYPE_CHECKING:
     from horizon_tui.ssh.prefork import SessionServer
@@ -93,6 +102,13 @@ class AppSession(asyncssh.SSHServerSession):
         self._idle_handle: asyncio.TimerHandle | None = None
         self._started = asyncio.Event()  # the app's process is there (or failed to start)
         self._loop = asyncio.get_running_loop()
+        self.id = secrets.token_hex(4)
+        self.started_wall: float | None = None  # time.time() the game started, for the lists
+        self.status: StatusFile | None = None   # this game's entry in live/ (who, watch)
+        self.recorder: Recorder | None = None
+        self.watchers: set[WatchList] = set()   # watching this game
+        self.watch: WatchList | None = None     # this channel is watching (or choosing a game)
+        self._watch_command = False
         self._resizes = ResizeThrottle(self._resize_app, host.settings.resize_interval, self._loop)
         self._motd_timer: asyncio.TimerHandle | None = None  # the message is up (motd.py)
 
@@ -118,7 +134,14 @@ class AppSession(asyncssh.SSHServerSession):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        self._refuse("exec request", EXEC_REFUSED)  # the command itself is not logged
+        if command.strip() != WATCH_COMMAND:
+            self._refuse("exec request", EXEC_REFUSED)  # the command itself is not logged
+        elif not self.has_pty:
+            self._refuse("watch without a terminal", NO_PTY.replace("and no command", "and `watch`"))
+        elif self.host.settings.spectators == "none":
+            self._refuse("watch: spectators none", WATCHING_OFF)
+        else:
+            self._watch_command = True
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
@@ -139,6 +162,13 @@ class AppSession(asyncssh.SSHServerSession):
     def session_started(self) -> None:
         if self._refusal is not None:
             self._write_line(self._refusal)
+            self._close(1)
+            return
+        if self._watch_command:
+            self._enter_watch(back_to_game=False)
+            return
+        if getattr(self.connection, "watch_only", False):  # `--spectators anyone`: the list only
+            self._write_line(EXEC_REFUSED.replace("Connect with plain `ssh`", "Connect with `ssh -t … watch`"))
             self._close(1)
             return
         if self.host.settings.motd:  # the server's message first; a key goes on to the game
@@ -175,6 +205,11 @@ class AppSession(asyncssh.SSHServerSession):
             home, saves = host.accounts.prepare_user(self.user)
             env = app_environment(self.term_type, dict(self.chan.get_environment()), str(home),
                                   self.user, host.python_path)
+            self.id = secrets.token_hex(4)  # per game: "Watch a game" and back is a new one
+            self.status = StatusFile(host.settings.data_dir, self.id, self.user, self.term_size[:2])
+            env[ENV_SESSION] = str(self.status.path)
+            if host.settings.spectators != "none":
+                env[ENV_WATCH] = "1"
             argv = host.app_argv(saves)
             if forked:  # the same saves folder, by the same name, for `cli.main` in the fork
                 argv = [*PLAY_ARGV, argv[-1]]
@@ -204,6 +239,8 @@ class AppSession(asyncssh.SSHServerSession):
         self.host.log.error("session start failed user=%s addr=%s: %s", self.user,
                             self.connection.where, exc)
         self.process = None
+        if self.status is not None:
+            self.status.remove()
         self._started.set()
         self.host.release(self)
         self._write_line(START_FAILED)
@@ -213,12 +250,91 @@ class AppSession(asyncssh.SSHServerSession):
         host = self.host
         self._started.set()
         self.started_at = self.last_input = self._loop.time()
+        self.started_wall = time.time()
+        self._start_recording()
         host.log.info("session start user=%s addr=%s pid=%s term=%s size=%sx%s", self.user,
                       self.connection.where, pid, self.process.env["TERM"], self.term_size[0], self.term_size[1])
         self._schedule_idle_check(host.settings.idle_timeout)
 
+    def _start_recording(self) -> None:
+        settings = self.host.settings
+        if not settings.record:
+            return
+        limits = settings.recording_limits
+        try:
+            prune(settings.data_dir, limits, user=self.user)
+            path = recording_path(settings.data_dir, self.user, self.id)
+            self.recorder = Recorder(path, *self.term_size[:2], term=self.process.env["TERM"],
+                                     title=f"Horizon: {self.user}", max_bytes=limits.max_bytes)
+        except OSError as exc:  # a full or read-only disk: the game goes on unrecorded
+            self.host.log.warning("recording not started user=%s: %s", self.user, exc)
+
+    # --- what this game looks like to others ------------------------------------------------
+
+    @property
+    def playing(self) -> bool:
+        return self.process is not None and self.process.pid is not None and not self.process.finished
+
+    def app_status(self) -> dict:
+        return self.status.app_status() if self.status is not None else {}
+
+    @property
+    def watchable(self) -> bool:
+        return self.app_status().get("watchers", "allow") != "refuse"
+
+    def add_watcher(self, watcher: WatchList) -> None:
+        self.watchers.add(watcher)
+        if self.status is not None:
+            self.status.update(watchers=len(self.watchers))
+        if self.app_status().get("redraw") == REDRAW_SIGNAL and self.process is not None:
+            self.process.signal_leader(signal.SIGUSR1)  # the app draws its whole screen again
+        else:  # an app that can't redraw: at least the watcher's screen is clean
+            watcher.game_output(b"\x1b[H\x1b[2J")
+
+    def remove_watcher(self, watcher: WatchList) -> None:
+        self.watchers.discard(watcher)
+        if self.status is not None:
+            self.status.update(watchers=len(self.watchers))
+
+    def write_raw(self, data: bytes) -> None:
+        if self._channel_open:
+            try:
+                self.chan.write(data)
+            except (OSError, asyncssh.Error):
+                self._channel_open = False
+
+    # --- watch mode ------------------------------------------------------------------------
+
+    def _enter_watch(self, *, back_to_game: bool) -> None:
+        if self.started_at is None:
+            self.started_at = self._loop.time()
+        self.last_input = self._loop.time()
+        self.watch = WatchList(self, back_to_game=back_to_game)
+        self.watch.start()
+        self._schedule_idle_check(self.host.settings.idle_timeout)
+
+    def _leave_watch(self) -> None:
+        watch, self.watch = self.watch, None
+        if watch is not None:
+            watch.close()
+        if watch is not None and watch.back_to_game and self._channel_open:
+            self.process = None
+            self.end_reason = None
+            self._ending = False
+            self._started = asyncio.Event()
+            self._start_app()  # the player's game again, as it was saved
+        else:
+            self.host.release(self)
+            self._close(0)
+
     def data_received(self, data: bytes, datatype) -> None:
         self.last_input = self._loop.time()
+        if self.watch is not None:
+            if not self.watch.key(data):
+                self._leave_watch()
+            return
+        if self.status is not None:
+            self.status.touch()
         if self._motd_timer is not None:
             self._end_motd()
             return
@@ -235,11 +351,17 @@ class AppSession(asyncssh.SSHServerSession):
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.term_size = _usable_size(width, height, pixwidth, pixheight)
+        if self.watch is not None and self.watch.watching is None:
+            self.watch.draw()
         self._resizes.submit(self.term_size)  # at most one every settings.resize_interval
 
     def _resize_app(self, size: tuple) -> None:
         if self.process is not None:
             self.process.resize(*size)
+            if self.recorder is not None:
+                self.recorder.resize(*size[:2])
+            if self.status is not None:
+                self.status.update(width=size[0], height=size[1])
 
     def eof_received(self) -> bool:
         return True  # keep the channel: the app decides when the session ends
@@ -253,6 +375,10 @@ class AppSession(asyncssh.SSHServerSession):
             self.process.resume_output()
 
     def _app_output(self, data: bytes) -> None:
+        if self.recorder is not None:
+            self.recorder.output(data)
+        for watcher in list(self.watchers):
+            watcher.game_output(data)
         if self._channel_open:
             if self._ending and self.chan.get_write_buffer_size() > ENDING_OUTPUT_LIMIT:
                 return
@@ -264,6 +390,21 @@ class AppSession(asyncssh.SSHServerSession):
     def _app_exited(self, returncode: int) -> None:
         if self._idle_handle is not None:
             self._idle_handle.cancel()
+            self._idle_handle = None
+        if self.recorder is not None:
+            self.recorder.close()
+            self.recorder = None
+        for watcher in list(self.watchers):
+            watcher.game_ended(self)
+        self.watchers.clear()
+        if self.status is not None:
+            self.status.remove()
+            self.status = None
+        if (returncode == WATCH_EXIT and self._channel_open and not self._ending
+                and self.host.settings.spectators != "none" and not self.host.stopping):
+            self.host.log.info("session watch user=%s addr=%s", self.user, self.connection.where)
+            self._enter_watch(back_to_game=True)  # "Watch a game" on the main menu
+            return
         self.host.release(self)
         if self.end_reason is None:
             self.end_reason = (f"app quit (status {returncode})" if returncode >= 0
@@ -288,11 +429,15 @@ class AppSession(asyncssh.SSHServerSession):
 
     def _check_idle(self) -> None:
         self._idle_handle = None
-        if self.process is None or self.process.finished:
+        watching = self.watch is not None
+        if not watching and (self.process is None or self.process.finished):
             return
         idle = self._loop.time() - self.last_input
         timeout = self.host.settings.idle_timeout
-        if idle >= timeout:
+        if idle >= timeout and watching:
+            self.watch.back_to_game = False
+            self._leave_watch()
+        elif idle >= timeout:
             self.end("idle")
         else:
             self._schedule_idle_check(timeout - idle)
@@ -319,6 +464,11 @@ class AppSession(asyncssh.SSHServerSession):
         self._channel_open = False
         self._resizes.cancel()
         self._end_motd()
+        if self.watch is not None:
+            self.watch.close()
+            self.watch = None
+            self.host.release(self)
+            return
         if self.process is not None and not self.process.finished:
             self.end("client closed")
         elif self.process is None:

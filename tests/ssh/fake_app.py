@@ -3,12 +3,15 @@
 Run as `python fake_app.py --saves-dir DIR` on a PTY. Prints MAIN MENU, its saves folder and the
 files in it, the terminal size and type, its environment's names, its pid and whether the PTY is
 its controlling terminal; then echoes each key as `KEY '<k>'`, prints `SIZE WxH` on SIGWINCH,
-quits with status 3 on `q`, and on SIGTERM writes `saved-on-sigterm` into the saves folder,
+quits with status 3 on `q` and 10 (WATCH_EXIT: "Watch a game") on `w`; when hosted
+(HORIZON_SESSION set) it writes its app status file (character FAKE-HERO, screen from the last
+`s` key) and prints REDRAW on SIGUSR1, as the real app redraws; `r` refuses watchers. On SIGTERM writes `saved-on-sigterm` into the saves folder,
 prints SAVED and exits 0 (as the real app saves on SIGTERM). With `--ignore-term` it ignores
 SIGTERM instead: a hung app.
 """
 
 import fcntl
+import json
 import os
 import signal
 import struct
@@ -33,6 +36,20 @@ def on_winch(signum, frame):
     say(f"SIZE {size()}")
 
 
+STATUS = os.environ.get("HORIZON_SESSION")
+app_status = {"character": "FAKE-HERO", "screen": "Main menu", "watchers": "allow", "redraw": "SIGUSR1"}
+
+
+def write_status():
+    if STATUS:
+        path = Path(STATUS[:-len(".json")] + ".app.json")
+        path.write_text(json.dumps(app_status))
+
+
+def on_usr1(signum, frame):
+    say("REDRAW")
+
+
 def on_term(signum, frame):
     (saves / "saved-on-sigterm").write_text("saved\n")
     say("SAVED")
@@ -40,6 +57,8 @@ def on_term(signum, frame):
 
 
 signal.signal(signal.SIGWINCH, on_winch)
+signal.signal(signal.SIGUSR1, on_usr1)
+write_status()
 signal.signal(signal.SIGTERM, signal.SIG_IGN if "--ignore-term" in sys.argv else on_term)
 with open(saves / "launches.log", "a") as log:
     log.write(f"{os.getpid()}\n")
@@ -60,4 +79,12 @@ while True:
     if not data or data == b"q":
         say("BYE")
         sys.exit(3)
+    if data == b"w":
+        sys.exit(10)
+    if data == b"r":
+        app_status["watchers"] = "refuse"
+        write_status()
+    if data == b"s":
+        app_status["screen"] = "Sheet"
+        write_status()
     say(f"KEY {data.decode(errors='replace')!r}")

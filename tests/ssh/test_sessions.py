@@ -28,7 +28,8 @@ async def test_login_shows_the_menu_and_keys_act(start_host, user_keys, server_d
         assert term.line("CTTY ") == "True"  # the PTY is the app's controlling terminal
         assert term.line("CWD ") == str(server_dir / "users" / "alice")
         env = set(term.line("ENV ").split(","))
-        assert env <= {"TERM", "LANG", "HOME", "USER", "LOGNAME", "PATH", "PYTHONPATH", "COLORTERM"}
+        assert env <= {"TERM", "LANG", "HOME", "USER", "LOGNAME", "PATH", "PYTHONPATH", "COLORTERM",
+                       "HORIZON_SESSION", "HORIZON_WATCH"}  # the last two: live.py, tui/hosting.py
         term.send("j")
         await term.expect("KEY 'j'")
         term.send("\x1b[B")  # an arrow key arrives as its bytes

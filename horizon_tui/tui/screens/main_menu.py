@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from horizon_tui.tui import hosting
 from horizon_tui.tui.save_files import character_files, characters_dir
 from horizon_tui.tui.widgets.bars import KeyBar
 
@@ -61,6 +62,8 @@ class MainMenuScreen(Screen):
         Binding("b", "app.battle", "Battle", id="menu.battle"),
         Binding("r", "app.rules", "Rules", id="menu.rules"),
         Binding("q", "app.quit", "Quit", id="menu.quit"),
+        Binding("w", "watch_game", "Watch", show=False, id="menu.watch", tooltip="Watch a game (hosted)"),
+        Binding("o", "toggle_watchers", "Others may watch", show=False, id="menu.watchers"),
         Binding("tab", "switch_list", "Menu ⇄ recent", show=False, id="menu.switch"),
     ]
 
@@ -73,13 +76,17 @@ class MainMenuScreen(Screen):
         yield Static(BANNER, id="banner", markup=False)  # the banner is the title: no TitleBar
         with Horizontal(id="menu-row"):
             with Vertical(id="menu-column"):
-                yield OptionList(*[Option(hotkey_words(words), id=key) for key, words, _ in MENU], id="menu")
+                yield OptionList(*[Option(hotkey_words(words), id=key) for key, words, _ in hosting.menu_entries(MENU)], id="menu")
                 yield Static(ABOUT, id="about", markup=False)
             yield OptionList(id="recent")
         yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#menu").border_title = "Menu"
+        served = hosting.attach(self.app)  # over SSH: status for `who`/`watch`, the watcher count
+        if served is not None:
+            served.on_watchers(lambda n: setattr(self.query_one("#menu"), "border_subtitle",
+                                                 hosting.watchers_subtitle(n)))
         recent = self.query_one("#recent")
         recent.border_title = "Recent characters"
         recent.border_subtitle = f"saved in {characters_dir(self.app.saves_dir)}"
@@ -113,7 +120,10 @@ class MainMenuScreen(Screen):
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option_list.id == "menu":
-            action = {key: action for key, _, action in MENU}[event.option.id]
+            action = {key: action for key, _, action in hosting.menu_entries(MENU)}[event.option.id]
+            if event.option.id in (hosting.WATCH_ENTRY[0], hosting.WATCHERS_ENTRY[0]):
+                await self.run_action(action)
+                return
             await self.app.run_action(action)
             return
         entry = self._recent[int(event.option.id)]
@@ -124,6 +134,20 @@ class MainMenuScreen(Screen):
                 f"{entry.path.name}: {entry.problem_text}. The file is left as it is.",
                 title="Can't open this save", severity="error", timeout=10,
             )
+
+    def action_watch_game(self) -> None:
+        if hosting.watching_offered():
+            hosting.watch_a_game(self.app)
+
+    def action_toggle_watchers(self) -> None:
+        served = hosting.of(self.app)
+        if served is None or not hosting.watching_offered():
+            return
+        allowed = served.toggle_watchers()
+        self.query_one("#menu", OptionList).replace_option_prompt(
+            hosting.WATCHERS_ENTRY[0], hotkey_words(hosting.watchers_words(allowed)))
+        self.app.notify("Others may watch your game" if allowed else "No one may watch your game now",
+                        timeout=3)
 
     def action_switch_list(self) -> None:
         target = "#recent" if self.focused is self.query_one("#menu") else "#menu"

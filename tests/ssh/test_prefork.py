@@ -1,0 +1,136 @@
+"""The pre-forked session server with the real player app and the real OpenSSH client (issue 16,
+items 3 and 4): sessions are forks of one warmed-up process; killing one (kill -9) ends that
+session only; SIGTERM to `horizon serve-ssh` lets every app save and quit; two sessions of one
+user on one character are told it is open in another session."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import tomli_w
+from openssh_kit import OpenSSHTerminal, needs_openssh, ssh_command  # noqa: F401 (a fixture)
+
+import horizon_tui.tui
+from horizon_tui.ssh.accounts import Accounts
+
+pytestmark = needs_openssh
+MENU = "New character"
+DOWN = b"\x1b[B"
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def session_pids(host) -> list[int]:
+    return sorted(s.process.pid for s in host.sessions if s.process is not None and s.process.pid)
+
+
+async def test_sessions_are_forks_and_one_crash_ends_one_session(start_host, ssh_command, tmp_path):
+    host = await start_host(app_command=None)  # the real app, pre-forked
+    await host.session_server.wait_ready()
+    async with OpenSSHTerminal(ssh_command(host.port, "-tt"), tmp_path, size=(100, 30)) as first, \
+            OpenSSHTerminal(ssh_command(host.port, "-tt"), tmp_path, size=(100, 30)) as second:
+        await first.expect(MENU, timeout=15)
+        await second.expect(MENU, timeout=15)
+        pids = session_pids(host)
+        assert len(pids) == 2
+        assert {parent_of(pid) for pid in pids} == {host.session_server.pid}  # forks of one process
+        crashed = next(s for s in host.sessions if s.process.pid == pids[0])
+        os.kill(pids[0], signal.SIGKILL)
+        ended = [t for t in (first, second) if t.ended.done()]
+        for _ in range(200):
+            ended = [t for t in (first, second) if t.ended.done()]
+            if ended:
+                break
+            await asyncio.sleep(0.025)
+        assert len(ended) == 1 and crashed.end_reason == "app killed by SIGKILL"
+        survivor = second if ended[0] is first else first
+        before = len(survivor.output)
+        survivor.process.write(DOWN)  # the other game goes on
+        for _ in range(200):
+            if len(survivor.output) > before:
+                break
+            await asyncio.sleep(0.025)
+        assert len(survivor.output) > before and not survivor.ended.done()
+        async with OpenSSHTerminal(ssh_command(host.port, "-tt"), tmp_path) as third:
+            await third.expect(MENU, timeout=15)  # and new sessions still start
+            assert parent_of(session_pids(host)[-1]) == host.session_server.pid
+
+
+def serve(data_dir: Path, port_file: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "horizon_tui.cli", "serve-ssh", "--port", "0", "--data-dir", str(data_dir),
+         "--idle-timeout", "0"], stderr=port_file.open("w"), stdin=subprocess.DEVNULL)
+
+
+async def wait_for_log(log: Path, pattern: str, timeout: float = 60) -> re.Match:
+    for _ in range(int(timeout / 0.05)):
+        found = re.search(pattern, log.read_text())
+        if found:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no {pattern!r} in the server's log: {log.read_text()}")
+
+
+async def test_sigterm_lets_every_session_save_and_quit(ssh_command, tmp_path, user_keys):
+    data_dir = tmp_path / "server"
+    pub = tmp_path / "alice.pub"
+    pub.write_bytes(user_keys["alice"].export_public_key("openssh"))
+    Accounts(data_dir).add("alice", pub)
+    log = tmp_path / "server.log"
+    server = serve(data_dir, log)
+    try:
+        port = int((await wait_for_log(log, r"listening on \S+:(\d+)")).group(1))
+        await wait_for_log(log, "session server pid .* ready")
+        async with OpenSSHTerminal(ssh_command(port, "-tt"), tmp_path, size=(100, 30)) as one, \
+                OpenSSHTerminal(ssh_command(port, "-tt"), tmp_path, size=(100, 30)) as two:
+            await one.expect(MENU, timeout=15)
+            await two.expect(MENU, timeout=15)
+            server.send_signal(signal.SIGTERM)
+            codes = await asyncio.wait_for(asyncio.gather(one.ended, two.ended), 15)
+            assert codes == [0, 0]  # each app quit by itself, not killed
+            assert "your game was saved" in one.text and "your game was saved" in two.text
+        assert server.wait(15) == 0
+        text = log.read_text()
+        assert text.count("reason=server shutdown") == 2 and "SIGKILL" not in text
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+def _player_app_locks_characters() -> bool:
+    source = Path(horizon_tui.tui.__file__).parent
+    return any("SaveInUse" in p.read_text(encoding="utf-8") for p in source.rglob("*.py"))
+
+
+@pytest.mark.skipif(not _player_app_locks_characters(),
+                    reason="the player app doesn't take the save lock on a character yet (saves/lock.py)")
+async def test_two_sessions_of_one_user_on_one_character_are_told(start_host, ssh_command, tmp_path,
+                                                                  server_dir, example_data):
+    host = await start_host(app_command=None)
+    await host.session_server.wait_ready()
+    characters = server_dir / "users" / "alice" / "saves" / "characters"
+    characters.mkdir(parents=True)
+    (characters / "iriel.toml").write_text(tomli_w.dumps(example_data()))
+    async with OpenSSHTerminal(ssh_command(host.port, "-tt"), tmp_path, size=(110, 32)) as first, \
+            OpenSSHTerminal(ssh_command(host.port, "-tt"), tmp_path, size=(110, 32)) as second:
+        for term in (first, second):
+            await term.expect("Iriel", timeout=15)
+        first.process.write(b"\t")
+        await asyncio.sleep(0.2)
+        first.process.write(b"\r")  # the first session opens Iriel
+        await first.expect("Level", timeout=10)
+        second.process.write(b"\t")
+        await asyncio.sleep(0.2)
+        second.process.write(b"\r")  # the second is asked, nothing is silently shared
+        await second.expect("another session", timeout=10)
+        assert "another session" not in first.text

@@ -1,0 +1,103 @@
+"""recording.py on its own: the asciicast v2 lines written, the size limit, pruning by age and by a
+user's total, bad files named with their line, and replay's pacing and safety."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+
+import pytest
+
+from horizon_tui.ssh.recording import (SIZE_LIMIT_MARK, CastError, Recorder, RecordingLimits, prune,
+                                       read_cast, recording_path, replay)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_events_are_asciicast_v2_lines_with_times_since_the_start(tmp_path):
+    clock = Clock()
+    path = recording_path(tmp_path, "alice", "s1")
+    recorder = Recorder(path, 80, 24, term="xterm-256color", title="t", max_bytes=10_000, clock=clock)
+    clock.now = 100.25
+    recorder.output("é".encode()[:1])  # a character cut in two by a read is written whole
+    recorder.output("é".encode()[1:] + b"\x1b[1mhi")
+    clock.now = 101.5
+    recorder.resize(100, 30)
+    recorder.close()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["version"] == 2 and (header["width"], header["height"]) == (80, 24)
+    assert header["env"]["TERM"] == "xterm-256color"
+    assert [json.loads(line) for line in lines[1:]] == [[0.25, "o", "é\x1b[1mhi"], [1.5, "r", "100x30"]]
+    assert path.parent.parent.name == "alice" and path.suffix == ".cast"
+    assert os.stat(path).st_mode & 0o777 == 0o600 and os.stat(path.parent).st_mode & 0o777 == 0o700
+
+
+def test_a_recording_stops_at_its_size_limit_with_a_marker(tmp_path):
+    path = tmp_path / "r.cast"
+    recorder = Recorder(path, 80, 24, term="xterm", title="t", max_bytes=400, clock=Clock())
+    for _ in range(20):
+        recorder.output(b"x" * 40)
+    recorder.close()
+    assert recorder.stopped == SIZE_LIMIT_MARK
+    _, events = read_cast(path)
+    events = list(events)
+    assert events[-1][1:] == ("m", SIZE_LIMIT_MARK)
+    assert path.stat().st_size <= 400 + 100  # the limit, plus the marker line
+
+
+def test_prune_removes_the_old_then_the_oldest_past_a_users_total(tmp_path):
+    now = time.time()
+    folder = tmp_path / "recordings" / "alice" / "2026-01-01"
+    folder.mkdir(parents=True)
+    ages = {"ancient": 40, "old": 3, "newer": 2, "newest": 1}  # days
+    for name, days in ages.items():
+        path = folder / f"{name}.cast"
+        path.write_bytes(b"x" * 1000)
+        os.utime(path, (now - days * 86400, now - days * 86400))
+    other = tmp_path / "recordings" / "alice" / "notes.txt"
+    other.write_text("mine")
+    removed = prune(tmp_path, RecordingLimits(max_bytes=1, max_user_bytes=2000, keep_days=30), now=now)
+    assert sorted(p.stem for p in removed) == ["ancient", "old"]  # 40 days; then 3000 > 2000 bytes
+    assert sorted(p.stem for p in folder.glob("*.cast")) == ["newer", "newest"]
+    assert other.exists()  # only recordings are touched
+
+
+@pytest.mark.parametrize("text, message", [
+    ("not json\n", ":1: the first line is not a JSON header"),
+    ('{"version": 1, "width": 80, "height": 24}\n', ":1: version is 1"),
+    ('{"version": 2, "width": 0, "height": 24}\n', ":1: width must be a whole number of cells, 1 to 10000"),
+    ('{"version": 2, "width": 80, "height": 24}\n[0.1, "o", "a"]\n{"x": 1}\n', ":3: an event is [time, code, data]"),
+    ('{"version": 2, "width": 80, "height": 24}\n[0.1, "o", "a"\n', ":2: not a JSON event"),
+    ('{"version": 2, "width": 80, "height": 24}\n[-1, "o", "a"]\n', ":2: time -1 must be 0 or more"),
+])
+def test_a_bad_file_is_refused_naming_its_line(tmp_path, text, message):
+    path = tmp_path / "bad.cast"
+    path.write_text(text)
+    with pytest.raises(CastError, match=".*" + message.replace("[", r"\[").replace("]", r"\]")):
+        header, events = read_cast(path)
+        list(events)
+
+
+def test_replay_keeps_the_pace_at_its_speed_cuts_long_pauses_and_drops_terminal_queries(tmp_path):
+    path = tmp_path / "r.cast"
+    path.write_text("\n".join([
+        json.dumps({"version": 2, "width": 80, "height": 24}),
+        json.dumps([1.0, "o", "one\x1b[?2026$p\x1b[?1003h"]),
+        json.dumps([3.0, "o", "two\x1b["]),     # a sequence cut across two events
+        json.dumps([3.5, "o", "c!"]),            # ... is a device-attributes query: dropped
+        json.dumps([13.5, "r", "100x30"]),
+        json.dumps([14.0, "o", "three"]),
+    ]) + "\n")
+    slept, out = [], io.StringIO()
+    assert replay(path, speed=2.0, idle_limit=3.0, out=out, sleep=slept.append) == 4
+    assert out.getvalue() == "onetwo!three"
+    assert slept == [0.5, 1.0, 0.25, 1.5, 0.25]  # gaps 1, 2, 0.5, 10→3, 0.5, halved
