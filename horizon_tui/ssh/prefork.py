@@ -8,8 +8,8 @@ and those pages stay shared, copy-on-write, with every session (MEASURED.md, "Pr
 For each session the host sends one request over a `SOCK_SEQPACKET` socket pair (one message per
 request or reply); the session server opens a PTY, forks, and replies with the child's pid and the
 PTY's master side (SCM_RIGHTS). The child is a session leader on that PTY and runs `cli.main(argv)`
-(`horizon play --saves-dir DIR`) as a fresh interpreter would: its own environment, working
-folder, standard streams and signal handlers. A crash kills one child only; the session server
+(`play --saves-dir saves`, or `gm` for a GM's account) as a fresh interpreter would: its own
+environment, working folder, standard streams and signal handlers. A crash kills one child only; the session server
 reaps each child and reports its exit status. If the host goes away, the PTY masters close, every
 child gets SIGHUP (the app saves and quits) and the session server exits.
 """
@@ -34,7 +34,7 @@ from horizon_tui.ssh.pty_process import set_window_size
 
 MESSAGE_LIMIT = 256 * 1024  # one request: argv, environment, folder, size
 READY_TIMEOUT = 120.0        # the warm-up imports everything once; on a busy machine it is slow
-PLAY_ARGV = ("play", "--saves-dir")  # `horizon play --saves-dir DIR`, DIR appended
+CLI_MODULE = "horizon_tui.cli"  # a session runs what `python -m horizon_tui.cli ARGS` would
 _CHILD_SIGNALS = (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGPIPE,
                   signal.SIGWINCH, signal.SIGUSR1)
 
@@ -210,11 +210,13 @@ def _import_player_app() -> Callable[[list[str]], int]:
     import importlib
     import pkgutil
 
+    import horizon_tui.gm
     import horizon_tui.tui
     from horizon_tui import cli
 
-    for module in pkgutil.walk_packages(horizon_tui.tui.__path__, "horizon_tui.tui."):
-        importlib.import_module(module.name)
+    for package in (horizon_tui.tui, horizon_tui.gm):  # the player app; the GM tool for a GM's account
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            importlib.import_module(module.name)
     parser = cli.build_parser()  # built once: each session only parses its arguments with it
     for name in ("textual.scrollbar", "tcod", "tcod_ecs", "horizon_tui.engine", "horizon_tui.rules", "horizon_tui.saves.store",
                  "horizon_tui.saves.lock"):

@@ -24,7 +24,7 @@ import asyncssh
 from horizon_tui.ssh.limits import ResizeThrottle, clamp_terminal_size
 from horizon_tui.ssh.live import StatusFile
 from horizon_tui.ssh.motd import MOTD_WAIT
-from horizon_tui.ssh.prefork import PLAY_ARGV
+from horizon_tui.ssh.prefork import CLI_MODULE
 from horizon_tui.ssh.pty_process import PtyProcess
 from horizon_tui.ssh.recording import Recorder, prune, recording_path
 from horizon_tui.ssh.watch import WATCH_COMMAND, WATCHING_OFF, WatchList
@@ -210,9 +210,9 @@ class AppSession(asyncssh.SSHServerSession):
             env[ENV_SESSION] = str(self.status.path)
             if host.settings.spectators != "none":
                 env[ENV_WATCH] = "1"
-            argv = host.app_argv(saves)
-            if forked:  # the same saves folder, by the same name, for `cli.main` in the fork
-                argv = [*PLAY_ARGV, argv[-1]]
+            argv = host.app_argv(saves, getattr(self.connection, "role", "player"))
+            if forked:  # the same command line, less the interpreter: `cli.main(argv)` in the fork
+                argv = argv[argv.index(CLI_MODULE) + 1:]
             self.process = PtyProcess(
                 argv, env=env, cwd=home, size=self.term_size,
                 on_output=self._app_output, on_exit=self._app_exited,

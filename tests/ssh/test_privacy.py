@@ -5,6 +5,7 @@ own relative names (the real app's menu: test_real_app.py)."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -17,8 +18,14 @@ from horizon_tui.ssh.server import HostSettings, SSHHost
 
 
 def tree(root: Path) -> dict[str, int]:
-    """Every entry under `root` (relative name → permission bits), the host key pair aside."""
-    return {str(p.relative_to(root)): stat.S_IMODE(p.lstat().st_mode) for p in sorted(root.rglob("*"))}
+    """Every entry under `root` (relative name → permission bits), the host key pair aside; a
+    recording's date and name (recording.py) read DATE and GAME."""
+    def name(path: Path) -> str:
+        return re.sub(r"^(recordings/[^/]+)/\d{4}-\d\d-\d\d(/\d{6}-[0-9a-f]+\.cast)?$",
+                      lambda m: f"{m.group(1)}/DATE" + ("/GAME.cast" if m.group(2) else ""),
+                      str(path.relative_to(root)))
+
+    return {name(p): stat.S_IMODE(p.lstat().st_mode) for p in sorted(root.rglob("*"))}
 
 
 async def _one_session(data_dir, user_keys, tmp_path) -> None:
@@ -51,17 +58,19 @@ async def test_a_relative_and_an_absolute_data_dir_give_the_same_tree(tmp_path, 
     assert made == tree(tmp_path / "abs" / "srv")
     assert set(made) == {"ssh_host_ed25519_key", "ssh_host_ed25519_key.pub", "users", "users/alice",
                          "users/alice/authorized_keys", "users/alice/saves",
-                         "users/alice/saves/launches.log"}  # not srv/users/alice/srv/users/alice/…
+                         "users/alice/saves/launches.log", "live", "recordings", "recordings/alice",
+                         "recordings/alice/DATE", "recordings/alice/DATE/GAME.cast",
+                         }  # not srv/users/alice/srv/users/alice/…
     assert list(relative_home.iterdir()) == [relative_home / "srv"]
 
 
 async def test_everything_the_host_and_the_apps_make_is_private(tmp_path, user_keys):
     data = tmp_path / "srv"
     await _one_session(data, user_keys, tmp_path)
-    modes = tree(data)
     assert stat.S_IMODE(data.stat().st_mode) == 0o700
-    for name, mode in modes.items():
-        assert mode == (0o700 if (data / name).is_dir() else 0o600), (name, oct(mode))
+    for path in data.rglob("*"):
+        mode = stat.S_IMODE(path.lstat().st_mode)
+        assert mode == (0o700 if path.is_dir() else 0o600), (str(path.relative_to(data)), oct(mode))
     assert os.umask(0o022) == 0o022  # the host gave the process its umask back at stop
     os.umask(0o022)
 
