@@ -30,7 +30,7 @@ from horizon_tui.engine.overrides import SetController
 from horizon_tui.engine.persist import (
     BattleSession, hand_set_from_dict, hand_set_to_dict, session_from_dict, session_to_dict,
 )
-from horizon_tui.engine.runner import begin, override
+from horizon_tui.engine.runner import begin, override, run_ai
 from horizon_tui.errors import DataError
 from horizon_tui.gm.campaign import Campaign, Npc
 from horizon_tui.rules.validation import loadout_problems
@@ -44,7 +44,7 @@ def battle_catalogue(base: Catalogue, rules: Ruleset) -> Catalogue:
 
 def start_battle(
     campaign: Campaign, encounter: str | Path, members: list[str], base: Catalogue, rules_for: RulesFor,
-    enemies: dict[str, EnemyDef], *, seed: int | None = None,
+    enemies: dict[str, EnemyDef], *, seed: int | None = None, mapless: bool = False,
 ) -> tuple[Campaign, BattleSession]:
     """Form the battle with the chosen party members under the campaign's rules; the party is
     played by the GM for the players (controller "player"), the enemies by their AI. Raises
@@ -68,18 +68,30 @@ def start_battle(
     begin(battle)
     session = BattleSession(battle, str(encounter), party)
     carry_in(campaign, session, catalogue.rules)
+    if mapless:
+        mapless_controllers(session)
+    run_ai(battle)  # the record holds the battle at a decision, as a replay leaves it (persist)
     record = dict(session_to_dict(session, catalogue), name=setup.name, rules=copy.deepcopy(campaign.rules))
+    if mapless:
+        record["mapless"] = True
     return attrs.evolve(campaign, battle=record), session
 
 
-def with_inputs(campaign: Campaign, session: BattleSession, base: Catalogue, rules_for: RulesFor) -> Campaign:
-    """The campaign with the battle's inputs as they are now (after an action or an override)."""
+def with_inputs(campaign: Campaign, session: BattleSession, base: Catalogue, rules_for: RulesFor,
+                extra: dict[str, EnemyDef] | None = None) -> Campaign:
+    """The campaign with the battle's inputs as they are now (after an action or an override);
+    `extra`: an enemy type the GM defined for this battle, kept so its `Reinforce` replays."""
     record = campaign.battle
     assert record is not None
     catalogue = battle_catalogue(base, rules_for(record.get("rules") or {}))
+    run_ai(session.battle)  # to the next decision, as a replay does: the record must replay to here
     fresh = session_to_dict(session, catalogue)
-    return attrs.evolve(campaign, battle=dict(record, inputs=fresh["inputs"], log_length=fresh["log_length"],
-                                              last_event=fresh["last_event"], log_sha256=fresh["log_sha256"]))
+    record = dict(record, inputs=fresh["inputs"], log_length=fresh["log_length"], last_event=fresh["last_event"],
+                  log_sha256=fresh["log_sha256"])
+    if extra:
+        record["extra_enemies"] = {**dict(record.get("extra_enemies") or {}),
+                                   **{key: enemy_to_dict(d, catalogue) for key, d in extra.items()}}
+    return attrs.evolve(campaign, battle=record)
 
 
 def session_from_record(
@@ -94,7 +106,64 @@ def session_from_record(
     setup = None
     if record.get("placed") is not None:
         setup = placed_setup(record["placed"], catalogue, enemies, file)
+    if record.get("extra_enemies"):
+        enemies = {**enemies, **extra_enemies_from_record(record, catalogue, file)}
     return session_from_dict(record, catalogue, enemies, file, setup)
+
+
+# --- combatants joining mid-fight: the catalogue's enemy types, an NPC, or a quick stat line ---------
+
+
+def enemy_to_dict(definition: EnemyDef, catalogue: Catalogue) -> dict[str, Any]:
+    return {"character": character_to_dict(definition.character, catalogue), "level": definition.level,
+            "xp": definition.xp, "ai": definition.ai, "targeting": definition.targeting, "glyph": definition.glyph,
+            "hand_set": hand_set_to_dict(definition.hand_set)}
+
+
+def extra_enemies_from_record(record: dict[str, Any], catalogue: Catalogue, file: str = "<campaign>") -> dict[str, EnemyDef]:
+    """The enemy types the GM defined during this battle (an NPC, a quick stat line), by id, so
+    that a `Reinforce` of one replays."""
+    found = {}
+    for key, item in dict(record.get("extra_enemies") or {}).items():
+        where = f"battle.extra_enemies.{key}"
+        try:
+            character = character_from_dict(item["character"], catalogue, f"{file}: {where}")
+            found[str(key)] = EnemyDef(id=str(key), character=character, level=int(item["level"]), xp=int(item["xp"]),
+                                       ai=str(item["ai"]), targeting=str(item["targeting"]),
+                                       glyph=str(item.get("glyph", "")), hand_set=hand_set_from_dict(item.get("hand_set", {})))
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+            raise DataError.one(file, where, f"missing or of the wrong type ({exc})") from None
+    return found
+
+
+def quick_enemy(name: str, level: int, health: int, weapon: str, catalogue: Catalogue,
+                enemies: dict[str, EnemyDef] | None = None, xp: int = 0) -> EnemyDef:
+    """A combatant from a quick stat line (name, level, health, weapon): R-4's guide for the
+    catalogue, 42 + 10·(level − 2) attribute points (32 at level 1), spread evenly over the five
+    fighting attributes, and the health the GM gave. ValueError saying what is wrong."""
+    rules = catalogue.rules
+    if not name.strip():
+        raise ValueError("a combatant needs a name")
+    if level < 1:
+        raise ValueError("a level is 1 or more")
+    if health < 1:
+        raise ValueError("health is 1 or more")
+    if weapon not in catalogue.weapons:
+        raise ValueError(f"no weapon {weapon!r}; known: {', '.join(sorted(catalogue.weapons))}")
+    points = max(5, rules.creation.starting_points + rules.experience.points_per_level * (level - rules.creation.starting_level))
+    fighting = [a for a in ATTRIBUTES if a != "beauty"]
+    attributes = {a: points // len(fighting) + (1 if i < points % len(fighting) else 0) for i, a in enumerate(fighting)}
+    npc = Npc(name=name.strip(), level=level, attributes=attributes | {"beauty": 0}, health=health, weapon=weapon, xp=xp)
+    return attrs.evolve(npc_enemy(npc, catalogue, enemies), id=f"quick:{name.strip()}")
+
+
+def mapless_controllers(session: BattleSession) -> None:
+    """A fight without a map (the tracker alone, distances ruled by the GM): the GM plays every
+    enemy, so no AI walks the hidden map; recorded as inputs, so a replay agrees."""
+    battle = session.battle
+    for e in list(battle.combatants()):
+        if ident(e).kind != "character" and not battle.over:
+            override(battle, SetController(ident(e).id, "gm", "a fight without a map"), session.inputs)
 
 
 # --- NPCs as combatants, and battles placed by hand on a map ----------------------------------------
@@ -283,6 +352,7 @@ def start_placed_battle(
             target = next(ident(e).id for e in battle.combatants()
                           if ident(e).kind == "enemy" and ident(e).name == npc.name)
             override(battle, SetController(target, "gm", "a GM-played NPC"), session.inputs)
+    run_ai(battle)  # the record holds the battle at a decision, as a replay leaves it (persist)
     record = dict(session_to_dict(session, catalogue), name=setup.name, rules=copy.deepcopy(campaign.rules),
                   placed=placed)
     return attrs.evolve(campaign, battle=record), session

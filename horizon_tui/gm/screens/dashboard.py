@@ -23,6 +23,11 @@ SHOWN_LOG = {"check", "reaction", "battle", "xp", "level_up", "points", "ability
              "roll", "note", "rest"}
 
 
+# Every dashboard key in two lines: the key bar alone cuts them off at 80 columns.
+KEYS = ("b battle · x XP · c checks · s rest · t next day · l log · g rules · r dice · o campaigns\n"
+        "enter/e sheet · n new NPC · w new character · i import · del remove · ctrl+z undo · q quit")
+
+
 def short(text: str, width: int = 28) -> str:
     line = " ".join(text.split())
     return line if len(line) <= width else line[: width - 1] + "…"
@@ -62,6 +67,7 @@ class DashboardScreen(Screen):
                 yield DataTable(id="npcs", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="gm-today", classes="panel"):
                 yield Static(id="gm-today-log")
+        yield Static(KEYS, id="gm-keys", classes="hint", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static, TextArea
 
 from horizon_tui.gm import services
+from horizon_tui.gm.screens.widgets import Dropdown
 from horizon_tui.gm.screens.dialogs import reason_dialog
 from horizon_tui.rules.checks import DialogueRoll, dialogue_defence
 from horizon_tui.rules.numbers import one_decimal, percent_text
@@ -50,14 +51,14 @@ class DialogueScreen(Screen):
             with VerticalScroll(id="talk-form"):
                 with Grid(classes="form"):
                     yield Label("Character")
-                    yield Select(party, value=party[0][1] if party else Select.BLANK, id="talk-character",
+                    yield Dropdown(party, value=party[0][1] if party else Select.BLANK, id="talk-character",
                                  compact=True, prompt="no party yet")
                     yield Label("NPC")
                     first = next((n.name for n in campaign.npcs if n.checkable), None)
-                    yield Select(npcs, value=first if first else Select.BLANK, id="talk-npc", compact=True,
+                    yield Dropdown(npcs, value=first if first else Select.BLANK, id="talk-npc", compact=True,
                                  prompt="no NPC yet")
                     yield Label("Check")
-                    yield Select(kinds, value=kinds[0][1], allow_blank=False, id="talk-kind", compact=True)
+                    yield Dropdown(kinds, value=kinds[0][1], allow_blank=False, id="talk-kind", compact=True)
                     yield Label("GM modifier")
                     yield Input("0", id="talk-modifier", compact=True,
                                 placeholder=f"{dialogue.modifier_min}…{dialogue.modifier_max}")

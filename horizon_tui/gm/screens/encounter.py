@@ -36,7 +36,8 @@ def open_battle(app) -> None:
         return
     from horizon_tui.gm.screens.gm_battle import GMBattleScreen
 
-    app.push_screen(GMBattleScreen(session, str(record.get("name", session.encounter))))
+    app.push_screen(GMBattleScreen(session, str(record.get("name", session.encounter)),
+                                   mapless=bool(record.get("mapless"))))
 
 
 class EncounterPickerScreen(Screen):
@@ -46,6 +47,8 @@ class EncounterPickerScreen(Screen):
     BINDINGS = [
         Binding("enter", "fight", "Fight", id="gmpick.fight", show=False),
         Binding("ctrl+s", "fight", "Fight", id="gmpick.fight2"),
+        Binding("m", "mapless", "No map", id="gmpick.mapless",
+                tooltip="This encounter's enemies without a map: the tracker alone, distances ruled by the GM"),
         Binding("p", "place", "Place on a map", id="gmpick.place",
                 tooltip="Build a battle by hand: a map, then the party and NPCs on their cells"),
         Binding("a", "abandon", "Abandon battle", id="gmpick.abandon",
@@ -112,7 +115,10 @@ class EncounterPickerScreen(Screen):
         event.stop()
         self.action_fight()
 
-    def action_fight(self) -> None:
+    def action_mapless(self) -> None:
+        self.action_fight(mapless=True)
+
+    def action_fight(self, mapless: bool = False) -> None:
         app = self.app
         if not self.encounters:
             return
@@ -125,7 +131,7 @@ class EncounterPickerScreen(Screen):
         def change(campaign):
             try:
                 campaign, session = battles.start_battle(campaign, entry.path, members, app.store.catalogue,
-                                                         app.gm.rules_for, app.enemies(), seed=seed)
+                                                         app.gm.rules_for, app.enemies(), seed=seed, mapless=mapless)
             except BattleError as exc:
                 raise ValueError(str(exc)) from None
             made.append(session)
@@ -135,7 +141,7 @@ class EncounterPickerScreen(Screen):
             from horizon_tui.gm.screens.gm_battle import GMBattleScreen
 
             app.pop_screen()
-            app.push_screen(GMBattleScreen(made[0], entry.name))
+            app.push_screen(GMBattleScreen(made[0], entry.name, mapless=mapless))
 
     def action_place(self) -> None:
         from horizon_tui.gm.screens.placement import open_placement

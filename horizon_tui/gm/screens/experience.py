@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Select, Static
 
 from horizon_tui.gm import services
+from horizon_tui.gm.screens.widgets import Dropdown
 from horizon_tui.rules.character import build
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
@@ -43,13 +44,13 @@ class ExperienceScreen(Screen):
             with VerticalScroll(id="xp-form"):
                 with Grid(classes="form"):
                     yield Label("Split")
-                    yield Select(SPLITS, value="hand" if self.preset else "party", allow_blank=False, id="xp-split",
+                    yield Dropdown(SPLITS, value="hand" if self.preset else "party", allow_blank=False, id="xp-split",
                                  compact=True)
                     yield Label("XP")
                     yield Input(str(sum(self.preset.values())) if self.preset else "", id="xp-amount",
                                 placeholder="how much in all", compact=True, type="integer")
                     yield Label("Character")
-                    yield Select([(n, n) for n in names], value=names[0] if names else Select.BLANK,
+                    yield Dropdown([(n, n) for n in names], value=names[0] if names else Select.BLANK,
                                  id="xp-one", compact=True, prompt="no party yet")
                     yield Label("For")
                     yield Input(self.reason, id="xp-reason", placeholder="e.g. the toll road cleared", compact=True)

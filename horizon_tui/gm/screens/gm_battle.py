@@ -25,19 +25,18 @@ from horizon_tui.engine.usability import free_action_refusal
 from horizon_tui.rules.ranges import distance
 from horizon_tui.errors import DataError
 from horizon_tui.gm import battles, services
-from horizon_tui.gm.initiative import Reorder, delay_position, ready_position, tracker_rows
+from horizon_tui.gm.initiative import Reorder, delay_position, ready_position
 from horizon_tui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.gm.screens.gm_overrides import OverrideMenu
+from horizon_tui.gm.screens.tracker import TrackerMixin
 from horizon_tui.tui.battle.dialogs import BattleSummary, ChoiceDialog
 from horizon_tui.tui.battle.screen import BattleScreen
 from horizon_tui.tui.battle.view import Overlay
 
 CONTROLLER_CYCLE = {"player": "gm", "gm": "ai", "ai": "player"}
-CONTROLLER_TAGS = {"player": "P", "gm": "GM", "ai": "AI"}
-STATE_MARKS = {"current": "▶", "acted": "✓", "waiting": "·", "out": "✗"}
 
 
-class GMBattleScreen(OverrideMenu, BattleScreen):
+class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     """The player app's battle screen as the GM sees it: everything, every side, and the GM's hand."""
 
     GM_SCREEN = True
@@ -56,11 +55,23 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
         Binding("P", "make_ability", "Ruling→ability", id="gmb.ability",
                 tooltip="Write the last free action's ruling down as a permanent ability"),
         Binding("q", "leave", "Leave", id="gmb.leave"),
+        Binding("m", "mark", "Mark", id="gmb.mark", tooltip="Mark the selected combatant: D and H act on all marked"),
+        Binding("D", "damage", "Damage", id="gmb.damage", tooltip="Damage by an amount (the marked, or the selected)"),
+        Binding("H", "heal", "Heal", id="gmb.heal", tooltip="Heal by an amount (the marked, or the selected)"),
+        Binding("v", "revive", "Revive", id="gmb.revive", tooltip="Bring the selected fallen combatant back"),
+        Binding("A", "add_combatant", "Add", id="gmb.add", tooltip="A combatant joins: catalogue, NPC or stat line"),
+        Binding("W", "withdraw", "Withdraw", id="gmb.withdraw", show=False,
+                tooltip="Take the selected combatant out of the fight"),
+        Binding("i", "initiative", "Initiative", id="gmb.initiative", show=False,
+                tooltip="Write the selected combatant's initiative total"),
+        Binding("R", "reveal", "Reveal", id="gmb.reveal", show=False, tooltip="The selected hidden combatant is seen"),
     ]
 
-    def __init__(self, session: BattleSession, name: str) -> None:
+    def __init__(self, session: BattleSession, name: str, *, mapless: bool = False) -> None:
         super().__init__(session, on_end=self._ended, autosave=None, side=None)
         self.battle_name = name
+        self.mapless = mapless  # the tracker alone, distances ruled by the GM
+        self.marked: set[str] = set()
         self.selected: str | None = None
         self.last_ruling: tuple[str, FreeAction] | None = None
         self.place_for: str | None = None
@@ -68,8 +79,10 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
     # --- layout and drawing --------------------------------------------------------------------
 
     def on_mount(self) -> None:  # BattleScreen.on_mount runs as well (Textual calls both)
-        self.title = f"Battle — {self.battle_name}"
+        self.title = f"Battle — {self.battle_name}" + (" (no map)" if self.mapless else "")
         self.query_one("#battle-side").mount(Static(id="gm-tracker", markup=False), before=0)
+        if self.mapless:
+            self.add_class("mapless")
 
     def refresh_all(self) -> None:
         super().refresh_all()
@@ -83,25 +96,11 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
         return ident(current).id if current is not None else None
 
     def _tracker_text(self) -> Text:
-        text = Text(f"Round {self.battle.round} — turn order\n", style="bold")
-        chosen = self._selected_id()
-        for row in tracker_rows(self.battle):
-            colour = "cyan" if row.team == "party" else "red"
-            style = "dim strike" if row.state == "out" else colour
-            if row.state == "acted":
-                style += " dim"
-            line = Text()
-            line.append(f"{STATE_MARKS[row.state]} ", style="bold yellow" if row.state == "current" else "dim")
-            line.append(f"{row.name[:16]:<16}", style=style)
-            e = self.battle[row.id]
-            if row.state != "out":
-                line.append(f" {max(0, hp(e).hp):>4}", style="dim")
-            line.append(f" {CONTROLLER_TAGS.get(row.controller, row.controller)}", style="bold" if row.controller != "ai" else "dim")
-            if row.id == chosen:
-                line.stylize("reverse")
-            text.append_text(line)
-            text.append("\n")
-        text.append("[ ] select   { } reorder\nd delay  e ready  c controller\no override  f free action\n", style="dim")
+        side = self.query_one("#battle-side")
+        width = max(24, side.size.width - 2) if side.size.width else 32
+        text = self.tracker_text(width)
+        text.append("[ ] pick m mark D dmg H heal\nv revive A add W out R reveal\ni init { } order d delay\n"
+                    "e ready c who o over f free\n", style="dim")
         return text
 
     def _shown_unit(self, visible):
@@ -129,21 +128,21 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
 
     # --- recording every GM input into the campaign ------------------------------------------
 
-    def _record(self, label: str) -> None:
+    def _record(self, label: str, extra=None) -> None:
         app = self.app
         if self._finished or app.campaign is None or app.campaign.battle is None:
             return
-        app.act(lambda c: battles.with_inputs(c, self.session, app.store.catalogue, app.gm.rules_for), label)
+        app.act(lambda c: battles.with_inputs(c, self.session, app.store.catalogue, app.gm.rules_for, extra), label)
 
     def after_input(self, action, outcome) -> None:
         self._record(f"{self.battle_name}: {type(action).__name__.lower()}")
 
-    def _override(self, change, label: str) -> bool:
+    def _override(self, change, label: str, extra=None) -> bool:
         outcome = override(self.battle, change, self.session.inputs)
         if isinstance(outcome, Impossible):
             return self.refuse(outcome.reason)
         self.prompt = ""
-        self._record(f"{self.battle_name}: {label}")
+        self._record(f"{self.battle_name}: {label}", extra)
         self.refresh_all()
         self._schedule_ai()
         return True
@@ -167,7 +166,7 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
         if self._ai_timer is not None:
             self._ai_timer.stop()
         await app.pop_screen()  # the screens share an id: the old one goes first
-        await app.push_screen(GMBattleScreen(session, self.battle_name))
+        await app.push_screen(GMBattleScreen(session, self.battle_name, mapless=self.mapless))
 
     # --- the end ---------------------------------------------------------------------------
 
@@ -337,5 +336,9 @@ class GMBattleScreen(OverrideMenu, BattleScreen):
         self.app.push_screen(AbilityFormScreen(ability, [a.name for a in member.character.abilities]), saved)
 
     def _slots_text(self, me):
-        return super()._slots_text(me if me is not None else (self.battle[self._selected_id()]
-                                                              if self._selected_id() else None))
+        """The abilities of the combatant the panel names: the selected one when the GM picked
+        another than the one acting (not the acting one's under another's name)."""
+        chosen = self._selected_id()
+        if chosen is not None and (me is None or chosen != ident(me).id):
+            return super()._slots_text(self.battle[chosen])
+        return super()._slots_text(me)

@@ -10,6 +10,7 @@ from horizon_tui.engine.components import Controller, Cooldowns, Presence
 from horizon_tui.engine.sideview import effect_turns_left
 from horizon_tui.engine.usability import cooldown_left
 from horizon_tui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.gm.screens.tracker import checked
 from horizon_tui.tui.battle.dialogs import ChoiceDialog
 from horizon_tui.tui.battle.screen import DIRECTIONS
 
@@ -24,7 +25,9 @@ class OverrideMenu:
             return
         e = self.battle[target]
         name = ident(e).name
+        down = comp(e, Presence) is not Presence.active
         options = [
+            ("revive", f"Revive it ({comp(e, Presence).value})") if down else
             ("health", f"Set health (now {hp(e).hp}/{hp(e).max_hp})"),
             ("add", "Add an effect (duration, magnitude)"),
             ("remove", "Remove an effect"),
@@ -45,15 +48,13 @@ class OverrideMenu:
     def _override_health(self, target: str) -> None:
         e = self.battle[target]
 
-        def check(values):
-            try:
-                int(values["hp"])
-            except ValueError:
-                return "health is a whole number"
-            return None
-
-        self._ask(f"Set {ident(e).name}'s health (max {hp(e).max_hp})", [Field("hp", "Health", str(hp(e).hp))],
+        check = checked({"hp": (0, hp(e).max_hp, "health")})
+        self._ask(f"Set {ident(e).name}'s health (0…{hp(e).max_hp})", [Field("hp", "Health", str(hp(e).hp))],
                   lambda v: self._override(ov.SetHealth(target, int(v["hp"]), v["reason"]), "set health"), check)
+
+    def _override_revive(self, target: str) -> None:
+        self.selected = target
+        self.action_revive()
 
     def _override_add(self, target: str) -> None:
         from horizon_tui.tui.dialogs.effect import EffectDialog
@@ -93,7 +94,7 @@ class OverrideMenu:
             self._ask(f"Charges of difficulty {difficulty}", [Field("charges", "Charges", str(left or 0))],
                       lambda v: self._override(ov.SetCharges(target, difficulty, int(v["charges"]), v["reason"]),
                                                f"charges {difficulty}"),
-                      lambda v: None if v["charges"].strip().isdigit() else "a whole number, 0 or more")
+                      checked({"charges": (0, 99, "charges")}))
 
         self.app.push_screen(ChoiceDialog("Charges of which difficulty?", options), picked)
 

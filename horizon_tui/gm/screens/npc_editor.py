@@ -13,6 +13,7 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
+from horizon_tui.gm.screens.widgets import Dropdown
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
 from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.errors import DataError
@@ -64,7 +65,7 @@ class NpcEditorScreen(Screen[Npc | None]):
                     yield Label("Checks")
                     yield Checkbox("dialogue checks can work on them (R-12)", n.checkable, id="npc-checkable")
                     yield Label("Attitude")
-                    yield Select([(a, a) for a in ATTITUDES], value=n.attitude, allow_blank=False,
+                    yield Dropdown([(a, a) for a in ATTITUDES], value=n.attitude, allow_blank=False,
                                  id="npc-attitude", compact=True)
                     catalogue = self.app.store.catalogue
                     for key, label, ids, value in (
@@ -79,7 +80,7 @@ class NpcEditorScreen(Screen[Npc | None]):
                     ):
                         options = ids if value in ids else [*ids, value]
                         yield Label(label)
-                        yield Select([(self.option_label(key, i), i) for i in options], value=value,
+                        yield Dropdown([(self.option_label(key, i), i) for i in options], value=value,
                                      allow_blank=False, id=f"npc-{key}", compact=True)
                 yield Label("Notes", classes="gm-label")
                 yield TextArea(n.notes, id="npc-notes")

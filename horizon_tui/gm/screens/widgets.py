@@ -1,0 +1,33 @@
+"""Form widgets for the GM screens."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widgets import Select
+
+
+class Dropdown(Select):
+    """A Select that owns the letters typed while it has focus: a letter jumps to the next option
+    starting with it (as in the open list), and never fires a screen's or the app's key (issue 15:
+    "r" in a dropdown opened the dice roller)."""
+
+    def check_consume_key(self, key: str, character: str | None = None) -> bool:
+        return character is not None and character.isprintable() and not character.isspace()
+
+    def on_key(self, event: events.Key) -> None:
+        character = event.character
+        if self.expanded or not self.check_consume_key(event.key, character):
+            return
+        event.stop()
+        event.prevent_default()
+        options = [(str(prompt), value) for prompt, value in self._options if value is not Select.BLANK]
+        if not options:
+            return
+        values = [value for _, value in options]
+        start = values.index(self.value) + 1 if self.value in values else 0
+        for offset in range(len(options)):
+            prompt, value = options[(start + offset) % len(options)]
+            if prompt[:1].lower() == character.lower():
+                self.value = value
+                return
+        self.app.bell()

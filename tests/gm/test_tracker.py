@@ -1,0 +1,129 @@
+"""Issue 15, a tracker for real fights, by keys at 80×24: damage and healing by amount on several
+marked combatants, revive, reinforcements mid-fight (catalogue, quick stat line; hidden until
+revealed), initiative values written by hand, withdraw, a fight without a map; undo and resume
+rebuild all of it by replay."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Static
+
+from horizon_tui.engine.battle import effects, hp, ident, is_active, team
+from horizon_tui.engine.overrides import initiative_values
+from horizon_tui.gm.app import create_gm_app
+from horizon_tui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.gm.screens.gm_battle import GMBattleScreen
+from horizon_tui.tui.battle.dialogs import ChoiceDialog
+
+SIZE = (80, 24)
+
+
+async def start(app, pilot, key: str = "ctrl+s") -> GMBattleScreen:
+    await pilot.press("b")
+    assert isinstance(app.screen, EncounterPickerScreen)
+    await pilot.press("down", "down", "down")  # Goblin Ambush
+    app.screen.query_one("#gm-seed", Input).value = "42"
+    await pilot.press(key)
+    await pilot.pause()
+    assert isinstance(app.screen, GMBattleScreen)
+    return app.screen
+
+
+def enemies(battle):
+    return [e for e in battle.active.values() if team(e) == "enemies"]
+
+
+async def test_damage_and_heal_by_amount_on_marked_combatants_then_revive(session, catalogue):
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(app, pilot)
+        battle = screen.battle
+        foes = enemies(battle)
+        before = {ident(e).id: hp(e).hp for e in foes}
+        for e in foes:
+            screen.selected = ident(e).id
+            await pilot.press("m")
+        assert screen.marked == set(before)
+        await pilot.press("D", *"25", "enter", *"a falling beam", "enter")
+        await pilot.pause()
+        assert {ident(e).id: hp(e).hp for e in foes} == {k: v - 25 for k, v in before.items()}
+        assert not screen.marked  # the marks are used up
+        assert app.campaign.battle["inputs"][-1]["action"]["type"] == "Damage"
+        tracker = str(screen.query_one("#gm-tracker", Static).render())
+        assert f"{before[ident(foes[0]).id] - 25}/" in tracker
+
+        screen.selected = ident(foes[0]).id
+        await pilot.press("H", *"10", "enter", "enter")
+        await pilot.pause()
+        assert hp(foes[0]).hp == before[ident(foes[0]).id] - 15
+
+        # health is 0…max: a typo past the maximum is refused in the form, nothing changes
+        await pilot.press("o", "enter", "ctrl+u", *"99999", "enter", "enter")
+        await pilot.pause()
+        assert "health is 0…" in str(app.screen.query_one("#prompt-problem", Static).render())
+        await pilot.press("shift+tab", "ctrl+u", "0", "ctrl+s")  # back to the health field
+        await pilot.pause()
+        assert not is_active(foes[0])
+        await pilot.press("v", "ctrl+u", *"7", "enter", *"a potion", "enter")
+        await pilot.pause()
+        assert is_active(foes[0]) and hp(foes[0]).hp == 7
+        assert app.campaign.battle["inputs"][-1]["action"]["type"] == "Revive"
+
+
+async def test_reinforcements_join_hidden_are_revealed_and_replay_after_undo(session, catalogue):
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(app, pilot)
+        battle = screen.battle
+        count = len(battle.order)
+        await pilot.press("A")
+        assert isinstance(app.screen, ChoiceDialog)
+        await pilot.press("down", "down", "enter")  # a quick stat line
+        await pilot.press("ctrl+u", *"Dire Wolf", "enter", "ctrl+u", "3", "enter", "ctrl+u", *"40", "enter",
+                          "enter", "ctrl+u", *"30", "enter")
+        await pilot.pause()
+        await pilot.press("ctrl+u", "2", "enter", "enter", "ctrl+u", *"yes", "enter", "enter")  # two, hidden
+        await pilot.pause()
+        wolves = [e for e in battle.combatants() if ident(e).name.startswith("Dire Wolf")]
+        assert len(wolves) == 2 and len(battle.order) == count + 2
+        assert all(effects(w).get("hidden") for w in wolves) and all(hp(w).max_hp == 40 for w in wolves)
+        assert "quick:Dire Wolf" in app.campaign.battle["extra_enemies"]
+        tracker = str(screen.query_one("#gm-tracker", Static).render())
+        assert "HIDDEN" in tracker
+        screen.selected = ident(wolves[0]).id
+        await pilot.press("R")  # revealed
+        assert effects(wolves[0]).get("hidden") is None
+
+        await pilot.press("i", "ctrl+u", *"99", "enter", "enter")  # initiative value by hand: first
+        await pilot.pause()
+        assert initiative_values(battle)[ident(wolves[0]).id] == 99
+        assert battle.order[0] == ident(wolves[0]).id
+
+        await pilot.press("ctrl+z")  # the initiative back; the wolves still there, rebuilt by replay
+        await pilot.pause()
+        rebuilt = app.screen
+        assert isinstance(rebuilt, GMBattleScreen) and rebuilt is not screen
+        names = [ident(e).name for e in rebuilt.battle.combatants()]
+        assert "Dire Wolf 1" in names and "Dire Wolf 2" in names
+
+        rebuilt.selected = next(ident(e).id for e in rebuilt.battle.combatants() if ident(e).name == "Dire Wolf 2")
+        await pilot.press("W", "enter")  # withdrawn: it leaves, gives no XP
+        await pilot.pause()
+        assert not is_active(rebuilt.battle[rebuilt.selected])
+
+
+async def test_a_fight_without_a_map_is_the_tracker_alone_and_the_gm_plays_the_enemies(session, catalogue):
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(app, pilot, key="m")
+        assert screen.mapless and screen.has_class("mapless")
+        assert not screen.query_one("#map-column").display
+        assert app.campaign.battle["mapless"] is True
+        from horizon_tui.engine.battle import comp
+        from horizon_tui.engine.components import Controller
+
+        assert all(comp(e, Controller).kind == "gm" for e in enemies(screen.battle))
+        await pilot.press("q", "enter")  # leave for now; b resumes it without a map
+        await pilot.pause()
+        await pilot.press("escape", "b")
+        await pilot.pause()
+        assert isinstance(app.screen, GMBattleScreen) and app.screen.mapless
