@@ -375,7 +375,7 @@ def summary(session: BattleSession, name: str) -> dict[str, Any]:
     battle = session.battle
     names = {e_id: ident(e).name for e_id, e in battle.by_id.items()}
     n = lambda cid: names.get(cid, cid or "?")  # noqa: E731
-    defeated, fled, rulings, overrides = [], [], [], []
+    defeated, fled, rulings, overrides, tracker, joined, revived = [], [], [], [], [], [], []
     log = battle.log
     for index, event in enumerate(log):
         if isinstance(event, ev.Defeated):
@@ -390,7 +390,15 @@ def summary(session: BattleSession, name: str) -> dict[str, Any]:
         elif isinstance(event, ev.Override):
             value = "" if event.value is None else f" {event.value}"
             reason = f" ({event.reason})" if event.reason else ""
-            overrides.append(f"{event.what}{value} on {n(event.target)}{reason}")
+            line = f"{event.what}{value} on {n(event.target)}{reason}"
+            if event.what == "joins":
+                joined.append(n(event.target))
+            elif event.what == "revive":
+                revived.append(n(event.target))
+            if event.what in TRACKER_KEYS or event.reason in BOOKKEEPING:
+                tracker.append(line)  # the tracker's own keys and set-up: the GM's log only
+            else:
+                overrides.append(line)
     result = battle.result
     party = {}
     from horizon_tui.engine.battle import comp, hp
@@ -405,8 +413,22 @@ def summary(session: BattleSession, name: str) -> dict[str, Any]:
         "name": name, "encounter": session.encounter, "seed": battle.seed,
         "winner": result.winner if result else None, "rounds": result.rounds if result else battle.round,
         "xp": dict(result.xp) if result else {}, "defeated": defeated, "fled": fled, "party": party,
-        "free_actions": rulings, "overrides": overrides,
+        "free_actions": rulings, "overrides": overrides, "tracker": tracker,
+        "joined": [name for name in joined if not _still_hidden(battle, name)], "revived": revived,
+        "hidden": [name for name in joined if _still_hidden(battle, name)],
     }
+
+
+# Overrides that are the tracker's bookkeeping, not a GM's hand on the fight: kept in the GM's log,
+# never in the players' recap nor counted as an override.
+TRACKER_KEYS = frozenset({"initiative", "initiative value", "controller", "joins"})
+BOOKKEEPING = frozenset({"carried from the last fight", "a fight without a map", "a GM-played NPC"})
+
+
+def _still_hidden(battle, name: str) -> bool:
+    from horizon_tui.engine.battle import effects
+
+    return any(ident(e).name == name and effects(e).get("hidden") is not None for e in battle.combatants())
 
 
 def finish_battle(campaign: Campaign, session: BattleSession) -> Campaign:

@@ -16,7 +16,7 @@ from horizon_tui.engine.runner import override
 from horizon_tui.errors import DataError
 from horizon_tui.gm import battles, rules_edit, services
 from horizon_tui.gm.campaign import Npc
-from horizon_tui.gm.export import export, session_markdown
+from horizon_tui.gm.export import export, gm_markdown, session_markdown
 from horizon_tui.gm.initiative import Reorder, delay_position, ready_position, tracker_rows
 from horizon_tui.gm.store import decode, encode
 
@@ -279,8 +279,11 @@ def test_the_exported_markdown_holds_the_days_checks_and_battle_results(session,
     assert "**Iriel → Mayor Oswin**: persuasion" in text
     assert "> The lanterns went dark the week your cousin took the toll." in text
     assert "Goblin Ambush — the party wins after 1 rounds" in text
-    assert "set health 0 on" in text and "the bridge gives way" in text
+    # the players' recap: no overrides, no NPC numbers (totals, odds); the GM's log has them
+    assert "set health 0 on" not in text and "the bridge gives way" not in text and "odds" not in text
     assert "XP: Brakka +" in text
+    full = gm_markdown(session.campaign)
+    assert "override: set health 0 on" in full and "the bridge gives way" in full and "odds " in full
     path = export(tmp_path, session.campaign)
     assert path.name == "lantern-road-day-1.md" and path.read_text(encoding="utf-8") == text
     session.apply(services.advance_day, "day")

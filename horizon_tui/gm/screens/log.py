@@ -10,7 +10,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from horizon_tui.gm.export import export, session_markdown
+from horizon_tui.gm.export import export, gm_markdown, session_markdown
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
@@ -23,12 +23,15 @@ class SessionLogScreen(Screen):
         Binding("right,full_stop", "day(1)", "Day after", id="log.after"),
         Binding("m", "export", "Export day", id="log.export", tooltip="The shown day as a Markdown file"),
         Binding("M", "export_all", "Export all", id="log.export_all", tooltip="Every day as one Markdown file"),
+        Binding("v", "toggle", "Players/GM", id="log.toggle", tooltip="Preview the players' recap or the GM's full log"),
+        Binding("g", "export_gm", "Export GM log", id="log.export_gm", tooltip="The GM's full log of the shown day"),
         Binding("escape", "app.pop_screen", "Back", id="log.back"),
     ]
 
     def __init__(self) -> None:
         super().__init__(id="gm-log")
         self.day: int | None = None
+        self.gm_view = False  # the preview shows the players' recap, or the GM's full log
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -42,7 +45,6 @@ class SessionLogScreen(Screen):
         table = self.query_one("#log-entries", DataTable)
         for label in ("Day", "Kind", "What happened"):
             table.add_column(label)
-        self.query_one("#log-preview").border_title = "Markdown for the players"
         self.refresh_view()
 
     def refresh_view(self) -> None:
@@ -55,7 +57,9 @@ class SessionLogScreen(Screen):
         for entry in campaign.log:
             if entry.day == self.day:
                 table.add_row(str(entry.day), Text(entry.kind, style="dim"), entry.text)
-        self.query_one("#log-markdown", Static).update(Markdown(session_markdown(campaign, [self.day])))
+        shown = gm_markdown(campaign, [self.day]) if self.gm_view else session_markdown(campaign, [self.day])
+        self.query_one("#log-preview").border_title = "The GM's full log" if self.gm_view else "The players' recap"
+        self.query_one("#log-markdown", Static).update(Markdown(shown))
         self.sub_title = f"day {self.day}"
 
     def action_day(self, step: int) -> None:
@@ -63,9 +67,16 @@ class SessionLogScreen(Screen):
         self.day = max(1, min(campaign.day, (self.day or campaign.day) + step))
         self.refresh_view()
 
-    def _export(self, days: list[int]) -> None:
+    def action_toggle(self) -> None:
+        self.gm_view = not self.gm_view
+        self.refresh_view()
+
+    def action_export_gm(self) -> None:
+        self._export([self.day or self.app.campaign.day], gm=True)
+
+    def _export(self, days: list[int], gm: bool = False) -> None:
         try:
-            path = export(self.app.store.folder, self.app.campaign, days)
+            path = export(self.app.store.folder, self.app.campaign, days, gm=gm)
         except OSError as exc:
             self.notify(str(exc), title="Not exported", severity="error")
             return

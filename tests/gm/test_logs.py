@@ -1,0 +1,63 @@
+"""Issue 15, two logs: the GM's full log and the players' recap (no overrides, no tracker keys, no
+hidden rolls or NPC statistics); an undone action leaves both; chances half-up everywhere."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from horizon_tui.content.encounters import load_enemies
+from horizon_tui.engine import overrides as ov
+from horizon_tui.engine.battle import ident, team
+from horizon_tui.engine.runner import override
+from horizon_tui.gm import battles, services
+from horizon_tui.gm.export import gm_markdown, session_markdown
+from horizon_tui.rules.numbers import percent_text
+
+
+def test_tracker_keys_are_not_overrides_and_the_recap_hides_the_gms_side(session, catalogue):
+    enemies = load_enemies(catalogue)
+    campaign, live = battles.start_battle(session.campaign, "goblin_ambush", ["Brakka", "Iriel"], catalogue,
+                                          session.rules_for, enemies, seed=3)
+    session.apply(lambda c: campaign, "battle")
+    battle = live.battle
+    brakka = next(ident(e).id for e in battle.combatants() if ident(e).name == "Brakka")
+    foe = next(ident(e).id for e in battle.active.values() if team(e) == "enemies")
+    override(battle, ov.Reorder(brakka, 0), live.inputs)  # tracker keys
+    override(battle, ov.SetInitiative(foe, 3), live.inputs)
+    override(battle, ov.SetController(foe, "gm"), live.inputs)
+    cell = battles.quick_enemy("Lurker", 2, 30, "dagger", catalogue, enemies)
+    battle.enemy_defs[cell.id] = cell
+    spot = ov.revive_cell(battle, foe)
+    override(battle, ov.Reinforce(cell.id, spot, "enemies", "Lurker", True), live.inputs)  # hidden to the end
+    override(battle, ov.SetHealth(brakka, 0, "crushed"), live.inputs)  # a real override
+    override(battle, ov.Revive(brakka, 5, ov.revive_cell(battle, brakka), "a potion"), live.inputs)
+    foes = tuple(ident(e).id for e in battle.active.values() if team(e) == "enemies")
+    override(battle, ov.Damage(foes, 10_000, "the roof"), live.inputs)
+    session.apply(lambda c: battles.finish_battle(c, live), "battle ends")
+    data = session.campaign.log[-1].data
+    kinds = [o.split(" on ")[0] for o in data["overrides"]]
+    assert kinds[:2] == ["set health 0", "revive 5"] and set(kinds[2:]) == {"damage 10000"}
+    assert {t.split(" ")[0] for t in data["tracker"]} == {"initiative", "controller", "joins"}
+    recap, full = session_markdown(session.campaign), gm_markdown(session.campaign)
+    assert "Back on their feet: Brakka" in recap and "override" not in recap and "crushed" not in recap
+    assert "Lurker" not in recap.split("Defeated")[0]  # still hidden: never named as joining
+    assert "override: set health 0 on Brakka (crushed)" in full and "tracker: initiative 1 on Brakka" in full
+
+
+def test_an_undone_roll_or_check_leaves_both_logs(session):
+    session.apply(lambda c: services.roll_dice(c, "1d20")[0], "roll")
+    assert "1d20 =" in gm_markdown(session.campaign) and "1d20" not in session_markdown(session.campaign)
+    session.undo()
+    assert "1d20 =" not in gm_markdown(session.campaign)
+    plan = services.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules)
+    session.apply(lambda c: services.roll_check(c, plan, "Please.", session.rules)[0], "check")
+    assert "Mayor Oswin" in session_markdown(session.campaign)
+    session.undo()
+    assert "Please." not in session_markdown(session.campaign) and "Please." not in gm_markdown(session.campaign)
+
+
+def test_chances_are_shown_half_up_to_one_decimal():
+    """52.5 % is 52.5% everywhere (it showed as 52 % in one place and 53 % in another)."""
+    assert percent_text(Fraction(21, 40)) == "52.5%"
+    assert percent_text(Fraction(1, 3)) == "33.3%" and percent_text(Fraction(2, 3)) == "66.7%"
+    assert percent_text(1) == "100%" and percent_text(Fraction(1, 2000)) == "0.1%"
