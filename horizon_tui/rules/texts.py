@@ -16,3 +16,8 @@ EFFECT_TEXT: dict[str, str] = {
     "cleanse": "Ends one negative effect.",
     "hidden": "Out of sight: enemies can't pick it as a target until it acts.",
 }
+
+
+def counted(n: int, word: str) -> str:
+    """'1 round', '2 rounds', '0 charges': a number with its word, singular only for one."""
+    return f"{n} {word}{'' if n == 1 else 's'}"

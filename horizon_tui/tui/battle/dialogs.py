@@ -22,10 +22,18 @@ class ChoiceDialog(ModalScreen[str | None]):
     ChoiceDialog OptionList { height: auto; max-height: 16; }
     """
 
-    def __init__(self, title: str, options: list[tuple[str, str]]) -> None:
+    def __init__(self, title: str, options: list[tuple[str, str]], *, numbered: bool = False) -> None:
         super().__init__()
         self.title_text = title
         self.options = options
+        self.numbered = numbered  # the digits 1-9 pick the option of that number at once
+
+    def on_key(self, event) -> None:
+        if self.numbered and event.character and event.character in "123456789":
+            index = int(event.character) - 1
+            if index < len(self.options):
+                event.stop()
+                self.dismiss(self.options[index][0])
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -73,4 +81,73 @@ class BattleSummary(ModalScreen[None]):
             table.add_row(*row)
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class MessageLog(ModalScreen[None]):
+    """The whole battle's log: scroll back with the arrows and PgUp/PgDn, `/` searches (only the
+    lines containing the words, the words lit), esc closes (the first esc leaves the search)."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Close the log", id="log.close"),
+        Binding("slash", "search", "Search", id="log.search", key_display="/"),
+    ]
+    DEFAULT_CSS = """
+    MessageLog { align: center middle; }
+    MessageLog > Vertical { width: 100%; height: 100%; border: round $accent; background: $surface; }
+    MessageLog Input { height: 1; border: none; padding: 0 1; }
+    MessageLog RichLog { height: 1fr; }
+    """
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import Input, RichLog
+
+        with Vertical() as box:
+            box.border_title = f"Message log — {len(self.lines)} lines"
+            box.border_subtitle = "↑↓ PgUp PgDn scroll · / search · esc close"
+            yield Input(placeholder="/ to search the log", id="log-search")
+            yield RichLog(id="log-all", wrap=True, markup=False)
+
+    def on_mount(self) -> None:
+        self.show("")
+        self.query_one("#log-all").focus()
+
+    def show(self, words: str) -> None:
+        from textual.widgets import RichLog
+
+        log = self.query_one("#log-all", RichLog)
+        log.clear()
+        needle = words.strip().lower()
+        found = [line for line in self.lines if needle in line.lower()]
+        for line in found:
+            text = Text(line)
+            if needle:
+                text.highlight_words([words.strip()], style="bold reverse", case_sensitive=False)
+            log.write(text)
+        if needle:
+            self.query_one(Vertical).border_title = f"Message log — {len(found)} of {len(self.lines)} lines match"
+        else:
+            self.query_one(Vertical).border_title = f"Message log — {len(self.lines)} lines"
+        log.scroll_end(animate=False)
+
+    def on_input_changed(self, event) -> None:
+        self.show(event.value)
+
+    def on_input_submitted(self, event) -> None:
+        self.query_one("#log-all").focus()
+
+    def action_search(self) -> None:
+        self.query_one("#log-search").focus()
+
+    def action_close(self) -> None:
+        from textual.widgets import Input
+
+        box = self.query_one("#log-search", Input)
+        if box.has_focus:
+            self.query_one("#log-all").focus()
+            return
         self.dismiss(None)

@@ -7,6 +7,7 @@ XP to the character (R-14), saved like any other change.
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +15,8 @@ from typing import TYPE_CHECKING
 import attrs
 
 from horizon_tui.errors import DataError, HorizonError
+
+SEED_ENV = "HORIZON_SEED"
 
 if TYPE_CHECKING:
     from horizon_tui.engine.persist import BattleSession
@@ -44,6 +47,8 @@ def start(app: HorizonApp, encounter_path: Path, seed: int | None = None) -> Non
     if session is None:
         app.notify("Load a character first.", severity="warning")
         return
+    if seed is None and os.environ.get(SEED_ENV, "").strip().isdigit():
+        seed = int(os.environ[SEED_ENV])  # a fixed seed for tests and for replaying a bug report
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     try:
         enemies = _enemies(app)
@@ -121,12 +126,13 @@ def summary_rows(session: BattleSession) -> list[tuple[str, ...]]:
 
 def finish(app: HorizonApp, session: BattleSession, character_path: Path) -> None:
     """Show the summary, give the XP, forget the saved battle, go back to the sheet."""
+    from horizon_tui.rules.texts import counted
     from horizon_tui.tui.battle.dialogs import BattleSummary
 
     result = session.battle.result
     assert result is not None
     headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
-    headline += f"  {result.rounds} rounds."
+    headline += f"  {counted(result.rounds, 'round')}."
     name = session.party[0].character.name
     gained = result.xp.get(name, 0)
     footer = f"{name} gains {gained} XP." if gained else f"{name} gains no XP."

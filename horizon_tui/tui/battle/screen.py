@@ -1,77 +1,48 @@
-"""The battle screen: the battlefield, the initiative bar, the active combatant, the log.
+"""The battle screen: the battlefield, the initiative bar, the enemies in sight, the active
+combatant, the ability slots, the log.
 
-A small state machine drives the keys: `move` (step, bump to attack), `target` (a cursor for an
-attack, an ability or a free action, with its reach, area and odds shown before confirming),
-`travel` (walk to a cell along a path) and `look` (examine anyone). Enemies act one turn at a
-time with a short delay the player can speed up or skip. The screen only asks the engine.
+The keys are the table in `tui.keymap` (rebindable by id); each goes to the input mode in force
+(`tui.battle.modes`: moving, looking, travelling, targeting), which answers Act / Switch / Stay;
+this screen applies the answer, asking first when the mode says so (fleeing). Enemies act one turn
+at a time with a short delay the player can speed up or skip. What is drawn is the side's view
+from the engine (`engine.sideview`); the screen only asks the engine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from horizon_tui.content.models import Target
 from horizon_tui.engine import ai, targeting
-from horizon_tui.engine.actions import Attack, FreeAction, Impossible, Move, UseAbility, Wait, move_costs
-from horizon_tui.engine.battle import (
-    Battle, Entity, charge_left, comp, effects, gear, hp, ident, pos, team,
-)
-from horizon_tui.engine.components import FreeActions, Loadout, Presence, TurnState
+from horizon_tui.engine.actions import FreeAction, Impossible, Move, move_costs
+from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident, pos, team
+from horizon_tui.engine.components import FreeActions, Loadout, Presence
 from horizon_tui.engine.narrate import describe
 from horizon_tui.engine.persist import BattleSession
-from horizon_tui.engine.sideview import effect_turns_left, hidden_from, targetable
-from horizon_tui.engine.usability import ability_refusal, cooldown_left
 from horizon_tui.engine.runner import needs_input, submit
-from horizon_tui.rules.texts import EFFECT_TEXT
-from horizon_tui.tui.battle.view import Overlay, team_view
+from horizon_tui.engine.sideview import side_view
+from horizon_tui.engine.usability import ability_refusal, free_action_refusal
+from horizon_tui.tui.battle import panels
+from horizon_tui.tui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
+    DIRECTIONS, Act, CursorMode, Mode, MoveMode, NamedMode, Stay, Switch, TargetMode,
+)
+from horizon_tui.tui.battle.view import Overlay, glyph_map
 from horizon_tui.tui.battle.widget import BattlefieldView
+from horizon_tui.tui.keymap import battle_bindings
 from horizon_tui.tui.widgets.bars import KeyBar
 
-DIRECTIONS = {
-    "up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0),
-    "up_left": (-1, -1), "up_right": (1, -1), "down_left": (-1, 1), "down_right": (1, 1),
-}
 SPEEDS = (0.8, 0.4, 0.15, 0.03)  # seconds between enemy turns
-
-
-def _pct(value: Fraction | None) -> str:
-    return "—" if value is None else f"{float(value) * 100:.0f}%"
 
 
 class BattleScreen(Screen):
     """One battle, played by the party's side from the keyboard."""
 
-    BINDINGS = [
-        Binding("up,k,kp_8", "direction('up')", "Move", id="battle.up", show=False),
-        Binding("down,j,kp_2", "direction('down')", "Move", id="battle.down", show=False),
-        Binding("left,h,kp_4", "direction('left')", "Move", id="battle.left", show=False),
-        Binding("right,kp_6", "direction('right')", "Move", id="battle.right", show=False),  # l is look
-        Binding("y,home,kp_7", "direction('up_left')", "Move ↖", id="battle.up_left", show=False),
-        Binding("u,pageup,kp_9", "direction('up_right')", "Move ↗", id="battle.up_right", show=False),
-        Binding("b,end,kp_1", "direction('down_left')", "Move ↙", id="battle.down_left", show=False),
-        Binding("n,pagedown,kp_3", "direction('down_right')", "Move ↘", id="battle.down_right", show=False),
-        *[Binding(str(i), f"ability({i})", f"Ability {i}", id=f"battle.ability{i}", show=False) for i in range(1, 10)],
-        Binding("a", "attack", "Attack", id="battle.attack"),
-        Binding("f", "free_action", "Free action", id="battle.free"),
-        Binding("s", "swap", "Swap", id="battle.swap"),
-        Binding("l", "look", "Look", id="battle.look"),
-        Binding("t", "travel", "Travel", id="battle.travel"),
-        Binding("full_stop,space,w", "wait", "End turn", id="battle.wait", key_display="."),
-        Binding("enter", "confirm", "Confirm", id="battle.confirm", show=False),
-        Binding("tab", "next_target", "Next target", id="battle.next", show=False),
-        Binding("escape", "cancel", "Cancel", id="battle.cancel", show=False),
-        Binding("plus,equals_sign", "faster", "Faster enemies", id="battle.faster", show=False, key_display="+"),
-        Binding("minus", "slower", "Slower enemies", id="battle.slower", show=False, key_display="-"),
-        Binding("x", "skip", "Skip enemy turns", id="battle.skip"),
-    ]
+    BINDINGS = battle_bindings()
 
     def __init__(self, session: BattleSession, *, on_end: Callable[[BattleSession], None] | None = None,
                  autosave: Callable[[BattleSession], None] | None = None, side: str | None = "party",
@@ -81,15 +52,39 @@ class BattleScreen(Screen):
         self.battle: Battle = session.battle
         self.on_end = on_end
         self.autosave = autosave
-        self.mode = "move"
-        self.cursor: tuple[int, int] | None = None
-        self.preview_fn: Callable[[tuple[int, int]], targeting.Preview] | None = None
-        self.confirm_fn: Callable[[tuple[int, int]], object] | None = None
+        self.input: Mode = MoveMode(self.battle)
         self.prompt = ""
         self.speed = 1
         self.side = side  # the side whose sight is shown; None: the GM sees everything
+        self.glyphs = glyph_map(self.battle)
+        self.more = False  # a turn wrote more than the log pane shows: wait for a key
         self._ai_timer = None
         self._finished = False
+        self._turn_lines = 0
+        self._centre = False
+
+    # --- the mode in force, by name (the GM's screen sets "place") -----------------------------
+
+    @property
+    def mode(self) -> str:
+        return self.input.name
+
+    @mode.setter
+    def mode(self, name: str) -> None:
+        self.input = MoveMode(self.battle) if name == "move" else NamedMode(self.battle, name, self.cursor)
+
+    @property
+    def cursor(self) -> tuple[int, int] | None:
+        return self.input.cursor
+
+    @cursor.setter
+    def cursor(self, xy: tuple[int, int] | None) -> None:
+        if isinstance(self.input, CursorMode) and xy is not None:
+            self.input.cursor = xy
+
+    @property
+    def mode_label(self) -> str:
+        return getattr(self.input, "label", "")
 
     # --- layout ---------------------------------------------------------------------------------
 
@@ -98,8 +93,10 @@ class BattleScreen(Screen):
         with Horizontal(id="battle-main"):
             with Vertical(id="map-column"):
                 yield BattlefieldView(self.battle, self.side, id="map")
+                yield Static(id="legend", markup=False)
             with VerticalScroll(id="battle-side"):
                 yield Static(id="unit", markup=False)
+                yield Static(id="enemies", markup=False)
                 yield Static(id="slots", markup=False)
         yield Static(id="status", markup=False)
         yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
@@ -109,7 +106,9 @@ class BattleScreen(Screen):
         log = self.query_one("#log", RichLog)
         for event in self.battle.log:
             self._log(event, log)
+        self._turn_lines = 0
         self.battle.listeners.append(self._on_event)
+        self._centre = True  # the battle opens centred on the character
         self.refresh_all()
         self._schedule_ai()
 
@@ -124,7 +123,18 @@ class BattleScreen(Screen):
     def _log(self, event, log: RichLog) -> None:
         line = describe(self.battle, event)
         if line:
+            self._turn_lines += 1
             log.write(Text(line, style="bold" if event.type in ("result", "defeated", "round") else ""))
+
+    def log_lines(self) -> list[str]:
+        return [line for event in self.battle.log if (line := describe(self.battle, event))]
+
+    def _check_more(self) -> None:
+        """`--more--`: the last turn wrote more lines than the log pane shows."""
+        room = max(1, self.query_one("#log", RichLog).size.height)
+        if self._turn_lines > room and not self.battle.over:
+            self.more = True
+        self._turn_lines = 0
 
     # --- turn flow -------------------------------------------------------------------------------
 
@@ -140,7 +150,7 @@ class BattleScreen(Screen):
         if self.battle.over:
             self._finish()
             return
-        if self.me is None and self.battle.current is not None:
+        if self.me is None and self.battle.current is not None and not self.more:
             self._ai_timer = self.set_timer(SPEEDS[self.speed], self._ai_step)
 
     def _ai_step(self) -> None:
@@ -148,6 +158,7 @@ class BattleScreen(Screen):
         current = self.battle.current
         if current is not None and not self.battle.over and not needs_input(self.battle, current):
             ai.take_turn(self.battle, current)
+            self._check_more()
         self.refresh_all()
         if self.me is not None:
             self._save()
@@ -171,6 +182,7 @@ class BattleScreen(Screen):
             return self.refuse(outcome.reason)
         self.prompt = ""
         self._leave_mode()
+        self._check_more()
         if self.battle.current is not before:
             self._save()
         self.after_input(action, outcome)
@@ -196,127 +208,156 @@ class BattleScreen(Screen):
         if self.on_end is not None:
             self.on_end(self.session)
 
+    # --- keys → the mode in force → what happens --------------------------------------------------
+
+    def key(self, command: str) -> None:
+        """One key command (a `tui.keymap` id without `battle.`) through the mode in force."""
+        if self.more:
+            self.more = False  # the key only dismisses --more--
+            self.refresh_all()
+            self._schedule_ai()
+            return
+        self.apply(self.input.on_key(command, self.me))
+
+    def apply(self, outcome) -> None:
+        if isinstance(outcome, Act):
+            if outcome.ask:
+                from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+                self.app.push_screen(ConfirmDialog(outcome.ask, yes="Flee", no="Stay", title="Flee?"),
+                                     lambda yes: yes and self._act(outcome.action))
+                return
+            self._act(outcome.action)
+        elif isinstance(outcome, Switch):
+            self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle)
+            self.prompt = ""
+            self.refresh_all()
+        elif isinstance(outcome, Stay):
+            if outcome.refused:
+                self.refuse(outcome.say)
+                return
+            if outcome.say:
+                self.prompt = outcome.say
+            self.refresh_all()
+
+    def _leave_mode(self) -> None:
+        self.input = MoveMode(self.battle)
+
+    def action_direction(self, name: str) -> None:
+        self.key(name)
+
+    def action_attack(self) -> None:
+        self.key("attack")
+
+    def action_ability(self, number: int) -> None:
+        self.key(f"ability{number}")
+
+    def action_look(self) -> None:
+        self.key("look")
+
+    def action_travel(self) -> None:
+        self.key("travel")
+
+    def action_confirm(self) -> None:
+        self.key("confirm")
+
+    def action_next_target(self) -> None:
+        self.key("next")
+
+    def action_cancel(self) -> None:
+        self.key("cancel")
+
+    def action_wait(self) -> None:
+        self.key("wait")
+
     # --- drawing ---------------------------------------------------------------------------------
 
     def refresh_all(self) -> None:
         battle = self.battle
         view = self.query_one("#map", BattlefieldView)
-        visible = team_view(battle, self.side)
+        known = side_view(battle, self.side)
         current = battle.current
-        overlay = self._overlay()
-        view.redraw(visible, ident(current).id if current is not None else None, overlay)
-        focus = self.cursor or (pos(current) if current is not None and comp(current, Presence) is Presence.active
-                                and visible[pos(current)[1], pos(current)[0]] else None)
+        view.redraw(known.visible, ident(current).id if current is not None else None, self._overlay(),
+                    remembered=known.remembered)
+        focus = self.cursor
+        if focus is None:
+            mine = self.me or (current if current is not None and known.unit(ident(current).id) else None)
+            if mine is not None and comp(mine, Presence) is Presence.active:
+                focus = pos(mine)
         if focus is not None:
-            view.keep_in_view(focus)
-        self.query_one("#initiative", Static).update(self._initiative_text())
-        shown = self._shown_unit(visible)
-        self.query_one("#unit", Static).update(self._unit_text(shown))
-        self.query_one("#slots", Static).update(self._slots_text(self.me))
+            view.keep_in_view(focus, centred=self._centre)
+            self._centre = False
+        self.query_one("#initiative", Static).update(self._initiative_text(known))
+        self.query_one("#unit", Static).update(self._unit_panel(known))
+        me = self.me
+        self.query_one("#enemies", Static).update(panels.enemies_text(known, self.glyphs, me or current))
+        self.query_one("#legend", Static).update(panels.legend_text(battle, known, self.glyphs))
+        self.query_one("#slots", Static).update(self._slots_text(me))
         self.query_one("#status", Static).update(self._status_text())
+
+    def _unit_panel(self, known) -> Text:
+        me = self.me
+        if isinstance(self.input, TargetMode) and me is not None:
+            return panels.targets_text(self.battle, self.input, me)
+        shown = self._shown_unit(known.visible)
+        if shown is None:
+            return Text("")
+        unit = known.unit(ident(shown).id)
+        return panels.unit_text(self.battle, unit, current=shown is self.battle.current, detailed=self.mode == "look")
 
     def _overlay(self) -> Overlay | None:
         me = self.me
-        if self.mode == "move" or me is None or self.cursor is None:
+        if self.mode == "move" or self.cursor is None:
             return None
-        if self.mode in ("look", "travel"):
-            path = []
-            if self.mode == "travel":
-                path = self.battle.battlefield.path(
-                    pos(me), self.cursor, targeting_blocked(self.battle, me), **move_costs(self.battle, me))
-            return Overlay(path=path, cursor=self.cursor)
-        preview = self.preview_fn(self.cursor) if self.preview_fn else None
-        reach = targeting.reach_mask(self.battle, pos(me), preview.reach) if preview else None
-        return Overlay(reach=reach, area=preview.cells if preview else (), cursor=self.cursor,
-                       cursor_blocked=bool(preview and preview.problem))
+        if self.mode == "look" or me is None:
+            return Overlay(cursor=self.cursor)
+        if self.mode == "travel":
+            from horizon_tui.engine.actions import blocked_for
 
-    def _initiative_text(self) -> Text:
+            path = self.battle.battlefield.path(pos(me), self.cursor, blocked_for(self.battle, me),
+                                                **move_costs(self.battle, me))
+            return Overlay(path=path, cursor=self.cursor)
+        if not isinstance(self.input, TargetMode):
+            return Overlay(cursor=self.cursor)
+        preview = self.input.preview(self.cursor)
+        reach = targeting.reach_mask(self.battle, pos(me), preview.reach)
+        greyed = [pos(e) for e in self.input.targets() if self.input.preview(pos(e)).problem]
+        return Overlay(reach=reach, area=preview.cells, cursor=self.cursor, cursor_blocked=bool(preview.problem),
+                       greyed=greyed)
+
+    def _initiative_text(self, known) -> Text:
         text = Text(f"Round {self.battle.round}  ", style="bold")
         current = self.battle.current
         for cid in self.battle.order:
             e = self.battle[cid]
+            if known.unit(cid) is None and comp(e, Presence) is Presence.active:
+                continue  # not seen by the side: its place in the order is not shown either
             presence = comp(e, Presence)
             style = "cyan" if team(e) == "party" else "red"
             if presence is not Presence.active:
                 style = "dim strike"
             if e is current:
                 style += " reverse"
-            text.append(f" {ident(e).name} ", style=style)
+            text.append(f" {self.glyphs.get(cid, '')} {ident(e).name} ", style=style)
         return text
 
     def _shown_unit(self, visible) -> Entity | None:
         if self.cursor is not None:
             e = self.battle.at(self.cursor)
-            if e is not None and visible[self.cursor[1], self.cursor[0]] and not hidden_from(e, self.side):
+            if e is not None and side_view(self.battle, self.side).unit(ident(e).id) is not None:
                 return e
         return self.me or self.battle.current
 
-    def _unit_text(self, e: Entity | None) -> Text:
-        if e is None:
-            return Text("")
-        i, h = ident(e), hp(e)
-        text = Text()
-        text.append(i.name, style="bold cyan" if team(e) == "party" else "bold red")
-        text.append(f" · level {i.level}\n", style="dim")
-        share = max(0, h.hp) / h.max_hp if h.max_hp else 0
-        bar = int(round(share * 20))
-        text.append("█" * bar, style="green" if share > 0.5 else "yellow" if share > 0.25 else "red")
-        text.append("░" * (20 - bar), style="dim")
-        text.append(f" {max(0, h.hp)}/{h.max_hp}\n")
-        state = comp(e, TurnState)
-        if e is self.battle.current:
-            text.append(f"movement {state.movement_left}  ", style="dim")
-            text.append(f"free actions {comp(e, FreeActions).points}\n", style="dim")
-        for fx in effects(e).active:
-            text.append(f"{fx.effect}", style="magenta")
-            left = effect_turns_left(fx)
-            text.append(f" {left} turn{'s' if left != 1 else ''} left")
-            if fx.magnitude:
-                text.append(f", {float(fx.magnitude):g}")
-            text.append("\n")
-            if self.mode == "look":
-                text.append(f"  {EFFECT_TEXT.get(fx.effect, '')}\n", style="dim italic")
-        if self.mode == "look":
-            from horizon_tui.engine.battle import stats
-
-            values = stats(e).values
-            for name in ("accuracy", "evasion", "speed", "willpower"):
-                text.append(f"{name} {float(values[name]):.1f}  ", style="dim")
-            text.append(f"\nweapon {gear(e).weapon.name}", style="dim")
-        return text
-
     def _slots_text(self, me: Entity | None) -> Text:
-        text = Text("Abilities\n", style="bold")
-        e = me or self.battle.current
-        if e is None:
-            return text
-        loadout = comp(e, Loadout)
-        g = gear(e)
-        for index, name in enumerate(self._slotted(e), start=1):
-            ability = g.character.ability(name)
-            if ability is None:
-                continue
-            left = charge_left(e, ability.difficulty)
-            cooldown = cooldown_left(self.battle, e, name)
-            usable = ability_refusal(self.battle, e, name) is None
-            text.append(f"{index} ", style="bold" if usable else "dim")
-            text.append(f"{name} ", style="" if usable else "dim")
-            text.append(f"{ability.difficulty} ", style="yellow")
-            if ability.is_passive:
-                on = ability.is_fixed or name in loadout.active_passives
-                text.append("passive " + ("on" if on else "off"), style="dim")
-            else:
-                text.append(f"{'∞' if left is None else left} charges", style="dim")
-                if cooldown:
-                    text.append(f" cd {cooldown}", style="red")
-            text.append("\n")
-        return text
+        return panels.slots_text(self.battle, me or self.battle.current)
 
     def _slotted(self, e: Entity) -> list[str]:
         return list(comp(e, Loadout).slotted)
 
     def _status_text(self) -> Text:
         me = self.me
+        if self.more:
+            return Text("--more--  (a key to go on; m shows the whole log)", style="bold reverse")
         if self.battle.over:
             return Text("The battle is over.", style="bold")
         if me is None:
@@ -324,142 +365,73 @@ class BattleScreen(Screen):
             who = ident(current).name if current is not None else "…"
             if self.prompt:
                 return Text(self.prompt, style="yellow")
-            return Text(f"{who} is acting…  (x skip, +/- speed)", style="dim")
+            return Text(f"{who} is acting…  (x skip, +/- speed, ; look)", style="dim")
         if self.prompt:
-            hint = Text(self.prompt, style="yellow")
-        elif self.mode == "move":
+            return Text(self.prompt, style="yellow")
+        if self.mode == "move":
+            from horizon_tui.engine.components import TurnState
+
             acted = comp(me, TurnState).acted
-            hint = Text("Action used: move on or press . to end the turn" if acted else
-                        "Your turn: move (arrows, hjk yubn, numpad), a attack, 1-9 abilities, f free action, . wait",
+            return Text("Action used: move on, or . to end the turn" if acted else
+                        "Your turn: move (arrows hjklyubn numpad), a attack, z abilities, f free, ; look, ? keys",
                         style="dim")
-        else:
-            hint = Text(self._cursor_hint(), style="")
-        return hint
+        return Text(self._cursor_hint())
 
     def _cursor_hint(self) -> str:
         if self.cursor is None:
             return ""
         if self.mode == "look":
             e = self.battle.at(self.cursor)
+            if e is not None and side_view(self.battle, self.side).unit(ident(e).id) is None:
+                e = None
             terrain = self.battle.battlefield.terrain_at(self.cursor).name.lower()
-            return f"Look: {ident(e).name if e else terrain} — esc to leave"
+            return f"Look: {ident(e).name if e else terrain} — tab next, esc leave"
         if self.mode == "travel":
-            return "Travel: pick a cell, enter to walk there, esc to cancel"
-        preview = self.preview_fn(self.cursor) if self.preview_fn else None
-        if preview is None:
+            return "Travel: pick a cell, enter walks there, esc cancels"
+        if not isinstance(self.input, TargetMode):
             return ""
+        preview = self.input.preview(self.cursor)
         parts = [self.mode_label]
         if preview.target:
             parts.append(ident(self.battle[preview.target]).name)
         if preview.problem:  # the reason first: it is what the player needs, and lines get cut
             return " · ".join(parts) + f": ✗ {preview.problem}   (esc cancel)"
-        if preview.hit is not None:
-            parts.append(f"hit {_pct(preview.hit)}")
-        if preview.crit:
-            parts.append(f"crit {_pct(preview.crit)}")
-        if preview.check is not None:
-            parts.append(f"check {_pct(preview.check)}")
         parts.append(f"reach {preview.reach}")
         return " · ".join(parts) + "   (enter confirm, tab next, esc cancel)"
 
-    # --- modes -----------------------------------------------------------------------------------
+    # --- dialogs: abilities menu, free actions, swap, the log -------------------------------------
 
-    mode_label = ""
-
-    def _enter_target(self, label: str, preview, confirm, *, start: tuple[int, int] | None = None) -> None:
+    def action_abilities(self) -> None:
+        """`z`: the slotted abilities as a numbered list; an unusable one says why."""
         me = self.me
-        if me is None:
-            return
-        self.mode = "target"
-        self.mode_label = label
-        self.preview_fn = preview
-        self.confirm_fn = confirm
-        self.cursor = start or self._nearest_enemy(me) or pos(me)
-        self.prompt = ""
-        self.refresh_all()
-
-    def _leave_mode(self) -> None:
-        self.mode = "move"
-        self.cursor = None
-        self.preview_fn = None
-        self.confirm_fn = None
-
-    def _nearest_enemy(self, me: Entity) -> tuple[int, int] | None:
-        targets = self._visible_targets(me)
-        return pos(targets[0]) if targets else None
-
-    def _visible_targets(self, me: Entity) -> list[Entity]:
-        return targetable(self.battle, me)
-
-    # --- key actions -----------------------------------------------------------------------------
-
-    def action_direction(self, name: str) -> None:
-        dx, dy = DIRECTIONS[name]
-        me = self.me
-        if me is None:
-            return
-        if self.mode != "move":
-            x, y = self.cursor or pos(me)
-            nxt = (x + dx, y + dy)
-            if self.battle.battlefield.in_bounds(nxt):
-                self.cursor = nxt
-            self.refresh_all()
-            return
-        x, y = pos(me)
-        target = (x + dx, y + dy)
-        other = self.battle.at(target)
-        if other is not None and team(other) != team(me):
-            self._act(Attack(ident(me).id, ident(other).id))  # bump to attack
-            return
-        self._act(Move(ident(me).id, target))
-
-    def action_attack(self) -> None:
-        me = self.me
-        if me is None:
-            return
-        self._enter_target(
-            "Attack",
-            lambda cell: targeting.attack_preview(self.battle, me, cell),
-            lambda cell: Attack(ident(me).id, ident(self.battle.at(cell)).id) if self.battle.at(cell) else None,
-        )
-
-    def action_ability(self, number: int) -> None:
-        me = self.me
-        if me is None:
-            return
-        slotted = self._slotted(me)
-        if number > len(slotted):
-            self.prompt = f"no ability in slot {number}"
-            self.refresh_all()
-            return
-        ability = gear(me).character.ability(slotted[number - 1])
-        if ability is None or ability.is_passive:
-            self.prompt = f"{slotted[number - 1]} is a passive: it works by being slotted"
-            self.refresh_all()
-            return
-        me_id = ident(me).id
-        if ability.target is Target.self:
-            self._act(UseAbility(me_id, ability.name))
-            return
-
-        def confirm(cell):
-            if ability.target in (Target.area, Target.line):
-                return UseAbility(me_id, ability.name, at=cell)
-            target = self.battle.at(cell)
-            return UseAbility(me_id, ability.name, target=ident(target).id) if target else None
-
-        start = pos(me) if ability.target is Target.ally else None
-        self._enter_target(ability.name, lambda cell: targeting.ability_preview(self.battle, me, ability, cell),
-                           confirm, start=start)
-
-    def action_free_action(self) -> None:
-        me = self.me
-        if me is None:
+        if me is None or self.mode != "move":
             return
         from horizon_tui.tui.battle.dialogs import ChoiceDialog
 
-        options = [(a.name, f"{a.name} — {a.description} ({float(a.chance) * 100:.0f}%)"
-                    if not a.contest_stat else f"{a.name} — {a.description}") for a in self.battle.rules.free_actions]
+        g = gear(me)
+        options = []
+        for index, name in enumerate(self._slotted(me), start=1):
+            ability = g.character.ability(name)
+            problem = ability_refusal(self.battle, me, name)
+            label = f"{index}  {name} ({ability.difficulty.value}, {ability.target.value})" if ability else name
+            options.append((str(index), label + (f" — ✗ {problem}" if problem else "")))
+        if not options:
+            self.refuse("no ability slotted")
+            return
+        self.app.push_screen(ChoiceDialog("Use which ability? (its number or enter)", options, numbered=True),
+                             lambda slot: slot and self.key(f"ability{slot}"))
+
+    def action_free_action(self) -> None:
+        me = self.me
+        if me is None or self.mode != "move":
+            return
+        problem = free_action_refusal(self.battle, me)
+        if problem:
+            self.refuse(f"Free action: {problem}")
+            return
+        from horizon_tui.tui.battle.dialogs import ChoiceDialog
+
+        options = [(a.name, panels.free_action_label(a)) for a in self.battle.rules.free_actions]
 
         def chosen(name: str | None) -> None:
             if name is None:
@@ -469,30 +441,35 @@ class BattleScreen(Screen):
             if stock.target == "self":
                 self._act(FreeAction(me_id, stock=name))
                 return
-            self._enter_target(
-                name.capitalize(),
+            mode = TargetMode(
+                self.battle, me, name.capitalize(),
                 lambda cell: targeting.free_action_preview(self.battle, me, name, cell),
                 lambda cell: FreeAction(me_id, stock=name, target=ident(self.battle.at(cell)).id)
                 if self.battle.at(cell) else None,
             )
+            self.apply(Switch(mode))
 
         self.app.push_screen(ChoiceDialog(f"Free action ({comp(me, FreeActions).points} points)", options), chosen)
 
     def action_swap(self) -> None:
         me = self.me
-        if me is None:
+        if me is None or self.mode != "move":
             return
         from horizon_tui.engine.actions import Swap
+        from horizon_tui.engine.usability import turn_refusal
         from horizon_tui.tui.battle.dialogs import ChoiceDialog
 
+        problem = turn_refusal(self.battle, me)
+        if problem:
+            self.refuse(f"Swap: {problem}")
+            return
         g = gear(me)
         slotted = self._slotted(me)
         removable = [(n, n) for n in slotted if (a := g.character.ability(n)) and not a.is_fixed]
         known = [(a.name, f"{a.name} ({a.difficulty}, {a.kind.value})") for a in g.character.abilities
                  if a.name not in slotted and not a.is_fixed]
         if not removable or not known:
-            self.prompt = "nothing to swap: every known ability is slotted, or the slots are fixed"
-            self.refresh_all()
+            self.refuse("nothing to swap: every known ability is slotted, or the slots are fixed")
             return
 
         def picked_out(out: str | None) -> None:
@@ -503,59 +480,14 @@ class BattleScreen(Screen):
 
         self.app.push_screen(ChoiceDialog("Swap which slotted ability? (costs the turn)", removable), picked_out)
 
-    def action_look(self) -> None:
-        me = self.me or self.battle.current
-        if me is None:
-            return
-        self.mode = "look"
-        self.cursor = pos(me) if comp(me, Presence) is Presence.active else (0, 0)
+    def action_log(self) -> None:
+        from horizon_tui.tui.battle.dialogs import MessageLog
+
+        if self.more:
+            self.more = False
+            self._schedule_ai()
+        self.app.push_screen(MessageLog(self.log_lines()))
         self.refresh_all()
-
-    def action_travel(self) -> None:
-        me = self.me
-        if me is None:
-            return
-        self.mode = "travel"
-        self.cursor = pos(me)
-        self.prompt = ""
-        self.refresh_all()
-
-    def action_confirm(self) -> None:
-        me = self.me
-        if me is None or self.cursor is None:
-            return
-        if self.mode == "travel":
-            self._act(Move(ident(me).id, self.cursor, partial=True))
-            return
-        if self.mode == "target" and self.confirm_fn is not None:
-            action = self.confirm_fn(self.cursor)
-            if action is None:
-                self.refuse("nothing there")
-                return
-            self._act(action)
-
-    def action_next_target(self) -> None:
-        me = self.me
-        if me is None or self.mode not in ("target", "look"):
-            return
-        targets = self._visible_targets(me)
-        if not targets:
-            return
-        cells = [pos(t) for t in targets]
-        index = (cells.index(self.cursor) + 1) % len(cells) if self.cursor in cells else 0
-        self.cursor = cells[index]
-        self.refresh_all()
-
-    def action_cancel(self) -> None:
-        if self.mode != "move":
-            self._leave_mode()
-            self.prompt = ""
-            self.refresh_all()
-
-    def action_wait(self) -> None:
-        me = self.me
-        if me is not None and self.mode == "move":
-            self._act(Wait(ident(me).id))
 
     def action_faster(self) -> None:
         self.speed = min(len(SPEEDS) - 1, self.speed + 1)
@@ -572,13 +504,12 @@ class BattleScreen(Screen):
             self._ai_timer = None
         from horizon_tui.engine.runner import run_ai
 
+        self.more = False
         run_ai(self.battle)
+        self._turn_lines = 0
         self.refresh_all()
         self._save()
         self._schedule_ai()
 
 
-def targeting_blocked(battle: Battle, e: Entity) -> list[tuple[int, int]]:
-    from horizon_tui.engine.actions import blocked_for
-
-    return blocked_for(battle, e)
+__all__ = ["BattleScreen", "DIRECTIONS", "Move", "SPEEDS"]

@@ -18,7 +18,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from horizon_tui.engine.battle import Battle, ident, pos, team
+from horizon_tui.engine.battle import Battle, gear, ident, pos, team
 from horizon_tui.engine.battlefield import Terrain
 from horizon_tui.engine.sideview import visible_cells, visible_units
 
@@ -34,6 +34,7 @@ AREA_BG = (90, 40, 20)
 PATH_BG = (30, 60, 30)
 CURSOR_BG = (200, 200, 60)
 BLOCKED_BG = (70, 20, 20)
+GREYED_FG = (110, 110, 110)
 
 GLYPHS = {Terrain.FLOOR: ord("."), Terrain.WALL: ord("#"), Terrain.DIFFICULT: ord(",")}
 
@@ -47,11 +48,37 @@ class Overlay:
     path: Iterable[tuple[int, int]] = ()
     cursor: tuple[int, int] | None = None
     cursor_blocked: bool = False
+    greyed: Iterable[tuple[int, int]] = ()  # combatants that can't be targeted now
 
 
 def team_view(battle: Battle, side: str | None) -> np.ndarray:
     """What a side sees now (`engine.sideview.visible_cells`); `None` is the game master."""
     return visible_cells(battle, side)
+
+
+TERRAIN_GLYPHS = frozenset(" .#,")
+_SPARE = "abcdefghijkmopqrstvwxzABCDEFGHIJKLMNOPQRSTUVWXYZ&%$"
+
+
+def glyph_map(battle: Battle) -> dict[str, str]:
+    """One glyph per kind of combatant, different kinds never sharing one: a player character is
+    `@`, others keep their data's glyph (`glyph` in an enemy file) unless another kind took it
+    first, then its other case, then a letter of its name, then a spare. Never a terrain glyph.
+    Deterministic: kinds claim glyphs in spawn order."""
+    by_kind: dict[str, str] = {}
+    taken: set[str] = set()
+    result: dict[str, str] = {}
+    for e in battle.combatants():
+        i = ident(e)
+        kind = f"character:{i.id}" if i.kind == "character" else gear(e).character.name
+        if kind not in by_kind:
+            wishes = ["@"] if i.kind == "character" and not taken & {"@"} else []
+            wishes += [i.glyph, i.glyph.swapcase(), *gear(e).character.name, *i.name, *_SPARE]
+            glyph = next(g for g in wishes if g and g not in taken and g not in TERRAIN_GLYPHS and g.isprintable())
+            by_kind[kind] = glyph
+            taken.add(glyph)
+        result[i.id] = by_kind[kind]
+    return result
 
 
 class BaseLayer:
@@ -82,6 +109,7 @@ def draw(
     active: str | None = None,
     overlay: Overlay | None = None,
     base: BaseLayer | None = None,
+    glyphs: dict[str, str] | None = None,
 ) -> None:
     """Paint the battle as `side` knows it. `console` is the map's size ([y, x] arrays)."""
     field = battle.battlefield
@@ -91,7 +119,7 @@ def draw(
         base.paint(rgb, field.terrain, visible, remembered)
     else:
         _paint_terrain(rgb, field.terrain, visible, remembered)
-    _paint_overlay_and_units(rgb, battle, visible, known, side, active, overlay)
+    _paint_overlay_and_units(rgb, battle, visible, known, side, active, overlay, glyphs or {})
 
 
 def _paint_terrain(rgb: np.ndarray, terrain: np.ndarray, visible: np.ndarray, remembered: np.ndarray) -> None:
@@ -101,7 +129,7 @@ def _paint_terrain(rgb: np.ndarray, terrain: np.ndarray, visible: np.ndarray, re
     rgb["bg"] = np.where(visible[..., None], BG_LIT, np.where(remembered[..., None], BG_DIM, BG_NONE))
 
 
-def _paint_overlay_and_units(rgb, battle: Battle, visible, known, side, active, overlay) -> None:
+def _paint_overlay_and_units(rgb, battle: Battle, visible, known, side, active, overlay, glyphs) -> None:
     field = battle.battlefield
     if overlay is not None:
         if overlay.reach is not None:
@@ -115,10 +143,13 @@ def _paint_overlay_and_units(rgb, battle: Battle, visible, known, side, active, 
     for e in visible_units(battle, side, visible):  # fog of war and R-13's hidden: what its side sees
         x, y = pos(e)
         i = ident(e)
-        rgb["ch"][y, x] = ord(i.glyph[:1] or "?")
+        rgb["ch"][y, x] = ord(glyphs.get(i.id) or i.glyph[:1] or "?")
         rgb["fg"][y, x] = TEAM_COLOURS.get(team(e), (230, 230, 230))
         if i.id == active:
             rgb["bg"][y, x] = ACTIVE_BG
+    if overlay is not None:
+        for x, y in overlay.greyed:
+            rgb["fg"][y, x] = GREYED_FG
     if overlay is not None and overlay.cursor is not None and field.in_bounds(overlay.cursor):
         x, y = overlay.cursor
         rgb["bg"][y, x] = BLOCKED_BG if overlay.cursor_blocked else CURSOR_BG

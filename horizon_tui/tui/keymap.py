@@ -1,0 +1,198 @@
+"""Every battlefield key in one table: id → default keys → what it does.
+
+The battle screen's bindings are made from this table (`battle_bindings`), `?` lists them from the
+live bindings, and a user keymap file (`keymap.toml` in the user data folder) rebinds any of them
+by id through Textual's keymap (`App.set_keymap`). A bad entry is reported with the file, line,
+key and what is allowed, and the default is kept; it never stops the app.
+
+Numpad digits arrive in a terminal (tmux included) exactly as the number row's digits, so the
+digits 1–9 are directions (the numpad's layout, 5 waits), and ability slots live on `z` (a menu)
+and the shifted digits `! @ # …` — never on a bare digit (issue 14: KP3 once cast a heal).
+Look is `;` (as in Crawl), so no letter of `hjklyubn` is taken from moving; `x` stays "play the
+enemies' turns now", which the GM's screen shares.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from pathlib import Path
+
+import attrs
+from textual.binding import Binding
+from textual.keys import REPLACED_KEYS, Keys
+
+from horizon_tui.errors import Problem
+
+KEYMAP_FILE = "keymap.toml"
+
+
+@attrs.frozen
+class KeyCommand:
+    id: str  # the binding id a keymap file names, e.g. "battle.up"
+    keys: tuple[str, ...]  # Textual key names, default
+    description: str
+    action: str  # the Textual action it runs
+    show: bool = False  # in the key bar at the bottom
+    key_display: str | None = None
+
+
+def _move(name: str, arrow: str, keys: tuple[str, ...], label: str) -> KeyCommand:
+    return KeyCommand(f"battle.{name}", keys, f"Move / cursor {arrow}", f"direction('{name}')", key_display=label)
+
+
+SHIFTED_DIGITS = ("exclamation_mark", "at", "number_sign", "dollar_sign", "percent_sign",
+                  "circumflex_accent", "ampersand", "asterisk", "left_parenthesis")
+
+BATTLE_KEYS: tuple[KeyCommand, ...] = (
+    _move("up", "↑", ("up", "k", "8", "kp_8"), "↑ k 8"),
+    _move("down", "↓", ("down", "j", "2", "kp_2"), "↓ j 2"),
+    _move("left", "←", ("left", "h", "4", "kp_4"), "← h 4"),
+    _move("right", "→", ("right", "l", "6", "kp_6"), "→ l 6"),
+    _move("up_left", "↖", ("home", "y", "7", "kp_7"), "Home y 7"),
+    _move("up_right", "↗", ("pageup", "u", "9", "kp_9"), "PgUp u 9"),
+    _move("down_left", "↙", ("end", "b", "1", "kp_1"), "End b 1"),
+    _move("down_right", "↘", ("pagedown", "n", "3", "kp_3"), "PgDn n 3"),
+    KeyCommand("battle.attack", ("a",), "Attack (pick a target)", "attack", show=True),
+    KeyCommand("battle.abilities", ("z",), "Abilities (menu)", "abilities", show=True),
+    *(KeyCommand(f"battle.ability{i}", (SHIFTED_DIGITS[i - 1],), f"Ability in slot {i}", f"ability({i})",
+                 key_display=f"shift+{i}") for i in range(1, 10)),
+    KeyCommand("battle.free", ("f",), "Free action", "free_action", show=True),
+    KeyCommand("battle.swap", ("s",), "Swap a slotted ability", "swap"),
+    KeyCommand("battle.look", ("semicolon",), "Look around", "look", show=True, key_display=";"),
+    KeyCommand("battle.travel", ("t",), "Travel to a cell", "travel", show=True),
+    KeyCommand("battle.wait", ("full_stop", "5", "kp_5", "w"), "End the turn", "wait", show=True,
+               key_display=". 5"),
+    KeyCommand("battle.confirm", ("enter",), "Confirm the cursor", "confirm"),
+    KeyCommand("battle.next", ("tab",), "Next target", "next_target"),
+    KeyCommand("battle.cancel", ("escape",), "Cancel the cursor", "cancel"),
+    KeyCommand("battle.log", ("m",), "Message log (scroll back, search)", "log", show=True),
+    KeyCommand("battle.skip", ("x",), "Play the enemies' turns at once", "skip"),
+    KeyCommand("battle.faster", ("plus", "equals_sign"), "Faster enemy turns", "faster", key_display="+"),
+    KeyCommand("battle.slower", ("minus",), "Slower enemy turns", "slower", key_display="-"),
+)
+
+DIRECTION_IDS = {f"battle.{name}": name for name in
+                 ("up", "down", "left", "right", "up_left", "up_right", "down_left", "down_right")}
+
+
+def battle_bindings() -> list[Binding]:
+    return [Binding(",".join(c.keys), c.action, c.description, id=c.id, show=c.show, key_display=c.key_display)
+            for c in BATTLE_KEYS]
+
+
+_KEY_NAMES = frozenset(k.value for k in Keys)
+
+
+def _is_character_name(name: str) -> bool:
+    """Textual names printable keys by their Unicode name: "full_stop", "question_mark"."""
+    import unicodedata
+
+    try:
+        unicodedata.lookup(REPLACED_KEYS.get(name, name).replace("_", " ").upper())
+    except KeyError:
+        return False
+    return True
+
+
+_MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
+
+
+def key_problem(key: str) -> str | None:
+    """Why `key` can't be a Textual key name, or None."""
+    if not key or key != key.strip() or "," in key:
+        return "a key name without spaces or commas"
+    *mods, base = key.split("+") if len(key) > 1 else [key]
+    bad = [m for m in mods if m not in _MODIFIERS]
+    if bad:
+        return f"unknown modifier {bad[0]!r} (allowed: {', '.join(_MODIFIERS)})"
+    if len(base) == 1 or base in _KEY_NAMES or base in ("space", "kp_begin") or _is_character_name(base):
+        return None
+    if base.startswith("kp_") and base[3:].isdigit() or base[:1] == "f" and base[1:].isdigit():
+        return None
+    return "unknown key name (a single character, or a name such as up, pageup, home, escape, f5, kp_7)"
+
+
+def _line_of(text: str, key: str) -> int | None:
+    leaf = key.rsplit(".", 1)[-1]
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip().strip('"')
+        if stripped.startswith((key, f'"{key}"', leaf, f'"{leaf}"')):
+            return number
+    return None
+
+
+def _flatten(table: dict, prefix: str = "") -> dict[str, object]:
+    flat: dict[str, object] = {}
+    for name, value in table.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, key + "."))
+        else:
+            flat[key] = value
+    return flat
+
+
+def parse_keymap(text: str, source: str, commands: tuple[KeyCommand, ...] = BATTLE_KEYS
+                 ) -> tuple[dict[str, str], list[Problem]]:
+    """A keymap file's text → (binding id → "key,key", problems). Entries with a problem are left
+    out (the default stays); the others apply."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return {}, [Problem(source, "", f"not valid TOML: {exc}; nothing in it was applied")]
+    known = {c.id: c for c in commands}
+    keymap: dict[str, str] = {}
+    problems: list[Problem] = []
+    for key, value in _flatten(data).items():
+        line = _line_of(text, key)
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1)
+            problems.append(Problem(source, key, "no such key command; the ids are listed by `?` in a battle "
+                                    "and in the README", line, close[0] if close else None))
+            continue
+        keys = [value] if isinstance(value, str) else value
+        if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
+            problems.append(Problem(source, key, 'a key name or a list of key names, e.g. ["up", "k"]', line))
+            continue
+        wrong = [(k, why) for k in keys if (why := key_problem(k))]
+        if wrong:
+            k, why = wrong[0]
+            problems.append(Problem(source, key, f"{k!r}: {why}", line))
+            continue
+        keymap[key] = ",".join(keys)
+    problems.extend(_clashes(keymap, commands, source, text))
+    return keymap, problems
+
+
+def _clashes(keymap: dict[str, str], commands, source: str, text: str) -> list[Problem]:
+    """A key given to two commands would do only one of them: say so (both stay as written)."""
+    owners: dict[str, list[str]] = {}
+    for c in commands:
+        for k in (keymap.get(c.id) or ",".join(c.keys)).split(","):
+            owners.setdefault(k, []).append(c.id)
+    problems = []
+    for binding_id, keys in keymap.items():
+        for k in keys.split(","):
+            others = [o for o in owners.get(k, ()) if o != binding_id]
+            if others:
+                problems.append(Problem(source, binding_id, f"{k!r} is also bound to {others[0]}; only one of them "
+                                        "will run (rebind that one too)", _line_of(text, binding_id)))
+    return problems
+
+
+def load_keymap(path: Path) -> tuple[dict[str, str], list[Problem]]:
+    """The user's keymap file, if there is one; a file that can't be read is a problem, not a crash."""
+    if not path.exists():
+        return {}, []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return {}, [Problem(str(path), "", f"can't be read: {exc}")]
+    return parse_keymap(text, str(path))
+
+
+def user_keymap_path() -> Path:
+    from horizon_tui.paths import user_data_dir
+
+    return user_data_dir() / KEYMAP_FILE
