@@ -97,7 +97,7 @@ class MoveMode(Mode):
                 return Stay(f"Attack: {problem}", refused=True)
             if not targetable(self.battle, me):
                 return Stay("Attack: no enemy in sight", refused=True)
-            return Switch(TargetMode.for_attack(self.battle, me))
+            return TargetMode.for_attack(self.battle, me).opened()
         if key.startswith("ability"):
             return self.ability(me, int(key[len("ability"):]))
         return Stay()
@@ -113,6 +113,8 @@ class MoveMode(Mode):
         x, y = pos(me)
         to = (x + dx, y + dy)
         if not self.battle.battlefield.in_bounds(to):
+            if comp(me, TurnState).movement_left <= 0:
+                return Act(Move(ident(me).id, to))  # refused by the engine (no movement), nothing to ask
             return Act(Move(ident(me).id, to), ask=flee_question(self.battle, me))
         other = self.battle.at(to)
         if other is not None and team(other) != team(me) and not hidden_from(other, team(me)):
@@ -133,7 +135,7 @@ class MoveMode(Mode):
             return Act(UseAbility(ident(me).id, name))
         if ability.target is Target.enemy and not targetable(self.battle, me):
             return Stay(f"{name}: no enemy in sight", refused=True)
-        return Switch(TargetMode.for_ability(self.battle, me, ability))
+        return TargetMode.for_ability(self.battle, me, ability).opened()
 
 
 class CursorMode(Mode):
@@ -233,6 +235,17 @@ class TargetMode(CursorMode):
 
         return cls(battle, me, ability.name, lambda cell: targeting.ability_preview(battle, me, ability, cell), make,
                    ability=ability, start=pos(me) if ability.target is Target.ally else None)
+
+    def opened(self) -> Outcome:
+        """Switch to this cursor, unless no target could be picked at all: then say why at the
+        key (the nearest one's reason), before any cursor and spending nothing."""
+        aimed_at_cells = self.ability is not None and self.ability.target in (Target.area, Target.line)
+        targets = self.targets()
+        if not aimed_at_cells and targets:
+            problems = [self.preview(pos(e)).problem for e in targets]
+            if all(problems):
+                return Stay(f"{self.label}: {problems[0]}", refused=True)
+        return Switch(self)
 
     def targets(self) -> list[Entity]:
         if self.ability is not None and self.ability.target is Target.ally:

@@ -92,7 +92,9 @@ class BattleScreen(Screen):
         yield Static(id="initiative", markup=False)
         with Horizontal(id="battle-main"):
             with Vertical(id="map-column"):
-                yield BattlefieldView(self.battle, self.side, id="map")
+                view = BattlefieldView(self.battle, self.side, id="map")
+                view.glyphs = self.glyphs
+                yield view
                 yield Static(id="legend", markup=False)
             with VerticalScroll(id="battle-side"):
                 yield Static(id="unit", markup=False)
@@ -373,7 +375,7 @@ class BattleScreen(Screen):
 
             acted = comp(me, TurnState).acted
             return Text("Action used: move on, or . to end the turn" if acted else
-                        "Your turn: move (arrows hjklyubn numpad), a attack, z abilities, f free, ; look, ? keys",
+                        "Your turn: arrows/hjklyubn/numpad move · a attack · z abilities · ? all keys",
                         style="dim")
         return Text(self._cursor_hint())
 

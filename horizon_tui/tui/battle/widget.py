@@ -53,6 +53,7 @@ class BattlefieldView(Widget):
         self.seen_now = np.zeros_like(self.remembered)
         self.strips = StripCache()
         self.base = BaseLayer()
+        self.glyphs: dict[str, str] = {}  # combatant id → glyph (view.glyph_map), set by the screen
         self.camera = (0, 0)  # the map cell at the view's top-left corner
         self._focus: tuple[int, int] | None = None
         self._centred = False
@@ -65,7 +66,7 @@ class BattlefieldView(Widget):
         self.remembered = remembered if remembered is not None else remembered_cells(self.battle, self.side, visible)
         before = self.console.rgb.copy()
         draw(self.console, self.battle, visible, self.remembered, side=self.side, active=active,
-             overlay=overlay, base=self.base)
+             overlay=overlay, base=self.base, glyphs=self.glyphs)
         changed = np.nonzero(np.any(before != self.console.rgb, axis=1))[0]
         top = self._margins()[1] - self.camera[1]
         for y in changed.tolist():
