@@ -109,6 +109,12 @@ class HorizonApp(App[None]):
 
     def on_mount(self) -> None:
         self._exit_on_signals()
+        from horizon_tui.paths import user_data_dir
+
+        if (user_data_dir() / "keymap.toml").exists():  # only then: the menu comes up without attrs
+            from horizon_tui.tui.keymap import apply_user_keymap
+
+            apply_user_keymap(self)  # the battlefield's keys, rebound by id (tui/keymap.py)
         start = self._start
         if start in (None, "menu"):
             return

@@ -196,3 +196,15 @@ def user_keymap_path() -> Path:
     from horizon_tui.paths import user_data_dir
 
     return user_data_dir() / KEYMAP_FILE
+
+
+def apply_user_keymap(app, path: Path | None = None) -> list[Problem]:
+    """Rebind the keys the user's keymap file names; report what it got wrong, keep going."""
+    keymap, problems = load_keymap(path or user_keymap_path())
+    if keymap:
+        app.set_keymap(keymap)
+    if problems:
+        more = f"\n(and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        app.notify("\n".join(str(p) for p in problems[:3]) + more, title="Keymap: some entries were not applied",
+                   severity="warning", timeout=15)
+    return problems

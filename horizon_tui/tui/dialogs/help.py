@@ -110,8 +110,12 @@ class HelpScreen(ModalScreen[None]):
                         style = "" if key.enabled else "dim"
                         table.add_row(Text(key.keys, style=style or "bold"), Text(key.description, style=style))
                     yield Static(table, classes="help-keys")
-                yield Static(
+                from horizon_tui.tui.keymap import user_keymap_path
+
+                yield Static(Text(  # plain text: "[H]" is not markup
                     "ctrl+p opens the command palette: every action and screen by name.\n"
-                    "The Rules screen marks house defaults [H]: readings a GM may change.",
+                    "The Rules screen marks house defaults [H]: readings a GM may change.\n"
+                    f"Keys with an id can be rebound in {user_keymap_path()} "
+                    '(e.g. [battle] look = ["semicolon", "v"]; ids in the README).'),
                     classes="help-note",
                 )

@@ -127,6 +127,7 @@ class AbilityFormScreen(Screen[Ability | None]):
         self.refresh_effects()
         self.query_one("#ab-name").focus()
         self.update_form()
+        self.as_opened = self.read()[0]  # what esc compares with: a changed form asks before it is thrown away
 
     # --- reading the form ---------------------------------------------------------------------
 
@@ -250,7 +251,14 @@ class AbilityFormScreen(Screen[Ability | None]):
         self.dismiss(ability)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if self.read()[0] == getattr(self, "as_opened", None):
+            self.dismiss(None)
+            return
+        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+        self.app.push_screen(ConfirmDialog("This ability has changes that are not saved. Throw them away?",
+                                           yes="Throw away", no="Keep editing", title="Unsaved changes"),
+                             lambda discard: discard and self.dismiss(None))
 
 
 def _opt(value) -> str:

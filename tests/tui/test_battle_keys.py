@@ -1,0 +1,167 @@
+"""The battle screen through its keys (Pilot): the targeting panel's numbers are the engine's
+(R-7, R-9), refusals come at the key before any cursor, the log scrolls back and searches, the
+keymap file rebinds keys by id and reports bad entries, `?` lists the battlefield's keys, and a
+changed ability form asks before esc throws it away."""
+
+from __future__ import annotations
+
+from horizon_tui.engine import odds
+from horizon_tui.engine.battle import pos
+from horizon_tui.engine.sideview import targetable
+from horizon_tui.paths import user_data_dir
+from horizon_tui.tui.app import create_app
+from horizon_tui.tui.battle.dialogs import ChoiceDialog, MessageLog
+from horizon_tui.tui.battle.screen import BattleScreen
+from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+from horizon_tui.tui.dialogs.help import HelpScreen
+
+from .conftest import write
+from .test_battle_flow import CHAMPION, _open_battle
+
+
+def _text(screen, selector: str) -> str:
+    return str(screen.query_one(selector).render())
+
+
+async def _my_turn_in_sight(pilot, screen: BattleScreen) -> None:
+    """Skip the enemies' turns until it is the champion's turn with a foe in sight."""
+    for _ in range(30):
+        if screen.me is not None and targetable(screen.battle, screen.me):
+            return
+        await pilot.press("x" if screen.me is None else "full_stop")
+    raise AssertionError("no foe came into sight")
+
+
+async def test_r9_the_targeting_panel_shows_the_engines_hit_chance_and_damage_range(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
+        await _my_turn_in_sight(pilot, screen)
+        me = screen.me
+        await pilot.press("a")
+        assert screen.mode == "target"
+        foe = screen.battle.at(screen.cursor)
+        o = odds.attack_odds(screen.battle, me, foe)
+        panel = _text(screen, "#unit")
+        # R-9: hit = clamp(70% + 2% × (accuracy − evasion), 10%, 95%); the range over the longbow's dice
+        assert f"hit {float(o.hit) * 100:.0f}%" in panel
+        assert f"dmg {o.damage[0]}–{o.damage[1]}" in panel
+        assert "reach 45" in _text(screen, "#status")  # a longbow's reach for this archer (R-11)
+        await pilot.press("enter")
+        assert screen.mode == "move"
+        assert any(e.type == "attack" and e.actor == "champion" for e in screen.battle.log)
+
+
+async def test_a_free_action_after_acting_is_refused_at_the_key(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
+        await _my_turn_in_sight(pilot, screen)
+        await pilot.press("a", "enter")  # the attack spends the action
+        if screen.me is None or screen.battle.over:
+            return  # the shot ended the fight or the turn: nothing left to refuse
+        before = len(screen.battle.log)
+        await pilot.press("f")
+        assert not isinstance(app.screen, ChoiceDialog)  # no menu opened
+        assert _text(screen, "#status") == "Free action: already acted this turn"
+        await pilot.press("a")
+        assert screen.mode == "move" and "already acted" in _text(screen, "#status")
+        assert len(screen.battle.log) == before  # nothing spent
+
+
+async def test_the_log_scrolls_back_and_searches(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
+        await _my_turn_in_sight(pilot, screen)
+        await pilot.press("m")
+        log = app.screen
+        assert isinstance(log, MessageLog) and log.lines == screen.log_lines()
+        assert log.lines[0].startswith("The battle begins")
+        await pilot.press("slash", *"round")
+        shown = log.query_one("#log-all").lines
+        assert shown and all("round" in "".join(s.text for s in line).lower() for line in shown)
+        assert "match" in str(log.query_one("Vertical").border_title)
+        await pilot.press("escape", "escape")  # out of the search, then out of the log
+        assert app.screen is screen
+
+
+async def test_the_keymap_file_rebinds_by_id_and_reports_bad_entries(saves, catalogue):
+    folder = user_data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "keymap.toml").write_text('[battle]\nlook = "v"\nup = "nosuchkey"\nlok = "q"\n', encoding="utf-8")
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    notes = []
+    app.notify = lambda message, **kw: notes.append((message, kw))  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open_battle(pilot, app, path, "wolves.toml")
+        warned = "\n".join(m for m, _ in notes)
+        assert "keymap.toml:3: battle.up: 'nosuchkey': unknown key name" in warned
+        assert "battle.lok: no such key command" in warned and "did you mean 'battle.look'" in warned
+        await pilot.press("x")
+        await pilot.press("semicolon")
+        assert screen.mode == "move"  # ; no longer looks
+        await pilot.press("v")
+        assert screen.mode == "look"
+        start = screen.cursor
+        await pilot.press("up")  # the bad entry for "up" left its default keys in place
+        assert screen.cursor == (start[0], max(0, start[1] - 1))
+
+
+async def test_help_lists_the_battlefield_keys_and_keeps_H(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _open_battle(pilot, app, path, "wolves.toml")
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rows = [k for g in app.screen.groups for k in g.keys]
+        described = {k.description: k.keys for k in rows}
+        assert "Move / cursor ↖" in described and "Look" in described and "End turn" in described
+        note = str(app.screen.query_one(".help-note").render())
+        assert "[H]" in note and "keymap.toml" in note
+
+
+async def test_esc_on_a_changed_ability_form_asks(saves, catalogue, iriel):
+    from horizon_tui.tui.screens.ability_form import AbilityFormScreen
+
+    app = create_app(saves, catalogue, screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        form = app.screen
+        assert isinstance(form, AbilityFormScreen)
+        await pilot.press("escape")  # nothing typed: it just closes
+        assert not isinstance(app.screen, AbilityFormScreen)
+        await pilot.press("n")
+        form = app.screen
+        await pilot.press(*"Dusk Step", "escape")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")  # keep editing
+        assert app.screen is form
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert not isinstance(app.screen, (AbilityFormScreen, ConfirmDialog))
+
+
+async def test_the_battle_opens_with_the_character_in_view_on_a_50x50_map(saves, catalogue):
+    from horizon_tui.tui.battle.widget import BattlefieldView
+
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_battle(pilot, app, path, "sunken_temple.toml")
+        await pilot.pause()
+        view = screen.query_one("#map", BattlefieldView)
+        me = screen.battle["champion"]
+        x, y, w, h = view.visible_region()
+        assert x <= pos(me)[0] < x + w and y <= pos(me)[1] < y + h
+        for _ in range(12):  # walk down-right: the view follows, never scrolls by itself
+            if screen.me is None:
+                await pilot.press("x")
+            await pilot.press("n")
+            x, y, w, h = view.visible_region()
+            assert x <= pos(me)[0] < x + w and y <= pos(me)[1] < y + h

@@ -1,0 +1,155 @@
+"""The battlefield's input modes without Textual: every direction key moves (or moves the
+cursor, the same way in every cursor mode), the edge asks, impossible actions are refused at the
+key before any cursor opens (R-6 usability, R-13 free actions)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from engine_kit import ability, character, enemy_def, give_turn, make_battle  # noqa: E402
+
+from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait, perform  # noqa: E402
+from horizon_tui.engine.battle import comp, pos, put  # noqa: E402
+from horizon_tui.engine.components import Cooldowns, Loadout, TurnState  # noqa: E402
+from horizon_tui.tui.battle.modes import (  # noqa: E402
+    DIRECTIONS, Act, LookMode, MoveMode, Stay, Switch, TargetMode, TravelMode,
+)
+from horizon_tui.tui.keymap import BATTLE_KEYS, DIRECTION_IDS  # noqa: E402
+
+HEAL = ability("Mend", "II", "effect", target="self", effects=[{"effect": "heal", "chance": 1, "magnitude": 50}])
+BOLT = ability("Bolt", "III", "damage", target="enemy")
+
+
+def _battle(hero_at=(4, 2), foe_at=(8, 4), weapon="longsword"):
+    battle = make_battle(party=[(character("Hero", weapon=weapon, abilities=[HEAL, BOLT]), hero_at, "player")],
+                         enemies=[(enemy_def("foe"), foe_at)])
+    give_turn(battle, "hero")
+    return battle, battle["hero"]
+
+
+@pytest.mark.parametrize("direction", sorted(DIRECTIONS))
+def test_each_direction_steps_one_cell_that_way(direction):
+    battle, hero = _battle()
+    outcome = MoveMode(battle).on_key(direction, hero)
+    dx, dy = DIRECTIONS[direction]
+    assert outcome == Act(Move("hero", (4 + dx, 2 + dy)))
+
+
+def test_every_direction_has_arrows_vi_keys_and_both_numpads():
+    keys = {c.id: set(c.keys) for c in BATTLE_KEYS}
+    expected = {"up": {"up", "k", "8", "kp_8"}, "down": {"down", "j", "2", "kp_2"},
+                "left": {"left", "h", "4", "kp_4"}, "right": {"right", "l", "6", "kp_6"},
+                "up_left": {"home", "y", "7", "kp_7"}, "up_right": {"pageup", "u", "9", "kp_9"},
+                "down_left": {"end", "b", "1", "kp_1"}, "down_right": {"pagedown", "n", "3", "kp_3"}}
+    for binding_id, name in DIRECTION_IDS.items():
+        assert keys[binding_id] >= expected[name]
+    # no bare digit does anything but move (or wait, numpad 5): a numpad press never casts
+    digits = {k for c in BATTLE_KEYS for k in c.keys if k.isdigit()}
+    assert {c.id for c in BATTLE_KEYS if set(c.keys) & digits} == {*DIRECTION_IDS, "battle.wait"}
+
+
+def test_a_bump_on_an_enemy_attacks_it():
+    battle, hero = _battle(foe_at=(5, 2))
+    assert MoveMode(battle).on_key("right", hero) == Act(Attack("hero", "grunt"))
+
+
+def test_stepping_off_the_edge_asks_first_and_says_it_is_a_defeat():
+    battle, hero = _battle(hero_at=(0, 2))
+    outcome = MoveMode(battle).on_key("left", hero)
+    assert isinstance(outcome, Act) and outcome.action == Move("hero", (-1, 2))
+    assert outcome.ask.startswith("Flee the battle? It counts as a defeat:") and "no XP" in outcome.ask
+
+
+def test_cursor_modes_move_with_the_same_keys_and_stop_at_the_edge():
+    battle, hero = _battle(hero_at=(1, 1))
+    for mode in (LookMode(battle, hero, (1, 1)), TravelMode(battle, hero),
+                 TargetMode.for_attack(battle, hero)):
+        mode.cursor = (1, 1)
+        for key in ("up", "up", "left", "left"):
+            assert mode.on_key(key, hero) == Stay()
+        assert mode.cursor == (0, 0)  # one step each way, then the edge holds it
+        for key in ("down_right", "right", "down"):
+            mode.on_key(key, hero)
+        assert mode.cursor == (2, 2)
+        assert mode.on_key("cancel", hero) == Switch(None)
+
+
+def test_look_is_not_a_direction_key_and_opens_on_the_character():
+    battle, hero = _battle()
+    outcome = MoveMode(battle).on_key("look", hero)
+    assert isinstance(outcome, Switch) and isinstance(outcome.mode, LookMode) and outcome.mode.cursor == (4, 2)
+    keys = {c.id: c.keys for c in BATTLE_KEYS}
+    assert not set(keys["battle.look"]) & {k for i in DIRECTION_IDS for k in keys[i]}
+
+
+def test_travel_walks_to_the_cursor():
+    battle, hero = _battle()
+    outcome = MoveMode(battle).on_key("travel", hero)
+    travel = outcome.mode
+    for key in ("right", "right", "down"):
+        travel.on_key(key, hero)
+    assert travel.on_key("confirm", hero) == Act(Move("hero", (6, 3), partial=True))
+
+
+def test_r6_a_cooling_ability_is_refused_at_the_key_and_spends_nothing():
+    battle, hero = _battle()
+    slot = list(comp(hero, Loadout).slotted)
+    number = slot.index("Bolt") + 1
+    put(hero, Cooldowns, Cooldowns({"Bolt": comp(hero, TurnState).own_turns + 2}))
+    before = len(battle.log)
+    outcome = MoveMode(battle).on_key(f"ability{number}", hero)
+    assert isinstance(outcome, Stay) and outcome.refused and "cooling down: 2 turns left" in outcome.say
+    assert len(battle.log) == before
+
+
+def test_r6_a_heal_at_full_health_is_refused_at_the_key():
+    battle, hero = _battle()
+    number = list(comp(hero, Loadout).slotted).index("Mend") + 1
+    outcome = MoveMode(battle).on_key(f"ability{number}", hero)
+    assert isinstance(outcome, Stay) and outcome.refused and "full health" in outcome.say
+
+
+def test_after_acting_attack_and_abilities_are_refused_at_the_key():
+    battle, hero = _battle(foe_at=(5, 2))
+    perform(battle, Attack("hero", "grunt"))
+    assert comp(hero, TurnState).acted
+    mode = MoveMode(battle)
+    attack = mode.on_key("attack", hero)
+    assert isinstance(attack, Stay) and attack.refused and "already acted" in attack.say
+    number = list(comp(hero, Loadout).slotted).index("Bolt") + 1
+    assert "already acted" in mode.on_key(f"ability{number}", hero).say
+
+
+def test_an_attack_no_target_could_take_is_refused_with_the_reason():
+    battle, hero = _battle(foe_at=(8, 4))  # a longsword reaches 0 cells (R-11)
+    outcome = MoveMode(battle).on_key("attack", hero)
+    assert isinstance(outcome, Stay) and outcome.refused and "out of range" in outcome.say
+
+
+def test_targeting_opens_on_the_nearest_target_and_confirm_attacks_it():
+    battle, hero = _battle(foe_at=(5, 3))
+    outcome = MoveMode(battle).on_key("attack", hero)
+    assert isinstance(outcome, Switch) and outcome.mode.cursor == (5, 3)
+    assert outcome.mode.on_key("confirm", hero) == Act(Attack("hero", "grunt"))
+
+
+def test_a_self_ability_acts_at_once_and_wait_ends_the_turn():
+    from horizon_tui.engine.battle import hp
+
+    battle, hero = _battle()
+    hero_hp = hp(hero)
+    put(hero, type(hero_hp), type(hero_hp)(hero_hp.hp - 100, hero_hp.max_hp))
+    number = list(comp(hero, Loadout).slotted).index("Mend") + 1
+    assert MoveMode(battle).on_key(f"ability{number}", hero) == Act(UseAbility("hero", "Mend"))
+    assert MoveMode(battle).on_key("wait", hero) == Act(Wait("hero"))
+
+
+def test_not_the_players_turn_only_look_works():
+    battle, hero = _battle()
+    assert MoveMode(battle).on_key("up", None) == Stay()
+    assert isinstance(MoveMode(battle).on_key("look", None), Switch)
+    assert pos(hero) == (4, 2)
