@@ -62,7 +62,7 @@ def _crit(battle: Battle, user: Entity, target: Entity, ability: Ability | None)
 
 
 def _hit(battle: Battle, user: Entity, target: Entity) -> Fraction | None:
-    return None if auto_hits(user, target) else chance_to_hit(battle, user, target)
+    return None if auto_hits(battle, user, target) else chance_to_hit(battle, user, target)
 
 
 def attack_odds(battle: Battle, user: Entity, target: Entity) -> TargetOdds:

@@ -34,8 +34,8 @@ def health_bar(hp: int, max_hp: int, width: int) -> Text:
 
 
 def effect_words(name: str, turns_left: int) -> str:
-    """'fear, 2 turns'; an effect in its last turn says so instead of '0 turns' (R-10)."""
-    return f"{name} (last turn)" if turns_left <= 0 else f"{name} {counted(turns_left, 'turn')}"
+    """'fear 2 turns left' (R-10, `sideview.effect_turns_left`); never 'fear 0 turns'."""
+    return f"{name} (ending)" if turns_left <= 0 else f"{name} {counted(turns_left, 'turn')} left"
 
 
 def enemies_text(view: SideView, glyphs: dict[str, str], me: Entity | None, width: int = 30) -> Text:
