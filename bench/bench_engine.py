@@ -205,13 +205,104 @@ def profile(battles: int, top: int) -> None:
             print(f"  {100 * seconds / total:5.1f}%  {seconds * 1000:8.1f} ms  {key}")
 
 
+# --- 4. the sweep's engine: local processes and a Dask cluster (issue 18) -------------------------
+
+
+def sweep_throughput(battles: int, repeats: int) -> None:
+    """Battles per second on `standard` (the example party at level 2) through the sweep's
+    `execute`: in this process, on 1 and 2 local processes (each sweep starts its own pool and
+    sends the fight to it: start-up counted, as a user waits for it), and on a Dask cluster of 2
+    worker processes × 1 thread started beforehand (a cluster outlives sweeps; the scatter of the
+    fight and every batch's round trip counted). Interleaved, medians of `repeats`; the rows of
+    every run are checked equal (same seed, same results)."""
+    from distributed import Client, LocalCluster
+
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.engine.sweep.grid import build_fights
+    from horizon_tui.engine.sweep.policy import load_policy
+    from horizon_tui.engine.sweep.work import execute, run_dask
+
+    _, fights = build_fights([STANDARD], PARTY, [2], [len(PARTY)], default_catalogue(), load_policy())
+    runs = [battles]
+    rates: dict[str, list[float]] = {"in this process": [], "1 local process": [], "2 local processes": [],
+                                     "Dask, 2 workers": []}
+    results = []
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
+            Client(cluster) as client:
+        run_dask(fights, [2], 1, client)  # workers import Horizon and warm their caches
+        for repeat in range(repeats):
+            for label, go in (
+                ("in this process", lambda: execute(fights, runs, repeat, workers=1)),
+                ("1 local process", lambda: _one_process(fights, runs, repeat)),
+                ("2 local processes", lambda: execute(fights, runs, repeat, workers=2)),
+                ("Dask, 2 workers", lambda: run_dask(fights, runs, repeat, client)),
+            ):
+                start = time.perf_counter()
+                played = go()
+                rates[label].append(battles / (time.perf_counter() - start))
+                results.append((repeat, played))
+    for repeat in range(repeats):
+        same = [p for r, p in results if r == repeat]
+        assert all(p == same[0] for p in same), "a sweep's results moved with where it ran"
+    for label, values in rates.items():
+        report(f"4. sweep engine, {STANDARD}, {label:18s} ({battles} battles)", values, "battles/s")
+    ratio = [d / h for d, h in zip(rates["Dask, 2 workers"], rates["in this process"])]
+    print(f"   Dask 2 workers / this process: median {statistics.median(ratio):.2f}x; "
+          f"results identical in every run and place")
+
+
+def pace_table(encounters: list[str], battles: int, workers: int) -> None:
+    """How the pace knobs move battles: the example party (level 2, 4 members) in each encounter
+    under health_scale × damage_scale (R-2, R-9), same seed in every cell: win rate with its 95 %
+    interval, median rounds, party members down per battle."""
+    import attrs
+    from fractions import Fraction
+
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.engine.sweep.grid import build_fights, rows_of
+    from horizon_tui.engine.sweep.policy import load_policy
+    from horizon_tui.engine.sweep.work import execute
+
+    base = default_catalogue()
+    print(f"Pace knobs: {battles} battles a cell, seed 18, example party at level 2")
+    print(f"  {'encounter':14s} {'health':>6s} {'damage':>6s} {'win rate':>9s} {'95% interval':>14s} "
+          f"{'rounds':>6s} {'down':>5s}")
+    for encounter in encounters:
+        for health in ("0.5", "1"):
+            for damage in ("1", "1.5", "2"):
+                rules = base.rules
+                catalogue = base.with_rules(attrs.evolve(
+                    rules, attack=attrs.evolve(rules.attack, damage_scale=Fraction(damage)),
+                    derived_stats=attrs.evolve(rules.derived_stats, health_scale=Fraction(health))))
+                cells, fights = build_fights([encounter], PARTY, [2], [len(PARTY)], catalogue, load_policy())
+                [row] = rows_of(cells, execute(fights, [battles], 18, workers=workers))
+                e = row.estimate
+                print(f"  {encounter:14s} {health:>6s} {damage:>6s} {e.win_rate:9.1%} "
+                      f"{e.ci_low * 100:6.1f}–{e.ci_high * 100:5.1f}% {e.rounds_p50:6g} {e.deaths:5.2f}")
+
+
+def _one_process(fights, runs, seed):
+    from horizon_tui.engine.sweep.work import run_processes
+
+    return run_processes(fights, runs, seed, 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test, not numbers to quote)")
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--sweep-only", action="store_true", help="only section 4, the sweep's engine and Dask")
+    parser.add_argument("--pace", nargs="*", metavar="ENCOUNTER", default=None,
+                        help="only the pace-knob table (default encounters: standard wolves bandit_road)")
     args = parser.parse_args()
     runs = 3 if args.quick else 7
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; party: {', '.join(p.stem for p in PARTY)}")
+    if args.pace is not None:
+        pace_table(args.pace or [STANDARD, "wolves", "bandit_road"], 40 if args.quick else 200, 2)
+        return
+    if args.sweep_only:
+        sweep_throughput(40 if args.quick else 200, 2 if args.quick else 5)
+        return
 
     rates = battles_per_second(runs, 20 if args.quick else 100)
     report(f"1. {STANDARD} (4 vs 6, 30x30), one process", rates, "battles/s", "target >= 50")
@@ -236,6 +327,8 @@ def main() -> None:
     for r, values in per_round.items():
         if values:
             report(f"3. AI round {r}: {count} enemies' take_turn on 50x50", values, "ms", "target < 10 ms")
+
+    sweep_throughput(40 if args.quick else 200, 2 if args.quick else 5)
 
     if not args.no_profile:
         profile(10 if args.quick else 40, 25)

@@ -35,7 +35,8 @@ def estimate(encounter, party, *, runs: int, seed: int, on_progress: Progress | 
 
     `encounter`: an id, a path or an `EncounterSetup`; `party`: files, `Character`s or
     `PartyMember`s (all played by the AI). `on_progress(done, total)` is called as battles finish
-    (from this thread); `should_stop()` is asked between battles (pass a Textual worker's
+    (from the calling thread: a Textual worker hands widgets updates through `app.call_from_thread`);
+    `should_stop()` is asked between battles (pass a Textual worker's
     `lambda: worker.is_cancelled`) and stops early: the estimate then covers the battles played.
     `workers` > 1 uses local processes. Battle i plays from the seed `horizon simulate --seed`
     gives battle i, so the numbers match `horizon simulate` on the same party.

@@ -21,6 +21,17 @@ PARTY = sorted(str(p) for p in (REPO / "examples" / "party").glob("*.toml"))
 RATING = Rating(party_level=4, party_size=3, target_win_rate=0.75, measured_win_rate=0.8125, runs=64, seed=9)
 
 
+def outside_rating(text: str) -> list[str]:
+    """The file's lines but the `[rating]` table's own (its header to the next table)."""
+    kept, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("["):
+            inside = line.startswith("[rating]")
+        if not inside:
+            kept.append(line)
+    return kept
+
+
 def test_rate_writes_what_the_sweep_measured(tmp_path):
     file = tmp_path / "goblin_ambush.toml"
     shutil.copy(REPO / "data" / "encounters" / "goblin_ambush.toml", file)
@@ -34,7 +45,8 @@ def test_rate_writes_what_the_sweep_measured(tmp_path):
         capture.undo()
     doc = json.loads(buffer.getvalue())
     after = file.read_text(encoding="utf-8")
-    assert after.startswith(before)  # the file's own text, comments and all, untouched
+    assert outside_rating(after) == outside_rating(before)  # the file's own text, comments and all, untouched
+    assert after.count("[rating]") == 1
     written = tomllib.loads(after)["rating"]
     reported = doc["ratings"]["goblin_ambush"]
     assert written == {k: v for k, v in reported.items() if k != "reached"}
@@ -84,3 +96,23 @@ def test_a_json_encounter_gets_a_rating_key(tmp_path):
     write_rating(file, RATING)
     assert read_rating(file) == RATING
 
+
+
+def test_shipped_encounters_carry_ratings():
+    """`horizon sweep data/encounters/*.toml --rate` was run for the example party (README)."""
+    from horizon_tui.content.encounters import list_encounters, read_encounter_file
+
+    for path in list_encounters(REPO / "data"):
+        rating = read_encounter_file(path)[0].rating
+        assert rating is not None, path.name
+        assert rating.party_level >= 2 and 1 <= rating.party_size and rating.runs >= 100
+
+
+def test_a_file_without_a_rating_gets_one_added_at_the_end():
+    from horizon_tui.engine.sweep.rating import with_rating
+
+    text = 'name = "Ford"\n# the map\n[map]\ngenerator = "open"  # flat\nwidth = 12\nheight = 12'  # no final newline
+    new = with_rating(text, RATING)
+    assert new.startswith(text + "\n\n")
+    assert tomllib.loads(new)["map"] == {"generator": "open", "width": 12, "height": 12}
+    assert tomllib.loads(new)["rating"]["party_level"] == 4

@@ -167,7 +167,8 @@ def run_processes(fights: Sequence[Fight], runs: Sequence[int], seed: int, worke
     sent = [f.portable() for f in fights]
     collected: dict[tuple[int, int], list[Played]] = {}
     done = 0
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(sent,)) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(sent,))
+    try:
         pending = {pool.submit(_run_sent, b) for b in work}
         while pending:
             finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -178,9 +179,9 @@ def run_processes(fights: Sequence[Fight], runs: Sequence[int], seed: int, worke
                 if on_progress is not None:
                     on_progress(done, total)
             if should_stop is not None and should_stop():
-                for future in pending:
-                    future.cancel()
                 break
+    finally:  # stopped, interrupted (Ctrl-C) or done: batches not started are dropped, not waited for
+        pool.shutdown(wait=True, cancel_futures=True)
     return _in_order(collected, runs)
 
 
