@@ -17,7 +17,7 @@ from horizon_tui.gm.campaign import Npc, campaign_from_dict
 from horizon_tui.gm.screens.dialogs import PromptDialog
 from horizon_tui.gm.screens.encounter import EncounterPickerScreen
 from horizon_tui.gm.screens.gm_battle import GMBattleScreen
-from horizon_tui.gm.screens.placement import PlacementScreen
+from horizon_tui.gm.screens.placement import PickDialog, PlacementScreen
 
 SIZE = (120, 40)
 SPEC = {"generator": "rooms", "width": 12, "height": 12, "seed": 7}
@@ -56,9 +56,12 @@ async def test_place_two_members_and_a_hostile_npc_then_fight_save_and_rebuild(s
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, PromptDialog)
-        for key, value in (("map", "rooms"), ("width", "12"), ("height", "12"), ("seed", "7"), ("npcs", "Grukk")):
+        for key, value in (("map", "rooms"), ("width", "12"), ("height", "12"), ("seed", "7")):
             dialog.query_one(f"#prompt-{key}", Input).value = value
         await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, PickDialog)  # the NPCs are picked from the roster, not typed
+        await pilot.press("down", "space", "enter")  # Grukk (after Mayor Oswin)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, PlacementScreen)

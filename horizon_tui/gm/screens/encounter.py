@@ -47,6 +47,8 @@ class EncounterPickerScreen(Screen):
     BINDINGS = [
         Binding("enter", "fight", "Fight", id="gmpick.fight", show=False),
         Binding("ctrl+s", "fight", "Fight", id="gmpick.fight2"),
+        Binding("n", "build", "New encounter", id="gmpick.build",
+                tooltip="Build one from the catalogue's enemies, see its XP and odds, save it"),
         Binding("m", "mapless", "No map", id="gmpick.mapless",
                 tooltip="This encounter's enemies without a map: the tracker alone, distances ruled by the GM"),
         Binding("p", "place", "Place on a map", id="gmpick.place",
@@ -78,16 +80,32 @@ class EncounterPickerScreen(Screen):
         table.border_subtitle = "enter fights"
         for label in ("Encounter", "Difficulty", "Size"):
             table.add_column(label)
-        self.encounters = list_encounters(encounters_dir(self.app.catalogue))
-        for index, e in enumerate(self.encounters):
-            table.add_row(Text(e.name, style="bold red" if e.problem else "bold"), e.difficulty or "—",
-                          e.size or "—", key=str(index))
+        self._list()
         fighters = self.query_one("#gm-fighters", SelectionList)
         fighters.border_title = "Who fights (space toggles)"
         for member in self.app.campaign.party:
             fighters.add_option((member.name, member.name, True))
         self.query_one("#gm-encounter-detail").border_title = "Encounter"
         self._detail(0)
+
+    def _list(self) -> None:
+        """The shipped encounters, then the GM's own (built here, under the saves folder)."""
+        from horizon_tui.gm.screens.builder import builder_folder
+
+        table = self.query_one("#gm-encounters", DataTable)
+        table.clear()
+        self.encounters = list_encounters(encounters_dir(self.app.catalogue)) + list_encounters(builder_folder(self.app))
+        for index, e in enumerate(self.encounters):
+            table.add_row(Text(e.name, style="bold red" if e.problem else "bold"), e.difficulty or "—",
+                          e.size or "—", key=str(index))
+
+    def on_screen_resume(self) -> None:
+        self._list()
+
+    def action_build(self) -> None:
+        from horizon_tui.gm.screens.builder import EncounterBuilderScreen
+
+        self.app.push_screen(EncounterBuilderScreen())
 
     def _detail(self, index: int) -> None:
         detail = self.query_one("#gm-encounter-detail", Static)

@@ -8,8 +8,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Static
+from textual.screen import ModalScreen, Screen
+from textual.widgets import SelectionList, Static
 
 from horizon_tui.engine import mapgen
 from horizon_tui.engine.battlefield import Battlefield
@@ -32,7 +32,6 @@ class Unit:
 def map_dialog(app, default: str = "rooms") -> PromptDialog:
     """Which map, and which NPCs join (names, comma-separated)."""
     generators = ", ".join(mapgen.GENERATORS)
-    npc_names = ", ".join(n.name for n in app.campaign.npcs)
 
     def check(values: dict[str, str]) -> str | None:
         try:
@@ -40,17 +39,15 @@ def map_dialog(app, default: str = "rooms") -> PromptDialog:
             battles.map_battlefield(spec, app.store.catalogue, app.enemies())
         except (ValueError, KeyError) as exc:
             return str(exc)
-        unknown = [n for n in npc_list(values) if app.campaign.npc(n) is None]
-        return f"no NPC called {', '.join(unknown)}" if unknown else None
+        return None
 
     return PromptDialog("Place on a map", [
         Field("map", "Map", default, placeholder=f"{generators}, or an encounter id"),
         Field("width", "Width", "12", placeholder=f"{mapgen.MIN_SIZE}–50 (generated maps)"),
         Field("height", "Height", "12", placeholder=f"{mapgen.MIN_SIZE}–50 (generated maps)"),
         Field("seed", "Map seed", "1"),
-        Field("npcs", "NPCs", "", placeholder=npc_names or "no NPCs in the campaign"),
-    ], note=f"A generated map ({generators}) or a shipped encounter's map (without its enemies); then the "
-            "NPCs who join, by name (comma-separated).", check=check)
+    ], note=f"A generated map ({generators}) or a shipped encounter's map (without its enemies); then "
+            "you pick the NPCs who join from the roster.", check=check)
 
 
 def map_spec(values: dict[str, str]) -> dict:
@@ -64,10 +61,6 @@ def map_spec(values: dict[str, str]) -> dict:
     if not name:
         raise ValueError("name a map")
     return {"encounter": name}
-
-
-def npc_list(values: dict[str, str]) -> list[str]:
-    return [n.strip() for n in values.get("npcs", "").split(",") if n.strip()]
 
 
 class PlacementScreen(Screen):
@@ -220,16 +213,112 @@ def open_placement(screen, members: list[str], seed: int | None) -> None:
         app.notify("Pick at least one party member (space toggles)", severity="warning")
         return
 
-    def chosen(values: dict[str, str] | None) -> None:
-        if not values:
-            return
-        spec = map_spec(values)
+    def placed(spec: dict, names: list[str]) -> None:
         battlefield = battles.map_battlefield(spec, app.store.catalogue, app.enemies())
         units = [Unit("member", name, "party", "player") for name in members]
-        for name in npc_list(values):
+        for name in names:
             npc = app.campaign.npc(name)
             side = npc.combat_side()
             units.append(Unit("npc", npc.name, side, "gm" if side == "party" else npc.controller))
         app.push_screen(PlacementScreen(spec, battlefield, units, seed))
 
+    def chosen(values: dict[str, str] | None) -> None:
+        if not values:
+            return
+        spec = map_spec(values)
+        alive = [n for n in app.campaign.npcs if not n.dead]
+        if not alive:
+            placed(spec, [])
+            return
+        app.push_screen(PickDialog("Which NPCs join? (space picks, enter goes on)",
+                                   [(n.name, f"{n.name} — {n.combat_side()}, level {n.level}") for n in alive]),
+                        lambda names: names is not None and placed(spec, names))
+
     app.push_screen(map_dialog(app), chosen)
+
+
+class PickDialog(ModalScreen[list[str] | None]):
+    """Pick any of a list (space toggles, enter answers, escape cancels): names are picked, never
+    typed (issue 15: typed names were case-sensitive)."""
+
+    BINDINGS = [Binding("enter", "done", "OK", id="pick.ok", priority=True),
+                Binding("escape", "cancel", "Cancel", id="pick.cancel")]
+
+    def __init__(self, title: str, options: list[tuple[str, str]]) -> None:
+        super().__init__(classes="dialog-screen")
+        self.title_text = title
+        self.options = options
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog gm-prompt") as box:
+            box.border_title = self.title_text
+            box.border_subtitle = "space picks · enter: OK · esc: cancel"
+            yield SelectionList(*[(label, value, False) for value, label in self.options], id="pick-list")
+
+    def action_done(self) -> None:
+        self.dismiss(list(self.query_one("#pick-list", SelectionList).selected))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class CellPicker(ModalScreen[tuple[int, int] | None]):
+    """A cell on a map, by cursor: arrows move, enter picks a free floor cell, escape cancels."""
+
+    BINDINGS = [
+        *[Binding(key, f"move({dx}, {dy})", key.title(), show=False, priority=True, id=f"cell.{key}")
+          for key, (dx, dy) in MOVES.items()],
+        Binding("enter", "pick", "Pick", id="cell.pick", priority=True),
+        Binding("escape", "cancel", "Cancel", id="cell.cancel"),
+    ]
+
+    def __init__(self, battlefield: Battlefield, taken: dict[tuple[int, int], str], title: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.battlefield = battlefield
+        self.taken = taken
+        self.title_text = title
+        self.cursor = next(((x, y) for y in range(battlefield.height) for x in range(battlefield.width)
+                            if battlefield.is_walkable((x, y)) and (x, y) not in taken), (0, 0))
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog gm-prompt") as box:
+            box.border_title = self.title_text
+            box.border_subtitle = "arrows · enter picks · esc cancels"
+            yield Static(id="cell-map")
+            yield Static(id="cell-note")
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def action_move(self, dx: int, dy: int) -> None:
+        x, y = self.cursor
+        self.cursor = (min(max(0, x + dx), self.battlefield.width - 1), min(max(0, y + dy), self.battlefield.height - 1))
+        self._draw()
+
+    def action_pick(self) -> None:
+        problem = battles.placement_refusal(self.battlefield, self.cursor, self.taken)
+        if problem:
+            self.app.bell()
+            self.query_one("#cell-note", Static).update(Text(f"✗ {problem}", style="bold red"))
+            return
+        self.dismiss(self.cursor)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def _draw(self) -> None:
+        text = Text()
+        for y, row in enumerate(self.battlefield.to_rows()):
+            for x, glyph in enumerate(row):
+                style = "grey50" if glyph == "#" else ""
+                if (x, y) in self.taken:
+                    glyph, style = ("@", "bold green") if self.taken[(x, y)] == "the party" else ("e", "bold red")
+                if (x, y) == self.cursor:
+                    style = f"{style} reverse".strip()
+                text.append(glyph, style=style)
+            text.append("\n")
+        self.query_one("#cell-map", Static).update(text)
+        x, y = self.cursor
+        problem = battles.placement_refusal(self.battlefield, self.cursor, self.taken)
+        self.query_one("#cell-note", Static).update(Text(f"[{x}, {y}]" + (f" — {problem}" if problem else ""),
+                                                          style="red" if problem else "dim"))
