@@ -17,6 +17,7 @@ import attrs
 
 from horizon_tui.content.convert import structure
 from horizon_tui.content.files import read_document, with_lines
+from horizon_tui.content.guard import LIMIT
 from horizon_tui.content.models import Difficulty
 from horizon_tui.errors import DataError, Problem
 
@@ -62,8 +63,10 @@ class Rule:
     do: str
     when: str | None = None
     value: Fraction | None = None
-    min: int | None = None  # keep_range: the fewest cells to keep between it and any enemy it sees
-    stop_at: int | None = None  # approach: how many cells from the target to stop
+    # keep_range: the fewest cells to keep between it and any enemy it sees
+    min: int | None = attrs.field(default=None, metadata=LIMIT("cells"))
+    # approach: how many cells from the target to stop
+    stop_at: int | None = attrs.field(default=None, metadata=LIMIT("cells"))
     min_chance: Fraction = Fraction(0)  # abilities: skip those whose difficulty check is less likely
     save_strong_for: Condition | None = None  # use_best_ability: strong abilities only on such targets
     strong_from: Difficulty = Difficulty.V  # ... and "strong" means this difficulty and above

@@ -22,6 +22,7 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
+from horizon_tui.content.guard import check_ranges, parse_decimal, scan
 from horizon_tui.content.models import Armor
 from horizon_tui.errors import Problem
 
@@ -37,11 +38,17 @@ def _to_fraction(value: Any, _type: Any = None) -> Fraction:
     if isinstance(value, float):
         return Fraction(Decimal(repr(value)))
     if isinstance(value, str):
-        try:
-            return Fraction(Decimal(value.strip()))
-        except Exception:
-            raise ValueError(f"expected a number, got {value!r}") from None
-    raise TypeError(f"expected a number, got {type(value).__name__} {value!r}")
+        try:  # never Fraction(Decimal(text)) on unbounded text: "1e999999999" would never finish
+            return parse_decimal(value)
+        except ValueError as exc:
+            raise ValueError(f"expected a number, got {_short(value)} ({exc})") from None
+    raise TypeError(f"expected a number, got {type(value).__name__} {_short(value)}")
+
+
+def _short(value: Any) -> str:
+    """A value as shown in a problem: long texts and lists are cut, not printed whole."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def fraction_to_plain(value: Fraction) -> int | float:
@@ -55,30 +62,76 @@ def _strict_int(value: Any, _type: Any = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():
             return int(value)
-        if isinstance(value, str) and re.fullmatch(r"-?\d+", value.strip()):
+        if isinstance(value, str) and len(value) <= 60 and re.fullmatch(r"-?\d{1,40}", value.strip()):
             return int(value)
-        raise TypeError(f"expected a whole number, got {value!r}")
+        raise TypeError(f"expected a whole number, got {_short(value)}")
     return value
 
 
 def _strict_str(value: Any, _type: Any = None) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"expected text, got {value!r}")
+        raise TypeError(f"expected text, got {_short(value)}")
     return value
 
 
 def _strict_bool(value: Any, _type: Any = None) -> bool:
     if not isinstance(value, bool):
-        raise TypeError(f"expected true or false, got {value!r}")
+        raise TypeError(f"expected true or false, got {_short(value)}")
     return value
 
 
 def _structure_enum(value: Any, cls: type[enum.Enum]) -> enum.Enum:
     try:
         return cls(value)
-    except ValueError:
+    except (ValueError, TypeError):
         choices = ", ".join(repr(m.value) for m in cls)
-        raise ValueError(f"expected one of {choices}, got {value!r}") from None
+        raise ValueError(f"expected one of {choices}, got {_short(value)}") from None
+
+
+def _strict_containers(conv: cattrs.Converter) -> None:
+    """A list where a list belongs, a table where a table belongs: `loadout = "xxxx"` is one
+    problem ("expected a list"), not one per character of the text."""
+    from cattrs.cols import (
+        homogenous_tuple_structure_factory, is_mapping, is_sequence, list_structure_factory,
+        mapping_structure_factory,
+    )
+
+    def sequence_factory(type_: Any, converter: cattrs.Converter):
+        import typing
+
+        origin = typing.get_origin(type_)
+        args = typing.get_args(type_)
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            base = converter.gen_structure_hetero_tuple(type_)
+            count = len(args)
+        elif origin is tuple:
+            base = homogenous_tuple_structure_factory(type_, converter)
+            count = None
+        else:
+            base = list_structure_factory(type_, converter)
+            count = None
+
+        def hook(value: Any, _type: Any = None):
+            if not isinstance(value, (list, tuple)):
+                raise TypeError(f"expected a list, got {type(value).__name__} {_short(value)}")
+            if count is not None and len(value) != count:
+                raise ValueError(f"expected a list of {count}, got {len(value)} items")
+            return base(value, _type)
+
+        return hook
+
+    def mapping_factory(type_: Any, converter: cattrs.Converter):
+        base = mapping_structure_factory(type_, converter)
+
+        def hook(value: Any, _type: Any = None):
+            if not isinstance(value, dict):
+                raise TypeError(f"expected a table, got {type(value).__name__} {_short(value)}")
+            return base(value, _type)
+
+        return hook
+
+    conv.register_structure_hook_factory(is_sequence, sequence_factory)
+    conv.register_structure_hook_factory(is_mapping, mapping_factory)
 
 
 def make_converter() -> cattrs.Converter:
@@ -91,6 +144,7 @@ def make_converter() -> cattrs.Converter:
     conv.register_structure_hook_func(
         lambda t: isinstance(t, type) and issubclass(t, enum.Enum), _structure_enum
     )
+    _strict_containers(conv)
     # Armor's class is `class` in files, a keyword in Python.
     conv.register_structure_hook(
         Armor,
@@ -162,10 +216,23 @@ def problems_from(exc: BaseException, file: str, path: tuple[str, ...] = ()) -> 
 
 
 def structure(data: Any, cls: type, file: str, key_prefix: tuple[str, ...] = ()) -> Any:
-    """Structure `data` into `cls`, raising DataError with every problem found."""
+    """Structure `data` into `cls`, raising DataError with every problem found.
+
+    The guarded reader's checks come first and last (content.guard): nothing too deep, too long
+    or too large reaches cattrs, and every number of the result is within its documented range."""
+    from horizon_tui.content.guard import cap
     from horizon_tui.errors import DataError
 
+    problems = scan(data, file, prefix=key_prefix)
+    if problems:
+        raise DataError(problems)
     try:
-        return converter.structure(data, cls)
+        result = converter.structure(data, cls)
     except (cattrs.BaseValidationError, ForbiddenExtraKeysError, ValueError, TypeError, KeyError) as exc:
-        raise DataError(problems_from(exc, file, key_prefix)) from None
+        raise DataError(cap(problems_from(exc, file, key_prefix))) from None
+    except RecursionError:
+        raise DataError.one(file, ".".join(key_prefix), "is nested too deeply") from None
+    problems = check_ranges(result, file, key_prefix)
+    if problems:
+        raise DataError(problems)
+    return result

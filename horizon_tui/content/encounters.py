@@ -18,6 +18,7 @@ from horizon_tui.content.catalogue import Catalogue, data_dir
 from horizon_tui.content.characters import character_from_dict
 from horizon_tui.content.convert import structure
 from horizon_tui.content.files import read_document, with_lines
+from horizon_tui.content.guard import LIMIT, NAME
 from horizon_tui.content.models import STATS, Character
 from horizon_tui.errors import DataError, Problem
 
@@ -46,12 +47,12 @@ class EnemyDef:
 class EnemyFile:
     """The keys of an enemy file beyond the character's."""
 
-    level: int
-    xp: int
+    level: int = attrs.field(metadata=LIMIT("level"))
+    xp: int = attrs.field(metadata=LIMIT("xp"))
     ai: str = "brute"
     targeting: str = "nearest"
     glyph: str = ""
-    flee_below: float | None = None
+    flee_below: float | None = attrs.field(default=None, metadata=LIMIT("chance"))
     description: str = ""  # for people: what it is, how it fights
     # Derived stats set outright (R-2's numbers overridden at the start of battle), e.g. a boss's
     # `set_stats = { health = 900 }`; disease and buffs still move them (EnemyDef.hand_set).
@@ -63,18 +64,19 @@ ENEMY_KEYS = tuple(f.name for f in attrs.fields(EnemyFile))
 
 @attrs.frozen
 class Placement:
-    enemy: str  # an enemy id
-    at: tuple[int, int] | None = None  # [x, y]; omitted: a free cell in the enemies' corner
-    name: str | None = None  # a name of its own, e.g. "Grukk the Tall"
-    count: int = 1  # several of the same enemy (only without `at`)
+    enemy: str = attrs.field(metadata=NAME)  # an enemy id
+    # [x, y]; omitted: a free cell in the enemies' corner
+    at: tuple[int, int] | None = attrs.field(default=None, metadata=LIMIT("cell"))
+    name: str | None = attrs.field(default=None, metadata=NAME)  # a name of its own, e.g. "Grukk the Tall"
+    count: int = attrs.field(default=1, metadata=LIMIT("count"))  # several of the same enemy (only without `at`)
 
 
 @attrs.frozen
 class GeneratedMap:
     generator: str  # "rooms" | "caves" | "open"
-    width: int
-    height: int
-    seed: int = 0
+    width: int = attrs.field(metadata=LIMIT("field_side"))
+    height: int = attrs.field(metadata=LIMIT("field_side"))
+    seed: int = attrs.field(default=0, metadata=LIMIT("seed"))
 
 
 @attrs.frozen
@@ -98,13 +100,13 @@ class Rating:
 
 @attrs.frozen
 class EncounterFile:
-    name: str
+    name: str = attrs.field(metadata=NAME)
     description: str = ""
     difficulty: str = "normal"  # a label for people: easy, normal, hard, deadly
-    xp: int | None = None  # stated total; else the sum of the enemies' XP
+    xp: int | None = attrs.field(default=None, metadata=LIMIT("xp"))  # stated total; else the enemies' sum
     map: dict[str, Any] = attrs.field(factory=dict)  # a DrawnMap or a GeneratedMap, by keys
     enemies: list[Placement] = attrs.field(factory=list)
-    party_start: list[tuple[int, int]] = attrs.field(factory=list)
+    party_start: list[tuple[int, int]] = attrs.field(factory=list, metadata=LIMIT("cell"))
     notes: str = ""  # weather, terrain, anything that changes the fight
     rating: Rating | None = None  # what a sweep measured (engine.sweep.rating)
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -12,40 +10,19 @@ import attrs
 
 from horizon_tui.errors import DataError, Problem
 
-_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+def read_document(path: Path, *, save: bool = False) -> tuple[dict[str, Any], str]:
+    """A TOML or JSON file as a dict, and its text (for locating keys' lines), through the one
+    guarded reader (content.guard: size, nesting, digits and text length limits)."""
+    from horizon_tui.content.guard import read_document as guarded
 
-
-def read_document(path: Path) -> tuple[dict[str, Any], str]:
-    """A TOML or JSON file as a dict, and its text (for locating keys' lines)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError.one(path, "", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError.one(path, "", f"can't be read: {exc}") from None
-    if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError.one(path, "", f"broken JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
-    else:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            message = str(exc)
-            match = _TOML_AT.search(message)
-            line = int(match.group(1)) if match else None
-            message = _TOML_AT.sub("", message).strip()
-            if match:
-                message += f" (column {match.group(2)})"
-            raise DataError.one(path, "", f"broken TOML: {message}", line) from None
-    if not isinstance(data, dict):
-        raise DataError.one(path, "", "expected a table of keys at the top")
-    return data, text
+    return guarded(path, save=save)
 
 
 def locate(problems: list[Problem], text: str) -> list[Problem]:
     """Add the line where each problem's key (its last part) is written, when it can be found."""
+    from horizon_tui.content.guard import cap
+
+    problems = cap(problems)
     lines = text.splitlines()
     located = []
     for problem in problems:
@@ -99,4 +76,6 @@ def _find_key_line(lines: list[str], parts: list[str]) -> int | None:
 
 
 def with_lines(exc: DataError, text: str) -> DataError:
-    return DataError(locate(exc.problems, text))
+    from horizon_tui.content.guard import cap
+
+    return DataError(locate(cap(exc.problems), text))

@@ -12,6 +12,8 @@ from fractions import Fraction
 
 import attrs
 
+from horizon_tui.content.guard import LIMIT, NAME
+
 ATTRIBUTES: tuple[str, ...] = ("physical", "agility", "perception", "cognition", "faith", "beauty")
 STATS: tuple[str, ...] = (
     "health", "strength", "evasion", "accuracy", "speed",
@@ -95,8 +97,8 @@ class KinSettlement(enum.Enum):
 class Bonuses:
     """Flat bonuses: attribute points and/or derived-stat amounts (R-3)."""
 
-    attributes: dict[str, int] = attrs.field(factory=dict)
-    stats: dict[str, Fraction] = attrs.field(factory=dict)
+    attributes: dict[str, int] = attrs.field(factory=dict, metadata=LIMIT("bonus_points"))
+    stats: dict[str, Fraction] = attrs.field(factory=dict, metadata=LIMIT("stat_bonus"))
 
 
 @attrs.frozen
@@ -106,13 +108,13 @@ class SpeciesFeatures:
     attack_formula: str | None = None  # replaces the normal-attack formula (R-9)
     crit_immune: bool = False
     effect_immunities: list[str] = attrs.field(factory=list)
-    sight_radius: int | None = None
-    terrain_costs: dict[str, int] = attrs.field(factory=dict)  # e.g. {difficult = 1}
+    sight_radius: int | None = attrs.field(default=None, metadata=LIMIT("cells"))
+    terrain_costs: dict[str, int] = attrs.field(factory=dict, metadata=LIMIT("cells"))  # e.g. {difficult = 1}
 
 
 @attrs.frozen
 class Species:
-    name: str
+    name: str = attrs.field(metadata=NAME)
     id: str = ""
     universe: str = "own"
     description: str = ""
@@ -124,18 +126,18 @@ class Species:
 
 @attrs.frozen
 class Weapon:
-    name: str
-    kind: WeaponKind
-    damage: str  # dice expression, rolled per attack (R-9)
+    name: str = attrs.field(metadata=NAME)
+    kind: WeaponKind = attrs.field()
+    damage: str = attrs.field()  # dice expression, rolled per attack (R-9)
     id: str = ""
     short_blade: bool = False  # knives and daggers: may crit with a normal attack (R-9)
-    range: int | None = None  # normal-attack range; ranged kinds pick within their bounds (R-11)
+    range: int | None = attrs.field(default=None, metadata=LIMIT("cells"))  # normal-attack range (R-11)
     description: str = ""
 
 
 @attrs.frozen
 class Armor:
-    name: str
+    name: str = attrs.field(metadata=NAME)
     armor_class: int  # 10 (lightest) … 1 (heaviest); `class` in files
     id: str = ""
     description: str = ""
@@ -149,28 +151,29 @@ class EffectSpec:
     """One effect an ability applies (R-10), with its chance, duration and magnitude."""
 
     effect: str
-    chance: Fraction = Fraction(1)
-    duration: int = 1
-    magnitude: Fraction = Fraction(0)
+    chance: Fraction = attrs.field(default=Fraction(1), metadata=LIMIT("chance"))
+    duration: int = attrs.field(default=1, metadata=LIMIT("duration"))
+    magnitude: Fraction = attrs.field(default=Fraction(0), metadata=LIMIT("magnitude"))
     stat: str | None = None  # buff: the derived stat; disease: the attribute (None = all)
     gradual: bool = False  # disease: lose the points over the duration instead of at once
 
 
 @attrs.frozen
 class Ability:
-    name: str
-    difficulty: Difficulty
-    kind: AbilityKind
+    name: str = attrs.field(metadata=NAME)
+    difficulty: Difficulty = attrs.field()
+    kind: AbilityKind = attrs.field()
     description: str = ""
     replaceable: bool = True  # passives and companions
     target: Target = Target.enemy
-    radius: int | None = None  # area only
-    length: int | None = None  # line only
-    multiplier: Fraction | None = None  # GM-approved override of the difficulty's multiplier
-    range: int | None = None  # GM-approved override of the weapon's range
+    radius: int | None = attrs.field(default=None, metadata=LIMIT("radius"))  # area only
+    length: int | None = attrs.field(default=None, metadata=LIMIT("length"))  # line only
+    # GM-approved override of the difficulty's multiplier
+    multiplier: Fraction | None = attrs.field(default=None, metadata=LIMIT("multiplier"))
+    range: int | None = attrs.field(default=None, metadata=LIMIT("cells"))  # GM-approved, over the weapon's range
     crit: bool = False
     effects: list[EffectSpec] = attrs.field(factory=list)
-    modifiers: dict[str, Fraction] = attrs.field(factory=dict)  # passives: flat stat changes
+    modifiers: dict[str, Fraction] = attrs.field(factory=dict, metadata=LIMIT("stat_bonus"))  # passives
     companion: str | None = None  # an enemy-catalogue id
 
     @property
@@ -211,15 +214,15 @@ class Character:
     `bonus` are points from anything else and never raise the level (R-4).
     """
 
-    name: str
-    species: Species
-    weapon: Weapon
-    attributes: dict[str, int] = attrs.field(factory=_zero_attributes)
-    xp: int = 0
+    name: str = attrs.field(metadata=NAME)
+    species: Species = attrs.field()
+    weapon: Weapon = attrs.field()
+    attributes: dict[str, int] = attrs.field(factory=_zero_attributes, metadata=LIMIT("attribute"))
+    xp: int = attrs.field(default=0, metadata=LIMIT("xp"))
     armor: Armor | None = None
     abilities: list[Ability] = attrs.field(factory=list)
-    loadout: list[str] = attrs.field(factory=list)
-    bonus: dict[str, int] = attrs.field(factory=dict)
+    loadout: list[str] = attrs.field(factory=list, metadata=NAME)
+    bonus: dict[str, int] = attrs.field(factory=dict, metadata=LIMIT("bonus_points"))
     background: Background = attrs.field(factory=Background)
     gm_approved: bool = False  # the GM approved an over-budget custom species (R-3)
     attack_formula: str | None = None  # a character's own special feature (R-9)

@@ -10,11 +10,14 @@ from fractions import Fraction
 
 import attrs
 
+from horizon_tui.content.guard import LIMIT
 from horizon_tui.content.models import Difficulty, WeaponKind
 
 
-def _field(rule: str, house: bool, **kwargs):
-    return attrs.field(metadata={"rule": rule, "house": house}, **kwargs)
+def _field(rule: str, house: bool, limit: str | None = None, **kwargs):
+    """`limit`: the range its numbers are held to (data/limits.toml, content.guard)."""
+    metadata = {"rule": rule, "house": house} | (LIMIT(limit) if limit else {})
+    return attrs.field(metadata=metadata, **kwargs)
 
 
 def H(rule: str, **kwargs):  # noqa: N802 - reads like the RULES.md mark
@@ -29,7 +32,7 @@ def S(rule: str, **kwargs):  # noqa: N802
 
 @attrs.frozen
 class LevelRow:
-    level: int
+    level: int = attrs.field(metadata=LIMIT("level"))
     slots: int
     charges: dict[Difficulty, int]
     free_action_points: int
@@ -79,9 +82,10 @@ class Creation:
 
 @attrs.frozen
 class Experience:
-    first_point_cost: int = S("R-4", default=10)
-    cost_step: int = S("R-4", default=5)
-    points_per_level: int = S("R-4", default=10)
+    # Ranges in data/limits.toml: R-4's closed form needs a first cost and points per level of 1 or more.
+    first_point_cost: int = S("R-4", default=10, limit="xp_cost")
+    cost_step: int = S("R-4", default=5, limit="xp_step")
+    points_per_level: int = S("R-4", default=10, limit="xp_cost")
     award_max: int = H("R-4", default=1_000_000)  # the most XP one award gives (or takes) per character
 
 

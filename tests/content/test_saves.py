@@ -117,7 +117,7 @@ abilities = st.lists(
     invested=attribute_values,
     bonus=st.dictionaries(st.sampled_from(ATTRIBUTES), st.integers(0, 50), max_size=3),
     xp=st.integers(0, 10**6),
-    name=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=20),
+    name=st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=20),
     armor=st.sampled_from([None, "leather", "plate", {"name": "Bark plates", "class": 7}]),
     species=st.sampled_from(["human", "elf", {"name": "Moth-kin", "bonuses": {"stats": {"evasion": 1.5}}}]),
     weapon=st.sampled_from(["dagger", "longbow", {"name": "Bone knife", "kind": "one_handed", "short_blade": True, "damage": "1d4"}]),
