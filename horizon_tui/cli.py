@@ -1,7 +1,8 @@
 """The `horizon` command. Heavy imports (textual, tcod) happen inside the commands that need them,
 so `horizon sheet` stays fast.
 
-Exit codes (INTERFACES.md): 0 done, 1 a problem with the input, 2 bad command-line usage.
+Exit codes (INTERFACES.md): 0 done, 1 a problem with the input, 2 bad command-line usage,
+70 an internal error (one line naming a crash report, horizon_tui.crash).
 """
 
 from __future__ import annotations
@@ -84,6 +85,13 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - issue 13: a bug is reported, never shown as a traceback
+        from horizon_tui.crash import EXIT_INTERNAL, one_line, write_report
+
+        print(one_line(write_report(exc, f"horizon {command}")), file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 def _catalogue():
@@ -103,7 +111,9 @@ def cmd_sheet(args) -> int:
     if problems:
         from horizon_tui.content.files import locate
 
-        raise DataError(locate(problems, args.file.read_text(encoding="utf-8")))
+        from horizon_tui.content.files import read_document
+
+        raise DataError(locate(problems, read_document(args.file)[1]))
     data = sheet(build(character, catalogue.rules))
     if args.json:
         print(json.dumps(data, ensure_ascii=False))

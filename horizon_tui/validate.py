@@ -1,7 +1,11 @@
 """`horizon validate PATH…`: every problem in data files, characters and saves, one line each.
 
-A file is recognised by where it lives (a catalogue folder) or by what it holds. Later parts of
-Horizon (encounters, enemies, battle saves) add their checks to `VALIDATORS`.
+A file is recognised by where it lives (a catalogue folder, `enemies/`, `encounters/`, `species/`),
+by its name (`rules.toml`, `limits.toml`, `ai.toml`, `weapons.toml`, `armor.toml`,
+`authorized_keys`) or by what it holds (a battle save's or campaign's `kind`, a character's keys).
+Every kind is read by exactly the reader the apps use (content.guard underneath), so what
+`validate` passes the apps open, and what they refuse `validate` reports. The engine adds its
+kinds (enemies, encounters, AI profiles) to `VALIDATORS` (engine.validate).
 """
 
 from __future__ import annotations
@@ -17,15 +21,16 @@ from horizon_tui.errors import DataError, Problem
 # (name, predicate(path, data), check(path, catalogue) -> problems)
 Validator = tuple[str, Callable[[Path, dict], bool], Callable[[Path, Catalogue], list[Problem]]]
 VALIDATORS: list[Validator] = []
+ACCOUNT_FILE = "authorized_keys"  # the SSH host's account files (ssh.accounts.KEYS_FILE)
+KINDS = "character, rules, limits, catalogue, encounter, enemy, AI profiles, battle save, campaign or account"
 
 
 def _check_character(path: Path, catalogue: Catalogue) -> list[Problem]:
+    from horizon_tui.content.files import locate
     from horizon_tui.rules.validation import check_character
 
-    from horizon_tui.content.files import locate
-
     problems = check_character(load_character(path, catalogue), catalogue, str(path))
-    return locate(problems, path.read_text(encoding="utf-8")) if problems else problems
+    return locate(problems, read_document(path)[1]) if problems else problems
 
 
 def _check_rules(path: Path, catalogue: Catalogue) -> list[Problem]:
@@ -34,17 +39,75 @@ def _check_rules(path: Path, catalogue: Catalogue) -> list[Problem]:
     return check_ruleset(load_ruleset(path), str(path))
 
 
-def _check_catalogue_dir(path: Path) -> list[Problem]:
-    from horizon_tui.rules.validation import check_catalogue
+def _check_limits(path: Path, catalogue: Catalogue) -> list[Problem]:
+    from horizon_tui.content.guard import load_limits
 
-    return check_catalogue(load_catalogue(path))
+    load_limits(path)  # DataError: reported by validate_paths
+    return []
+
+
+def _check_keyed(path: Path, catalogue: Catalogue) -> list[Problem]:
+    """weapons.toml or armor.toml on its own."""
+    from horizon_tui.content.catalogue import load_keyed_file
+    from horizon_tui.rules.validation import check_weapon
+
+    from horizon_tui.content.models import Armor, Weapon
+
+    if path.stem == "weapons":
+        weapons = load_keyed_file(path, Weapon)
+        return [p for key, w in weapons.items() for p in check_weapon(w, catalogue.rules, str(path), key)]
+    armor = load_keyed_file(path, Armor)
+    return [Problem(str(path), f"{key}.class", f"armor classes are 1–10, not {a.armor_class}")
+            for key, a in armor.items() if a.armor_class not in catalogue.rules.armor_classes]
+
+
+def _check_species(path: Path, catalogue: Catalogue) -> list[Problem]:
+    from horizon_tui.content.catalogue import load_species_file
+    from horizon_tui.rules.validation import check_species
+
+    return check_species(load_species_file(path), catalogue.rules, str(path), "")
+
+
+def _check_battle_save(path: Path, catalogue: Catalogue) -> list[Problem]:
+    """A battle save is read as Resume reads it: replayed to the point it was saved at."""
+    from horizon_tui.content.encounters import load_enemies
+    from horizon_tui.engine.persist import load_session
+
+    try:
+        enemies = load_enemies(catalogue)
+    except DataError as exc:
+        return [Problem(str(path), "", f"can't be checked: the enemy catalogue has problems ({exc.problems[0]})")]
+    load_session(path, catalogue, enemies)
+    return []
+
+
+def _check_campaign(path: Path, catalogue: Catalogue) -> list[Problem]:
+    from horizon_tui.gm.store import read_campaign
+
+    read_campaign(path, catalogue)
+    return []
+
+
+def _check_account(path: Path, catalogue: Catalogue) -> list[Problem]:
+    from horizon_tui.ssh.accounts import check_keys_file
+
+    return check_keys_file(path)
 
 
 def _is_character(path: Path, data: dict) -> bool:
     return "attributes" in data and "weapon" in data
 
 
+def _kind_is(kind: str) -> Callable[[Path, dict], bool]:
+    return lambda p, d: d.get("kind") == kind
+
+
+VALIDATORS.append(("battle save", _kind_is("horizon-battle"), _check_battle_save))
+VALIDATORS.append(("campaign", _kind_is("horizon-campaign"), _check_campaign))
 VALIDATORS.append(("rules", lambda p, d: p.name == "rules.toml", _check_rules))
+VALIDATORS.append(("limits", lambda p, d: p.name == "limits.toml", _check_limits))
+VALIDATORS.append(("catalogue", lambda p, d: p.name in ("weapons.toml", "armor.toml"), _check_keyed))
+VALIDATORS.append(("species", lambda p, d: p.parent.name == "species", _check_species))
 VALIDATORS.append(("character", _is_character, _check_character))
 
 
@@ -60,14 +123,44 @@ def _register_later_validators() -> None:
                 raise
 
 
+def _wanted(path: Path) -> bool:
+    return path.is_file() and (path.suffix.lower() in (".toml", ".json") or path.name == ACCOUNT_FILE)
+
+
 def _files(path: Path) -> list[Path]:
     if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.suffix.lower() in (".toml", ".json") and p.is_file()
+        return sorted(p for p in path.rglob("*") if _wanted(p)
                       and not any(part.startswith(".") for part in p.relative_to(path).parts))
     return [path]
 
 
+def check_file(path: Path, catalogue: Catalogue | None = None) -> list[Problem]:
+    """Every problem of one file of any kind Horizon reads; never raises DataError."""
+    _register_later_validators()
+    if path.name == ACCOUNT_FILE:
+        return _check_account(path, catalogue or default_catalogue())
+    try:
+        data, _ = read_document(path, save=path.suffix.lower() == ".json")
+    except DataError as exc:
+        return exc.problems
+    try:
+        cat = catalogue or default_catalogue()
+        for name, matches, check in VALIDATORS:
+            if matches(path, data):
+                return check(path, cat)
+        return [Problem(str(path), "", f"not a file Horizon knows ({KINDS})")]
+    except DataError as exc:
+        return exc.problems
+
+
 def validate_paths(paths: list[Path]) -> tuple[list[Problem], int]:
+    from horizon_tui.content.guard import reading_once
+
+    with reading_once():
+        return _validate_paths(paths)
+
+
+def _validate_paths(paths: list[Path]) -> tuple[list[Problem], int]:
     _register_later_validators()
     problems: list[Problem] = []
     checked = 0
@@ -78,30 +171,20 @@ def validate_paths(paths: list[Path]) -> tuple[list[Problem], int]:
             continue
         catalogue_dir = root.is_dir() and (root / "rules.toml").exists()
         if catalogue_dir:
+            from horizon_tui.rules.validation import check_catalogue
+
             try:
-                problems += _check_catalogue_dir(root)
                 catalogue = load_catalogue(root)
+                problems += check_catalogue(catalogue)
             except DataError as exc:
                 problems += exc.problems
                 continue
         catalogue_files = {"rules.toml", "weapons.toml", "armor.toml"}  # rules.toml too: no double report
         for path in _files(root):
             checked += 1
-            if catalogue_dir and (path.name in catalogue_files or path.parent.name == "species"):
+            if catalogue_dir and path.parent == root and path.name in catalogue_files:
                 continue  # checked with the catalogue above
-            try:
-                data, _ = read_document(path)
-            except DataError as exc:
-                problems += exc.problems
+            if catalogue_dir and path.parent == root / "species":
                 continue
-            try:
-                cat = catalogue or default_catalogue()
-                for name, matches, check in VALIDATORS:
-                    if matches(path, data):
-                        problems += check(path, cat)
-                        break
-                else:
-                    problems.append(Problem(str(path), "", "not a file Horizon knows (character, rules, catalogue, encounter, enemy or save)"))
-            except DataError as exc:
-                problems += exc.problems
+            problems += check_file(path, catalogue)
     return problems, checked

@@ -49,7 +49,7 @@ def load_ruleset(path: Path) -> Ruleset:
         raise with_lines(exc, text) from None
 
 
-def _load_keyed(path: Path, cls: type) -> dict[str, Any]:
+def load_keyed_file(path: Path, cls: type) -> dict[str, Any]:
     """A file of tables keyed by id (weapons.toml, armor.toml)."""
     data, text = read_document(path)
     items: dict[str, Any] = {}
@@ -65,6 +65,9 @@ def _load_keyed(path: Path, cls: type) -> dict[str, Any]:
     if problems:
         raise DataError(problems)
     return items
+
+
+_load_keyed = load_keyed_file
 
 
 def load_species_file(path: Path) -> Species:

@@ -70,7 +70,7 @@ def _strict_int(value: Any, _type: Any = None) -> int:
 
 def _strict_str(value: Any, _type: Any = None) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"expected text, got {_short(value)}")
+        raise TypeError(f"expected text, got {type(value).__name__}")
     return value
 
 
@@ -130,8 +130,24 @@ def _strict_containers(conv: cattrs.Converter) -> None:
 
         return hook
 
+    def attrs_factory(type_: Any, converter: cattrs.Converter):
+        base = converter.gen_structure_attrs_fromdict(type_)
+        return _table_only(base)
+
     conv.register_structure_hook_factory(is_sequence, sequence_factory)
     conv.register_structure_hook_factory(is_mapping, mapping_factory)
+    conv.register_structure_hook_factory(attrs.has, attrs_factory)
+
+
+def _table_only(base):
+    """A hook for an attrs class that refuses anything but a table, with one problem."""
+
+    def hook(value: Any, _type: Any = None):
+        if not isinstance(value, dict):
+            raise TypeError(f"expected a table, got {type(value).__name__} {_short(value)}")
+        return base(value, _type)
+
+    return hook
 
 
 def make_converter() -> cattrs.Converter:
@@ -148,9 +164,9 @@ def make_converter() -> cattrs.Converter:
     # Armor's class is `class` in files, a keyword in Python.
     conv.register_structure_hook(
         Armor,
-        make_dict_structure_fn(
+        _table_only(make_dict_structure_fn(
             Armor, conv, _cattrs_forbid_extra_keys=True, armor_class=override(rename="class")
-        ),
+        )),
     )
     conv.register_unstructure_hook(
         Armor, make_dict_unstructure_fn(Armor, conv, armor_class=override(rename="class"))

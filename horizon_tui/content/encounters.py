@@ -90,12 +90,12 @@ class Rating:
     """`[rating]`, written by `horizon sweep --rate`: the party level and size at which the
     party's AI wins `target_win_rate` of battles (measured over `runs` battles from `seed`)."""
 
-    party_level: int
-    party_size: int
-    target_win_rate: float
-    measured_win_rate: float
-    runs: int
-    seed: int
+    party_level: int = attrs.field(metadata=LIMIT("level"))
+    party_size: int = attrs.field(metadata=LIMIT("count"))
+    target_win_rate: float = attrs.field(metadata=LIMIT("chance"))
+    measured_win_rate: float = attrs.field(metadata=LIMIT("chance"))
+    runs: int = attrs.field(metadata=LIMIT("whole"))
+    seed: int = attrs.field(metadata=LIMIT("seed"))
 
 
 @attrs.frozen

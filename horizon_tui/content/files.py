@@ -31,12 +31,27 @@ def locate(problems: list[Problem], text: str) -> list[Problem]:
             continue
         line = _find_key_line(lines, problem.key.split("."))
         located.append(attrs.evolve(problem, line=line))
+    _HEADERS.clear()
     return located
 
 
 def _key_pattern(name: str) -> re.Pattern[str]:
     escaped = re.escape(name)
     return re.compile(rf'^\s*(?:"?{escaped}"?\s*[=:]|\[+[^\]]*\b{escaped}\]+)|[{{,]\s*"?{escaped}"?\s*[=:]')
+
+
+_HEADERS: dict[tuple[int, str, int], list[int]] = {}
+
+
+def _headers(lines: list[str], name: str, start: int) -> list[int]:
+    """The lines of `[[name]]` headers from `start` on, once per text (a file with thousands of
+    problems under one list would otherwise scan it once per problem)."""
+    key = (id(lines), name, start)
+    found = _HEADERS.get(key)
+    if found is None:
+        header = re.compile(rf'^\s*\[\[[^\]]*\b{re.escape(name)}\s*\]\]')
+        found = _HEADERS[key] = [n for n in range(start, len(lines)) if header.search(lines[n])]
+    return found
 
 
 def _find_in_order(lines: list[str], parts: list[str]) -> int | None:
@@ -47,8 +62,7 @@ def _find_in_order(lines: list[str], parts: list[str]) -> int | None:
         if part.isdigit():
             if i == 0:
                 return None
-            header = re.compile(rf'^\s*\[\[[^\]]*\b{re.escape(parts[i - 1])}\s*\]\]')
-            headers = [n for n in range(start, len(lines)) if header.search(lines[n])]
+            headers = _headers(lines, parts[i - 1], start)
             if int(part) >= len(headers):
                 return None
             start = found = headers[int(part)]

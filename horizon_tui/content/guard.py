@@ -17,8 +17,11 @@ Public: `read_document`, `read_json_object`, `scan`, `check_ranges`, `parse_deci
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 import math
+import os
 import re
 import tomllib
 import unicodedata
@@ -103,6 +106,15 @@ def show(value: Fraction | int | float) -> str:
 
 
 def _read_text(path: Path, max_bytes: int) -> str:
+    import stat
+
+    try:  # a FIFO or a device (/dev/zero, a pipe) would block or never end: plain files only
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise DataError.one(path, "", "is not a plain file (a folder, a device or a pipe)")
+    except FileNotFoundError:
+        raise DataError.one(path, "", "no such file") from None
+    except OSError as exc:
+        raise DataError.one(path, "", f"can't be read: {exc.strerror or exc}") from None
     try:
         with open(path, "rb") as handle:
             raw = handle.read(max_bytes + 1)
@@ -154,7 +166,7 @@ def parse_text(text: str, path: Path | str, *, json_format: bool, limits: Limits
         raise DataError.one(path, "", f"a number has {len(str(exc))} digits; at most {limits.digits} "
                             f"(files.digits in {LIMITS_FILE})") from None
     except json.JSONDecodeError as exc:
-        raise DataError.one(path, "", f"broken JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
+        raise DataError.one(path, "", f"can't be read: broken JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = _TOML_AT.search(message)
@@ -162,7 +174,7 @@ def parse_text(text: str, path: Path | str, *, json_format: bool, limits: Limits
         message = _TOML_AT.sub("", message).strip()
         if match:
             message += f" (column {match.group(2)})"
-        raise DataError.one(path, "", f"broken TOML: {message}", line) from None
+        raise DataError.one(path, "", f"can't be read: broken TOML: {message}", line) from None
     except ValueError as exc:  # tomllib: an integer over Python's 4300 digits; JSON: NaN, Infinity
         text_of = str(exc)
         if "digits" in text_of:
@@ -182,8 +194,37 @@ def read_document(path: Path, *, save: bool = False, limits: Limits | None = Non
     `save`: a battle save or campaign, held to `files.save_bytes` instead of `files.file_bytes`."""
     limits = limits or current()
     path = Path(path)
+    key = None
+    if _once is not None:
+        try:
+            st = os.stat(path)
+            key = (str(path), st.st_mtime_ns, st.st_size, save)
+        except OSError:
+            key = None
+        if key in _once:
+            data, text = _once[key]
+            return copy.deepcopy(data), text
     text = _read_text(path, limits.save_bytes if save else limits.file_bytes)
-    return parse_text(text, path, json_format=path.suffix.lower() == ".json", limits=limits), text
+    data = parse_text(text, path, json_format=path.suffix.lower() == ".json", limits=limits)
+    if _once is not None and key is not None:
+        _once[key] = (copy.deepcopy(data), text)
+    return data, text
+
+
+_once: dict[tuple, tuple[dict[str, Any], str]] | None = None
+
+
+@contextlib.contextmanager
+def reading_once():
+    """Within it, a file read twice (validate reads it to tell its kind, then reads it as its
+    kind) is parsed once; each reader still gets its own copy."""
+    global _once
+    outer = _once
+    _once = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _once = outer
 
 
 def read_json_object(path: Path, *, limits: Limits | None = None) -> dict[str, Any]:
@@ -219,47 +260,51 @@ def scan(data: Any, file: str, limits: Limits | None = None, prefix: tuple[str, 
     An explicit stack, so a value nested a million deep costs a loop, not the recursion limit.
     Stops at `files.problems` problems."""
     limits = limits or current()
+    if not isinstance(data, (dict, list)):
+        data = {"": data} if not prefix else {prefix[-1]: data}
+        prefix = prefix[:-1]
     problems: list[Problem] = []
     max_bits = int(limits.digits * 3.33) + 1
-    magnitude = 10.0 ** limits.digits
     stack: list[tuple[Any, tuple[str, ...], int]] = [(data, prefix, 0)]
-    while stack and len(problems) < limits.problems:
-        value, path, depth = stack.pop()
-        if isinstance(value, dict):
-            if depth >= limits.nesting:
-                problems.append(Problem(file, _join(path), f"is nested too deeply: at most {limits.nesting} "
-                                        f"levels (files.nesting in {LIMITS_FILE})"))
-                continue
-            for key, item in reversed(list(value.items())):
-                if len(key) > limits.name_length * 4:
-                    problems.append(Problem(file, _join(path), f"a key of {len(key):,} characters; at most "
-                                            f"{limits.name_length * 4}"))
-                    continue
-                stack.append((item, path + (key,), depth + 1))
-        elif isinstance(value, list):
-            if depth >= limits.nesting:
-                problems.append(Problem(file, _join(path), f"is nested too deeply: at most {limits.nesting} "
-                                        f"levels (files.nesting in {LIMITS_FILE})"))
-                continue
-            for index in range(len(value) - 1, -1, -1):
-                stack.append((value[index], path + (str(index),), depth + 1))
-        elif isinstance(value, bool):
-            continue
-        elif isinstance(value, int):
+    too_deep = f"is nested too deeply: at most {limits.nesting} levels (files.nesting in {LIMITS_FILE})"
+
+    def leaf(value: Any, path: tuple[str, ...]) -> None:
+        if isinstance(value, bool):
+            return
+        if isinstance(value, int):
             if value.bit_length() > max_bits:
                 problems.append(Problem(file, _join(path), f"a number of about {int(value.bit_length() / 3.32)} "
                                         f"digits; at most {limits.digits} (files.digits in {LIMITS_FILE})"))
         elif isinstance(value, float):
+            # a finite float has at most 309 digits: safe to convert; its field's range says more
             if not math.isfinite(value):
                 problems.append(Problem(file, _join(path), f"{value} is not a number Horizon can use; "
                                         "write a finite number"))
-            elif abs(value) >= magnitude:
-                problems.append(Problem(file, _join(path), f"{value:g} is too large: at most "
-                                        f"{limits.digits} digits (files.digits in {LIMITS_FILE})"))
-        elif isinstance(value, str):
-            if len(value) > limits.text_length:
-                problems.append(Problem(file, _join(path), f"a text of {len(value):,} characters; at most "
-                                        f"{limits.text_length:,} (files.text_length in {LIMITS_FILE})"))
+        elif isinstance(value, str) and len(value) > limits.text_length:
+            problems.append(Problem(file, _join(path), f"a text of {len(value):,} characters; at most "
+                                    f"{limits.text_length:,} (files.text_length in {LIMITS_FILE})"))
+
+    while stack and len(problems) < limits.problems:
+        value, path, depth = stack.pop()
+        if depth >= limits.nesting:
+            problems.append(Problem(file, _join(path), too_deep))
+            continue
+        if isinstance(value, dict):
+            items = value.items()
+        else:
+            items = enumerate(value)
+        for key, item in items:
+            if isinstance(item, (dict, list)):
+                stack.append((item, path + (str(key),), depth + 1))
+            elif isinstance(item, (int, float, str)):
+                if isinstance(item, str) and len(item) <= limits.text_length:
+                    continue
+                if type(item) is int and -(10**9) < item < 10**9:
+                    continue
+                leaf(item, path + (str(key),))
+            if isinstance(key, str) and len(key) > limits.name_length * 4:
+                problems.append(Problem(file, _join(path), f"a key of {len(key):,} characters; at most "
+                                        f"{limits.name_length * 4}"))
     if stack and len(problems) >= limits.problems:
         problems.append(Problem(file, "", f"more problems not listed (at most {limits.problems} per file)"))
     return problems
@@ -270,9 +315,22 @@ def cap(problems: list[Problem], limits: Limits | None = None) -> list[Problem]:
     limits = limits or current()
     if len(problems) <= limits.problems:
         return problems
-    rest = len(problems) - limits.problems
+    counted = 0
+    if problems and _SUMMARY.fullmatch(problems[-1].message):  # capped already
+        counted = int(_SUMMARY.fullmatch(problems[-1].message).group(1))
+        problems = problems[:-1]
+        if len(problems) <= limits.problems:
+            return problems + [Problem(problems[-1].file, "", _summary(counted))]
+    rest = len(problems) - limits.problems + counted
     last = problems[limits.problems]
-    return problems[: limits.problems] + [Problem(last.file, "", f"and {rest} more problem{'s' if rest != 1 else ''}")]
+    return problems[: limits.problems] + [Problem(last.file, "", _summary(rest))]
+
+
+_SUMMARY = re.compile(r"and (\d+) more problems?")
+
+
+def _summary(rest: int) -> str:
+    return f"and {rest} more problem{'s' if rest != 1 else ''}"
 
 
 def locate_capped(problems: list[Problem], text: str, limits: Limits | None = None) -> list[Problem]:

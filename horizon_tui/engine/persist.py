@@ -21,7 +21,7 @@ from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.engine.battle import Battle, PartyMember
 from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.runner import Input, action_from_dict, action_to_dict, replay, run_ai
-from horizon_tui.errors import DataError
+from horizon_tui.errors import DataError, Problem
 from horizon_tui.saves.store import atomic_write, read_json, rotate_backups
 
 SCHEMA = 1
@@ -66,10 +66,18 @@ def hand_set_to_dict(hand_set: dict[str, Fraction]) -> dict[str, str]:
 
 
 def hand_set_from_dict(data: Any) -> dict[str, Fraction]:
-    """ValueError (or ZeroDivisionError) saying what is wrong."""
+    """ValueError saying what is wrong. Numbers as text go through the guarded parser
+    (content.guard.parse_decimal): "1e999999999" is refused, never computed."""
+    from horizon_tui.content.guard import parse_decimal
+
     if not isinstance(data, dict):
         raise ValueError(f"hand_set is a table of stat → number, not {type(data).__name__}")
-    return {str(stat): Fraction(str(value)) for stat, value in data.items()}
+    out = {}
+    for stat, value in data.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError(f"{stat}: a number, not {type(value).__name__}")
+        out[str(stat)] = parse_decimal(value if isinstance(value, str) else repr(value))
+    return out
 
 
 def log_digest(battle: Battle) -> str:
@@ -120,15 +128,26 @@ def session_from_dict(
         raise DataError.one(file, "kind", f"not a battle save (expected kind = {KIND!r})")
     if not isinstance(data.get("schema"), int) or data["schema"] > SCHEMA:
         raise DataError.one(file, "schema", f"written by a newer Horizon (schema {data.get('schema')!r})")
-    try:
-        seed = int(data["seed"])
-        encounter = str(data["encounter"])
-        party_data = list(data["party"])
-        inputs_data = list(data["inputs"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DataError.one(file, str(exc).strip("'"), "missing or of the wrong type") from None
+    problems = []
+    for key, kinds, what in (("seed", (int,), "a whole number"), ("encounter", (str,), "an encounter id or path"),
+                             ("party", (list,), "a list of party members"), ("inputs", (list,), "a list of inputs")):
+        value = data.get(key)
+        if value is None:
+            problems.append(Problem(file, key, f"is required but missing ({what})"))
+        elif isinstance(value, bool) or not isinstance(value, kinds):
+            problems.append(Problem(file, key, f"expected {what}, got {type(value).__name__}"))
+    if problems:
+        raise DataError(problems)
+    seed = data["seed"]
+    encounter = data["encounter"]
+    party_data = data["party"]
+    inputs_data = data["inputs"]
     party = []
     for index, member in enumerate(party_data):
+        if not isinstance(member, dict) or not isinstance(member.get("character"), dict):
+            raise DataError.one(file, f"party.{index}", "expected a table with the member's `character`")
+        if not isinstance(member.get("controller", "player"), str):
+            raise DataError.one(file, f"party.{index}.controller", "expected \"player\", \"ai\" or \"gm\"")
         character = character_from_dict(member["character"], catalogue, f"{file}: party.{index}")
         try:
             hand_set = hand_set_from_dict(member.get("hand_set", {}))
@@ -141,17 +160,26 @@ def session_from_dict(
     inputs = []
     for index, item in enumerate(inputs_data):
         try:
-            inputs.append(Input(int(item["at"]), action_from_dict(item["action"]), bool(item.get("auto_end", True))))
+            if not isinstance(item, dict) or isinstance(item.get("at"), bool) or not isinstance(item.get("at"), int):
+                raise ValueError("expected a table with `at` (a whole number) and `action`")
+            inputs.append(Input(item["at"], action_from_dict(item["action"]), bool(item.get("auto_end", True))))
         except Exception as exc:  # noqa: BLE001 - any malformed input is a problem with the file
             raise DataError.one(file, f"inputs.{index}", f"not an action this version knows ({exc})") from None
     if setup is None:
         setup = load_encounter(encounter, catalogue, enemies)
-    battle = create_battle(setup, party, seed, catalogue, enemies)
+    try:
+        battle = create_battle(setup, party, seed, catalogue, enemies)
+    except DataError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a party the rules can't field is a problem with the save
+        raise DataError.one(file, "party", f"can't start this battle ({type(exc).__name__}: {str(exc)[:160]})") from None
     try:
         replay(battle, inputs)
+        run_ai(battle)
     except ValueError as exc:
-        raise DataError.one(file, "inputs", str(exc)) from None
-    run_ai(battle)
+        raise DataError.one(file, "inputs", str(exc)[:300]) from None
+    except Exception as exc:  # noqa: BLE001 - inputs that don't fit the battle are a problem with the save
+        raise DataError.one(file, "inputs", f"the inputs don't replay ({type(exc).__name__}: {str(exc)[:160]})") from None
     expected = data.get("log_length")
     last = battle.log[-1].to_json() if battle.log else None
     fingerprint = data.get("log_sha256")

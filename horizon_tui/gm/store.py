@@ -39,13 +39,40 @@ def encode(campaign: Campaign, catalogue: Catalogue) -> bytes:
 
 
 def decode(data: bytes, catalogue: Catalogue, file: str = "<campaign>") -> Campaign:
+    """A campaign from its file's bytes, through the guarded reader (content.guard); DataError
+    naming the file and key of anything wrong, never another exception."""
+    from horizon_tui.content.guard import decode_json_bytes
+
+    loaded = decode_json_bytes(data, file)
     try:
-        loaded = json.loads(data.decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError.one(file, "", f"can't be read: {exc}") from None
-    if not isinstance(loaded, dict):
-        raise DataError.one(file, "", "expected a JSON object")
-    return campaign_from_dict(loaded, catalogue, file)
+        return campaign_from_dict(loaded, catalogue, file)
+    except DataError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
+        raise DataError.one(file, "", f"not a campaign this version can read ({type(exc).__name__}: "
+                            f"{str(exc)[:120]})") from None
+
+
+def read_campaign(path: Path, catalogue: Catalogue) -> tuple[Campaign, bytes]:
+    """A campaign file, read as the GM tool opens it (`horizon validate` uses this too)."""
+    from horizon_tui.content.guard import current
+
+    limit = current().save_bytes
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise DataError.one(path, "", "no such file") from None
+    except OSError as exc:
+        raise DataError.one(path, "", f"can't be read: {exc.strerror or exc}") from None
+    return decode(data, catalogue, str(path)), data
+
+
+def _newest_first(path: Path) -> tuple[float, str]:
+    try:
+        return -path.stat().st_mtime, path.name
+    except OSError:  # gone since the listing
+        return 0.0, path.name
 
 
 class CampaignStore:
@@ -64,16 +91,15 @@ class CampaignStore:
         if not self.folder.is_dir():
             return []
         found = []
-        for path in sorted(self.folder.glob("*.json"), key=lambda p: (-p.stat().st_mtime, p.name)):
-            try:
-                data = read_json(path)
-                name = str(data.get("name") or path.stem)
-                if data.get("kind") != "horizon-campaign":
-                    raise DataError.one(path, "kind", "not a campaign")
-                found.append(CampaignEntry(path, name, data.get("day"), len(data.get("party") or []),
-                                           len(data.get("npcs") or [])))
+        for path in sorted(self.folder.glob("*.json"), key=_newest_first):
+            try:  # read whole, as opening it would: a campaign listed as fine opens
+                campaign, _ = read_campaign(path, self.catalogue)
+                found.append(CampaignEntry(path, campaign.name, campaign.day, len(campaign.party),
+                                           len(campaign.npcs)))
             except DataError as exc:
-                found.append(CampaignEntry(path, path.stem, problem=exc.problems[0].message))
+                first = exc.problems[0]
+                where = f"{first.key}: " if first.key else ""
+                found.append(CampaignEntry(path, path.stem, problem=f"{where}{first.message}"))
         return found
 
     def find(self, name: str) -> Path | None:
@@ -95,13 +121,7 @@ class CampaignStore:
         return path, campaign
 
     def load(self, path: Path) -> tuple[Campaign, bytes]:
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise DataError.one(path, "", "no such file") from None
-        except OSError as exc:
-            raise DataError.one(path, "", f"can't be read: {exc}") from None
-        return decode(data, self.catalogue, str(path)), data
+        return read_campaign(path, self.catalogue)
 
     def write(self, path: Path, data: bytes) -> None:
         """Atomic, with three backups; refuses to replace a file that has become unreadable."""

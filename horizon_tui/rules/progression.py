@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from horizon_tui.content.models import Difficulty
 from horizon_tui.content.ruleset import Experience, Ruleset
 
@@ -30,14 +32,36 @@ def level_for(points: int, rules: Ruleset) -> int:
 
 
 def affordable_points(xp: int, already_bought: int, experience: Experience) -> int:
-    """How many more points `xp` buys, one at a time, from point `already_bought + 1` on."""
-    count = 0
-    while True:
-        cost = point_cost(already_bought + count + 1, experience)
-        if cost > xp:
-            return count
-        xp -= cost
-        count += 1
+    """How many more points `xp` buys, from point `already_bought + 1` on (R-4), in constant time.
+
+    Points a+1 … a+n cost n·first + step·(n·(2a + n − 1))/2 together (an arithmetic series), so
+    the most points is the largest n with step·n² + (2·first + 2·step·a − step)·n ≤ 2·xp: the
+    positive root, taken with `math.isqrt` (exact for any size of XP), then nudged to the
+    integer. With the defaults, 325 XP buys 10 points from none bought (10 + 15 + … + 55)."""
+    if xp <= 0:
+        return 0
+    first, step, a = experience.first_point_cost, experience.cost_step, max(0, already_bought)
+    if first + step * a <= 0:
+        raise ValueError("the first point must cost at least 1 XP (R-4)")
+    if step == 0:
+        return xp // (first + step * a)
+    b = 2 * first + 2 * step * a - step
+    n = max(0, (math.isqrt(b * b + 8 * step * xp) - b) // (2 * step))
+
+    def cost(count: int) -> int:
+        return count * first + step * (count * (2 * a + count - 1)) // 2
+
+    while n > 0 and cost(n) > xp:
+        n -= 1
+    while cost(n + 1) <= xp:
+        n += 1
+    return n
+
+
+def level_from_xp(xp: int, invested_total: int, rules: Ruleset) -> int:
+    """The level a character reaches by spending all its `xp` on points (R-4), in constant time."""
+    bought = points_bought(invested_total, rules)
+    return level_for(bought + affordable_points(xp, bought, rules.experience), rules)
 
 
 def slots(level: int, rules: Ruleset) -> int:

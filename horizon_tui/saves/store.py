@@ -101,12 +101,8 @@ def save_character(path: Path, character: Character, catalogue: Catalogue) -> No
 
 
 def read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError.one(path, "", "no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError.one(path, "", f"can't be read: {exc}") from None
-    if not isinstance(data, dict):
-        raise DataError.one(path, "", "expected a JSON object")
-    return data
+    """A save (battle, campaign) as a JSON object, through the guarded reader (content.guard:
+    the save size limit, nesting, digits); DataError naming the file and line otherwise."""
+    from horizon_tui.content.guard import read_json_object
+
+    return read_json_object(path)

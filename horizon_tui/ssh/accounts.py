@@ -114,6 +114,59 @@ def parse_public_keys(text: str, source: str) -> list[bytes]:
     return lines
 
 
+def read_keys_file(path: Path) -> bytes:
+    """An account's key file, held to the file size limit (content.guard); b"" when missing."""
+    from horizon_tui.content.guard import current
+    from horizon_tui.errors import DataError
+
+    limit = current().file_bytes
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(limit + 1)
+    except FileNotFoundError:
+        return b""
+    except OSError as exc:
+        raise DataError.one(path, "", f"can't be read: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise DataError.one(path, "", f"is too big: more than {limit:,} bytes (files.file_bytes in limits.toml)")
+    return raw
+
+
+def check_keys_file(path: Path) -> list:
+    """`horizon validate` of an account file: one problem per line that isn't an OpenSSH public
+    key (at most `files.problems`), read as the host reads it at login."""
+    import asyncssh
+
+    from horizon_tui.content.guard import cap
+    from horizon_tui.errors import DataError, Problem
+
+    try:
+        raw = read_keys_file(path)
+    except DataError as exc:
+        return exc.problems
+    problems: list[Problem] = []
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return [Problem(str(path), "", f"is not UTF-8 text (byte {exc.start})")]
+    if "PRIVATE KEY" in text:
+        return [Problem(str(path), "", "holds a private key; an account lists public keys only")]
+    found = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            asyncssh.import_public_key(line)
+            found += 1
+        except (asyncssh.KeyImportError, ValueError, TypeError):
+            problems.append(Problem(str(path), "", "not an OpenSSH public key (expected a line like "
+                                    "'ssh-ed25519 AAAA… comment')", number))
+    if not found and not problems:
+        problems.append(Problem(str(path), "", "no public key: nobody can log in to this account"))
+    return cap(problems)
+
+
 def key_blobs(lines: list[bytes]) -> set[bytes]:
     """The wire form of each key, which is what a client offers at login."""
     import asyncssh
@@ -122,7 +175,7 @@ def key_blobs(lines: list[bytes]) -> set[bytes]:
     for line in lines:
         try:
             blobs.add(asyncssh.import_public_key(line).public_data)
-        except (asyncssh.KeyImportError, ValueError):
+        except (asyncssh.KeyImportError, ValueError, TypeError):
             continue  # a hand-edited line that no longer parses lets nobody in
     return blobs
 
@@ -158,19 +211,21 @@ class Accounts:
                       if is_valid_name(p.name) and (p / KEYS_FILE).is_file())
 
     def key_lines(self, name: str) -> list[bytes]:
-        path = self.keys_path(name)
-        try:
-            text = path.read_bytes()
-        except FileNotFoundError:
-            return []
+        """The lines of the account's key file; DataError if it is too big or can't be read."""
+        text = read_keys_file(self.keys_path(name))
         return [line.strip() for line in text.splitlines()
                 if line.strip() and not line.startswith(b"#")]
 
     def allowed_keys(self, name: str) -> set[bytes]:
         """The key blobs that may log in as `name`; empty for an unknown or invalid name."""
+        from horizon_tui.errors import DataError
+
         if not is_valid_name(name):
             return set()
-        return key_blobs(self.key_lines(name))
+        try:
+            return key_blobs(self.key_lines(name))
+        except DataError:
+            return set()  # too big or unreadable: lets nobody in (`horizon validate` says why)
 
     def role(self, name: str) -> str:
         """`gm` or `player`. A role file that says anything else is read as `player`: an

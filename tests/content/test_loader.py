@@ -52,14 +52,14 @@ def test_broken_toml_gives_the_line_number(write_character, catalogue):
     path = write_character(text)
     [problem] = _load_problems(path, catalogue)
     assert (problem.file, problem.line) == (str(path), 4)
-    assert problem.message.startswith("broken TOML")
+    assert "broken TOML" in problem.message
     assert str(problem).startswith(f"{path}:4: ")
 
 
 def test_broken_json_gives_the_line_number(write_character, catalogue):
     path = write_character('{\n  "name": "Iriel",\n  "xp": ,\n}\n', "broken.json")
     [problem] = _load_problems(path, catalogue)
-    assert (problem.line, problem.message.startswith("broken JSON")) == (3, True)
+    assert (problem.line, "broken JSON" in problem.message) == (3, True)
 
 
 def test_wrong_values_name_the_dotted_key(write_character, example_data, catalogue):
