@@ -47,7 +47,9 @@ def estimate(encounter, party, *, runs: int, seed: int, on_progress: Progress | 
     if runs < 1:
         raise ValueError("runs must be at least 1")
     fight = make_fight(encounter, party, catalogue=catalogue, enemies=enemies)
-    [played] = execute([fight], [runs], seed, workers=workers, on_progress=on_progress, should_stop=should_stop)
+    # Worker processes from a fork server, not forked from the caller: an app has threads running.
+    [played] = execute([fight], [runs], seed, workers=workers, on_progress=on_progress, should_stop=should_stop,
+                       start_method="forkserver")
     return estimate_from(played)
 
 

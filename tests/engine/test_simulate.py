@@ -120,3 +120,29 @@ def test_wilson_interval_worked_numbers():
     low, high = wilson_interval(20, 20)  # all won: the interval still leaves room below 1
     assert (round(low, 4), high) == (0.8389, 1.0)
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+async def test_estimate_runs_in_a_textual_thread_worker():
+    """The apps' use: a thread worker runs it, progress reaches the app through call_from_thread."""
+    from textual.app import App
+    from textual.worker import get_current_worker
+
+    from horizon_tui.engine.simulate import estimate
+
+    class Probe(App):
+        result = None
+        seen: list[int] = []
+
+        def on_mount(self) -> None:
+            self.run_worker(self.simulate, thread=True)
+
+        def simulate(self) -> None:
+            worker = get_current_worker()
+            self.result = estimate(SMALL, PARTY, runs=6, seed=3, should_stop=lambda: worker.is_cancelled,
+                                   on_progress=lambda done, total: self.call_from_thread(self.seen.append, done))
+
+    app = Probe()
+    async with app.run_test():
+        await app.workers.wait_for_complete()
+    assert app.seen == [1, 2, 3, 4, 5, 6]
+    assert app.result == estimate(SMALL, PARTY, runs=6, seed=3)

@@ -158,8 +158,11 @@ def _run_sent(batch: Batch) -> tuple[Batch, list[Played]]:
 
 
 def run_processes(fights: Sequence[Fight], runs: Sequence[int], seed: int, workers: int,
-                  on_progress: Progress | None = None, should_stop: Stop | None = None) -> list[list[Played]]:
-    """On `workers` local processes; the fights go to each once, then batches of indices."""
+                  on_progress: Progress | None = None, should_stop: Stop | None = None,
+                  start_method: str | None = None) -> list[list[Played]]:
+    """On `workers` local processes; the fights go to each once, then batches of indices.
+    `start_method` "forkserver" from a process with threads (an app): forking one can deadlock."""
+    import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     total = sum(runs)
@@ -167,7 +170,8 @@ def run_processes(fights: Sequence[Fight], runs: Sequence[int], seed: int, worke
     sent = [f.portable() for f in fights]
     collected: dict[tuple[int, int], list[Played]] = {}
     done = 0
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(sent,))
+    context = multiprocessing.get_context(start_method) if start_method else None
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(sent,), mp_context=context)
     try:
         pending = {pool.submit(_run_sent, b) for b in work}
         while pending:
@@ -229,7 +233,8 @@ def _in_order(collected: dict[tuple[int, int], list[Played]], runs: Sequence[int
 
 
 def execute(fights: Sequence[Fight], runs: Sequence[int], seed: int, *, workers: int = 1, scheduler: str | None = None,
-            on_progress: Progress | None = None, should_stop: Stop | None = None) -> list[list[Played]]:
+            on_progress: Progress | None = None, should_stop: Stop | None = None,
+            start_method: str | None = None) -> list[list[Played]]:
     """Each fight's battles by index: on the Dask cluster at `scheduler` (tcp://HOST:PORT), else
     on `workers` local processes (1: in this process)."""
     if scheduler is not None:
@@ -239,4 +244,4 @@ def execute(fights: Sequence[Fight], runs: Sequence[int], seed: int, *, workers:
             return run_dask(fights, runs, seed, client, on_progress, should_stop)
     if workers <= 1 or sum(runs) <= 1:
         return run_here(fights, runs, seed, on_progress, should_stop)
-    return run_processes(fights, runs, seed, min(workers, sum(runs)), on_progress, should_stop)
+    return run_processes(fights, runs, seed, min(workers, sum(runs)), on_progress, should_stop, start_method)
