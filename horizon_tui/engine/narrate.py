@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import Battle
+from horizon_tui.rules.texts import counted
 from horizon_tui.rules.numbers import percent_text
 
 
@@ -40,7 +41,7 @@ def describe(battle: Battle, event: ev.Event) -> str | None:
             result = ("critically hits!" if event.crit else "hits.") if event.hit else "misses."
             return f"{n(event.actor)} {verb} {n(event.target)} and {result}"
         case ev.Damage():
-            return f"{n(event.target)} takes {event.amount} damage ({event.hp} left)."
+            return f"{n(event.target)} takes {event.amount} damage ({max(0, event.hp)} health left)."
         case ev.Heal():
             return f"{n(event.target)} recovers {event.amount} health ({event.hp})."
         case ev.EffectEvent(ended=True):
@@ -88,5 +89,5 @@ def describe(battle: Battle, event: ev.Event) -> str | None:
         case ev.Result():
             won = {"party": "The party wins", "enemies": "The enemies win", "draw": "The battle ends in a draw"}[event.winner]
             xp = ", ".join(f"{k} +{v} XP" for k, v in event.xp.items())
-            return f"{won} after {event.rounds} rounds. {xp}"
+            return f"{won} after {counted(event.rounds, 'round')}. {xp}"
     return None
