@@ -121,8 +121,11 @@ async def test_anyone_may_watch_as_watch_without_a_key_but_not_play(start_host, 
         assert await asyncio.wait_for(anonymous.ended, 8) == 0
     code, out = await run_ssh(ssh_command(host.port, "-tt", user="watch", key_of="stranger"), tmp_path)
     assert code == 1 and "watch" in out  # a shell: only the list is for `watch`
-    users = await start_host(spectators="users")  # the default: an account is needed
-    code, out = await run_ssh(ssh_command(users.port, "-tt", user="watch", key_of="stranger"), tmp_path,
+
+
+async def test_by_default_watching_needs_an_account(start_host, ssh_command, tmp_path):
+    host = await start_host()  # --spectators users
+    code, out = await run_ssh(ssh_command(host.port, "-tt", user="watch", key_of="stranger"), tmp_path,
                               "watch")
     assert code == 255 and "Permission denied" in out
 
