@@ -166,3 +166,16 @@ def test_sweep_csv_and_table(capsys):
     out, err = capsys.readouterr()
     assert "goblin_ambush: party win rate (%) by level" in out and "seed 1" in out
     assert "\r" not in err and "\x1b" not in out  # no progress bar or colour codes off a terminal
+
+
+def test_a_stopped_run_on_processes_keeps_a_prefix_of_the_battles():
+    """Stopping keeps the finished batches from battle 0 on: the same battles, with the same
+    results, as the first ones of a whole run."""
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.engine.sweep.fights import make_fight
+    from horizon_tui.engine.sweep.work import execute
+
+    fight = make_fight(SMALL, PARTY, catalogue=default_catalogue())
+    [whole] = execute([fight], [60], 4)
+    [stopped] = execute([fight], [60], 4, workers=2, should_stop=lambda: True)
+    assert len(stopped) < 60 and stopped == whole[:len(stopped)]

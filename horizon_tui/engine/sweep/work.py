@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -168,22 +168,18 @@ def run_processes(fights: Sequence[Fight], runs: Sequence[int], seed: int, worke
     total = sum(runs)
     work = batches(runs, seed, batch_size(total, workers))
     sent = [f.portable() for f in fights]
-    collected: dict[tuple[int, int], list[Played]] = {}
-    done = 0
     context = multiprocessing.get_context(start_method) if start_method else None
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(sent,), mp_context=context)
-    try:
+
+    def finished():
         pending = {pool.submit(_run_sent, b) for b in work}
         while pending:
-            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for future in finished:
-                batch, played = future.result()
-                collected[batch.fight, batch.start] = played
-                done += len(played)
-                if on_progress is not None:
-                    on_progress(done, total)
-            if should_stop is not None and should_stop():
-                break
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+
+    try:
+        collected = _gather(finished(), total, on_progress, should_stop)
     finally:  # stopped, interrupted (Ctrl-C) or done: batches not started are dropped, not waited for
         pool.shutdown(wait=True, cancel_futures=True)
     return _in_order(collected, runs)
@@ -204,21 +200,28 @@ def run_dask(fights: Sequence[Fight], runs: Sequence[int], seed: int, client: An
     run = uuid.uuid4().hex[:12]  # task names of this run only (two sweeps may share a cluster)
     futures = {client.submit(run_batch, shared, b, key=f"horizon-battles-{run}-{b.fight}-{b.start}"): b
                for b in work}
-    collected: dict[tuple[int, int], list[Played]] = {}
-    done = 0
     try:
-        for future, played in as_completed(futures, with_results=True):
-            batch = futures[future]
-            collected[batch.fight, batch.start] = played
-            done += len(played)
-            if on_progress is not None:
-                on_progress(done, total)
-            if should_stop is not None and should_stop():
-                break
+        finished = ((futures[future], played) for future, played in as_completed(futures, with_results=True))
+        collected = _gather(finished, total, on_progress, should_stop)
     finally:
         client.cancel(list(futures))
         client.cancel([shared])
     return _in_order(collected, runs)
+
+
+def _gather(finished: Iterable[tuple[Batch, list[Played]]], total: int, on_progress: Progress | None,
+            should_stop: Stop | None) -> dict[tuple[int, int], list[Played]]:
+    """Batches' results as they finish, by (fight, first index); progress after each, and a stop."""
+    collected: dict[tuple[int, int], list[Played]] = {}
+    done = 0
+    for batch, played in finished:
+        collected[batch.fight, batch.start] = played
+        done += len(played)
+        if on_progress is not None:
+            on_progress(done, total)
+        if should_stop is not None and should_stop():
+            break
+    return collected
 
 
 def _in_order(collected: dict[tuple[int, int], list[Played]], runs: Sequence[int]) -> list[list[Played]]:
