@@ -89,6 +89,14 @@ class Health:
 
 
 @attrs.frozen
+class TempHealth:
+    """Temporary health a GM granted (gm tracker, `overrides.GrantTempHealth`): lost before health,
+    never healed back; absent on most combatants."""
+
+    points: int
+
+
+@attrs.frozen
 class Loadout:
     """Slotted abilities (R-6) and which replaceable passives are switched on."""
 

@@ -27,7 +27,7 @@ from horizon_tui.engine.battle import (
     comp, Battle, Entity, cid, effects, hp, ident, is_active, put, recompute_stats, team,
 )
 from horizon_tui.engine.components import (
-    ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, Team, TurnState,
+    ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, Team, TempHealth, TurnState,
 )
 from horizon_tui.rules.numbers import whole
 
@@ -39,6 +39,11 @@ def deal_damage(battle: Battle, target: Entity, amount: int, source: str, abilit
     """Take `amount` health; at 0 or below an enemy dies and a player character falls
     unconscious (R-9). Emits `damage`, then `defeated` if it fell."""
     amount = max(0, int(amount))
+    shield = target.registry._components_by_entity[target].get(TempHealth)  # noqa: SLF001 - usually absent
+    if shield is not None and amount:
+        absorbed = min(shield.points, amount)  # temporary health goes first (a GM's grant)
+        put(target, TempHealth, TempHealth(shield.points - absorbed))
+        amount -= absorbed
     health = hp(target)
     new = health.hp - amount
     put(target, Health, Health(new, health.max_hp))

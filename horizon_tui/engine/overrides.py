@@ -324,6 +324,38 @@ class Heal:
         return Success(battle.log[start:])
 
 
+@attrs.frozen
+class GrantTempHealth:
+    """Temporary health on one or several combatants (a shield spell ruled at the table): lost
+    before their health, not healed back; a new grant replaces a smaller one (never adds up)."""
+
+    targets: tuple[str, ...]
+    points: int
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        from horizon_tui.engine.components import TempHealth
+
+        found = _targets(battle, tuple(self.targets))
+        if isinstance(found, Impossible):
+            return found
+        if self.points < 0:
+            return Impossible("temporary health is 0 or more")
+        start = len(battle.log)
+        for e in found:
+            battle.emit(ev.Override, target=cid(e), what="temporary health", value=self.points, reason=self.reason)
+            held = e.registry._components_by_entity[e].get(TempHealth)  # noqa: SLF001
+            put(e, TempHealth, TempHealth(max(self.points, held.points if held and self.points else 0)))
+        return Success(battle.log[start:])
+
+
+def temp_health(e) -> int:
+    from horizon_tui.engine.components import TempHealth
+
+    held = e.registry._components_by_entity[e].get(TempHealth)  # noqa: SLF001
+    return held.points if held is not None else 0
+
+
 def revive_cell(battle: Battle, target: str) -> tuple[int, int] | None:
     """Where a fallen combatant gets up: the free cell nearest to where it started."""
     e = battle.by_id.get(target)
@@ -485,7 +517,8 @@ def initiative_values(battle: Battle) -> dict[str, float]:
 OVERRIDE_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (SetHealth, AddEffect, RemoveEffect, SetCharges, ResetCooldown, ForceCheck, Teleport,
-                SetController, Reorder, Damage, Heal, Revive, Withdraw, Reinforce, SetInitiative, SetCooldown)
+                SetController, Reorder, Damage, Heal, Revive, Withdraw, Reinforce, SetInitiative, SetCooldown,
+                GrantTempHealth)
 }
 
 __all__ = [*OVERRIDE_TYPES, "OVERRIDE_TYPES", "CONTROLLERS", "Health"]

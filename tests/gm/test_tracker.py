@@ -127,3 +127,26 @@ async def test_a_fight_without_a_map_is_the_tracker_alone_and_the_gm_plays_the_e
         await pilot.press("escape", "b")
         await pilot.pause()
         assert isinstance(app.screen, GMBattleScreen) and app.screen.mapless
+
+
+async def test_temporary_health_is_lost_first_and_shown_in_the_row(session, catalogue):
+    from horizon_tui.engine import overrides as ov
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(app, pilot)
+        battle = screen.battle
+        brakka = next(e for e in battle.combatants() if ident(e).name == "Brakka")
+        screen.selected = ident(brakka).id
+        full = hp(brakka).hp
+        await pilot.press("T", *"30", "enter", *"a shield of faith", "enter")
+        await pilot.pause()
+        assert ov.temp_health(brakka) == 30
+        assert f"{full}+30/" in str(screen.query_one("#gm-tracker", Static).render())
+        await pilot.press("D", *"45", "enter", "enter")  # 30 from the shield, 15 from health
+        await pilot.pause()
+        assert ov.temp_health(brakka) == 0 and hp(brakka).hp == full - 15
+        await pilot.press("ctrl+z", "ctrl+z")  # both undone, rebuilt by replay
+        await pilot.pause()
+        again = app.screen.battle[ident(brakka).id]
+        assert ov.temp_health(again) == 0 and hp(again).hp == full

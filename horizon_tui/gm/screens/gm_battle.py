@@ -58,6 +58,8 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         Binding("m", "mark", "Mark", id="gmb.mark", tooltip="Mark the selected combatant: D and H act on all marked"),
         Binding("D", "damage", "Damage", id="gmb.damage", tooltip="Damage by an amount (the marked, or the selected)"),
         Binding("H", "heal", "Heal", id="gmb.heal", tooltip="Heal by an amount (the marked, or the selected)"),
+        Binding("T", "temp_health", "Temp health", id="gmb.temp", show=False,
+                tooltip="Temporary health (the marked, or the selected): lost before health"),
         Binding("v", "revive", "Revive", id="gmb.revive", tooltip="Bring the selected fallen combatant back"),
         Binding("A", "add_combatant", "Add", id="gmb.add", tooltip="A combatant joins: catalogue, NPC or stat line"),
         Binding("W", "withdraw", "Withdraw", id="gmb.withdraw", show=False,
@@ -99,8 +101,8 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         side = self.query_one("#battle-side")
         width = max(24, side.size.width - 2) if side.size.width else 32
         text = self.tracker_text(width)
-        text.append("[ ] pick m mark D dmg H heal\nv revive A add W out R reveal\ni init { } order d delay\n"
-                    "e ready c who o over f free\n", style="dim")
+        text.append("[ ] pick m mark D dmg H heal\nT temp v revive A add W out\nR reveal i init { } order\n"
+                    "d delay e ready c who o over\nf free action\n", style="dim")
         return text
 
     def _shown_unit(self, visible):

@@ -77,7 +77,9 @@ class TrackerMixin:
             value = values.get(row.id)
             line.append(f"{int(value):>3}" if value is not None else "  –", style="dim")
             health = hp(e)
-            shown = f"{max(0, health.hp)}/{health.max_hp}" if row.state != "out" else row.presence[:7]
+            temp = ov.temp_health(e)
+            shown = (f"{max(0, health.hp)}{'+' + str(temp) if temp else ''}/{health.max_hp}" if row.state != "out"
+                     else row.presence[:7])
             line.append(f" {shown:>7}", style="bold red" if row.state != "out" and health.hp * 4 <= health.max_hp
                         else "")
             line.append(f" {CONTROLLER_TAGS.get(row.controller, row.controller)}",
@@ -131,6 +133,9 @@ class TrackerMixin:
     def action_heal(self) -> None:
         self._amount("heal")
 
+    def action_temp_health(self) -> None:
+        self._amount("temp")
+
     def _amount(self, kind: str) -> None:
         if self.battle.over:
             return
@@ -138,13 +143,15 @@ class TrackerMixin:
         if not targets:
             self.refuse("select a combatant on the battlefield ([ ]), or mark several (m)")
             return
-        title = f"{'Damage' if kind == 'damage' else 'Heal'} {self._names(targets)}"
+        verb = {"damage": "Damage", "heal": "Heal", "temp": "Temporary health for"}[kind]
+        title = f"{verb} {self._names(targets)}"
 
         def done(values: dict[str, str] | None) -> None:
             if not values:
                 return
             amount = whole_in(values["amount"], 1, MAX_AMOUNT, "the amount")
-            change = (ov.Damage if kind == "damage" else ov.Heal)(tuple(targets), amount, values["reason"].strip())
+            make = {"damage": ov.Damage, "heal": ov.Heal, "temp": ov.GrantTempHealth}[kind]
+            change = make(tuple(targets), amount, values["reason"].strip())
             if self._override(change, f"{kind} {amount} on {self._names(targets)}"):
                 self.marked.clear()
                 self.refresh_all()
