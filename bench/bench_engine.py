@@ -158,6 +158,84 @@ def ai_rounds(seeds: int, rounds: int) -> tuple[dict[int, list[float]], int]:
     return per_round, count
 
 
+# --- 4. µs per combatant-turn, 6 to 48 combatants (issue 18: <= 50 µs, linear in combatants) -----
+
+SIZES = (6, 12, 24, 48)
+ENEMY_KINDS = ("goblin", "goblin_archer", "skeleton", "wolf", "plague_acolyte", "goblin_hexer")
+
+
+def scaled_setups(sizes=SIZES):
+    """For each size, a battle of size/2 party members (the example party, cycled) against size/2
+    enemies (six kinds, cycled) on one 40x40 field with seeded walls and rough ground: the same
+    field for every size, so only the number of combatants changes."""
+    import random
+
+    import attrs
+
+    from horizon_tui.engine.battle import PartyMember
+    from horizon_tui.engine.battlefield import Battlefield
+    from horizon_tui.engine.commands import prepare
+
+    catalogue, enemies, standard, party = prepare(STANDARD, PARTY, 0)
+    rng = random.Random(18)
+    rows = []
+    for y in range(40):
+        row = []
+        for x in range(40):
+            corner = (x < 8 and y >= 34) or (x >= 32 and y < 6)
+            roll = rng.random()
+            row.append("." if corner or roll > 0.13 else "#" if roll < 0.08 else ",")
+        rows.append("".join(row))
+    field = Battlefield.from_rows(rows, {",": "difficult"})
+    party_cells = [(x, y) for y in range(34, 40) for x in range(8)]
+    enemy_cells = [(x, y) for y in range(6) for x in range(39, 31, -1)]
+    setups = {}
+    for size in sizes:
+        half = size // 2
+        members = []
+        for n in range(half):
+            base = party[n % len(party)]
+            name = base.character.name if n < len(party) else f"{base.character.name} {n // len(party) + 1}"
+            members.append(PartyMember(attrs.evolve(base.character, name=name), "ai"))
+        foes = [(enemies[ENEMY_KINDS[n % len(ENEMY_KINDS)]], enemy_cells[n], None) for n in range(half)]
+        foes = [(d, xy, f"{d.character.name} {n + 1}") for n, (d, xy, _) in enumerate(foes)]
+        setup = attrs.evolve(standard, battlefield=field, enemies=foes, party_start=party_cells[:half])
+        setups[size] = (setup, members, catalogue, enemies)
+    return setups
+
+
+def combatant_turn_cost(battles: int, sizes=SIZES) -> dict[int, float]:
+    """µs per combatant-turn (a `turn` event: one combatant's turn, whatever it does) for each size:
+    `battles` whole AI battles per size (after one to warm the battlefield's caches), their time
+    over their turns."""
+    from horizon_tui.engine.battle import create_battle
+    from horizon_tui.engine.runner import play_out
+
+    out = {}
+    for size, (setup, members, catalogue, enemies) in scaled_setups(sizes).items():
+        play_out(create_battle(setup, members, 10_000, catalogue, enemies))
+        turns = 0
+        elapsed = 0.0
+        for seed in range(battles):
+            battle = create_battle(setup, members, seed, catalogue, enemies)
+            start = time.perf_counter()
+            play_out(battle)
+            elapsed += time.perf_counter() - start
+            turns += sum(1 for e in battle.log if e.type == "turn")
+        out[size] = elapsed / turns * 1e6
+    return out
+
+
+def report_combatant_turns(runs: int, battles: int) -> None:
+    per: dict[int, list[float]] = {size: [] for size in SIZES}
+    for _ in range(runs):
+        for size, us in combatant_turn_cost(battles).items():
+            per[size].append(us)
+    for size, values in per.items():
+        report(f"4. {size:>2} combatants ({size // 2} vs {size // 2}, 40x40)", values, "µs per combatant-turn",
+               "target <= 50 µs")
+
+
 # --- where the time goes ---------------------------------------------------------------------------
 
 
@@ -205,7 +283,7 @@ def profile(battles: int, top: int) -> None:
             print(f"  {100 * seconds / total:5.1f}%  {seconds * 1000:8.1f} ms  {key}")
 
 
-# --- 4. the sweep's engine: local processes and a Dask cluster (issue 18) -------------------------
+# --- 5. the sweep's engine: local processes and a Dask cluster (issue 18) -------------------------
 
 
 def sweep_throughput(battles: int, repeats: int) -> None:
@@ -327,6 +405,8 @@ def main() -> None:
     for r, values in per_round.items():
         if values:
             report(f"3. AI round {r}: {count} enemies' take_turn on 50x50", values, "ms", "target < 10 ms")
+
+    report_combatant_turns(3 if args.quick else 5, 3 if args.quick else 10)
 
     sweep_throughput(40 if args.quick else 200, 2 if args.quick else 5)
 
