@@ -32,7 +32,7 @@ from horizon_tui.engine.battle import (
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.sideview import hidden_from
-from horizon_tui.engine.usability import ability_refusal, ability_state_refusal
+from horizon_tui.engine.usability import ability_ready, ability_refusal
 from horizon_tui.engine.components import (
     Charges, Controller, Cooldowns, Effects, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
 )
@@ -396,7 +396,7 @@ def ability_options(
     hit: Fraction | None = None
     options = []
     for harm in kit:
-        if ability_state_refusal(battle, e, harm.ability):
+        if not ability_ready(e, harm.ability):
             continue  # not slotted, no charges of that difficulty left, or cooling down
         if not harm.passes(check_chance(e, harm.difficulty, rules), min_chance):
             continue

@@ -22,6 +22,8 @@ from horizon_tui.engine.components import ActiveEffect, Effects, Gear, Health, I
 def hidden_from(other: Entity, side: str | None) -> bool:
     """R-13 hide: `other` is hidden from `side` (None = the game master, from whom nothing hides)."""
     held = other.registry._components_by_entity[other]  # noqa: SLF001 - as `battle.comp`: the AI asks often
+    if not held[Effects].active:  # most combatants carry no effect at all
+        return False
     return side is not None and held[Team].name != side and held[Effects].has("hidden")
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from horizon_tui.content.models import Ability, Difficulty, Target
 from horizon_tui.engine.battle import Battle, Entity, allies_of, charge_left, comp, effects, gear, hp
-from horizon_tui.engine.components import Cooldowns, FreeActions, Loadout, TurnState
+from horizon_tui.engine.components import Charges, Cooldowns, FreeActions, Loadout, TurnState
 
 _HEALS = frozenset({"heal"})
 
@@ -60,9 +60,23 @@ def charge_refusal(actor: Entity, difficulty: Difficulty) -> str | None:
     return None
 
 
+def ability_ready(actor: Entity, ability: Ability) -> bool:
+    """Whether `ability_state_refusal` has nothing to say (slotted, not a passive, a charge of its
+    difficulty left, off cooldown: R-5, R-6), as a yes or no without the words — the AI asks it
+    for every ability it weighs, many times a turn."""
+    held = actor.registry._components_by_entity[actor]  # noqa: SLF001 - `comp`, inlined (hot)
+    if ability.name not in held[Loadout].slotted or ability.is_passive:
+        return False
+    if ability.difficulty is not Difficulty.I and held[Charges].pools.get(ability.difficulty, 0) <= 0:
+        return False
+    return held[Cooldowns].ready_at.get(ability.name, 0) <= held[TurnState].own_turns
+
+
 def ability_state_refusal(battle: Battle, actor: Entity, ability: Ability) -> str | None:
     """The R-6 part of `ability_refusal` for an ability object: slot, passive, charges, cooldown
-    (not the turn). The AI asks this many times a turn."""
+    (not the turn), in words."""
+    if ability_ready(actor, ability):
+        return None
     if ability.name not in comp(actor, Loadout).slotted:
         return f"{ability.name} is not slotted"
     if ability.is_passive:
@@ -112,6 +126,6 @@ def _patients(battle: Battle, actor: Entity, ability: Ability) -> list[Entity]:
 
 
 __all__ = [
-    "ability_refusal", "ability_state_refusal", "charge_refusal", "cooldown_left", "free_action_refusal",
+    "ability_ready", "ability_refusal", "ability_state_refusal", "charge_refusal", "cooldown_left", "free_action_refusal",
     "ready_at_after", "turn_refusal",
 ]
