@@ -80,12 +80,10 @@ def strike(
         if is_downed(target):
             crit = True  # R-9: a downed target always takes critical damage
         else:
-            if ability is None:
-                chance = crit_chance(stats(attacker)["accuracy"], gear(attacker).weapon, rules.attack)
-            elif ability.crit:
-                chance = crit_chance(stats(attacker)["accuracy"], _as_short_blade(gear(attacker).weapon), rules.attack)
+            if ability is None or ability.crit:
+                chance = _crit_chance(attacker, rules, blade=ability is not None)
             else:
-                chance = Fraction(0)
+                chance = _NO_CRIT
             if chance > 0:
                 crit = check_roll(battle, attacker, chance)
                 battle.emit(ev.Check, actor=cid(attacker), kind="crit", chance=float(chance), success=crit,
@@ -113,6 +111,21 @@ def strike(
     return True
 
 
+def _crit_chance(attacker: Entity, rules, *, blade: bool) -> Fraction:
+    """R-9's crit chance for this attacker (`rules.combat.crit_chance`; an ability granting
+    critical damage counts as a short blade). Pure in the stats, the weapon and the rules: kept
+    in a memo across battles, checked by identity (as `chance_to_hit`)."""
+    values, weapon = stats(attacker).values, gear(attacker).weapon
+    key = (id(values), id(weapon), blade, id(rules.attack))
+    found = _CRIT_MEMO.get(key)
+    if found is None or found[0] is not values or found[1] is not weapon or found[2] is not rules.attack:
+        if len(_CRIT_MEMO) >= _DAMAGE_MEMO_LIMIT:
+            _CRIT_MEMO.clear()
+        chance = crit_chance(values["accuracy"], _as_short_blade(weapon) if blade else weapon, rules.attack)
+        found = _CRIT_MEMO[key] = (values, weapon, rules.attack, chance)
+    return found[3]
+
+
 def _as_short_blade(weapon):
     import attrs
 
@@ -123,6 +136,8 @@ _ONE = Fraction(1)  # one object, so the damage memo in `strike` recognises it
 _NO_ARMOR = Fraction(0)  # likewise: armor_reduction(None), which makes a new one each call
 _DAMAGE_MEMO: dict[tuple, tuple] = {}  # a memo of a pure function (R-9's pipeline), not state; bounded
 _HIT_MEMO: dict[tuple, tuple] = {}  # likewise for the hit chance
+_CRIT_MEMO: dict[tuple, tuple] = {}  # and the crit chance
+_NO_CRIT = Fraction(0)
 _DAMAGE_MEMO_LIMIT = 50_000
 
 

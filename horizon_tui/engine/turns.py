@@ -109,7 +109,8 @@ def update_sight(battle: Battle, e: Entity) -> None:
     active = battle.active
     news = None  # those seen somewhere it doesn't know them to be (new, or moved)
     for xy, other_id in battle.occupancy.items():  # who stands where: no component reads
-        if visible[xy[1] * width + xy[0]] and other_id != me and other_id in active and known.get(other_id) != xy:
+        # Where it already knows them to be first: most haven't moved since it last looked.
+        if known.get(other_id) != xy and visible[xy[1] * width + xy[0]] and other_id != me and other_id in active:
             if hidden_from(active[other_id], held[Team].name):
                 continue  # R-13 hide: the other side doesn't see it, so learns nothing new of it
             if news is None:
