@@ -158,7 +158,7 @@ def ai_rounds(seeds: int, rounds: int) -> tuple[dict[int, list[float]], int]:
     return per_round, count
 
 
-# --- 4. µs per combatant-turn, 6 to 48 combatants (issue 18: <= 50 µs, linear in combatants) -----
+# --- 6. µs per combatant-turn, 6 to 48 combatants (issue 18: <= 50 µs, linear in combatants) -----
 
 SIZES = (6, 12, 24, 48)
 ENEMY_KINDS = ("goblin", "goblin_archer", "skeleton", "wolf", "plague_acolyte", "goblin_hexer")
@@ -232,7 +232,7 @@ def report_combatant_turns(runs: int, battles: int) -> None:
         for size, us in combatant_turn_cost(battles).items():
             per[size].append(us)
     for size, values in per.items():
-        report(f"4. {size:>2} combatants ({size // 2} vs {size // 2}, 40x40)", values, "µs per combatant-turn",
+        report(f"6. {size:>2} combatants ({size // 2} vs {size // 2}, 40x40)", values, "µs per combatant-turn",
                "target <= 50 µs")
 
 
@@ -283,7 +283,7 @@ def profile(battles: int, top: int) -> None:
             print(f"  {100 * seconds / total:5.1f}%  {seconds * 1000:8.1f} ms  {key}")
 
 
-# --- 5. the sweep's engine: local processes and a Dask cluster (issue 18) -------------------------
+# --- 4. the sweep's engine: local processes and a Dask cluster (issue 18) -------------------------
 
 
 def sweep_throughput(battles: int, repeats: int) -> None:
