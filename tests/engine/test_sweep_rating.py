@@ -116,3 +116,22 @@ def test_a_file_without_a_rating_gets_one_added_at_the_end():
     assert new.startswith(text + "\n\n")
     assert tomllib.loads(new)["map"] == {"generator": "open", "width": 12, "height": 12}
     assert tomllib.loads(new)["rating"]["party_level"] == 4
+
+
+
+def test_a_file_that_cant_be_written_is_a_clear_error_and_stays(tmp_path, monkeypatch):
+    from horizon_tui.engine.sweep.rating import write_rating
+    from horizon_tui.saves import store
+
+    file = tmp_path / "wolves.toml"
+    shutil.copy(REPO / "data" / "encounters" / "wolves.toml", file)
+    before = file.read_text(encoding="utf-8")
+
+    def refuse(path, data):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(store, "atomic_write", refuse)  # as an installed, read-only data folder does
+    with pytest.raises(DataError) as caught:
+        write_rating(file, RATING)
+    assert "can't write the rating into the file: Permission denied" in str(caught.value.problems[0])
+    assert file.read_text(encoding="utf-8") == before

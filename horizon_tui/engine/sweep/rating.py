@@ -122,6 +122,9 @@ def write_rating(encounter: str | Path, rating: Rating, root: Path | None = None
         new_text = with_rating(text, rating, str(path))
         data = tomllib.loads(new_text)
     structure(data, EncounterFile, str(path))  # still an encounter, before anything is written
-    atomic_write(path, new_text.encode("utf-8"))
-    os.chmod(path, mode)  # the temporary file it replaced the old one with was private (0600)
+    try:
+        atomic_write(path, new_text.encode("utf-8"))
+        os.chmod(path, mode)  # the temporary file it replaced the old one with was private (0600)
+    except OSError as exc:
+        raise DataError([Problem(str(path), TABLE, f"can't write the rating into the file: {exc.strerror or exc}")]) from None
     return path
