@@ -94,6 +94,13 @@ def _check_account(path: Path, catalogue: Catalogue) -> list[Problem]:
     return check_keys_file(path)
 
 
+def _check_sweep(path: Path, catalogue: Catalogue) -> list[Problem]:
+    from horizon_tui.engine.sweep.policy import load_policy
+
+    load_policy(path)
+    return []
+
+
 def _is_character(path: Path, data: dict) -> bool:
     return "attributes" in data and "weapon" in data
 
@@ -108,6 +115,7 @@ VALIDATORS.append(("rules", lambda p, d: p.name == "rules.toml", _check_rules))
 VALIDATORS.append(("limits", lambda p, d: p.name == "limits.toml", _check_limits))
 VALIDATORS.append(("catalogue", lambda p, d: p.name in ("weapons.toml", "armor.toml"), _check_keyed))
 VALIDATORS.append(("species", lambda p, d: p.parent.name == "species", _check_species))
+VALIDATORS.append(("sweep policy", lambda p, d: p.name == "sweep.toml", _check_sweep))
 VALIDATORS.append(("character", _is_character, _check_character))
 
 
@@ -115,7 +123,7 @@ def _register_later_validators() -> None:
     """Import the modules that add validators of their own (engine: encounters, enemies, saves)."""
     import importlib
 
-    for module in ("horizon_tui.engine.validate", "horizon_tui.engine.sweep.policy"):
+    for module in ("horizon_tui.engine.validate",):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

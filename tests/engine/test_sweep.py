@@ -179,3 +179,11 @@ def test_a_stopped_run_on_processes_keeps_a_prefix_of_the_battles():
     [whole] = execute([fight], [60], 4)
     [stopped] = execute([fight], [60], 4, workers=2, should_stop=lambda: True)
     assert len(stopped) < 60 and stopped == whole[:len(stopped)]
+
+
+def test_validate_knows_the_sweep_policy(tmp_path, capsys):
+    assert main(["validate", str(REPO / "data" / "sweep.toml")]) == 0
+    bad = tmp_path / "sweep.toml"
+    bad.write_text("target_win_rate = 2\n", encoding="utf-8")
+    assert main(["validate", str(bad)]) == 1
+    assert "target_win_rate: a win rate between 0 and 1" in capsys.readouterr().out

@@ -121,20 +121,3 @@ def sized_party(characters: Sequence[Character], size: int) -> list[Character]:
         party.append(character if copy == 0 else attrs.evolve(character, name=f"{character.name} {copy + 1}"))
     return party
 
-
-def _validate(path: Path, catalogue) -> list[Problem]:
-    try:
-        load_policy(path)
-    except DataError as exc:
-        return exc.problems
-    return []
-
-
-def _register_validator() -> None:
-    from horizon_tui.validate import VALIDATORS
-
-    if not any(name == "sweep" for name, _, _ in VALIDATORS):
-        VALIDATORS.append(("sweep", lambda p, d: p.name == FILE_NAME, _validate))
-
-
-_register_validator()
