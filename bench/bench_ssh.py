@@ -68,9 +68,10 @@ class Server:
         self.port = 0
 
     def start(self) -> None:
-        argv = [sys.executable, "-m", "horizon_tui.cli", "serve-ssh", "--port", "0",
+        argv = [sys.executable, "-m", "horizon_tui.cli", "serve-ssh", "--port", str(self.args.port),
                 "--data-dir", str(self.data_dir / "server"), "--idle-timeout", "0",
-                "--max-sessions", "500", "--max-sessions-per-user", "100"]
+                "--max-sessions", "500", "--max-sessions-per-user", "100",
+                "--max-startups", "200:30:400", "--max-startups-per-source", "200"]  # one loopback address
         if self.args.app_command:
             argv += ["--app-command", self.args.app_command]
         self.process = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, cwd=REPO)
@@ -328,6 +329,7 @@ async def run(args, server: Server) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--port", type=int, default=2352, help="the server's port on 127.0.0.1 (0: any free one)")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between one player's keys")
     parser.add_argument("--memory-sessions", type=int, default=11, help="sessions for the memory step")

@@ -29,8 +29,16 @@ class SheetScreen(Screen):
         Binding("a", "app.abilities", "Abilities", id="sheet.abilities"),
         Binding("o", "app.loadout", "Loadout", id="sheet.loadout"),
         Binding("b", "app.battle", "Battle", id="sheet.battle"),
+        # show=False: the key bar stays as it was; ? lists it with the rest
+        Binding("x", "export", "Export", id="sheet.export", tooltip="The character as text, to take away",
+                show=False),
         Binding("escape", "app.main_menu", "Menu", id="sheet.back"),
     ]
+
+    def action_export(self) -> None:
+        from horizon_tui.tui.screens.export import ExportScreen
+
+        self.app.push_screen(ExportScreen())
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
