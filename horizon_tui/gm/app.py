@@ -80,6 +80,13 @@ class GMApp(HorizonApp):
     def session(self, value: CharacterSession | None) -> None:
         self._member = value.character.name if value is not None else None
 
+    def save_before_crash(self) -> list[str]:
+        """Issue 13: a battle in progress is saved; the campaign is written after every change."""
+        saved = super().save_before_crash()
+        if self.gm is not None:
+            saved.append(f"the campaign {self.gm.campaign.name} (written after every change)")
+        return saved
+
     def enemies(self):
         from horizon_tui.content.encounters import load_enemies
 

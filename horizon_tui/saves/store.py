@@ -1,11 +1,14 @@
 """Atomic saves with backups: a save is never half-written and a broken one is never overwritten.
 
 Writing: temp file in the same folder → fsync → rename over the old file (atomic on POSIX), after
-the old file was copied to `NAME.1` (and `.1` → `.2` → `.3`; three backups kept).
+the old file was copied to `NAME.1` (and `.1` → `.2` → `.3`; three backups kept). A read-only
+file is never replaced and a write that fails (full disk) leaves the old file as it was: both
+raise `SaveError`. Temp files left by a crash are removed at the next start (`remove_stale_temps`).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -17,25 +20,50 @@ import tomli_w
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_to_dict, load_character
 from horizon_tui.content.models import Character
-from horizon_tui.errors import DataError
+from horizon_tui.errors import DataError, HorizonError
+from horizon_tui.saves.temps import TEMP_SUFFIX, remove_stale_temps, temp_prefix  # noqa: F401
 
 BACKUPS = 3
 
 
+class SaveError(HorizonError, OSError):
+    """A save that can't be written (a read-only file or folder, a full disk): the old file is as
+    it was. An OSError too, so callers that caught those still do; the CLI exits 1 with it."""
+
+    def __str__(self) -> str:
+        return self.strerror or super().__str__()
+
+
+def _refuse_read_only(path: Path) -> None:
+    """A rename would replace a read-only file without a word: refuse instead (issue 13)."""
+    if path.exists() and not os.access(path, os.W_OK):
+        raise SaveError(errno.EACCES, f"{path} is read-only; it was not replaced (make it writable to save)")
+
+
 def atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Temp file beside it → fsync → rename over. Raises SaveError (and leaves the old file as it
+    was, with no temp file behind) if it can't be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _refuse_read_only(path)
+        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=TEMP_SUFFIX, dir=path.parent)
+    except SaveError:
+        raise
+    except OSError as exc:
+        raise _save_error(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError) and not isinstance(exc, SaveError):
+            raise _save_error(path, exc) from None
         raise
     try:  # make the rename itself durable
         dir_fd = os.open(path.parent, os.O_RDONLY)
@@ -47,6 +75,14 @@ def atomic_write(path: Path, data: bytes) -> None:
         pass
 
 
+def _save_error(path: Path, exc: OSError) -> SaveError:
+    reason = {
+        errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+        errno.EACCES: "permission denied", errno.EPERM: "permission denied", errno.EROFS: "the disk is read-only",
+    }.get(exc.errno or 0, exc.strerror or str(exc))
+    return SaveError(exc.errno or errno.EIO, f"{path} can't be saved: {reason}; the old file is as it was")
+
+
 def backup_path(path: Path, n: int) -> Path:
     return path.with_name(f"{path.name}.{n}")
 
@@ -55,6 +91,7 @@ def rotate_backups(path: Path, keep: int = BACKUPS) -> None:
     """NAME.2 → NAME.3, NAME.1 → NAME.2, NAME → NAME.1 (a copy, so NAME stays until replaced)."""
     if not path.exists() or keep < 1:
         return
+    _refuse_read_only(path)
     for n in range(keep - 1, 0, -1):
         older = backup_path(path, n)
         if older.exists():
@@ -70,9 +107,18 @@ def save_bytes(path: Path, data: bytes, *, protect_unreadable: bool = True, chec
     """
     if protect_unreadable and check is not None and path.exists():
         check(path)
-    if path.exists() and path.read_bytes() == data:
-        return
-    rotate_backups(path)
+    try:
+        if path.exists() and path.read_bytes() == data:
+            return
+    except OSError as exc:
+        raise _save_error(path, exc) from None
+    _refuse_read_only(path)  # before the backups move: nothing changes when it can't be written
+    try:
+        rotate_backups(path)
+    except SaveError:
+        raise
+    except OSError as exc:
+        raise _save_error(path, exc) from None
     atomic_write(path, data)
 
 

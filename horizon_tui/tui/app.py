@@ -18,6 +18,8 @@ from textual.app import App
 from textual.binding import Binding
 from textual.reactive import Reactive
 
+from horizon_tui.tui.crash_screen import CrashGuard
+
 if TYPE_CHECKING:
     from horizon_tui.content.catalogue import Catalogue
     from horizon_tui.content.models import Character
@@ -35,7 +37,7 @@ def _commands_provider():
 START_SCREENS = ("menu", "new", "load", "battle", "rules", "sheet", "level-up", "abilities", "loadout")
 
 
-class HorizonApp(App[None]):
+class HorizonApp(CrashGuard, App[None]):
     """Horizon of Darkness, the player's side: characters, abilities, loadouts, battles."""
 
     CSS_PATH = "horizon.tcss"
@@ -282,6 +284,19 @@ class HorizonApp(App[None]):
         self.session.character = character
         return True
 
+    def save_before_crash(self) -> list[str]:
+        """Issue 13: before the crash screen, a battle in progress and the character are saved."""
+        saved = []
+        for screen in self.screen_stack:
+            autosave, battle = getattr(screen, "autosave", None), getattr(screen, "session", None)
+            if callable(autosave) and battle is not None and hasattr(battle, "battle") and not battle.battle.over:
+                autosave(battle)
+                saved.append("the battle in progress")
+        if self.session is not None and type(self) is HorizonApp:
+            self.library.save(self.session.path, self.session.character)
+            saved.append(f"{self.session.character.name} ({self.session.path.name})")
+        return saved
+
     def start_battle(self, encounter_path: Path, character: Character) -> None:
         """Fight `encounter_path` as the character being played. A battle left unfinished is
         offered first: resume it, or give it up and start this one."""
@@ -294,7 +309,7 @@ class HorizonApp(App[None]):
 
         def answered(resume: bool | None) -> None:
             if resume:
-                flow.resume(self)
+                flow.resume(self, fresh=lambda: flow.start(self, encounter_path))
             else:
                 flow.abandon(self)
                 flow.start(self, encounter_path)

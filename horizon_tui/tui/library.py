@@ -9,7 +9,6 @@ that can't be read).
 from __future__ import annotations
 
 import re
-import tomllib
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import attrs
 
 from horizon_tui.content.catalogue import Catalogue, data_dir
 from horizon_tui.content.characters import load_character
+from horizon_tui.content.files import read_document
 from horizon_tui.content.models import Character
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.rules.character import build
@@ -63,6 +63,27 @@ class SaveEntry:
         return "; ".join(short_problem(p) for p in self.problems)
 
 
+DAMAGED = "damaged"
+
+
+def move_to_damaged(path: Path) -> Path:
+    """`FOLDER/NAME` -> `FOLDER/damaged/NAME` (`NAME-2`, `NAME-3`… if taken), its backups with it.
+    Returns the new path; OSError if it can't be moved (the file then stays where it was)."""
+    folder = path.parent / DAMAGED
+    folder.mkdir(exist_ok=True)
+    target = folder / path.name
+    n = 2
+    while target.exists():
+        target = folder / f"{path.stem}-{n}{path.suffix}"
+        n += 1
+    path.rename(target)
+    for k in range(1, 4):  # NAME.1 … NAME.3 go with it, so nothing is left to pick up by mistake
+        backup = path.with_name(f"{path.name}.{k}")
+        if backup.exists() and not target.with_name(f"{target.name}.{k}").exists():
+            backup.rename(target.with_name(f"{target.name}.{k}"))
+    return target
+
+
 def short_problem(problem: Problem) -> str:
     """A problem without its (long) file path: the list already names the file."""
     where = f"line {problem.line}: " if problem.line else ""
@@ -95,16 +116,32 @@ class CharacterLibrary:
         return character_files(self.saves_dir)
 
     def entry(self, path: Path) -> SaveEntry:
-        mtime = path.stat().st_mtime
+        """One file, read as opening it would; never raises (a file can't stop the Load screen)."""
+        try:
+            mtime = path.stat().st_mtime
+        except OSError as exc:
+            return SaveEntry(path, 0.0, problems=(Problem(str(path), "", f"can't be read: {exc.strerror}"),),
+                             broken=True)
         try:
             character = load_character(path, self.catalogue)
         except DataError as exc:
             return SaveEntry(path, mtime, problems=tuple(exc.problems), broken=True)
-        problems = tuple(check_character(character, self.catalogue, str(path)))
-        level = None
-        if all(p.key == "loadout" for p in problems):
-            level = build(character, self.catalogue.rules).level
+        try:
+            problems = tuple(check_character(character, self.catalogue, str(path)))
+            level = None
+            if all(p.key == "loadout" for p in problems):
+                level = build(character, self.catalogue.rules).level
+        except Exception as exc:  # noqa: BLE001 - a bug met on a file: reported, the list stays up
+            from horizon_tui.crash import write_report
+
+            report = write_report(exc, f"checking {path}")
+            problem = Problem(str(path), "", f"can't be checked (internal error; crash report {report})")
+            return SaveEntry(path, mtime, problems=(problem,), broken=True)
         return SaveEntry(path, mtime, character, level, problems)
+
+    def move_to_damaged(self, path: Path) -> Path:
+        """Set a damaged file aside: moved (never deleted, never over another) to `damaged/` beside it."""
+        return move_to_damaged(path)
 
     def entries(self, limit: int | None = None) -> list[SaveEntry]:
         return [self.entry(p) for p in self.files()[:limit]]
@@ -160,10 +197,10 @@ def list_encounters(folder: Path) -> list[EncounterEntry]:
         return []
     entries = []
     for path in sorted(folder.glob("*.toml")):
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            entries.append(EncounterEntry(path, path.stem, problem=f"can't be read: {exc}"))
+        try:  # the guarded reader: a huge or deep file is a problem listed, not a crash
+            data, _ = read_document(path)
+        except DataError as exc:
+            entries.append(EncounterEntry(path, path.stem, problem=short_problem(exc.problems[0])))
             continue
         entries.append(EncounterEntry(
             path,
@@ -218,6 +255,10 @@ def encounter_details(paths: list[Path], catalogue: Catalogue) -> dict[Path, tup
             setup = load_encounter(path, catalogue, enemies)
         except DataError as exc:
             details[path] = short_problem(exc.problems[0])
+        except Exception as exc:  # noqa: BLE001 - a bug met on a file: reported, the list stays up
+            from horizon_tui.crash import write_report
+
+            details[path] = f"can't be loaded (internal error; crash report {write_report(exc, str(path))})"
         else:
             details[path] = (setup.xp, len(setup.enemies))
     return details

@@ -84,8 +84,9 @@ def abandon(app: HorizonApp) -> None:
     path.rename(folder / f"{path.stem}-{n}.json")
 
 
-def resume(app: HorizonApp) -> None:
-    """Replay the saved battle to where it was left; a save that can't be read stays untouched."""
+def resume(app: HorizonApp, fresh=None) -> None:
+    """Replay the saved battle to where it was left. A save that can't be read is offered to be
+    set aside (moved to `battles/damaged/`, never deleted) and, with `fresh`, a new battle started."""
     from horizon_tui.engine.persist import load_session
 
     path = saved_battle(app)
@@ -95,8 +96,32 @@ def resume(app: HorizonApp) -> None:
         session = load_session(path, app.catalogue, _enemies(app))
     except DataError as exc:
         app.notify(str(exc.problems[0]), title="The saved battle can't be resumed", severity="error", timeout=10)
+        _offer_set_aside(app, path, exc, fresh)
         return
     _open(app, session)
+
+
+def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None:
+    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+    from horizon_tui.tui.library import move_to_damaged, short_problem
+
+    def answered(yes: bool | None) -> None:
+        if not yes:
+            app.notify(f"{path.name} is left as it is.", title="Not resumed")
+            return
+        try:
+            moved = move_to_damaged(path)
+        except OSError as error:
+            app.notify(f"{path.name} can't be moved: {error.strerror or error}", title="Not moved", severity="error")
+            return
+        app.notify(f"Set aside as {moved}", title="Damaged battle save")
+        if fresh is not None:
+            fresh()
+
+    app.push_screen(ConfirmDialog(
+        f"The saved battle can't be resumed: {short_problem(exc.problems[0])}\n\nSet it aside "
+        f"(moved to battles/damaged/, never deleted) and start fresh?",
+        title="Damaged battle save", yes="Set aside"), answered)
 
 
 def _open(app: HorizonApp, session: BattleSession) -> None:

@@ -1,5 +1,6 @@
-"""Load character: every save, newest first. A save that can't be read is listed with its problem
-and left exactly as it is; it can't be opened (and so can't be overwritten) from here."""
+"""Load character: every save, newest first. A save that can't be read is listed as damaged with
+its problem and left exactly as it is; it can't be opened (and so can't be overwritten) from here.
+`m` offers to move it to `damaged/` beside it (asked first; never deleted)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ class LoadScreen(Screen):
     BINDINGS = [
         Binding("enter", "open", "Open", id="load.open", priority=False),
         Binding("f5,ctrl+r", "refresh", "Refresh", id="load.refresh"),
+        Binding("m", "set_aside", "Move damaged aside", id="load.set_aside"),
         Binding("escape", "back", "Back", id="load.back"),
     ]
 
@@ -52,7 +54,7 @@ class LoadScreen(Screen):
         table.clear()
         for index, entry in enumerate(self.entries):
             if entry.broken:
-                mark, style = Text("⚠", style="bold red"), "red"
+                mark, style = Text("✗", style="bold red"), "red"
             elif entry.problems:
                 mark, style = Text("⚠", style="bold yellow"), ""
             else:
@@ -60,7 +62,7 @@ class LoadScreen(Screen):
             table.add_row(
                 mark,
                 Text(entry.title, style=f"bold {style}".strip()),
-                Text(entry.summary, style=style),
+                Text(f"damaged: {entry.problem_text}"[:70] if entry.broken else entry.summary, style=style),
                 Text(entry.path.name, style="dim"),
                 key=str(index),
             )
@@ -89,7 +91,8 @@ class LoadScreen(Screen):
                         style="bold red")
             for problem in entry.problems:
                 text.append(f"• {short_problem(problem)}\n", style="red")
-            text.append("Fix the file by hand (horizon validate FILE lists its problems) and refresh.", style="dim")
+            text.append("Fix the file by hand (horizon validate FILE lists its problems) and refresh, "
+                        "or press m to move it to damaged/ (it is kept there, never deleted).", style="dim")
         else:
             c = entry.character
             assert c is not None
@@ -120,3 +123,31 @@ class LoadScreen(Screen):
             )
             return
         self.app.open_character(entry.path, entry.character, then_battle=self.then_battle)
+
+    def action_set_aside(self) -> None:
+        """Move the highlighted damaged save to `damaged/`, after asking; never a good one."""
+        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+        if not self.entries:
+            return
+        entry = self.entries[self.query_one("#saves", DataTable).cursor_row]
+        if not entry.broken:
+            self.app.notify(f"{entry.path.name} is not damaged; only damaged saves are moved aside.",
+                            severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                moved = self.app.library.move_to_damaged(entry.path)
+            except OSError as exc:
+                self.app.notify(f"{entry.path.name} can't be moved: {exc.strerror or exc}. It stays where it is.",
+                                title="Not moved", severity="error", timeout=10)
+                return
+            self.app.notify(f"Moved to {moved}", title="Set aside")
+            self.action_refresh()
+
+        self.app.push_screen(ConfirmDialog(
+            f"Move {entry.path.name} to {entry.path.parent.name}/damaged/? It is kept there, never deleted, "
+            "and no longer listed.", title="Set the damaged save aside?", yes="Move it"), answered)

@@ -1,0 +1,73 @@
+"""An unexpected exception inside an app (issue 13): save what can be saved, write a crash report,
+show a screen naming it. The app keeps running; a second crash while the screen is up ends it as
+Textual would. Used by the player app and the GM tool (`CrashGuard` in their bases)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+MAX_CRASHES = 5  # after this many in one run, something is badly wrong: let Textual end the app
+
+
+class CrashScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape,enter", "dismiss_crash", "Go on", id="crash.continue"),
+        Binding("q", "app.quit", "Quit", id="crash.quit"),
+    ]
+
+    def __init__(self, report: Path | None, saved: list[str]):
+        super().__init__(id="crash", classes="dialog-screen")
+        self.report = report
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        where = str(self.report) if self.report else "(no crash report could be written)"
+        saved = "; ".join(self.saved) if self.saved else "nothing needed saving"
+        with Vertical(classes="dialog") as box:
+            box.border_title = "Internal error"
+            yield Static(
+                "Something went wrong inside Horizon: a bug, not something you did.\n\n"
+                f"Saved first: {saved}.\n\nA crash report was written to:\n{where}\n\n"
+                "Please send it to the developers. Press escape to go on, q to quit.",
+                classes="question", markup=False, id="crash-text",
+            )
+
+    def action_dismiss_crash(self) -> None:
+        self.dismiss(None)
+
+
+class CrashGuard:
+    """Mixin for a Textual App: `_handle_exception` saves (`save_before_crash`), reports, shows."""
+
+    crash_reports: list[Path | None]
+
+    def save_before_crash(self) -> list[str]:
+        """What was saved; each app says what it keeps (the character, the battle, the campaign)."""
+        return []
+
+    def _handle_exception(self, error: Exception) -> None:  # Textual's hook for an unhandled error
+        from horizon_tui.crash import write_report
+
+        reports = self.__dict__.setdefault("crash_reports", [])
+        on_screen = isinstance(getattr(self, "screen", None), CrashScreen)
+        if on_screen or len(reports) >= MAX_CRASHES:
+            super()._handle_exception(error)  # type: ignore[misc]
+            return
+        if getattr(self, "_exception", None) is None:
+            self._exception = error  # Pilot tests still see it when they end
+        try:
+            saved = self.save_before_crash()
+        except Exception as failure:  # noqa: BLE001 - saving must not hide the first crash
+            saved = [f"saving failed too ({type(failure).__name__})"]
+        report = write_report(error, f"{type(self).__name__}; saved: {saved}")
+        reports.append(report)
+        try:
+            self.push_screen(CrashScreen(report, saved))  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - can't even show it: end the app as Textual would
+            super()._handle_exception(error)  # type: ignore[misc]
