@@ -122,13 +122,20 @@ class Server:
         return [pid for pid in tree if pid not in parents]
 
     def total_pss_kib(self) -> int:
-        total = 0
+        return sum(self.pss_parts().values())
+
+    def pss_parts(self) -> dict[str, int]:
+        """PSS in KiB of the server, the session server (the sessions' parent) and the sessions."""
+        parts = {"server": 0, "session server": 0, "sessions": 0}
+        sessions = set(self.app_pids())
         for pid in self.tree():
             try:
-                total += memory_kib(pid)[1]
+                pss = memory_kib(pid)[1]
             except (OSError, KeyError):
-                pass
-        return total
+                continue
+            part = "server" if pid == self.process.pid else "sessions" if pid in sessions else "session server"
+            parts[part] += pss
+        return parts
 
 
 def memory_kib(pid: int) -> tuple[int, int]:
@@ -278,19 +285,24 @@ async def run(args, server: Server) -> None:
     first = Player(server, server.users[0], args.ready)
     await first.connect()
     await asyncio.sleep(1.5)
-    one = server.total_pss_kib()
+    one_parts = server.pss_parts()
+    one = sum(one_parts.values())
     more = [Player(server, server.users[i], args.ready) for i in range(1, args.memory_sessions)]
     for player in more:  # one at a time, as players arrive
         await player.connect()
     await asyncio.sleep(1.5)
-    many = server.total_pss_kib()
+    many_parts = server.pss_parts()
+    many = sum(many_parts.values())
     extra = (many - one) / max(1, len(more)) / 1024
+    shares = ", ".join(f"{name} {(many_parts[name] - one_parts[name]) / max(1, len(more)) / 1024:.1f}"
+                       for name in many_parts)
     apps = server.app_pids()
     per_app = [memory_kib(pid) for pid in apps]
     print(f"memory: whole host PSS {one / 1024:.1f} MiB with 1 session, {many / 1024:.1f} MiB with "
           f"{len(more) + 1}: {extra:.1f} MiB per extra session (target ≤ 12); each session's process "
           f"RSS {statistics.median(m[0] for m in per_app) / 1024:.1f} MiB, PSS "
-          f"{statistics.median(m[1] for m in per_app) / 1024:.1f} MiB (median of {len(per_app)})")
+          f"{statistics.median(m[1] for m in per_app) / 1024:.1f} MiB (median of {len(per_app)}); "
+          f"per extra session by process: {shares} MiB")
     await asyncio.gather(first.close(), *(p.close() for p in more))
     await asyncio.sleep(2.0)
 
