@@ -34,42 +34,40 @@ class KeyCommand:
     description: str
     action: str  # the Textual action it runs
     show: bool = False  # in the key bar at the bottom
-    key_display: str | None = None
+    key_display: str | None = None  # None: Textual shows the keys in force (remapped ones too)
 
 
-def _move(name: str, arrow: str, keys: tuple[str, ...], label: str) -> KeyCommand:
-    return KeyCommand(f"battle.{name}", keys, f"Move / cursor {arrow}", f"direction('{name}')", key_display=label)
+def _move(name: str, arrow: str, keys: tuple[str, ...]) -> KeyCommand:
+    return KeyCommand(f"battle.{name}", keys, f"Move / cursor {arrow}", f"direction('{name}')")
 
 
 SHIFTED_DIGITS = ("exclamation_mark", "at", "number_sign", "dollar_sign", "percent_sign",
                   "circumflex_accent", "ampersand", "asterisk", "left_parenthesis")
 
 BATTLE_KEYS: tuple[KeyCommand, ...] = (
-    _move("up", "↑", ("up", "k", "8", "kp_8"), "↑ k 8"),
-    _move("down", "↓", ("down", "j", "2", "kp_2"), "↓ j 2"),
-    _move("left", "←", ("left", "h", "4", "kp_4"), "← h 4"),
-    _move("right", "→", ("right", "l", "6", "kp_6"), "→ l 6"),
-    _move("up_left", "↖", ("home", "y", "7", "kp_7"), "Home y 7"),
-    _move("up_right", "↗", ("pageup", "u", "9", "kp_9"), "PgUp u 9"),
-    _move("down_left", "↙", ("end", "b", "1", "kp_1"), "End b 1"),
-    _move("down_right", "↘", ("pagedown", "n", "3", "kp_3"), "PgDn n 3"),
+    _move("up", "↑", ("up", "k", "8", "kp_8")),
+    _move("down", "↓", ("down", "j", "2", "kp_2")),
+    _move("left", "←", ("left", "h", "4", "kp_4")),
+    _move("right", "→", ("right", "l", "6", "kp_6")),
+    _move("up_left", "↖", ("home", "y", "7", "kp_7")),
+    _move("up_right", "↗", ("pageup", "u", "9", "kp_9")),
+    _move("down_left", "↙", ("end", "b", "1", "kp_1")),
+    _move("down_right", "↘", ("pagedown", "n", "3", "kp_3")),
     KeyCommand("battle.attack", ("a",), "Attack", "attack", show=True),
     KeyCommand("battle.abilities", ("z",), "Abilities", "abilities", show=True),
-    *(KeyCommand(f"battle.ability{i}", (SHIFTED_DIGITS[i - 1],), f"Ability in slot {i}", f"ability({i})",
-                 key_display=f"shift+{i}") for i in range(1, 10)),
+    *(KeyCommand(f"battle.ability{i}", (SHIFTED_DIGITS[i - 1],), f"Ability in slot {i}", f"ability({i})") for i in range(1, 10)),
     KeyCommand("battle.free", ("f",), "Free action", "free_action", show=True),
     KeyCommand("battle.swap", ("s",), "Swap a slotted ability", "swap"),
-    KeyCommand("battle.look", ("semicolon",), "Look", "look", show=True, key_display=";"),
+    KeyCommand("battle.look", ("semicolon",), "Look", "look", show=True),
     KeyCommand("battle.travel", ("t",), "Travel", "travel", show=True),
-    KeyCommand("battle.wait", ("full_stop", "5", "kp_5", "w"), "End turn", "wait", show=True,
-               key_display=". 5"),
+    KeyCommand("battle.wait", ("full_stop", "5", "kp_5", "w"), "End turn", "wait", show=True),
     KeyCommand("battle.confirm", ("enter",), "Confirm the cursor", "confirm"),
     KeyCommand("battle.next", ("tab",), "Next target", "next_target"),
     KeyCommand("battle.cancel", ("escape",), "Cancel the cursor", "cancel"),
     KeyCommand("battle.log", ("m",), "Log", "log", show=True),
     KeyCommand("battle.skip", ("x",), "Play the enemies' turns at once", "skip"),
-    KeyCommand("battle.faster", ("plus", "equals_sign"), "Faster enemy turns", "faster", key_display="+"),
-    KeyCommand("battle.slower", ("minus",), "Slower enemy turns", "slower", key_display="-"),
+    KeyCommand("battle.faster", ("plus", "equals_sign"), "Faster enemy turns", "faster"),
+    KeyCommand("battle.slower", ("minus",), "Slower enemy turns", "slower"),
 )
 
 DIRECTION_IDS = {f"battle.{name}": name for name in

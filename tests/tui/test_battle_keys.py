@@ -156,6 +156,9 @@ async def test_the_battle_opens_with_the_character_in_view_on_a_50x50_map(saves,
         screen = await _open_battle(pilot, app, path, "sunken_temple.toml")
         await pilot.pause()
         view = screen.query_one("#map", BattlefieldView)
+        # nothing focused takes a move key (a focused scroller once took the arrows, PgUp, Home)
+        assert screen.focused is None
+        assert all(screen.active_bindings[k].node is screen for k in ("up", "home", "pageup", "end", "8", "l"))
         me = screen.battle["champion"]
         x, y, w, h = view.visible_region()
         assert x <= pos(me)[0] < x + w and y <= pos(me)[1] < y + h
@@ -165,3 +168,26 @@ async def test_the_battle_opens_with_the_character_in_view_on_a_50x50_map(saves,
             await pilot.press("n")
             x, y, w, h = view.visible_region()
             assert x <= pos(me)[0] < x + w and y <= pos(me)[1] < y + h
+
+
+async def test_more_holds_the_enemies_until_a_key_when_a_turn_overflows_the_log(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_battle(pilot, app, path, "goblin_warren.toml")
+        await pilot.pause()
+        screen.query_one("#log").styles.height = 2  # room for one line: any enemy turn overflows it
+        screen.speed = 3
+        for _ in range(200):
+            if screen.more:
+                break
+            if screen.me is not None:
+                await pilot.press("full_stop")
+            await pilot.pause(0.05)
+        assert screen.more and "--more--" in _text(screen, "#status")
+        held = (screen.battle.current, len(screen.battle.log))
+        await pilot.pause(0.3)  # the enemies wait while --more-- is up
+        assert (screen.battle.current, len(screen.battle.log)) == held
+        where = pos(screen.battle["champion"])
+        await pilot.press("right")  # only lets the log go on
+        assert not screen.more and pos(screen.battle["champion"]) == where

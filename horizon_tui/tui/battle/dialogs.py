@@ -75,7 +75,8 @@ class BattleSummary(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for label in ("Combatant", "Side", "Damage dealt", "Damage taken", "Effects caused", "End"):
+        # short headings: the table fits 80 columns (issue 14)
+        for label in ("Combatant", "Side", "Dealt", "Taken", "Effects", "End"):
             table.add_column(label)
         for row in self.rows:
             table.add_row(*row)

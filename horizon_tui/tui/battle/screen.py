@@ -43,6 +43,7 @@ class BattleScreen(Screen):
     """One battle, played by the party's side from the keyboard."""
 
     BINDINGS = battle_bindings()
+    AUTO_FOCUS = None  # nothing focused: every key goes to the screen's bindings (tui/keymap.py)
 
     def __init__(self, session: BattleSession, *, on_end: Callable[[BattleSession], None] | None = None,
                  autosave: Callable[[BattleSession], None] | None = None, side: str | None = "party",
@@ -96,12 +97,16 @@ class BattleScreen(Screen):
                 view.glyphs = self.glyphs
                 yield view
                 yield Static(id="legend", markup=False)
-            with VerticalScroll(id="battle-side"):
+            side = VerticalScroll(id="battle-side")
+            side.can_focus = False  # a focused scroller would take the arrows, PgUp, Home from moving
+            with side:
                 yield Static(id="unit", markup=False)
                 yield Static(id="enemies", markup=False)
                 yield Static(id="slots", markup=False)
         yield Static(id="status", markup=False)
-        yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        log = RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        log.can_focus = False  # likewise; `m` opens the whole log to scroll
+        yield log
         yield KeyBar()
 
     def on_mount(self) -> None:
