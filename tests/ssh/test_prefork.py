@@ -18,6 +18,7 @@ import tomli_w
 from openssh_kit import OpenSSHTerminal, needs_openssh, ssh_command  # noqa: F401 (a fixture)
 
 import horizon_tui.tui
+from horizon_tui.saves.lock import read_holder
 from horizon_tui.ssh.accounts import Accounts
 
 pytestmark = needs_openssh
@@ -30,7 +31,9 @@ def parent_of(pid: int) -> int:
 
 
 def session_pids(host) -> list[int]:
-    return sorted(s.process.pid for s in host.sessions if s.process is not None and s.process.pid)
+    """The sessions' app pids, in the order they started."""
+    running = [s for s in host.sessions if s.process is not None and s.process.pid]
+    return [s.process.pid for s in sorted(running, key=lambda s: s.started_at)]
 
 
 async def test_sessions_are_forks_and_one_crash_ends_one_session(start_host, ssh_command, tmp_path):
@@ -134,3 +137,14 @@ async def test_two_sessions_of_one_user_on_one_character_are_told(start_host, ss
         second.process.write(b"\r")  # the second is asked, nothing is silently shared
         await second.expect("another session", timeout=10)
         assert "another session" not in first.text
+        pids = session_pids(host)
+        holder = read_holder(characters / "iriel.toml")
+        assert holder is not None and holder.pid in pids  # each fork holds locks as itself
+        second_pid = next(pid for pid in pids if pid != holder.pid)
+        second.process.write(b"t")  # take over: from now on only the second session writes it
+        for _ in range(200):
+            holder = read_holder(characters / "iriel.toml")
+            if holder is not None and holder.pid == second_pid:
+                break
+            await asyncio.sleep(0.025)
+        assert holder.pid == second_pid
