@@ -19,6 +19,7 @@ from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import Battle, comp, effects, hp, ident
 from horizon_tui.engine.components import Charges, Cooldowns, Presence
+from horizon_tui.engine.sideview import effect_turns_left
 from horizon_tui.engine.usability import cooldown_left
 from horizon_tui.gm.campaign import Campaign
 
@@ -38,8 +39,9 @@ def capture(battle: Battle) -> dict[str, dict[str, Any]]:
             "charges": {d.value: n for d, n in comp(e, Charges).pools.items()},
             "cooldowns": {name: left for name in comp(e, Cooldowns).ready_at
                           if (left := cooldown_left(battle, e, name))},  # R-6, as enforced
-            "effects": [{"effect": fx.effect, "turns": fx.turns_left, "magnitude": str(fx.magnitude), "stat": fx.stat}
-                        for fx in effects(e).active if fx.turns_left > 0 and fx.effect != "hidden"],
+            "effects": [{"effect": fx.effect, "turns": left, "magnitude": str(fx.magnitude), "stat": fx.stat}
+                        for fx in effects(e).active
+                        if (left := effect_turns_left(fx)) > 0 and fx.effect != "hidden"],
         }
     return found
 

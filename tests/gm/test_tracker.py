@@ -41,7 +41,7 @@ async def test_damage_and_heal_by_amount_on_marked_combatants_then_revive(sessio
         before = {ident(e).id: hp(e).hp for e in foes}
         for e in foes:
             screen.selected = ident(e).id
-            await pilot.press("m")
+            await pilot.press("space")
         assert screen.marked == set(before)
         await pilot.press("D", *"25", "enter", *"a falling beam", "enter")
         await pilot.pause()

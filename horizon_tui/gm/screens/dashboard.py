@@ -103,9 +103,12 @@ class DashboardScreen(Screen):
             npcs.clear()
             return
         rules = self.app.rules
-        self.sub_title = campaign.name
+        read_only = self.app.gm is not None and self.app.gm.read_only
+        self.sub_title = campaign.name + (" — READ-ONLY" if read_only else "")
         line = Text()
         line.append(f" {campaign.name} ", style="bold reverse")
+        if read_only:
+            line.append(" READ-ONLY ", style="bold white on red")
         line.append(f"  Day {campaign.day}", style="bold")
         line.append(f"  ·  {len(campaign.party)} in the party  ·  {len(campaign.npcs)} NPCs", style="dim")
         if campaign.rules:

@@ -55,7 +55,8 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         Binding("P", "make_ability", "Ruling→ability", id="gmb.ability",
                 tooltip="Write the last free action's ruling down as a permanent ability"),
         Binding("q", "leave", "Leave", id="gmb.leave"),
-        Binding("m", "mark", "Mark", id="gmb.mark", tooltip="Mark the selected combatant: D and H act on all marked"),
+        Binding("space", "mark", "Mark", id="gmb.mark", key_display="space",
+                tooltip="Mark the selected combatant: D, H and T act on all marked (m is the battle log)"),
         Binding("D", "damage", "Damage", id="gmb.damage", tooltip="Damage by an amount (the marked, or the selected)"),
         Binding("H", "heal", "Heal", id="gmb.heal", tooltip="Heal by an amount (the marked, or the selected)"),
         Binding("T", "temp_health", "Temp health", id="gmb.temp", show=False,
@@ -99,9 +100,9 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
 
     def _tracker_text(self) -> Text:
         side = self.query_one("#battle-side")
-        width = max(24, side.size.width - 2) if side.size.width else 32
+        width = max(24, side.scrollable_content_region.width - 1) if side.size.width else 30
         text = self.tracker_text(width)
-        text.append("[ ] pick m mark D dmg H heal\nT temp v revive A add W out\nR reveal i init { } order\n"
+        text.append("[ ] pick ␣ mark D dmg H heal\nT temp v revive A add W out\nR reveal i init { } order\n"
                     "d delay e ready c who o over\nf free action\n", style="dim")
         return text
 

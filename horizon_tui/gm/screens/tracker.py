@@ -14,6 +14,7 @@ from horizon_tui.content.models import Difficulty
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import charge_left, comp, effects, hp, ident, is_active, pos, team
 from horizon_tui.engine.components import Presence
+from horizon_tui.engine.sideview import effect_turns_left
 from horizon_tui.engine.turns import free_cell_near
 from horizon_tui.gm import battles
 from horizon_tui.gm.initiative import tracker_rows
@@ -65,7 +66,7 @@ class TrackerMixin:
         values = ov.initiative_values(battle)
         text = Text(f"Round {battle.round} — turn order\n", style="bold")
         chosen = self._selected_id()
-        name_width = max(8, width - 18)
+        name_width = max(6, width - 16)  # marks 2, initiative 3, health 8, controller 3
         for row in tracker_rows(battle):
             e = battle[row.id]
             colour = "cyan" if row.team == "party" else "red"
@@ -97,7 +98,7 @@ class TrackerMixin:
         parts = []
         for fx in effects(e).active:
             label = "HIDDEN" if fx.effect == "hidden" else SHORT_EFFECTS.get(fx.effect, fx.effect)
-            parts.append(label if fx.effect == "hidden" else f"{label} {fx.turns_left}")
+            parts.append(label if fx.effect == "hidden" else f"{label} {effect_turns_left(fx)}")
         if is_active(e):
             charges = [f"{d.value}{charge_left(e, d)}" for d in Difficulty
                        if d is not Difficulty.I and charge_left(e, d) is not None and gear_knows(e, d)]
@@ -141,7 +142,7 @@ class TrackerMixin:
             return
         targets = self._targets()
         if not targets:
-            self.refuse("select a combatant on the battlefield ([ ]), or mark several (m)")
+            self.refuse("select a combatant on the battlefield ([ ]), or mark several (space)")
             return
         verb = {"damage": "Damage", "heal": "Heal", "temp": "Temporary health for"}[kind]
         title = f"{verb} {self._names(targets)}"
