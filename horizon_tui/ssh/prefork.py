@@ -33,6 +33,8 @@ from pathlib import Path
 from horizon_tui.ssh.pty_process import set_window_size
 
 MESSAGE_LIMIT = 256 * 1024  # one request: argv, environment, folder, size
+MAX_RESTARTS = 5            # then sessions stay fresh interpreters (the log says why it died)
+RESTART_AFTER = 2.0          # seconds after the session server died before another is started
 READY_TIMEOUT = 120.0        # the warm-up imports everything once; on a busy machine it is slow
 CLI_MODULE = "horizon_tui.cli"  # a session runs what `python -m horizon_tui.cli ARGS` would
 _CHILD_SIGNALS = (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGPIPE,
@@ -61,7 +63,10 @@ class SessionServer:
         self._next_id = 0
         self._spawning: dict[int, asyncio.Future] = {}
         self._exits: dict[int, asyncio.Future[int]] = {}
+        self._pids: dict[int, int] = {}  # request id → the session's pid, while it runs
         self.ready: asyncio.Future[None] | None = None
+        self._stopped = False
+        self.restarts = 0
 
     async def start(self) -> None:
         """Start the session server; `ready` resolves once it has warmed up."""
@@ -85,7 +90,8 @@ class SessionServer:
         self.pid = self.process.pid
         ours.setblocking(False)
         self._sock = ours
-        self.ready = self._loop.create_future()
+        if self.ready is None or self.ready.done():
+            self.ready = self._loop.create_future()
         self._loop.add_reader(ours, self._readable)
 
     @property
@@ -158,6 +164,7 @@ class SessionServer:
                     os.close(fd)
                 return
             os.set_blocking(fds[0], False)
+            self._pids[request_id] = int(reply["pid"])
             spawned.set_result((fds[0], int(reply["pid"])))
         elif "error" in reply:
             spawned = self._spawning.get(request_id)
@@ -165,29 +172,68 @@ class SessionServer:
             if spawned is not None and not spawned.done():
                 spawned.set_exception(PreforkError(str(reply["error"])))
         elif "exit" in reply:
+            self._pids.pop(request_id, None)
             exited = self._exits.pop(request_id, None)
             if exited is not None and not exited.done():
                 exited.set_result(int(reply["exit"]))
 
     def _lost(self) -> None:
         """The session server died. Sessions already running go on (their PTYs are ours); their
-        exits are then noticed by the PTY closing, without a status."""
+        exits are then noticed by the PTY closing, without a status. Meanwhile new sessions start
+        as fresh interpreters (session.py), and a new session server is started after a pause."""
         if self._sock is not None:
             self._loop.remove_reader(self._sock)
             self._sock.close()
             self._sock = None
-            self.log.error("session server pid %s is gone; new sessions can't start", self.pid)
+            self.log.error("session server pid %s is gone; new sessions start as fresh interpreters "
+                           "until another is ready", self.pid)
         error = PreforkError("the session server is gone")
-        for future in (*self._spawning.values(), self.ready):
-            if future is not None and not future.done():
-                future.set_exception(error)
-        for future in self._exits.values():
+        for future in self._spawning.values():
             if not future.done():
-                future.set_result(-signal.SIGKILL)
+                future.set_exception(error)
+        if self.ready is not None and not self.ready.done():
+            self.ready.cancel()
+        for request_id, future in list(self._exits.items()):
+            pid = self._pids.pop(request_id, None)
+            if not future.done() and not (pid and self._watch_orphan(pid, future)):
+                future.set_result(0)  # gone already; its status went with the session server
         self._exits.clear()
+        if self.process is not None and self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+        if not self._stopped and self.restarts < MAX_RESTARTS:
+            self.ready = self._loop.create_future()  # waiters wait for the next one
+            self._loop.call_later(RESTART_AFTER, self._restart)
+
+    def _watch_orphan(self, pid: int, exited: asyncio.Future[int]) -> bool:
+        """Notice the end of a session whose parent (the session server) is gone, through a
+        pidfd; its exit status can't be known any more (0 is reported)."""
+        try:
+            pidfd = os.pidfd_open(pid)
+        except (AttributeError, OSError):
+            return False
+
+        def ended() -> None:
+            self._loop.remove_reader(pidfd)
+            os.close(pidfd)
+            if not exited.done():
+                exited.set_result(0)
+
+        self._loop.add_reader(pidfd, ended)
+        return True
+
+    def _restart(self) -> None:
+        if self._stopped or self._sock is not None:
+            return
+        self.restarts += 1
+        self.log.warning("starting a new session server (restart %d)", self.restarts)
+        task = self._loop.create_task(self.start())
+        task.add_done_callback(lambda t: t.cancelled() or t.exception() is None
+                               or self.log.error("session server restart failed: %s", t.exception()))
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Close our end: the session server exits once its children are gone."""
+        self._stopped = True
         if self._sock is not None:
             self._loop.remove_reader(self._sock)
             self._sock.close()

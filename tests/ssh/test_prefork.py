@@ -68,6 +68,35 @@ async def test_sessions_are_forks_and_one_crash_ends_one_session(start_host, ssh
             assert parent_of(session_pids(host)[-1]) == host.session_server.pid
 
 
+async def test_a_dead_session_server_loses_no_game_and_is_started_again(start_host, ssh_command, tmp_path):
+    host = await start_host(app_command=None)
+    await host.session_server.wait_ready()
+    old = host.session_server.pid
+    async with OpenSSHTerminal(ssh_command(host.port, "-tt"), tmp_path, size=(100, 30)) as playing:
+        await playing.expect(MENU, timeout=15)
+        os.kill(old, signal.SIGKILL)
+        for _ in range(100):
+            if not host.session_server.running:
+                break
+            await asyncio.sleep(0.02)
+        async with OpenSSHTerminal(ssh_command(host.port, "-tt"), tmp_path) as meanwhile:
+            await meanwhile.expect(MENU, timeout=20)  # a fresh interpreter while there is none
+        before = len(playing.output)
+        playing.process.write(DOWN)  # the game that was running goes on
+        for _ in range(200):
+            if len(playing.output) > before:
+                break
+            await asyncio.sleep(0.025)
+        assert len(playing.output) > before and not playing.ended.done()
+        await host.session_server.wait_ready(timeout=60)
+        assert host.session_server.running and host.session_server.pid != old
+        playing.process.write(b"\x11")  # ctrl+q: its end is still noticed
+        assert await asyncio.wait_for(playing.ended, 10) == 0
+        async with OpenSSHTerminal(ssh_command(host.port, "-tt"), tmp_path) as later:
+            await later.expect(MENU, timeout=15)
+            assert parent_of(session_pids(host)[-1]) == host.session_server.pid
+
+
 def serve(data_dir: Path, port_file: Path) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "horizon_tui.cli", "serve-ssh", "--port", "0", "--data-dir", str(data_dir),
