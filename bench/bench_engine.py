@@ -371,12 +371,12 @@ def main() -> None:
     parser.add_argument("--no-profile", action="store_true")
     parser.add_argument("--sweep-only", action="store_true", help="only section 4, the sweep's engine and Dask")
     parser.add_argument("--pace", nargs="*", metavar="ENCOUNTER", default=None,
-                        help="only the pace-knob table (default encounters: standard wolves bandit_road)")
+                        help="only the pace-knob table (default encounters: standard goblin_warren huldra_glade)")
     args = parser.parse_args()
     runs = 3 if args.quick else 7
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; party: {', '.join(p.stem for p in PARTY)}")
     if args.pace is not None:
-        pace_table(args.pace or [STANDARD, "wolves", "bandit_road"], 40 if args.quick else 200, 2)
+        pace_table(args.pace or [STANDARD, "goblin_warren", "huldra_glade"], 40 if args.quick else 200, 2)
         return
     if args.sweep_only:
         sweep_throughput(40 if args.quick else 200, 2 if args.quick else 5)

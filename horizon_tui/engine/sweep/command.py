@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import attrs
+
 from horizon_tui.errors import DataError, HorizonError
 
 CSV_COLUMNS = ("encounter", "level", "size", "runs", "wins", "win_rate", "ci_low", "ci_high", "rounds_p50",
@@ -162,14 +164,8 @@ def _document(rows, ratings, args, seed, target, battles, seconds, workers) -> d
     }
     if ratings is not None:
         doc["target_win_rate"] = target
-        doc["ratings"] = {e: {**_rating_dict(r), "reached": reached} for e, (r, reached) in ratings.items()}
+        doc["ratings"] = {e: {**attrs.asdict(r), "reached": reached} for e, (r, reached) in ratings.items()}
     return doc
-
-
-def _rating_dict(rating) -> dict:
-    import attrs
-
-    return attrs.asdict(rating)
 
 
 def _print(rows, ratings, args, seed, target, battles, seconds, workers) -> None:
