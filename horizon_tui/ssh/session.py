@@ -330,7 +330,7 @@ class AppSession(asyncssh.SSHServerSession):
     def data_received(self, data: bytes, datatype) -> None:
         self.last_input = self._loop.time()
         if self.watch is not None:
-            if not self.watch.key(data):
+            if not self.watch.keys(data):
                 self._leave_watch()
             return
         if self.status is not None:

@@ -13,6 +13,7 @@ watchers (`horizon_tui/tui/hosting.py`); the host's `--spectators none|users|any
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import TYPE_CHECKING
 
 from horizon_tui.ssh.live import duration
@@ -33,6 +34,7 @@ LEAVE_SCREEN = b"\x1b[0m\x1b[?1049l\x1b[?25h"
 UP, DOWN = (b"\x1b[A", b"\x1bOA", b"k"), (b"\x1b[B", b"\x1bOB", b"j")
 ENTER = (b"\r", b"\n", b"\r\n")
 QUIT = (b"q", b"Q", b"\x1b", b"\x03", b"\x04")
+KEY = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1bO.|\x1b|\r\n|.", re.S)  # one key each
 
 
 def game_label(session: AppSession) -> str:
@@ -135,13 +137,18 @@ class WatchList:
 
     # --- keys ------------------------------------------------------------------------------
 
+    def keys(self, data: bytes) -> bool:
+        """What the watcher typed (one read may hold several keys). Returns False when the
+        watcher leaves the list."""
+        return all(self.key(key) for key in KEY.findall(data))
+
     def key(self, data: bytes) -> bool:
-        """A key from the watcher. Returns False when the watcher leaves the list."""
+        """One key from the watcher. Returns False when the watcher leaves the list."""
         if self.watching is not None:
-            if data in QUIT or data[:1] in (b"q", b"Q"):
+            if data in QUIT:
                 self.stop_watching()
             return True  # read-only: nothing else goes anywhere
-        if data in QUIT or data[:1] in (b"q", b"Q"):
+        if data in QUIT:
             return False
         if data in UP:
             self.selected = max(0, self.selected - 1)
@@ -151,7 +158,7 @@ class WatchList:
             if self.entries:
                 self.watch(self.entries[self.selected])
                 return True
-        elif data[:1] in (b"r", b"R"):
+        elif data in (b"r", b"R"):
             self.message = ""
         self.draw()
         return True

@@ -97,6 +97,26 @@ async def test_a_dead_session_server_loses_no_game_and_is_started_again(start_ho
             assert parent_of(session_pids(host)[-1]) == host.session_server.pid
 
 
+async def test_a_watcher_gets_the_real_apps_whole_screen_and_then_its_changes(start_host, ssh_command, tmp_path):
+    host = await start_host(app_command=None)
+    await host.session_server.wait_ready()
+    async with OpenSSHTerminal(ssh_command(host.port, "-tt"), tmp_path, size=(100, 30)) as player:
+        await player.expect(MENU, timeout=15)
+        await asyncio.sleep(1.5)  # the app has written its status (hosting.py polls each second)
+        async with OpenSSHTerminal([*ssh_command(host.port, "-tt", user="bob", key_of="bob"), "watch"],
+                                   tmp_path, size=(100, 30)) as watcher:
+            await watcher.expect("Main menu")  # the screen the player is on, from the app itself
+            watcher.process.write(b"\r")
+            await watcher.expect("Recent characters")  # the whole menu, drawn again for the watcher
+            await player.expect("watching your game")   # and the player is told
+            player.process.write(b"n")
+            await watcher.expect("step 1 of 5")         # the player's next screen, live
+            watcher.process.write(b"q")
+            await watcher.expect("live games")
+            watcher.process.write(b"q")
+            assert await asyncio.wait_for(watcher.ended, 8) == 0
+
+
 def serve(data_dir: Path, port_file: Path) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "horizon_tui.cli", "serve-ssh", "--port", "0", "--data-dir", str(data_dir),
