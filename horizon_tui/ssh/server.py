@@ -114,6 +114,26 @@ class HostSettings:
     recording_limits: RecordingLimits = RecordingLimits()
 
 
+class _PrivateUmask:
+    """The umask is the process's, not a host's: the first host to start sets 077 and keeps what
+    was there; the last one to stop (in whatever order) puts it back."""
+
+    holders = 0
+    saved = 0o022
+
+    @classmethod
+    def take(cls) -> None:
+        if cls.holders == 0:
+            cls.saved = os.umask(0o077)
+        cls.holders += 1
+
+    @classmethod
+    def give_back(cls) -> None:
+        cls.holders -= 1
+        if cls.holders == 0:
+            os.umask(cls.saved)
+
+
 class SSHHost:
     """A running server. `await start()` returns the port; `await stop()` saves and closes every
     session (SIGTERM to each app, SIGKILL after the grace time) and stops listening."""
@@ -134,7 +154,7 @@ class SSHHost:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task] = set()
         self._stopping = False
-        self._umask: int | None = None
+        self._holds_umask = False
 
     @property
     def stopping(self) -> bool:
@@ -146,7 +166,8 @@ class SSHHost:
         data_dir = self.settings.data_dir
         # Everything made from now on (by the host and by the apps it starts) is the owner's
         # alone; what was already there is tightened to match.
-        self._umask = os.umask(0o077)
+        _PrivateUmask.take()
+        self._holds_umask = True
         tightened = private_tree(data_dir)
         if tightened:
             self.log.warning("data folder %s: %d file(s) or folder(s) others could read were made "
@@ -201,9 +222,9 @@ class SSHHost:
             await self.session_server.stop()
         if self._acceptor is not None:
             self._acceptor = None
-        if self._umask is not None:
-            os.umask(self._umask)
-            self._umask = None
+        if self._holds_umask:
+            self._holds_umask = False
+            _PrivateUmask.give_back()
         self.log.info("stopped")
 
     async def serve_until_signal(self) -> None:

@@ -116,3 +116,19 @@ def test_host_settings_resolve_the_data_dir_once(tmp_path, monkeypatch):
     assert attrs.evolve(settings, port=0).data_dir == tmp_path / "srv"
     from horizon_tui.paths import default_server_dir
     assert HostSettings().data_dir == default_server_dir()
+
+
+async def test_hosts_stopped_in_any_order_give_the_umask_back(tmp_path):
+    before = os.umask(0o022)
+    try:
+        hosts = [SSHHost(HostSettings(data_dir=tmp_path / f"srv{n}", port=0, app_command=FAKE_APP_COMMAND,
+                                      keepalive_interval=0)) for n in range(2)]
+        for host in hosts:
+            await host.start()
+        assert os.umask(0o077) == 0o077
+        await hosts[0].stop()  # the first started stops first: the second still needs 077
+        assert os.umask(0o077) == 0o077
+        await hosts[1].stop()
+        assert os.umask(0o022) == 0o022
+    finally:
+        os.umask(before)
