@@ -1,19 +1,21 @@
 """Reading and writing the few free-text fields of the forms (bonuses, modifiers, numbers).
 
 No Textual here, so the parsing is tested on its own. Errors are `ValueError`s whose text is
-shown under the field as it is.
+shown under the field as it is. Numbers go through the guarded reader's `parse_number`
+(content.guard): the same digit limits and ranges as in files, and the message says what is allowed.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
+from horizon_tui.content.guard import parse_number as guarded_number
 from horizon_tui.content.models import ATTRIBUTES, STATS
+from horizon_tui.errors import Problem
 
-_ITEM = re.compile(r"^\s*([a-z_]+)\s*[:=]?\s*([+-]?\s*\d+(?:\.\d+)?)\s*$")
+_ITEM = re.compile(r"^\s*([a-z_]+)\s*[:=]?\s*([+-]?\s*\d{1,40}(?:\.\d{1,40})?)\s*$")
 
 
 def number(value: Fraction | int | float) -> str:
@@ -21,24 +23,36 @@ def number(value: Fraction | int | float) -> str:
     return f"{float(value):g}"
 
 
-def parse_number(text: str, what: str) -> Fraction:
-    try:
-        return Fraction(Decimal(text.strip()))
-    except (InvalidOperation, ValueError):
-        raise ValueError(f"{what}: {text.strip()!r} is not a number") from None
+# A field's label -> the range of data/limits.toml it is held to (as the same key in a file is).
+FIELD_RANGES: dict[str, str] = {
+    "radius": "radius", "length": "length", "multiplier": "multiplier", "range": "cells",
+    "xp": "xp", "level": "level", "magnitude": "magnitude", "duration": "duration",
+    **{name: "attribute" for name in ATTRIBUTES},
+}
 
 
-def parse_optional_number(text: str, what: str) -> Fraction | None:
-    return None if not text.strip() else parse_number(text, what)
+def _checked(text: str, what: str, range_name: str | None, whole: bool) -> Fraction | int:
+    """content.guard.parse_number, with its Problem as the ValueError shown under the field."""
+    value = guarded_number(text, what, range_name or FIELD_RANGES.get(what.lower()), whole=whole)
+    if isinstance(value, Problem):
+        raise ValueError(f"{what}: {value.message}")
+    return value
 
 
-def parse_optional_int(text: str, what: str) -> int | None:
+def parse_number(text: str, what: str, range_name: str | None = None) -> Fraction:
+    """A number typed in a field, held to the same limits as in a file (data/limits.toml):
+    `range_name`, else the field's own range (FIELD_RANGES), else any number."""
+    return Fraction(_checked(text, what, range_name, False))
+
+
+def parse_optional_number(text: str, what: str, range_name: str | None = None) -> Fraction | None:
+    return None if not text.strip() else parse_number(text, what, range_name)
+
+
+def parse_optional_int(text: str, what: str, range_name: str | None = None) -> int | None:
     if not text.strip():
         return None
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise ValueError(f"{what}: {text.strip()!r} is not a whole number") from None
+    return int(_checked(text, what, range_name, True))
 
 
 def parse_bonuses(
@@ -62,7 +76,7 @@ def parse_bonuses(
             close = difflib.get_close_matches(name, names, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise ValueError(f"{name!r} is not {'an attribute or a stat' if attributes and stats else 'a stat' if stats else 'an attribute'}{hint}")
-        amount = Fraction(Decimal(amount_text))
+        amount = Fraction(_checked(amount_text, name, "bonus_points" if name in ATTRIBUTES else "stat_bonus", False))
         if name in ATTRIBUTES:
             if amount.denominator != 1:
                 raise ValueError(f"{name}: attribute points are whole numbers")

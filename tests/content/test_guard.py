@@ -201,3 +201,20 @@ def test_a_broken_limits_file_is_reported(tmp_path):
     problems, _ = validate_paths([path])
     keys = {p.key for p in problems}
     assert {"ranges.count", "files.nestin", "files.nesting"} <= keys
+
+
+def test_forms_use_the_same_limits_as_files():
+    """Issue 13, forms: "1e999999999" typed as a multiplier is refused at once, saying what is allowed."""
+    from horizon_tui.tui import forms
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"multiplier: .*allowed: a number from 0 to 1000"):
+        forms.parse_optional_number("1e999999999", "multiplier")
+    with pytest.raises(ValueError, match=r"radius: -2 is out of range; allowed: 0 to 50"):
+        forms.parse_optional_int("-2", "radius")
+    with pytest.raises(ValueError, match=r"XP: 10\^31 is out of range; allowed: 0 to 10\^30"):
+        forms.parse_optional_int("1e31", "XP")
+    with pytest.raises(ValueError):
+        forms.parse_bonuses("evasion " + "9" * 5000)
+    assert time.perf_counter() - start < 0.1
+    assert forms.parse_optional_number("2.75", "multiplier") == Fraction(11, 4)
