@@ -26,7 +26,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="horizon", description="Horizon of Darkness: player app, GM tool and rules.")
     parser.add_argument("--version", action="version", version=f"horizon {_version()}")
-    parser.add_argument("--saves", type=Path, default=None, help="the saves folder (default: ./saves)")
+    parser.add_argument("--saves", "--saves-dir", dest="saves", type=Path, default=None, metavar="DIR",
+                        help="the saves folder (default: saves/ in your user data folder)")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     p = sub.add_parser("sheet", help="a character's sheet")

@@ -34,12 +34,30 @@ def handler(name: str):
     return getattr(importlib.import_module(module), function)
 
 
+def add_saves_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--saves DIR` (INTERFACES.md, second round), `--saves-dir` kept as its alias. SUPPRESS as the
+    default so `horizon --saves DIR play` keeps the top-level value instead of a subcommand's None."""
+    parser.add_argument("--saves", "--saves-dir", dest="saves", type=str, default=argparse.SUPPRESS,
+                        metavar="DIR", help=f"{what} (default: the saves folder in your user data folder)")
+
+
+def saves_dir_from(args: argparse.Namespace):
+    """The saves folder a command reads: `--saves DIR` (or `--saves-dir`, before or after the
+    subcommand), else `horizon_tui.paths.default_saves_dir()`."""
+    from pathlib import Path
+
+    from horizon_tui.paths import default_saves_dir
+
+    chosen = getattr(args, "saves", None)
+    return Path(chosen).expanduser() if chosen else default_saves_dir()
+
+
 def _play_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--saves-dir", type=str, default=None, help="where characters are saved")
+    add_saves_argument(parser, "where characters and battles are saved")
 
 
 def _gm_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--saves-dir", type=str, default=None, help="the saves folder; campaigns go in its campaigns/")
+    add_saves_argument(parser, "the saves folder; campaigns go in its campaigns/")
     parser.add_argument("--campaign", type=str, default=None, metavar="NAME",
                         help="open this campaign (created if there is none by that name)")
 

@@ -342,10 +342,15 @@ class GMApp(HorizonApp):
 
 def create_gm_app(saves_dir: Path | None = None, catalogue: Catalogue | None = None, *,
                   campaign: str | None = None) -> GMApp:
-    """The GM tool over a saves folder (default `./saves`; campaigns in its `campaigns/`)."""
+    """The GM tool over a saves folder (default: `horizon_tui.paths.default_saves_dir()`;
+    campaigns in its `campaigns/`)."""
     if catalogue is None:
         from horizon_tui.content.catalogue import default_catalogue
 
         catalogue = default_catalogue()
-    store = CampaignStore(Path(saves_dir) if saves_dir is not None else Path("saves"), catalogue)
+    if saves_dir is None:
+        from horizon_tui.paths import default_saves_dir
+
+        saves_dir = default_saves_dir()
+    store = CampaignStore(Path(saves_dir), catalogue)
     return GMApp(store, campaign=campaign)

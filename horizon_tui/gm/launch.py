@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from horizon_tui.commands import saves_dir_from
 
 
 def run_gm_app(args) -> int:
@@ -10,7 +10,6 @@ def run_gm_app(args) -> int:
     from horizon_tui.gm.app import create_gm_app
 
     catalogue = default_catalogue()  # a broken data folder is reported by the CLI before any screen
-    chosen = getattr(args, "saves_dir", None) or getattr(args, "saves", None)
-    app = create_gm_app(Path(chosen) if chosen else Path("saves"), catalogue, campaign=getattr(args, "campaign", None))
+    app = create_gm_app(saves_dir_from(args), catalogue, campaign=getattr(args, "campaign", None))
     app.run()
     return app.return_code or 0

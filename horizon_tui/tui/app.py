@@ -61,6 +61,9 @@ class HorizonApp(CrashGuard, App[None]):
         self.data_problems_seen: list = []  # the data folder's problems, printed by the CLI on exit
         self.session: CharacterSession | None = None
         self._start = start
+        self._lock = None  # the SaveLock of the character being played (None: none or read-only)
+        self.read_only = False
+        self.who = _who()
 
     # --- data, loaded when first needed -------------------------------------------------------
 
@@ -249,34 +252,108 @@ class HorizonApp(CrashGuard, App[None]):
     def action_loadout(self) -> None:
         self._character_screen("loadout")
 
-    def open_character(self, path: Path, character: Character | None = None, *, then_battle: bool = False) -> None:
+    def open_character(self, path: Path, character: Character | None = None, *, then_battle: bool = False,
+                       take_over: bool | None = None) -> None:
         """Make `path` the character being played and show its sheet (over the main menu); with
-        `then_battle`, the encounter list over the sheet (loaded from there to fight)."""
-        from horizon_tui.errors import DataError
-        from horizon_tui.tui.library import CharacterSession
-        from horizon_tui.tui.screens.sheet import SheetScreen
+        `then_battle`, the encounter list over the sheet (loaded from there to fight).
 
+        One window writes a character (`saves.lock.SaveLock`): if another window or session holds
+        it, the player is asked to open it read-only, take it over, or cancel. `take_over`
+        answers that question beforehand (False: read-only)."""
+        from horizon_tui.errors import DataError, HorizonError
+        from horizon_tui.saves.lock import SaveInUse, SaveLock
+
+        path = Path(path)
         if character is None:
             try:
                 character = self.library.load(path)
             except DataError as exc:
                 self.notify(str(exc.problems[0]), title="Can't open this save", severity="error")
                 return
+        if self._lock is not None and self._lock.path == path and self._lock.holds():
+            self._show_character(path, character, self._lock, then_battle)  # already ours
+            return
+        if take_over is False:
+            self._show_character(path, character, None, then_battle)
+            return
+        try:
+            lock = SaveLock.acquire(path, self.who, take_over=bool(take_over))
+        except SaveInUse as exc:
+            self._ask_in_use(path, character, exc, then_battle)
+            return
+        except (HorizonError, OSError) as exc:
+            self.notify(f"{exc}. Opened read-only.", title=path.name, severity="warning", timeout=10)
+            lock = None
+        self._show_character(path, character, lock, then_battle)
+
+    def _ask_in_use(self, path: Path, character: Character, exc, then_battle: bool) -> None:
+        from horizon_tui.tui.dialogs.question import QuestionDialog
+
+        def answered(answer: str | None) -> None:
+            if answer is not None:
+                self.open_character(path, character, then_battle=then_battle, take_over=answer == "take")
+
+        self.push_screen(QuestionDialog(
+            f"{character.name} is open in another session ({exc.holder.describe()}). Open it read-only "
+            "(nothing you do is saved), or take it over (the other window stops saving it and says so)?",
+            [("read", "Open read-only", "o"), ("take", "Take over", "t")],
+            title="Open in another session"), answered)
+
+    def _show_character(self, path: Path, character: Character, lock, then_battle: bool) -> None:
+        from horizon_tui.tui.library import CharacterSession
+        from horizon_tui.tui.screens.sheet import SheetScreen
+
+        if self._lock is not None and self._lock is not lock:
+            self._lock.release()
+        self._lock = lock
+        self.read_only = lock is None
         self.session = CharacterSession(path, character)
         self._to_menu()
         self.push_screen(SheetScreen())
+        if self.read_only:
+            self.notify("Read-only: changes are not saved.", title=character.name, severity="warning")
         if then_battle:  # once the list it was loaded from is gone (one screen of an id at a time)
             self.call_after_refresh(self.action_battle)
 
+    def release_character(self) -> None:
+        """Let go of the character's lock (another window may then open it to write)."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def on_unmount(self) -> None:
+        self.release_character()
+
+    def save_guard(self):
+        """The character's lock's `guard()`, for writing beside it (its battle in progress);
+        HorizonError in a read-only window, LockLost if another session took the save over."""
+        from horizon_tui.errors import HorizonError
+
+        if self._lock is None:
+            raise HorizonError("this window is read-only")
+        return self._lock.guard()
+
     def commit(self, character: Character) -> bool:
-        """Save the character being played. A save that went unreadable on disk is left alone
-        and reported; nothing is lost in memory."""
+        """Save the character being played, under its lock. A save that went unreadable on disk,
+        a read-only window or a save another session took over is left alone and reported;
+        nothing is lost in memory."""
         from horizon_tui.errors import DataError
+        from horizon_tui.saves.lock import LockLost
 
         if self.session is None:
             return False
+        if self.read_only or self._lock is None:
+            self.notify(f"{self.session.path.name} is open read-only here: not saved.", title="Not saved",
+                        severity="error", timeout=10)
+            return False
         try:
-            self.library.save(self.session.path, character)
+            with self._lock.guard():
+                self.library.save(self.session.path, character)
+        except LockLost as exc:
+            self._lock, self.read_only = None, True
+            self.notify(f"{exc}. This change was not saved; the window is read-only now.",
+                        title="Not saved", severity="error", timeout=15)
+            return False
         except (DataError, OSError) as exc:
             message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
             self.notify(message, title="Not saved", severity="error", timeout=10)
@@ -292,37 +369,107 @@ class HorizonApp(CrashGuard, App[None]):
             if callable(autosave) and battle is not None and hasattr(battle, "battle") and not battle.battle.over:
                 autosave(battle)
                 saved.append("the battle in progress")
-        if self.session is not None and type(self) is HorizonApp:
-            self.library.save(self.session.path, self.session.character)
+        if self.session is not None and type(self) is HorizonApp and self._lock is not None and not self.read_only:
+            with self._lock.guard():  # never over a save another session took over
+                self.library.save(self.session.path, self.session.character)
             saved.append(f"{self.session.character.name} ({self.session.path.name})")
         return saved
 
-    def start_battle(self, encounter_path: Path, character: Character) -> None:
-        """Fight `encounter_path` as the character being played. A battle left unfinished is
-        offered first: resume it, or give it up and start this one."""
+    def start_battle(self, encounter_path: Path, character: Character, party: list | None = None) -> None:
+        """Fight `encounter_path` as the character being played (with `party`, `PartyMember`s, if
+        given). A battle left unfinished is asked about first: resume it, start the new one and
+        keep the old aside (Load ▸ Battles lists it), or cancel (Esc): nothing changes."""
         from horizon_tui.tui.battle import flow
 
-        if flow.saved_battle(self) is None:
-            flow.start(self, encounter_path)
+        if self.read_only:
+            self.notify(f"{character.name} is open read-only here, so a battle couldn't be saved. "
+                        "Load it again and take it over to fight.", severity="warning", timeout=10)
             return
-        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+        saved = flow.saved_battle(self)
+        if saved is None:
+            flow.start(self, encounter_path, party=party)
+            return
+        from horizon_tui.tui.dialogs.question import QuestionDialog
 
-        def answered(resume: bool | None) -> None:
-            if resume:
-                flow.resume(self, fresh=lambda: flow.start(self, encounter_path))
-            else:
-                flow.abandon(self)
-                flow.start(self, encounter_path)
+        picked = Path(encounter_path).stem.replace("_", " ")
+        old = _battle_encounter(saved)
 
-        self.push_screen(ConfirmDialog(
-            f"{character.name} has a battle in progress. Resume it? (No gives it up.)"), answered)
+        def answered(answer: str | None) -> None:
+            if answer == "resume":
+                flow.resume(self, fresh=lambda: flow.start(self, encounter_path, party=party))
+            elif answer == "new":
+                kept = flow.put_aside(self)
+                if kept is not None:
+                    self.notify(f"The battle against {old} is kept as {kept.name}: Load ▸ Battles resumes it.",
+                                title="Battle kept")
+                flow.start(self, encounter_path, party=party)
+            # None (Esc, Cancel): the battle in progress and the picked encounter stay as they are
 
+        self.push_screen(QuestionDialog(
+            f"{character.name} has a battle in progress ({old}). Resume it, or start {picked} and keep "
+            f"the old one under a name Load ▸ Battles lists?",
+            [("resume", f"Resume {old}", "r"), ("new", f"Start {picked}", "s")],
+            title="Resume it?"), answered)
+
+    def give_xp(self, name: str, gained: int) -> None:
+        """Add a battle's XP (R-14) to a party member other than the character being played: its
+        save, found by name, is written under its own lock. Anything that stops it is said."""
+        if not gained:
+            return
+        import attrs
+
+        from horizon_tui.errors import DataError, HorizonError
+        from horizon_tui.saves.lock import SaveLock
+
+        matches = [e for e in self.library.entries() if e.character is not None and e.character.name == name]
+        if len(matches) != 1:
+            self.notify(f"{name}'s {gained} XP wasn't added: {len(matches)} saves are called {name}.",
+                        severity="warning", timeout=10)
+            return
+        entry = matches[0]
+        try:
+            with SaveLock.acquire(entry.path, self.who) as lock, lock.guard():
+                character = self.library.load(entry.path)
+                self.library.save(entry.path, attrs.evolve(character, xp=character.xp + gained))
+        except (DataError, HorizonError, OSError) as exc:
+            message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
+            self.notify(f"{name}'s {gained} XP wasn't added: {message}", severity="warning", timeout=10)
+            return
+        self.notify(f"{name} gains {gained} XP.", title="Experience")
+
+
+def _who() -> str:
+    """Who holds a save, as another window shows it: the user and where."""
+    import getpass
+    import os
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "someone"
+    where = os.environ.get("SSH_CONNECTION") and "over SSH" or "the player app"
+    return f"{user} in {where}"
+
+
+def _battle_encounter(save: Path) -> str:
+    """The encounter a saved battle is fought in, for the question (the file's stem if unreadable)."""
+    import json
+
+    try:
+        return Path(str(json.loads(save.read_text(encoding="utf-8"))["encounter"])).stem.replace("_", " ")
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unreadable save"
 
 def create_app(
     saves_dir: Path | None = None, catalogue: Catalogue | None = None, *, screen: str | None = None
 ) -> HorizonApp:
-    """The player app over a saves folder (default `./saves`) and a catalogue (default: the
-    shipped data, loaded when first needed). `screen` opens a start screen: one of START_SCREENS."""
+    """The player app over a saves folder (default: `horizon_tui.paths.default_saves_dir()`, in the
+    user data folder) and a catalogue (default: the shipped data, loaded when first needed).
+    `screen` opens a start screen: one of START_SCREENS."""
     if screen is not None and screen not in START_SCREENS:
         raise ValueError(f"unknown start screen {screen!r}; one of {', '.join(START_SCREENS)}")
-    return HorizonApp(Path(saves_dir) if saves_dir is not None else Path("saves"), catalogue, start=screen)
+    if saves_dir is None:
+        from horizon_tui.paths import default_saves_dir
+
+        saves_dir = default_saves_dir()
+    return HorizonApp(Path(saves_dir), catalogue, start=screen)

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from horizon_tui.commands import saves_dir_from  # one reading of --saves for `horizon` and `horizon gm`
 
-
-def saves_dir_from(args) -> Path:
-    """`horizon play --saves-dir DIR`, else `horizon --saves DIR`, else `./saves`."""
-    chosen = getattr(args, "saves_dir", None) or getattr(args, "saves", None)
-    return Path(chosen) if chosen else Path("saves")
+__all__ = ["run_player_app", "saves_dir_from"]
 
 
 def run_player_app(args) -> int:

@@ -140,5 +140,5 @@ def test_horizon_gm_takes_a_saves_folder_and_a_campaign(tmp_path):
     from horizon_tui.cli import build_parser
 
     args = build_parser().parse_args(["gm", "--saves-dir", str(tmp_path), "--campaign", "Lantern Road"])
-    assert (args.command, args.saves_dir, args.campaign) == ("gm", str(tmp_path), "Lantern Road")
+    assert (args.command, args.saves, args.campaign) == ("gm", str(tmp_path), "Lantern Road")  # --saves-dir: the alias
     assert commands.handler("gm").__name__ == "run_gm_app"

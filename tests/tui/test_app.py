@@ -167,10 +167,22 @@ async def test_a_broken_data_folder_is_reported_and_the_menu_stays(tmp_path, mon
     assert "levels.3.slots" in capsys.readouterr().err
 
 
-def test_player_app_saves_folder_from_either_flag():
-    assert saves_dir_from(argparse.Namespace(command=None, saves=None)) == Path("saves")
-    assert saves_dir_from(argparse.Namespace(command=None, saves=Path("/x"))) == Path("/x")
-    assert saves_dir_from(argparse.Namespace(command="play", saves=None, saves_dir="/y")) == Path("/y")
+def test_saves_live_in_the_user_data_folder_unless_saves_or_its_alias_says(tmp_path, monkeypatch):
+    """Issue 14 / INTERFACES.md second round: one flag name, --saves, for `horizon` and
+    `horizon gm`, before or after the subcommand; --saves-dir kept as its alias."""
+    from horizon_tui.cli import build_parser
+
+    monkeypatch.setenv("HORIZON_DATA_DIR", str(tmp_path / "data-home"))
+    parse = build_parser().parse_args
+    default = (tmp_path / "data-home" / "saves").resolve()
+    assert saves_dir_from(parse([])) == default
+    assert saves_dir_from(parse(["play"])) == default
+    assert saves_dir_from(parse(["gm"])) == default
+    for argv in (["--saves", "/x"], ["--saves-dir", "/x"], ["play", "--saves", "/x"], ["play", "--saves-dir", "/x"],
+                 ["gm", "--saves", "/x"], ["gm", "--saves-dir", "/x"], ["--saves", "/x", "play"],
+                 ["--saves", "/x", "gm", "--campaign", "C"]):
+        assert saves_dir_from(parse(argv)) == Path("/x"), argv
+    assert create_app().saves_dir == default  # the app's own default is the same folder
 
 
 def test_the_cli_and_the_rules_never_import_textual():

@@ -124,8 +124,8 @@ async def test_a_battle_in_progress_is_saved_and_resumes_where_it_was(saves, cat
         assert save.exists()
         app.start_battle(DATA / "crypt.toml", app.session.character)
         await pilot.pause()
-        assert type(app.screen).__name__ == "ConfirmDialog"
-        await pilot.press("y")
+        assert type(app.screen).__name__ == "QuestionDialog"  # "Resume it?"
+        await pilot.press("r")
         assert len((await _battle_screen(pilot, app)).battle.log) == length  # replayed to the same point
 
 
@@ -143,7 +143,7 @@ async def test_a_broken_battle_save_is_reported_and_left_untouched(saves, catalo
         app.notify = lambda message, **kwargs: said.append(message)
         app.start_battle(DATA / "crypt.toml", app.session.character)
         await pilot.pause()
-        await pilot.press("y")
+        await pilot.press("r")  # resume
         await pilot.pause()
         assert not isinstance(app.screen, BattleScreen)
     assert said and "champion.json" in said[0]

@@ -47,6 +47,10 @@ class ChoiceDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+# Short enough that every column shows at 80 columns (issue 14: "End" was cut off).
+SUMMARY_COLUMNS = ("Combatant", "Side", "Dealt", "Taken", "Effects", "End")
+
+
 class BattleSummary(ModalScreen[None]):
     """What happened: who dealt and took what, the effects, the XP gained."""
 
@@ -75,8 +79,7 @@ class BattleSummary(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        # short headings: the table fits 80 columns (issue 14)
-        for label in ("Combatant", "Side", "Dealt", "Taken", "Effects", "End"):
+        for label in SUMMARY_COLUMNS:
             table.add_column(label)
         for row in self.rows:
             table.add_row(*row)

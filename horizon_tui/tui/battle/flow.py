@@ -37,8 +37,9 @@ def _enemies(app: HorizonApp):
     return cache
 
 
-def start(app: HorizonApp, encounter_path: Path, seed: int | None = None) -> None:
-    """Form the battle (refusals are reported, nothing starts) and open the battlefield."""
+def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None) -> None:
+    """Form the battle (refusals are reported, nothing starts) and open the battlefield. `party`:
+    `PartyMember`s (hot-seat: each played by you or its AI); default, the character being played."""
     from horizon_tui.engine.battle import BattleError, PartyMember, create_battle
     from horizon_tui.engine.encounter import load_encounter
     from horizon_tui.engine.persist import BattleSession
@@ -49,11 +50,12 @@ def start(app: HorizonApp, encounter_path: Path, seed: int | None = None) -> Non
         return
     if seed is None and os.environ.get(SEED_ENV, "").strip().isdigit():
         seed = int(os.environ[SEED_ENV])  # a fixed seed for tests and for replaying a bug report
+    party = list(party) if party else [PartyMember(session.character, "player")]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     try:
         enemies = _enemies(app)
         setup = load_encounter(encounter_path, app.catalogue, enemies)
-        battle = create_battle(setup, [PartyMember(session.character, "player")], seed, app.catalogue, enemies)
+        battle = create_battle(setup, party, seed, app.catalogue, enemies)
     except (DataError, BattleError, HorizonError) as exc:
         message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
         app.notify(message, title="This battle can't start", severity="error", timeout=10)
@@ -61,7 +63,7 @@ def start(app: HorizonApp, encounter_path: Path, seed: int | None = None) -> Non
     from horizon_tui.engine.runner import begin
 
     begin(battle)
-    _open(app, BattleSession(battle, str(encounter_path), [PartyMember(session.character, "player")]))
+    _open(app, BattleSession(battle, str(encounter_path), party))
 
 
 def saved_battle(app: HorizonApp) -> Path | None:
@@ -71,17 +73,15 @@ def saved_battle(app: HorizonApp) -> Path | None:
     return path if path.exists() else None
 
 
-def abandon(app: HorizonApp) -> None:
-    """Give up the battle in progress: its save moves to `battles/abandoned/`, never deleted."""
+def put_aside(app: HorizonApp) -> Path | None:
+    """Keep the battle in progress aside (`tui.records.keep_battle`: `battles/kept/`, listed by
+    Load ▸ Battles and resumable from there), so another can start. Nothing is deleted."""
+    from horizon_tui.tui.records import keep_battle
+
     path = saved_battle(app)
-    if path is None:
-        return
-    folder = path.parent / "abandoned"
-    folder.mkdir(parents=True, exist_ok=True)
-    n = 1
-    while (folder / f"{path.stem}-{n}.json").exists():
-        n += 1
-    path.rename(folder / f"{path.stem}-{n}.json")
+    if path is None or app.session is None:
+        return None
+    return keep_battle(path, app.session.path.stem)
 
 
 def resume(app: HorizonApp, fresh=None) -> None:
@@ -132,7 +132,8 @@ def _open(app: HorizonApp, session: BattleSession) -> None:
     def autosave(s: BattleSession) -> None:
         from horizon_tui.engine.persist import save_session
 
-        save_session(battle_save_path(app, character_path), s, app.catalogue)
+        with app.save_guard():  # the character's lock: a session that took it over is not written over
+            save_session(battle_save_path(app, character_path), s, app.catalogue)
 
     app.push_screen(BattleScreen(session, on_end=lambda s: finish(app, s, character_path), autosave=autosave))
 
@@ -150,28 +151,57 @@ def summary_rows(session: BattleSession) -> list[tuple[str, ...]]:
 
 
 def finish(app: HorizonApp, session: BattleSession, character_path: Path) -> None:
-    """Show the summary, give the XP, forget the saved battle, go back to the sheet."""
+    """Show the summary, give the XP, keep the battle's record (`tui.records`, as a morgue file),
+    go back to the sheet."""
     from horizon_tui.rules.texts import counted
-    from horizon_tui.tui.battle.dialogs import BattleSummary
+    from horizon_tui.tui.battle.dialogs import SUMMARY_COLUMNS, BattleSummary
 
     result = session.battle.result
     assert result is not None
     headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
     headline += f"  {counted(result.rounds, 'round')}."
-    name = session.party[0].character.name
-    gained = result.xp.get(name, 0)
-    footer = f"{name} gains {gained} XP." if gained else f"{name} gains no XP."
+    names = [m.character.name for m in session.party]
+    footer = "  ".join(f"{n} gains {result.xp[n]} XP." if result.xp.get(n) else f"{n} gains no XP."
+                       for n in names)
+    rows = summary_rows(session)
+    record = _keep_record(app, session, character_path, headline, rows, SUMMARY_COLUMNS, footer)
 
     def done(_: None) -> None:
         save = battle_save_path(app, character_path)
         for old in (save, *(save.with_name(f"{save.name}.{n}") for n in range(1, 4))):
-            old.unlink(missing_ok=True)  # the finished battle's save and its backups
-        if app.session is not None and gained:
-            character = app.session.character
-            app.commit(attrs.evolve(character, xp=character.xp + gained))
-            app.notify(f"{character.name} gains {gained} XP.", title="Experience")
+            old.unlink(missing_ok=True)  # the battle in progress is over: its record is kept instead
+        if app.session is not None and app.session.path == character_path:
+            gained = result.xp.get(app.session.character.name, 0)
+            if gained:
+                character = app.session.character
+                app.commit(attrs.evolve(character, xp=character.xp + gained))
+                app.notify(f"{character.name} gains {gained} XP.", title="Experience")
+        for member in session.party[1:]:
+            app.give_xp(member.character.name, result.xp.get(member.character.name, 0))
         app.pop_screen()
         if app.session is not None:
             app.open_character(app.session.path, app.session.character)
 
-    app.push_screen(BattleSummary(headline, summary_rows(session), footer), done)
+    hint = "enter: back to the character sheet"
+    if record is not None:
+        hint += f"  (record kept: Load ▸ Battles, {record.name})"
+    app.push_screen(BattleSummary(headline, rows, footer, hint=hint), done)
+
+
+def _keep_record(app: HorizonApp, session: BattleSession, character_path: Path, headline: str,
+                 rows: list[tuple[str, ...]], header: tuple[str, ...], footer: str) -> Path | None:
+    """The finished battle's record (text and replayable JSON) under `SAVES/records/`."""
+    from horizon_tui.engine.narrate import describe
+    from horizon_tui.engine.persist import session_to_dict
+    from horizon_tui.tui.records import record_text, write_record
+
+    battle = session.battle
+    lines = [line for line in (describe(battle, e) for e in battle.log) if line]
+    title = f"{', '.join(m.character.name for m in session.party)} — {Path(session.encounter).stem} (seed {battle.seed})"
+    try:
+        return write_record(app.library.saves_dir, character_path.stem,
+                            record_text(title, headline, rows, header, footer, lines),
+                            session_to_dict(session, app.catalogue))
+    except OSError as exc:
+        app.notify(f"The battle's record wasn't kept: {exc}", severity="error", timeout=10)
+        return None
