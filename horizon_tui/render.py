@@ -105,7 +105,7 @@ def print_rules(rules: Ruleset, console: Console | None = None) -> None:
     for column in ("key", "value", "mark"):
         other.add_column(column)
     for section in ("creation", "experience", "species", "checks", "turns", "attack", "derived_stats", "ranges",
-                    "dialogue", "campaign"):
+                    "dialogue", "campaign", "abilities"):
         obj = getattr(rules, section)
         for field in attrs.fields(type(obj)):
             if field.name == "kinds":

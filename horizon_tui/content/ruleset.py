@@ -179,6 +179,13 @@ class CampaignRules:
 
 
 @attrs.frozen
+class AbilityRules:
+    # R-6: overrides of an ability's multiplier, range and critical rule are the GM's to approve. In
+    # solo play (no GM) a player's own overrides count only if the house rules say so.
+    player_overrides: bool = H("R-6", default=False)
+
+
+@attrs.frozen
 class StockFreeAction:
     """A solo-play free action (R-13): an effect with a stated chance."""
 
@@ -209,6 +216,7 @@ class Ruleset:
     derived_stats: DerivedStatRules = attrs.field(factory=DerivedStatRules)
     dialogue: DialogueRules = attrs.field(factory=DialogueRules)
     campaign: CampaignRules = attrs.field(factory=CampaignRules)
+    abilities: AbilityRules = attrs.field(factory=AbilityRules)
     free_actions: list[StockFreeAction] = H("R-13", factory=list)
     schema: int = 1
 

@@ -54,6 +54,10 @@ class GMApp(HorizonApp):
     # --- what the player app's screens read -----------------------------------------------
 
     @property
+    def overrides_allowed(self) -> bool:  # type: ignore[override]
+        return True  # the GM approves an ability's overrides
+
+    @property
     def campaign(self) -> Campaign | None:
         return self.gm.campaign if self.gm else None
 

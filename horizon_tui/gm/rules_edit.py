@@ -34,7 +34,7 @@ DIFFICULTY_COLUMNS: list[tuple[str, Path]] = [
 ]
 # Sections of "other numbers", in the order the editor lists them.
 SECTIONS = ("experience", "creation", "species", "checks", "turns", "attack", "ranges", "dialogue", "campaign",
-            "armor_classes", "free_actions")
+            "abilities", "armor_classes", "free_actions")
 ALLOW_NEGATIVE = {("dialogue", "modifier_min")}
 SHARES = {  # probabilities: between 0 and 1
     ("species", "reaction_ill_wisher"), ("species", "reaction_indifferent"), ("species", "reaction_admirer"),
@@ -184,6 +184,7 @@ def number_rows(data: dict[str, Any]) -> list[NumberRow]:
         "experience": rs.Experience, "creation": rs.Creation, "species": rs.SpeciesRules, "checks": rs.CheckRules,
         "turns": rs.TurnRules, "attack": rs.AttackRules, "ranges": rs.RangeRules, "dialogue": rs.DialogueRules,
         "campaign": rs.CampaignRules,
+        "abilities": rs.AbilityRules,
     }
     rows: list[NumberRow] = []
     for section in SECTIONS:

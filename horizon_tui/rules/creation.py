@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import attrs
 
-from horizon_tui.content.models import ATTRIBUTES, Ability, Armor, Difficulty, Species
+from horizon_tui.content.models import ATTRIBUTES, Ability, Armor, Character, Difficulty, Species
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.rules.character import Build
 from horizon_tui.rules.checks import check_attack_value, difficulty_check_chance
@@ -120,6 +120,25 @@ def ability_multiplier(ability: Ability, rules: Ruleset) -> Fraction:
     if ability.multiplier is not None:
         return ability.multiplier
     return rules.difficulty(ability.difficulty).multiplier
+
+
+def solo_ability(ability: Ability, rules: Ruleset) -> Ability:
+    """R-6 [H]: an ability as solo play uses it. Its overrides of the multiplier, range and critical
+    rule need the GM, so without one they count only if the house rules allow player overrides
+    (`[abilities] player_overrides`); otherwise the difficulty's multiplier, the weapon's range and
+    the weapon's critical rule apply."""
+    if rules.abilities.player_overrides or (ability.multiplier is None and ability.range is None
+                                            and not ability.crit):
+        return ability
+    return attrs.evolve(ability, multiplier=None, range=None, crit=False)
+
+
+def solo_character(character: Character, rules: Ruleset) -> Character:
+    """The character as solo play fights it: every ability through `solo_ability` (R-6)."""
+    abilities = [solo_ability(a, rules) for a in character.abilities]
+    if all(new is old for new, old in zip(abilities, character.abilities, strict=True)):
+        return character
+    return attrs.evolve(character, abilities=abilities)
 
 
 def ability_preview(ability: Ability, b: Build, rules: Ruleset) -> AbilityPreview:

@@ -64,6 +64,7 @@ class HorizonApp(CrashGuard, App[None]):
         self._lock = None  # the SaveLock of the character being played (None: none or read-only)
         self.read_only = False
         self.who = _who()
+        self._after_open = None  # what to do once a character asked about is opened (resume_kept)
 
     # --- data, loaded when first needed -------------------------------------------------------
 
@@ -79,6 +80,12 @@ class HorizonApp(CrashGuard, App[None]):
     @property
     def rules(self) -> Ruleset:
         return self.catalogue.rules
+
+    @property
+    def overrides_allowed(self) -> bool:
+        """R-6 [H]: may this player set an ability's multiplier, range or critical rule? Only if the
+        house rules allow player overrides; the GM's tool always may (it is the GM approving)."""
+        return self.rules.abilities.player_overrides
 
     @property
     def library(self) -> CharacterLibrary:
@@ -312,6 +319,9 @@ class HorizonApp(CrashGuard, App[None]):
         self.push_screen(SheetScreen())
         if self.read_only:
             self.notify("Read-only: changes are not saved.", title=character.name, severity="warning")
+        after, self._after_open = self._after_open, None
+        if after is not None and not self.read_only:
+            self.call_after_refresh(after)
         if then_battle:  # once the list it was loaded from is gone (one screen of an id at a time)
             self.call_after_refresh(self.action_battle)
 
@@ -410,6 +420,44 @@ class HorizonApp(CrashGuard, App[None]):
             f"the old one under a name Load ▸ Battles lists?",
             [("resume", f"Resume {old}", "r"), ("new", f"Start {picked}", "s")],
             title="Resume it?"), answered)
+
+    def resume_kept(self, kept: Path) -> None:
+        """Resume a battle kept aside (Load ▸ Battles): open its character (under its lock), put
+        the character's battle in progress aside if there is one (asked first), then replay it."""
+        from horizon_tui.tui.records import stem_of
+
+        stem = stem_of(kept)
+        path = next((p for p in self.library.files() if p.stem == stem), None)
+        if path is None:
+            self.notify(f"{kept.name}: its character ({stem}) is not in {self.library.characters_dir}. "
+                        "The battle is kept as it is.", severity="error", timeout=10)
+            return
+        if self.session is None or self.session.path != path or self.read_only:
+            self._after_open = lambda: self.resume_kept(kept)
+            self.open_character(path)
+            return
+        from horizon_tui.tui.battle import flow
+        from horizon_tui.tui.records import bring_back
+
+        def swap(answer: str | None = "swap") -> None:
+            if answer is None:
+                return
+            if flow.saved_battle(self) is not None:
+                aside = flow.put_aside(self)
+                self.notify(f"The battle in progress is kept as {aside.name}.", title="Battle kept")
+            bring_back(kept, flow.battle_save_path(self, path))
+            flow.resume(self)
+
+        current = flow.saved_battle(self)
+        if current is None:
+            swap()
+            return
+        from horizon_tui.tui.dialogs.question import QuestionDialog
+
+        self.push_screen(QuestionDialog(
+            f"{self.session.character.name} has a battle in progress ({_battle_encounter(current)}). Keep it "
+            f"aside and resume {_battle_encounter(kept)}?",
+            [("swap", f"Resume {_battle_encounter(kept)}", "s")], title="Resume a kept battle"), swap)
 
     def give_xp(self, name: str, gained: int) -> None:
         """Add a battle's XP (R-14) to a party member other than the character being played: its

@@ -51,6 +51,10 @@ def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party:
     if seed is None and os.environ.get(SEED_ENV, "").strip().isdigit():
         seed = int(os.environ[SEED_ENV])  # a fixed seed for tests and for replaying a bug report
     party = list(party) if party else [PartyMember(session.character, "player")]
+    if not app.overrides_allowed:  # R-6 [H]: without a GM, abilities use the rules' numbers
+        from horizon_tui.rules.creation import solo_character
+
+        party = [attrs.evolve(m, character=solo_character(m.character, app.rules)) for m in party]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     try:
         enemies = _enemies(app)

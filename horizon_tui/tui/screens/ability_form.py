@@ -15,7 +15,7 @@ from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
 
 from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectSpec, Target
 from horizon_tui.rules.character import build
-from horizon_tui.rules.creation import ability_multiplier
+from horizon_tui.rules.creation import ability_multiplier, solo_ability
 from horizon_tui.rules.ranges import weapon_range
 from horizon_tui.rules.validation import check_ability
 from horizon_tui.tui.dialogs.effect import EffectDialog
@@ -113,7 +113,7 @@ class AbilityFormScreen(Screen[Ability | None]):
                 yield EffectsTable(id="ab-effects", cursor_type="row", show_header=False)
             yield Static("Multiplier and range are GM overrides: leave them blank to use the difficulty's "
                          "multiplier and the weapon's range. On the effects: a adds, enter edits, x removes.",
-                         classes="hint")
+                         classes="hint", id="ab-override-hint")
         yield Static(id="ability-problems")
         yield KeyBar()
 
@@ -123,6 +123,13 @@ class AbilityFormScreen(Screen[Ability | None]):
         weapon = self.app.session.character.weapon
         self.query_one("#ab-range", Input).placeholder = (
             f"GM override; blank: the weapon's ({weapon_range(weapon, self.app.rules)} cells)")
+        if not self.app.overrides_allowed:  # R-6 [H]: overrides need the GM
+            for field_id in ("#ab-multiplier", "#ab-range", "#ab-crit"):
+                self.query_one(field_id).disabled = True
+            self.query_one("#ab-override-hint", Static).update(
+                "Multiplier, range and critical damage are GM overrides: without a GM the rules' numbers "
+                "are used (a campaign's house rules may allow player overrides: [abilities] player_overrides). "
+                "On the effects: a adds, enter edits, x removes.")
         self.query_one("#ab-effects", EffectsTable).add_column("effect", key="effect")
         self.refresh_effects()
         self.query_one("#ab-name").focus()
@@ -199,7 +206,8 @@ class AbilityFormScreen(Screen[Ability | None]):
         preview = self.query_one("#ability-preview", Static)
         if ability is not None:
             b = build(self.app.session.character, self.app.rules)
-            preview.update(preview_text(self, ability, b, self.app.rules))
+            used = ability if self.app.overrides_allowed else solo_ability(ability, self.app.rules)
+            preview.update(preview_text(self, used, b, self.app.rules))
         problems = self.query_one("#ability-problems", Static)
         problems.update(Text(f"✗ {errors[0]}" + (f"  (+{len(errors) - 1} more)" if len(errors) > 1 else ""),
                              style=tone(self, "error", bold=True)) if errors else

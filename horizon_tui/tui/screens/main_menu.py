@@ -14,7 +14,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from horizon_tui.tui import hosting
-from horizon_tui.tui.save_files import character_files, characters_dir
+from horizon_tui.tui.save_files import character_files
 from horizon_tui.tui.widgets.bars import KeyBar
 
 if TYPE_CHECKING:
@@ -40,6 +40,16 @@ ABOUT = (
     "Make a character of any species, invent abilities, fill your slots and fight.\n"
     "? lists the keys; ctrl+p finds any action."
 )
+
+
+def shown_path(path) -> str:
+    """A folder as the menu shows it: under the home folder as `~/…` (shorter, still exact)."""
+    from pathlib import Path
+
+    path, home = Path(path), Path.home()
+    if path.is_absolute() and path.is_relative_to(home) and path != home:
+        return f"~/{path.relative_to(home)}"
+    return str(path)
 
 
 def hotkey_words(words: str) -> Content:
@@ -89,7 +99,8 @@ class MainMenuScreen(Screen):
                                                  hosting.watchers_subtitle(n)))
         recent = self.query_one("#recent")
         recent.border_title = "Recent characters"
-        recent.border_subtitle = f"saved in {characters_dir(self.app.saves_dir)}"
+        recent.border_subtitle = "enter opens"
+        self.query_one("#about", Static).update(f"{ABOUT}\n\nSaves: {shown_path(self.app.saves_dir)}")
 
     def on_screen_resume(self) -> None:
         """Every time the menu shows. The saves are read after the menu is drawn (reading them

@@ -9,7 +9,7 @@ from textual.widget import Widget
 from horizon_tui.content.models import Ability, AbilityKind, EffectSpec, Target
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.rules.character import Build
-from horizon_tui.rules.creation import ability_preview
+from horizon_tui.rules.creation import ability_preview, solo_ability
 from horizon_tui.rules.numbers import one_decimal, percent
 from horizon_tui.tui.forms import format_bonuses, number
 from horizon_tui.tui.widgets.tone import tone
@@ -121,9 +121,12 @@ def ability_text(widget: Widget, ability: Ability, b: Build, rules: Ruleset, slo
         overrides.append(f"range {ability.range}")
     if ability.crit:
         overrides.append("can deal critical damage")
+    allowed = getattr(widget.app, "overrides_allowed", True)
     if overrides:
         text.append("\nGM       ", style="dim")
         text.append(", ".join(overrides))
+        if not allowed:
+            text.append("  (needs the GM: without one the rules' numbers apply, R-6)", style=tone(widget, "warning"))
     text.append("\n\n")
-    text.append_text(preview_text(widget, ability, b, rules))
+    text.append_text(preview_text(widget, ability if allowed else solo_ability(ability, rules), b, rules))
     return text

@@ -1,0 +1,321 @@
+"""Issue 14, the player app around the battlefield: the "Resume it?" question, parties and the win
+chance, override multipliers without a GM, battle records, and one writer per character."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import attrs
+from textual.widgets import DataTable, Input, Static
+
+from horizon_tui.content.characters import load_character
+from horizon_tui.rules.creation import ability_multiplier, solo_ability, solo_character
+from horizon_tui.saves.lock import SaveLock, read_holder
+from horizon_tui.tui import records
+from horizon_tui.tui.app import create_app
+from horizon_tui.tui.battle.screen import BattleScreen
+from horizon_tui.tui.dialogs.question import QuestionDialog
+from horizon_tui.tui.screens import battle as picker
+from horizon_tui.tui.screens.ability_form import AbilityFormScreen
+from horizon_tui.tui.screens.sheet import SheetScreen
+
+from .conftest import IRIEL, write
+from .test_battle_flow import CHAMPION, _fight
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "encounters"
+
+
+async def _until(pilot, check, what: str, tries: int = 200):
+    for _ in range(tries):
+        if check():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+async def _battle(pilot, app) -> BattleScreen:
+    await _until(pilot, lambda: isinstance(app.screen, BattleScreen), "a battle screen")
+    await pilot.pause()  # mounted
+    return app.screen
+
+
+async def _a_battle_left_in_progress(pilot, app, path: Path, encounter: str = "crypt.toml") -> Path:
+    app.open_character(path)
+    await pilot.pause()
+    app.start_battle(DATA / encounter, app.session.character)
+    screen = await _battle(pilot, app)
+    await pilot.press("x")
+    if screen.me is not None:
+        await pilot.press("full_stop")
+    app.pop_screen()  # leave it (as quitting does): saved on the way out
+    await pilot.pause()
+    save = app.saves_dir / "battles" / f"{path.stem}.json"
+    assert save.exists()
+    return save
+
+
+# --- "Resume it?" ------------------------------------------------------------------------------
+
+
+async def test_esc_at_resume_it_keeps_the_battle_and_starts_nothing(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        save = await _a_battle_left_in_progress(pilot, app, path)
+        before = save.read_bytes()
+        app.start_battle(DATA / "wolves.toml", app.session.character)
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionDialog)
+        question = str(app.screen.query_one(".question", Static).render())
+        assert "crypt" in question and "wolves" in question  # the old battle and the picked one, both named
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)  # no battle started, nothing moved
+    assert save.read_bytes() == before
+    assert not (saves / "battles" / "abandoned").exists() and not (saves / "battles" / "kept").exists()
+
+
+async def test_start_the_new_one_keeps_the_old_where_load_lists_it_and_it_resumes(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        save = await _a_battle_left_in_progress(pilot, app, path)
+        old = json.loads(save.read_text())
+        app.start_battle(DATA / "wolves.toml", app.session.character)
+        await pilot.pause()
+        await pilot.press("s")  # start the new one
+        screen = await _battle(pilot, app)
+        assert Path(screen.session.encounter).name == "wolves.toml"  # the picked encounter, not ignored
+        [kept] = records.kept_battles(saves)
+        assert kept.character_stem == "champion" and kept.encounter_name == "crypt" and kept.party == ("Champion",)
+        assert json.loads(kept.path.read_text())["inputs"] == old["inputs"]  # the old battle, whole
+        app.pop_screen()
+        await pilot.pause()
+        # the kept battle comes back: the wolves are put aside in turn, nothing lost
+        app.resume_kept(kept.path)
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionDialog)
+        await pilot.press("s")
+        screen = await _battle(pilot, app)
+        assert Path(screen.session.encounter).name == "crypt.toml"
+        assert [b.encounter_name for b in records.kept_battles(saves)] == ["wolves"]
+
+
+async def test_resume_it_resumes(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        save = await _a_battle_left_in_progress(pilot, app, path)
+        inputs = json.loads(save.read_text())["inputs"]
+        app.start_battle(DATA / "wolves.toml", app.session.character)
+        await pilot.pause()
+        await pilot.press("r")
+        screen = await _battle(pilot, app)
+        assert Path(screen.session.encounter).name == "crypt.toml" and len(screen.session.inputs) == len(inputs)
+
+
+# --- records (morgue files) --------------------------------------------------------------------
+
+
+async def test_a_finished_battle_leaves_a_record_with_its_log_that_is_listed(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.open_character(path)
+        await pilot.pause()
+        app.start_battle(DATA / "goblin_ambush.toml", app.session.character)
+        battle = (await _battle(pilot, app)).battle
+        await _fight(pilot, app)
+        assert battle.result is not None and battle.result.winner == "party"
+        await pilot.press("enter")
+        await pilot.pause()
+    [record] = records.records(saves)
+    assert record.kind == "record" and record.character_stem == "champion" and record.party == ("Champion",)
+    assert record.headline.startswith("Victory!")
+    text = record.path.read_text()
+    assert "Log" in text and "The battle begins" in text and "Goblin" in text
+    assert json.loads(record.path.with_suffix(".json").read_text())["seed"] == battle.seed  # replayable
+
+
+# --- parties and the win chance ------------------------------------------------------------------
+
+
+async def test_a_party_of_three_fights_hot_seat_and_each_is_played_as_chosen(saves, catalogue, iriel):
+    brakka = Path(__file__).resolve().parents[2] / "examples" / "party" / "brakka.toml"
+    write(saves, "brakka.toml", brakka.read_text())
+    write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await pilot.pause()
+        app.action_battle()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, picker.EncounterPickerScreen)
+        await pilot.press("p")
+        dialog = app.screen
+        assert isinstance(dialog, picker.PartyDialog)
+        for _ in range(2):
+            await pilot.press("a")
+            await pilot.pause()
+            await pilot.press("enter")  # the first character offered
+            await pilot.pause()
+        assert [m.controller for m in dialog.party] == ["player", "ai", "ai"]
+        await pilot.press("c")  # the last one added: played by you
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [m.controller for m in screen.party] == ["player", "ai", "player"]
+        assert "Party 3/6" in str(screen.query_one("#fighter", Static).render())
+        table = screen.query_one("#encounters", DataTable)
+        table.move_cursor(row=[e.path.name for e in screen.encounters].index("goblin_ambush.toml"))
+        await pilot.press("enter")
+        battle = (await _battle(pilot, app)).session
+        assert [(m.character.name, m.controller) for m in battle.party] == [
+            ("Iriel", "player"), (screen.party[1].character.name, "ai"), (screen.party[2].character.name, "player")]
+
+
+async def test_the_win_chance_is_the_estimate_for_the_chosen_party_with_a_spread(saves, catalogue, iriel,
+                                                                                monkeypatch):
+    from horizon_tui.engine.simulate import estimate
+
+    monkeypatch.setattr(picker, "ESTIMATE_RUNS", 60)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await pilot.pause()
+        app.action_battle()
+        await pilot.pause()
+        screen = app.screen
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = screen.query_one("#encounters", DataTable)
+        table.move_cursor(row=[e.path.name for e in screen.encounters].index("wolves.toml"))
+        await pilot.pause()
+        key = (DATA / "wolves.toml", (iriel,))
+        await _until(pilot, lambda: key in screen.odds, "the estimate", tries=400)
+        shown = str(screen.query_one("#odds", Static).render())
+        assert "recommended" not in str(screen.query_one("#encounter-detail", Static).render()).lower()  # no rating yet
+    character = solo_character(load_character(iriel, catalogue), catalogue.rules)
+    expected = estimate(DATA / "wolves.toml", [character], runs=60, seed=picker.ESTIMATE_SEED, catalogue=catalogue)
+    assert screen.odds[key].wins == expected.wins
+    assert picker.odds_words(expected) in shown and "±" in shown and "60 battles" in shown
+
+
+def test_odds_words_give_the_rate_and_half_the_interval():
+    from horizon_tui.engine.sweep.summary import WinEstimate
+
+    assert picker.odds_words(WinEstimate(248, 400, 0.62, 0.572, 0.666, 9)) == "62% ± 5 · 400 battles"
+    assert picker.odds_words(WinEstimate(0, 400, 0.0, 0.0, 0.0095, 4)) == "0% ± 0.5 · 400 battles"
+
+
+def test_a_rating_reads_as_a_recommended_level_and_size():
+    from horizon_tui.content.encounters import Rating
+
+    assert picker.recommended_words(Rating(4, 3, 0.6, 0.61, 400, 1)) == "level 4, party of 3"
+    assert picker.recommended_words(None) == ""
+
+
+# --- R-6: overrides need the GM ----------------------------------------------------------------
+
+GREEDY = IRIEL.replace('difficulty = "III"\nkind = "damage"\ntarget = "enemy"',
+                       'difficulty = "III"\nkind = "damage"\ntarget = "enemy"\nmultiplier = 50\nrange = 40', 1)
+
+
+def test_r6_solo_play_uses_the_rules_multiplier_unless_the_house_rules_allow_overrides(catalogue, tmp_path):
+    path = tmp_path / "greedy.toml"
+    path.write_text(GREEDY)
+    lash = load_character(path, catalogue).ability("Ember Lash")
+    assert lash.multiplier == 50 and lash.range == 40
+    solo = solo_ability(lash, catalogue.rules)
+    assert ability_multiplier(solo, catalogue.rules) == 2  # R-5: difficulty III is ×2.0
+    assert solo.range is None
+    allowing = attrs.evolve(catalogue.rules, abilities=attrs.evolve(catalogue.rules.abilities, player_overrides=True))
+    assert ability_multiplier(solo_ability(lash, allowing), allowing) == 50
+
+
+async def test_r6_the_form_refuses_a_players_override_and_the_battle_uses_the_rules(saves, catalogue):
+    path = write(saves, "greedy.toml", GREEDY)
+    app = create_app(saves, catalogue, screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("home", "e")  # Ember Lash
+        form = app.screen
+        assert isinstance(form, AbilityFormScreen)
+        assert form.query_one("#ab-multiplier", Input).disabled and form.query_one("#ab-range", Input).disabled
+        assert "Damage 194 – 208" in str(form.query_one("#ability-preview", Static).render())  # 97–104 × 2.0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "needs the GM" in str(app.screen.query_one("#ability-detail", Static).render())
+        app.start_battle(DATA / "wolves.toml", app.session.character)
+        session = (await _battle(pilot, app)).session
+        fought = session.party[0].character.ability("Ember Lash")
+        assert fought.multiplier is None and fought.range is None
+    assert load_character(path, catalogue).ability("Ember Lash").multiplier == 50  # the file keeps the GM's note
+
+
+async def test_r6_a_campaign_that_allows_overrides_keeps_them(saves, catalogue):
+    write(saves, "greedy.toml", GREEDY)
+    rules = attrs.evolve(catalogue.rules, abilities=attrs.evolve(catalogue.rules.abilities, player_overrides=True))
+    app = create_app(saves, attrs.evolve(catalogue, rules=rules), screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("home", "e")
+        form = app.screen
+        assert not form.query_one("#ab-multiplier", Input).disabled
+        assert "Damage 4852 – 5202" in str(form.query_one("#ability-preview", Static).render())  # 97.04…–104.04… × 50
+
+
+# --- one writer per character -------------------------------------------------------------------
+
+
+async def test_a_character_open_elsewhere_asks_read_only_or_take_over(saves, catalogue, iriel):
+    other = SaveLock.acquire(iriel, "bob in the player app")  # the other window
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionDialog)
+        assert "open in another session (bob in the player app since" in str(
+            app.screen.query_one(".question", Static).render())
+        await pilot.press("o")  # read-only
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen) and app.read_only
+        character = app.session.character
+        assert not app.commit(attrs.evolve(character, xp=1))  # refused, said, the file untouched
+        assert load_character(iriel, catalogue).xp == 400
+        assert read_holder(iriel).token == other.holder.token
+
+        app.open_character(iriel)
+        await pilot.pause()
+        await pilot.press("t")  # take over
+        await pilot.pause()
+        assert not app.read_only and app.commit(attrs.evolve(character, xp=401))
+        assert load_character(iriel, catalogue).xp == 401
+        assert not other.holds()  # the other window's next save raises LockLost instead of writing
+
+        app.open_character(iriel)
+        await pilot.pause()
+        assert isinstance(app.screen, SheetScreen)  # our own lock: no question
+
+
+async def test_esc_at_the_in_use_question_opens_nothing(saves, catalogue, iriel):
+    SaveLock.acquire(iriel, "bob")
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.session is None
+
+
+async def test_a_window_taken_over_stops_saving_and_says_so(saves, catalogue, iriel):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await pilot.pause()
+        SaveLock.acquire(iriel, "the other window", take_over=True)
+        said = []
+        app.notify = lambda message, **kwargs: said.append(message)
+        assert not app.commit(attrs.evolve(app.session.character, xp=5))
+        assert "taken over" in said[0] and app.read_only
+    assert load_character(iriel, catalogue).xp == 400
