@@ -63,7 +63,6 @@ class HorizonApp(CrashGuard, App[None]):
         self._start = start
         self._lock = None  # the SaveLock of the character being played (None: none or read-only)
         self.read_only = False
-        self.who = _who()
         self._after_open = None  # what to do once a character asked about is opened (resume_kept)
 
     # --- data, loaded when first needed -------------------------------------------------------
@@ -80,6 +79,11 @@ class HorizonApp(CrashGuard, App[None]):
     @property
     def rules(self) -> Ruleset:
         return self.catalogue.rules
+
+    @property
+    def who(self) -> str:
+        """How this window names itself in a character's lock (`saves.lock`)."""
+        return _who()
 
     @property
     def overrides_allowed(self) -> bool:
