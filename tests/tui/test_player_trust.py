@@ -177,7 +177,7 @@ async def test_a_party_of_three_fights_hot_seat_and_each_is_played_as_chosen(sav
 
 async def test_the_win_chance_is_the_estimate_for_the_chosen_party_with_a_spread(saves, catalogue, iriel,
                                                                                 monkeypatch):
-    from horizon_tui.engine.simulate import estimate
+    from horizon_tui.engine.simulate import encounter_rating, estimate
 
     monkeypatch.setattr(picker, "ESTIMATE_RUNS", 60)
     app = create_app(saves, catalogue)
@@ -195,7 +195,9 @@ async def test_the_win_chance_is_the_estimate_for_the_chosen_party_with_a_spread
         key = (DATA / "wolves.toml", (iriel,))
         await _until(pilot, lambda: key in screen.odds, "the estimate", tries=400)
         shown = str(screen.query_one("#odds", Static).render())
-        assert "recommended" not in str(screen.query_one("#encounter-detail", Static).render()).lower()  # no rating yet
+        detail = str(screen.query_one("#encounter-detail", Static).render())
+        rating = encounter_rating(DATA / "wolves.toml")  # written by `horizon sweep --rate`, if it was
+        assert (f"Recommended: {picker.recommended_words(rating)}" in detail) if rating else ("Recommended" not in detail)
     character = solo_character(load_character(iriel, catalogue), catalogue.rules)
     expected = estimate(DATA / "wolves.toml", [character], runs=60, seed=picker.ESTIMATE_SEED, catalogue=catalogue)
     assert screen.odds[key].wins == expected.wins
