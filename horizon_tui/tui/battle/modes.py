@@ -207,13 +207,14 @@ class TargetMode(CursorMode):
     def __init__(self, battle: Battle, me: Entity, label: str,
                  preview: Callable[[tuple[int, int]], targeting.Preview],
                  make: Callable[[tuple[int, int]], object | None], *, ability: Ability | None = None,
-                 start: tuple[int, int] | None = None) -> None:
+                 start: tuple[int, int] | None = None, free_action: bool = False) -> None:
         first = targetable(battle, me)
         super().__init__(battle, me, start or (pos(first[0]) if first else pos(me)))
         self.label = label
         self.preview = preview
         self.make = make
         self.ability = ability
+        self.free_action = free_action  # a stock free action: its stated chance, no damage
 
     @classmethod
     def for_attack(cls, battle: Battle, me: Entity) -> TargetMode:

@@ -155,10 +155,15 @@ def targets_text(battle: Battle, mode, me: Entity) -> Text:
     text.append("\n")
 
     def one(e: Entity, problem: str | None, marked: bool) -> None:
-        o = odds.ability_odds(battle, me, ability, e) if ability is not None else odds.attack_odds(battle, me, e)
         style = "dim" if problem else ("reverse" if marked else "")
         text.append(f"{'▶' if marked else ' '} {ident(e).name[:22]}\n", style=style or "bold")
-        text.append(f"  {problem}\n" if problem else f"  {_odds_line(o)}\n", style="dim" if problem else "")
+        if problem:
+            text.append(f"  {problem}\n", style="dim")
+        elif mode.free_action:  # the stock action's stated chance
+            text.append(f"  chance {pct(mode.preview(pos(e)).hit)}\n")
+        else:
+            o = odds.ability_odds(battle, me, ability, e) if ability is not None else odds.attack_odds(battle, me, e)
+            text.append(f"  {_odds_line(o)}\n")
 
     if ability is not None and ability.target in (Target.area, Target.line):
         touched = odds.touched(battle, me, ability, mode.cursor)

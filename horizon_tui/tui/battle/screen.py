@@ -452,7 +452,7 @@ class BattleScreen(Screen):
                 self.battle, me, name.capitalize(),
                 lambda cell: targeting.free_action_preview(self.battle, me, name, cell),
                 lambda cell: FreeAction(me_id, stock=name, target=ident(self.battle.at(cell)).id)
-                if self.battle.at(cell) else None,
+                if self.battle.at(cell) else None, free_action=True,
             )
             self.apply(Switch(mode))
 
