@@ -191,3 +191,23 @@ async def test_more_holds_the_enemies_until_a_key_when_a_turn_overflows_the_log(
         where = pos(screen.battle["champion"])
         await pilot.press("right")  # only lets the log go on
         assert not screen.more and pos(screen.battle["champion"]) == where
+
+
+async def test_z_lists_the_slots_with_reasons_and_a_digit_picks_one(saves, catalogue, iriel):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_battle(pilot, app, iriel, "wolves.toml")
+        await pilot.pause()
+        for _ in range(10):
+            if screen.me is not None:
+                break
+            await pilot.press("x")
+        await pilot.press("z")
+        menu = app.screen
+        assert isinstance(menu, ChoiceDialog)
+        labels = [label for _, label in menu.options]
+        stone = next(label for label in labels if "Stone Skin" in label)
+        assert "✗" in stone and "passive" in stone  # why it can't be used, before choosing
+        await pilot.press(str(labels.index(stone) + 1))  # in the menu a digit picks, it doesn't move
+        assert app.screen is screen
+        assert "Stone Skin" in _text(screen, "#status") and "passive" in _text(screen, "#status")
