@@ -55,7 +55,7 @@ def fallen_npcs(battle: Battle, campaign: Campaign) -> list[str]:
 def after_battle(campaign: Campaign, battle: Battle) -> Campaign:
     """The campaign with what the battle left: the party's state, and the NPCs who died."""
     carried = dict(campaign.carried)
-    carried.update(capture(battle))
+    carried.update({name: state for name, state in capture(battle).items() if campaign.member(name) is not None})
     dead = set(fallen_npcs(battle, campaign))
     npcs = tuple(attrs.evolve(n, dead=True) if n.name in dead else n for n in campaign.npcs)
     return attrs.evolve(campaign, carried=carried, npcs=npcs)
@@ -104,13 +104,18 @@ def rest(campaign: Campaign, why: str = "") -> Campaign:
     (the carried state is cleared); the dead stay dead."""
     if campaign.battle is not None:
         raise ValueError("a battle is in progress: finish or leave it before resting")
-    hurt = sorted(name for name, state in campaign.carried.items()
-                  if state.get("hp", 0) < state.get("max_hp", 0) or state.get("effects") or state.get("presence") != "active")
+    hurt = sorted(name for name, state in campaign.carried.items() if is_hurt(state))
     campaign = attrs.evolve(campaign, carried={}, rests=campaign.rests + 1)
     text = f"The party rests (rest {campaign.rests})" + (f": {why.strip()}" if why.strip() else "")
     if hurt:
         text += "; " + ", ".join(hurt) + " back to full health"
     return campaign.logged("rest", text, rest=campaign.rests, restored=hurt)
+
+
+def is_hurt(state: dict[str, Any]) -> bool:
+    """Whether a rest changes anything for this member (health, effects, down)."""
+    return (state.get("hp", 0) < state.get("max_hp", 0) or bool(state.get("effects"))
+            or state.get("presence") != "active")
 
 
 def describe(state: dict[str, Any]) -> str:

@@ -122,3 +122,29 @@ def test_carried_state_rejects_a_bad_shape_with_its_key(store, session):
     with pytest.raises(Exception, match="carried"):
         store.load(session.path)
     assert carry.describe({}) == ""
+
+
+def test_an_allied_npc_who_joins_keeps_its_r14_share(session, catalogue):
+    """R-14: the characters standing share the XP equally; an allied NPC among them keeps its
+    share on the NPC (it used to vanish), and is not carried as a party member."""
+    from horizon_tui.gm.campaign import Npc
+
+    session.apply(lambda c: services.save_npc(c, None, Npc("Tamsin", level=2, attitude="ally")), "npc")
+
+    def ally(battle, by_name, inputs):
+        npc = session.campaign.npc("Tamsin")
+        definition = battles.npc_enemy(npc, catalogue, load_enemies(catalogue))
+        battle.enemy_defs[definition.id] = definition
+        cell = ov.revive_cell(battle, ident(by_name["Brakka"]).id) or (0, 0)
+        from horizon_tui.engine.turns import free_cell_near
+
+        spot = free_cell_near(battle, cell)
+        assert not isinstance(override(battle, ov.Reinforce(definition.id, spot, "party", "Tamsin"), inputs),
+                              ov.Impossible)
+
+    battle = fight(session, catalogue, ["Brakka"], ally)
+    xp = dict(battle.result.xp)
+    assert set(xp) == {"Brakka", "Tamsin"} and xp["Brakka"] == xp["Tamsin"] > 0
+    assert session.campaign.npc("Tamsin").earned_xp == xp["Tamsin"]
+    assert "Tamsin" not in session.campaign.carried
+    assert "allied NPCs keep theirs: Tamsin" in session.campaign.log[-1].text

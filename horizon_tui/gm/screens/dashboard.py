@@ -87,7 +87,7 @@ class DashboardScreen(Screen):
         """Full health, or what the last fight left (until a rest, gm.carry)."""
         state = campaign.carried.get(name)
         top = whole(b.stats["health"])
-        if not state or (state.get("hp", top) >= top and state.get("presence") == "active" and not state.get("effects")):
+        if not state or not carry.is_hurt(state):
             return Text(str(top))
         style = "bold red" if state.get("presence") != "active" else "yellow"
         return Text(carry.describe(state), style=style)
@@ -251,7 +251,8 @@ class DashboardScreen(Screen):
             if yes:
                 self.app.act(services.rest, "rest")
 
-        hurt = ", ".join(n for n, st in campaign.carried.items() if carry.describe(st)) or "nobody is hurt"
+        hurt = ", ".join(f"{n} {carry.describe(st)}" for n, st in campaign.carried.items() if carry.is_hurt(st)) \
+            or "nobody is hurt"
         self.app.push_screen(ConfirmDialog(
             f"The party rests: health, effects and (by the house rules) charges back. Now: {hurt}.",
             yes="Rest", no="Not yet", title="Rest"), answer)

@@ -87,6 +87,9 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         if self.mapless:
             self.add_class("mapless")
 
+    def on_resize(self, event) -> None:
+        self.call_after_refresh(self.refresh_all)  # the tracker's rows fit the side panel's new width
+
     def refresh_all(self) -> None:
         super().refresh_all()
         for tracker in self.query("#gm-tracker"):
@@ -100,7 +103,7 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
 
     def _tracker_text(self) -> Text:
         side = self.query_one("#battle-side")
-        width = max(24, side.scrollable_content_region.width - 1) if side.size.width else 30
+        width = max(24, side.scrollable_content_region.width - 1) if side.size.width else 28
         text = self.tracker_text(width)
         text.append("[ ] pick ␣ mark D dmg H heal\nT temp v revive A add W out\nR reveal i init { } order\n"
                     "d delay e ready c who o over\nf free action\n", style="dim")

@@ -64,7 +64,7 @@ class TrackerMixin:
     def tracker_text(self, width: int = 32) -> Text:
         battle = self.battle
         values = ov.initiative_values(battle)
-        text = Text(f"Round {battle.round} — turn order\n", style="bold")
+        text = Text(f"Round {battle.round} — turn order\n", style="bold", no_wrap=True, overflow="ellipsis")
         chosen = self._selected_id()
         name_width = max(6, width - 16)  # marks 2, initiative 3, health 8, controller 3
         for row in tracker_rows(battle):
