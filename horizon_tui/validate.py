@@ -5,7 +5,7 @@ by its name (`rules.toml`, `limits.toml`, `ai.toml`, `weapons.toml`, `armor.toml
 `authorized_keys`) or by what it holds (a battle save's or campaign's `kind`, a character's keys).
 Every kind is read by exactly the reader the apps use (content.guard underneath), so what
 `validate` passes the apps open, and what they refuse `validate` reports. The engine adds its
-kinds (enemies, encounters, AI profiles) to `VALIDATORS` (engine.validate).
+kinds (enemies, encounters, AI profiles) are engine.validate's checks, registered here.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from horizon_tui.content.ai_profiles import FILE_NAME as AI_FILE
 from horizon_tui.content.catalogue import Catalogue, default_catalogue, load_catalogue, load_ruleset
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.files import read_document
@@ -119,16 +120,21 @@ VALIDATORS.append(("sweep policy", lambda p, d: p.name == "sweep.toml", _check_s
 VALIDATORS.append(("character", _is_character, _check_character))
 
 
-def _register_later_validators() -> None:
-    """Import the modules that add validators of their own (engine: encounters, enemies, saves)."""
-    import importlib
+def _engine(name: str) -> Callable[[Path, Catalogue], list[Problem]]:
+    """An engine check (engine.validate), imported when first asked: the engine sits below this
+    module, and doesn't import it (the layers contract)."""
+    def check(path: Path, catalogue: Catalogue) -> list[Problem]:
+        from horizon_tui.engine import validate as engine_validate
 
-    for module in ("horizon_tui.engine.validate",):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+        return getattr(engine_validate, name)(path, catalogue)
+
+    return check
+
+
+# Ahead of the character validator: an enemy file also has `attributes` and `weapon`.
+VALIDATORS.insert(0, ("enemy", lambda p, d: p.parent.name == "enemies", _engine("check_enemy_file")))
+VALIDATORS.insert(1, ("encounter", lambda p, d: p.parent.name == "encounters", _engine("check_encounter_file")))
+VALIDATORS.insert(2, ("ai profiles", lambda p, d: p.name == AI_FILE, _engine("check_ai_file")))
 
 
 def _wanted(path: Path) -> bool:
@@ -144,7 +150,6 @@ def _files(path: Path) -> list[Path]:
 
 def check_file(path: Path, catalogue: Catalogue | None = None) -> list[Problem]:
     """Every problem of one file of any kind Horizon reads; never raises DataError."""
-    _register_later_validators()
     if path.name == ACCOUNT_FILE:
         return _check_account(path, catalogue or default_catalogue())
     try:
@@ -169,7 +174,6 @@ def validate_paths(paths: list[Path]) -> tuple[list[Problem], int]:
 
 
 def _validate_paths(paths: list[Path]) -> tuple[list[Problem], int]:
-    _register_later_validators()
     problems: list[Problem] = []
     checked = 0
     catalogue: Catalogue | None = None

@@ -21,7 +21,6 @@ from horizon_tui.content.files import locate, read_document
 from horizon_tui.content.models import AbilityKind
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.rules.validation import check_combatant
-from horizon_tui.validate import VALIDATORS
 
 
 def _choice(value: str, known: Collection[str], file: str, key: str, what: str) -> list[Problem]:
@@ -130,17 +129,3 @@ def check_encounter_file(path: Path, catalogue: Catalogue) -> list[Problem]:
             problems.append(problem)
         return problems
     return []
-
-
-def _register() -> None:
-    """Ahead of the character validator: an enemy file also has `attributes` and `weapon`."""
-    names = {name for name, _, _ in VALIDATORS}
-    if "enemy" not in names:
-        VALIDATORS.insert(0, ("enemy", lambda p, d: p.parent.name == "enemies", check_enemy_file))
-    if "encounter" not in names:
-        VALIDATORS.insert(1, ("encounter", lambda p, d: p.parent.name == "encounters", check_encounter_file))
-    if "ai profiles" not in names:
-        VALIDATORS.insert(2, ("ai profiles", lambda p, d: p.name == AI_FILE, check_ai_file))
-
-
-_register()
