@@ -146,3 +146,21 @@ async def test_estimate_runs_in_a_textual_thread_worker():
         await app.workers.wait_for_complete()
     assert app.seen == [1, 2, 3, 4, 5, 6]
     assert app.result == estimate(SMALL, PARTY, runs=6, seed=3)
+
+
+def test_estimate_refuses_a_party_that_cant_fight_with_a_data_error():
+    """A loadout over the level's slots (R-6) is a DataError before any battle, as the apps catch."""
+    import attrs
+
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.content.characters import load_character
+    from horizon_tui.engine.simulate import estimate
+    from horizon_tui.errors import DataError
+
+    catalogue = default_catalogue()
+    iriel = load_character(Path(PARTY[1]), catalogue)
+    extra = [attrs.evolve(iriel.abilities[0], name=f"Cut {i}") for i in range(4)]
+    crowded = attrs.evolve(iriel, abilities=iriel.abilities + extra, loadout=[a.name for a in iriel.abilities + extra])
+    with pytest.raises(DataError) as caught:
+        estimate(SMALL, [crowded], runs=3, seed=1)
+    assert "slot" in str(caught.value.problems[0])

@@ -71,5 +71,18 @@ def make_fight(
         raise DataError([Problem("party", "party", "a battle needs at least one party member")])
     setup = with_start_cells(setup, len(members))
     profiles = cached_ai_profiles(profiles_path(catalogue.root))
-    return Fight(cell=cell, setup=setup, party=tuple(members), catalogue=catalogue, enemies=dict(enemies),
-                 profiles=profiles)
+    fight = Fight(cell=cell, setup=setup, party=tuple(members), catalogue=catalogue, enemies=dict(enemies),
+                  profiles=profiles)
+    _can_form(fight)
+    return fight
+
+
+def _can_form(fight: Fight) -> None:
+    """Form one battle now, so what can't be formed (a loadout over the slots, an unknown AI
+    profile) is a DataError here rather than an error in every worker."""
+    from horizon_tui.engine.battle import BattleError, create_battle
+
+    try:
+        create_battle(fight.setup, list(fight.party), 0, fight.catalogue, fight.enemies, ai_profiles=fight.profiles)
+    except BattleError as exc:
+        raise DataError([Problem(fight.setup.source, "party", str(exc))]) from None
