@@ -36,6 +36,7 @@ class GMApp(HorizonApp):
 
     CSS_PATH = [TUI_CSS, TUI_SCREENS_CSS, GM_CSS]
     TITLE = "Horizon GM"
+    PLAYER_FILES = False  # a campaign's characters: the GM tool's own import
     COMMANDS = HorizonApp.COMMANDS
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", id="gm.undo", tooltip="Take back the last GM action"),

@@ -41,6 +41,7 @@ class HorizonApp(CrashGuard, App[None]):
     """Horizon of Darkness, the player's side: characters, abilities, loadouts, battles."""
 
     CSS_PATH = "horizon.tcss"
+    PLAYER_FILES = True  # the Load screen imports and exports character files (not in the GM tool)
     TITLE = "Horizon of Darkness"
     COMMANDS = App.COMMANDS | {_commands_provider}
     # The default theme as the class default, not set in __init__: setting it there makes Textual
@@ -462,6 +463,22 @@ class HorizonApp(CrashGuard, App[None]):
             f"{self.session.character.name} has a battle in progress ({_battle_encounter(current)}). Keep it "
             f"aside and resume {_battle_encounter(kept)}?",
             [("swap", f"Resume {_battle_encounter(kept)}", "s")], title="Resume a kept battle"), swap)
+
+    def resume_in_progress(self, save: Path) -> None:
+        """Resume a character's battle in progress (Load ▸ Battles): open the character (under its
+        lock), then replay the battle."""
+        from horizon_tui.tui.battle import flow
+
+        path = next((p for p in self.library.files() if p.stem == save.stem), None)
+        if path is None:
+            self.notify(f"{save.name}: its character ({save.stem}) is not in {self.library.characters_dir}. "
+                        "The battle is kept as it is.", severity="error", timeout=10)
+            return
+        if self.session is None or self.session.path != path or self.read_only:
+            self._after_open = lambda: flow.resume(self)
+            self.open_character(path)
+            return
+        flow.resume(self)
 
     def give_xp(self, name: str, gained: int) -> None:
         """Add a battle's XP (R-14) to a party member other than the character being played: its

@@ -93,7 +93,7 @@ class BattleFile:
     turns: int = 0  # inputs given so far (kept) or in all (record)
     headline: str = ""  # records: "Victory!  4 rounds."
     problem: str = ""  # the file can't be read: why (it is listed, never hidden or deleted)
-    kind: str = "kept"  # kept | record
+    kind: str = "kept"  # progress | kept | record
 
     @property
     def when(self) -> str:
@@ -117,6 +117,15 @@ def _battle_file(path: Path, kind: str, headline: str = "") -> BattleFile:
         if kind == "record" and not json_path.exists():
             return BattleFile(path, stem, mtime, headline=headline, kind=kind)
         return BattleFile(path, stem, mtime, problem=f"can't be read: {exc}", kind=kind)
+
+
+def in_progress(saves_dir: Path) -> list[BattleFile]:
+    """Each character's battle in progress (`battles/<stem>.json`), newest first."""
+    folder = battles_dir(saves_dir)
+    if not folder.is_dir():
+        return []
+    found = [_battle_file(p, "progress") for p in folder.glob("*.json") if not p.name.startswith(".")]
+    return sorted(found, key=lambda b: (-b.mtime, b.path.name))
 
 
 def kept_battles(saves_dir: Path) -> list[BattleFile]:

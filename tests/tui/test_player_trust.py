@@ -193,7 +193,7 @@ async def test_the_win_chance_is_the_estimate_for_the_chosen_party_with_a_spread
         table.move_cursor(row=[e.path.name for e in screen.encounters].index("wolves.toml"))
         await pilot.pause()
         key = (DATA / "wolves.toml", (iriel,))
-        await _until(pilot, lambda: key in screen.odds, "the estimate", tries=400)
+        await _until(pilot, lambda: key in screen.odds, "the estimate", tries=1200)
         shown = str(screen.query_one("#odds", Static).render())
         detail = str(screen.query_one("#encounter-detail", Static).render())
         rating = encounter_rating(DATA / "wolves.toml")  # written by `horizon sweep --rate`, if it was
@@ -321,3 +321,87 @@ async def test_a_window_taken_over_stops_saving_and_says_so(saves, catalogue, ir
         assert not app.commit(attrs.evolve(app.session.character, xp=5))
         assert "taken over" in said[0] and app.read_only
     assert load_character(iriel, catalogue).xp == 400
+
+
+# --- Load: import, export, battles ----------------------------------------------------------------
+
+
+async def test_load_imports_a_character_from_anywhere_and_the_examples_are_offered(saves, catalogue, tmp_path):
+    from horizon_tui.tui.screens.load import LoadScreen
+    from horizon_tui.tui.screens.transfer import PathDialog
+
+    elsewhere = tmp_path / "elsewhere" / "champion.toml"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(CHAMPION)
+    (tmp_path / "bad.toml").write_text('name = "Bad"\nxp = [\n')
+    app = create_app(saves, catalogue, screen="load")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, LoadScreen)
+        await pilot.press("i")
+        dialog = app.screen
+        assert isinstance(dialog, PathDialog) and any(p.name == "brakka.toml" for p in dialog.choices)
+        dialog.query_one(Input).value = str(elsewhere)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [e.title for e in app.screen.entries] == ["Champion"]
+        await pilot.press("i")
+        app.screen.query_one(Input).value = str(tmp_path / "bad.toml")
+        await pilot.press("enter")  # refused with its problem, nothing written
+        await pilot.pause()
+        await pilot.press("i", "tab")  # to the examples
+        await pilot.press("enter")  # the first one
+        await pilot.pause()
+        assert sorted(e.title for e in app.screen.entries) == ["Brakka", "Champion"]
+        assert any("Nothing was imported" in n.message for n in app._notifications)
+    assert (saves / "characters" / "champion.toml").exists() and elsewhere.read_text() == CHAMPION
+
+
+async def test_load_exports_a_save_byte_for_byte_and_asks_before_replacing(saves, catalogue, iriel, tmp_path):
+    target = tmp_path / "out" / "iriel-copy.toml"
+    app = create_app(saves, catalogue, screen="load")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("x")
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert target.read_bytes() == iriel.read_bytes()
+        target.write_text("mine")
+        await pilot.press("x")
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ConfirmDialog"
+        await pilot.press("n")  # keep mine
+        await pilot.pause()
+    assert target.read_text() == "mine"
+
+
+async def test_load_lists_battles_kept_and_finished_and_a_record_reads_in_full(saves, catalogue):
+    from horizon_tui.tui.screens.transfer import BattlesScreen, RecordScreen
+
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _a_battle_left_in_progress(pilot, app, path)
+        app.start_battle(DATA / "goblin_ambush.toml", app.session.character)
+        await pilot.pause()
+        await pilot.press("s")  # the crypt is kept aside; the goblins are fought to the end
+        await _battle(pilot, app)
+        await _fight(pilot, app)
+        await pilot.press("enter")
+        await pilot.pause()
+        app.action_load_character()
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BattlesScreen)
+        assert [(b.kind, b.encounter_name) for b in screen.files] == [("kept", "crypt"), ("record", "goblin ambush")]
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordScreen)
+        assert "The battle begins" in str(app.screen.query_one("#record-text", Static).render())
+        await pilot.press("escape", "up", "enter")  # the kept battle resumes
+        screen = await _battle(pilot, app)
+        assert Path(screen.session.encounter).name == "crypt.toml"
+        assert records.kept_battles(saves) == []

@@ -22,8 +22,37 @@ class LoadScreen(Screen):
         Binding("enter", "open", "Open", id="load.open", priority=False),
         Binding("f5,ctrl+r", "refresh", "Refresh", id="load.refresh"),
         Binding("m", "set_aside", "Move damaged aside", id="load.set_aside"),
+        Binding("i", "import", "Import", id="load.import", tooltip="Bring in a character file from anywhere"),
+        Binding("x", "export", "Export", id="load.export", tooltip="Write a copy of this save elsewhere"),
+        Binding("b", "battles", "Battles", id="load.battles", tooltip="Battles in progress, kept, finished"),
         Binding("escape", "back", "Back", id="load.back"),
     ]
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        if action in ("import", "export", "battles"):
+            return getattr(self.app, "PLAYER_FILES", False)
+        return True
+
+    def action_import(self) -> None:
+        from horizon_tui.tui.screens.transfer import ask_import
+
+        def imported(path) -> None:
+            self.action_refresh()
+            row = next((i for i, e in enumerate(self.entries) if e.path == path), 0)
+            self.query_one("#saves", DataTable).move_cursor(row=row)
+
+        ask_import(self.app, imported)
+
+    def action_export(self) -> None:
+        from horizon_tui.tui.screens.transfer import ask_export
+
+        if self.entries:
+            ask_export(self.app, self.entries[self.query_one("#saves", DataTable).cursor_row].path)
+
+    def action_battles(self) -> None:
+        from horizon_tui.tui.screens.transfer import BattlesScreen
+
+        self.app.push_screen(BattlesScreen())
 
     def __init__(self, *, then_battle: bool = False) -> None:
         super().__init__(id="load")
