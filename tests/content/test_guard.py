@@ -21,13 +21,13 @@ REPO = Path(__file__).resolve().parent.parent.parent
 
 def refused(path: Path, catalogue) -> list[Problem]:
     """The problems the apps' reader and `validate` give, which must be the same and fast."""
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(DataError) as info:
         load_character(path, catalogue)
-    assert time.perf_counter() - start < 1
-    start = time.perf_counter()
+    assert time.process_time() - start < 1
+    start = time.process_time()
     problems, _ = validate_paths([path])
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
     assert [str(p) for p in problems] == [str(p) for p in info.value.problems]
     return problems
 
@@ -119,9 +119,9 @@ def test_an_encounter_count_of_10_to_the_11(tmp_path):
     path.write_text('name = "Many"\nmap = { generator = "open", width = 20, height = 20 }\n'
                     '[[enemies]]\nenemy = "wolf"\ncount = 100000000000\n', encoding="utf-8")
     validate_paths([REPO / "data" / "encounters" / "wolves.toml"])  # the engine imported, enemies read
-    start = time.perf_counter()
+    start = time.process_time()
     problems, _ = validate_paths([path])
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
     assert [(p.key, p.line) for p in problems] == [("enemies.0.count", 5)]
     assert "allowed: 1 to 2500 (ranges.count" in problems[0].message
 
@@ -208,7 +208,7 @@ def test_forms_use_the_same_limits_as_files():
     """Issue 13, forms: "1e999999999" typed as a multiplier is refused at once, saying what is allowed."""
     from horizon_tui.tui import forms
 
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(ValueError, match=r"multiplier: .*allowed: a number from 0 to 1000"):
         forms.parse_optional_number("1e999999999", "multiplier")
     with pytest.raises(ValueError, match=r"radius: -2 is out of range; allowed: 0 to 50"):
@@ -217,5 +217,5 @@ def test_forms_use_the_same_limits_as_files():
         forms.parse_optional_int("1e31", "XP")
     with pytest.raises(ValueError):
         forms.parse_bonuses("evasion " + "9" * 5000)
-    assert time.perf_counter() - start < 0.1
+    assert time.process_time() - start < 0.1
     assert forms.parse_optional_number("2.75", "multiplier") == Fraction(11, 4)
