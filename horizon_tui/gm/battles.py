@@ -23,7 +23,7 @@ from horizon_tui.content.models import ATTRIBUTES, Character
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
 from horizon_tui.engine import mapgen
-from horizon_tui.engine.battle import BattleError, PartyMember, create_battle, ident
+from horizon_tui.engine.battle import BattleError, PartyMember, create_battle, ident, is_active
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
 from horizon_tui.engine.overrides import SetController
@@ -379,7 +379,8 @@ def summary(session: BattleSession, name: str) -> dict[str, Any]:
     log = battle.log
     for index, event in enumerate(log):
         if isinstance(event, ev.Defeated):
-            defeated.append(n(event.target) + (" (unconscious)" if event.state == "unconscious" else ""))
+            if not is_active(battle.by_id[event.target]):  # one revived later is not among the defeated
+                defeated.append(n(event.target) + (" (unconscious)" if event.state == "unconscious" else ""))
         elif isinstance(event, ev.Fled):
             fled.append(n(event.target))
         elif isinstance(event, ev.FreeActionEvent):
@@ -422,7 +423,11 @@ def summary(session: BattleSession, name: str) -> dict[str, Any]:
 # Overrides that are the tracker's bookkeeping, not a GM's hand on the fight: kept in the GM's log,
 # never in the players' recap nor counted as an override.
 TRACKER_KEYS = frozenset({"initiative", "initiative value", "controller", "joins"})
-BOOKKEEPING = frozenset({"carried from the last fight", "a fight without a map", "a GM-played NPC"})
+BOOKKEEPING = frozenset({"carried from the last fight", "a fight without a map", "a GM-played NPC", "revealed"})
+
+
+def rounds_text(rounds) -> str:
+    return f"{rounds} round{'' if rounds == 1 else 's'}"
 
 
 def _still_hidden(battle, name: str) -> bool:
@@ -436,7 +441,7 @@ def finish_battle(campaign: Campaign, session: BattleSession) -> Campaign:
     record = campaign.battle or {}
     data = summary(session, str(record.get("name", session.encounter)))
     won = {"party": "the party wins", "enemies": "the enemies win", "draw": "a draw", None: "abandoned"}[data["winner"]]
-    text = f"Battle: {data['name']} — {won} after {data['rounds']} rounds"
+    text = f"Battle: {data['name']} — {won} after {rounds_text(data['rounds'])}"
     if data["xp"]:
         text += "; XP " + ", ".join(f"{k} {v}" for k, v in data["xp"].items())
     from horizon_tui.gm import carry

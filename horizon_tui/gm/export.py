@@ -60,7 +60,9 @@ def _num(value) -> str:
 def _battle(entry: LogEntry) -> list[str]:
     d = entry.data
     won = {"party": "the party wins", "enemies": "the enemies win", "draw": "a draw"}.get(d.get("winner"), "unfinished")
-    lines = [f"### {d.get('name', 'A battle')} — {won} after {d.get('rounds', '?')} rounds"]
+    from horizon_tui.gm.battles import rounds_text
+
+    lines = [f"### {d.get('name', 'A battle')} — {won} after {rounds_text(d.get('rounds', '?'))}"]
     if d.get("defeated"):
         lines.append(f"- Defeated: {', '.join(d['defeated'])}")
     if d.get("fled"):

@@ -278,7 +278,7 @@ def test_the_exported_markdown_holds_the_days_checks_and_battle_results(session,
     assert "## Day 1" in text
     assert "**Iriel → Mayor Oswin**: persuasion" in text
     assert "> The lanterns went dark the week your cousin took the toll." in text
-    assert "Goblin Ambush — the party wins after 1 rounds" in text
+    assert "Goblin Ambush — the party wins after 1 round" in text
     # the players' recap: no overrides, no NPC numbers (totals, odds); the GM's log has them
     assert "set health 0 on" not in text and "the bridge gives way" not in text and "odds" not in text
     assert "XP: Brakka +" in text

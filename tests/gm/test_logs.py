@@ -40,6 +40,7 @@ def test_tracker_keys_are_not_overrides_and_the_recap_hides_the_gms_side(session
     assert {t.split(" ")[0] for t in data["tracker"]} == {"initiative", "controller", "joins"}
     recap, full = session_markdown(session.campaign), gm_markdown(session.campaign)
     assert "Back on their feet: Brakka" in recap and "override" not in recap and "crushed" not in recap
+    assert "Brakka (unconscious)" not in recap  # revived: not among the defeated
     assert "Lurker" not in recap.split("Defeated")[0]  # still hidden: never named as joining
     assert "override: set health 0 on Brakka (crushed)" in full and "tracker: initiative 1 on Brakka" in full
 

@@ -37,10 +37,9 @@ class EncounterBuilderScreen(Screen):
         Binding("enter", "add", "Add one", id="build.add", show=False),
         Binding("plus,equals_sign", "add", "+1", id="build.plus", key_display="+"),
         Binding("minus,delete", "remove", "−1", id="build.minus", key_display="-"),
-        Binding("tab", "focus_next", "Next", id="build.next", show=False),
         Binding("p", "place", "Place by cursor", id="build.place",
                 tooltip="Put one unit of the highlighted group on a cell you pick"),
-        Binding("ctrl+e", "simulate", "Win chance", id="build.simulate",
+        Binding("ctrl+e", "simulate", "Win chance", id="build.simulate", priority=True,  # over Input's "end"
                 tooltip="Simulate this party against it (the AI plays both sides)"),
         Binding("ctrl+s", "save", "Save file", id="build.save"),
         Binding("escape", "app.pop_screen", "Back", id="build.back"),
