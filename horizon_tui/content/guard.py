@@ -105,7 +105,10 @@ def show(value: Fraction | int | float) -> str:
 # --- reading a file --------------------------------------------------------------------------
 
 
-def _read_text(path: Path, max_bytes: int) -> str:
+def read_limited(path: Path, max_bytes: int) -> bytes:
+    """A plain file's bytes, at most `max_bytes` (DataError naming the limit if it is bigger).
+
+    A FIFO or a device (/dev/zero, a pipe) would block or never end: plain files only."""
     import stat
 
     try:  # a FIFO or a device (/dev/zero, a pipe) would block or never end: plain files only
@@ -127,6 +130,11 @@ def _read_text(path: Path, max_bytes: int) -> str:
     if len(raw) > max_bytes:
         raise DataError.one(path, "", f"is too big: more than {max_bytes:,} bytes (files.file_bytes/"
                             f"files.save_bytes in {LIMITS_FILE})")
+    return raw
+
+
+def _read_text(path: Path, max_bytes: int) -> str:
+    raw = read_limited(path, max_bytes)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -55,16 +55,9 @@ def decode(data: bytes, catalogue: Catalogue, file: str = "<campaign>") -> Campa
 
 def read_campaign(path: Path, catalogue: Catalogue) -> tuple[Campaign, bytes]:
     """A campaign file, read as the GM tool opens it (`horizon validate` uses this too)."""
-    from horizon_tui.content.guard import current
+    from horizon_tui.content.guard import current, read_limited
 
-    limit = current().save_bytes
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
-    except FileNotFoundError:
-        raise DataError.one(path, "", "no such file") from None
-    except OSError as exc:
-        raise DataError.one(path, "", f"can't be read: {exc.strerror or exc}") from None
+    data = read_limited(path, current().save_bytes)
     return decode(data, catalogue, str(path)), data
 
 

@@ -116,20 +116,11 @@ def parse_public_keys(text: str, source: str) -> list[bytes]:
 
 def read_keys_file(path: Path) -> bytes:
     """An account's key file, held to the file size limit (content.guard); b"" when missing."""
-    from horizon_tui.content.guard import current
-    from horizon_tui.errors import DataError
+    from horizon_tui.content.guard import current, read_limited
 
-    limit = current().file_bytes
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(limit + 1)
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return b""
-    except OSError as exc:
-        raise DataError.one(path, "", f"can't be read: {exc.strerror or exc}") from None
-    if len(raw) > limit:
-        raise DataError.one(path, "", f"is too big: more than {limit:,} bytes (files.file_bytes in limits.toml)")
-    return raw
+    return read_limited(path, current().file_bytes)
 
 
 def check_keys_file(path: Path) -> list:

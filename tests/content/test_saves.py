@@ -162,3 +162,73 @@ def test_custom_entries_round_trip_as_inline_tables(tmp_path, make_character, ca
     loaded = load_character(path, catalogue)
     assert loaded.weapon.damage == "1d8+1"
     assert '"weapon": "dagger"' not in path.read_text()
+
+
+def test_a_read_only_save_is_never_replaced(tmp_path, make_character, catalogue):
+    """Issue 13: a rename would replace a read-only file silently; the save refuses instead."""
+    import os
+
+    path = tmp_path / "iriel.toml"
+    save_character(path, make_character(xp=1), catalogue)
+    before = path.read_bytes()
+    os.chmod(path, 0o444)
+    if os.access(path, os.W_OK):  # root can write anything: nothing to check here
+        pytest.skip("running as root")
+    with pytest.raises(store.SaveError, match="read-only; it was not replaced"):
+        save_character(path, make_character(xp=2), catalogue)
+    assert path.read_bytes() == before and _siblings(path) == ["iriel.toml"]
+
+
+def test_a_read_only_save_is_refused_even_for_root(tmp_path, make_character, catalogue, monkeypatch):
+    path = tmp_path / "iriel.toml"
+    save_character(path, make_character(xp=1), catalogue)
+    before = path.read_bytes()
+    monkeypatch.setattr(store.os, "access", lambda p, mode: False)
+    with pytest.raises(store.SaveError) as info:
+        save_character(path, make_character(xp=2), catalogue)
+    assert "read-only" in str(info.value) and isinstance(info.value, OSError)
+    assert path.read_bytes() == before and _siblings(path) == ["iriel.toml"]  # no backup moved either
+
+
+def test_a_full_disk_is_a_save_error_and_the_old_file_stays(tmp_path, make_character, catalogue, monkeypatch):
+    import errno
+
+    path = tmp_path / "iriel.toml"
+    save_character(path, make_character(xp=1), catalogue)
+    before = path.read_bytes()
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store.os, "fsync", full)
+    with pytest.raises(store.SaveError, match="the disk is full; the old file is as it was"):
+        store.atomic_write(path, b"new")
+    assert path.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_stale_temp_files_of_interrupted_saves_are_removed_at_the_next_start(tmp_path):
+    """Issue 13: 395 temp files were left after 1,700 kill -9; a dead writer's go, a live one's stay."""
+    import os
+    import subprocess
+    import time
+
+    from horizon_tui.saves.temps import remove_stale_temps
+
+    folder = tmp_path / "characters"
+    folder.mkdir()
+    done = subprocess.run(["true"])
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    gone = folder / f".iriel.toml.{dead.pid}.x1y2.tmp"
+    gone.write_bytes(b"half")
+    mine = folder / f".iriel.toml.{os.getpid()}.a1b2.tmp"  # a save being written right now
+    mine.write_bytes(b"half")
+    old = folder / ".iriel.toml.zzzz.tmp"  # no writer to ask: its age decides
+    old.write_bytes(b"half")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    keep = folder / "iriel.toml"
+    keep.write_bytes(b"name = 'Iriel'")
+    assert done.returncode == 0
+    assert sorted(p.name for p in remove_stale_temps(tmp_path)) == sorted([gone.name, old.name])
+    assert mine.exists() and keep.exists()
