@@ -189,6 +189,7 @@ async def test_more_holds_the_enemies_until_a_key_when_a_turn_overflows_the_log(
         await pilot.pause(0.3)  # the enemies wait while --more-- is up
         assert (screen.battle.current, len(screen.battle.log)) == held
         where = pos(screen.battle["champion"])
+        screen.speed = 0  # the next enemy turn comes 0.8 s later: not before the checks below
         await pilot.press("right")  # only lets the log go on
         assert not screen.more and pos(screen.battle["champion"]) == where
 
