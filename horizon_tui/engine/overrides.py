@@ -356,6 +356,33 @@ def temp_health(e) -> int:
     return held.points if held is not None else 0
 
 
+@attrs.frozen
+class StartHealth:
+    """A combatant enters the battle with the health an earlier fight left it (gm.carry): set
+    outright, not dealt as damage (no blow is logged or tallied); 0 leaves it down."""
+
+    target: str
+    hp: int
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        from horizon_tui.engine.effects import defeat
+
+        e = battle.by_id.get(self.target)
+        if e is None or not is_active(e):
+            return Impossible(f"{self.target} is not on the battlefield")
+        if not 0 <= self.hp <= hp(e).max_hp:
+            return Impossible(f"{ident(e).name}'s health is 0…{hp(e).max_hp}, not {self.hp}")
+        start = _start(battle, self.target, "starts with health", self.hp, self.reason)
+        if isinstance(start, Impossible):
+            return start
+        put(e, Health, Health(self.hp, hp(e).max_hp))
+        if self.hp == 0:
+            defeat(battle, e)
+        check_end(battle)
+        return Success(battle.log[start:])
+
+
 def revive_cell(battle: Battle, target: str) -> tuple[int, int] | None:
     """Where a fallen combatant gets up: the free cell nearest to where it started."""
     e = battle.by_id.get(target)
@@ -519,7 +546,7 @@ OVERRIDE_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (SetHealth, AddEffect, RemoveEffect, SetCharges, ResetCooldown, ForceCheck, Teleport,
                 SetController, Reorder, Damage, Heal, Revive, Withdraw, Reinforce, SetInitiative, SetCooldown,
-                GrantTempHealth)
+                GrantTempHealth, StartHealth)
 }
 
 __all__ = [*OVERRIDE_TYPES, "OVERRIDE_TYPES", "CONTROLLERS", "Health"]

@@ -89,7 +89,7 @@ def opening_overrides(campaign: Campaign, battle: Battle, rules: Ruleset) -> lis
             if state.get("presence") != "active":
                 left = 0  # it fell last time and nobody raised it: it starts down
             if left < hp(e).hp:
-                changes.append(ov.SetHealth(target, max(0, left), CARRIED))
+                changes.append(ov.StartHealth(target, max(0, left), CARRIED))
     return changes
 
 

@@ -3,6 +3,8 @@ battle, settlement reactions, XP, the Markdown export."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import json
 
 import attrs
@@ -306,3 +308,18 @@ def test_the_house_switch_makes_the_per_npc_limit_the_whole_tables(session):
     assert refusal and "for the whole table" in refusal
     session.apply(services.advance_day, "day")
     assert services.plan_check(session.campaign, "Brakka", "Mayor Oswin", "charm", 0, session.rules).refusal is None
+
+
+def test_an_npcs_species_bonuses_count_outside_battle_too(session, catalogue):
+    """R-3: a dwarf NPC's bonuses (data/species/dwarf.toml: physical +1, health +40, willpower +5)
+    are in its numbers and in the odds of a dialogue check against it (R-12), as in battle. R-2:
+    the physical point adds 0.5 willpower and 40 health, so +5.5 willpower and +80 health."""
+    dwarf = Npc("Thrain", level=2, race="dwarf", attributes={"physical": 3, "agility": 4, "perception": 3, "cognition": 5, "faith": 6, "beauty": 5})
+    human = Npc("Tam", level=2, race="human", attributes={"physical": 3, "agility": 4, "perception": 3, "cognition": 5, "faith": 6, "beauty": 5})
+    assert dwarf.effective_willpower(catalogue) == human.effective_willpower(catalogue) + Fraction(11, 2)
+    assert dwarf.effective_health(catalogue) == human.effective_health(catalogue) + 80
+    for npc in (dwarf, human):
+        session.apply(lambda c, n=npc: services.save_npc(c, None, n), "npc")
+    odds = {n: services.plan_check(session.campaign, "Iriel", n, "persuasion", 0, session.rules,
+                                   catalogue=catalogue).willpower for n in ("Thrain", "Tam")}
+    assert odds["Thrain"] == odds["Tam"] + Fraction(11, 2)

@@ -148,3 +148,22 @@ def test_an_allied_npc_who_joins_keeps_its_r14_share(session, catalogue):
     assert session.campaign.npc("Tamsin").earned_xp == xp["Tamsin"]
     assert "Tamsin" not in session.campaign.carried
     assert "allied NPCs keep theirs: Tamsin" in session.campaign.log[-1].text
+
+
+def test_carried_health_is_not_a_blow_in_the_next_fight(session, catalogue):
+    """The health a fight left is where the next one starts: no damage event, nothing tallied."""
+    from horizon_tui.engine.battle import comp
+    from horizon_tui.engine.components import Tally
+
+    def hurt(battle, by_name, inputs):
+        override(battle, ov.Damage((ident(by_name["Brakka"]).id,), 40, "a trap"), inputs)
+
+    fight(session, catalogue, ["Brakka"], hurt)
+
+    def next_fight(battle, by_name, inputs):
+        brakka = by_name["Brakka"]
+        assert hp(brakka).hp == hp(brakka).max_hp - 40
+        assert comp(brakka, Tally).damage_taken == 0
+        assert not [e for e in battle.log if e.type == "damage"]
+
+    fight(session, catalogue, ["Brakka"], next_fight)
