@@ -3,9 +3,8 @@ battle, settlement reactions, XP, the Markdown export."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import json
+from fractions import Fraction
 
 import attrs
 import pytest
