@@ -406,7 +406,9 @@ class HorizonApp(CrashGuard, App[None]):
             return
         from horizon_tui.tui.dialogs.question import QuestionDialog
 
-        picked = Path(encounter_path).stem.replace("_", " ")
+        from horizon_tui.tui.records import encounter_name
+
+        picked = encounter_name(encounter_path)
         old = _battle_encounter(saved)
 
         def answered(answer: str | None) -> None:
@@ -423,7 +425,7 @@ class HorizonApp(CrashGuard, App[None]):
         self.push_screen(QuestionDialog(
             f"{character.name} has a battle in progress ({old}). Resume it, or start {picked} and keep "
             f"the old one under a name Load ▸ Battles lists?",
-            [("resume", f"Resume {old}", "r"), ("new", f"Start {picked}", "s")],
+            [("resume", "Resume", "r"), ("new", "Start the new one", "s")],
             title="Resume it?"), answered)
 
     def resume_kept(self, kept: Path) -> None:
@@ -462,7 +464,7 @@ class HorizonApp(CrashGuard, App[None]):
         self.push_screen(QuestionDialog(
             f"{self.session.character.name} has a battle in progress ({_battle_encounter(current)}). Keep it "
             f"aside and resume {_battle_encounter(kept)}?",
-            [("swap", f"Resume {_battle_encounter(kept)}", "s")], title="Resume a kept battle"), swap)
+            [("swap", "Resume the kept one", "s")], title="Resume a kept battle"), swap)
 
     def resume_in_progress(self, save: Path) -> None:
         """Resume a character's battle in progress (Load ▸ Battles): open the character (under its
@@ -521,13 +523,17 @@ def _who() -> str:
 
 
 def _battle_encounter(save: Path) -> str:
-    """The encounter a saved battle is fought in, for the question (the file's stem if unreadable)."""
+    """The encounter a saved battle is fought in, by its name, for the questions (the file's stem
+    if the save can't be read)."""
     import json
 
+    from horizon_tui.tui.records import encounter_name
+
     try:
-        return Path(str(json.loads(save.read_text(encoding="utf-8"))["encounter"])).stem.replace("_", " ")
+        return encounter_name(str(json.loads(save.read_text(encoding="utf-8"))["encounter"]))
     except (OSError, ValueError, KeyError, TypeError):
         return "unreadable save"
+
 
 def create_app(
     saves_dir: Path | None = None, catalogue: Catalogue | None = None, *, screen: str | None = None

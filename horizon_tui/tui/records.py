@@ -26,6 +26,18 @@ RECORDS = "records"
 _STAMP = "%Y%m%d-%H%M%S"
 
 
+def encounter_name(encounter: str | Path) -> str:
+    """An encounter's `name` (Goblin Ambush), else its file's stem in words (goblin ambush)."""
+    import tomllib
+
+    path = Path(encounter)
+    try:
+        name = tomllib.loads(path.read_text(encoding="utf-8")).get("name")
+    except (OSError, ValueError, UnicodeDecodeError):
+        name = None
+    return str(name) if isinstance(name, str) and name.strip() else path.stem.replace("_", " ")
+
+
 def battles_dir(saves_dir: Path) -> Path:
     return Path(saves_dir) / "battles"
 
@@ -101,7 +113,7 @@ class BattleFile:
 
     @property
     def encounter_name(self) -> str:
-        return Path(self.encounter).stem.replace("_", " ") if self.encounter else "?"
+        return encounter_name(self.encounter) if self.encounter else "?"
 
 
 def _battle_file(path: Path, kind: str, headline: str = "") -> BattleFile:

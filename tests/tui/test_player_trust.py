@@ -68,7 +68,7 @@ async def test_esc_at_resume_it_keeps_the_battle_and_starts_nothing(saves, catal
         await pilot.pause()
         assert isinstance(app.screen, QuestionDialog)
         question = str(app.screen.query_one(".question", Static).render())
-        assert "crypt" in question and "wolves" in question  # the old battle and the picked one, both named
+        assert "Crypt" in question and "Wolves at Dusk" in question  # the old battle and the picked one, both named
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, SheetScreen)  # no battle started, nothing moved
@@ -88,7 +88,8 @@ async def test_start_the_new_one_keeps_the_old_where_load_lists_it_and_it_resume
         screen = await _battle(pilot, app)
         assert Path(screen.session.encounter).name == "wolves.toml"  # the picked encounter, not ignored
         [kept] = records.kept_battles(saves)
-        assert kept.character_stem == "champion" and kept.encounter_name == "crypt" and kept.party == ("Champion",)
+        assert (kept.character_stem, kept.encounter_name, kept.party) == (
+            "champion", "The Crypt Under the Chapel", ("Champion",))
         assert json.loads(kept.path.read_text())["inputs"] == old["inputs"]  # the old battle, whole
         app.pop_screen()
         await pilot.pause()
@@ -99,7 +100,7 @@ async def test_start_the_new_one_keeps_the_old_where_load_lists_it_and_it_resume
         await pilot.press("s")
         screen = await _battle(pilot, app)
         assert Path(screen.session.encounter).name == "crypt.toml"
-        assert [b.encounter_name for b in records.kept_battles(saves)] == ["wolves"]
+        assert [b.encounter_name for b in records.kept_battles(saves)] == ["Wolves at Dusk"]
 
 
 async def test_resume_it_resumes(saves, catalogue):
@@ -396,7 +397,8 @@ async def test_load_lists_battles_kept_and_finished_and_a_record_reads_in_full(s
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, BattlesScreen)
-        assert [(b.kind, b.encounter_name) for b in screen.files] == [("kept", "crypt"), ("record", "goblin ambush")]
+        assert [(b.kind, b.encounter_name) for b in screen.files] == [
+            ("kept", "The Crypt Under the Chapel"), ("record", "Goblin Ambush")]
         await pilot.press("down", "enter")
         await pilot.pause()
         assert isinstance(app.screen, RecordScreen)

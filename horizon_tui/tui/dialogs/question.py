@@ -40,6 +40,7 @@ class QuestionDialog(ModalScreen[str | None]):
                 yield Button("Cancel (esc)", id="answer-", compact=True)
 
     def on_mount(self) -> None:
+        self.query_one(".question-dialog").styles.width = 76  # three answers in a row (max-width 95%)
         self.query_one(Button).focus()
 
     def on_key(self, event) -> None:

@@ -137,11 +137,13 @@ class BattlesScreen(Screen):
         self.query_one("#load-box").border_title = "Battles"
         self.query_one("#load-box").border_subtitle = "enter resumes a battle or reads a record"
         table = self.query_one(DataTable)
+        table.styles.border = ("none", "black")  # inside the panel, as the Load screen's list
+        table.styles.height = "1fr"
         for label in ("", "Character", "Encounter", "When", "Result"):
             table.add_column(label)
         words = {"progress": "in progress", "kept": "kept aside", "record": "finished"}
         for index, b in enumerate(self.files):
-            result = b.problem or (b.headline if b.kind == "record" else f"{b.turns} inputs so far")
+            result = b.problem or (b.headline if b.kind == "record" else f"{b.turns} inputs")
             table.add_row(Text(words[b.kind], style="bold" if b.kind != "record" else "dim"),
                           ", ".join(b.party) or b.character_stem, b.encounter_name, b.when,
                           Text(result, style="red" if b.problem else ""), key=str(index))
