@@ -102,7 +102,7 @@ async def test_a_damaged_battle_save_is_offered_to_be_set_aside_and_a_fresh_one_
         await pilot.pause()
         app.start_battle(REPO / "data" / "encounters" / "wolves.toml", app.session.character)
         await pilot.pause()
-        await pilot.press("y")  # resume it? yes: it can't be, so it offers to set it aside
+        await pilot.press("r")  # resume it: it can't be, so it offers to set it aside
         await pilot.pause()
         assert (saves / "battles" / "iriel.json").exists()
         await pilot.press("y")  # set aside and start fresh
