@@ -433,15 +433,8 @@ class HorizonApp(CrashGuard, App[None]):
         the character's battle in progress aside if there is one (asked first), then replay it."""
         from horizon_tui.tui.records import stem_of
 
-        stem = stem_of(kept)
-        path = next((p for p in self.library.files() if p.stem == stem), None)
+        path = self._playing_for(kept, stem_of(kept), lambda: self.resume_kept(kept))
         if path is None:
-            self.notify(f"{kept.name}: its character ({stem}) is not in {self.library.characters_dir}. "
-                        "The battle is kept as it is.", severity="error", timeout=10)
-            return
-        if self.session is None or self.session.path != path or self.read_only:
-            self._after_open = lambda: self.resume_kept(kept)
-            self.open_character(path)
             return
         from horizon_tui.tui.battle import flow
         from horizon_tui.tui.records import bring_back
@@ -471,16 +464,23 @@ class HorizonApp(CrashGuard, App[None]):
         lock), then replay the battle."""
         from horizon_tui.tui.battle import flow
 
-        path = next((p for p in self.library.files() if p.stem == save.stem), None)
+        if self._playing_for(save, save.stem, lambda: flow.resume(self)) is not None:
+            flow.resume(self)
+
+    def _playing_for(self, battle: Path, stem: str, then) -> Path | None:
+        """The character file `stem` of a battle's, if it is the one being played (writable);
+        otherwise it is opened (asked about if another session holds it), `then` runs once it
+        is, and None is returned. None too, said, if there is no such character."""
+        path = next((p for p in self.library.files() if p.stem == stem), None)
         if path is None:
-            self.notify(f"{save.name}: its character ({save.stem}) is not in {self.library.characters_dir}. "
+            self.notify(f"{battle.name}: its character ({stem}) is not in {self.library.characters_dir}. "
                         "The battle is kept as it is.", severity="error", timeout=10)
-            return
+            return None
         if self.session is None or self.session.path != path or self.read_only:
-            self._after_open = lambda: flow.resume(self)
+            self._after_open = then
             self.open_character(path)
-            return
-        flow.resume(self)
+            return None
+        return path
 
     def give_xp(self, name: str, gained: int) -> None:
         """Add a battle's XP (R-14) to a party member other than the character being played: its

@@ -142,18 +142,23 @@ async def test_a_finished_battle_leaves_a_record_with_its_log_that_is_listed(sav
 # --- parties and the win chance ------------------------------------------------------------------
 
 
+async def _picker(pilot, app, character: Path):
+    """The Battle screen, opened for `character`."""
+    app.open_character(character)
+    await pilot.pause()
+    app.action_battle()
+    await pilot.pause()
+    assert isinstance(app.screen, picker.EncounterPickerScreen)
+    return app.screen
+
+
 async def test_a_party_of_three_fights_hot_seat_and_each_is_played_as_chosen(saves, catalogue, iriel):
     brakka = Path(__file__).resolve().parents[2] / "examples" / "party" / "brakka.toml"
     write(saves, "brakka.toml", brakka.read_text())
     write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.open_character(iriel)
-        await pilot.pause()
-        app.action_battle()
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, picker.EncounterPickerScreen)
+        screen = await _picker(pilot, app, iriel)
         await pilot.press("p")
         dialog = app.screen
         assert isinstance(dialog, picker.PartyDialog)
@@ -183,11 +188,7 @@ async def test_the_win_chance_is_the_estimate_for_the_chosen_party_with_a_spread
     monkeypatch.setattr(picker, "ESTIMATE_RUNS", 60)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.open_character(iriel)
-        await pilot.pause()
-        app.action_battle()
-        await pilot.pause()
-        screen = app.screen
+        screen = await _picker(pilot, app, iriel)
         await app.workers.wait_for_complete()
         await pilot.pause()
         table = screen.query_one("#encounters", DataTable)
