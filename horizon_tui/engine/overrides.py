@@ -280,6 +280,19 @@ def _targets(battle: Battle, targets: tuple[str, ...]) -> list | Impossible:
     return found
 
 
+def _on_each(battle: Battle, targets, what: str, value: int, reason: str, change) -> Outcome:
+    """One override on several combatants: each gets its `override` event, then the change."""
+    found = _targets(battle, tuple(targets))
+    if isinstance(found, Impossible):
+        return found
+    start = len(battle.log)
+    for e in found:
+        battle.emit(ev.Override, target=cid(e), what=what, value=value, reason=reason)
+        change(e)
+    check_end(battle)
+    return Success(battle.log[start:])
+
+
 @attrs.frozen
 class Damage:
     """The GM's damage by an amount, to one or several combatants at once (a trap, a fireball
@@ -290,17 +303,10 @@ class Damage:
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
-        found = _targets(battle, tuple(self.targets))
-        if isinstance(found, Impossible):
-            return found
         if self.amount < 1:
             return Impossible("damage is 1 or more")
-        start = len(battle.log)
-        for e in found:
-            battle.emit(ev.Override, target=cid(e), what="damage", value=self.amount, reason=self.reason)
-            deal_damage(battle, e, self.amount, "gm")
-        check_end(battle)
-        return Success(battle.log[start:])
+        return _on_each(battle, self.targets, "damage", self.amount, self.reason,
+                        lambda e: deal_damage(battle, e, self.amount, "gm"))
 
 
 @attrs.frozen
@@ -312,16 +318,10 @@ class Heal:
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
-        found = _targets(battle, tuple(self.targets))
-        if isinstance(found, Impossible):
-            return found
         if self.amount < 1:
             return Impossible("healing is 1 or more")
-        start = len(battle.log)
-        for e in found:
-            battle.emit(ev.Override, target=cid(e), what="heal", value=self.amount, reason=self.reason)
-            restore_health(battle, e, self.amount, "gm")
-        return Success(battle.log[start:])
+        return _on_each(battle, self.targets, "heal", self.amount, self.reason,
+                        lambda e: restore_health(battle, e, self.amount, "gm"))
 
 
 @attrs.frozen
@@ -336,17 +336,14 @@ class GrantTempHealth:
     def __call__(self, battle: Battle) -> Outcome:
         from horizon_tui.engine.components import TempHealth
 
-        found = _targets(battle, tuple(self.targets))
-        if isinstance(found, Impossible):
-            return found
         if self.points < 0:
             return Impossible("temporary health is 0 or more")
-        start = len(battle.log)
-        for e in found:
-            battle.emit(ev.Override, target=cid(e), what="temporary health", value=self.points, reason=self.reason)
+
+        def grant(e) -> None:
             held = e.registry._components_by_entity[e].get(TempHealth)  # noqa: SLF001
             put(e, TempHealth, TempHealth(max(self.points, held.points if held and self.points else 0)))
-        return Success(battle.log[start:])
+
+        return _on_each(battle, self.targets, "temporary health", self.points, self.reason, grant)
 
 
 def temp_health(e) -> int:
