@@ -33,7 +33,7 @@ async def test_the_real_app_draws_its_menu_with_the_users_own_characters(
         term = await Terminal.open(conn, size=(110, 32))
         await term.expect("New character", timeout=15)
         await term.expect("Iriel", timeout=5)  # alice's own save, listed
-        await term.expect("saved in saves/characters", timeout=5)  # by her own relative name
+        await term.expect("Saves: saves", timeout=5)  # by her own relative name (the menu says where saves live)
         term.send("\x11")  # ctrl+q quits the app
         result = await term.finish(timeout=10)
         assert result.exit_status == 0
