@@ -14,37 +14,22 @@ import sys
 from pathlib import Path
 
 from horizon_tui.content.catalogue import default_catalogue
-from horizon_tui.content.characters import character_from_dict
-from horizon_tui.content.encounters import load_enemies
-from horizon_tui.engine.battle import PartyMember, create_battle
-from horizon_tui.engine.encounter import load_encounter
 from horizon_tui.engine.persist import BattleSession, save_session
-from horizon_tui.engine.runner import replay, run_ai
 from horizon_tui.table.core import Seat, Table
+from horizon_tui.table.lobby import load_table
 from horizon_tui.table.server import TableServer
 
 LINGER_S = 600.0  # a finished table stays up this long, so everyone sees the end
 
 
 def build(folder: Path):
-    spec = json.loads((folder / "spec.json").read_text(encoding="utf-8"))
+    spec = load_table(folder)
     catalogue = default_catalogue()
-    enemies = load_enemies(catalogue)
-    setup = load_encounter(spec["encounter"], catalogue, enemies)
-    party = [PartyMember(character_from_dict(m["character"], catalogue, f"spec.json: party.{i}"),
-                         m.get("controller", "ai")) for i, m in enumerate(spec["party"])]
-    seed = int(spec["seed"])
-
-    def rebuild(inputs):
-        battle = create_battle(setup, party, seed, catalogue, enemies)
-        replay(battle, inputs)
-        run_ai(battle)
-        return battle
-
-    seats = [Seat(s["name"], s["role"], tuple(s.get("characters", ()))) for s in spec["seats"]]
-    session = BattleSession(rebuild([]), spec["encounter"], party, [])
-    table = Table(session, seats, rebuild, absent_wait_s=float(spec.get("absent_wait_s", 60)))
-    return table, dict(spec["tokens"]), catalogue
+    seats = [Seat(s.name, s.role, s.characters) for s in spec.seats]
+    session = BattleSession(spec.rebuild([]), spec.encounter, list(spec.party), [])
+    table = Table(session, seats, spec.rebuild, absent_wait_s=spec.absent_wait_s)
+    tokens = json.loads((folder / "tokens.json").read_text(encoding="utf-8"))
+    return table, dict(tokens), catalogue
 
 
 async def serve(folder: Path) -> None:

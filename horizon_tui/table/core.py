@@ -127,7 +127,8 @@ class Table:
         """Everything a joining (or returning) view needs: the inputs so far and the table's state."""
         return {"type": "snapshot", "version": self.version,
                 "inputs": [input_to_dict(i) for i in self.session.inputs], "paused": self.paused,
-                "requests": [attrs.asdict(r) for r in self.requests.values()]}
+                "requests": [attrs.asdict(r) for r in self.requests.values()],
+                "seating": {s.name: {"role": s.role, "characters": list(s.characters)} for s in self.seats.values()}}
 
     def owner_of(self, combatant: str) -> Seat | None:
         for seat in self.seats.values():

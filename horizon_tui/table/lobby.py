@@ -74,8 +74,71 @@ def write_spec(tables_dir: Path, table_id: str, *, encounter: str, seed: int, pa
     _write_private(folder / "spec.json", {
         "table": table_id, "encounter": encounter, "seed": seed, "party": party,
         "seats": [attrs.asdict(s) | {"characters": list(s.characters)} for s in seats],
-        "tokens": tokens, "absent_wait_s": absent_wait_s})
+        "absent_wait_s": absent_wait_s})
+    _write_private(folder / "tokens.json", tokens)  # read by the table process only
     return folder
+
+
+@attrs.frozen
+class TableSpec:
+    """What every view of a table builds its replica from (spec.json; no tokens in it)."""
+
+    table: str
+    encounter: str
+    seed: int
+    seats: tuple[SeatSpec, ...]
+    absent_wait_s: float
+    rebuild: Any  # Callable[[list[Input]], Battle]
+    party: tuple[Any, ...]  # engine PartyMember
+
+
+def load_table(folder: Path, catalogue=None) -> TableSpec:
+    """Read a table's spec.json (written by `write_spec`). DataError/ValueError if it is damaged."""
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.content.characters import character_from_dict
+    from horizon_tui.content.encounters import load_enemies
+    from horizon_tui.engine.battle import PartyMember, create_battle
+    from horizon_tui.engine.encounter import load_encounter
+    from horizon_tui.engine.runner import replay, run_ai
+
+    raw = (Path(folder) / "spec.json").read_bytes()
+    if len(raw) > 4 * 1024 * 1024:
+        raise ValueError("spec.json is too large")
+    spec = json.loads(raw)
+    catalogue = catalogue or default_catalogue()
+    enemies = load_enemies(catalogue)
+    setup = load_encounter(str(spec["encounter"]), catalogue, enemies)
+    party = tuple(PartyMember(character_from_dict(m["character"], catalogue, f"spec.json: party.{i}"),
+                              str(m.get("controller", "ai"))) for i, m in enumerate(spec["party"]))
+    seed = int(spec["seed"])
+
+    def rebuild(inputs):
+        battle = create_battle(setup, list(party), seed, catalogue, enemies)
+        replay(battle, inputs)
+        run_ai(battle)
+        return battle
+
+    seats = tuple(SeatSpec(str(s["name"]), str(s["role"]), tuple(str(c) for c in s.get("characters", ())))
+                  for s in spec["seats"])
+    return TableSpec(str(spec["table"]), str(spec["encounter"]), seed, seats,
+                     float(spec.get("absent_wait_s", 60)), rebuild, party)
+
+
+ENV_ACCOUNT = "HORIZON_ACCOUNT"
+ENV_TABLES = "HORIZON_TABLES"
+
+
+def my_seat_place() -> tuple[str, Path]:
+    """Who this app is at a table and where tables live: over SSH the host sets both
+    (`HORIZON_ACCOUNT`, `HORIZON_TABLES`); on one machine the login name and the user data
+    folder's `tables/` (so a GM and players in several terminals of one machine share a table)."""
+    import getpass
+
+    from horizon_tui.paths import user_data_dir
+
+    account = os.environ.get(ENV_ACCOUNT) or getpass.getuser()
+    tables = os.environ.get(ENV_TABLES)
+    return account, Path(tables) if tables else user_data_dir() / "tables"
 
 
 def _write_private(path: Path, data: dict[str, Any]) -> None:

@@ -195,6 +195,7 @@ class TableClient:
         self.errors: list[str] = []
         self.requests: list[dict[str, Any]] = []
         self.seats: dict[str, bool] = {}
+        self.seating: dict[str, dict[str, Any]] = {}  # seat -> {role, characters}, from the snapshot
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._task: asyncio.Task | None = None
@@ -218,6 +219,13 @@ class TableClient:
             with contextlib.suppress(asyncio.CancelledError, ConnectionError):
                 await self._task
 
+    def close_now(self) -> None:
+        """Hang up without waiting (a screen going away); the table notices the seat left."""
+        if self._writer is not None:
+            self._writer.close()
+        if self._task is not None:
+            self._task.cancel()
+
     def _send(self, message: dict[str, Any]) -> None:
         assert self._writer is not None
         self._writer.write(encode(message))
@@ -237,6 +245,8 @@ class TableClient:
         if kind == "snapshot":
             self.replica = Replica(self.rebuild, message)
             self.requests = list(message.get("requests", []))
+            seating = message.get("seating")
+            self.seating = dict(seating) if isinstance(seating, dict) else {}
             self._snapshot.set()
         elif kind == "update" and self.replica is not None:
             try:
