@@ -37,6 +37,9 @@ def _commands_provider():
 START_SCREENS = ("menu", "new", "load", "battle", "rules", "sheet", "level-up", "abilities", "loadout")
 
 
+TABLE_POLL_S = 2.0  # how often the app looks for a live table it is invited to (issue 17)
+
+
 class HorizonApp(CrashGuard, App[None]):
     """Horizon of Darkness, the player's side: characters, abilities, loadouts, battles."""
 
@@ -52,6 +55,8 @@ class HorizonApp(CrashGuard, App[None]):
                 tooltip="Quit Horizon from any screen"),
         Binding("question_mark,f1", "help", "Help", id="app.help",
                 tooltip="The keys of this screen"),
+        Binding("f2", "join_table", "Join the table", show=False, id="app.join_table",
+                tooltip="Join a live table your GM seated you at"),
     ]
 
     def __init__(self, saves_dir: Path, catalogue: Catalogue | None = None, *, start: str | None = None):
@@ -126,6 +131,9 @@ class HorizonApp(CrashGuard, App[None]):
 
     def on_mount(self) -> None:
         self._exit_on_signals()
+        self.table_invites: list = []
+        self._invited: set[str] = set()
+        self.set_interval(TABLE_POLL_S, self._poll_tables)
         from horizon_tui.paths import user_data_dir
 
         if (user_data_dir() / "keymap.toml").exists():  # only then: the menu comes up without attrs
@@ -179,6 +187,27 @@ class HorizonApp(CrashGuard, App[None]):
     def _to_menu(self) -> None:
         while len(self.screen_stack) > 1:
             self.pop_screen()
+
+    def _poll_tables(self) -> None:
+        """Issue 17: a notice on any screen when a GM seats this account at a live table."""
+        from horizon_tui.table.lobby import invites_for, my_seat_place
+
+        account, tables = my_seat_place()
+        invites = invites_for(tables, account) if tables.is_dir() else []
+        for invite in invites:
+            if invite.table not in self._invited:
+                self.notify(f"Your GM opened the table {invite.table!r} for you: press F2 to join.",
+                            title="Join the table", timeout=12)
+        self._invited = {i.table for i in invites}
+        self.table_invites = invites
+
+    def action_join_table(self) -> None:
+        from horizon_tui.tui.table_dialogs import JoinTableScreen
+        from horizon_tui.tui.table_screen import TableBattleScreen
+
+        if isinstance(self.screen, (JoinTableScreen, TableBattleScreen)):
+            return
+        self.push_screen(JoinTableScreen())
 
     def action_main_menu(self) -> None:
         self._to_menu()

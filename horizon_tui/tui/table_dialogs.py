@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from horizon_tui.errors import HorizonError
 from horizon_tui.table.core import MAX_REQUEST_TEXT, REQUEST_KINDS
 from horizon_tui.table.lobby import Invite, invites_for, load_table, my_seat_place
 from horizon_tui.table.server import TableClient
@@ -80,7 +81,7 @@ async def join_table(app, invite: Invite, *, replace=None) -> bool:
         spec = load_table(invite.folder)
         client = TableClient(invite.socket, invite.seat, invite.token, spec.rebuild)
         await client.connect()
-    except (OSError, ValueError, KeyError, ConnectionError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, HorizonError) as exc:
         app.notify(f"Couldn't join {invite.table}: {exc}", severity="error")
         return False
     if replace is not None:

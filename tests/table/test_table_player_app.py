@@ -1,0 +1,97 @@
+"""Issue 17 in the player app: invited, joining, playing one's own turns, following the GM."""
+
+from __future__ import annotations
+
+import asyncio
+
+from table_kit import REPO, SEATED
+
+from horizon_tui.content.catalogue import default_catalogue
+from horizon_tui.content.characters import character_to_dict, load_character
+from horizon_tui.table.__main__ import build
+from horizon_tui.table.lobby import SeatSpec, invites_for, load_table, write_spec
+from horizon_tui.table.server import TableClient, TableServer
+from horizon_tui.tui.app import create_app
+from horizon_tui.tui.table_dialogs import join_table
+from horizon_tui.tui.table_screen import TableBattleScreen
+
+
+def _lay_table(tables):
+    catalogue = default_catalogue()
+    party = [{"character": character_to_dict(load_character(f, catalogue), catalogue),
+              "controller": "player" if f.stem in SEATED.values() else "ai"}
+             for f in sorted((REPO / "examples" / "party").glob("*.toml"))]
+    seats = [SeatSpec("mira", "gm"), SeatSpec("sam", "spectator")] + [
+        SeatSpec(a, "player", (stem,)) for a, stem in SEATED.items()]
+    return write_spec(tables, "evening", encounter="wolves", seed=2, party=party, seats=seats)
+
+
+async def _until(pilot, predicate, timeout=15.0):
+    async def wait():
+        while not predicate():
+            await pilot.pause(0.02)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path, monkeypatch):
+    tables = tmp_path / "tables"
+    folder = _lay_table(tables)
+    assert "token" not in (folder / "spec.json").read_text()
+    table, tokens, _ = build(folder)
+    server = TableServer(table, tokens, folder / "table.sock")
+    await server.start()
+    monkeypatch.setenv("HORIZON_ACCOUNT", "alice")
+    monkeypatch.setenv("HORIZON_TABLES", str(tables))
+    spec = load_table(folder)
+    others = {}
+    for seat in ("mira", "bob"):
+        others[seat] = TableClient(folder / "table.sock", seat, tokens[seat], spec.rebuild)
+        await others[seat].connect()
+    app = create_app(tmp_path / "saves")
+    try:
+        async with app.run_test(size=(100, 34)) as pilot:
+            await _until(pilot, lambda: app.table_invites)  # the notice's poll found the table
+            [invite] = invites_for(tables, "alice")
+            assert await join_table(app, invite)
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TableBattleScreen) and screen.role == "player"
+            moved = False
+            steps = 0
+            while not table.battle.over and steps < 60:
+                version = table.version
+                due = table.whose_turn().name
+                if due == "alice":
+                    assert screen.me is not None and screen.me.uid == "iriel"
+                    if not moved:
+                        await pilot.press("left")
+                        moved = True
+                        await _until(pilot, lambda v=version: table.version == v + 1)
+                        assert type(table.session.inputs[-1].action).__name__ == "Move"
+                        version = table.version
+                        if table.whose_turn() is None or table.whose_turn().name != "alice":
+                            steps += 1
+                            continue
+                    await pilot.press("full_stop")  # end the turn
+                else:
+                    assert screen.me is None  # not alice's turn: her keys act for nobody
+                    others[due].act({"type": "Wait", "actor": table.battle.current.uid})
+                await _until(pilot, lambda v=version: screen.client.replica.version > v)
+                steps += 1
+            assert screen.client.replica.digest() == table.digest()
+            # The GM pauses: alice's keys are refused; the GM undoes: her screen follows.
+            if not table.battle.over:
+                others["mira"].pause(True)
+                await _until(pilot, lambda: screen.client.replica.paused)
+                others["mira"].pause(False)
+                await _until(pilot, lambda: not screen.client.replica.paused)
+            before = screen.battle
+            others["mira"].undo(2)
+            await _until(pilot, lambda: screen.client.replica.version == table.version and screen.battle is not before)
+            assert screen.client.replica.digest() == table.digest()
+            assert screen.battle is screen.client.replica.battle
+    finally:
+        for client in others.values():
+            await client.close()
+        await server.close()
