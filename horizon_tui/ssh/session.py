@@ -28,6 +28,8 @@ from horizon_tui.ssh.prefork import CLI_MODULE
 from horizon_tui.ssh.pty_process import PtyProcess
 from horizon_tui.ssh.recording import Recorder, prune, recording_path
 from horizon_tui.ssh.watch import WATCH_COMMAND, WATCHING_OFF, WatchList
+from horizon_tui.paths import private_dir
+from horizon_tui.table.lobby import ENV_ACCOUNT, ENV_TABLES
 from horizon_tui.tui.hosting import ENV_SESSION, ENV_WATCH, REDRAW_SIGNAL, WATCH_EXIT
 
 if TYPE_CHECKING:
@@ -208,6 +210,9 @@ class AppSession(asyncssh.SSHServerSession):
             self.id = secrets.token_hex(4)  # per game: "Watch a game" and back is a new one
             self.status = StatusFile(host.settings.data_dir, self.id, self.user, self.term_size[:2])
             env[ENV_SESSION] = str(self.status.path)
+            # Issue 17: who this session is at a live table, and where the host's tables are.
+            env[ENV_ACCOUNT] = self.user
+            env[ENV_TABLES] = str(private_dir(Path(host.settings.data_dir) / "tables"))
             if host.settings.spectators != "none":
                 env[ENV_WATCH] = "1"
             argv = host.app_argv(saves, getattr(self.connection, "role", "player"))

@@ -46,6 +46,8 @@ class DashboardScreen(Screen):
         Binding("delete,backspace", "remove", "Remove", id="dash.remove"),
         Binding("c", "checks", "Checks", id="dash.checks", tooltip="Dialogue checks and settlement reactions"),
         Binding("b", "app.battle", "Battle", id="dash.battle"),
+        Binding("a", "open_table", "At the table", id="dash.table", show=False,
+                tooltip="Open a fight at a live table: seat player accounts at the party's characters"),
         Binding("x", "experience", "XP", id="dash.xp"),
         Binding("g", "app.rules", "Rules", id="dash.rules", tooltip="The campaign's house rules"),
         Binding("t", "next_day", "Next day", id="dash.day"),
@@ -205,6 +207,11 @@ class DashboardScreen(Screen):
                 self.app.act(lambda c: services.save_npc(c, name, result), f"NPC {result.name}")
 
         self.app.push_screen(NpcEditorScreen(npc), saved)
+
+    def action_open_table(self) -> None:
+        from horizon_tui.gm.screens.table import OpenTableScreen
+
+        self.app.push_screen(OpenTableScreen())
 
     def action_remove(self) -> None:
         picked = self._selected()
