@@ -26,7 +26,7 @@ from horizon_tui.paths import private_dir
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 ACCOUNT = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
-START_TIMEOUT_S = 10.0
+START_TIMEOUT_S = 30.0  # a process that imports the engine; slow on a loaded host
 
 
 @attrs.frozen

@@ -32,7 +32,7 @@ from horizon_tui.table.core import Replica, Table, TableError, Update
 
 MAX_LINE = 64 * 1024
 TICK_S = 0.5
-HELLO_TIMEOUT_S = 5.0
+HELLO_TIMEOUT_S = 15.0
 
 
 def encode(message: dict[str, Any]) -> bytes:

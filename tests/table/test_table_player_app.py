@@ -26,7 +26,7 @@ def _lay_table(tables):
     return write_spec(tables, "evening", encounter="wolves", seed=2, party=party, seats=seats)
 
 
-async def _until(pilot, predicate, timeout=15.0):
+async def _until(pilot, predicate, timeout=60.0):
     async def wait():
         while not predicate():
             await pilot.pause(0.02)
