@@ -60,6 +60,7 @@ async def test_a_relative_and_an_absolute_data_dir_give_the_same_tree(tmp_path, 
                          "users/alice/authorized_keys", "users/alice/saves",
                          "users/alice/saves/launches.log", "live", "recordings", "recordings/alice",
                          "recordings/alice/DATE", "recordings/alice/DATE/GAME.cast",
+                         "tables",  # live tables (issue 17), private like the rest
                          }  # not srv/users/alice/srv/users/alice/…
     assert list(relative_home.iterdir()) == [relative_home / "srv"]
 
