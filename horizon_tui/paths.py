@@ -7,6 +7,7 @@ Every folder made here is private to the user (0700).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -50,3 +51,13 @@ def private_dir(path: Path) -> Path:
     except OSError:
         pass
     return path
+
+
+def write_private_json(path: Path, data) -> None:
+    """Write a small JSON file atomically (a reader sees the old one or the new, never half) and
+    private to the user (0600): status files, lock records, table invitations."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+    os.replace(tmp, path)

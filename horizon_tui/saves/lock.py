@@ -25,6 +25,7 @@ import attrs
 from filelock import FileLock, Timeout
 
 from horizon_tui.errors import HorizonError
+from horizon_tui.paths import write_private_json
 
 SECTION_TIMEOUT_S = 5.0  # the check-and-write section is short; longer means a hung writer
 
@@ -106,12 +107,7 @@ def read_holder(path: Path) -> Holder | None:
 
 
 def _write_holder(path: Path, holder: Holder, *, released: bool = False) -> None:
-    target = owner_path(path)
-    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump({**attrs.asdict(holder), "released": released}, handle)
-    os.replace(tmp, target)
+    write_private_json(owner_path(path), {**attrs.asdict(holder), "released": released})
 
 
 class SaveLock:

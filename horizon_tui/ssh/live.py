@@ -15,6 +15,8 @@ import os
 import time
 from pathlib import Path
 
+from horizon_tui.paths import write_private_json as write_json  # atomic and private
+
 import attrs
 
 from horizon_tui.paths import private_dir
@@ -36,15 +38,6 @@ def _pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def write_json(path: Path, data: dict) -> None:
-    """Atomic and private: a reader sees the old status or the new, never half of one."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle)
-    os.replace(tmp, path)
 
 
 def read_json(path: Path) -> dict | None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from horizon_tui.paths import private_dir
+from horizon_tui.paths import private_dir, write_private_json
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 ACCOUNT = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
@@ -68,14 +68,14 @@ def write_spec(tables_dir: Path, table_id: str, *, encounter: str, seed: int, pa
         if not ACCOUNT.match(seat.name):
             raise ValueError(f"{seat.name!r} is not an account name")
         tokens[seat.name] = secrets.token_urlsafe(24)
-        _write_private(invites / f"{seat.name}.json", {
+        write_private_json(invites / f"{seat.name}.json", {
             "table": table_id, "seat": seat.name, "role": seat.role, "token": tokens[seat.name],
             "characters": list(seat.characters)})
-    _write_private(folder / "spec.json", {
+    write_private_json(folder / "spec.json", {
         "table": table_id, "encounter": encounter, "seed": seed, "party": party,
         "seats": [attrs.asdict(s) | {"characters": list(s.characters)} for s in seats],
         "absent_wait_s": absent_wait_s})
-    _write_private(folder / "tokens.json", tokens)  # read by the table process only
+    write_private_json(folder / "tokens.json", tokens)  # read by the table process only
     return folder
 
 
@@ -139,14 +139,6 @@ def my_seat_place() -> tuple[str, Path]:
     account = os.environ.get(ENV_ACCOUNT) or getpass.getuser()
     tables = os.environ.get(ENV_TABLES)
     return account, Path(tables) if tables else user_data_dir() / "tables"
-
-
-def _write_private(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle)
-    os.replace(tmp, path)
 
 
 def start_table(folder: Path) -> subprocess.Popen:

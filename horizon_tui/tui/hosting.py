@@ -18,6 +18,8 @@ import os
 import signal
 from pathlib import Path
 
+from horizon_tui.paths import write_private_json
+
 ENV_SESSION = "HORIZON_SESSION"
 ENV_WATCH = "HORIZON_WATCH"
 WATCH_EXIT = 10           # the app's exit status meaning "show me the games to watch"
@@ -36,14 +38,6 @@ def watching_offered() -> bool:
 
 def app_status_path(session_file: Path) -> Path:
     return session_file.with_name(session_file.name.removesuffix(".json") + APP_SUFFIX)
-
-
-def _write(path: Path, data: dict) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle)
-    os.replace(tmp, path)
 
 
 class Hosting:
@@ -70,7 +64,7 @@ class Hosting:
         status = self.status()
         if status != self._last:
             try:
-                _write(self.app_file, status)
+                write_private_json(self.app_file, status)
                 self._last = status
             except OSError:
                 pass
