@@ -8,9 +8,14 @@ from horizon_tui.rules.texts import counted
 from horizon_tui.rules.numbers import percent_text
 
 
-def _name(battle: Battle, cid: str | None) -> str:
+UNSEEN = "someone unseen"
+
+
+def _name(battle: Battle, cid: str | None, unseen: frozenset[str] = frozenset()) -> str:
     if cid is None:
         return "someone"
+    if cid in unseen:
+        return UNSEEN
     e = battle.by_id.get(cid)
     if e is None:
         return cid
@@ -19,12 +24,22 @@ def _name(battle: Battle, cid: str | None) -> str:
     return ident(e).name
 
 
-def describe(battle: Battle, event: ev.Event) -> str | None:
-    """One line for a player to read; None for bookkeeping events."""
-    n = lambda cid: _name(battle, cid)  # noqa: E731
+def describe(battle: Battle, event: ev.Event, unseen: frozenset[str] = frozenset()) -> str | None:
+    """One line for a player to read; None for bookkeeping events. Combatants in `unseen` (ids
+    the reader's side can't see now: `engine.sideview.unseen_ids`) are "someone unseen", so the
+    log never names a hidden enemy (R-13)."""
+    line = _describe(battle, event, unseen)
+    return line[0].upper() + line[1:] if line else line
+
+
+def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | None:
+    n = lambda cid: _name(battle, cid, unseen)  # noqa: E731
     match event:
         case ev.BattleStart():
-            return f"The battle begins: {', '.join(c['name'] for c in event.combatants)}."
+            named = [c["name"] for c in event.combatants if c.get("id") not in unseen]
+            more = len(event.combatants) - len(named)
+            named += [f"{more} more unseen"] if more else []
+            return f"The battle begins: {', '.join(named)}."
         case ev.RoundStart():
             return f"— Round {event.round} —"
         case ev.Turn():
@@ -79,7 +94,8 @@ def describe(battle: Battle, event: ev.Event) -> str | None:
         case ev.SideChange():
             return f"{n(event.target)} now fights for the {event.team}."
         case ev.Join():
-            return f"{event.combatant['name']} joins the battle."
+            joined = event.combatant
+            return f"{UNSEEN if joined.get('id') in unseen else joined['name']} joins the battle."
         case ev.Defeated():
             return f"{n(event.target)} {'falls unconscious' if event.state == 'unconscious' else 'dies'}."
         case ev.Fled():

@@ -90,27 +90,48 @@ class SideView:
         return None
 
 
-def visible_cells(battle: Battle, side: str | None) -> np.ndarray:
-    """The union of the side's active members' fields of view (everything for the GM)."""
+Eyes = frozenset[str] | None  # whose sight counts: these combatant ids of the side; None: all its members
+
+
+def eyes_open(battle: Battle, side: str | None, eyes: Eyes) -> Eyes:
+    """Per-character sight (issue 17): `eyes` while one of them is still in the battle; once all
+    of them are down or gone, their player watches with the whole side's eyes (None)."""
+    if eyes is None or side is None:
+        return None
+    table = battle.registry._components_by_entity  # noqa: SLF001
+    for uid in eyes:
+        e = battle.active.get(uid)
+        if e is not None and table[e][Team].name == side and Position in table[e]:
+            return eyes
+    return None
+
+
+def visible_cells(battle: Battle, side: str | None, eyes: Eyes = None) -> np.ndarray:
+    """The union of the side's active members' fields of view (everything for the GM); with
+    `eyes`, only those members' (`eyes_open`)."""
     field = battle.battlefield
     if side is None:
         return np.ones((field.height, field.width), dtype=bool)
+    eyes = eyes_open(battle, side, eyes)
     seen = np.zeros((field.height, field.width), dtype=bool)
     table = battle.registry._components_by_entity  # noqa: SLF001
-    for e in battle.active.values():
+    for uid, e in battle.active.items():
         held = table[e]
-        if held[Team].name == side and Position in held:
+        if held[Team].name == side and Position in held and (eyes is None or uid in eyes):
             seen |= field.fov(held[Position].xy, held[Gear].sight_radius)
     return seen
 
 
-def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | None = None) -> np.ndarray:
-    """Every cell the side has seen: from where its members stood after each move of the log,
-    and now. Derived from the log (kept up to date in the battle's memo), never state."""
+def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | None = None,
+                     eyes: Eyes = None) -> np.ndarray:
+    """Every cell the side (or, with `eyes`, those members) has seen: from where they stood after
+    each move of the log, and now. Derived from the log (kept up to date in the battle's memo),
+    never state."""
     field = battle.battlefield
     if side is None:
         return np.ones((field.height, field.width), dtype=bool)
-    key = ("remembered", side)
+    eyes = eyes_open(battle, side, eyes)
+    key = ("remembered", side, eyes)
     found = battle.memo.get(key)
     if found is None or found[0] > len(battle.log):
         found = (0, np.zeros((field.height, field.width), dtype=bool), {})
@@ -126,9 +147,10 @@ def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | Non
                 continue
             held = who.registry._components_by_entity[who]  # noqa: SLF001
             end = tuple(event.path[-1])
-            if field.in_bounds(end) and teams.get(event.actor, held[Identity].base_team) == side:
+            if (field.in_bounds(end) and teams.get(event.actor, held[Identity].base_team) == side
+                    and (eyes is None or event.actor in eyes)):
                 mask |= field.fov(end, held[Gear].sight_radius)
-    mask |= visible if visible is not None else visible_cells(battle, side)
+    mask |= visible if visible is not None else visible_cells(battle, side, eyes)
     battle.memo[key] = (len(battle.log), mask, teams)
     return mask.copy()
 
@@ -141,11 +163,12 @@ def _unit(e: Entity) -> UnitView:
     return UnitView(i.id, i.name, i.glyph, held[Team].name, i.kind, i.level, (at.x, at.y), h.hp, h.max_hp, shown)
 
 
-def visible_units(battle: Battle, side: str | None, visible: np.ndarray | None = None) -> list[Entity]:
-    """Active combatants `side` can see now: its own, and others on a cell it sees and not
-    hidden from it (R-13). Spawn order."""
+def visible_units(battle: Battle, side: str | None, visible: np.ndarray | None = None,
+                  eyes: Eyes = None) -> list[Entity]:
+    """Active combatants `side` can see now: its own, and others on a cell it sees (with `eyes`:
+    those members see) and not hidden from it (R-13). Spawn order."""
     if visible is None:
-        visible = visible_cells(battle, side)
+        visible = visible_cells(battle, side, eyes)
     table = battle.registry._components_by_entity  # noqa: SLF001
     found = []
     for e in battle.active.values():
@@ -158,24 +181,35 @@ def visible_units(battle: Battle, side: str | None, visible: np.ndarray | None =
     return found
 
 
-def side_view(battle: Battle, side: str | None) -> SideView:
-    """What `side` may know now (R-13): see the module's docstring."""
-    visible = visible_cells(battle, side)
-    remembered = remembered_cells(battle, side, visible)
+def side_view(battle: Battle, side: str | None, eyes: Eyes = None) -> SideView:
+    """What `side` may know now (R-13): see the module's docstring. With `eyes`, what those of
+    its members see (a player at a live table sees through their own characters' eyes)."""
+    visible = visible_cells(battle, side, eyes)
+    remembered = remembered_cells(battle, side, visible, eyes)
     units = tuple(_unit(e) for e in visible_units(battle, side, visible))
     return SideView(side, battle.round, visible, remembered, units)
 
 
-def targetable(battle: Battle, actor: Entity) -> list[Entity]:
-    """The other side's combatants `actor`'s side sees now and may pick (hidden ones excluded,
-    R-13), nearest first, ties by id. Range and line of sight stay with each action."""
+def targetable(battle: Battle, actor: Entity, eyes: Eyes = None) -> list[Entity]:
+    """The other side's combatants `actor`'s side sees now (with `eyes`: those members see) and
+    may pick (hidden ones excluded, R-13), nearest first, ties by id. Range and line of sight
+    stay with each action."""
     table = actor.registry._components_by_entity  # noqa: SLF001
     side = table[actor][Team].name
     hx, hy = table[actor][Position].xy
-    found = [e for e in visible_units(battle, side) if table[e][Team].name != side]
+    found = [e for e in visible_units(battle, side, eyes=eyes) if table[e][Team].name != side]
 
     def nearest(e: Entity) -> tuple[int, str]:
         at = table[e][Position]
         return (max(abs(at.x - hx), abs(at.y - hy)), table[e][Identity].id)
 
     return sorted(found, key=nearest)
+
+
+def unseen_ids(battle: Battle, side: str | None, eyes: Eyes = None) -> frozenset[str]:
+    """The combatants in the battle that `side` (with `eyes`: those members) can't see now: the
+    names its log leaves out (`engine.narrate.describe`). Nothing is unseen by the GM."""
+    if side is None:
+        return frozenset()
+    seen = {e.uid for e in visible_units(battle, side, eyes=eyes)}
+    return frozenset(cid for cid in battle.active if cid not in seen)

@@ -3,7 +3,7 @@
 The battle is the view's replica (`table.core.Replica`), kept in step by the table's updates; an
 action is sent to the table instead of performed here, and comes back as an update that every
 view applies alike. Nobody's screen plays AI turns: the table does. A player acts only for their
-own characters and sees what the party sees (`engine.sideview`); the GM sees everything, acts for
+own characters and sees what they see (`engine.sideview`'s eyes); the GM sees everything, acts for
 everyone no player holds, and has the table's controls: pause, undo (every screen follows) and
 the queue of players' requests.
 """
@@ -40,7 +40,9 @@ class TableBattleScreen(BattleScreen):
         self.characters = frozenset(seat.get("characters", ()))
         self.held = {c for s in seating.values() if s.get("role") == "player" for c in s.get("characters", ())}
         session = BattleSession(replica.battle, title or "table", [], replica.inputs)
-        super().__init__(session, side=None if self.role == "gm" else "party")
+        # a player sees through their own characters' eyes; a spectator with the party's; the GM all
+        super().__init__(session, side=None if self.role == "gm" else "party",
+                         eyes=self.characters if self.role == "player" and self.characters else None)
         self.client = client
         self.title = title or "At the table"
         client.on_change = self._table_changed
@@ -109,7 +111,7 @@ class TableBattleScreen(BattleScreen):
         self.battle = self.session.battle = self.client.replica.battle
         self.session.inputs = self.client.replica.inputs
         self.battle.listeners.append(self._on_event)
-        self.input = MoveMode(self.battle)
+        self.input = MoveMode(self.battle, eyes=self.eyes)
         log = self.query_one("#log", RichLog)
         log.clear()
         for event in self.battle.log:

@@ -57,6 +57,11 @@ async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, TableBattleScreen) and screen.role == "player"
+            assert screen.eyes == {"iriel"}  # she sees through her own character's eyes
+            from horizon_tui.engine.sideview import side_view
+
+            mine = side_view(screen.battle, "party", screen.eyes).visible
+            assert (side_view(screen.battle, "party").visible >= mine).all()
             moved = False
             steps = 0
             while not table.battle.over and steps < 60:

@@ -20,7 +20,7 @@ from horizon_tui.engine import targeting
 from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait
 from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident, pos, team
 from horizon_tui.engine.components import Loadout, Presence, TurnState
-from horizon_tui.engine.sideview import hidden_from, targetable, visible_units
+from horizon_tui.engine.sideview import Eyes, hidden_from, targetable, visible_units
 from horizon_tui.engine.usability import ability_refusal, turn_refusal
 
 DIRECTIONS = {
@@ -65,6 +65,7 @@ class Mode:
 
     name = "mode"
     cursor: tuple[int, int] | None = None
+    eyes: Eyes = None  # whose sight the player uses (`engine.sideview`): a table seat's characters
 
     def on_key(self, key: str, me: Entity | None) -> Outcome:
         return Stay()
@@ -75,12 +76,13 @@ class MoveMode(Mode):
 
     name = "move"
 
-    def __init__(self, battle: Battle) -> None:
+    def __init__(self, battle: Battle, *, eyes: Eyes = None) -> None:
         self.battle = battle
+        self.eyes = eyes
 
     def on_key(self, key: str, me: Entity | None) -> Outcome:
         if key == "look":
-            return Switch(LookMode(self.battle, me, self._look_start(me)))
+            return Switch(LookMode(self.battle, me, self._look_start(me), eyes=self.eyes))
         if me is None:
             return Stay()  # not the player's turn: only looking
         if key in DIRECTIONS:
@@ -90,14 +92,14 @@ class MoveMode(Mode):
         if key == "travel":
             if comp(me, TurnState).movement_left <= 0:
                 return Stay(f"{ident(me).name} has no movement left this turn", refused=True)
-            return Switch(TravelMode(self.battle, me))
+            return Switch(TravelMode(self.battle, me, eyes=self.eyes))
         if key == "attack":
             problem = turn_refusal(self.battle, me)
             if problem:
                 return Stay(f"Attack: {problem}", refused=True)
-            if not targetable(self.battle, me):
+            if not targetable(self.battle, me, self.eyes):
                 return Stay("Attack: no enemy in sight", refused=True)
-            return TargetMode.for_attack(self.battle, me).opened()
+            return TargetMode.for_attack(self.battle, me, eyes=self.eyes).opened()
         if key.startswith("ability"):
             return self.ability(me, int(key[len("ability"):]))
         return Stay()
@@ -133,9 +135,9 @@ class MoveMode(Mode):
         ability = gear(me).character.ability(name)
         if ability.target is Target.self:
             return Act(UseAbility(ident(me).id, name))
-        if ability.target is Target.enemy and not targetable(self.battle, me):
+        if ability.target is Target.enemy and not targetable(self.battle, me, self.eyes):
             return Stay(f"{name}: no enemy in sight", refused=True)
-        return TargetMode.for_ability(self.battle, me, ability).opened()
+        return TargetMode.for_ability(self.battle, me, ability, eyes=self.eyes).opened()
 
 
 class CursorMode(Mode):
@@ -143,10 +145,11 @@ class CursorMode(Mode):
 
     name = "cursor"
 
-    def __init__(self, battle: Battle, me: Entity | None, start: tuple[int, int]) -> None:
+    def __init__(self, battle: Battle, me: Entity | None, start: tuple[int, int], *, eyes: Eyes = None) -> None:
         self.battle = battle
         self.me = me
         self.cursor = start
+        self.eyes = eyes
 
     def on_key(self, key: str, me: Entity | None) -> Outcome:
         if key in DIRECTIONS:
@@ -168,7 +171,7 @@ class CursorMode(Mode):
         return Stay()
 
     def targets(self) -> list[Entity]:
-        return targetable(self.battle, self.me) if self.me is not None else []
+        return targetable(self.battle, self.me, self.eyes) if self.me is not None else []
 
     def confirm(self) -> Outcome:
         return Stay()
@@ -181,7 +184,7 @@ class LookMode(CursorMode):
 
     def targets(self) -> list[Entity]:
         side = team(self.me) if self.me is not None else None
-        return [e for e in visible_units(self.battle, side) if e is not self.me]
+        return [e for e in visible_units(self.battle, side, eyes=self.eyes) if e is not self.me]
 
 
 class TravelMode(CursorMode):
@@ -189,8 +192,8 @@ class TravelMode(CursorMode):
 
     name = "travel"
 
-    def __init__(self, battle: Battle, me: Entity) -> None:
-        super().__init__(battle, me, pos(me))
+    def __init__(self, battle: Battle, me: Entity, *, eyes: Eyes = None) -> None:
+        super().__init__(battle, me, pos(me), eyes=eyes)
 
     def confirm(self) -> Outcome:
         if self.cursor == pos(self.me):
@@ -207,9 +210,9 @@ class TargetMode(CursorMode):
     def __init__(self, battle: Battle, me: Entity, label: str,
                  preview: Callable[[tuple[int, int]], targeting.Preview],
                  make: Callable[[tuple[int, int]], object | None], *, ability: Ability | None = None,
-                 start: tuple[int, int] | None = None, free_action: bool = False) -> None:
-        first = targetable(battle, me)
-        super().__init__(battle, me, start or (pos(first[0]) if first else pos(me)))
+                 start: tuple[int, int] | None = None, free_action: bool = False, eyes: Eyes = None) -> None:
+        first = targetable(battle, me, eyes)
+        super().__init__(battle, me, start or (pos(first[0]) if first else pos(me)), eyes=eyes)
         self.label = label
         self.preview = preview
         self.make = make
@@ -217,15 +220,15 @@ class TargetMode(CursorMode):
         self.free_action = free_action  # a stock free action (R-13): its stated chance, no damage
 
     @classmethod
-    def for_attack(cls, battle: Battle, me: Entity) -> TargetMode:
+    def for_attack(cls, battle: Battle, me: Entity, *, eyes: Eyes = None) -> TargetMode:
         def make(cell):
             target = battle.at(cell)
             return Attack(ident(me).id, ident(target).id) if target is not None else None
 
-        return cls(battle, me, "Attack", lambda cell: targeting.attack_preview(battle, me, cell), make)
+        return cls(battle, me, "Attack", lambda cell: targeting.attack_preview(battle, me, cell), make, eyes=eyes)
 
     @classmethod
-    def for_ability(cls, battle: Battle, me: Entity, ability: Ability) -> TargetMode:
+    def for_ability(cls, battle: Battle, me: Entity, ability: Ability, *, eyes: Eyes = None) -> TargetMode:
         me_id = ident(me).id
 
         def make(cell):
@@ -235,7 +238,7 @@ class TargetMode(CursorMode):
             return UseAbility(me_id, ability.name, target=ident(target).id) if target is not None else None
 
         return cls(battle, me, ability.name, lambda cell: targeting.ability_preview(battle, me, ability, cell), make,
-                   ability=ability, start=pos(me) if ability.target is Target.ally else None)
+                   ability=ability, start=pos(me) if ability.target is Target.ally else None, eyes=eyes)
 
     def opened(self) -> Outcome:
         """Switch to this cursor, unless no target could be picked at all: then say why at the

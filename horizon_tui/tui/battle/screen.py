@@ -25,7 +25,7 @@ from horizon_tui.engine.components import FreeActions, Loadout, Presence
 from horizon_tui.engine.narrate import describe
 from horizon_tui.engine.persist import BattleSession
 from horizon_tui.engine.runner import needs_input, submit
-from horizon_tui.engine.sideview import side_view
+from horizon_tui.engine.sideview import Eyes, side_view, unseen_ids
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal
 from horizon_tui.tui.battle import panels
 from horizon_tui.tui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
@@ -47,13 +47,14 @@ class BattleScreen(Screen):
 
     def __init__(self, session: BattleSession, *, on_end: Callable[[BattleSession], None] | None = None,
                  autosave: Callable[[BattleSession], None] | None = None, side: str | None = "party",
-                 id: str | None = "battle-field") -> None:
+                 eyes: Eyes = None, id: str | None = "battle-field") -> None:
         super().__init__(id=id)
         self.session = session
         self.battle: Battle = session.battle
         self.on_end = on_end
         self.autosave = autosave
-        self.input: Mode = MoveMode(self.battle)
+        self.eyes = eyes  # a table seat's characters: the player sees through their eyes only
+        self.input: Mode = MoveMode(self.battle, eyes=eyes)
         self.prompt = ""
         self.speed = 1
         self.side = side  # the side whose sight is shown; None: the GM sees everything
@@ -72,7 +73,7 @@ class BattleScreen(Screen):
 
     @mode.setter
     def mode(self, name: str) -> None:
-        self.input = MoveMode(self.battle) if name == "move" else NamedMode(self.battle, name, self.cursor)
+        self.input = MoveMode(self.battle, eyes=self.eyes) if name == "move" else NamedMode(self.battle, name, self.cursor)
 
     @property
     def cursor(self) -> tuple[int, int] | None:
@@ -128,13 +129,14 @@ class BattleScreen(Screen):
         self._log(event, self.query_one("#log", RichLog))
 
     def _log(self, event, log: RichLog) -> None:
-        line = describe(self.battle, event)
+        line = describe(self.battle, event, unseen_ids(self.battle, self.side, self.eyes))
         if line:
             self._turn_lines += 1
             log.write(Text(line, style="bold" if event.type in ("result", "defeated", "round") else ""))
 
     def log_lines(self) -> list[str]:
-        return [line for event in self.battle.log if (line := describe(self.battle, event))]
+        unseen = unseen_ids(self.battle, self.side, self.eyes)
+        return [line for event in self.battle.log if (line := describe(self.battle, event, unseen))]
 
     def _check_more(self) -> None:
         """`--more--`: the last turn wrote more lines than the log pane shows."""
@@ -236,7 +238,7 @@ class BattleScreen(Screen):
                 return
             self._act(outcome.action)
         elif isinstance(outcome, Switch):
-            self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle)
+            self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle, eyes=self.eyes)
             self.prompt = ""
             self.refresh_all()
         elif isinstance(outcome, Stay):
@@ -248,7 +250,7 @@ class BattleScreen(Screen):
             self.refresh_all()
 
     def _leave_mode(self) -> None:
-        self.input = MoveMode(self.battle)
+        self.input = MoveMode(self.battle, eyes=self.eyes)
 
     def action_direction(self, name: str) -> None:
         self.key(name)
@@ -282,7 +284,7 @@ class BattleScreen(Screen):
     def refresh_all(self) -> None:
         battle = self.battle
         view = self.query_one("#map", BattlefieldView)
-        known = side_view(battle, self.side)
+        known = side_view(battle, self.side, self.eyes)
         current = battle.current
         view.redraw(known.visible, ident(current).id if current is not None else None, self._overlay(),
                     remembered=known.remembered)
@@ -351,7 +353,7 @@ class BattleScreen(Screen):
     def _shown_unit(self, visible) -> Entity | None:
         if self.cursor is not None:
             e = self.battle.at(self.cursor)
-            if e is not None and side_view(self.battle, self.side).unit(ident(e).id) is not None:
+            if e is not None and side_view(self.battle, self.side, self.eyes).unit(ident(e).id) is not None:
                 return e
         return self.me or self.battle.current
 
@@ -389,7 +391,7 @@ class BattleScreen(Screen):
             return ""
         if self.mode == "look":
             e = self.battle.at(self.cursor)
-            if e is not None and side_view(self.battle, self.side).unit(ident(e).id) is None:
+            if e is not None and side_view(self.battle, self.side, self.eyes).unit(ident(e).id) is None:
                 e = None
             terrain = self.battle.battlefield.terrain_at(self.cursor).name.lower()
             return f"Look: {ident(e).name if e else terrain} — tab next, esc leave"
@@ -452,7 +454,7 @@ class BattleScreen(Screen):
                 self.battle, me, name.capitalize(),
                 lambda cell: targeting.free_action_preview(self.battle, me, name, cell),
                 lambda cell: FreeAction(me_id, stock=name, target=ident(self.battle.at(cell)).id)
-                if self.battle.at(cell) else None, free_action=True,
+                if self.battle.at(cell) else None, free_action=True, eyes=self.eyes,
             )
             self.apply(Switch(mode))
 
