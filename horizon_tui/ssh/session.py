@@ -285,7 +285,10 @@ class AppSession(asyncssh.SSHServerSession):
 
     @property
     def watchable(self) -> bool:
-        return self.app_status().get("watchers", "allow") != "refuse"
+        # A GM's screen shows what the players may not know (hidden enemies, issue 17): it is
+        # watched only if the GM's app says so; a player's game unless the player refuses.
+        default = "refuse" if getattr(self.connection, "role", "player") == "gm" else "allow"
+        return self.app_status().get("watchers", default) != "refuse"
 
     def add_watcher(self, watcher: WatchList) -> None:
         self.watchers.add(watcher)

@@ -32,3 +32,19 @@ async def test_over_ssh_the_gm_gets_campaigns_and_the_player_the_menu(start_host
         await player.finish(timeout=10)
     assert "login user=bob role=gm" in caplog.text and "login user=alice role=player" in caplog.text
     assert not (server_dir / "users" / "alice" / "saves" / "campaigns").exists()
+
+
+async def test_a_gms_screen_is_not_watched_unless_the_gm_allows_it():
+    """Issue 17: the GM sees hidden enemies, so spectators watch the players' screens, not the
+    GM's — unless the GM's app says it may be watched; a player's game is watchable unless refused."""
+    from types import SimpleNamespace
+
+    from horizon_tui.ssh.session import AppSession
+
+    host = SimpleNamespace(settings=SimpleNamespace(resize_interval=0.1))
+    gm = AppSession(host, SimpleNamespace(user="bob", role="gm"))
+    player = AppSession(host, SimpleNamespace(user="alice", role="player"))
+    assert not gm.watchable and player.watchable
+    gm.app_status = lambda: {"watchers": "allow"}
+    player.app_status = lambda: {"watchers": "refuse"}
+    assert gm.watchable and not player.watchable
