@@ -18,6 +18,7 @@ run: $(STAMP)
 	$(VENV)/bin/horizon
 
 test: $(STAMP)
+	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/python -m pytest -n 2 --dist loadfile
 

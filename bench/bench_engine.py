@@ -310,10 +310,10 @@ def sweep_throughput(battles: int, repeats: int) -> None:
         run_dask(fights, [2], 1, client)  # workers import Horizon and warm their caches
         for repeat in range(repeats):
             for label, go in (
-                ("in this process", lambda: execute(fights, runs, repeat, workers=1)),
-                ("1 local process", lambda: _one_process(fights, runs, repeat)),
-                ("2 local processes", lambda: execute(fights, runs, repeat, workers=2)),
-                ("Dask, 2 workers", lambda: run_dask(fights, runs, repeat, client)),
+                ("in this process", lambda repeat=repeat: execute(fights, runs, repeat, workers=1)),
+                ("1 local process", lambda repeat=repeat: _one_process(fights, runs, repeat)),
+                ("2 local processes", lambda repeat=repeat: execute(fights, runs, repeat, workers=2)),
+                ("Dask, 2 workers", lambda repeat=repeat: run_dask(fights, runs, repeat, client)),
             ):
                 start = time.perf_counter()
                 played = go()

@@ -206,7 +206,7 @@ class Player:
                 self.arrived.clear()
                 try:
                     await asyncio.wait_for(self.arrived.wait(), deadline - time.perf_counter())
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     break
             if len(self.chunks) == before:
                 missed.append(self.user)

@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     hangs = [r for r in results if r[3] is None]
     peak = max(results, key=lambda r: r[5])
     codes = collections.Counter(r[3] for r in results)
-    for kind, path, command, code, elapsed, _, text in tracebacks[:20]:
+    for kind, path, command, code, _, _, text in tracebacks[:20]:
         print(f"TRACEBACK horizon {command} {path} ({kind}) exit {code}:\n{text[-1500:]}")
     for kind, path, command, _, elapsed, _, _ in hangs[:20]:
         print(f"HANG horizon {command} {path} ({kind}) killed after {elapsed:.1f} s")

@@ -22,7 +22,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    for name, (module, function, help_text) in _COMMANDS.items():
+    for name, (_module, _function, help_text) in _COMMANDS.items():
         parser = sub.add_parser(name, help=help_text)
         adder = _ARGUMENTS.get(name)
         if adder:

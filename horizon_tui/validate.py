@@ -158,7 +158,7 @@ def check_file(path: Path, catalogue: Catalogue | None = None) -> list[Problem]:
         return exc.problems
     try:
         cat = catalogue or default_catalogue()
-        for name, matches, check in VALIDATORS:
+        for _name, matches, check in VALIDATORS:
             if matches(path, data):
                 return check(path, cat)
         return [Problem(str(path), "", f"not a file Horizon knows ({KINDS})")]

@@ -29,7 +29,7 @@ EFFECTS: tuple[str, ...] = NEGATIVE_EFFECTS + POSITIVE_EFFECTS
 class Difficulty(enum.Enum):
     """Ability difficulty I–VI (R-5); I is the normal attack."""
 
-    I = "I"
+    I = "I"  # noqa: E741 - the roman numeral of R-5, the name players and data use
     II = "II"
     III = "III"
     IV = "IV"

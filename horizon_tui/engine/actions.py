@@ -9,7 +9,7 @@ when it is spent.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any
 
 import attrs
 
@@ -43,7 +43,7 @@ class Impossible:
     reason: str
 
 
-Outcome = Union[Success, Impossible]
+Outcome = Success | Impossible
 
 
 def _state(e: Entity) -> TurnState:
@@ -479,7 +479,7 @@ class Wait:
         return Success(battle.log[start:], ends_turn=True)
 
 
-Action = Union[Move, Attack, UseAbility, Swap, TogglePassive, FreeAction, InventAbility, Wait]
+Action = Move | Attack | UseAbility | Swap | TogglePassive | FreeAction | InventAbility | Wait
 ACTION_TYPES: dict[str, type] = {cls.__name__: cls for cls in (Move, Attack, UseAbility, Swap, TogglePassive, FreeAction, InventAbility, Wait)}
 
 

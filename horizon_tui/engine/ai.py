@@ -22,7 +22,7 @@ import numpy as np
 import tcod.path
 
 from horizon_tui.content.ai_profiles import Condition, Profile, Rule, cached_ai_profiles, profiles_path
-from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Difficulty, Target
+from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Target
 from horizon_tui.engine.actions import (
     Attack, Impossible, Move, UseAbility, Wait, blocked_for, move_costs, perform,
 )
@@ -34,7 +34,7 @@ from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.engine.usability import ability_ready, ability_refusal
 from horizon_tui.engine.components import (
-    Charges, Controller, Cooldowns, Effects, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
+    Controller, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.rules.checks import roll_chance
 from horizon_tui.rules.ranges import ability_range, distance, weapon_range

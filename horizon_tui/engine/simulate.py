@@ -6,7 +6,6 @@ of i, so the summary is the same whatever the number of worker processes.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import statistics

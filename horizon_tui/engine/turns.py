@@ -12,9 +12,9 @@ from horizon_tui.engine.battle import (
     effects, gear, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, spend_charge, stats,
 )
 from horizon_tui.engine.components import (
-    Controller, Effects, Gear, Identity, Loadout, Memory, Position, Presence, Team, TurnState,
+    Controller, Gear, Identity, Loadout, Memory, Position, Presence, Team, TurnState,
 )
-from horizon_tui.engine.effects import end_effect, expire_turn_effects, tick_effects
+from horizon_tui.engine.effects import expire_turn_effects, tick_effects
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.turns import initiative_key

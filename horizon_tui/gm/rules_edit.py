@@ -195,7 +195,7 @@ def number_rows(data: dict[str, Any]) -> list[NumberRow]:
                     rows.append(NumberRow((section, key, name), _mark(Ruleset, "armor_classes")))
             continue
         if section == "free_actions":
-            for index, action in enumerate(value):
+            for index in range(len(value)):
                 for name in ("chance", "duration", "magnitude", "range"):
                     rows.append(NumberRow((section, index, name), _mark(Ruleset, "free_actions")))
             continue

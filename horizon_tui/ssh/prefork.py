@@ -243,7 +243,7 @@ class SessionServer:
         if self.process is not None and self.process.returncode is None:
             try:
                 await asyncio.wait_for(self.process.wait(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 with contextlib.suppress(ProcessLookupError):
                     self.process.kill()
                 await self.process.wait()

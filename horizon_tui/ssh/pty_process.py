@@ -130,7 +130,7 @@ class PtyProcess:
         self.signal(signal.SIGTERM)
         try:
             return await asyncio.wait_for(self.wait(), grace)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.signal(signal.SIGKILL)
             return await asyncio.wait_for(self.wait(), 5.0)
 

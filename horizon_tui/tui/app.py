@@ -111,7 +111,7 @@ class HorizonApp(CrashGuard, App[None]):
         from horizon_tui.errors import DataError
 
         try:
-            self.catalogue
+            _ = self.catalogue  # the property loads the data folder (once)
         except DataError as exc:
             first = exc.problems[0]
             others = len(exc.problems) - 1

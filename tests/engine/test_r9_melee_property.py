@@ -44,7 +44,7 @@ def test_r9_no_accuracy_check_in_melee_against_an_immobile_target_over_500_battl
         battle = _battle(seed)
         wrong = []
 
-        def look(event, battle=battle, wrong=wrong):
+        def look(event, battle=battle, wrong=wrong, seed=seed):
             nonlocal checked, immobile_seen
             if not (isinstance(event, ev.Check) and event.kind == "accuracy"):
                 return

@@ -39,7 +39,7 @@ class Terminal:
 
     @classmethod
     async def open(cls, conn: asyncssh.SSHClientConnection, size=(80, 24), term="xterm-256color",
-                   **options) -> "Terminal":
+                   **options) -> Terminal:
         process = await conn.create_process(term_type=term, term_size=size, encoding=None, **options)
         return cls(process)
 
@@ -55,7 +55,7 @@ class Terminal:
 
         try:
             return await asyncio.wait_for(read_until(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise AssertionError(f"no {text!r} within {timeout} s; got {plain(self.output)[-2000:]!r}") from None
 
     def line(self, prefix: str) -> str:

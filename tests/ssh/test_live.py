@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 
-from openssh_kit import OpenSSHTerminal, needs_openssh, run_ssh, ssh_command  # noqa: F401 (a fixture)
+from openssh_kit import OpenSSHTerminal, needs_openssh, run_ssh  # the ssh_command fixture: conftest.py
 
 from horizon_tui.ssh.live import live_sessions
 from horizon_tui.ssh.recording import read_cast

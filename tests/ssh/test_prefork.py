@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from openssh_kit import OpenSSHTerminal, needs_openssh, ssh_command  # noqa: F401 (a fixture)
+from openssh_kit import OpenSSHTerminal, needs_openssh  # the ssh_command fixture: conftest.py
 
 import horizon_tui.tui
 from horizon_tui.saves.lock import read_holder

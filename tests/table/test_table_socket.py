@@ -46,12 +46,12 @@ async def test_four_views_play_a_whole_battle_and_agree(served):
         seat = table.whose_turn()
         version = table.version
         clients[seat.name].act(player_move(table, seat.name))
-        await _until(lambda: all(c.replica.version == version + 1 for c in clients.values()))
+        await _until(lambda version=version: all(c.replica.version == version + 1 for c in clients.values()))
         steps += 1
         if steps == 2:  # one player drops mid-turn and comes back into the same turn
             dropper = table.whose_turn().name
             await clients[dropper].close()
-            await _until(lambda: not table.seats[dropper].connected)
+            await _until(lambda dropper=dropper: not table.seats[dropper].connected)
             clients[dropper] = await _join(server, dropper)
             assert clients[dropper].replica.digest() == table.digest()
     assert table.battle.over

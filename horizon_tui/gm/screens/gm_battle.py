@@ -17,7 +17,7 @@ from textual.widgets import Static
 from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectSpec, Target
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.actions import FreeAction, Impossible
-from horizon_tui.engine.battle import BattleError, comp, hp, ident, pos, team
+from horizon_tui.engine.battle import BattleError, comp, ident, pos, team
 from horizon_tui.engine.components import Controller, FreeActions
 from horizon_tui.engine.persist import BattleSession, session_to_dict
 from horizon_tui.engine.runner import override

@@ -11,7 +11,6 @@ keys as the character moves, and never scrolls the map instead.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Union
 
 import attrs
 
@@ -46,7 +45,7 @@ class Stay:
     refused: bool = False
 
 
-Outcome = Union[Act, Switch, Stay]
+Outcome = Act | Switch | Stay
 
 
 def flee_question(battle: Battle, me: Entity) -> str:

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from horizon_tui.content.models import Target
 from horizon_tui.engine import odds
-from horizon_tui.engine.battle import Battle, Entity, charge_left, comp, gear, ident, pos, stats, team
+from horizon_tui.engine.battle import Battle, Entity, charge_left, comp, gear, ident, pos, stats
 from horizon_tui.engine.components import FreeActions, Loadout, TurnState
 from horizon_tui.engine.sideview import SideView, UnitView
 from horizon_tui.engine.usability import ability_refusal, cooldown_left

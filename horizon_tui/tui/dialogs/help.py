@@ -51,7 +51,7 @@ def help_groups(screen: Screen) -> list[HelpGroup]:
     app = screen.app
     order: list[DOMNode] = []
     rows: dict[int, dict[tuple[str, str], list]] = {}
-    for key, active in screen.active_bindings.items():
+    for active in screen.active_bindings.values():
         binding: Binding = active.binding
         if binding.system or not binding.description:
             continue
@@ -68,7 +68,7 @@ def help_groups(screen: Screen) -> list[HelpGroup]:
     if app not in order:  # a dialog hides the app's keys, but its priority keys (ctrl+q) still work
         order.append(app)
         rows[id(app)] = {}
-        for key, bindings in app._bindings.key_to_bindings.items():
+        for bindings in app._bindings.key_to_bindings.values():
             for binding in bindings:
                 if binding.priority and binding.description and not binding.system:
                     rows[id(app)].setdefault((binding.action, binding.description), [[], True, True])[0].append(
