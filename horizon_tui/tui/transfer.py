@@ -8,6 +8,7 @@ asks; an existing file there is replaced only when the caller says so (the scree
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -22,10 +23,47 @@ def example_files() -> list[Path]:
     return sorted(folder.glob("*.toml")) if folder.is_dir() else []
 
 
+class OutsideFolder(PermissionError):
+    """Over SSH a typed path left the player's own folder."""
+
+
+def confined(path: Path) -> Path:
+    """A path the player typed. Played locally: as typed (`~` expanded). Over SSH (hosted) the
+    app runs as the host's own user, so "anywhere" would reach the host's files and the other
+    players' saves (issue 16): a path must stay inside the player's own folder (the session's
+    HOME; relative paths start there), else `OutsideFolder`, whose message names no server path."""
+    from horizon_tui.tui.hosting import hosted
+
+    if not hosted():
+        return Path(path).expanduser()
+    home = Path(os.environ.get("HOME") or Path.cwd()).resolve()
+    typed = str(path)
+    if typed == "~" or typed.startswith("~/"):
+        typed = typed[2:] or "."
+    full = (home / typed).resolve()
+    if not full.is_relative_to(home):
+        raise OutsideFolder(f"{typed}: over SSH only files in your own folder can be used "
+                            "(a name such as saves/characters/ada.toml or ada.toml)")
+    return full
+
+
+def shown(path: Path) -> str:
+    """A path as the player may see it: over SSH relative to their own folder, never the server's."""
+    from horizon_tui.tui.hosting import hosted
+
+    if not hosted():
+        return str(path)
+    home = Path(os.environ.get("HOME") or Path.cwd()).resolve()
+    try:
+        return str(Path(path).resolve().relative_to(home))
+    except ValueError:
+        return Path(path).name
+
+
 def import_character(library, source: Path) -> Path:
     """Read `source` as a character (DataError with its problems if it can't be) and save it in
     the library under a new file name; returns that path."""
-    source = Path(source).expanduser()
+    source = Path(source) if Path(source) in example_files() else confined(source)
     character = library.load(source)
     target = library.new_path(character.name)
     library.save(target, character)
@@ -37,7 +75,7 @@ def export_character(save: Path, target: Path, *, replace: bool = False) -> Path
     `target` exists and `replace` is False; the save itself is never touched."""
     from horizon_tui.saves.store import atomic_write
 
-    target = Path(target).expanduser()
+    target = confined(target)
     if target.is_dir():
         target = target / Path(save).name
     if target.exists() and not replace:

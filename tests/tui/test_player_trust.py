@@ -408,3 +408,49 @@ async def test_load_lists_battles_kept_and_finished_and_a_record_reads_in_full(s
         screen = await _battle(pilot, app)
         assert Path(screen.session.encounter).name == "crypt.toml"
         assert records.kept_battles(saves) == []
+
+
+async def test_over_ssh_import_and_export_stay_in_the_players_own_folder(saves, catalogue, iriel, tmp_path,
+                                                                          monkeypatch):
+    """Issue 16: a hosted app runs as the host's user, so "anywhere" would be the host's files and
+    the other players' saves. Over SSH a typed path must stay in the player's folder (HOME), and
+    no server path is shown."""
+    from horizon_tui.tui.hosting import ENV_SESSION
+    from horizon_tui.tui.screens.transfer import PathDialog
+
+    home = saves.parent
+    other = tmp_path.parent / f"{tmp_path.name}-bob" / "champion.toml"  # another player's save
+    other.parent.mkdir()
+    other.write_text(CHAMPION)
+    monkeypatch.setenv(ENV_SESSION, str(tmp_path / "live.json"))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(home)
+    (home / "mine.toml").write_text(CHAMPION)
+    app = create_app(saves, catalogue, screen="load")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("i")
+        dialog = app.screen
+        assert isinstance(dialog, PathDialog) and dialog.query_one(Input).value == ""
+        assert all("/" not in str(o.prompt) for o in dialog.query_one("#path-choices").options)
+        for outside in (str(other), "../" * 6 + str(other).lstrip("/"), "~/../" + other.parent.name + "/champion.toml"):
+            dialog.query_one(Input).value = outside
+            await pilot.press("enter")
+            await pilot.pause()
+            assert any("only files in your own folder" in n.message for n in app._notifications)
+            assert not (saves / "characters" / "champion.toml").exists()
+            app._notifications.clear()
+            await pilot.press("i")
+            dialog = app.screen
+        dialog.query_one(Input).value = "mine.toml"  # relative: from the player's own folder
+        await pilot.press("enter")
+        await pilot.pause()
+        assert (saves / "characters" / "champion.toml").exists()
+        await pilot.press("x")
+        assert app.screen.query_one(Input).value in ("iriel.toml", "champion.toml")  # a name, no server path
+        stolen = tmp_path.parent / f"{tmp_path.name}-stolen.toml"
+        app.screen.query_one(Input).value = str(stolen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not stolen.exists()
+        assert any("only files in your own folder" in n.message for n in app._notifications)
+        assert all(str(saves) not in n.message for n in app._notifications)  # no server path

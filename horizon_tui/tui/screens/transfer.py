@@ -13,7 +13,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from horizon_tui.tui.hosting import hosted
+from horizon_tui.tui.transfer import OutsideFolder, shown
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
+
+
+def _problem(path: Path, exc: OSError) -> str:
+    if isinstance(exc, OutsideFolder):
+        return str(exc)
+    return f"{shown(path)}: {exc.strerror or exc}"
 
 
 class PathDialog(ModalScreen[Path | None]):
@@ -39,7 +47,8 @@ class PathDialog(ModalScreen[Path | None]):
             yield Input(self.value, id="path-input", compact=True)
             if self.choices:
                 yield Static(Text("or pick one (up/down, enter):", style="dim"))
-                yield OptionList(*[Option(str(p), id=str(i)) for i, p in enumerate(self.choices)], id="path-choices")
+                yield OptionList(*[Option(shown(p), id=str(i)) for i, p in enumerate(self.choices)],
+                                 id="path-choices")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -48,7 +57,7 @@ class PathDialog(ModalScreen[Path | None]):
         event.stop()
         text = event.value.strip()
         if text:
-            self.dismiss(Path(text).expanduser())
+            self.dismiss(Path(text))  # `~` and, over SSH, the player's own folder: `transfer.confined`
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -75,14 +84,15 @@ def ask_import(app, then) -> None:
                        title="Can't import", severity="error", timeout=10)
             return
         except OSError as exc:
-            app.notify(f"{source}: {exc.strerror or exc}. Nothing was imported.", title="Can't import",
+            app.notify(f"{_problem(source, exc)}. Nothing was imported.", title="Can't import",
                        severity="error", timeout=10)
             return
         app.notify(f"Saved as {saved.name}", title=f"Imported {source.name}")
         then(saved)
 
-    app.push_screen(PathDialog("Import a character", "A character file (.toml or .json), from anywhere:",
-                               str(Path.cwd()) + "/", example_files()), chosen)
+    where = "in your folder" if hosted() else "from anywhere"
+    app.push_screen(PathDialog("Import a character", f"A character file (.toml or .json), {where}:",
+                               "" if hosted() else str(Path.cwd()) + "/", example_files()), chosen)
 
 
 def ask_export(app, save: Path) -> None:
@@ -94,17 +104,17 @@ def ask_export(app, save: Path) -> None:
         try:
             written = export_character(save, target, replace=replace)
         except FileExistsError:
-            app.push_screen(ConfirmDialog(f"{target} exists. Replace it with {save.name}?", yes="Replace",
+            app.push_screen(ConfirmDialog(f"{shown(target)} exists. Replace it with {save.name}?", yes="Replace",
                                           title="Replace the file?"),
                             lambda yes: write(target, True) if yes else None)
             return
         except OSError as exc:
-            app.notify(f"{target}: {exc.strerror or exc}", title="Not exported", severity="error", timeout=10)
+            app.notify(_problem(target, exc), title="Not exported", severity="error", timeout=10)
             return
-        app.notify(f"Written to {written}", title=f"Exported {save.name}")
+        app.notify(f"Written to {shown(written)}", title=f"Exported {save.name}")
 
     app.push_screen(PathDialog(f"Export {save.name}", "Write a copy to (a file or a folder):",
-                               str(Path.home() / save.name)),
+                               save.name if hosted() else str(Path.home() / save.name)),
                     lambda target: write(target, False) if target is not None else None)
 
 
