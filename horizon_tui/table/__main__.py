@@ -24,10 +24,11 @@ LINGER_S = 600.0  # a finished table stays up this long, so everyone sees the en
 
 def build(folder: Path):
     spec = load_table(folder)
-    catalogue = default_catalogue()
+    catalogue = spec.catalogue or default_catalogue()
     seats = [Seat(s.name, s.role, s.characters) for s in spec.seats]
-    session = BattleSession(spec.rebuild([]), spec.encounter, list(spec.party), [])
-    table = Table(session, seats, spec.rebuild, absent_wait_s=spec.absent_wait_s)
+    opening = list(spec.opening)
+    session = BattleSession(spec.rebuild(opening), spec.encounter, list(spec.party), opening)
+    table = Table(session, seats, spec.rebuild, absent_wait_s=spec.absent_wait_s, kept=len(opening))
     tokens = json.loads((folder / "tokens.json").read_text(encoding="utf-8"))
     return table, dict(tokens), catalogue
 

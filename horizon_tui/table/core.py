@@ -27,12 +27,19 @@ from horizon_tui.engine.battle import Battle, cid, comp
 from horizon_tui.engine.components import Controller
 from horizon_tui.engine.overrides import OVERRIDE_TYPES, SetController
 from horizon_tui.engine.persist import BattleSession, log_digest
-from horizon_tui.engine.runner import Input, action_from_dict, action_to_dict, needs_input, run_ai
+from horizon_tui.engine.runner import (
+    Input,
+    action_from_dict,
+    action_to_dict,
+    needs_input,
+    run_ai,
+)
 
 ROLES = ("gm", "player", "spectator")
 REQUEST_KINDS = ("free_action", "override", "dialogue")
 MAX_REQUEST_TEXT = 500
 MAX_QUEUE = 50
+MAX_REQUEST_NUMBER = 10**6
 
 
 class TableError(Exception):
@@ -55,6 +62,8 @@ class Request:
     kind: str
     text: str
     combatant: str | None
+    target: str | None = None  # the combatant it is aimed at, if any
+    number: int | None = None  # what the player proposes: a chance in %, an amount
 
 
 @attrs.frozen
@@ -96,7 +105,7 @@ class Table:
     for undo); `session` is the live one."""
 
     def __init__(self, session: BattleSession, seats: list[Seat], rebuild: Callable[[list[Input]], Battle], *,
-                 absent_wait_s: float = 60.0):
+                 absent_wait_s: float = 60.0, kept: int = 0):
         if sum(seat.role == "gm" for seat in seats) > 1:
             raise ValueError("a table has at most one GM")
         for seat in seats:
@@ -106,6 +115,7 @@ class Table:
         self.seats = {seat.name: seat for seat in seats}
         self.rebuild = rebuild
         self.absent_wait_s = absent_wait_s
+        self.kept = kept  # the battle's opening inputs (carried from the last fight): no undo takes them
         self.paused = False
         self.requests: dict[int, Request] = {}
         self._ids = itertools.count(1)
@@ -256,11 +266,19 @@ class Table:
         self.paused = paused
         return Update(self.version, (), paused=paused, note="the GM paused the table" if paused else "play resumes")
 
+    def say(self, name: str, text: Any) -> Update:
+        """The GM's word to every view (the XP awarded after the battle, a ruling for all)."""
+        self._gm(name)
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_REQUEST_TEXT:
+            raise TableError(f"say it in 1 to {MAX_REQUEST_TEXT} characters")
+        return Update(self.version, (), paused=self.paused, note=f"GM: {text.strip()}")
+
     def undo(self, name: str, steps: int = 1) -> Update:
         """Take back the last `steps` inputs; every view rebuilds to the same point."""
         self._gm(name)
-        if not 1 <= steps <= self.version:
-            raise TableError("nothing to undo" if self.version == 0 else f"at most {self.version} steps")
+        room = self.version - self.kept
+        if not 1 <= steps <= room:
+            raise TableError("nothing to undo" if room <= 0 else f"at most {room} steps")
         kept = list(self.session.inputs[:-steps])
         self.session.battle = self.rebuild(kept)
         self.session.inputs = kept
@@ -268,7 +286,7 @@ class Table:
                       note=f"the GM undid {steps} step{'s' if steps != 1 else ''}")
 
     # -- requests for the GM -----------------------------------------------------------------
-    def ask(self, name: str, kind: str, text: str) -> Request:
+    def ask(self, name: str, kind: str, text: str, target: Any = None, number: Any = None) -> Request:
         seat = self.seat(name)
         if seat.role != "player":
             raise TableError("only players ask the GM")
@@ -278,10 +296,15 @@ class Table:
             raise TableError(f"say what you ask in 1 to {MAX_REQUEST_TEXT} characters")
         if sum(r.seat == name for r in self.requests.values()) >= MAX_QUEUE // 5 or len(self.requests) >= MAX_QUEUE:
             raise TableError("the GM has enough questions waiting; wait for an answer")
+        if target is not None and (not isinstance(target, str) or target not in self.battle.by_id):
+            raise TableError("a request is aimed at a combatant of this battle, or at nobody")
+        if number is not None and (not isinstance(number, int) or isinstance(number, bool)
+                                   or not 0 <= number <= MAX_REQUEST_NUMBER):
+            raise TableError(f"a request's number is a whole number from 0 to {MAX_REQUEST_NUMBER}")
         current = self.battle.current
         combatant = next((c for c in seat.characters if current is not None and c == cid(current)),
                          seat.characters[0] if seat.characters else None)
-        request = Request(next(self._ids), name, kind, text.strip(), combatant)
+        request = Request(next(self._ids), name, kind, text.strip(), combatant, target, number)
         self.requests[request.id] = request
         return request
 
@@ -293,6 +316,28 @@ class Table:
             return self.requests.pop(request_id)
         except KeyError:
             raise TableError(f"no request {request_id}") from None
+
+    def rule(self, name: str, request_id: int, action_data: Any) -> tuple[Request, Update]:
+        """The GM approves a free action (R-13) with a ruling: the asker's character takes it on
+        its own turn (the GM's ruling on the effect and chance, amended or as asked)."""
+        self._gm(name)
+        request = self.requests.get(request_id)
+        if request is None:
+            raise TableError(f"no request {request_id}")
+        if self.paused:
+            raise TableError("the table is paused")
+        try:
+            item = input_from_dict({"at": len(self.battle.log), "action": action_data, "auto_end": True})
+        except ValueError as exc:
+            raise TableError(str(exc)) from None
+        current = self.battle.current
+        if type(item.action).__name__ != "FreeAction" or item.action.actor != request.combatant:
+            raise TableError(f"a ruling is a free action of {request.combatant}")
+        if current is None or cid(current) != request.combatant or not needs_input(self.battle):
+            raise TableError(f"a free action is taken on {request.combatant}'s own turn: keep it until then")
+        update = self._accept(item)
+        del self.requests[request_id]
+        return request, update
 
 
 class Replica:

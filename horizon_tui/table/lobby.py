@@ -57,10 +57,14 @@ def table_folder(tables_dir: Path, table_id: str) -> Path:
 
 
 def write_spec(tables_dir: Path, table_id: str, *, encounter: str, seed: int, party: list[dict[str, Any]],
-               seats: list[SeatSpec], absent_wait_s: float = 60.0) -> Path:
+               seats: list[SeatSpec], absent_wait_s: float = 60.0, opening: list[dict[str, Any]] | None = None,
+               rules: dict[str, Any] | None = None) -> Path:
     """Lay out a table's folder with a fresh token per seat; returns the folder.
 
-    `party`: [{"character": a character file's keys, "controller": "player" | "ai" | "gm"}]."""
+    `party`: [{"character": a character file's keys, "controller": "player" | "ai" | "gm"}].
+    `opening`: inputs the battle starts with (what the last fights left on the party, as the GM
+    tool records it), which no undo takes back; `rules`: the whole rules data (a campaign's house
+    rules), when not the shipped ones."""
     folder = private_dir(table_folder(tables_dir, table_id))
     invites = private_dir(folder / "invites")
     tokens = {}
@@ -74,7 +78,7 @@ def write_spec(tables_dir: Path, table_id: str, *, encounter: str, seed: int, pa
     write_private_json(folder / "spec.json", {
         "table": table_id, "encounter": encounter, "seed": seed, "party": party,
         "seats": [attrs.asdict(s) | {"characters": list(s.characters)} for s in seats],
-        "absent_wait_s": absent_wait_s})
+        "absent_wait_s": absent_wait_s, "opening": list(opening or ())} | ({"rules": rules} if rules else {}))
     write_private_json(folder / "tokens.json", tokens)  # read by the table process only
     return folder
 
@@ -90,6 +94,8 @@ class TableSpec:
     absent_wait_s: float
     rebuild: Any  # Callable[[list[Input]], Battle]
     party: tuple[Any, ...]  # engine PartyMember
+    opening: tuple[Any, ...] = ()  # engine Input: the battle's first inputs, kept by every undo
+    catalogue: Any = None  # the catalogue the battle runs under (the campaign's house rules)
 
 
 def load_table(folder: Path, catalogue=None) -> TableSpec:
@@ -106,6 +112,11 @@ def load_table(folder: Path, catalogue=None) -> TableSpec:
         raise ValueError("spec.json is too large")
     spec = json.loads(raw)
     catalogue = catalogue or default_catalogue()
+    if spec.get("rules"):
+        from horizon_tui.content.convert import structure
+        from horizon_tui.content.ruleset import Ruleset
+
+        catalogue = catalogue.with_rules(structure(spec["rules"], Ruleset, f"{folder}/spec.json: rules"))
     enemies = load_enemies(catalogue)
     setup = load_encounter(str(spec["encounter"]), catalogue, enemies)
     party = tuple(PartyMember(character_from_dict(m["character"], catalogue, f"spec.json: party.{i}"),
@@ -120,8 +131,11 @@ def load_table(folder: Path, catalogue=None) -> TableSpec:
 
     seats = tuple(SeatSpec(str(s["name"]), str(s["role"]), tuple(str(c) for c in s.get("characters", ())))
                   for s in spec["seats"])
+    from horizon_tui.table.core import input_from_dict
+
+    opening = tuple(input_from_dict(i) for i in spec.get("opening", ()))
     return TableSpec(str(spec["table"]), str(spec["encounter"]), seed, seats,
-                     float(spec.get("absent_wait_s", 60)), rebuild, party)
+                     float(spec.get("absent_wait_s", 60)), rebuild, party, opening, catalogue)
 
 
 ENV_ACCOUNT = "HORIZON_ACCOUNT"

@@ -7,10 +7,10 @@ turn passes to the AI after the table's absent wait. Everything a client sends i
 any other hostile input: an unknown or malformed message is answered with an `error`, never
 applied.
 
-Client → table: hello {seat, token} · act {action} · override {override} · pause {paused} ·
-undo {steps} · ask {kind, text} · answer {id, approve} · sync.
+Client → table: hello {seat, token} · act {action} · override {override} · pause {paused} · say {text} ·
+undo {steps} · ask {kind, text, target, number} · answer {id, approve, ruling, action} · sync.
 Table → client: snapshot · update · error {reason} · request {…} (to the GM) · answered {id,
-approve} (to the asker) · seats {name: connected}.
+seat, approve, kind, text, ruling} (to the asker and the GM) · seats {name: connected}.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ import asyncio
 import contextlib
 import hmac
 import json
+import os
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,11 +30,44 @@ import attrs
 
 from horizon_tui.engine.battle import Battle
 from horizon_tui.engine.runner import Input
-from horizon_tui.table.core import Replica, Table, TableError, Update
+from horizon_tui.table.core import MAX_REQUEST_TEXT, Replica, Table, TableError, Update
 
 MAX_LINE = 64 * 1024
 TICK_S = 0.5
 HELLO_TIMEOUT_S = 15.0
+SUN_PATH_MAX = 107  # a Unix socket's address, less its NUL (Linux sockaddr_un)
+
+
+def unix_socket(path: Path, *, listen: bool) -> socket.socket:
+    """A bound (listening) or connected Unix socket at `path`. The kernel refuses addresses over
+    SUN_PATH_MAX bytes, and a table's folder can be deeper than that (a long home or data folder;
+    pytest's temporary folders under xdist): then the folder is reached through /proc/self/fd."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    folder = None
+    try:
+        address = str(path)
+        if len(os.fsencode(address)) > SUN_PATH_MAX:
+            folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+            address = f"/proc/self/fd/{folder}/{path.name}"
+        if listen:
+            sock.bind(address)
+            sock.listen(64)
+        else:
+            sock.connect(address)
+    except BaseException:
+        sock.close()
+        raise
+    finally:
+        if folder is not None:
+            os.close(folder)
+    sock.setblocking(False)
+    return sock
+
+
+def answered(request, approve: bool, ruling: str) -> dict[str, Any]:
+    """What the asker (and the GM) are told of the GM's answer to a request."""
+    return {"type": "answered", "id": request.id, "seat": request.seat, "approve": approve, "kind": request.kind,
+            "text": request.text, "ruling": ruling.strip()}
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -45,7 +80,8 @@ async def read_message(reader: asyncio.StreamReader) -> dict[str, Any] | None:
         line = await reader.readuntil(b"\n")
     except asyncio.IncompleteReadError:
         return None
-    except asyncio.LimitOverrunError:
+    except asyncio.LimitOverrunError as exc:
+        await _skip_line(reader, exc.consumed)
         raise ValueError(f"a message is at most {MAX_LINE} bytes") from None
     try:
         message = json.loads(line)
@@ -54,6 +90,20 @@ async def read_message(reader: asyncio.StreamReader) -> dict[str, Any] | None:
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ValueError("a message is an object with a `type`")
     return message
+
+
+async def _skip_line(reader: asyncio.StreamReader, consumed: int) -> None:
+    """Drop the rest of an over-long line. Left in the buffer, it would fail every later read at
+    once, without the loop ever waiting: one hostile client would freeze the whole table."""
+    while True:
+        await reader.readexactly(consumed)
+        try:
+            await reader.readuntil(b"\n")
+            return
+        except asyncio.LimitOverrunError as exc:
+            consumed = exc.consumed
+        except asyncio.IncompleteReadError:
+            return
 
 
 class TableServer:
@@ -71,7 +121,8 @@ class TableServer:
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
-        self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
+        self._server = await asyncio.start_unix_server(self._serve, sock=unix_socket(self.path, listen=True),
+                                                       limit=MAX_LINE)
         self.path.chmod(0o600)
         self._ticker = asyncio.create_task(self._tick())
 
@@ -161,22 +212,32 @@ class TableServer:
                 self._broadcast(self.table.override(name, message.get("override")).to_dict())
             elif kind == "pause":
                 self._broadcast(self.table.pause(name, bool(message.get("paused"))).to_dict())
+            elif kind == "say":
+                self._broadcast(self.table.say(name, message.get("text")).to_dict())
             elif kind == "undo":
                 steps = message.get("steps", 1)
                 if not isinstance(steps, int) or isinstance(steps, bool):
                     raise TableError("undo takes a whole number of steps")
                 self._broadcast(self.table.undo(name, steps).to_dict())
             elif kind == "ask":
-                request = self.table.ask(name, str(message.get("kind")), message.get("text"))
+                request = self.table.ask(name, str(message.get("kind")), message.get("text"), message.get("target"),
+                                         message.get("number"))
                 gm = {s.name for s in self.table.seats.values() if s.role == "gm"}
                 self._broadcast({"type": "request", **attrs.asdict(request)}, only=lambda n: n in gm or n == name)
             elif kind == "answer":
                 request_id = message.get("id")
                 if not isinstance(request_id, int):
                     raise TableError("answer names a request by its id")
-                request = self.table.answer(name, request_id, bool(message.get("approve")))
-                self._broadcast({"type": "answered", "id": request.id, "approve": bool(message.get("approve"))},
-                                only=lambda n: n in (name, request.seat))
+                ruling = message.get("ruling", "")
+                if not isinstance(ruling, str) or len(ruling) > MAX_REQUEST_TEXT:
+                    raise TableError(f"a ruling is at most {MAX_REQUEST_TEXT} characters")
+                approve = bool(message.get("approve"))
+                if approve and message.get("action") is not None:  # a free action's ruling, taken now
+                    request, update = self.table.rule(name, request_id, message["action"])
+                    self._broadcast(update.to_dict())
+                else:
+                    request = self.table.answer(name, request_id, approve)
+                self._broadcast(answered(request, approve, ruling), only=lambda n: n in (name, request.seat))
             else:
                 raise TableError(f"unknown message {kind[:40]!r}")
         except TableError as exc:
@@ -202,7 +263,8 @@ class TableClient:
         self._snapshot = asyncio.Event()
 
     async def connect(self) -> None:
-        self._reader, self._writer = await asyncio.open_unix_connection(str(self.path), limit=MAX_LINE)
+        self._reader, self._writer = await asyncio.open_unix_connection(sock=unix_socket(self.path, listen=False),
+                                                                        limit=MAX_LINE)
         self._snapshot.clear()
         self._send({"type": "hello", "seat": self.seat, "token": self.token})
         self._task = asyncio.create_task(self._read())
@@ -272,14 +334,19 @@ class TableClient:
     def pause(self, paused: bool) -> None:
         self._send({"type": "pause", "paused": paused})
 
+    def say(self, text: str) -> None:
+        self._send({"type": "say", "text": text})
+
     def undo(self, steps: int = 1) -> None:
         self._send({"type": "undo", "steps": steps})
 
-    def ask(self, kind: str, text: str) -> None:
-        self._send({"type": "ask", "kind": kind, "text": text})
+    def ask(self, kind: str, text: str, target: str | None = None, number: int | None = None) -> None:
+        self._send({"type": "ask", "kind": kind, "text": text, "target": target, "number": number})
 
-    def answer(self, request_id: int, approve: bool) -> None:
-        self._send({"type": "answer", "id": request_id, "approve": approve})
+    def answer(self, request_id: int, approve: bool, ruling: str = "", action: dict[str, Any] | None = None) -> None:
+        """Approve or refuse a request, with the GM's words; `action`: a free action's ruling,
+        which the table carries out for the asker's character at once."""
+        self._send({"type": "answer", "id": request_id, "approve": approve, "ruling": ruling, "action": action})
 
 
 __all__ = ["TableServer", "TableClient", "Update", "MAX_LINE"]

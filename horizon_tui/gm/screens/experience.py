@@ -31,10 +31,11 @@ class ExperienceScreen(Screen):
         Binding("escape", "app.pop_screen", "Back", id="xp.back"),
     ]
 
-    def __init__(self, shares: dict[str, int] | None = None, reason: str = "") -> None:
+    def __init__(self, shares: dict[str, int] | None = None, reason: str = "", on_award=None) -> None:
         super().__init__(id="gm-xp")
         self.preset = shares
         self.reason = reason
+        self.on_award = on_award  # told the shares awarded (a table tells its players)
 
     def compose(self) -> ComposeResult:
         campaign = self.app.campaign
@@ -155,6 +156,8 @@ class ExperienceScreen(Screen):
         limit = self.app.rules.experience.award_max
         if self.app.act(lambda c: services.award_xp(c, shares, reason, limit), "XP award"):
             self.notify(", ".join(f"{n} {a:+d}" for n, a in shares.items() if a), title="XP awarded")
+            if self.on_award is not None:
+                self.on_award(shares)
             self.query_one("#xp-amount", Input).value = ""
             for field in self.query("#xp-hand Input"):
                 field.value = "0"

@@ -177,26 +177,7 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     # --- the end ---------------------------------------------------------------------------
 
     def _ended(self, session: BattleSession) -> None:
-        app = self.app
-        result = session.battle.result
-        app.act(lambda c: battles.finish_battle(battles.with_inputs(c, session, app.store.catalogue, app.gm.rules_for),
-                                                session), f"battle ends: {self.battle_name}")
-        from horizon_tui.tui.battle.flow import summary_rows
-
-        headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
-        headline += f"  {result.rounds} rounds."
-        shares = {name: xp for name, xp in result.xp.items() if app.campaign.member(name) is not None}
-        footer = ("XP (R-14): " + ", ".join(f"{n} {x}" for n, x in shares.items())) if shares else "No XP earned."
-
-        def done(_: None) -> None:
-            from horizon_tui.gm.screens.experience import ExperienceScreen
-
-            app.pop_screen()
-            if any(shares.values()):
-                app.push_screen(ExperienceScreen(shares, f"Battle: {self.battle_name}"))
-
-        app.push_screen(BattleSummary(headline, summary_rows(session), footer,
-                                      hint="enter: award the XP (ctrl+s there), or change it first"), done)
+        battle_ended(self.app, session, self.battle_name)
 
     def action_leave(self) -> None:
         def chosen(choice: str | None) -> None:
@@ -348,3 +329,30 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         if chosen is not None and (me is None or chosen != ident(me).id):
             return super()._slots_text(self.battle[chosen])
         return super()._slots_text(me)
+
+
+def battle_ended(app, session: BattleSession, name: str, *, on_award=None, leave: bool = True) -> None:
+    """The GM tool's end of a battle (a local one, or one at a table): the campaign takes the
+    result (`battles.finish_battle`: the log, the players' recap, what carries to the next fight),
+    the summary shows, then the R-14 XP award, which the GM may change before giving it.
+    `on_award(shares)`: told what was awarded; `leave`: the battle's screen closes first."""
+    result = session.battle.result
+    app.act(lambda c: battles.finish_battle(battles.with_inputs(c, session, app.store.catalogue, app.gm.rules_for),
+                                            session), f"battle ends: {name}")
+    from horizon_tui.tui.battle.flow import summary_rows
+
+    headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
+    headline += f"  {result.rounds} rounds."
+    shares = {who: xp for who, xp in result.xp.items() if app.campaign.member(who) is not None}
+    footer = ("XP (R-14): " + ", ".join(f"{n} {x}" for n, x in shares.items())) if shares else "No XP earned."
+
+    def done(_: None) -> None:
+        from horizon_tui.gm.screens.experience import ExperienceScreen
+
+        if leave:
+            app.pop_screen()
+        if any(shares.values()):
+            app.push_screen(ExperienceScreen(shares, f"Battle: {name}", on_award=on_award))
+
+    app.push_screen(BattleSummary(headline, summary_rows(session), footer,
+                                  hint="enter: award the XP (ctrl+s there), or change it first"), done)
