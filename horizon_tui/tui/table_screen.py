@@ -75,7 +75,7 @@ class TableBattleScreen(BattleScreen):
 
     def _eyes_for(self, seat: str):
         s = self.client.seating.get(seat, {})
-        return tuple(s.get("characters", ())) or None if s.get("role") == "player" else None
+        return frozenset(s.get("characters", ())) or None if s.get("role") == "player" else None
 
     def names(self, *, seen: bool = False) -> dict[str, str]:
         """Combatant id → name: everyone (the GM), or what this seat's side sees (`seen`)."""
