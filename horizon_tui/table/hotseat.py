@@ -23,6 +23,7 @@ class LocalView:
 
     def __init__(self, table: Table):
         self.table = table
+        self.notes: list[str] = []  # what the table said (pauses, the GM's words), as a replica keeps
 
     @property
     def battle(self):
@@ -73,6 +74,8 @@ class LocalClient:
     def _tell(self, message: dict[str, Any]) -> None:
         if message.get("type") == "error":
             self.errors.append(str(message.get("reason")))
+        if message.get("type") == "update" and message.get("note"):
+            self.replica.notes.append(str(message["note"]))
         if self.on_change is not None:
             self.on_change(self, message)
 

@@ -1,0 +1,109 @@
+"""Issue 17 §5: the same table at one keyboard (hot-seat, no SSH): the GM tool opens the fight
+"at this keyboard" (ctrl+k), every seat in this one process; a curtain before each seat's turn
+says whose it is, and the screen then shows what that seat may see. A dialogue check asked at a
+seat is rolled by the campaign when the GM takes the keyboard (R-12)."""
+
+from __future__ import annotations
+
+from horizon_tui.engine.battle import cid, ident, is_active, team
+from horizon_tui.gm.app import create_gm_app
+from horizon_tui.gm.screens.experience import ExperienceScreen
+from horizon_tui.gm.screens.table import DialogueRequestDialog, GMTableScreen, OpenTableScreen
+from horizon_tui.tui.battle.dialogs import BattleSummary
+from horizon_tui.tui.table_dialogs import AskDialog
+from horizon_tui.tui.table_screen import HandOver
+
+SIZE = (100, 34)
+PLAYS = {"iriel": "alice", "sefa": "bob"}
+
+
+async def take_keyboard(pilot, app, screen) -> str:
+    """Whoever's turn it is takes the keyboard (past the curtain, when the seat changes)."""
+    due = screen.client.due()
+    if isinstance(app.screen, HandOver):
+        assert app.screen.seat == due
+        await pilot.press("enter")
+    assert screen.client.seat == due and not isinstance(app.screen, HandOver)
+    return due
+
+
+async def test_a_table_at_one_keyboard_hands_each_seat_its_turn_and_what_it_may_see(session, catalogue,
+                                                                                   tmp_path, monkeypatch):
+    monkeypatch.setenv("HORIZON_TABLES", str(tmp_path / "tables"))
+    monkeypatch.setenv("HORIZON_ACCOUNT", "mira")
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, OpenTableScreen)
+        app.screen.query_one("#seat-Iriel").value = "alice"
+        app.screen.query_one("#seat-Sefa").value = "bob"
+        await pilot.press("ctrl+k")
+        await pilot.pause()
+        screen = next(s for s in app.screen_stack if isinstance(s, GMTableScreen))
+        assert screen.hotseat and screen.proc is None  # no process, no socket: the Table in this one
+        assert not list((tmp_path / "tables").glob("*/table.sock"))
+        seen = {"alice": 0, "bob": 0, "mira": 0}
+        asked = False
+        while not screen.battle.over and min(seen.values()) < 2:
+            due = await take_keyboard(pilot, app, screen)
+            current = cid(screen.battle.current)
+            assert screen.me is not None and due == PLAYS.get(current, "mira")
+            status = str(screen.query_one("#status").render())
+            assert f"[{due}, {'gm' if due == 'mira' else 'player'}]" in status
+            if due == "mira":
+                assert screen.side is None and screen.eyes is None  # the GM's seat sees everything
+            else:
+                assert screen.side == "party" and screen.eyes == {current}  # through her own eyes only
+            if due == "alice" and not asked:
+                # R-12 at the table: asked at alice's seat, rolled when the GM has the keyboard.
+                await pilot.press("f9")
+                await pilot.pause()
+                assert isinstance(app.screen, AskDialog)
+                app.screen.query_one("#ask-kind").value = "dialogue"
+                app.screen.query_one("#ask-text").value = "Iriel reminds the mayor who cleared his road"
+                await pilot.press("enter")
+                await pilot.press("ctrl+g")  # the GM takes the keyboard
+                assert isinstance(app.screen, HandOver) and app.screen.seat == "mira"
+                await pilot.press("enter")
+                assert screen.client.seat == "mira" and screen.side is None
+                await pilot.press("f7")
+                await pilot.pause()
+                dialog = app.screen
+                assert isinstance(dialog, DialogueRequestDialog)
+                assert dialog.query_one("#req-npc").value == "Mayor Oswin"  # Grukk can't be checked
+                dialog.query_one("#req-modifier").value = "+2"  # the GM's roleplay modifier
+                checks = len([e for e in app.campaign.log if e.kind == "check"])
+                await pilot.press("ctrl+s")
+                await pilot.pause()
+                check = app.campaign.log[-1]
+                assert len([e for e in app.campaign.log if e.kind == "check"]) == checks + 1
+                assert (check.kind, check.data["character"], check.data["npc"], check.data["modifier"]) == (
+                    "check", "Iriel", "Mayor Oswin", 2)
+                assert check.data["text"] == "Iriel reminds the mayor who cleared his road"
+                told = screen.answers[-1]
+                assert told["approve"] and told["seat"] == "alice" and told["ruling"] == check.text
+                await pilot.press("ctrl+g")  # back to whose turn it is
+                asked = True
+                continue
+            await pilot.press("full_stop")
+            seen[due] += 1
+        assert asked and all(seen.values()), seen
+        assert len(app.campaign.battle["inputs"]) == screen.client.replica.version  # the campaign follows
+        # The GM's seat ends it; the end is the GM tool's own, with the XP award.
+        await take_keyboard(pilot, app, screen)
+        if screen.client.seat != "mira":
+            await pilot.press("ctrl+g", "enter")
+        assert screen.client.seat == "mira"
+        for e in list(screen.battle.combatants()):
+            if team(e) == "enemies" and is_active(e):
+                screen.client.override({"type": "SetHealth", "target": ident(e).id, "hp": 0, "reason": "rockfall"})
+        await pilot.pause()
+        assert screen.battle.over and isinstance(app.screen, BattleSummary)
+        assert app.campaign.battle is None and app.campaign.log[-1].kind == "battle"
+        await pilot.press("enter")
+        assert isinstance(app.screen, ExperienceScreen)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.campaign.log[-1].kind == "xp"
+        assert any(note.startswith("GM: XP awarded: ") for note in screen.client.replica.notes)
