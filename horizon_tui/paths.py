@@ -56,8 +56,13 @@ def private_dir(path: Path) -> Path:
 def write_private_json(path: Path, data) -> None:
     """Write a small JSON file atomically (a reader sees the old one or the new, never half) and
     private to the user (0600): status files, lock records, table invitations."""
+    write_private_bytes(path, json.dumps(data).encode("utf-8"))
+
+
+def write_private_bytes(path: Path, data: bytes) -> None:
+    """`write_private_json`'s atomic 0600 write, for bytes (a character offered to a GM)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
     os.replace(tmp, path)

@@ -31,6 +31,17 @@ TUI_SCREENS_CSS = TUI_CSS.with_name("screens.tcss")
 GM_CSS = Path(__file__).resolve().parent / "gm.tcss"
 
 
+
+class OfferedLibrary(CharacterLibrary):
+    """The GM's own saved characters, and those the players offered this GM (issue 17: over SSH
+    a GM can't reach the players' saves; `table.lobby.offer_character`). Read as any save."""
+
+    def files(self) -> list[Path]:
+        from horizon_tui.table.lobby import my_seat_place, offers_for
+
+        account, tables = my_seat_place()
+        return super().files() + offers_for(tables, account)
+
 class GMApp(HorizonApp):
     """Horizon of Darkness, the game master's side: a campaign's party, NPCs, rules and fights."""
 
@@ -73,7 +84,7 @@ class GMApp(HorizonApp):
 
     @property
     def library(self) -> CharacterLibrary:  # type: ignore[override]
-        return CharacterLibrary(self.store.saves_dir, self.catalogue)
+        return OfferedLibrary(self.store.saves_dir, self.catalogue)
 
     @property
     def session(self) -> CharacterSession | None:  # type: ignore[override]

@@ -3,7 +3,10 @@
 A table is a folder under the host's `tables/`: `spec.json` (what the table process needs: the
 encounter, the seed, the party's characters, the seats), `table.sock` (the process's socket),
 `battle.json` (the battle save, kept after every accepted input so a crash loses nothing) and
-`invites/NAME.json` (each seat's token, read only by that account's session). The GM's session
+`invites/NAME.json` (each seat's token, read only by that account's session). Beside the tables,
+`.offers/GM/PLAYER--FILE` holds the characters players offered to a GM (`offer_character`): over
+SSH the GM's session can't reach a player's saves, so this is how a player's own character comes
+into the GM's campaign (the GM's Import lists them). The GM's session
 opens the table; the table runs in a process of its own (`python -m horizon_tui.table DIR`), so
 no session's crash takes it down.
 """
@@ -22,7 +25,7 @@ from typing import Any
 
 import attrs
 
-from horizon_tui.paths import private_dir, write_private_json
+from horizon_tui.paths import private_dir, write_private_bytes, write_private_json
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 ACCOUNT = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
@@ -190,3 +193,53 @@ def invites_for(tables_dir: Path, account: str) -> list[Invite]:
         except (OSError, ValueError, KeyError, TypeError):
             continue  # a damaged invitation is no invitation
     return found
+
+
+# --- characters offered to a GM ----------------------------------------------------------------
+
+OFFERS = ".offers"
+OFFER_SEPARATOR = "--"
+MAX_OFFERS_PER_PLAYER = 12  # per GM; offering the same file again replaces the old copy
+
+
+def offers_dir(tables_dir: Path, gm: str) -> Path:
+    return Path(tables_dir) / OFFERS / gm
+
+
+def offer_character(tables_dir: Path, account: str, gm: str, save: Path, max_bytes: int) -> Path:
+    """Copy `account`'s character file `save` for the GM account `gm` to import; returns the copy.
+    ValueError (a sentence for the player) for a bad GM name, too many offers or too big a file."""
+    gm = gm.strip()
+    if not ACCOUNT.match(gm):
+        raise ValueError(f"{gm!r} is not an account name (lower-case letters, digits, - and _)")
+    if gm == account:
+        raise ValueError("that is your own account: offer it to your GM's")
+    data = Path(save).read_bytes()
+    if len(data) > max_bytes:
+        raise ValueError(f"{Path(save).name} is bigger than {max_bytes:,} bytes")
+    folder = private_dir(offers_dir(tables_dir, gm))
+    target = folder / f"{account}{OFFER_SEPARATOR}{Path(save).name}"
+    mine = [p for p in folder.glob(f"{account}{OFFER_SEPARATOR}*") if p != target]
+    if len(mine) >= MAX_OFFERS_PER_PLAYER:
+        raise ValueError(f"you have offered {gm} {len(mine)} characters already; ask them to import some")
+    write_private_bytes(target, data)
+    return target
+
+
+def offers_for(tables_dir: Path, gm: str) -> list[Path]:
+    """The character files offered to `gm`, newest first."""
+    folder = offers_dir(tables_dir, gm)
+    if not ACCOUNT.match(gm) or not folder.is_dir():
+        return []
+    found = [p for p in folder.iterdir() if OFFER_SEPARATOR in p.name and not p.name.startswith(".")
+             and p.suffix in (".toml", ".json") and p.is_file()]
+    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def offered_by(path: Path | str) -> str | None:
+    """The account that offered this file (None if it is not an offer)."""
+    path = Path(path)
+    if path.parent.parent.name != OFFERS or OFFER_SEPARATOR not in path.name:
+        return None
+    account = path.name.split(OFFER_SEPARATOR, 1)[0]
+    return account if ACCOUNT.match(account) else None

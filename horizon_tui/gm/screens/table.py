@@ -30,7 +30,7 @@ from horizon_tui.engine.persist import BattleSession
 from horizon_tui.errors import HorizonError
 from horizon_tui.gm import battles, services
 from horizon_tui.gm.table_battle import gm_token, lay_table, seats_from, table_id_for
-from horizon_tui.table.lobby import load_table, my_seat_place, start_table
+from horizon_tui.table.lobby import load_table, my_seat_place, offered_by, start_table
 from horizon_tui.table.server import TableClient
 from horizon_tui.tui.library import encounters_dir, list_encounters
 from horizon_tui.tui.table_dialogs import NOBODY, Answer, RequestDialog, _whole
@@ -59,7 +59,8 @@ class OpenTableScreen(Screen):
             for member in campaign.party if campaign else ():
                 with Vertical(classes="table-seat"):
                     yield Label(member.name)
-                    yield Input(placeholder="account", id=f"seat-{_field_id(member.name)}", max_length=32)
+                    yield Input(offered_by(member.source) or "", placeholder="account",
+                                id=f"seat-{_field_id(member.name)}", max_length=32)
             yield Label("Spectators (accounts, separated by commas)")
             yield Input(placeholder="e.g. sam, lee", id="table-spectators", max_length=300)
             yield Button("Open the table (ctrl+o)", id="table-open", variant="primary")

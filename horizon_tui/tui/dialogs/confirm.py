@@ -40,3 +40,32 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
+
+
+class TextDialog(ModalScreen[str | None]):
+    """One line of text (enter answers it, escape answers None): a name, an account."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="text.cancel")]
+
+    def __init__(self, question: str, *, title: str, value: str = "", max_length: int = 64) -> None:
+        super().__init__(classes="dialog-screen")
+        self.question, self.dialog_title, self.value, self.max_length = question, title, value, max_length
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import Input
+
+        with Vertical(classes="dialog") as box:
+            box.border_title = self.dialog_title
+            yield Static(self.question, classes="question", markup=False)
+            yield Input(self.value, id="text-input", max_length=self.max_length, compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#text-input").focus()
+
+    def on_input_submitted(self, event) -> None:
+        event.stop()
+        if event.value.strip():
+            self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -4,6 +4,8 @@ its problem and left exactly as it is; it can't be opened (and so can't be overw
 
 from __future__ import annotations
 
+import os
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from horizon_tui.tui.library import SaveEntry, short_problem
+from horizon_tui.tui.transfer import shown
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
@@ -25,13 +28,47 @@ class LoadScreen(Screen):
         Binding("i", "import", "Import", id="load.import", tooltip="Bring in a character file from anywhere"),
         Binding("x", "export", "Export", id="load.export", tooltip="Write a copy of this save elsewhere"),
         Binding("b", "battles", "Battles", id="load.battles", tooltip="Battles in progress, kept, finished"),
+        Binding("g", "offer", "Offer to a GM", id="load.offer",
+                tooltip="Let your game master's account import this character (over SSH)"),
         Binding("escape", "back", "Back", id="load.back"),
     ]
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action in ("import", "export", "battles"):
             return getattr(self.app, "PLAYER_FILES", False)
+        if action == "offer":
+            from horizon_tui.table.lobby import ENV_TABLES
+
+            return getattr(self.app, "PLAYER_FILES", False) and bool(os.environ.get(ENV_TABLES))
         return True
+
+    def action_offer(self) -> None:
+        """Offer the highlighted character to a GM's account (`table.lobby.offer_character`)."""
+        from horizon_tui.content.guard import limits
+        from horizon_tui.table.lobby import my_seat_place, offer_character
+        from horizon_tui.tui.dialogs.confirm import TextDialog
+
+        if not self.entries:
+            return
+        entry = self.entries[self.query_one("#saves", DataTable).cursor_row]
+        if entry.broken:
+            self.app.notify("A damaged save can't be offered; fix it first.", severity="error")
+            return
+        account, tables = my_seat_place()
+
+        def offer(gm: str | None) -> None:
+            if gm is None:
+                return
+            try:
+                offer_character(tables, account, gm, entry.path, limits().file_bytes)
+            except (ValueError, OSError) as exc:
+                self.app.notify(str(exc), title="Not offered", severity="error", timeout=8)
+                return
+            self.app.notify(f"{gm} can now import {entry.title}: in the GM tool, i (Import) lists it.",
+                            title="Offered", timeout=8)
+
+        self.app.push_screen(TextDialog(f"Offer {entry.title} to which GM's account?", title="Offer to a GM",
+                                        max_length=32), offer)
 
     def action_import(self) -> None:
         from horizon_tui.tui.screens.transfer import ask_import
@@ -131,7 +168,7 @@ class LoadScreen(Screen):
                         f"{len(c.abilities)} abilities, {len(c.loadout)} slotted\n", style="dim")
             for problem in entry.problems:
                 text.append(f"⚠ {problem.message} (fix it on the Loadout screen)\n", style="yellow")
-            text.append(f"{entry.path}", style="dim")
+            text.append(shown(entry.path), style="dim")
         detail.update(text)
 
     def action_back(self) -> None:
