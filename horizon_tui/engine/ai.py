@@ -37,6 +37,7 @@ from horizon_tui.engine.components import (
     Controller, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.rules.checks import roll_chance
+from horizon_tui.rules.creation import ability_multiplier
 from horizon_tui.rules.ranges import ability_range, distance, weapon_range
 
 _HEALING = frozenset({"heal", "regeneration"})
@@ -304,8 +305,7 @@ class Harm:
         rules, weapon = battle.rules, gear(e).weapon
         self.ability, self.name, self.difficulty = ability, ability.name, ability.difficulty
         self.rank = ability.difficulty.rank
-        self.multiplier = (ability.multiplier if ability.multiplier is not None
-                           else rules.difficulty(ability.difficulty).multiplier)
+        self.multiplier = ability_multiplier(ability, rules)
         self.target = ability.target
         self.reach_seen = ability_range(ability, weapon, rules, target_seen=True)
         self.reach_unseen = ability_range(ability, weapon, rules, target_seen=False)

@@ -20,6 +20,7 @@ from horizon_tui.engine.components import Presence
 from horizon_tui.engine.effects import apply_effect, deal_damage
 from horizon_tui.rules.checks import Failure, failure_outcome
 from horizon_tui.rules.combat import armor_reduction, crit_chance, damage, hit_chance
+from horizon_tui.rules.creation import ability_multiplier
 from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.ranges import distance, is_melee
 
@@ -142,11 +143,10 @@ _DAMAGE_MEMO_LIMIT = 50_000
 
 
 def _multiplier(battle: Battle, ability: Ability | None) -> Fraction:
+    """R-9's ability multiplier (R-6: `rules.creation.ability_multiplier`); ×1 for a normal attack."""
     if ability is None:
         return _ONE
-    if ability.multiplier is not None:
-        return ability.multiplier  # a GM-approved override (R-6)
-    return battle.rules.difficulty(ability.difficulty).multiplier
+    return ability_multiplier(ability, battle.rules)
 
 
 def is_harmful(ability: Ability) -> bool:

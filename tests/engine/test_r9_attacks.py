@@ -230,3 +230,23 @@ def test_r9_area_abilities_skip_the_accuracy_check(new_battle):
     assert all(a.hit and a.at == [4, 2] for a in attacks)
     # 93.55 × 1.5 = 140.325 → 140 on each, no armor
     assert [d.amount for d in events(battle, "damage", start)] == [140, 140]
+
+
+def test_r6_r9_the_engine_and_the_ai_take_the_ability_multiplier_from_the_rules(catalogue):
+    """R-6/R-9: one multiplier for the damage pipeline, the AI's weighing and the creation
+    preview (`rules.creation.ability_multiplier`): the difficulty's (R-5: III ×2) unless a GM
+    set one (×4 here); a normal attack is ×1."""
+    from horizon_tui.content.models import Ability, AbilityKind, Difficulty
+    from horizon_tui.engine.ai import Harm
+    from horizon_tui.engine.attacks import _multiplier
+    from horizon_tui.rules.creation import ability_multiplier
+
+    battle = make_battle(["....."], [(character("Hero"), (0, 0))], [(enemy_def("foe", character("Foe")), (4, 0))])
+    hero = next(iter(battle.combatants()))
+    plain = Ability("Bolt", Difficulty.III, AbilityKind.damage)
+    override = Ability("Doom", Difficulty.III, AbilityKind.damage, multiplier=Fraction(4))
+    assert _multiplier(battle, None) == 1
+    for spell, expected in ((plain, 2), (override, 4)):
+        assert ability_multiplier(spell, battle.rules) == expected
+        assert _multiplier(battle, spell) == expected
+        assert Harm(battle, hero, spell).multiplier == expected
