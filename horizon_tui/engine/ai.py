@@ -54,12 +54,11 @@ def visible_enemies(battle: Battle, e: Entity) -> list[Entity]:
     view, width = field.fov_bytes(mine[Position].xy, mine[Gear].sight_radius), field.width
     side = mine[Team].name
     seen = []
-    for other in battle.active.values():
+    for other in enemies_of(battle, e):  # the other side's index (`battle.sides`), spawn order
         held = table[other]
-        if held[Team].name != side:
-            at = held[Position]
-            if view[at.y * width + at.x] and not hidden_from(other, side):
-                seen.append(other)
+        at = held[Position]
+        if view[at.y * width + at.x] and (not held[Effects].active or not hidden_from(other, side)):
+            seen.append(other)  # (`hidden_from` only when it carries an effect: most carry none)
     return seen
 
 

@@ -67,6 +67,10 @@ class Battle:
     listeners: list[Callable[[ev.Event], None]] = attrs.field(factory=list)
     enemy_defs: dict[str, EnemyDef] = attrs.field(factory=dict)  # for companions joining mid-battle
     active: dict[str, Entity] = attrs.field(factory=dict)  # those present and able, in spawn order
+    # `active` by the side each fights for now (its Team), spawn order within a side: who is on
+    # which side is asked every turn (targets, allies, the end of battle), and changes only when
+    # someone falls, flees, joins or changes sides (`set_presence`, `set_team`).
+    sides: dict[str, dict[str, Entity]] = attrs.field(factory=dict)
     forced: dict[str, bool] = attrs.field(factory=dict)  # a GM-forced result for a combatant's next check
     ai_profiles: AiProfiles | None = None  # data/ai.toml, what the AI plays (engine.ai)
     memo: dict[Any, Any] = attrs.field(factory=dict, repr=False)  # derived data the AI reuses, never state
@@ -119,6 +123,19 @@ class Battle:
             self.active = {k: self.by_id[k] for k in self.by_id if k in self.active}
         else:
             self.active.pop(cid(e), None)
+        self._index_sides()
+
+    def set_team(self, e: Entity, side: str) -> None:
+        """The only writer of Team after set-up (R-10 domination), keeping `sides`."""
+        put(e, Team, Team(side))
+        self._index_sides()
+
+    def _index_sides(self) -> None:
+        table = self.registry._components_by_entity  # noqa: SLF001 - `team`, inlined
+        sides: dict[str, dict[str, Entity]] = {}
+        for k, e in self.active.items():
+            sides.setdefault(table[e][Team].name, {})[k] = e
+        self.sides = sides
 
     # --- placement (the only writer of Position and the occupancy index) ------------------------
 
@@ -209,15 +226,24 @@ def active_combatants(battle: Battle) -> list[Entity]:
 
 
 def enemies_of(battle: Battle, e: Entity) -> list[Entity]:
-    table = e.registry._components_by_entity  # noqa: SLF001 - `team`, inlined (the AI asks often)
-    side = table[e][Team].name
-    return [o for o in battle.active.values() if table[o][Team].name != side]
+    """Active combatants of the other sides, in spawn order (`battle.sides`: no scan)."""
+    side = e.registry._components_by_entity[e][Team].name  # noqa: SLF001 - `team`, inlined (the AI asks often)
+    others = [members for name, members in battle.sides.items() if name != side]
+    if len(others) == 1:
+        return list(others[0].values())
+    if not others:
+        return []
+    return [o for o in battle.active.values() if team(o) != side]  # several other sides: spawn order across them
 
 
 def allies_of(battle: Battle, e: Entity, *, include_self: bool = True) -> list[Entity]:
-    table = e.registry._components_by_entity  # noqa: SLF001
-    side = table[e][Team].name
-    return [o for o in battle.active.values() if table[o][Team].name == side and (include_self or o is not e)]
+    """Active combatants of its side (itself too, if active, unless `include_self` is False), in spawn order."""
+    members = battle.sides.get(e.registry._components_by_entity[e][Team].name)  # noqa: SLF001
+    if members is None:
+        return []
+    if include_self:
+        return list(members.values())
+    return [o for o in members.values() if o is not e]
 
 
 def is_immobile(e: Entity) -> bool:

@@ -27,7 +27,7 @@ from horizon_tui.engine.battle import (
     comp, Battle, Entity, cid, effects, hp, ident, is_active, put, recompute_stats, team,
 )
 from horizon_tui.engine.components import (
-    ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, Team, TempHealth, TurnState,
+    ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, TempHealth, TurnState,
 )
 from horizon_tui.rules.numbers import whole
 
@@ -128,7 +128,7 @@ def apply_effect(
     battle.emit(ev.EffectEvent, target=cid(target), effect=effect, duration=new.turns_left,
                 magnitude=float(magnitude), source=source_id)
     if effect == "domination" and source is not None and team(source) != team(target):
-        target.components[Team] = Team(team(source))
+        battle.set_team(target, team(source))
         battle.emit(ev.SideChange, target=cid(target), team=team(source))
     if source is not None and effect in NEGATIVE_EFFECTS:
         t = comp(source, Tally)
@@ -152,7 +152,7 @@ def end_effect(battle: Battle, target: Entity, effect: ActiveEffect) -> None:
     if effect.effect == "domination":
         base = ident(target).base_team
         if team(target) != base:
-            target.components[Team] = Team(base)
+            battle.set_team(target, base)
             battle.emit(ev.SideChange, target=cid(target), team=base)
     if effect.effect in _STAT_EFFECTS:
         recompute_stats(battle, target)  # disease: the attributes come back

@@ -198,7 +198,7 @@ def _stumble(battle: Battle, e: Entity) -> None:
 
 
 def sides_present(battle: Battle) -> set[str]:
-    return {comp(e, Team).name for e in battle.active.values()}
+    return set(battle.sides)
 
 
 def check_end(battle: Battle) -> bool:
@@ -207,15 +207,7 @@ def check_end(battle: Battle) -> bool:
         return True
     if battle.round == 0 and not battle.order:
         return False
-    # Runs after every action: stop looking once both sides are seen (the usual answer).
-    party = enemies = False
-    for e in battle.active.values():
-        side = e.registry._components_by_entity[e][Team].name  # noqa: SLF001 - `comp`, inlined
-        party = party or side == PARTY
-        enemies = enemies or side == ENEMIES
-        if party and enemies:
-            return False
-    present = sides_present(battle)
+    present = battle.sides  # runs after every action: the index of who is on which side, no scan
     if PARTY in present and ENEMIES in present:
         return False
     finish(battle, PARTY if PARTY in present else ENEMIES if ENEMIES in present else "draw")
