@@ -29,6 +29,10 @@ EFFECTS: tuple[str, ...] = NEGATIVE_EFFECTS + POSITIVE_EFFECTS
 class Difficulty(enum.Enum):
     """Ability difficulty I–VI (R-5); I is the normal attack."""
 
+    # Members are compared by identity, so identity can hash them: Enum's own `__hash__` is a
+    # Python function, and the battle engine looks these up in dicts and sets ~10^5 times a second.
+    __hash__ = object.__hash__
+
     I = "I"  # noqa: E741 - the roman numeral of R-5, the name players and data use
     II = "II"
     III = "III"
@@ -48,6 +52,10 @@ _RANKS = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
 
 
 class WeaponKind(enum.Enum):
+    # Members are compared by identity, so identity can hash them: Enum's own `__hash__` is a
+    # Python function, and the battle engine looks these up in dicts and sets ~10^5 times a second.
+    __hash__ = object.__hash__
+
     one_handed = "one_handed"
     two_handed = "two_handed"
     polearm = "polearm"
@@ -64,6 +72,10 @@ class WeaponKind(enum.Enum):
 
 
 class AbilityKind(enum.Enum):
+    # Members are compared by identity, so identity can hash them: Enum's own `__hash__` is a
+    # Python function, and the battle engine looks these up in dicts and sets ~10^5 times a second.
+    __hash__ = object.__hash__
+
     damage = "damage"
     effect = "effect"
     passive = "passive"
@@ -71,6 +83,10 @@ class AbilityKind(enum.Enum):
 
 
 class Target(enum.Enum):
+    # Members are compared by identity, so identity can hash them: Enum's own `__hash__` is a
+    # Python function, and the battle engine looks these up in dicts and sets ~10^5 times a second.
+    __hash__ = object.__hash__
+
     self = "self"
     ally = "ally"
     enemy = "enemy"

@@ -8,7 +8,9 @@ when it is spent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -21,7 +23,7 @@ from horizon_tui.engine.battle import (
     is_active, pos, put, recompute_stats, spend_charge, stats, team,
 )
 from horizon_tui.engine.components import (
-    Cooldowns, FreeActions, Loadout, Memory, Presence, Team, TurnState,
+    Cooldowns, FreeActions, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
 from horizon_tui.engine.sideview import hidden_from
@@ -143,20 +145,27 @@ def _chebyshev(a, b) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def move_costs(battle: Battle, e: Entity) -> dict[str, Any]:
+def move_costs(battle: Battle, e: Entity) -> Mapping[str, Any]:
     """What its steps cost (R-8), as the battlefield's path and distance searches take it: the
     rules' difficult-ground and diagonal costs, and its species' own terrain costs."""
-    turns = battle.rules.turns
-    return {"difficult_cost": turns.difficult_cost, "terrain_costs": gear(e).terrain_costs,
-            "diagonal_cost": turns.diagonal_cost}
+    g, turns = gear(e), battle.rules.turns
+    key = ("move costs", e.uid)  # asked by every move and search: made once per gear and rules
+    found = battle.memo.get(key)
+    if found is None or found[0] is not g or found[1] is not turns:
+        found = battle.memo[key] = (g, turns, MappingProxyType({
+            "difficult_cost": turns.difficult_cost, "terrain_costs": g.terrain_costs,
+            "diagonal_cost": turns.diagonal_cost}))
+    return found[2]
 
 
 def blocked_for(battle: Battle, e: Entity) -> list[tuple[int, int]]:
     """Cells a combatant can't move through: those of the other side (R-8)."""
     table = e.registry._components_by_entity  # noqa: SLF001 - `team`, inlined: every move asks
     side = table[e][Team].name
-    by_id = battle.by_id
-    return [xy for xy, other in battle.occupancy.items() if table[by_id[other]][Team].name != side]
+    # The other sides' index (`battle.sides`: the active, who are the placed), not a scan of
+    # every cell's Team. The searches take these as a set of cells: their order doesn't matter.
+    return [table[o][Position].xy for name, members in battle.sides.items() if name != side
+            for o in members.values()]
 
 
 # --- attacks and abilities ------------------------------------------------------------------------

@@ -31,10 +31,10 @@ from horizon_tui.engine.battle import (
     Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, typical_attack,
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
-from horizon_tui.engine.sideview import hidden_from
+from horizon_tui.engine.sideview import hidden_from, in_view
 from horizon_tui.engine.usability import ability_ready, ability_refusal
 from horizon_tui.engine.components import (
-    Controller, Gear, Loadout, Memory, Position, Presence, Team, TurnState,
+    Controller, Effects, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.rules.checks import roll_chance
 from horizon_tui.rules.creation import ability_multiplier
@@ -49,15 +49,11 @@ _HEALING = frozenset({"heal", "regeneration"})
 def visible_enemies(battle: Battle, e: Entity) -> list[Entity]:
     """Enemies in `e`'s field of view now, hidden ones left out (R-13)."""
     table = e.registry._components_by_entity  # noqa: SLF001 - `comp`, inlined: every decision looks
-    mine = table[e]
-    field = battle.battlefield
-    view, width = field.fov_bytes(mine[Position].xy, mine[Gear].sight_radius), field.width
-    side = mine[Team].name
+    side = table[e][Team].name
     seen = []
-    for other in enemies_of(battle, e):  # the other side's index (`battle.sides`), spawn order
+    for other, _, _ in in_view(battle, e):  # the sight pass this placement's look already made
         held = table[other]
-        at = held[Position]
-        if view[at.y * width + at.x] and (not held[Effects].active or not hidden_from(other, side)):
+        if held[Team].name != side and (not held[Effects].active or not hidden_from(other, side)):
             seen.append(other)  # (`hidden_from` only when it carries an effect: most carry none)
     return seen
 
@@ -219,11 +215,13 @@ def take_turn(battle: Battle, e: Entity) -> None:
     """Play one whole turn for `e` by its profile, ending it."""
     actor = cid(e)
     try:
-        if effects(e).has("fear"):
-            _flee_from(battle, e)
-            return
-        if effects(e).has("blindness"):
-            return  # R-10: it can't pick a target; its stumble already happened
+        fx = effects(e)
+        if fx.active:  # most combatants carry no effect at all
+            if fx.has("fear"):
+                _flee_from(battle, e)
+                return
+            if fx.has("blindness"):
+                return  # R-10: it can't pick a target; its stumble already happened
         play_rules(Mind(battle, e), profile_of(battle, e).rules)
     finally:
         if battle.current is e and not battle.over:
@@ -252,11 +250,22 @@ def _steps(battle: Battle, rules: list[Rule]) -> list[Step]:
     return found[1]
 
 
+def _own_flee(battle: Battle, flee_below: float | None) -> Condition | None:
+    """An enemy file's own `flee_below`, as the condition its profile's flee rule then takes
+    (the same for the whole battle: made once)."""
+    if flee_below is None:
+        return None
+    key = ("flee below", flee_below)
+    found = battle.memo.get(key)
+    if found is None:
+        found = battle.memo[key] = Condition("health_below", Fraction(str(flee_below)))
+    return found
+
+
 def play_rules(mind: Mind, rules: list[Rule]) -> None:
     steps = _steps(mind.battle, rules)
     fired = [False] * len(steps)
-    flee_below = comp(mind.e, Controller).flee_below
-    own_flee = None if flee_below is None else Condition("health_below", Fraction(str(flee_below)))
+    own_flee = _own_flee(mind.battle, comp(mind.e, Controller).flee_below)
     while mind.acting:
         acted = mind.state().acted
         for index, step in enumerate(steps):
@@ -298,7 +307,7 @@ class Harm:
     its multiplier (R-5, or a GM's), its reach on a target seen before or not (R-11)."""
 
     __slots__ = ("ability", "name", "difficulty", "rank", "multiplier", "target", "reach_seen", "reach_unseen",
-                 "sight_free", "damages", "negatives", "_base", "_passes")
+                 "sight_free", "damages", "negatives", "_base", "_passes", "_products")
 
     def __init__(self, battle: Battle, e: Entity, ability) -> None:
         rules, weapon = battle.rules, gear(e).weapon
@@ -313,6 +322,7 @@ class Harm:
         self.negatives = tuple((s.effect, s.chance) for s in ability.effects if s.effect in NEGATIVE_EFFECTS)
         self._base: tuple[Fraction, Fraction] | None = None  # (check chance, multiplier × it)
         self._passes: tuple[Fraction, Fraction, bool] | None = None  # (check chance, min chance, chance >= min)
+        self._products: dict[tuple[int, int], tuple] = {}  # `scaled`'s: (value, factor, value × factor)
 
     def passes(self, chance: Fraction, min_chance: Fraction) -> bool:
         """`chance >= min_chance`, kept while both are the same objects (as `base_value`)."""
@@ -327,6 +337,18 @@ class Harm:
         if self._base is None or self._base[0] is not chance:
             self._base = (chance, self.multiplier * chance)
         return self._base[1]
+
+    def scaled(self, value: Fraction, factor) -> Fraction:
+        """`value × factor`, kept while both are the same objects: the chances are cached objects
+        (hit chances in `attacks`' memo, the checks' until the stats change), so the same products
+        come back turn after turn, and exact Fraction arithmetic is slow."""
+        key = (id(value), id(factor))
+        found = self._products.get(key)
+        if found is None or found[0] is not value or found[1] is not factor:
+            if len(self._products) >= 64:
+                self._products.clear()
+            found = self._products[key] = (value, factor, value * factor)
+        return found[2]
 
 
 def harmful_kit(battle: Battle, e: Entity) -> list[Harm]:
@@ -360,19 +382,23 @@ def expected_value(battle: Battle, e: Entity, harm: Harm, target: Entity, seen: 
         fx = effects(target)
         useful = [chance for effect, chance in harm.negatives if effect not in immune and not fx.has(effect)]
         if not useful:
-            return Fraction(0)
-        value *= max(useful)
+            return _NOTHING
+        value = harm.scaled(value, max(useful))
     if harm.target is Target.enemy:
         if hit is None:
-            hit = Fraction(1) if auto_hits(battle, e, target) else chance_to_hit(battle, e, target)
-        value *= hit
+            hit = _CERTAIN if auto_hits(battle, e, target) else chance_to_hit(battle, e, target)
+        value = harm.scaled(value, hit)
     elif harm.target is Target.area:
         (cx, cy), radius = pos(target), harm.ability.radius or 0
-        value *= sum(1 for o in seen if max(abs(pos(o)[0] - cx), abs(pos(o)[1] - cy)) <= radius)
+        value = harm.scaled(value, sum(1 for o in seen if max(abs(pos(o)[0] - cx), abs(pos(o)[1] - cy)) <= radius))
     elif harm.target is Target.line:
         cells = set(line_cells(battle, pos(e), pos(target), harm.ability.length or 0))
-        value *= sum(1 for o in seen if pos(o) in cells)
+        value = harm.scaled(value, sum(1 for o in seen if pos(o) in cells))
     return value
+
+
+_CERTAIN = Fraction(1)  # one object for "it hits", so `Harm.scaled` recognises it
+_NOTHING = Fraction(0)
 
 
 def ability_options(
@@ -410,7 +436,7 @@ def ability_options(
                 if not sight:
                     continue
         if harm.target is Target.enemy and hit is None:
-            hit = Fraction(1) if auto_hits(battle, e, target) else chance_to_hit(battle, e, target)
+            hit = _CERTAIN if auto_hits(battle, e, target) else chance_to_hit(battle, e, target)
         value = expected_value(battle, e, harm, target, seen, hit)
         if value > 0:
             options.append((value, harm.rank, harm.name, harm.ability))

@@ -84,6 +84,7 @@ class Battlefield:
     terrain: np.ndarray = attrs.field(converter=lambda a: np.ascontiguousarray(a, dtype=np.int8))
     _transparent: np.ndarray = attrs.field(init=False, repr=False)
     _base_costs: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
+    _rows: dict[tuple, list[list[int]]] = attrs.field(init=False, repr=False, factory=dict)
     _fov: dict[tuple[Pos, int], np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
     _fov_bytes: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
     _los: dict[tuple[Pos, Pos], bool] = attrs.field(init=False, repr=False, factory=dict)
@@ -190,6 +191,15 @@ class Battlefield:
             cost.flags.writeable = False
             self._base_costs[key] = cost
         return cost
+
+    def _cost_rows(self, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> list[list[int]]:
+        """`base_cost` as Python lists of rows: a path's steps are priced one cell at a time, and
+        indexing a numpy array from Python costs several times a list's."""
+        key = _cost_key(difficult_cost, terrain_costs)
+        rows = self._rows.get(key)
+        if rows is None:
+            rows = self._rows[key] = self.base_cost(difficult_cost, terrain_costs).tolist()
+        return rows
 
     def step_cost(self, pos: Pos, difficult_cost: int, terrain_costs: Mapping[str, int] | None = None) -> int:
         """Movement points to ENTER `pos` by a straight step (R-8; a diagonal one costs this ×
@@ -413,9 +423,10 @@ class Battlefield:
     ) -> list[int]:
         """What each step of `path` costs (R-8): entering its cell, × `diagonal_cost` for a
         diagonal step (which needs the `start` the path leaves from)."""
-        cost = self.base_cost(difficult_cost, terrain_costs)
+        rows = self._cost_rows(difficult_cost, terrain_costs)
         if diagonal_cost == 1:
-            return [int(cost[y, x]) for x, y in path]
+            return [rows[y][x] for x, y in path]
+        cost = self.base_cost(difficult_cost, terrain_costs)
         if start is None:
             raise ValueError("pricing diagonal steps needs the cell the path starts from")
         costs, (px, py) = [], start

@@ -39,6 +39,31 @@ def sees(battle: Battle, viewer: Entity, other: Entity) -> bool:
     return bool(view[at.y * field.width + at.x])
 
 
+def in_view(battle: Battle, viewer: Entity) -> list[tuple[Entity, int, int]]:
+    """The other active combatants on cells in `viewer`'s field of view now, each with its cell,
+    in spawn order; hidden ones (R-13) are still in: callers apply `hidden_from` for the side
+    asking. One pass per viewer per placement, shared by everyone who asks until someone is
+    placed again (the turn's sight, `turns.update_sight`, and the AI's `visible_enemies`):
+    positions and who is active change only through `battle.place`, which counts placements."""
+    key = ("in view", viewer.uid)
+    stamp = battle.placements
+    found = battle.memo.get(key)
+    if found is not None and found[0] == stamp:
+        return found[1]
+    table = viewer.registry._components_by_entity  # noqa: SLF001
+    mine = table[viewer]
+    field = battle.battlefield
+    view, width = field.fov_bytes(mine[Position].xy, mine[Gear].sight_radius), field.width
+    seen = []
+    for other in battle.active.values():
+        if other is not viewer:
+            at = table[other][Position]
+            if view[at.y * width + at.x]:
+                seen.append((other, at.x, at.y))
+    battle.memo[key] = (stamp, seen)
+    return seen
+
+
 def effect_turns_left(effect: ActiveEffect) -> int:
     """R-10: how many of its holder's own turns the effect still covers, the turn in progress
     included once it has begun under the effect (the model: `engine.effects`'s docstring)."""

@@ -12,10 +12,10 @@ from horizon_tui.engine.battle import (
     effects, gear, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, spend_charge, stats,
 )
 from horizon_tui.engine.components import (
-    Controller, Gear, Identity, Loadout, Memory, Position, Presence, Team, TurnState,
+    Controller, Identity, Loadout, Memory, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import expire_turn_effects, tick_effects
-from horizon_tui.engine.sideview import hidden_from
+from horizon_tui.engine.sideview import hidden_from, in_view
 from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.turns import initiative_key
 
@@ -102,20 +102,17 @@ def update_sight(battle: Battle, e: Entity) -> None:
     seen_at = battle.memo.get(key)
     if seen_at is not None and seen_at[0] == battle.placements and seen_at[1] is memory:
         return
-    field = battle.battlefield
-    at = held[Position]
-    visible, width = field.fov_bytes((at.x, at.y), held[Gear].sight_radius), field.width
     known = memory.last_known
-    active = battle.active
+    side = held[Team].name
     news = None  # those seen somewhere it doesn't know them to be (new, or moved)
-    for xy, other_id in battle.occupancy.items():  # who stands where: no component reads
+    for other, x, y in in_view(battle, e):  # one sight pass per placement, shared with the AI
         # Where it already knows them to be first: most haven't moved since it last looked.
-        if known.get(other_id) != xy and visible[xy[1] * width + xy[0]] and other_id != me and other_id in active:
-            if hidden_from(active[other_id], held[Team].name):
+        if known.get(other.uid) != (x, y):
+            if hidden_from(other, side):
                 continue  # R-13 hide: the other side doesn't see it, so learns nothing new of it
             if news is None:
                 news = {}
-            news[other_id] = xy
+            news[other.uid] = (x, y)
     if news is None:
         battle.memo[key] = (battle.placements, memory)
         return
