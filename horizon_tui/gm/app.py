@@ -233,10 +233,11 @@ class GMApp(HorizonApp):
             self._to_menu()
             self.push_screen(LoadScreen())
 
-    def action_battle(self) -> None:
+    async def action_battle(self) -> None:
         from horizon_tui.gm.screens.encounter import open_battle
+        from horizon_tui.gm.screens.table import rejoin_table
 
-        if self._need_campaign():
+        if self._need_campaign() and not await rejoin_table(self):  # a fight at a live table goes on there
             open_battle(self)
 
     def action_rules(self) -> None:

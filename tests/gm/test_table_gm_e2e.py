@@ -105,6 +105,16 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                     # The campaign's record follows the table, input by input.
                     assert len(gm_app.campaign.battle["inputs"]) == gm_screen.client.replica.version
 
+                    # The GM leaves the table and comes back (b): the same fight, at the same table.
+                    await gm.press("ctrl+l")
+                    await gm.pause()
+                    assert not isinstance(gm_app.screen, GMTableScreen)
+                    await gm.press("b")
+                    await until(pilots, lambda: isinstance(gm_app.screen, GMTableScreen)
+                                and gm_app.screen is not gm_screen)
+                    gm_screen = gm_app.screen
+                    assert gm_screen.client.replica.digest() == alice_screen.client.replica.digest()
+
                     # The GM's hand: Iriel hurt (carried to the next fight), then every enemy down.
                     battle = gm_screen.battle
                     gm_screen.client.override({"type": "Damage", "targets": ["iriel"], "amount": 3,

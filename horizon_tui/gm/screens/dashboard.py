@@ -208,10 +208,11 @@ class DashboardScreen(Screen):
 
         self.app.push_screen(NpcEditorScreen(npc), saved)
 
-    def action_open_table(self) -> None:
-        from horizon_tui.gm.screens.table import OpenTableScreen
+    async def action_open_table(self) -> None:
+        from horizon_tui.gm.screens.table import OpenTableScreen, rejoin_table
 
-        self.app.push_screen(OpenTableScreen())
+        if not await rejoin_table(self.app):  # the fight in progress is at a live table: back to it
+            self.app.push_screen(OpenTableScreen())
 
     def action_remove(self) -> None:
         picked = self._selected()

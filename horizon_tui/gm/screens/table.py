@@ -151,6 +151,26 @@ class OpenTableScreen(Screen):
         self.app.bell()
 
 
+async def rejoin_table(app) -> bool:
+    """The campaign's battle is at a live table: the GM sits down at it again (after leaving it,
+    or from another window). False if there is no live table for it (then it plays on here)."""
+    from horizon_tui.gm.table_battle import table_of
+
+    folder = table_of(app.campaign) if app.campaign else None
+    if folder is None:
+        return False
+    try:
+        spec = load_table(folder, app.store.catalogue)
+        account = next(s.name for s in spec.seats if s.role == "gm")  # the seat its GM took
+        client = TableClient(folder / "table.sock", account, gm_token(folder, account), spec.rebuild)
+        await client.connect()
+    except (OSError, ValueError, KeyError, StopIteration, ConnectionError, HorizonError) as exc:
+        app.notify(f"The table {folder.name} did not answer: {exc}", severity="error", timeout=8)
+        return False
+    app.push_screen(GMTableScreen(client, spec, title=f"{folder.name} — GM"))
+    return True
+
+
 class GMTableScreen(TableBattleScreen):
     """The GM at the table: the table's battlefield, with the campaign following it."""
 
