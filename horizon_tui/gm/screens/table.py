@@ -21,7 +21,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -42,6 +42,11 @@ __all__ = ["OpenTableScreen", "GMTableScreen", "seats_from", "table_id_for"]
 
 class OpenTableScreen(Screen):
     GM_SCREEN = True
+    DEFAULT_CSS = """
+    OpenTableScreen .table-seat { height: auto; }
+    OpenTableScreen .table-seat Label { width: 24; padding: 0 1; }
+    OpenTableScreen .table-seat Input { width: 1fr; }
+    """
     BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="table.back"),
                 Binding("ctrl+o", "open_table", "Open the table", id="table.open"),
                 Binding("ctrl+k", "open_here", "At this keyboard", id="table.here",
@@ -57,9 +62,9 @@ class OpenTableScreen(Screen):
                          value=self.encounters[0].id if self.encounters else Select.NULL, id="table-encounter")
             yield Static("Who plays whom (an account name; blank: you play them):", classes="hint")
             for member in campaign.party if campaign else ():
-                with Vertical(classes="table-seat"):
+                with Horizontal(classes="table-seat"):
                     yield Label(member.name)
-                    yield Input(offered_by(member.source) or "", placeholder="account",
+                    yield Input(offered_by(member.source) or "", placeholder="account", compact=True,
                                 id=f"seat-{_field_id(member.name)}", max_length=32)
             yield Label("Spectators (accounts, separated by commas)")
             yield Input(placeholder="e.g. sam, lee", id="table-spectators", max_length=300)
