@@ -284,5 +284,6 @@ async def join_table(app, invite: Invite, *, replace=None) -> bool:
         return False
     if replace is not None:
         app.pop_screen()
+    app.clear_notifications()  # "press F2 to join" is done with
     app.push_screen(TableBattleScreen(client, title=f"{invite.table} — {invite.role}"))
     return True

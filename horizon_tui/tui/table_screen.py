@@ -112,11 +112,19 @@ class TableBattleScreen(BattleScreen):
     def _save(self) -> None:  # the table keeps the battle save
         pass
 
+    def fingerprint(self) -> str:
+        """This view's battle as everyone at the table can compare it aloud: the inputs so far and
+        the first digits of the log's hash (`engine.persist.log_digest`, as in battle.json)."""
+        replica = self.client.replica
+        return f"table log {replica.version} · {replica.digest()[:8]}"
+
     def action_skip(self) -> None:
         self.notify("At a table the AI's turns play at the table's pace.", timeout=3)
 
     def _status_text(self) -> Text:
         seat = Text(f"[{self.client.seat}, {self.role}] ", style="bold cyan")
+        if self.battle.over and not self.more:
+            return seat + Text(f"The battle is over.  {self.fingerprint()}", style="bold")
         if self.battle.over or self.me is not None or self.more:
             return seat + super()._status_text()
         if self.prompt:
@@ -151,6 +159,8 @@ class TableBattleScreen(BattleScreen):
             self._rebind()  # an undo (or a resync) rebuilt the battle
         if kind == "update" and message.get("note"):
             self.notify(str(message["note"]), timeout=6)
+        if kind == "update" and message.get("reset"):  # an undo: say where every screen is now
+            self.query_one("#log").write(f"— {message.get('note') or 'rebuilt'}: {self.fingerprint()} —")
         self.prompt = "paused by the GM" if client.replica.paused else ""
         self.refresh_all()
         if self.battle.over:
@@ -198,6 +208,7 @@ class TableBattleScreen(BattleScreen):
         headline += f"  {counted(result.rounds, 'round')}."
         shares = [f"{name} {xp}" for name, xp in result.xp.items() if xp]
         footer = ("XP (R-14, the GM may change it): " + ", ".join(shares)) if shares else "No XP earned."
+        footer += f"\n{self.fingerprint()}"
         self.app.push_screen(BattleSummary(headline, summary_rows(self.session), footer,
                                            hint="enter: back to the battlefield (ctrl+l leaves the table)"))
 

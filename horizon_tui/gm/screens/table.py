@@ -41,6 +41,7 @@ __all__ = ["OpenTableScreen", "GMTableScreen", "seats_from", "table_id_for"]
 
 
 class OpenTableScreen(Screen):
+    AUTO_FOCUS = "#table-encounter"  # the form's first field (else the scroller took the keys)
     GM_SCREEN = True
     DEFAULT_CSS = """
     OpenTableScreen .table-seat { height: auto; }

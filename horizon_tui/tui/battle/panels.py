@@ -47,7 +47,7 @@ def enemies_text(view: SideView, glyphs: dict[str, str], me: Entity | None, widt
     for u in foes:
         text.append(glyphs.get(u.id, u.glyph), style="bold red" if u.team != "party" else "bold cyan")
         text.append(f" {u.name[:width - 12]}")
-        if here is not None:
+        if here is not None and tuple(u.position) != tuple(here):  # the GM's list holds the one acting too
             d = distance(here, u.position)
             text.append(" adjacent" if d == 0 else f" {d} away", style="dim")
         text.append("\n  ")

@@ -1,0 +1,334 @@
+"""Issue 17 end to end, with the real OpenSSH client: a GM, two players and a spectator, each on
+their own `ssh`, play a whole battle at a live table.
+
+The host runs in the test with the real apps (pre-forked); the GM's session opens a campaign made
+with the GM tool's own file functions, opens a fight at the table seating two player accounts and
+a spectator; the players join with F2 and play their own turns by keys (attack when an enemy is in
+reach, else end the turn); one player's ssh is killed mid-turn and the player comes back into the
+same turn; at the end all four screens show the same log hash as the table's battle.json; the GM's
+undo (F8) reaches every screen. Each terminal is read as a person sees it (pyte draws the bytes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+import asyncssh
+import pyte
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ssh"))
+from openssh_kit import SSH, OpenSSHTerminal, needs_openssh
+
+from horizon_tui.content.catalogue import default_catalogue
+from horizon_tui.content.characters import load_character
+from horizon_tui.content.encounters import load_enemies
+from horizon_tui.engine.persist import load_session, log_digest
+from horizon_tui.gm import services
+from horizon_tui.gm.session import CampaignSession
+from horizon_tui.gm.store import CampaignStore
+from horizon_tui.ssh.server import HostSettings, SSHHost
+from horizon_tui.tui.library import encounters_dir, list_encounters
+
+REPO = Path(__file__).resolve().parents[2]
+ENCOUNTER = "crypt"  # one skeleton: the smallest fight of the catalogue
+SEATS = {"alice": "iriel", "bob": "sefa"}  # account -> the party member (examples/party) it plays
+SIZE = (100, 30)
+KEYS = {"enter": b"\r", "tab": b"\t", "down": b"\x1b[B", "escape": b"\x1b", "f2": b"\x1bOQ", "f8": b"\x1b[19~",
+        "ctrl+o": b"\x0f", "ctrl+s": b"\x13"}
+FINGERPRINT = re.compile(r"table log (\d+) · ([0-9a-f]{8})")
+
+pytestmark = [needs_openssh, pytest.mark.timeout(240)]
+
+
+class Seat(OpenSSHTerminal):
+    """One person's `ssh -tt` on a terminal; `screen` is what they see now."""
+
+    def __init__(self, name: str, argv: list[str], tmp_path: Path):
+        super().__init__(argv, tmp_path, size=SIZE)
+        self.name = name
+        self._screen = pyte.Screen(*SIZE)
+        self._stream = pyte.ByteStream(self._screen)
+        self.process._on_output = self._seen  # the bytes go to the drawn screen too
+
+    def _seen(self, data: bytes) -> None:
+        self.output.extend(data)
+        self._stream.feed(data)
+
+    @property
+    def screen(self) -> str:
+        return "\n".join(self._screen.display)
+
+    def press(self, *keys: str) -> None:
+        for key in keys:
+            self.process.write(KEYS.get(key, key.encode()))
+
+    def type(self, text: str) -> None:
+        self.process.write(text.encode())
+
+    async def until(self, predicate, what: str, timeout: float = 30.0) -> str:
+        """Wait until `predicate(screen)`; the screen then (an AssertionError naming `what` if not)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            if predicate(self.screen):
+                return self.screen
+            if self.ended.done():
+                break
+            await asyncio.sleep(0.03)
+        raise AssertionError(f"{self.name}: no {what} within {timeout} s; the screen:\n{self.screen}")
+
+    async def sees(self, text: str, timeout: float = 30.0) -> str:
+        return await self.until(lambda s: text in s, repr(text), timeout)
+
+    def status(self) -> str:
+        """The battle screen's status line: the line above the log's rule."""
+        lines = self._screen.display
+        for i, line in enumerate(lines):
+            if line.startswith("────") and i:
+                return re.sub(r"^\[[a-z]+, [a-z]+\] ", "", lines[i - 1].strip())  # less "[alice, player]"
+        return ""
+
+    def round(self) -> int | None:
+        found = re.search(r"Round (\d+)", self._screen.display[0])
+        return int(found.group(1)) if found else None
+
+
+@pytest.fixture
+def keys(tmp_path):
+    """An ed25519 key per account, as files OpenSSH reads, and the public halves."""
+    found = {}
+    for name in ("mira", *SEATS, "sam"):
+        key = asyncssh.generate_private_key("ssh-ed25519", comment=name)
+        private = tmp_path / f"id_{name}"
+        private.write_bytes(key.export_private_key("openssh"))
+        os.chmod(private, 0o600)
+        (tmp_path / f"{name}.pub").write_bytes(key.export_public_key("openssh"))
+        found[name] = private
+    return found
+
+
+def ssh_argv(port: int, name: str, key: Path) -> list[str]:
+    return [SSH, "-F", "/dev/null", "-tt", "-p", str(port), "-i", str(key), "-o", "IdentitiesOnly=yes",
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
+            "-o", "LogLevel=ERROR", f"{name}@127.0.0.1"]
+
+
+def make_campaign(saves: Path) -> None:
+    """The GM's campaign, made as the GM tool makes one: the two seated characters in the party."""
+    store = CampaignStore(saves, default_catalogue())
+    path, campaign = store.create("Friday Crypt", seed=11)
+    session = CampaignSession(store, path, campaign)
+    for stem in SEATS.values():
+        character = load_character(REPO / "examples" / "party" / f"{stem}.toml", store.catalogue)
+        session.apply(lambda c, ch=character, s=stem: services.add_member(c, ch, s), f"{character.name} joins")
+
+
+def party_xp(saves: Path) -> int:
+    store = CampaignStore(saves, default_catalogue())
+    campaign, _ = store.load(store.path_for("Friday Crypt"))
+    return sum(member.character.xp for member in campaign.party)
+
+
+def table_saved(tables: Path) -> tuple[int, str]:
+    """(inputs, log hash) of the live table's battle.json, as the table process keeps it."""
+    [folder] = [f for f in tables.iterdir() if (f / "spec.json").exists()]
+    catalogue = default_catalogue()
+    session = load_session(folder / "battle.json", catalogue, load_enemies(catalogue))
+    return len(session.inputs), log_digest(session.battle)
+
+
+async def saved_at(tables: Path, inputs: int, timeout: float = 15.0) -> str:
+    """The table's log hash once its battle.json holds `inputs` inputs (it is kept every 0.5 s)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            count, digest = table_saved(tables)
+            if count == inputs:
+                return digest
+        except (OSError, ValueError):
+            pass  # not written yet
+        if loop.time() > deadline:
+            raise AssertionError(f"battle.json never held {inputs} inputs")
+        await asyncio.sleep(0.1)
+
+
+def stop_table_processes(tables: Path) -> None:
+    """The table process outlives the GM's session (so a crash of it loses nothing): end ours."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"horizon_tui.table" in argv and any(arg.startswith(str(tables).encode()) for arg in argv):
+            try:
+                os.kill(int(proc.name), signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+
+async def open_table(gm: Seat) -> None:
+    """The GM's keys: the campaign, `a` (at the table), the encounter, who plays whom, ctrl+o."""
+    await gm.sees("Friday Crypt")
+    gm.press("enter")  # opens the campaign
+    await gm.sees("Iriel")
+    gm.press("a")
+    await gm.sees("Who plays whom")
+    names = [e.id for e in list_encounters(encounters_dir(default_catalogue())) if e.problem is None]
+    gm.press("enter")  # the encounter list opens
+    await gm.sees("The Crypt Under the Chapel")
+    gm.press(*["down"] * names.index(ENCOUNTER), "enter")
+    await gm.until(lambda s: "Goblin Ambush" not in s and "The Crypt Under the Chapel" in s, "the list closed")
+    for account in (*SEATS, "sam"):  # Iriel, then Sefa (the party's order), then the spectators
+        gm.press("tab")
+        await asyncio.sleep(0.3)  # as a person would: keys typed at once may reach the field left behind
+        gm.type(account)
+        await gm.sees(f"{account} ")
+    gm.press("ctrl+o")
+    await gm.sees("Round 1", timeout=60)
+
+
+async def join(seat: Seat, as_what: str) -> None:
+    await seat.sees("New character")
+    await seat.sees("press F2 to join")  # the notice, on whatever screen
+    seat.press("f2")
+    await seat.sees(f"as {as_what}")
+    seat.press("enter")
+    await seat.sees("Round", timeout=30)
+
+
+async def play_turn(seat: Seat) -> None:
+    """A player's keys for one turn: attack the enemy in reach (a, enter), else end the turn (.)."""
+    before = (seat.round(), seat.status())
+    seat.press("a")
+    await seat.until(lambda s: seat.status() != before[1], "an answer to a", timeout=15)
+    status = seat.status()
+    if "enter confirm" in status:
+        seat.press("enter")
+    else:
+        if "esc cancel" in status:
+            seat.press("escape")
+            await seat.until(lambda s: "esc cancel" not in seat.status(), "the cursor gone", timeout=15)
+        seat.press(".")
+    await settled(seat, before)
+    if seat.status().startswith("Action used"):  # movement left: the turn ends when the player says
+        before = (seat.round(), seat.status())
+        seat.press(".")
+        await settled(seat, before)
+
+
+async def settled(seat: Seat, before: tuple) -> None:
+    """Until the table has answered the player's last key (their screen says something new)."""
+    def answered(_screen: str) -> bool:
+        status = seat.status()
+        return (seat.round(), status) != before and not status.startswith(("Attack", "sent to the table"))
+
+    await seat.until(answered, "the table's answer", timeout=20)
+
+
+async def gm_undoes(gm: Seat, seats: dict[str, Seat], tables: Path) -> bool:
+    """The GM's undo (F8) reaches every screen: each is rebuilt to the same earlier point, the one
+    the table's battle.json then holds."""
+    await asyncio.sleep(0.7)  # the table keeps battle.json every 0.5 s; nobody acts meanwhile
+    before, _ = table_saved(tables)
+    gm.press("f8")
+    after = {}
+    for name, seat in seats.items():
+        where = await seat.sees("undid 1 step:", timeout=20)
+        after[name] = fingerprint(seat, where)
+    [(inputs, digest)] = set(after.values())
+    assert inputs == before - 1
+    assert (await saved_at(tables, inputs))[:8] == digest
+    return True
+
+
+def fingerprint(seat: Seat, where: str) -> tuple[int, str]:
+    found = FINGERPRINT.findall(where)
+    assert found, f"{seat.name}: no table fingerprint on\n{seat.screen}"
+    count, digest = found[-1]
+    return int(count), digest
+
+
+async def test_a_gm_two_players_and_a_spectator_play_a_battle_over_openssh(tmp_path, keys):
+    data = tmp_path / "server"
+    host = SSHHost(HostSettings(data_dir=data, port=0, app_command=None, stop_grace=2.0, keepalive_interval=0,
+                                record=False, max_startups_per_source=8))  # four friends from one address
+    for name in keys:
+        host.accounts.add(name, tmp_path / f"{name}.pub", role="gm" if name == "mira" else None)
+    _home, saves = host.accounts.prepare_user("mira")
+    make_campaign(saves)
+    tables = data / "tables"
+    await host.start()
+    seats: dict[str, Seat] = {}
+    try:
+        await host.session_server.wait_ready()
+        for name in keys:
+            seats[name] = await Seat(name, ssh_argv(host.port, name, keys[name]), tmp_path).__aenter__()
+        gm, alice, bob, sam = (seats[n] for n in ("mira", "alice", "bob", "sam"))
+        await open_table(gm)
+        await asyncio.gather(join(alice, "player"), join(bob, "player"), join(sam, "spectator"))
+
+        turns = {name: 0 for name in SEATS}
+        dropped = undone = False
+        loop = asyncio.get_running_loop()
+        idle_since = loop.time()
+        while True:
+            due = None
+            for name in SEATS:
+                if seats[name].status().startswith(("Your turn", "Action used")):  # (after an undo)
+                    due = name
+            if "The battle is over" in sam.status():
+                break
+            if due is None:
+                assert loop.time() - idle_since < 20, "nobody's turn for 20 s:\n" + "\n".join(
+                    f"{n}: {seat.status()!r}" for n, seat in seats.items()) + "\n" + gm.screen
+                await asyncio.sleep(0.05)
+                continue
+            if due == "alice" and turns["alice"] == 1 and not dropped:
+                # alice's connection dies mid-turn; she logs in again and is back in the same turn
+                round_then = alice.round()
+                alice.process.signal(signal.SIGKILL)
+                await alice.ended
+                seats["alice"] = alice = await Seat("alice", ssh_argv(host.port, "alice", keys["alice"]),
+                                                    tmp_path).__aenter__()
+                await join(alice, "player")
+                await alice.until(lambda s, back=alice: "Your turn" in back.status(), "her turn again")
+                assert alice.round() == round_then
+                dropped = True
+            await play_turn(seats[due])
+            turns[due] += 1
+            if due == "bob" and turns["bob"] == 2:
+                undone = await gm_undoes(gm, seats, tables)
+            idle_since = loop.time()
+        assert dropped and undone and all(turns.values()), (turns, sam.screen)  # both played by keys
+
+        # Every screen says the battle is over, with the same log hash as the table's battle.json.
+        views = {}
+        for name, seat in seats.items():
+            await seat.until(lambda s, seat=seat: "The battle is over" in seat.status(), "the end", timeout=20)
+            views[name] = fingerprint(seat, seat.status())
+        [(inputs, digest)] = set(views.values())
+        assert (await saved_at(tables, inputs))[:8] == digest
+
+        # The GM awards the fight's XP (R-14) into the campaign: enter, then ctrl+s.
+        xp_before = party_xp(saves)
+        gm.press("enter")
+        await gm.sees("ctrl+s awards it")
+        gm.press("ctrl+s")
+        await gm.sees("XP awarded")
+        assert party_xp(saves) > xp_before
+
+    finally:
+        for seat in seats.values():
+            await seat.__aexit__(None, None, None)
+        await host.stop()
+        if tables.is_dir():
+            stop_table_processes(tables)

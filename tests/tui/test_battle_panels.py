@@ -1,0 +1,24 @@
+"""The battle screen's side panel as the GM sees it (side None): the one acting is listed too."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
+from table_kit import make_rebuild
+
+from horizon_tui.engine.battle import ident
+from horizon_tui.engine.sideview import side_view
+from horizon_tui.tui.battle.panels import enemies_text
+from horizon_tui.tui.battle.view import glyph_map
+
+
+def test_the_gms_list_gives_no_distance_to_the_one_acting():
+    rebuild, _ = make_rebuild(seed=3)
+    battle = rebuild([])
+    me = battle.current
+    text = enemies_text(side_view(battle, None), glyph_map(battle), me).plain
+    line = next(ln for ln in text.splitlines() if ident(me).name in ln)
+    assert "away" not in line and "adjacent" not in line  # was "-1 away": R-11's distance to itself
+    assert " away" in text or "adjacent" in text  # the others keep theirs
