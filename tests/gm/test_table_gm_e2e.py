@@ -119,10 +119,10 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                     battle = gm_screen.battle
                     gm_screen.client.override({"type": "Damage", "targets": ["iriel"], "amount": 3,
                                                "reason": "a falling beam"})
-                    for e in list(battle.combatants()):
-                        if team(e) == "enemies" and is_active(e):
-                            gm_screen.client.override({"type": "SetHealth", "target": ident(e).id, "hp": 0,
-                                                       "reason": "the roof falls in"})
+                    for uid in [ident(e).id for e in battle.combatants() if team(e) == "enemies" and is_active(e)]:
+                        gm_screen.selected = uid  # the GM tool's override menu, sent to the table
+                        await gm.press("o", "enter", "ctrl+u", "0", "tab", *"the roof falls in", "enter")
+                        await until(pilots, lambda u=uid: not is_active(gm_screen.battle[u]))
                     await until(pilots, lambda: gm_screen.battle.over and alice_screen.battle.over)
                     await until(pilots, lambda: isinstance(gm_app.screen, BattleSummary)
                                 and isinstance(player_app.screen, BattleSummary))

@@ -27,8 +27,12 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from horizon_tui.engine.battle import BattleError, ident
 from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.runner import action_to_dict
 from horizon_tui.errors import HorizonError
 from horizon_tui.gm import battles, services
+from horizon_tui.gm.screens.gm_battle import GMBattleScreen
+from horizon_tui.gm.screens.gm_overrides import OverrideMenu
+from horizon_tui.gm.screens.tracker import TrackerMixin
 from horizon_tui.gm.table_battle import gm_token, lay_table, seats_from, table_id_for
 from horizon_tui.table.lobby import load_table, my_seat_place, offered_by, start_table
 from horizon_tui.table.server import TableClient
@@ -177,18 +181,47 @@ async def rejoin_table(app) -> bool:
     return True
 
 
-class GMTableScreen(TableBattleScreen):
-    """The GM at the table: the table's battlefield, with the campaign following it."""
+class GMTableScreen(OverrideMenu, TableBattleScreen):
+    """The GM at the table: the table's battlefield, with the campaign following it, and the GM
+    tool's override menu (`o` on the combatant `[ ]` select) sent to the table, so every view has it."""
 
     GM_SCREEN = True
     BINDINGS = [Binding("ctrl+z", "table_undo", "Undo", id="gmtable.undo", show=False,
-                        tooltip="At a table the undo is the table's: every screen follows")]
+                        tooltip="At a table the undo is the table's: every screen follows"),
+                Binding("left_square_bracket", "select(-1)", "Previous", id="gmtable.prev", key_display="[",
+                        show=False),
+                Binding("right_square_bracket", "select(1)", "Next", id="gmtable.next", key_display="]",
+                        show=False),
+                Binding("o", "override", "Override", id="gmtable.override")]
+
+    # The local fight's selection and revive, on this screen's battle (the same code, not a copy).
+    _selected_id = GMBattleScreen._selected_id
+    action_select = GMBattleScreen.action_select
+    _shown_unit = GMBattleScreen._shown_unit
+    action_revive = TrackerMixin.action_revive
 
     def __init__(self, client, spec, *, title: str = "", proc=None) -> None:
         super().__init__(client, title=title, spec=spec, on_end=self._ended)
         self.spec = spec
         self.proc = proc  # the table's process (None at one keyboard); it ends a while after the battle
         self._recorded = client.replica.version
+        self.selected: str | None = None
+        self.place_for: str | None = None
+
+    def _override(self, change, label: str, extra=None) -> bool:
+        """An override goes to the table; it comes back as an update, like any input."""
+        if self.role != "gm":
+            return self.refuse("only the GM's seat overrides")
+        self.prompt = f"{label}: sent to the table…"
+        self.client.override(action_to_dict(change))
+        self.refresh_all()
+        return True
+
+    def action_override(self) -> None:
+        if self.role != "gm":
+            self.refuse("only the GM's seat overrides")
+            return
+        super().action_override()
 
     @property
     def battle_name(self) -> str:
