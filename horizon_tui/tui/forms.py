@@ -55,6 +55,24 @@ def parse_optional_int(text: str, what: str, range_name: str | None = None) -> i
     return int(_checked(text, what, range_name, True))
 
 
+def parse_whole(text: str, what: str, range_name: str | None = None, *, low: int | None = None,
+                high: int | None = None) -> int:
+    """A whole number typed in a field: the guarded parse (digits, the range of data/limits.toml),
+    then the field's own bounds `low`…`high` where the form has them (a combatant's health), which
+    the message names instead of the file range."""
+    bounded = low is not None and high is not None
+    try:
+        value = int(_checked(text, what, range_name, True))
+    except ValueError:
+        if not bounded:
+            raise
+        raise ValueError(f"{what} is a whole number {low}…{high}, not {text.strip()[:40]!r}") from None
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"{low}…{high}" if bounded else f"at least {low}" if low is not None else f"at most {high}"
+        raise ValueError(f"{what} is {bounds}, not {value}")
+    return value
+
+
 def parse_bonuses(
     text: str, *, attributes: bool = True, stats: bool = True
 ) -> tuple[dict[str, int], dict[str, Fraction]]:

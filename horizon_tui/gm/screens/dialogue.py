@@ -19,6 +19,7 @@ from horizon_tui.gm.screens.widgets import Dropdown
 from horizon_tui.gm.screens.dialogs import reason_dialog
 from horizon_tui.rules.checks import DialogueRoll, dialogue_defence
 from horizon_tui.rules.numbers import one_decimal, percent_text
+from horizon_tui.tui.forms import parse_whole
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
@@ -93,11 +94,9 @@ class DialogueScreen(Screen):
             raise ValueError("the party is empty: add a character on the dashboard")
         if npc is None:
             raise ValueError("no NPC to talk to: add one on the dashboard (n)")
-        text = self._value("modifier").strip() or "0"
-        try:
-            modifier = int(text)
-        except ValueError:
-            raise ValueError(f"the GM's modifier is a whole number, not {text!r}") from None
+        d = self.app.rules.dialogue
+        modifier = parse_whole(self._value("modifier").strip() or "0", "the GM's modifier",
+                               low=d.modifier_min, high=d.modifier_max)
         return services.plan_check(self.app.campaign, character, npc, self._select("kind") or "", modifier,
                                    self.app.rules, self._value("settlement"), self.app.catalogue)
 
@@ -190,9 +189,9 @@ class DialogueScreen(Screen):
         d = self.app.rules.dialogue
         field = self.query_one("#talk-modifier", Input)
         try:
-            value = int(field.value or "0")
+            value = parse_whole(field.value or "0", "the GM's modifier", low=d.modifier_min, high=d.modifier_max)
         except ValueError:
-            value = 0
+            value = 0  # a typo in the field: the step starts again from no modifier
         field.value = str(max(d.modifier_min, min(d.modifier_max, value + step)))
 
     def action_roll(self) -> None:

@@ -15,6 +15,7 @@ from horizon_tui.engine.battle import BattleError
 from horizon_tui.engine.persist import BattleSession
 from horizon_tui.errors import DataError
 from horizon_tui.gm import battles
+from horizon_tui.tui.forms import parse_optional_int
 from horizon_tui.tui.library import EncounterEntry, encounters_dir, list_encounters
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
@@ -142,11 +143,11 @@ class EncounterPickerScreen(Screen):
             return
         entry = self.encounters[self.query_one("#gm-encounters", DataTable).cursor_row]
         members = list(self.query_one("#gm-fighters", SelectionList).selected)
-        raw = self.query_one("#gm-seed", Input).value.strip()
-        seed = int(raw) if raw else None
+        raw = self.query_one("#gm-seed", Input).value
         made: list[BattleSession] = []
 
         def change(campaign):
+            seed = parse_optional_int(raw, "the seed", "seed")  # a ValueError is shown by app.act
             try:
                 campaign, session = battles.start_battle(campaign, entry.path, members, app.store.catalogue,
                                                          app.gm.rules_for, app.enemies(), seed=seed, mapless=mapless)
@@ -165,8 +166,13 @@ class EncounterPickerScreen(Screen):
         from horizon_tui.gm.screens.placement import open_placement
 
         members = list(self.query_one("#gm-fighters", SelectionList).selected)
-        raw = self.query_one("#gm-seed", Input).value.strip()
-        open_placement(self, members, int(raw) if raw else None)
+        try:
+            seed = parse_optional_int(self.query_one("#gm-seed", Input).value, "the seed", "seed")
+        except ValueError as exc:
+            self.app.bell()
+            self.app.notify(str(exc), title="Not done", severity="warning", timeout=6)
+            return
+        open_placement(self, members, seed)
 
     def action_abandon(self) -> None:
         app = self.app

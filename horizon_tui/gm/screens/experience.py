@@ -14,6 +14,7 @@ from horizon_tui.gm import services
 from horizon_tui.gm.screens.widgets import Dropdown
 from horizon_tui.rules.character import build
 from horizon_tui.rules.progression import affordable_points
+from horizon_tui.tui.forms import parse_whole
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 SPLITS = [("the party, shared equally (R-14)", "party"), ("one character", "one"), ("each share by hand", "hand")]
@@ -99,19 +100,12 @@ class ExperienceScreen(Screen):
                 fields = self.query(f"#xp-hand-{index}")
                 if not fields:
                     continue  # joined the party after this screen opened
-                raw = fields.first(Input).value.strip() or "0"
-                try:
-                    found[name] = int(raw)
-                except ValueError:
-                    raise ValueError(f"{name}: {raw!r} is not a whole number") from None
+                found[name] = parse_whole(fields.first(Input).value.strip() or "0", name)  # may take XP back
             return found
         raw = self.query_one("#xp-amount", Input).value.strip()
         if not raw:
             raise ValueError("how much XP?")
-        try:
-            total = int(raw)
-        except ValueError:
-            raise ValueError(f"{raw!r} is not a whole number") from None
+        total = parse_whole(raw, "the XP")
         if split == "one":
             one = self.query_one("#xp-one", Select).value
             if one is Select.BLANK:
@@ -132,7 +126,7 @@ class ExperienceScreen(Screen):
             text.append(f"{amount:+d} XP\n")
         split = self.query_one("#xp-split", Select).value
         if split == "party" and shares:
-            total = int(self.query_one("#xp-amount", Input).value or 0)
+            total = parse_whole(self.query_one("#xp-amount", Input).value, "the XP")
             lost = total - sum(shares.values())
             if lost:
                 text.append(f"{lost} XP doesn't divide evenly and is lost (R-14)\n", style="dim")

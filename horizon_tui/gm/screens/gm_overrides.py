@@ -10,7 +10,7 @@ from horizon_tui.engine.components import Controller, Cooldowns, Presence
 from horizon_tui.engine.sideview import effect_turns_left
 from horizon_tui.engine.usability import cooldown_left
 from horizon_tui.gm.screens.dialogs import Field, PromptDialog
-from horizon_tui.gm.screens.tracker import checked
+from horizon_tui.gm.screens.tracker import checked, whole_in
 from horizon_tui.tui.battle.dialogs import ChoiceDialog
 from horizon_tui.tui.battle.screen import DIRECTIONS
 
@@ -48,9 +48,10 @@ class OverrideMenu:
     def _override_health(self, target: str) -> None:
         e = self.battle[target]
 
-        check = checked({"hp": (0, hp(e).max_hp, "health")})
-        self._ask(f"Set {ident(e).name}'s health (0…{hp(e).max_hp})", [Field("hp", "Health", str(hp(e).hp))],
-                  lambda v: self._override(ov.SetHealth(target, int(v["hp"]), v["reason"]), "set health"), check)
+        top = hp(e).max_hp
+        self._ask(f"Set {ident(e).name}'s health (0…{top})", [Field("hp", "Health", str(hp(e).hp))],
+                  lambda v: self._override(ov.SetHealth(target, whole_in(v["hp"], 0, top, "health"), v["reason"]),
+                                           "set health"), checked({"hp": (0, top, "health")}))
 
     def _override_revive(self, target: str) -> None:
         self.selected = target
@@ -92,8 +93,8 @@ class OverrideMenu:
                 return
             left = charge_left(e, Difficulty(difficulty))
             self._ask(f"Charges of difficulty {difficulty}", [Field("charges", "Charges", str(left or 0))],
-                      lambda v: self._override(ov.SetCharges(target, difficulty, int(v["charges"]), v["reason"]),
-                                               f"charges {difficulty}"),
+                      lambda v: self._override(ov.SetCharges(target, difficulty, whole_in(v["charges"], 0, 99, "charges"),
+                                                                 v["reason"]), f"charges {difficulty}"),
                       checked({"charges": (0, 99, "charges")}))
 
         self.app.push_screen(ChoiceDialog("Charges of which difficulty?", options), picked)

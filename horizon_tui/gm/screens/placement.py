@@ -15,6 +15,7 @@ from horizon_tui.engine import mapgen
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.gm import battles
 from horizon_tui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.tui.forms import parse_whole
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
@@ -53,11 +54,9 @@ def map_dialog(app, default: str = "rooms") -> PromptDialog:
 def map_spec(values: dict[str, str]) -> dict:
     name = values["map"].strip()
     if name in mapgen.GENERATORS:
-        try:
-            return {"generator": name, "width": int(values["width"]), "height": int(values["height"]),
-                    "seed": int(values["seed"] or 0)}
-        except ValueError:
-            raise ValueError("width, height and seed are whole numbers") from None
+        return {"generator": name, "width": parse_whole(values["width"], "the width", "field_side"),
+                "height": parse_whole(values["height"], "the height", "field_side"),
+                "seed": parse_whole(values["seed"] or "0", "the seed", "seed")}
     if not name:
         raise ValueError("name a map")
     return {"encounter": name}

@@ -20,6 +20,7 @@ from horizon_tui.gm import battles
 from horizon_tui.gm.initiative import tracker_rows
 from horizon_tui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.tui.battle.dialogs import ChoiceDialog
+from horizon_tui.tui.forms import parse_whole
 
 CONTROLLER_TAGS = {"player": "P", "gm": "GM", "ai": "AI"}
 STATE_MARKS = {"current": "▶", "acted": "✓", "waiting": "·", "out": "✗"}
@@ -29,15 +30,9 @@ MAX_AMOUNT = 100_000  # a damage or heal typed by hand: more is a typo
 
 
 def whole_in(text: str, low: int, high: int, what: str) -> int:
-    """A whole number typed in a GM form, within low…high; ValueError naming the bounds."""
-    raw = text.strip()
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"{what} is a whole number {low}…{high}, not {raw!r}") from None
-    if not low <= value <= high:
-        raise ValueError(f"{what} is {low}…{high}, not {value}")
-    return value
+    """A whole number typed in a GM form, within low…high; ValueError naming the bounds. The
+    player app's guarded parse (tui.forms): the same digit limits and messages as its forms."""
+    return parse_whole(text, what, low=low, high=high)
 
 
 def checked(fields: dict[str, tuple[int, int, str]]):
