@@ -197,7 +197,6 @@ class GMTableScreen(OverrideMenu, TableBattleScreen):
     # The local fight's selection and revive, on this screen's battle (the same code, not a copy).
     _selected_id = GMBattleScreen._selected_id
     action_select = GMBattleScreen.action_select
-    _shown_unit = GMBattleScreen._shown_unit
     action_revive = TrackerMixin.action_revive
 
     def __init__(self, client, spec, *, title: str = "", proc=None) -> None:
@@ -207,6 +206,10 @@ class GMTableScreen(OverrideMenu, TableBattleScreen):
         self._recorded = client.replica.version
         self.selected: str | None = None
         self.place_for: str | None = None
+
+    def _shown_unit(self, visible):
+        chosen = self._selected_id() if self.role == "gm" and self.cursor is None else None
+        return self.battle[chosen] if chosen is not None else super()._shown_unit(visible)
 
     def _override(self, change, label: str, extra=None) -> bool:
         """An override goes to the table; it comes back as an update, like any input."""
