@@ -738,15 +738,13 @@ def _hunt_rule(mind: Mind, rule: Rule) -> bool:
 
 def _hunt(battle: Battle, e: Entity) -> bool:
     """No enemy in sight: go where the side last saw one, else cross the field."""
-    memories = [comp(ally, Memory).last_known for ally in allies_of(battle, e)]
-    live = []
-    for foe in enemies_of(battle, e):
-        foe_id = cid(foe)
-        for known in reversed(memories):  # the side's latest word on it (the last ally's, as a merge would keep)
-            xy = known.get(foe_id)
-            if xy is not None:
-                live.append(xy)
-                break
+    # The side's latest word on each foe: the last ally's (spawn order) that knows where it is,
+    # which is what merging the allies' memories in order keeps (a merge in C, not a loop per
+    # foe over every ally: that grew with the square of the combatants).
+    latest: dict[str, tuple[int, int]] = {}
+    for ally in allies_of(battle, e):
+        latest.update(comp(ally, Memory).last_known)
+    live = [xy for xy in (latest.get(foe.uid) for foe in enemies_of(battle, e)) if xy is not None]
     here = pos(e)
     if live:
         goal = min(live, key=lambda xy: (distance(here, xy), xy))
