@@ -344,7 +344,7 @@ class HandOver(ModalScreen[None]):
         if self.role == "gm":
             sees = "The GM's seat: you see everything and play all no player holds."
         else:
-            sees = (f"You play {', '.join(self.characters)} and see what the party sees."
+            sees = (f"You play {', '.join(self.characters)} and see through their eyes only."
                     if self.characters else "You watch.")
         with Vertical():
             yield Static(Text(f"{self.seat}'s turn at the keyboard", style="bold"))

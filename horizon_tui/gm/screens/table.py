@@ -54,7 +54,8 @@ class OpenTableScreen(Screen):
     """
     BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="table.back"),
                 Binding("ctrl+o", "open_table", "Open the table", id="table.open"),
-                Binding("ctrl+k", "open_here", "At this keyboard", id="table.here",
+                # priority: a focused seat field would take ctrl+k as "delete to the end of the line"
+                Binding("ctrl+k", "open_here", "At this keyboard", id="table.here", priority=True,
                         tooltip="Hot-seat: every seat at this one terminal, taking turns")]
 
     def compose(self) -> ComposeResult:
