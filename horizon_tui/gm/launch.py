@@ -12,4 +12,4 @@ def run_gm_app(args) -> int:
     catalogue = default_catalogue()  # a broken data folder is reported by the CLI before any screen
     app = create_gm_app(saves_dir_from(args), catalogue, campaign=getattr(args, "campaign", None))
     app.run()
-    return app.return_code or 0
+    return app.crash_exit_code(app.return_code or 0)

@@ -47,6 +47,19 @@ class CrashGuard:
 
     crash_reports: list[Path | None]
 
+    def crash_exit_code(self, otherwise: int) -> int:
+        """For the command, once the app has ended: after a crash in this run, 70 (crash.EXIT_INTERNAL)
+        with one line per crash report on stderr, as the CLI gives for a crash outside an app;
+        else `otherwise`."""
+        import sys
+
+        from horizon_tui.crash import EXIT_INTERNAL, one_line
+
+        reports = self.__dict__.get("crash_reports") or []
+        for report in reports:
+            print(one_line(report), file=sys.stderr)
+        return EXIT_INTERNAL if reports else otherwise
+
     def save_before_crash(self) -> list[str]:
         """What was saved; each app says what it keeps (the character, the battle, the campaign)."""
         return []

@@ -20,5 +20,4 @@ def run_player_app(args) -> int:
 
         for problem in problems:
             print(problem, file=sys.stderr)
-        return 1
-    return app.return_code or 0
+    return app.crash_exit_code(1 if problems else app.return_code or 0)

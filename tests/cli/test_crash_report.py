@@ -3,6 +3,8 @@ a problem with the input stays exit 1."""
 
 from __future__ import annotations
 
+import asyncio
+
 from horizon_tui import cli, paths
 
 
@@ -28,4 +30,76 @@ def test_bad_input_stays_exit_1(tmp_path, capsys):
     path.write_text("xp = " + "[" * 1000 + "]" * 1000 + "\n", encoding="utf-8")
     assert cli.main(["sheet", str(path)]) == 1
     assert "nested too deeply" in capsys.readouterr().err
+    assert not paths.crash_reports_dir().exists()
+
+
+def _crashing_once(factory, crashes: list):
+    """`factory`'s app, run headless by a pilot: a bug in a handler, the crash screen, quit."""
+
+    def make(*args, **kwargs):
+        app = factory(*args, **kwargs)
+
+        def bug():
+            crashes.append(type(app.screen).__name__)
+            raise ZeroDivisionError("a bug in a handler")
+
+        async def drive(pilot):
+            await pilot.pause()
+            app.screen.call_later(bug)  # a bug in a screen's handler
+            for _ in range(200):  # the crash screen is pushed from Textual's error hook; the crashed
+                await asyncio.sleep(0.02)  # screen's own queue has stopped, so no pilot.pause()
+                if type(app.screen).__name__ == "CrashScreen":
+                    break
+            crashes.append(type(app.screen).__name__)
+            app.exit()  # what q on the crash screen does (app.quit)
+
+        run = app.run
+        app.run = lambda: run(headless=True, size=(80, 24), auto_pilot=drive)
+        return app
+
+    return make
+
+
+def test_the_player_app_exits_70_after_a_crash_inside_it(monkeypatch, tmp_path, capsys):
+    from horizon_tui.tui import app as player_app
+
+    crashes: list = []
+    monkeypatch.setattr(player_app, "create_app", _crashing_once(player_app.create_app, crashes))
+    assert cli.main(["--saves", str(tmp_path / "saves"), "play"]) == 70
+    assert crashes == ["MainMenuScreen", "CrashScreen"]  # the app showed the crash, then quit
+    err = capsys.readouterr().err
+    [report] = list(paths.crash_reports_dir().glob("crash-*.txt"))
+    assert err == f"horizon: internal error (a bug, not your input); crash report: {report}\n"
+    assert "ZeroDivisionError: a bug in a handler" in report.read_text(encoding="utf-8")
+
+
+def test_the_gm_tool_exits_70_after_a_crash_inside_it(monkeypatch, tmp_path, capsys):
+    from horizon_tui.gm import app as gm_app
+
+    crashes: list = []
+    monkeypatch.setattr(gm_app, "create_gm_app", _crashing_once(gm_app.create_gm_app, crashes))
+    assert cli.main(["--saves", str(tmp_path / "saves"), "gm"]) == 70
+    assert crashes[-1] == "CrashScreen"
+    [report] = list(paths.crash_reports_dir().glob("crash-*.txt"))
+    assert str(report) in capsys.readouterr().err
+
+
+def test_an_app_that_quits_without_a_crash_exits_0(monkeypatch, tmp_path):
+    from horizon_tui.tui import app as player_app
+
+    factory = player_app.create_app
+
+    def make(*args, **kwargs):
+        app = factory(*args, **kwargs)
+
+        async def drive(pilot):
+            await pilot.pause()
+            await pilot.press("q")
+
+        run = app.run
+        app.run = lambda: run(headless=True, size=(80, 24), auto_pilot=drive)
+        return app
+
+    monkeypatch.setattr(player_app, "create_app", make)
+    assert cli.main(["--saves", str(tmp_path / "saves"), "play"]) == 0
     assert not paths.crash_reports_dir().exists()
