@@ -58,6 +58,7 @@ class TableBattleScreen(BattleScreen):
         super().__init__(session, on_end=on_end, side=self._side_for(client.seat), eyes=self._eyes_for(client.seat))
         self.title = title or "At the table"
         self.answers: list[dict[str, Any]] = []  # the GM's answers to this seat's requests
+        self._unlogged: list = []  # the events of the update being applied (`_on_event`)
         self.hotseat = bool(getattr(client, "hotseat", False))
         client.on_change = self._table_changed
 
@@ -140,9 +141,22 @@ class TableBattleScreen(BattleScreen):
         return seat + Text(f"{ident(current).name}'s turn: {owner} plays it…", style="dim")
 
     # -- the table talking back -----------------------------------------------------------------
+    def _on_event(self, event) -> None:
+        """Logged once the table's whole update is in (`_table_changed`), with the sight it ends
+        with: the GM hiding a combatant is one update, and its first line must not name it to the
+        other side (R-13), as it would while the combatant was still seen."""
+        self._unlogged.append(event)
+
+    def _log_update(self) -> None:
+        log = self.query_one("#log")
+        for event in self._unlogged:
+            self._log(event, log)
+        self._unlogged.clear()
+
     def _table_changed(self, client, message: dict[str, Any]) -> None:
         if not self.is_mounted:
             return
+        self._log_update()
         kind = message.get("type")
         if kind == "error":
             self.refuse(str(message.get("reason")))
@@ -183,6 +197,7 @@ class TableBattleScreen(BattleScreen):
         """The log again, as this seat may read it (no one named that its eyes can't see)."""
         log = self.query_one("#log")
         log.clear()
+        self._unlogged.clear()
         for event in self.battle.log:
             self._log(event, log)
 

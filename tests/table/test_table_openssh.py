@@ -37,6 +37,7 @@ from horizon_tui.tui.library import encounters_dir, list_encounters
 
 REPO = Path(__file__).resolve().parents[2]
 ENCOUNTER = "crypt"  # one skeleton: the smallest fight of the catalogue
+ENEMY, ENEMY_GLYPH = "Skeleton Spearman", "s"
 SEATS = {"alice": "iriel", "bob": "sefa"}  # account -> the party member (examples/party) it plays
 SIZE = (100, 30)
 KEYS = {"enter": b"\r", "tab": b"\t", "down": b"\x1b[B", "escape": b"\x1b", "f2": b"\x1bOQ", "f8": b"\x1b[19~",
@@ -250,6 +251,40 @@ async def gm_undoes(gm: Seat, seats: dict[str, Seat], tables: Path) -> bool:
     return True
 
 
+def in_view(seat: Seat) -> str:
+    """What the battlefield shows above the status line (the map, the order, the panels; not the log)."""
+    lines = seat.screen.split("\n")
+    status = next(i for i, line in enumerate(lines) if line.startswith("────")) - 1
+    return "\n".join(lines[:status])
+
+
+def shows_the_enemy(seat: Seat) -> bool:
+    view = in_view(seat)
+    glyphs = any(ENEMY_GLYPH in line.split("│")[0] for line in view.split("\n")[1:-1])  # the map's cells
+    return ENEMY in view or glyphs
+
+
+async def gm_hides_the_enemy(gm: Seat, others: list[Seat]) -> None:
+    """The GM hides the enemy (o on it: R-13's hidden): the GM's screen still shows it, no
+    player's or spectator's does, nor names it in their log."""
+    for _ in range(10):  # ] selects the next combatant, its panel then on the GM's side
+        if f"{ENEMY} · level" in gm.screen:
+            break
+        gm.press("]")
+        await asyncio.sleep(0.3)
+    gm.press("o")
+    await gm.sees(f"GM override on {ENEMY}")
+    gm.press("down", "down", "down")  # health, add, remove, hide
+    await asyncio.sleep(0.3)
+    gm.press("enter")
+    await gm.until(lambda s: "hidden" in in_view(gm) and ENEMY in in_view(gm), "the enemy hidden on the GM's screen")
+    await gm.sees(f"hidden on {ENEMY}")  # the GM's log says what the GM did
+    for seat in others:
+        await seat.until(lambda s, seat=seat: not shows_the_enemy(seat), "the enemy gone from view", timeout=15)
+        await seat.sees("Someone unseen suffers hidden")  # the update is in; its lines name no one
+        assert f"hidden on {ENEMY}" not in seat.screen, seat.screen
+
+
 def fingerprint(seat: Seat, where: str) -> tuple[int, str]:
     found = FINGERPRINT.findall(where)
     assert found, f"{seat.name}: no table fingerprint on\n{seat.screen}"
@@ -277,7 +312,7 @@ async def test_a_gm_two_players_and_a_spectator_play_a_battle_over_openssh(tmp_p
         await asyncio.gather(join(alice, "player"), join(bob, "player"), join(sam, "spectator"))
 
         turns = {name: 0 for name in SEATS}
-        dropped = undone = False
+        dropped = undone = hidden = False
         loop = asyncio.get_running_loop()
         idle_since = loop.time()
         while True:
@@ -307,8 +342,11 @@ async def test_a_gm_two_players_and_a_spectator_play_a_battle_over_openssh(tmp_p
             turns[due] += 1
             if due == "bob" and turns["bob"] == 2:
                 undone = await gm_undoes(gm, seats, tables)
+            elif not hidden and turns["bob"] > 2 and ENEMY in in_view(alice):
+                await gm_hides_the_enemy(gm, [alice, bob, sam])
+                hidden = True
             idle_since = loop.time()
-        assert dropped and undone and all(turns.values()), (turns, sam.screen)  # both played by keys
+        assert dropped and undone and hidden and all(turns.values()), (turns, sam.screen)  # both played by keys
 
         # Every screen says the battle is over, with the same log hash as the table's battle.json.
         views = {}

@@ -31,6 +31,8 @@ class OverrideMenu:
             ("health", f"Set health (now {hp(e).hp}/{hp(e).max_hp})"),
             ("add", "Add an effect (duration, magnitude)"),
             ("remove", "Remove an effect"),
+            ("hide", "Reveal it (R-13: it is hidden)" if effects(e).get("hidden") is not None else
+             "Hide it from the other side (R-13, until it acts)"),
             ("charges", "Restore or spend charges"),
             ("cooldown", "Reset a cooldown"),
             ("win", "Force the next check to succeed"),
@@ -78,6 +80,16 @@ class OverrideMenu:
         options = [(fx.effect, f"{fx.effect} ({effect_turns_left(fx)} turns left)") for fx in active]
         self.app.push_screen(ChoiceDialog("Remove which effect?", options), lambda name: name and self._override(
             ov.RemoveEffect(target, name), f"remove {name}"))
+
+    def _override_hide(self, target: str) -> None:
+        """R-13's hidden effect by the GM's hand: neither seen nor targeted by the other side (every
+        player's view leaves it out) until it acts, or the GM reveals it."""
+        e = self.battle[target]
+        if effects(e).get("hidden") is not None:
+            self._override(ov.RemoveEffect(target, "hidden", "revealed"), f"reveal {ident(e).name}")
+            return
+        self._override(ov.AddEffect(target, "hidden", self.battle.rules.turns.round_cap, reason="hidden by the GM"),
+                       f"hide {ident(e).name}")
 
     def _override_charges(self, target: str) -> None:
         e = self.battle[target]
