@@ -198,6 +198,7 @@ class TableBattleScreen(BattleScreen):
         log = self.query_one("#log")
         log.clear()
         self._unlogged.clear()
+        self._lines.clear()
         for event in self.battle.log:
             self._log(event, log)
 

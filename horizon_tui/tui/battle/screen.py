@@ -63,6 +63,7 @@ class BattleScreen(Screen):
         self._ai_timer = None
         self._finished = False
         self._turn_lines = 0
+        self._lines: list[str] = []  # every log line written, for `m` (the pane keeps the last 500)
         self._centre = False
 
     # --- the mode in force, by name (the GM's screen sets "place") -----------------------------
@@ -131,12 +132,13 @@ class BattleScreen(Screen):
     def _log(self, event, log: RichLog) -> None:
         line = describe(self.battle, event, unseen_ids(self.battle, self.side, self.eyes))
         if line:
+            self._lines.append(line)
             self._turn_lines += 1
             log.write(Text(line, style="bold" if event.type in ("result", "defeated", "round") else ""))
 
     def log_lines(self) -> list[str]:
-        unseen = unseen_ids(self.battle, self.side, self.eyes)
-        return [line for event in self.battle.log if (line := describe(self.battle, event, unseen))]
+        """The whole log as it was written here: each line named whom its reader could see then."""
+        return list(self._lines)
 
     def _check_more(self) -> None:
         """`--more--`: the last turn wrote more lines than the log pane shows."""
