@@ -322,9 +322,19 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
 
 def movement_budget(battle: Battle, e: Entity) -> int:
     """R-8: floor(speed) cells, at least 1; armor (in Stats) and slow (R-10) applied."""
-    slow = effects(e).get("slow")
-    return movement_cells(stats(e).values["speed"], battle.rules.turns.min_move,
-                          None if slow is None else slow.magnitude)
+    fx, values, turns = effects(e), stats(e).values, battle.rules.turns
+    slow = fx.get("slow") if fx.active else None
+    if slow is not None:
+        return movement_cells(values["speed"], turns.min_move, slow.magnitude)
+    # Pure in the stats (shared, never written: their identity stands for them) and the rules:
+    # asked at every turn's start, kept across battles as the other memos here.
+    key = (id(values), id(turns))
+    found = _MOVE_MEMO.get(key)
+    if found is None or found[0] is not values or found[1] is not turns:
+        if len(_MOVE_MEMO) >= _ATTACK_MEMO_LIMIT:
+            _MOVE_MEMO.clear()
+        found = _MOVE_MEMO[key] = (values, turns, movement_cells(values["speed"], turns.min_move))
+    return found[2]
 
 
 def typical_attack(e: Entity) -> Fraction:
@@ -355,6 +365,7 @@ def check_chance(e: Entity, difficulty: Difficulty, rules: Ruleset) -> Fraction:
 # battles here, not only per combatant. A memo of a pure function, not state; bounded.
 _ATTACK_MEMO: dict[tuple, tuple] = {}
 _STATS_MEMO: dict[tuple, MappingProxyType[str, Fraction]] = {}
+_MOVE_MEMO: dict[tuple, tuple] = {}  # movement_budget's without slow: (stats values, turn rules, cells)
 _ATTACK_MEMO_LIMIT = 50_000
 
 

@@ -158,12 +158,14 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
     put(e, TurnState, TurnState(own_turns=state.own_turns + 1, movement_left=budget, acted=False))
     battle.emit(ev.Turn, actor=cid(e), movement=budget)
     fx = effects(e)
+    if not fx.active:  # most turns: nothing to tick, nothing that stops or blinds it
+        update_sight(battle, e)
+        return True
     stunned = fx.has("stun")
-    if fx.active:  # nothing to tick otherwise (most turns)
-        tick_effects(battle, e)
-        if not is_active(e) or check_end(battle):
-            return False
-        fx = effects(e)
+    tick_effects(battle, e)
+    if not is_active(e) or check_end(battle):
+        return False
+    fx = effects(e)
     knocked = fx.get("knockdown")
     if knocked is not None:  # a covered turn spent on the ground, the last getting up
         if knocked.turns_left <= 1:
