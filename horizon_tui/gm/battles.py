@@ -19,7 +19,7 @@ from horizon_tui.rules.numbers import percent_text
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
-from horizon_tui.content.models import ATTRIBUTES, Character
+from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
 from horizon_tui.engine import mapgen
@@ -32,8 +32,7 @@ from horizon_tui.engine.persist import (
 )
 from horizon_tui.engine.runner import begin, override, run_ai
 from horizon_tui.errors import DataError
-from horizon_tui.gm.campaign import Campaign, Npc
-from horizon_tui.rules.validation import loadout_problems
+from horizon_tui.gm.campaign import Campaign, Npc, npc_character  # npc_character: also the NPC sheet's
 
 RulesFor = Callable[[dict], Ruleset]
 
@@ -153,7 +152,8 @@ def quick_enemy(name: str, level: int, health: int, weapon: str, catalogue: Cata
     points = max(5, rules.creation.starting_points + rules.experience.points_per_level * (level - rules.creation.starting_level))
     fighting = [a for a in ATTRIBUTES if a != "beauty"]
     attributes = {a: points // len(fighting) + (1 if i < points % len(fighting) else 0) for i, a in enumerate(fighting)}
-    npc = Npc(name=name.strip(), level=level, attributes=attributes | {"beauty": 0}, health=health, weapon=weapon, xp=xp)
+    npc = Npc(name=name.strip(), level=level, attributes=rules.creation.attribute_minimums | attributes, health=health,
+              weapon=weapon, xp=xp)  # beauty, not a fighting attribute, at its R-1 minimum
     return attrs.evolve(npc_enemy(npc, catalogue, enemies), id=f"quick:{name.strip()}")
 
 
@@ -167,33 +167,6 @@ def mapless_controllers(session: BattleSession) -> None:
 
 
 # --- NPCs as combatants, and battles placed by hand on a map ----------------------------------------
-
-
-def npc_character(npc: Npc, catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None) -> Character:
-    """The NPC as a character the engine can field: its attributes, species, weapon and armour,
-    and the abilities and loadout of the enemy type it takes them from (`abilities_from`), which
-    must fit the NPC's own level (R-6). ValueError naming what is missing or doesn't fit."""
-    data: dict[str, Any] = {"name": npc.name, "species": npc.race, "weapon": npc.weapon,
-                            "attributes": {a: int(npc.attributes.get(a, 0)) for a in ATTRIBUTES}}
-    if npc.armor:
-        data["armor"] = npc.armor
-    if npc.abilities_from:
-        template = (enemies or {}).get(npc.abilities_from)
-        if template is None:
-            known = ", ".join(sorted(enemies or {})) or "none loaded"
-            raise ValueError(f"{npc.name}: no enemy type {npc.abilities_from!r} to take abilities from ({known})")
-        kit = character_to_dict(template.character, catalogue)
-        data["abilities"] = kit.get("abilities", [])
-        if "loadout" in kit:
-            data["loadout"] = kit["loadout"]
-    try:
-        character = character_from_dict(data, catalogue, f"NPC {npc.name}")
-    except DataError as exc:
-        raise ValueError("; ".join(str(p) for p in exc.problems)) from None
-    problems = loadout_problems(character, catalogue.rules, f"NPC {npc.name}", level=npc.level)
-    if problems:
-        raise ValueError(f"{npc.name}'s abilities from {npc.abilities_from}: {problems[0].message}")
-    return character
 
 
 def npc_hand_set(npc: Npc) -> dict[str, Fraction]:

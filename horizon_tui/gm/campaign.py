@@ -20,6 +20,7 @@ import attrs
 
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
+from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.convert import converter, fraction_to_plain
 from horizon_tui.content.models import ATTRIBUTES, Character
 from horizon_tui.content.ruleset import Ruleset
@@ -27,6 +28,7 @@ from horizon_tui.errors import DataError
 from horizon_tui.rules import progression
 from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.stats import derived_stats
+from horizon_tui.rules.validation import loadout_problems
 
 SCHEMA = 1
 KIND = "horizon-campaign"
@@ -48,6 +50,15 @@ class Member:
         return self.character.name
 
 
+def rules_minimums() -> dict[str, int]:
+    """R-1's minimums as the shipped rules data sets them (data/rules.toml, [creation]): what an NPC
+    made without attributes starts with, as a new character does (rules.creation.starting_attributes)."""
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.rules.creation import starting_attributes
+
+    return starting_attributes(default_catalogue().rules)
+
+
 @attrs.frozen
 class Npc:
     """A non-player character the party meets: enough for dialogue checks (R-12) and the roster.
@@ -57,7 +68,7 @@ class Npc:
     name: str
     level: int = 1
     species: str = ""
-    attributes: dict[str, int] = attrs.field(factory=lambda: {a: 1 for a in ATTRIBUTES} | {"beauty": 0})
+    attributes: dict[str, int] = attrs.field(factory=rules_minimums)  # the GM's editor: the campaign's own
     willpower: Fraction | None = None  # None: from the attributes (R-2)
     health: int | None = None  # None: from the attributes (R-2)
     xp: int = 0  # what the party earns for dealing with it (R-14)
@@ -82,25 +93,58 @@ class Npc:
             return self.side
         return "party" if self.attitude in ("friendly", "ally") else "enemies"
 
-    def stats(self, catalogue: Catalogue | None = None) -> dict[str, Fraction]:
-        """R-2 from its attributes, with its species' bonuses (R-3) when the catalogue knows
-        `race`: the same numbers it fights with (rules.character.add_points, flat_bonuses)."""
-        species = catalogue.species.get(self.race) if catalogue is not None else None
-        if species is None:
-            return derived_stats(self.attributes)
-        from horizon_tui.rules.stats import add_points
+    def stats(self, catalogue: Catalogue | None = None, enemies: dict[str, EnemyDef] | None = None) -> dict[str, Fraction]:
+        """The numbers it fights with: rules.character.build over the NPC as the character a battle
+        fields (npc_character) — species (R-3), armour, always-on passives and the rules'
+        `health_scale` (R-2 [H]). Without `enemies`, the passives of `abilities_from` are left out;
+        an NPC the catalogue can't field (an unknown species or weapon id) has R-2 from its own
+        attributes."""
+        from horizon_tui.content.catalogue import default_catalogue
+        from horizon_tui.rules.character import build
 
-        attributes = add_points(self.attributes, species.bonuses.attributes, {})
-        return derived_stats(attributes, dict(species.bonuses.stats))
+        catalogue = catalogue or default_catalogue()
+        npc = self if enemies is not None or not self.abilities_from else attrs.evolve(self, abilities_from="")
+        try:
+            return dict(build(npc_character(npc, catalogue, enemies), catalogue.rules).stats)
+        except ValueError:
+            return derived_stats(self.attributes, health_scale=catalogue.rules.derived_stats.health_scale)
 
-    def effective_willpower(self, catalogue: Catalogue | None = None) -> Fraction:
-        return Fraction(self.willpower) if self.willpower is not None else self.stats(catalogue)["willpower"]
+    def effective_willpower(self, catalogue: Catalogue | None = None, enemies: dict[str, EnemyDef] | None = None) -> Fraction:
+        return Fraction(self.willpower) if self.willpower is not None else self.stats(catalogue, enemies)["willpower"]
 
-    def effective_health(self, catalogue: Catalogue | None = None) -> int:
-        return self.health if self.health is not None else whole(self.stats(catalogue)["health"])
+    def effective_health(self, catalogue: Catalogue | None = None, enemies: dict[str, EnemyDef] | None = None) -> int:
+        """The health a battle starts it with: set by hand, else R-2 as `stats` (health_scale applied)."""
+        return self.health if self.health is not None else whole(self.stats(catalogue, enemies)["health"])
 
     def free_action_points(self, rules: Ruleset) -> int:
         return progression.free_action_points(self.level, rules)
+
+
+def npc_character(npc: Npc, catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None) -> Character:
+    """The NPC as a character the engine can field: its attributes, species, weapon and armour,
+    and the abilities and loadout of the enemy type it takes them from (`abilities_from`), which
+    must fit the NPC's own level (R-6). ValueError naming what is missing or doesn't fit."""
+    data: dict[str, Any] = {"name": npc.name, "species": npc.race, "weapon": npc.weapon,
+                            "attributes": {a: int(npc.attributes.get(a, 0)) for a in ATTRIBUTES}}
+    if npc.armor:
+        data["armor"] = npc.armor
+    if npc.abilities_from:
+        template = (enemies or {}).get(npc.abilities_from)
+        if template is None:
+            known = ", ".join(sorted(enemies or {})) or "none loaded"
+            raise ValueError(f"{npc.name}: no enemy type {npc.abilities_from!r} to take abilities from ({known})")
+        kit = character_to_dict(template.character, catalogue)
+        data["abilities"] = kit.get("abilities", [])
+        if "loadout" in kit:
+            data["loadout"] = kit["loadout"]
+    try:
+        character = character_from_dict(data, catalogue, f"NPC {npc.name}")
+    except DataError as exc:
+        raise ValueError("; ".join(str(p) for p in exc.problems)) from None
+    problems = loadout_problems(character, catalogue.rules, f"NPC {npc.name}", level=npc.level)
+    if problems:
+        raise ValueError(f"{npc.name}'s abilities from {npc.abilities_from}: {problems[0].message}")
+    return character
 
 
 @attrs.frozen

@@ -20,6 +20,7 @@ from horizon_tui.errors import DataError
 from horizon_tui.gm import battles, services
 from horizon_tui.gm.campaign import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Npc
 from horizon_tui.rules.checks import dialogue_defence
+from horizon_tui.rules.creation import starting_attributes
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.tui.forms import parse_optional_int, parse_optional_number
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
@@ -36,7 +37,7 @@ class NpcEditorScreen(Screen[Npc | None]):
     def __init__(self, npc: Npc | None) -> None:
         super().__init__(id="gm-npc")
         self.original = npc
-        self.npc = npc or Npc(name="")
+        self.npc = npc or Npc(name="", attributes=starting_attributes(self.app.rules))  # R-1, the campaign's rules
 
     def compose(self) -> ComposeResult:
         n = self.npc
@@ -148,17 +149,18 @@ class NpcEditorScreen(Screen[Npc | None]):
             text.append(f"✗ {exc}", style="bold red")
             self.query_one("#npc-preview", Static).update(text)
             return
-        stats = npc.stats(self.app.catalogue)
+        catalogue, enemies = self.app.catalogue, self.enemies()  # the campaign's rules (health_scale)
+        stats = npc.stats(catalogue, enemies)
         text.append("willpower ", style="dim")
-        text.append(f"{one_decimal(npc.effective_willpower(self.app.catalogue)):g}", style="bold")
+        text.append(f"{one_decimal(npc.effective_willpower(catalogue, enemies)):g}", style="bold")
         text.append(" (set)\n" if npc.willpower is not None else " (R-2)\n", style="dim")
         text.append("health ", style="dim")
-        text.append(f"{npc.effective_health(self.app.catalogue)}", style="bold")
+        text.append(f"{npc.effective_health(catalogue, enemies)}", style="bold")
         text.append(" (set)\n" if npc.health is not None else f" (R-2: {whole(stats['health'])})\n", style="dim")
         text.append("free-action points ", style="dim")
         text.append(f"{npc.free_action_points(self.app.rules)}\n", style="bold")
         dialogue = self.app.rules.dialogue
-        defence = dialogue_defence(npc.effective_willpower(self.app.catalogue), dialogue)
+        defence = dialogue_defence(npc.effective_willpower(catalogue, enemies), dialogue)
         text.append(f"\nA dialogue check against them: {dialogue.die} + score vs {dialogue.die} + "
                     f"{one_decimal(defence):g} (R-12)\n", style="dim")
         for name in ("charisma", "initiative", "evasion", "accuracy"):

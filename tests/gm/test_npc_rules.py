@@ -1,0 +1,93 @@
+"""Issue 13 leftovers: an NPC's attribute minimums come from the rules data (R-1, data/rules.toml's
+[creation] minimums), and its sheet shows the health a battle starts it with — rules.character.build
+over the NPC as a battle fields it, `derived_stats.health_scale` (R-2 [H]) included."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import attrs
+from textual.widgets import Input, Static
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from engine_kit import OPEN, character, make_battle  # noqa: E402 - the engine tests' battle maker, from their folder
+
+from horizon_tui.content.catalogue import data_dir, default_catalogue  # noqa: E402
+from horizon_tui.engine.battle import hp, ident  # noqa: E402
+from horizon_tui.gm import battles  # noqa: E402
+from horizon_tui.gm.app import create_gm_app  # noqa: E402
+from horizon_tui.gm.campaign import Npc  # noqa: E402
+from horizon_tui.gm.screens.npc_editor import NpcEditorScreen  # noqa: E402
+
+# Mayor Oswin of tests/gm/conftest.py, a human: R-2 health 3×40 + 4×10 + 3×8 + 5×5 + 6×15 + 5×5 = 324.
+OSWIN = Npc("Mayor Oswin", level=3, attributes={"physical": 3, "agility": 4, "perception": 3, "cognition": 5,
+                                                 "faith": 6, "beauty": 5})
+
+
+def paced(health_scale: str):
+    catalogue = default_catalogue()
+    rules = catalogue.rules
+    return catalogue.with_rules(attrs.evolve(rules, derived_stats=attrs.evolve(
+        rules.derived_stats, health_scale=Fraction(health_scale))))
+
+
+def test_r1_an_npc_made_without_attributes_starts_at_the_rules_minimums():
+    assert Npc("Villager").attributes == {"physical": 1, "agility": 1, "perception": 1, "cognition": 1,
+                                          "faith": 1, "beauty": 0}
+
+
+def test_r1_the_npc_minimums_are_read_from_the_rules_data(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    shutil.copytree(data_dir(), data)
+    rules = data / "rules.toml"
+    text = rules.read_text(encoding="utf-8")
+    assert "minimums = { physical = 1," in text
+    rules.write_text(text.replace("minimums = { physical = 1,", "minimums = { physical = 3,"), encoding="utf-8")
+    monkeypatch.setenv("HORIZON_DATA", str(data))
+    assert Npc("Villager").attributes["physical"] == 3
+    # The quick stat line's beauty (not a fighting attribute) sits at the rules' minimum too.
+    beauty_one = default_catalogue().with_rules(attrs.evolve(default_catalogue().rules, creation=attrs.evolve(
+        default_catalogue().rules.creation, beauty_from_one=True)))
+    quick = battles.quick_enemy("Bandit", 2, 30, "dagger", beauty_one)
+    assert quick.character.attributes["beauty"] == 1
+
+
+async def test_the_npc_editor_starts_a_new_npc_at_the_campaigns_minimums(session, catalogue):
+    session.apply(lambda c: attrs.evolve(c, rules={"creation": {"beauty_from_one": True}}), "rules")
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NpcEditorScreen)
+        assert app.screen.query_one("#npc-beauty", Input).value == "1"  # R-1 [H] beauty_from_one
+        assert app.screen.query_one("#npc-physical", Input).value == "1"
+
+
+def test_r2_the_npc_sheet_health_is_the_battles_with_health_scale():
+    for scale, health in (("1", 324), ("0.5", 162), ("1.5", 486)):
+        catalogue = paced(scale)
+        assert OSWIN.effective_health(catalogue) == health, scale
+        battle = make_battle(OPEN, [(character("Hero", catalogue=catalogue), (0, 2))],
+                             [(battles.npc_enemy(OSWIN, catalogue), (8, 2))], catalogue=catalogue)
+        [fighter] = [e for e in battle.combatants() if ident(e).name == "Mayor Oswin"]
+        assert hp(fighter).max_hp == health, scale
+    # Health set by hand is what the battle starts with, whatever the scale.
+    assert attrs.evolve(OSWIN, health=50).effective_health(paced("0.5")) == 50
+
+
+async def test_the_npc_editor_shows_the_scaled_health(session, catalogue):
+    session.apply(lambda c: attrs.evolve(c, rules={"derived_stats": {"health_scale": 0.5}}), "rules")
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, NpcEditorScreen)
+        for attribute, value in OSWIN.attributes.items():
+            editor.query_one(f"#npc-{attribute}", Input).value = str(value)
+        await pilot.pause()
+        preview = str(editor.query_one("#npc-preview", Static).render())
+        assert "health 162 (R-2: 162)" in preview, preview
