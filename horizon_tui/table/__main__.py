@@ -2,7 +2,9 @@
 
 Reads the folder's spec.json, builds the battle, serves it on FOLDER/table.sock and keeps
 FOLDER/battle.json (a battle save) after every accepted input. Ends a while after the battle is
-over, or on SIGTERM/SIGHUP (saving first).
+over, when no seat has been connected for EMPTY_S (an abandoned table must not hold a process on
+the host for ever; nothing is lost: the save is there and the GM's campaign keeps the fight), or
+on SIGTERM/SIGHUP (saving first).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from horizon_tui.table.lobby import load_table
 from horizon_tui.table.server import TableServer
 
 LINGER_S = 600.0  # a finished table stays up this long, so everyone sees the end
+EMPTY_S = 3600.0  # a table no one is connected to ends after this long
 
 
 def build(folder: Path):
@@ -33,7 +36,7 @@ def build(folder: Path):
     return table, dict(tokens), catalogue
 
 
-async def serve(folder: Path) -> None:
+async def serve(folder: Path, *, empty_s: float = EMPTY_S) -> None:
     table, tokens, catalogue = build(folder)
     server = TableServer(table, tokens, folder / "table.sock")
     stop = asyncio.Event()
@@ -50,6 +53,7 @@ async def serve(folder: Path) -> None:
 
     await server.start()
     over_since = None
+    empty_since = loop.time()
     try:
         while not stop.is_set():
             try:
@@ -61,6 +65,10 @@ async def serve(folder: Path) -> None:
                 over_since = over_since or loop.time()
                 if loop.time() - over_since > LINGER_S:
                     break
+            if any(seat.connected for seat in table.seats.values()):
+                empty_since = loop.time()
+            elif loop.time() - empty_since > empty_s:
+                break
     finally:
         save()
         await server.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 
 from table_kit import REPO, SEATED
@@ -73,3 +74,22 @@ async def _until(predicate, timeout=15.0):
             await asyncio.sleep(0.02)
 
     await asyncio.wait_for(wait(), timeout)
+
+
+async def test_a_table_no_one_is_connected_to_ends_in_time_and_keeps_its_save(tmp_path):
+    """An abandoned table must not hold a process on a public host for ever (issue 17): with no
+    seat connected for `empty_s` it ends, saved; while a seat is connected it stays."""
+    from horizon_tui.table.__main__ import serve
+
+    folder = _spec(tmp_path)
+    tokens = json.loads((folder / "tokens.json").read_text())
+    table, _tokens, _catalogue = build(folder)
+    served = asyncio.ensure_future(serve(folder, empty_s=1.5))
+    await _until(lambda: (folder / "table.sock").exists())
+    client = TableClient(folder / "table.sock", "mira", tokens["mira"], table.rebuild)
+    await client.connect()
+    await asyncio.sleep(2.5)
+    assert not served.done()  # the GM is there
+    await client.close()
+    await asyncio.wait_for(served, 10)  # no one: it ends by itself
+    assert (folder / "battle.json").exists() and not (folder / "table.sock").exists()
