@@ -199,7 +199,8 @@ def invites_for(tables_dir: Path, account: str) -> list[Invite]:
 
 OFFERS = ".offers"
 OFFER_SEPARATOR = "--"
-MAX_OFFERS_PER_PLAYER = 12  # per GM; offering the same file again replaces the old copy
+MAX_OFFERS_PER_PLAYER = 12  # to every GM together (so made-up GM names can't fill the disk); the
+                            # same file offered again to the same GM replaces the old copy
 
 
 def offers_dir(tables_dir: Path, gm: str) -> Path:
@@ -217,11 +218,12 @@ def offer_character(tables_dir: Path, account: str, gm: str, save: Path, max_byt
     data = Path(save).read_bytes()
     if len(data) > max_bytes:
         raise ValueError(f"{Path(save).name} is bigger than {max_bytes:,} bytes")
-    folder = private_dir(offers_dir(tables_dir, gm))
-    target = folder / f"{account}{OFFER_SEPARATOR}{Path(save).name}"
-    mine = [p for p in folder.glob(f"{account}{OFFER_SEPARATOR}*") if p != target]
+    target = offers_dir(tables_dir, gm) / f"{account}{OFFER_SEPARATOR}{Path(save).name}"
+    root = Path(tables_dir) / OFFERS
+    mine = [p for p in root.glob(f"*/{account}{OFFER_SEPARATOR}*") if p != target] if root.is_dir() else []
     if len(mine) >= MAX_OFFERS_PER_PLAYER:
-        raise ValueError(f"you have offered {gm} {len(mine)} characters already; ask them to import some")
+        raise ValueError(f"you have {len(mine)} characters offered already; ask your GM to import them")
+    private_dir(target.parent)
     write_private_bytes(target, data)
     return target
 

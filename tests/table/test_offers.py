@@ -45,12 +45,14 @@ def test_too_big_or_too_many_offers_are_refused(tmp_path):
     tables = tmp_path / "tables"
     with pytest.raises(ValueError, match="bigger than 100 bytes"):
         offer_character(tables, "alice", "mira", IRIEL, 100)
-    for n in range(MAX_OFFERS_PER_PLAYER):
+    for n in range(MAX_OFFERS_PER_PLAYER):  # to made-up GM names as well: one cap for them all
         copy = tmp_path / f"c{n}.toml"
         shutil.copy(IRIEL, copy)
-        offer_character(tables, "alice", "mira", copy, 1_000_000)
-    with pytest.raises(ValueError, match="ask them to import some"):
-        offer_character(tables, "alice", "mira", IRIEL, 1_000_000)
+        offer_character(tables, "alice", "mira" if n % 2 else f"gm{n}", copy, 1_000_000)
+    with pytest.raises(ValueError, match="ask your GM to import them"):
+        offer_character(tables, "alice", "nobody", IRIEL, 1_000_000)
+    assert not (tables / ".offers" / "nobody").exists()
+    offer_character(tables, "alice", "mira", tmp_path / "c1.toml", 1_000_000)  # the same again: replaced
     offer_character(tables, "bob", "mira", IRIEL, 1_000_000)  # each player has their own share
 
 
