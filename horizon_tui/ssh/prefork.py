@@ -263,12 +263,73 @@ def _import_player_app() -> Callable[[list[str]], int]:
     for package in (horizon_tui.tui, horizon_tui.gm):  # the player app; the GM tool for a GM's account
         for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
             importlib.import_module(module.name)
-    parser = cli.build_parser()  # built once: each session only parses its arguments with it
+    parser = _ParsedOnce(cli.build_parser(), SESSION_COMMAND_LINES)
     for name in ("textual.scrollbar", "tcod", "tcod_ecs", "horizon_tui.engine", "horizon_tui.rules", "horizon_tui.saves.store",
                  "horizon_tui.saves.lock"):
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     return lambda argv: cli.main(argv, parser)
+
+
+SESSION_COMMAND_LINES = (("play", "--saves-dir", "saves"), ("gm", "--saves-dir", "saves"))  # server.app_argv
+
+
+class _ParsedOnce:
+    """The command lines sessions run, parsed once here: argparse's code is never run again in a
+    session, so its pages stay shared. Any other command line is parsed as usual."""
+
+    def __init__(self, parser, command_lines):
+        self.parser = parser
+        self._parsed = {tuple(argv): parser.parse_args(list(argv)) for argv in command_lines}
+
+    def parse_args(self, argv):
+        parsed = self._parsed.get(tuple(argv))
+        if parsed is None:
+            return self.parser.parse_args(argv)
+        import argparse
+
+        return argparse.Namespace(**vars(parsed))  # the session's own copy
+
+
+def _share_textual_work() -> None:
+    """What each new app would compute again from the same input, computed once in the session
+    server and shared by every fork: the stylesheets parsed into rules (Textual caches them per
+    app only) and the theme's CSS variables. Installed only in this process."""
+    from textual.app import App
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = Stylesheet._parse_rules
+    parsed: dict = {}
+
+    def shared_parse_rules(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        key = (css, read_from, is_default_rules, tie_breaker, scope, self._variables_key())
+        rules = parsed.get(key)
+        if rules is None:
+            rules = parsed[key] = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+        return rules
+
+    def variables_key(self):
+        key = getattr(self, "_horizon_variables_key", None)
+        if key is None or key[0] is not self._variables:
+            key = self._horizon_variables_key = (self._variables, tuple(sorted(self._variables.items())))
+        return key[1]
+
+    Stylesheet._parse_rules = shared_parse_rules
+    Stylesheet._variables_key = variables_key
+
+    get_css_variables = App.get_css_variables
+    variables: dict = {}
+
+    def shared_css_variables(self):
+        theme = self.current_theme
+        key = (type(self), id(theme))
+        found = variables.get(key)
+        if found is None or found[0] is not theme:
+            found = variables[key] = (theme, get_css_variables(self))
+        self.theme_variables = dict(found[1])
+        return dict(found[1])
+
+    App.get_css_variables = shared_css_variables
 
 
 def _warm_up() -> None:
@@ -389,6 +450,7 @@ def serve(control: socket.socket, *, warm_up: bool = True) -> int:
 
     started = time.perf_counter()
     target = _import_player_app()
+    _share_textual_work()
     if warm_up:
         _warm_up()
     gc.collect()

@@ -197,3 +197,50 @@ async def test_two_sessions_of_one_user_on_one_character_are_told(start_host, ss
                 break
             await asyncio.sleep(0.025)
         assert holder.pid == second_pid
+
+
+def test_the_sessions_command_lines_are_parsed_once_and_each_session_gets_its_own_copy():
+    from horizon_tui import cli
+    from horizon_tui.ssh.prefork import SESSION_COMMAND_LINES, _ParsedOnce
+
+    parser = cli.build_parser()
+    parsed = _ParsedOnce(parser, SESSION_COMMAND_LINES)
+    first = parsed.parse_args(["play", "--saves-dir", "saves"])
+    assert vars(first) == vars(parser.parse_args(["play", "--saves-dir", "saves"]))
+    first.saves = "elsewhere"  # one session's changes stay its own
+    assert parsed.parse_args(["play", "--saves-dir", "saves"]).saves == "saves"
+    assert parsed.parse_args(["gm", "--saves-dir", "saves"]).command == "gm"
+    other = parsed.parse_args(["play", "--saves-dir", "mine"])  # anything else: parsed as usual
+    assert other.saves == "mine"
+
+
+SHARED_TEXTUAL_WORK = """
+import asyncio, sys, tempfile
+from pathlib import Path
+from horizon_tui.tui.app import create_app
+from horizon_tui.ssh.prefork import _share_textual_work
+
+async def menu(saves):
+    app = create_app(saves)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        return app.stylesheet.rules, app.get_css_variables(), pilot.app.screen.query_one("#menu").region
+
+with tempfile.TemporaryDirectory() as saves:
+    plain = asyncio.run(menu(Path(saves)))
+    _share_textual_work()
+    one, two = asyncio.run(menu(Path(saves))), asyncio.run(menu(Path(saves)))
+def described(rules):
+    return [(repr(r.selector_set), {k: repr(v) for k, v in r.styles.get_rules().items()}) for r in rules]
+assert described(one[0]) == described(plain[0]), "the same rules as Textual's own parse"
+assert all(a is b for a, b in zip(one[0], two[0])) and len(one[0]) == len(two[0]), "parsed once"
+assert one[1] == plain[1] == two[1] and one[1] is not two[1], "the same variables, each app its own dict"
+assert one[2] == plain[2], "the menu laid out as before"
+print("ok")
+"""
+
+
+def test_stylesheets_and_theme_variables_are_computed_once_for_every_app():
+    result = subprocess.run([sys.executable, "-c", SHARED_TEXTUAL_WORK], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
