@@ -148,6 +148,38 @@ def memory_kib(pid: int) -> tuple[int, int]:
     return values["Rss:"], values["Pss:"]
 
 
+KSM = Path("/sys/kernel/mm/ksm")
+
+
+def ksm_running() -> bool:
+    """Is the kernel's same-page merging on (the session server opts in to it, prefork.py)?"""
+    try:
+        return (KSM / "run").read_text().strip() == "1"
+    except OSError:
+        return False
+
+
+async def settle(seconds: float) -> None:
+    """Wait for the memory to be measured to settle: with KSM on, until ksmd's merging has
+    stopped growing (under 1 % more shared pages over two full scans, at least three scans since
+    now), at most 180 s; a page is merged only once it was seen unchanged on two scans."""
+    if not ksm_running():
+        await asyncio.sleep(seconds)
+        return
+
+    def read(name: str) -> int:
+        return int((KSM / name).read_text())
+
+    start, deadline = read("full_scans"), time.perf_counter() + 180
+    sharing: dict[int, int] = {}
+    while time.perf_counter() < deadline:
+        scans = read("full_scans")
+        sharing.setdefault(scans, read("pages_sharing"))
+        if scans >= start + 3 and scans - 2 in sharing and sharing[scans] <= sharing[scans - 2] * 1.01:
+            return
+        await asyncio.sleep(0.5)
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -284,13 +316,13 @@ async def run(args, server: Server) -> None:
     await asyncio.sleep(1.0)
     first = Player(server, server.users[0], args.ready)
     await first.connect()
-    await asyncio.sleep(1.5)
+    await settle(1.5)
     one_parts = server.pss_parts()
     one = sum(one_parts.values())
     more = [Player(server, server.users[i], args.ready) for i in range(1, args.memory_sessions)]
     for player in more:  # one at a time, as players arrive
         await player.connect()
-    await asyncio.sleep(1.5)
+    await settle(1.5)
     many_parts = server.pss_parts()
     many = sum(many_parts.values())
     extra = (many - one) / max(1, len(more)) / 1024
@@ -302,7 +334,8 @@ async def run(args, server: Server) -> None:
           f"{len(more) + 1}: {extra:.1f} MiB per extra session (target ≤ 12); each session's process "
           f"RSS {statistics.median(m[0] for m in per_app) / 1024:.1f} MiB, PSS "
           f"{statistics.median(m[1] for m in per_app) / 1024:.1f} MiB (median of {len(per_app)}); "
-          f"per extra session by process: {shares} MiB")
+          f"per extra session by process: {shares} MiB; same-page merging (KSM) "
+          f"{'on' if ksm_running() else 'off'}")
     await asyncio.gather(first.close(), *(p.close() for p in more))
     await asyncio.sleep(2.0)
 

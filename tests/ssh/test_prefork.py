@@ -244,3 +244,13 @@ def test_stylesheets_and_theme_variables_are_computed_once_for_every_app():
     result = subprocess.run([sys.executable, "-c", SHARED_TEXTUAL_WORK], capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self/ksm_stat").exists(), reason="no per-process KSM (Linux 6.4+)")
+def test_the_session_server_and_its_forks_allow_same_page_merging():
+    script = ("import os; from horizon_tui.ssh.prefork import _allow_page_merging; "
+              "assert _allow_page_merging(); pid = os.fork()\n"
+              "if pid == 0: os._exit(0 if 'ksm_merge_any: yes' in open('/proc/self/ksm_stat').read() else 1)\n"
+              "assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
