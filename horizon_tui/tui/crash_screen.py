@@ -1,9 +1,16 @@
 """An unexpected exception inside an app (issue 13): save what can be saved, write a crash report,
 show a screen naming it. The app keeps running; a second crash while the screen is up ends it as
-Textual would. Used by the player app and the GM tool (`CrashGuard` in their bases)."""
+Textual would. Used by the player app and the GM tool (`CrashGuard` in their bases).
+
+Textual ends a message pump's loop at the first error a handler raises
+(`MessagePump._process_messages_loop` breaks). When that pump is the App's or a screen's, the app
+takes no more keys — the crash screen's escape and q included — so `keep_pumps_alive` wraps
+`MessagePump._dispatch_message` once: in a `CrashGuard` app the error goes to `_handle_exception`
+and the pump goes on. That is Textual's private API, hence textual's upper bound in pyproject."""
 
 from __future__ import annotations
 
+from asyncio import CancelledError
 from pathlib import Path
 
 from textual.app import ComposeResult
@@ -84,3 +91,32 @@ class CrashGuard:
             self.push_screen(CrashScreen(report, saved))  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - can't even show it: end the app as Textual would
             super()._handle_exception(error)  # type: ignore[misc]
+
+
+def keep_pumps_alive() -> None:
+    """See the module's docstring. Idempotent; other apps' pumps behave as Textual's own."""
+    from textual.message_pump import MessagePump
+
+    original = MessagePump._dispatch_message  # noqa: SLF001 - the one seam (module docstring)
+    if getattr(original, "horizon_keeps_alive", False):
+        return
+
+    async def dispatch(self, message) -> None:
+        try:
+            await original(self, message)
+        except CancelledError:
+            raise
+        except Exception as error:
+            try:
+                app = self if isinstance(self, CrashGuard) else self.app
+            except Exception:  # noqa: BLE001 - no app to tell: Textual's own way
+                raise error from None
+            if not isinstance(app, CrashGuard):
+                raise
+            app._handle_exception(error)  # reports and shows it, or ends the app as Textual would
+
+    dispatch.horizon_keeps_alive = True  # type: ignore[attr-defined]
+    MessagePump._dispatch_message = dispatch  # type: ignore[method-assign]
+
+
+keep_pumps_alive()

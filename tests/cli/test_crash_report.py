@@ -3,7 +3,6 @@ a problem with the input stays exit 1."""
 
 from __future__ import annotations
 
-import asyncio
 
 from horizon_tui import cli, paths
 
@@ -46,12 +45,12 @@ def _crashing_once(factory, crashes: list):
         async def drive(pilot):
             await pilot.pause()
             app.screen.call_later(bug)  # a bug in a screen's handler
-            for _ in range(200):  # the crash screen is pushed from Textual's error hook; the crashed
-                await asyncio.sleep(0.02)  # screen's own queue has stopped, so no pilot.pause()
+            for _ in range(200):  # the crash screen is pushed from Textual's error hook
+                await pilot.pause(0.02)
                 if type(app.screen).__name__ == "CrashScreen":
                     break
             crashes.append(type(app.screen).__name__)
-            app.exit()  # what q on the crash screen does (app.quit)
+            await pilot.press("q")  # the crash screen's q quits (the app still takes keys)
 
         run = app.run
         app.run = lambda: run(headless=True, size=(80, 24), auto_pilot=drive)
