@@ -109,3 +109,54 @@ async def test_a_table_at_one_keyboard_hands_each_seat_its_turn_and_what_it_may_
         await pilot.pause()
         assert app.campaign.log[-1].kind == "xp"
         assert any(note.startswith("GM: XP awarded: ") for note in screen.client.replica.notes)
+
+
+async def test_the_gm_has_the_trackers_keys_at_the_table_and_a_player_seat_does_not(session, catalogue,
+                                                                                    tmp_path, monkeypatch):
+    """The tracker's keys of a local fight at a table too (issue 15's tracker, issue 17): marking,
+    damage by an amount on the marked, a catalogue enemy joining; each goes to the table, as an
+    override every view follows. At a player's seat the marks are refused."""
+    from textual.widgets import Static
+
+    from horizon_tui.engine.battle import hp
+    from horizon_tui.tui.battle.dialogs import ChoiceDialog
+
+    monkeypatch.setenv("HORIZON_TABLES", str(tmp_path / "tables"))
+    monkeypatch.setenv("HORIZON_ACCOUNT", "mira")
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        app.screen.query_one("#seat-Iriel").value = "alice"
+        await pilot.press("ctrl+k")
+        await pilot.pause()
+        screen = next(s for s in app.screen_stack if isinstance(s, GMTableScreen))
+        if isinstance(app.screen, HandOver):
+            await pilot.press("enter")
+        if screen.client.seat != "mira":
+            screen.selected = next(cid(e) for e in screen.battle.combatants() if team(e) == "enemies")
+            await pilot.press("space")
+            assert not screen.marked and "only the GM's seat" in screen.prompt
+            await pilot.press("ctrl+g", "enter")
+        assert screen.client.seat == "mira"
+        assert "D dmg" in str(screen.query_one("#gm-tracker", Static).render())
+
+        foes = [cid(e) for e in screen.battle.combatants() if team(e) == "enemies" and is_active(e)]
+        before = {f: hp(screen.battle[f]).hp for f in foes[:2]}
+        for foe in before:
+            screen.selected = foe
+            await pilot.press("space")
+        assert screen.marked == set(before)
+        await pilot.press("D", *"3", "enter", *"a falling beam", "enter")
+        await pilot.pause()
+        assert {f: hp(screen.battle[f]).hp for f in before} == {f: v - 3 for f, v in before.items()}
+        assert not screen.marked
+        assert screen.client.replica.inputs[-1].action.__class__.__name__ == "Damage"
+
+        count = len(screen.battle.order)
+        await pilot.press("A")
+        assert isinstance(app.screen, ChoiceDialog)  # the catalogue's enemy types, nothing else
+        await pilot.press("enter", "enter", "enter", "enter", "enter")  # the first type; one, enemies, seen
+        await pilot.pause()
+        assert len(screen.battle.order) == count + 1
+        assert screen.client.replica.inputs[-1].action.__class__.__name__ == "Reinforce"

@@ -40,6 +40,8 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     """The player app's battle screen as the GM sees it: everything, every side, and the GM's hand."""
 
     GM_SCREEN = True
+    TRACKER_LEGEND = ("[ ] pick ␣ mark D dmg H heal\nT temp v revive A add W out\nR reveal i init { } order\n"
+                      "d delay e ready c who o over\nf free action\n")
     BINDINGS = [
         Binding("left_square_bracket", "select(-1)", "Previous", id="gmb.prev", key_display="[", show=False),
         Binding("right_square_bracket", "select(1)", "Next", id="gmb.next", key_display="]", show=False),
@@ -105,8 +107,7 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         side = self.query_one("#battle-side")
         width = max(24, side.scrollable_content_region.width - 1) if side.size.width else 28
         text = self.tracker_text(width)
-        text.append("[ ] pick ␣ mark D dmg H heal\nT temp v revive A add W out\nR reveal i init { } order\n"
-                    "d delay e ready c who o over\nf free action\n", style="dim")
+        text.append(self.TRACKER_LEGEND, style="dim")
         return text
 
     def _shown_unit(self, visible):

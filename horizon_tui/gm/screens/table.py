@@ -43,6 +43,10 @@ from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 __all__ = ["OpenTableScreen", "GMTableScreen", "seats_from", "table_id_for"]
 
+# The tracker's keys a GM has at a table too (`gm_battle`'s bindings, by id).
+TRACKER_KEYS = ("gmb.mark", "gmb.damage", "gmb.heal", "gmb.temp", "gmb.revive", "gmb.withdraw",
+                "gmb.initiative", "gmb.reveal", "gmb.add")
+
 
 class OpenTableScreen(Screen):
     AUTO_FOCUS = "#table-encounter"  # the form's first field (else the scroller took the keys)
@@ -182,23 +186,28 @@ async def rejoin_table(app) -> bool:
     return True
 
 
-class GMTableScreen(OverrideMenu, TableBattleScreen):
+class GMTableScreen(TrackerMixin, OverrideMenu, TableBattleScreen):
     """The GM at the table: the table's battlefield, with the campaign following it, and the GM
-    tool's override menu (`o` on the combatant `[ ]` select) sent to the table, so every view has it."""
+    tool's hand on it sent to the table, so every view has it: the override menu (`o` on the
+    combatant `[ ]` selects) and the tracker's keys of a local fight (mark, damage, heal, temporary
+    health, withdraw, initiative, reveal, a combatant joining), with the tracker in the side panel."""
 
     GM_SCREEN = True
+    mapless = False  # a table always has its battlefield
+    TRACKER_LEGEND = "[ ] pick ␣ mark D dmg H heal\nT temp v revive A add W out\nR reveal i init o over\n"
     BINDINGS = [Binding("ctrl+z", "table_undo", "Undo", id="gmtable.undo", show=False,
                         tooltip="At a table the undo is the table's: every screen follows"),
                 Binding("left_square_bracket", "select(-1)", "Previous", id="gmtable.prev", key_display="[",
                         show=False),
                 Binding("right_square_bracket", "select(1)", "Next", id="gmtable.next", key_display="]",
                         show=False),
-                Binding("o", "override", "Override", id="gmtable.override")]
+                Binding("o", "override", "Override", id="gmtable.override"),
+                *(b for b in GMBattleScreen.BINDINGS if b.id in TRACKER_KEYS)]
 
-    # The local fight's selection and revive, on this screen's battle (the same code, not a copy).
+    # The local fight's selection and tracker, on this screen's battle (the same code, not a copy).
     _selected_id = GMBattleScreen._selected_id
     action_select = GMBattleScreen.action_select
-    action_revive = TrackerMixin.action_revive
+    _tracker_text = GMBattleScreen._tracker_text
 
     def __init__(self, client, spec, *, title: str = "", proc=None) -> None:
         super().__init__(client, title=title, spec=spec, on_end=self._ended)
@@ -207,6 +216,28 @@ class GMTableScreen(OverrideMenu, TableBattleScreen):
         self._recorded = client.replica.version
         self.selected: str | None = None
         self.place_for: str | None = None
+        self.marked: set[str] = set()
+
+    def on_mount(self) -> None:  # TableBattleScreen.on_mount runs as well (Textual calls both)
+        self.query_one("#battle-side").mount(Static(id="gm-tracker", markup=False), before=0)
+
+    def refresh_all(self) -> None:
+        super().refresh_all()
+        for tracker in self.query("#gm-tracker"):
+            tracker.update(self._tracker_text())
+
+    def _gm_only(self) -> bool:
+        return self.role == "gm" or self.refuse("only the GM's seat has the GM's hand")
+
+    def action_mark(self) -> None:
+        if self._gm_only():
+            super().action_mark()
+
+    def action_add_combatant(self) -> None:
+        """Only the catalogue's enemy types join at a table: the table's process knows them (an
+        NPC's or a quick stat line's definition lives in this campaign alone)."""
+        if self._gm_only() and not self.battle.over:
+            self._join_catalogue()
 
     def _shown_unit(self, visible):
         chosen = self._selected_id() if self.role == "gm" and self.cursor is None else None
