@@ -5,7 +5,11 @@
    --runs each). Target (issue 16): SSH ≤ 0.8 × local.
 2. Memory: the PSS of the whole host (server, pre-forked session server and every session's
    process, /proc/PID/smaps_rollup) with one session, then with --memory-sessions at their menus;
-   the difference per extra session. Target: ≤ 12 MiB.
+   the difference per extra session. Target: ≤ 12 MiB. On Python 3.12 and newer the session
+   server makes its objects immortal before the first fork (prefork._immortalize), so a session's
+   reads leave the shared pages alone; `--mortal` measures without that. Run it on 3.12+ to see
+   it: `python3.12 -m venv .venv312 && .venv312/bin/pip install -e . && .venv312/bin/python
+   bench/bench_ssh.py`.
 3. --sessions players at once (default 50), each pressing a key every --interval seconds (0.5)
    for --seconds (20): the time from each key to the first bytes of the redraw, and to the end of
    it (no more bytes for 15 ms). Target: p95 key → redraw ≤ 100 ms.
@@ -66,6 +70,7 @@ class Server:
             accounts.add(name, pub)
         self.process: subprocess.Popen | None = None
         self.port = 0
+        self.sharing = "no session server"
 
     def start(self) -> None:
         argv = [sys.executable, "-m", "horizon_tui.cli", "serve-ssh", "--port", str(self.args.port),
@@ -74,7 +79,8 @@ class Server:
                 "--max-startups", "200:30:400", "--max-startups-per-source", "200"]  # one loopback address
         if self.args.app_command:
             argv += ["--app-command", self.args.app_command]
-        self.process = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, cwd=REPO)
+        env = dict(os.environ, HORIZON_PREFORK_MORTAL="1" if self.args.mortal else "0")
+        self.process = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, cwd=REPO, env=env)
         wanted = ("listening on", "session server") if not self.args.app_command else ("listening on",)
         seen = set()
         for line in self.process.stderr:
@@ -82,6 +88,8 @@ class Server:
             if found:
                 self.port = int(found.group(1))
             seen |= {w for w in wanted if w in line and ("ready" in line or w == "listening on")}
+            if "session server" in line and "ready" in line:
+                self.sharing = line.rsplit(", ", 1)[-1].rstrip(")\n")
             if len(seen) == len(wanted):
                 break
         else:
@@ -293,7 +301,8 @@ async def local_start(args, saves: Path, size=(100, 30)) -> float:
 
 async def run(args, server: Server) -> None:
     print(f"server pid {server.process.pid} on port {server.port}; app: "
-          f"{args.app_command or 'horizon play (the real player app), pre-forked'}")
+          f"{args.app_command or 'horizon play (the real player app), pre-forked'}; Python "
+          f"{sys.version.split()[0]}; session server: {server.sharing}")
 
     # 1. connect → drawn menu, against a local start, interleaved
     ssh_times, local_times = [], []
@@ -382,6 +391,8 @@ def main() -> None:
     parser.add_argument("--app-command", default=None,
                         help="instead of the player app (the saves folder is appended)")
     parser.add_argument("--ready", default="New character", help="text that means the menu is drawn")
+    parser.add_argument("--mortal", action="store_true",
+                        help="the session server leaves reference counts alone (what immortal objects save)")
     args = parser.parse_args()
     asyncio.run(bench(args))
 
