@@ -192,6 +192,16 @@ async def test_more_holds_the_enemies_until_a_key_when_a_turn_overflows_the_log(
         screen.speed = 0  # the next enemy turn comes 0.8 s later: not before the checks below
         await pilot.press("right")  # only lets the log go on
         assert not screen.more and pos(screen.battle["champion"]) == where
+        for _ in range(200):  # and a key bound to nothing, space, goes on too
+            if screen.more:
+                break
+            if screen.me is not None:
+                await pilot.press("full_stop")
+            await pilot.pause(0.05)
+        assert screen.more
+        screen.speed = 0
+        await pilot.press("space")
+        assert not screen.more
 
 
 async def test_z_lists_the_slots_with_reasons_and_a_digit_picks_one(saves, catalogue, iriel):

@@ -221,6 +221,16 @@ class BattleScreen(Screen):
 
     # --- keys → the mode in force → what happens --------------------------------------------------
 
+    MORE_PASSES = frozenset({"m", "question_mark", "f1", "ctrl+p", "ctrl+c", "ctrl+q"})  # the log, help, palette, quit
+
+    def on_key(self, event) -> None:
+        """While `--more--` is up, any key goes on, space and keys bound to nothing included (as
+        in NetHack's --more--); the log, help, the palette and quitting keep their keys."""
+        if self.more and event.key not in self.MORE_PASSES:
+            event.stop()
+            event.prevent_default()
+            self.key("more")
+
     def key(self, command: str) -> None:
         """One key command (a `tui.keymap` id without `battle.`) through the mode in force."""
         if self.more:
