@@ -26,8 +26,11 @@ class PromptDialog(ModalScreen[dict[str, str] | None]):
     returns the reason the answer can't be taken yet (shown, the dialog stays) or None."""
 
     BINDINGS = [
-        Binding("ctrl+s", "submit", "OK", id="prompt.ok"),
+        Binding("ctrl+s", "ok", "OK", id="prompt.ok"),
         Binding("escape", "cancel", "Cancel", id="prompt.cancel"),
+        # a priority binding runs as the app takes the key, before it hands on the next one: so
+        # the keys after enter go to the next field even when they came in the same packet
+        Binding("enter", "enter", "Next field", show=False, priority=True, id="prompt.enter"),
     ]
 
     def __init__(self, title: str, fields: list[Field], *, note: str = "",
@@ -55,15 +58,24 @@ class PromptDialog(ModalScreen[dict[str, str] | None]):
     def values(self) -> dict[str, str]:
         return {f.key: self.query_one(f"#prompt-{f.key}", Input).value for f in self.fields}
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
+    def action_enter(self) -> None:
+        """Enter: on to the next field, or in the last one answer. The field's own keys typed
+        before enter may still wait in its queue: the answer is read after them, in that queue."""
         inputs = list(self.query(Input))
-        if event.input is inputs[-1]:
-            self.action_submit()
+        field = self.focused
+        if field is inputs[-1] or field not in inputs:
+            self.action_ok()
         else:
             self.focus_next()
 
+    def action_ok(self) -> None:
+        """ctrl+s: answer, after the keys already in the focused field's queue."""
+        field = self.focused
+        (field if isinstance(field, Input) else self).call_later(self.action_submit)
+
     def action_submit(self) -> None:
+        if self.app.screen is not self:  # answered already (two enters in one packet)
+            return
         values = self.values()
         problem = self.check(values) if self.check else None
         if problem:

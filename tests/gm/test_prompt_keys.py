@@ -1,0 +1,43 @@
+"""The GM's field dialogs (gm.screens.dialogs.PromptDialog) with keys that arrive together, as a
+paste or one SSH packet brings them: each character lands in the field it was typed in."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import App
+
+from horizon_tui.gm.screens.dialogs import Field, PromptDialog
+
+
+class Host(App):
+    def __init__(self):
+        super().__init__()
+        self.answer = "unanswered"
+
+    def on_mount(self) -> None:
+        fields = [Field("amount", "Amount"), Field("reason", "Reason")]
+        self.push_screen(PromptDialog("Damage", fields), lambda values: setattr(self, "answer", values))
+
+
+def _key(name: str) -> events.Key:
+    return events.Key(name, None if name == "enter" else (" " if name == "space" else name))
+
+
+async def test_keys_arriving_together_land_in_the_field_they_were_typed_in():
+    app = Host()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        for name in ["7", "enter", "a", "space", "r", "o", "c", "k", "enter"]:  # all queued at once
+            app.post_message(_key(name))
+        await pilot.pause(0.2)
+        assert app.answer == {"amount": "7", "reason": "a rock"}
+
+
+async def test_enter_in_a_field_goes_on_and_enter_in_the_last_answers():
+    app = Host()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press("1", "2", "enter")
+        assert isinstance(app.screen, PromptDialog) and app.answer == "unanswered"
+        await pilot.press("w", "h", "y", "enter")
+        assert app.answer == {"amount": "12", "reason": "why"}
