@@ -293,3 +293,37 @@ def test_the_session_server_makes_its_objects_immortal_where_python_can():
     result = subprocess.run([sys.executable, "-c", IMMORTAL_OBJECTS], capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
+
+
+def _other_pythons_with_immortal_objects() -> list[str]:
+    """Interpreters ≥ 3.12 on this machine besides the one running the tests (PATH, pyenv): the
+    host should run on one, so the immortal path is tried there even when the venv is 3.11."""
+    import glob
+    import shutil
+
+    found = [shutil.which(f"python3.{minor}") for minor in range(12, 16)]
+    pyenv = os.environ.get("PYENV_ROOT", str(Path.home() / ".pyenv"))
+    found += sorted(glob.glob(f"{pyenv}/versions/3.1[2-9]*/bin/python3"))
+    usable = []
+    for path in filter(None, found):
+        try:
+            probe = subprocess.run([path, "-c", "import sys; print(sys.version_info >= (3, 12))"],
+                                   capture_output=True, text=True, timeout=30)
+        except OSError:
+            continue
+        if probe.returncode == 0 and probe.stdout.strip() == "True" and \
+                Path(path).resolve() != Path(sys.executable).resolve():
+            usable.append(path)
+    return usable[:2]
+
+
+def test_immortal_objects_on_another_python_where_the_machine_has_one():
+    # prefork imports only the standard library, so a bare interpreter runs the same check
+    pythons = _other_pythons_with_immortal_objects()
+    if not pythons:
+        pytest.skip("no other Python 3.12+ on this machine")
+    root = str(Path(__file__).resolve().parents[2])
+    for python in pythons:
+        result = subprocess.run([python, "-s", "-c", IMMORTAL_OBJECTS], capture_output=True, text=True,
+                                timeout=120, env={"PYTHONPATH": root, "PATH": os.defpath})
+        assert result.returncode == 0 and result.stdout.strip() == "ok", (python, result.stderr)
