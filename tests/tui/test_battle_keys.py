@@ -192,7 +192,8 @@ async def test_more_holds_the_enemies_until_a_key_when_a_turn_overflows_the_log(
         screen.speed = 0  # the next enemy turn comes 0.8 s later: not before the checks below
         await pilot.press("right")  # only lets the log go on
         assert not screen.more and pos(screen.battle["champion"]) == where
-        for _ in range(200):  # and a key bound to nothing, space, goes on too
+        screen.speed = 3
+        for _ in range(400):  # and a key bound to nothing, space, goes on too
             if screen.more:
                 break
             if screen.me is not None:
