@@ -52,11 +52,11 @@ class DialogueScreen(Screen):
             with VerticalScroll(id="talk-form"):
                 with Grid(classes="form"):
                     yield Label("Character")
-                    yield Dropdown(party, value=party[0][1] if party else Select.BLANK, id="talk-character",
+                    yield Dropdown(party, value=party[0][1] if party else Select.NULL, id="talk-character",
                                  compact=True, prompt="no party yet")
                     yield Label("NPC")
                     first = next((n.name for n in campaign.npcs if n.checkable), None)
-                    yield Dropdown(npcs, value=first if first else Select.BLANK, id="talk-npc", compact=True,
+                    yield Dropdown(npcs, value=first if first else Select.NULL, id="talk-npc", compact=True,
                                  prompt="no NPC yet")
                     yield Label("Check")
                     yield Dropdown(kinds, value=kinds[0][1], allow_blank=False, id="talk-kind", compact=True)
@@ -86,7 +86,7 @@ class DialogueScreen(Screen):
 
     def _select(self, key: str) -> str | None:
         value = self.query_one(f"#talk-{key}", Select).value
-        return None if value is Select.BLANK else str(value)
+        return None if value is Select.NULL else str(value)
 
     def plan(self) -> services.CheckPlan:
         character, npc = self._select("character"), self._select("npc")

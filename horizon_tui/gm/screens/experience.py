@@ -52,7 +52,7 @@ class ExperienceScreen(Screen):
                     yield Input(str(sum(self.preset.values())) if self.preset else "", id="xp-amount",
                                 placeholder="how much in all", compact=True, type="integer")
                     yield Label("Character")
-                    yield Dropdown([(n, n) for n in names], value=names[0] if names else Select.BLANK,
+                    yield Dropdown([(n, n) for n in names], value=names[0] if names else Select.NULL,
                                  id="xp-one", compact=True, prompt="no party yet")
                     yield Label("For")
                     yield Input(self.reason, id="xp-reason", placeholder="e.g. the toll road cleared", compact=True)
@@ -108,7 +108,7 @@ class ExperienceScreen(Screen):
         total = parse_whole(raw, "the XP")
         if split == "one":
             one = self.query_one("#xp-one", Select).value
-            if one is Select.BLANK:
+            if one is Select.NULL:
                 raise ValueError("pick the character")
             return {str(one): total}
         return services.split_xp(total, names)

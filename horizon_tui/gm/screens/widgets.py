@@ -20,7 +20,7 @@ class Dropdown(Select):
             return
         event.stop()
         event.prevent_default()
-        options = [(str(prompt), value) for prompt, value in self._options if value is not Select.BLANK]
+        options = [(str(prompt), value) for prompt, value in self._options if value is not Select.NULL]
         if not options:
             return
         values = [value for _, value in options]
