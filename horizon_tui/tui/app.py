@@ -57,7 +57,23 @@ class HorizonApp(CrashGuard, App[None]):
                 tooltip="The keys of this screen"),
         Binding("f2", "join_table", "Join the table", show=False, id="app.join_table",
                 tooltip="Join a live table your GM seated you at"),
+        # in a text field, tab moves on as the app takes the key (a priority binding), before it
+        # hands on the next: keys typed after tab land in the next field even when they arrive
+        # together (a paste, one SSH packet); elsewhere tab is what the screen makes it
+        Binding("tab", "next_field", show=False, priority=True, id="app.next_field"),
+        Binding("shift+tab", "next_field(-1)", show=False, priority=True, id="app.previous_field"),
     ]
+
+    def action_next_field(self, step: int = 1) -> None:
+        from textual.actions import SkipAction
+        from textual.widgets import Input
+
+        if not isinstance(self.focused, Input):
+            raise SkipAction()
+        if step > 0:
+            self.screen.focus_next()
+        else:
+            self.screen.focus_previous()
 
     def __init__(self, saves_dir: Path, catalogue: Catalogue | None = None, *, start: str | None = None):
         super().__init__()

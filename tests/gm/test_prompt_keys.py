@@ -41,3 +41,23 @@ async def test_enter_in_a_field_goes_on_and_enter_in_the_last_answers():
         assert isinstance(app.screen, PromptDialog) and app.answer == "unanswered"
         await pilot.press("w", "h", "y", "enter")
         assert app.answer == {"amount": "12", "reason": "why"}
+
+
+async def test_keys_after_tab_arriving_together_land_in_the_next_field(session, catalogue):
+    from textual.widgets import Input
+
+    from horizon_tui.gm.app import create_gm_app
+    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NpcEditorScreen)
+        first = app.focused
+        assert isinstance(first, Input)
+        for name in ["T", "o", "m", "tab", "e", "l", "f", "tab", "shift+tab"]:  # all queued at once
+            app.post_message(events.Key(name, name if len(name) == 1 else None))
+        await pilot.pause(0.2)
+        fields = list(app.screen.query(Input))
+        assert first.value == "Tom" and fields[1].value == "elf" and app.focused is fields[1]
