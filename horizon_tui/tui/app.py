@@ -18,6 +18,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.reactive import Reactive
 
+from horizon_tui.tui import key_order  # noqa: F401 - installs itself (keys in a field in order)
 from horizon_tui.tui.crash_screen import CrashGuard
 
 if TYPE_CHECKING:

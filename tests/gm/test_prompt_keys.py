@@ -61,3 +61,23 @@ async def test_keys_after_tab_arriving_together_land_in_the_next_field(session, 
         await pilot.pause(0.2)
         fields = list(app.screen.query(Input))
         assert first.value == "Tom" and fields[1].value == "elf" and app.focused is fields[1]
+
+
+async def test_editing_keys_arriving_together_keep_their_order_among_the_characters(session, catalogue):
+    from textual.widgets import Input
+
+    from horizon_tui.gm.app import create_gm_app
+    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NpcEditorScreen)
+        name, _species, level = list(app.screen.query(Input))[:3]
+        assert level.value == "1"
+        keys = ["A", "b", "left", "c", "end", "d", "tab", "tab", "end", "backspace", "4"]  # all at once
+        for key in keys:
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause(0.2)
+        assert name.value == "Acbd" and level.value == "4"
