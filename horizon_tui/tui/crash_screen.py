@@ -58,13 +58,11 @@ class CrashGuard:
         """For the command, once the app has ended: after a crash in this run, 70 (crash.EXIT_INTERNAL)
         with one line per crash report on stderr, as the CLI gives for a crash outside an app;
         else `otherwise`."""
-        import sys
-
         from horizon_tui.crash import EXIT_INTERNAL, one_line
+        from horizon_tui.terminal import tell
 
         reports = self.__dict__.get("crash_reports") or []
-        for report in reports:
-            print(one_line(report), file=sys.stderr)
+        tell(*(one_line(report) for report in reports))  # the reports are on disk whatever happens here
         return EXIT_INTERNAL if reports else otherwise
 
     def save_before_crash(self) -> list[str]:

@@ -16,8 +16,7 @@ def run_player_app(args) -> int:
     app.run()
     problems = app.data_problems_seen
     if problems:
-        import sys
+        from horizon_tui.terminal import tell
 
-        for problem in problems:
-            print(problem, file=sys.stderr)
+        tell(*(str(problem) for problem in problems))
     return app.crash_exit_code(1 if problems else app.return_code or 0)

@@ -102,3 +102,44 @@ def test_an_app_that_quits_without_a_crash_exits_0(monkeypatch, tmp_path):
     monkeypatch.setattr(player_app, "create_app", make)
     assert cli.main(["--saves", str(tmp_path / "saves"), "play"]) == 0
     assert not paths.crash_reports_dir().exists()
+
+
+class _HungUp:
+    """stderr once the terminal has gone (the SSH connection or the window closed)."""
+
+    def __init__(self, errno_: int):
+        self.errno_ = errno_
+
+    def write(self, text):
+        raise OSError(self.errno_, "Input/output error")
+
+    def flush(self):
+        raise OSError(self.errno_, "Input/output error")
+
+
+def test_a_crash_whose_terminal_has_gone_still_exits_70_with_one_report(monkeypatch, tmp_path):
+    # by hand: a GM closed the terminal on the crash screen, and printing the report's line on
+    # the way out failed with EIO, which wrote a second crash report about the first
+    import errno
+    import sys
+
+    from horizon_tui.gm import app as gm_app
+
+    crashes: list = []
+    monkeypatch.setattr(gm_app, "create_gm_app", _crashing_once(gm_app.create_gm_app, crashes))
+    monkeypatch.setattr(sys, "stderr", _HungUp(errno.EIO))
+    assert cli.main(["--saves", str(tmp_path / "saves"), "gm"]) == 70
+    assert len(list(paths.crash_reports_dir().glob("crash-*.txt"))) == 1
+
+
+def test_telling_a_terminal_that_has_gone_drops_the_lines_but_other_errors_are_raised():
+    import errno
+
+    import pytest
+
+    from horizon_tui.terminal import tell
+
+    for gone in (errno.EIO, errno.ENXIO, errno.EPIPE):
+        tell("a line", stream=_HungUp(gone))
+    with pytest.raises(OSError):
+        tell("a line", stream=_HungUp(errno.ENOSPC))
