@@ -147,9 +147,13 @@ def effective_loadout(character: Character) -> list[Ability]:
 
 
 def check_character(character: Character, catalogue: Catalogue, file: str = "<character>") -> list[Problem]:
-    """A player character's file: the combatant checks, plus the 42 points of creation (R-4)."""
+    """A player character's file: the combatant checks, plus the 42 points of creation (R-4), and
+    the limits a file is read with (a name's length, a number's range: content.guard), so what a
+    form accepts can be opened again."""
+    from horizon_tui.content.guard import check_ranges
+
     rules = catalogue.rules
-    problems = []
+    problems = check_ranges(character, file)
     if not character.name.strip():
         problems.append(Problem(file, "name", "a character needs a name"))
     if character.xp < 0:

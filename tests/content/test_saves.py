@@ -232,3 +232,24 @@ def test_stale_temp_files_of_interrupted_saves_are_removed_at_the_next_start(tmp
     assert done.returncode == 0
     assert sorted(p.name for p in remove_stale_temps(tmp_path)) == sorted([gone.name, old.name])
     assert mine.exists() and keep.exists()
+
+
+@pytest.mark.parametrize("suffix", [".toml", ".json"])
+def test_a_character_the_reader_would_refuse_is_not_written(suffix, tmp_path, make_character, catalogue):
+    """By hand: the ability form took a 300-character name and saved it; the file then failed to
+    open (files.name_length is 64). A save is read back as a load reads it first: DataError
+    naming the key, and the good file there left as it was."""
+    from horizon_tui.content.models import Ability, AbilityKind, Difficulty
+
+    path = tmp_path / f"iriel{suffix}"
+    good = make_character(xp=3)
+    save_character(path, good, catalogue)
+    before = path.read_bytes()
+    bad = attrs.evolve(good, abilities=[Ability(name="Z" * 300, difficulty=Difficulty("II"),
+                                                kind=AbilityKind.damage)])
+    with pytest.raises(DataError) as caught:
+        save_character(path, bad, catalogue)
+    [problem] = caught.value.problems
+    assert problem.key == "abilities.0.name" and "a name of 300 characters; at most 64" in problem.message
+    assert path.read_bytes() == before and not store.backup_path(path, 1).exists()
+    assert load_character(path, catalogue) == good

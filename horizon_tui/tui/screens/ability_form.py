@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
 
+from horizon_tui.content.guard import check_ranges
 from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectSpec, Target
 from horizon_tui.rules.character import build
 from horizon_tui.rules.creation import ability_multiplier, solo_ability
@@ -176,7 +177,7 @@ class AbilityFormScreen(Screen[Ability | None]):
         elif ability.name in self.other_names:
             errors.append(f"another ability is already called {ability.name!r}")
         errors += [f"{p.key.split('.', 1)[-1]}: {p.message}" if "." in p.key else p.message
-                   for p in check_ability(ability, "", "ability")]
+                   for p in check_ranges(ability, "", ("ability",)) + check_ability(ability, "", "ability")]
         return ability, errors
 
     def on_input_changed(self, event: Input.Changed) -> None:
