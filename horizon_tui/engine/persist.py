@@ -18,6 +18,7 @@ import attrs
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.content.guard import decode_json_bytes
 from horizon_tui.engine.battle import Battle, PartyMember
 from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.runner import Input, action_from_dict, action_to_dict, replay, run_ai
@@ -100,6 +101,7 @@ def save_session(path: Path, session: BattleSession, catalogue: Catalogue) -> No
         except DataError:
             raise
     data = json.dumps(session_to_dict(session, catalogue), ensure_ascii=False, indent=1).encode()
+    decode_json_bytes(data, str(path))  # what load_session would refuse (a text too long…) is not written
     rotate_backups(path)
     atomic_write(path, data)
 

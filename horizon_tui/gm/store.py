@@ -117,5 +117,9 @@ class CampaignStore:
         return read_campaign(path, self.catalogue)
 
     def write(self, path: Path, data: bytes) -> None:
-        """Atomic, with three backups; refuses to replace a file that has become unreadable."""
+        """Atomic, with three backups; refuses to replace a file that has become unreadable, and
+        to write one it couldn't open again (read back as the GM tool opens a campaign: its size,
+        nesting, a text's length; by hand a 200,000-character note made a campaign that never
+        opened again): DataError naming the key, nothing written, the action not taken."""
+        decode(data, self.catalogue, str(path))
         save_bytes(path, data, check=read_json)

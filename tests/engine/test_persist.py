@@ -142,6 +142,25 @@ def test_a_corrupted_save_raises_and_is_left_as_it_was(world, catalogue, tmp_pat
     assert save.read_bytes() == before
 
 
+def test_a_battle_save_that_could_not_be_read_back_is_not_written(world, catalogue, tmp_path):
+    """A save is read back with the limits a load uses (content.guard) before it is written: a
+    text over files.text_length (here a character's 200,000-character origin) is refused naming
+    the key, and the save there is kept as it was."""
+    import attrs
+
+    session = fresh(world, catalogue)
+    save = tmp_path / "battle.json"
+    save_session(save, session, catalogue)
+    before = save.read_bytes()
+    member = session.party[0]
+    long = attrs.evolve(member.character, background=attrs.evolve(member.character.background,
+                                                                   origin="x" * 200_000))
+    session.party[0] = attrs.evolve(member, character=long)
+    with pytest.raises(DataError, match="a text of 200,000 characters"):
+        save_session(save, session, catalogue)
+    assert save.read_bytes() == before and load_session(save, catalogue, world[1])
+
+
 @pytest.mark.parametrize("tamper", ["log_length", "inputs"])
 def test_a_save_that_replays_differently_is_refused(world, catalogue, tmp_path, tamper):
     session = fresh(world, catalogue)

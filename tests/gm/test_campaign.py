@@ -61,6 +61,20 @@ def test_a_campaign_file_that_went_bad_is_reported_and_never_overwritten(session
     assert session.path.read_text(encoding="utf-8") == "{ not json"
 
 
+def test_a_change_the_campaign_could_not_be_opened_with_again_is_not_saved(session, store):
+    """By hand: a 200,000-character NPC note saved a campaign that never opened again (a text is
+    at most files.text_length, 100,000). The write is read back as opening reads it: refused."""
+    import attrs
+
+    before = session.path.read_bytes()
+    npc = session.campaign.npcs[0]
+    with pytest.raises(DataError) as caught:
+        session.apply(lambda c: services.save_npc(c, npc.name, attrs.evolve(npc, notes="n" * 200_000)), "notes")
+    assert "npcs.0.notes: a text of 200,000 characters; at most 100,000" in str(caught.value)
+    assert session.path.read_bytes() == before and session.encoded == before
+    assert store.load(session.path)[0] == session.campaign
+
+
 def test_every_change_is_saved_at_once_with_backups(session):
     session.apply(services.advance_day, "day")
     assert session.path.read_bytes() == session.encoded
