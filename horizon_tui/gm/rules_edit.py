@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 import attrs
@@ -128,13 +128,10 @@ def parse_cell(text: str, current: Any) -> Any:
     if isinstance(current, (int, float)) or current is None:
         if current is None and not raw:
             return None
-        try:
-            number = Decimal(raw)
-        except InvalidOperation:
-            raise ValueError(f"{raw!r} is not a number") from None
-        if not number.is_finite():
-            raise ValueError(f"{raw!r} is not a number")
-        return int(number) if number == number.to_integral_value() else float(number)
+        from horizon_tui.content.guard import parse_decimal
+
+        number = parse_decimal(raw)  # bounded digits and exponent: "1e999999999" is refused at once
+        return int(number) if number.denominator == 1 else float(number)
     if not raw:
         raise ValueError("this can't be empty")
     return raw

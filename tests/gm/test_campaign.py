@@ -187,6 +187,25 @@ def test_rules_are_checked_as_edited(session):
         rules_edit.set_cell(data, ("levels", 0, "slots"), "many")
     assert any("add up to 1" in p for p in rules_edit.problems(
         rules_edit.set_cell(data, ("species", "reaction_admirer"), "0.5")))
+    assert rules_edit.set_cell(data, ("levels", 0, "slots"), "3e0")["levels"][0]["slots"] == 3
+
+
+def test_a_huge_number_typed_into_a_rules_cell_is_refused_at_once(session):
+    """By hand: "1e999999999" typed into the rules editor pinned a CPU (Decimal made an integer of
+    a billion digits at every keystroke). A child process, so a regression fails instead of hanging."""
+    import subprocess
+    import sys
+
+    script = ("from horizon_tui.gm import rules_edit\n"
+              "for text in ('1e999999999', '9' * 5000, '-1e-999999999'):\n"
+              "    try:\n"
+              "        rules_edit.parse_cell(text, 2)\n"
+              "    except ValueError as exc:\n"
+              "        print(exc)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0 and len(lines) == 3, result.stderr
+    assert "exponent" in lines[0] and "at most 40 digits" in lines[1]
 
 
 def test_a_campaign_keeps_only_its_differences_and_two_campaigns_differ(session, store):
