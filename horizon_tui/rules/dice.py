@@ -33,7 +33,8 @@ class DiceError(ValueError):
         self.message = message
         self.column = column
         where = f" at column {column}" if column is not None else ""
-        super().__init__(f"bad dice expression {expression!r}: {message}{where}")
+        shown = expression if len(expression) <= 40 else expression[:40] + "…"  # a pasted page stays one line
+        super().__init__(f"bad dice expression {shown!r}: {message}{where}")
 
 
 @attrs.frozen

@@ -210,6 +210,14 @@ def test_unsupported_expressions_are_refused_with_a_reason(text, fragment):
     assert info.value.expression == text
 
 
+def test_a_pasted_page_is_refused_in_one_short_line():
+    # by hand: the GM's dice roller echoed a 6,000-character paste in a toast that covered the screen
+    with pytest.raises(DiceError) as info:
+        parse_dice("1+" * 3000 + "1")
+    text = str(info.value)
+    assert len(text) < 120 and "\n" not in text and "1+1+1+…" in text and "longer than 200" in text
+
+
 def test_non_text_is_a_type_error():
     with pytest.raises(TypeError):
         parse_dice(8)
