@@ -92,12 +92,18 @@ def setup_of(draft: Draft, folder: Path, catalogue: Catalogue, enemies: dict[str
     return load_encounter(str(path), catalogue, enemies)
 
 
-def save(draft: Draft, folder: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> Path:
-    """Write the draft as `folder/<slug>.toml`, after checking it loads; returns the path."""
+def path_for(draft: Draft, folder: Path) -> Path:
+    """Where `save` writes the draft: `folder/<slug of its name>.toml`."""
     from horizon_tui.gm.store import slug
 
+    return folder / f"{slug(draft.name)}.toml"
+
+
+def save(draft: Draft, folder: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> Path:
+    """Write the draft at `path_for`, after checking it loads; returns the path. The caller asks
+    before replacing another encounter there."""
     setup_of(draft, folder, catalogue, enemies)
-    path = folder / f"{slug(draft.name)}.toml"
+    path = path_for(draft, folder)
     atomic_write(path, to_toml(draft).encode())
     return path
 

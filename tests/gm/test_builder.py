@@ -53,6 +53,24 @@ async def test_build_an_encounter_see_its_odds_place_one_and_save_it(session, ca
         assert data["enemies"] == [{"enemy": "wolf"}, {"enemy": "wolf", "at": [start[0] + 1, start[1]]}]
         setup = load_encounter(str(path), app.store.catalogue, app.enemies())
         assert setup.xp == 40 and (start[0] + 1, start[1]) in [tuple(xy) for _, xy, _ in setup.enemies]
+
+        # the same name again with other enemies: asked before the first file is replaced
+        first = path.read_bytes()
+        await pilot.press("plus")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+        assert isinstance(app.screen, ConfirmDialog) and "a-new-encounter.toml" in app.screen.question
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen and path.read_bytes() == first
+        await pilot.press("ctrl+s", "y")
+        await pilot.pause()
+        assert app.screen is screen and path.read_bytes() != first
+        await pilot.press("ctrl+s")  # saved as it is: nothing to ask
+        await pilot.pause()
+        assert app.screen is screen
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, EncounterPickerScreen)

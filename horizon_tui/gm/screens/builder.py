@@ -261,6 +261,19 @@ class EncounterBuilderScreen(Screen):
             self.app.bell()
             self.notify(problem, severity="warning")
             return
+        target = ef.path_for(self.draft, builder_folder(self.app))
+        if target.exists() and target.read_bytes() != ef.to_toml(self.draft).encode():
+            from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+            self.app.push_screen(
+                ConfirmDialog(f"There is already an encounter file {target.name}. Replace it with this "
+                              "one? (Or give this one another name.)", yes="Replace", no="Keep it",
+                              title="Replace an encounter?"),
+                lambda yes: yes and self._write())
+            return
+        self._write()
+
+    def _write(self) -> None:
         try:
             path = ef.save(self.draft, builder_folder(self.app), self.app.store.catalogue, self.app.enemies())
         except (DataError, OSError) as exc:
