@@ -587,39 +587,43 @@ def _buff_ally(mind: Mind, rule: Rule) -> bool:
 # --- rules that move -------------------------------------------------------------------------------
 
 
-def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Cells it can end its move on this turn (x, y, cost), from one distance map (returned too:
-    `_move_to` walks it back)."""
+def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
+    """Cells it can end its move on this turn (x, y, cost), from one distance map of the square
+    its movement can reach (returned too: `_move_to` walks it back)."""
     state = comp(e, TurnState)
-    field = battle.battlefield
-    dist = field.distance_map([pos(e)], blocked_for(battle, e), within=state.movement_left, **move_costs(battle, e))
-    ok = dist <= state.movement_left
+    me = cid(e)
+    x0, y0, window = battle.battlefield.moves_within(pos(e), blocked_for(battle, e), state.movement_left,
+                                                     **move_costs(battle, e))
+    ok = window <= state.movement_left
+    h, w = window.shape
     for (x, y), who in battle.occupancy.items():
-        if who != cid(e):
-            ok[y, x] = False
+        if who != me and 0 <= x - x0 < w and 0 <= y - y0 < h:
+            ok[y - y0, x - x0] = False
     ys, xs = np.nonzero(ok)
-    return xs, ys, dist[ys, xs], dist
+    cost = window[ys, xs]
+    return xs + x0, ys + y0, cost, (x0, y0, window)
 
 
-def _move_to(mind: Mind, cell: tuple[int, int], dist: np.ndarray) -> bool:
+def _move_to(mind: Mind, cell: tuple[int, int], dist: tuple) -> bool:
     """Move to a cell `_reachable` offered, along a cheapest path read off its distance map: from
     the cell, each lowest neighbour is a cheapest way in, down to the mover's own cell (0).
     Only while a diagonal step costs what a straight one does (R-8): else the lowest neighbour
     may not be the way in, and `Move` searches its own path."""
     if mind.battle.rules.turns.diagonal_cost != 1:
         return mind.perform(Move(mind.actor, cell))
-    back = tcod.path.hillclimb2d(dist, (cell[1], cell[0]), True, True).tolist()
-    via = tuple((x, y) for y, x in reversed(back[:-1]))  # from the first step to the cell
+    x0, y0, window = dist
+    back = tcod.path.hillclimb2d(window, (cell[1] - y0, cell[0] - x0), True, True).tolist()
+    via = tuple((x + x0, y + y0) for y, x in reversed(back[:-1]))  # from the first step to the cell
     return mind.perform(Move(mind.actor, cell, via=via))
 
 
 def _gap(xs: np.ndarray, ys: np.ndarray, foes: list[Entity]) -> np.ndarray:
     """R-11 distance from each cell to the nearest of `foes`."""
-    gap = np.full(xs.shape, UNREACHABLE, dtype=np.int64)
-    for o in foes:
-        ox, oy = pos(o)
-        np.minimum(gap, np.maximum(np.abs(xs - ox), np.abs(ys - oy)) - 1, out=gap)
-    return gap
+    if not foes:
+        return np.full(xs.shape, UNREACHABLE, dtype=np.int64)
+    at = np.array([pos(o) for o in foes], dtype=np.int64)  # one array op per step for all foes, not per foe
+    cells = np.maximum(np.abs(xs[:, None] - at[:, 0]), np.abs(ys[:, None] - at[:, 1]))
+    return cells.min(axis=1) - 1
 
 
 def _keep_range(mind: Mind, rule: Rule) -> bool:

@@ -70,6 +70,21 @@ def _astar_steps(astar: tcod.path.AStar, start: Pos, goal: Pos, first: int | Non
     return steps
 
 
+def _search_buffers(shape: tuple[int, int]) -> tuple:
+    """A distance and a cost array of one shape (int32, C order) with the structs libtcod's
+    `dijkstra2d_basic` reads them through (what `tcod.path.dijkstra2d` builds on every call)."""
+    dist, cost = np.empty(shape, dtype=np.int32), np.empty(shape, dtype=np.int32)
+
+    def narray(array: np.ndarray):
+        return _ffi.new("struct NArray*", {
+            "type": tcod.path._INT_TYPES[np.int32], "ndim": 2,  # noqa: SLF001 - as tcod.path._export_dict
+            "data": _ffi.cast("void*", array.ctypes.data),
+            "shape": array.shape, "strides": array.strides,
+        })
+
+    return dist, cost, narray(dist), narray(cost)
+
+
 def _cost_key(difficult_cost: int, terrain_costs: Mapping[str, int] | None, diagonal_cost: int = 1) -> tuple:
     key = (difficult_cost,) if diagonal_cost == 1 else (difficult_cost, ("diagonal", diagonal_cost))
     if not terrain_costs:
@@ -89,6 +104,7 @@ class Battlefield:
     _fov_bytes: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
     _los: dict[tuple[Pos, Pos], bool] = attrs.field(init=False, repr=False, factory=dict)
     _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]] = attrs.field(init=False, repr=False, factory=dict)
+    _windows: dict[tuple[int, int], tuple] = attrs.field(init=False, repr=False, factory=dict)
     _astars: dict[tuple, tuple[np.ndarray, tcod.path.AStar]] = attrs.field(init=False, repr=False, factory=dict)
     _toward: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
 
@@ -369,20 +385,42 @@ class Battlefield:
         self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
         diagonal_cost: int, limit: int,
     ) -> np.ndarray:
+        x0, y0, window = self.moves_within(source, blocked, limit, difficult_cost=difficult_cost,
+                                           terrain_costs=terrain_costs, diagonal_cost=diagonal_cost)
+        distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
+        distance[y0:y0 + window.shape[0], x0:x0 + window.shape[1]] = window
+        return distance
+
+    def moves_within(
+        self, source: Pos, blocked: Iterable[Pos], limit: int, *, difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None = None, diagonal_cost: int = 1,
+    ) -> tuple[int, int, np.ndarray]:
+        """`distance_map([source], blocked, within=limit)` cut to the square of radius `limit`
+        around `source`, the only cells such a walk can reach (every step costs at least 1):
+        (x0, y0, window) with window[y - y0, x - x0] the cost to (x, y), `UNREACHABLE` beyond the
+        limit. A unit's move this turn asks this (the AI weighing where to step): the search runs
+        in buffers kept per window size and handed to libtcod as they are, without tcod's
+        per-call wrapping of the arrays (most of the time of a search this small)."""
         x, y = source
         h, w = self.terrain.shape
+        limit = max(0, limit)
         x0, x1, y0, y1 = max(0, x - limit), min(w, x + limit + 1), max(0, y - limit), min(h, y + limit + 1)
-        cost = self.base_cost(difficult_cost, terrain_costs)[y0:y1, x0:x1].copy()
+        shape = (y1 - y0, x1 - x0)
+        buffers = self._windows.get(shape)
+        if buffers is None:
+            buffers = self._windows[shape] = _search_buffers(shape)
+        dist, cost, c_dist, c_cost = buffers
+        cost[...] = self.base_cost(difficult_cost, terrain_costs)[y0:y1, x0:x1]
         for bx, by in blocked:
-            if x0 <= bx < x1 and y0 <= by < y1 and (bx, by) != source:
+            if x0 <= bx < x1 and y0 <= by < y1 and (bx != x or by != y):
                 cost[by - y0, bx - x0] = 0
-        window = np.full(cost.shape, UNREACHABLE, dtype=np.int32)
-        window[y - y0, x - x0] = 0
-        tcod.path.dijkstra2d(window, cost, 1, diagonal_cost, out=window)
+        dist.fill(UNREACHABLE)
+        dist[y - y0, x - x0] = 0
+        if _lib.dijkstra2d_basic(c_dist, c_cost, 1, diagonal_cost) < 0:  # pragma: no cover - libtcod's own error
+            raise RuntimeError("libtcod's dijkstra2d failed")
+        window = dist.copy()
         window[window > limit] = UNREACHABLE
-        distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
-        distance[y0:y1, x0:x1] = window
-        return distance
+        return x0, y0, window
 
     def _single_source(
         self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
