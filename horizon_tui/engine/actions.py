@@ -26,6 +26,7 @@ from horizon_tui.engine.components import (
     Cooldowns, FreeActions, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
+from horizon_tui.engine.frozen import quick_init
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.engine.turns import advance, check_end, update_sight
 from horizon_tui.engine.usability import ability_refusal, charge_refusal, free_action_refusal, turn_refusal
@@ -34,12 +35,14 @@ from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
 
 
+@quick_init
 @attrs.frozen
 class Success:
     events: list[ev.Event]
     ends_turn: bool = False
 
 
+@quick_init
 @attrs.frozen
 class Impossible:
     reason: str
@@ -72,6 +75,7 @@ def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
 # --- movement -------------------------------------------------------------------------------
 
 
+@quick_init
 @attrs.frozen
 class Move:
     """Move toward a cell along the cheapest path (R-8). A cell just outside the battlefield
@@ -189,6 +193,7 @@ def _target_problem(battle: Battle, user: Entity, target: Entity, reach: int, *,
     return None
 
 
+@quick_init
 @attrs.frozen
 class Attack:
     """A normal attack (difficulty I): unlimited, no slot (R-5, R-9)."""
@@ -219,6 +224,7 @@ def ability_problem(battle: Battle, e: Entity, ability: Ability) -> str | None:
     return ability_refusal(battle, e, ability.name)
 
 
+@quick_init
 @attrs.frozen
 class UseAbility:
     """Use a slotted ability (R-6): a charge of its difficulty, then its cooldown."""
@@ -473,6 +479,7 @@ class InventAbility:
         return Success(battle.log[start:])
 
 
+@quick_init
 @attrs.frozen
 class Wait:
     """End the turn (R-8: waiting is an action too). A frightened combatant 'hides' this way."""
