@@ -19,7 +19,6 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
-import tcod.path
 
 from horizon_tui.content.ai_profiles import Condition, Profile, Rule, cached_ai_profiles, profiles_path
 from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Target
@@ -611,9 +610,7 @@ def _move_to(mind: Mind, cell: tuple[int, int], dist: tuple) -> bool:
     may not be the way in, and `Move` searches its own path."""
     if mind.battle.rules.turns.diagonal_cost != 1:
         return mind.perform(Move(mind.actor, cell))
-    x0, y0, window = dist
-    back = tcod.path.hillclimb2d(window, (cell[1] - y0, cell[0] - x0), True, True).tolist()
-    via = tuple((x + x0, y + y0) for y, x in reversed(back[:-1]))  # from the first step to the cell
+    via = tuple(mind.battle.battlefield.walk_back(*dist, cell))  # from the first step to the cell
     return mind.perform(Move(mind.actor, cell, via=via))
 
 

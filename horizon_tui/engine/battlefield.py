@@ -82,7 +82,8 @@ def _search_buffers(shape: tuple[int, int]) -> tuple:
             "shape": array.shape, "strides": array.strides,
         })
 
-    return dist, cost, narray(dist), narray(cost)
+    steps = np.empty((shape[0] * shape[1], 2), dtype=np.intc)  # the longest walk down: every cell once
+    return dist, cost, narray(dist), narray(cost), steps, _ffi.from_buffer("int*", steps)
 
 
 def _cost_key(difficult_cost: int, terrain_costs: Mapping[str, int] | None, diagonal_cost: int = 1) -> tuple:
@@ -409,7 +410,7 @@ class Battlefield:
         buffers = self._windows.get(shape)
         if buffers is None:
             buffers = self._windows[shape] = _search_buffers(shape)
-        dist, cost, c_dist, c_cost = buffers
+        dist, cost, c_dist, c_cost, _, _ = buffers
         cost[...] = self.base_cost(difficult_cost, terrain_costs)[y0:y1, x0:x1]
         for bx, by in blocked:
             if x0 <= bx < x1 and y0 <= by < y1 and (bx != x or by != y):
@@ -421,6 +422,21 @@ class Battlefield:
         window = dist.copy()
         window[window > limit] = UNREACHABLE
         return x0, y0, window
+
+    def walk_back(self, x0: int, y0: int, window: np.ndarray, cell: Pos) -> list[Pos]:
+        """The walk `moves_within`'s window gives to `cell`: from the cell, each lowest neighbour
+        (`tcod.path.hillclimb2d`, diagonals too) down to the window's 0, as the cells stepped into
+        from the first step to `cell`. Through the window's kept buffers, as `moves_within`."""
+        buffers = self._windows.get(window.shape)
+        if buffers is None:
+            buffers = self._windows[window.shape] = _search_buffers(window.shape)
+        dist, _, c_dist, _, steps, c_steps = buffers
+        dist[...] = window
+        length = _lib.hillclimb2d_basic(c_dist, cell[1] - y0, cell[0] - x0, True, True, c_steps)
+        if length < 0:  # pragma: no cover - libtcod's own error
+            raise RuntimeError("libtcod's hillclimb2d failed")
+        back = steps[:length - 1].tolist()  # from the cell, without the window's 0 (where it stands)
+        return [(x + x0, y + y0) for y, x in reversed(back)]
 
     def _single_source(
         self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
