@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from itertools import compress
+from operator import itemgetter
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -75,6 +77,8 @@ class Battle:
     ai_profiles: AiProfiles | None = None  # data/ai.toml, what the AI plays (engine.ai)
     memo: dict[Any, Any] = attrs.field(factory=dict, repr=False)  # derived data the AI reuses, never state
     placements: int = 0  # how many times anyone was placed: sight can't change without it (turns.update_sight)
+    active_version: int = 0  # how many times `active` changed (set_presence): `cells` is rebuilt after
+    _cells: ActiveCells | None = attrs.field(default=None, init=False, repr=False)  # `cells()`' index, derived
 
     # --- the log ------------------------------------------------------------------------------
 
@@ -118,6 +122,7 @@ class Battle:
     def set_presence(self, e: Entity, presence: Presence) -> None:
         """The only writer of Presence, keeping the index of active combatants."""
         put(e, Presence, presence)
+        self.active_version += 1
         if presence is Presence.active:
             self.active[cid(e)] = e
             self.active = {k: self.by_id[k] for k in self.by_id if k in self.active}
@@ -144,11 +149,67 @@ class Battle:
         old = entity.registry._components_by_entity[entity].get(Position)  # noqa: SLF001
         if old is not None and self.occupancy.get(old.xy) == ident(entity).id:
             del self.occupancy[old.xy]
+        index = self._cells
+        if index is not None and index.version == self.active_version:
+            index.moved(entity, xy)
         if xy is None:
             entity.components.pop(Position, None)
             return
         put(entity, Position, Position(*xy))
         self.occupancy[xy] = ident(entity).id
+
+    def cells(self) -> ActiveCells:
+        """The active combatants' cells as one array, in spawn order (`ActiveCells`): kept by
+        `place`, rebuilt after `active` changes."""
+        index = self._cells
+        if index is None or index.version != self.active_version:
+            index = self._cells = ActiveCells(self)
+        return index
+
+
+class ActiveCells:
+    """Where the active combatants stand, in spawn order (`battle.active`): derived from their
+    Position components, never state. Sight asks which of them stand in a field of view
+    (`sideview.in_view`) after nearly every move; `seen_in(view)` answers for all of them at
+    once in C (an item getter of their cells and `itertools.compress`), where a loop over every
+    combatant grew with their number. `Battle.place` (the only writer of Position) keeps it; a
+    change of who is active (`set_presence`) has `Battle.cells` build it anew."""
+
+    __slots__ = ("version", "slot", "units", "cells", "width", "off_map", "_getter")
+
+    def __init__(self, battle: Battle) -> None:
+        field = battle.battlefield
+        self.version = battle.active_version
+        self.width = field.width
+        self.off_map = field.width * field.height  # a cell no view has (`Battlefield.fov_flat`)
+        order = list(battle.active.values())
+        self.slot = {e: i for i, e in enumerate(order)}
+        table = battle.registry._components_by_entity  # noqa: SLF001
+        at = [table[e].get(Position) for e in order]
+        self.units = [(e, -1, -1) if p is None else (e, p.x, p.y) for e, p in zip(order, at)]  # (unit, x, y)
+        self.cells = [self.off_map if p is None else p.y * self.width + p.x for p in at]
+        self._getter: Callable[[bytes], Any] | None = None
+
+    def moved(self, e: Entity, xy: tuple[int, int] | None) -> None:
+        i = self.slot.get(e)
+        if i is None:
+            return
+        if xy is None:
+            self.units[i], self.cells[i] = (e, -1, -1), self.off_map
+        else:
+            self.units[i], self.cells[i] = (e, xy[0], xy[1]), xy[1] * self.width + xy[0]
+        self._getter = None
+
+    def seen_in(self, view: bytes) -> list[tuple[Entity, int, int]]:
+        """(unit, x, y) of those whose cell `view` (`Battlefield.fov_flat`) sees, in spawn order."""
+        getter = self._getter
+        if getter is None:
+            cells = self.cells
+            if len(cells) > 1:
+                getter = self._getter = itemgetter(*cells)
+            else:
+                return [u for u, c in zip(self.units, cells) if view[c]]
+        return list(compress(self.units, getter(view)))
 
 
 # --- component accessors (short names keep the systems readable) ------------------------------

@@ -103,6 +103,7 @@ class Battlefield:
     _rows: dict[tuple, list[list[int]]] = attrs.field(init=False, repr=False, factory=dict)
     _fov: dict[tuple[Pos, int], np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
     _fov_bytes: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
+    _fov_flat: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
     _los: dict[tuple[Pos, Pos], bool] = attrs.field(init=False, repr=False, factory=dict)
     _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]] = attrs.field(init=False, repr=False, factory=dict)
     _windows: dict[tuple[int, int], tuple] = attrs.field(init=False, repr=False, factory=dict)
@@ -547,6 +548,17 @@ class Battlefield:
             if len(self._fov_bytes) >= _CACHE_LIMIT:
                 self._fov_bytes.clear()
             seen = self._fov_bytes[key] = self.fov(origin, radius).tobytes()
+        return seen
+
+    def fov_flat(self, origin: Pos, radius: int | None = 0) -> bytes:
+        """`fov_bytes` and one byte more, never seen: cell (x, y) is `[y * width + x]`, and
+        `[width * height]` stands for "not on the map" (`battle.ActiveCells`). Cached."""
+        key = (origin, radius or 0)
+        seen = self._fov_flat.get(key)
+        if seen is None:
+            if len(self._fov_flat) >= _CACHE_LIMIT:
+                self._fov_flat.clear()
+            seen = self._fov_flat[key] = self.fov_bytes(origin, radius) + b"\x00"
         return seen
 
     def line_of_sight(self, a: Pos, b: Pos) -> bool:
