@@ -437,7 +437,7 @@ def ability_options(
         if harm.target is Target.enemy and hit is None:
             hit = _CERTAIN if auto_hits(battle, e, target) else chance_to_hit(battle, e, target)
         value = expected_value(battle, e, harm, target, seen, hit)
-        if value > 0:
+        if value.numerator > 0:  # `value > 0` (a Fraction's denominator is positive), without Fraction's comparison
             options.append((value, harm.rank, harm.name, harm.ability))
     options.sort(key=lambda o: o[:3], reverse=True)
     return [o[3] for o in options]

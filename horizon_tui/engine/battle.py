@@ -402,10 +402,19 @@ def typical_attack(e: Entity) -> Fraction:
     """The normal attack damage a difficulty check weighs (R-7)."""
     cache = comp(e, AttackCache)
     if cache.typical is None:
-        from horizon_tui.rules.checks import check_attack_value
-
         dice = gear(e).weapon_dice
-        cache.typical = check_attack_value(attack_for_roll(e, dice.minimum), attack_for_roll(e, dice.maximum))
+        low, high = attack_for_roll(e, dice.minimum), attack_for_roll(e, dice.maximum)
+        # Pure in the two attacks, which come from the shared memo of attack_for_roll (their
+        # identity stands for them): kept across battles, as that memo is.
+        key = (id(low), id(high))
+        found = _TYPICAL_MEMO.get(key)
+        if found is None or found[0] is not low or found[1] is not high:
+            from horizon_tui.rules.checks import check_attack_value
+
+            if len(_TYPICAL_MEMO) >= _ATTACK_MEMO_LIMIT:
+                _TYPICAL_MEMO.clear()
+            found = _TYPICAL_MEMO[key] = (low, high, check_attack_value(low, high))
+        cache.typical = found[2]
     return cache.typical
 
 
@@ -414,10 +423,17 @@ def check_chance(e: Entity, difficulty: Difficulty, rules: Ruleset) -> Fraction:
     cache = comp(e, AttackCache).check_chances
     chance = cache.get(difficulty)
     if chance is None:
-        from horizon_tui.rules.checks import difficulty_check_chance  # here: a hit is asked ~10⁴ times a battle
+        typical, level = typical_attack(e), ident(e).level
+        # Pure in these (the typical attack a shared object, as above): a memo across battles.
+        key = (id(typical), difficulty, level, id(rules))
+        found = _CHECK_MEMO.get(key)
+        if found is None or found[0] is not typical or found[1] is not rules:
+            from horizon_tui.rules.checks import difficulty_check_chance  # here: a hit is asked ~10⁴ times a battle
 
-        chance = difficulty_check_chance(typical_attack(e), difficulty, ident(e).level, rules)
-        cache[difficulty] = chance
+            if len(_CHECK_MEMO) >= _ATTACK_MEMO_LIMIT:
+                _CHECK_MEMO.clear()
+            found = _CHECK_MEMO[key] = (typical, rules, difficulty_check_chance(typical, difficulty, level, rules))
+        chance = cache[difficulty] = found[2]
     return chance
 
 
@@ -427,6 +443,8 @@ def check_chance(e: Entity, difficulty: Difficulty, rules: Ruleset) -> Fraction:
 _ATTACK_MEMO: dict[tuple, tuple] = {}
 _STATS_MEMO: dict[tuple, MappingProxyType[str, Fraction]] = {}
 _MOVE_MEMO: dict[tuple, tuple] = {}  # movement_budget's without slow: (stats values, turn rules, cells)
+_TYPICAL_MEMO: dict[tuple, tuple] = {}  # typical_attack's: (low attack, high attack, typical)
+_CHECK_MEMO: dict[tuple, tuple] = {}  # check_chance's: (typical attack, rules, chance)
 _ATTACK_MEMO_LIMIT = 50_000
 
 
