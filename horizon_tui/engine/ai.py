@@ -221,7 +221,8 @@ def take_turn(battle: Battle, e: Entity) -> None:
                 return
             if fx.has("blindness"):
                 return  # R-10: it can't pick a target; its stumble already happened
-        play_rules(Mind(battle, e), profile_of(battle, e).rules)
+        steps, own_flee = _plan(battle, e)
+        _play(Mind(battle, e), steps, own_flee)
     finally:
         if battle.current is e and not battle.over:
             perform(battle, Wait(actor))
@@ -261,10 +262,24 @@ def _own_flee(battle: Battle, flee_below: float | None) -> Condition | None:
     return found
 
 
+def _plan(battle: Battle, e: Entity) -> tuple[list[Step], Condition | None]:
+    """Its profile's rules made ready (`Step`s) and its own flee condition: looked up once per
+    battle and combatant (its Controller and the battle's profiles don't change), not every turn."""
+    key = ("plan", e.uid)
+    controller = e.registry._components_by_entity[e][Controller]  # noqa: SLF001 - `comp`, inlined
+    found = battle.memo.get(key)
+    if found is None or found[0] is not controller or found[1] is not battle.ai_profiles:
+        found = battle.memo[key] = (controller, battle.ai_profiles, _steps(battle, profile_of(battle, e).rules),
+                                    _own_flee(battle, controller.flee_below))
+    return found[2], found[3]
+
+
 def play_rules(mind: Mind, rules: list[Rule]) -> None:
-    steps = _steps(mind.battle, rules)
+    _play(mind, _steps(mind.battle, rules), _own_flee(mind.battle, comp(mind.e, Controller).flee_below))
+
+
+def _play(mind: Mind, steps: list[Step], own_flee: Condition | None) -> None:
     fired = [False] * len(steps)
-    own_flee = _own_flee(mind.battle, comp(mind.e, Controller).flee_below)
     while mind.acting:
         acted = mind.state().acted
         for index, step in enumerate(steps):
@@ -352,21 +367,29 @@ class Harm:
 
 def harmful_kit(battle: Battle, e: Entity) -> list[Harm]:
     """Its slotted abilities that can hurt an enemy (damage, or an effect), worked out once per
-    loadout and kept in the battle's memo."""
-    g, slotted = gear(e), comp(e, Loadout).slotted
-    key = ("harm", cid(e), slotted)
-    found = battle.memo.get(key)
-    if found is None or found[0] is not g:
+    character, loadout and rules and kept across battles (what a `Harm` holds is pure in them)."""
+    g, slotted, rules = gear(e), comp(e, Loadout).slotted, battle.rules
+    character = g.character
+    key = (id(character), slotted, id(rules), id(g.weapon))
+    found = _HARM_KITS.get(key)
+    if found is None or found[0] is not character or found[1] is not rules or found[2] is not g.weapon:
         kit = []
         for name in slotted:
-            ability = g.character.ability(name)
+            ability = character.ability(name)
             if ability is None or ability.is_passive or ability.target not in (Target.enemy, Target.area, Target.line):
                 continue
             if ability.kind is not AbilityKind.damage and not ability.effects:
                 continue
             kit.append(Harm(battle, e, ability))
-        found = battle.memo[key] = (g, kit)
-    return found[1]
+        if len(_HARM_KITS) >= _KIT_LIMIT:
+            _HARM_KITS.clear()
+        found = _HARM_KITS[key] = (character, rules, g.weapon, kit)
+    return found[3]
+
+
+_HARM_KITS: dict[tuple, tuple] = {}  # harmful_kit's, across battles (a memo of what is pure in its key)
+_HELP_KITS: dict[tuple, tuple] = {}  # helping_kit's
+_KIT_LIMIT = 4096
 
 
 def expected_value(battle: Battle, e: Entity, harm: Harm, target: Entity, seen: list[Entity],
@@ -474,20 +497,22 @@ _HELP_KINDS = {"heal": _HEALING, "cleanse": frozenset({"cleanse"}), "buff": froz
 
 def helping_kit(battle: Battle, e: Entity) -> dict[str, list]:
     """Its slotted abilities for an ally or itself, by what they do (heal, cleanse, buff), worked
-    out once per loadout (the battle's memo)."""
-    g, slotted = gear(e), comp(e, Loadout).slotted
-    key = ("help", cid(e), slotted)
-    found = battle.memo.get(key)
-    if found is None or found[0] is not g:
+    out once per character and loadout and kept across battles (as `harmful_kit`)."""
+    character, slotted = gear(e).character, comp(e, Loadout).slotted
+    key = (id(character), slotted)
+    found = _HELP_KITS.get(key)
+    if found is None or found[0] is not character:
         kit: dict[str, list] = {kind: [] for kind in _HELP_KINDS}
         for name in slotted:
-            ability = g.character.ability(name)
+            ability = character.ability(name)
             if ability is None or ability.is_passive or ability.target not in (Target.ally, Target.self, Target.area):
                 continue
             for kind, wanted in _HELP_KINDS.items():
                 if any(s.effect in wanted for s in ability.effects):
                     kit[kind].append(ability)
-        found = battle.memo[key] = (g, kit)
+        if len(_HELP_KITS) >= _KIT_LIMIT:
+            _HELP_KITS.clear()
+        found = _HELP_KITS[key] = (character, kit)
     return found[1]
 
 
