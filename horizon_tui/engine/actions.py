@@ -185,10 +185,11 @@ def _target_problem(battle: Battle, user: Entity, target: Entity, reach: int, *,
         return f"{ident(target).name} is out of the battle"
     if hidden_from(target, team(user)):
         return "no one to target there"  # its side doesn't see it (nor learns who hides)
-    cells = distance(pos(user), pos(target))
+    here, there = pos(user), pos(target)
+    cells = distance(here, there)
     if cells > reach:
         return f"{ident(target).name} is out of range ({cells} cells away, reach {reach})"
-    if cells > 0 and battle.rules.ranges.line_of_sight and not battle.battlefield.line_of_sight(pos(user), pos(target)):
+    if cells > 0 and battle.rules.ranges.line_of_sight and not battle.battlefield.line_of_sight(here, there):
         return f"no line of sight to {ident(target).name}"
     return None
 
@@ -506,15 +507,15 @@ def perform(battle: Battle, action, *, auto_end: bool = True) -> Outcome:
         return Impossible("the battle is over")
     current = battle.current
     actor = getattr(action, "actor", None)
-    if current is None or cid(current) != actor:
+    if current is None or current.uid != actor:
         return Impossible("it is not that combatant's turn")
     outcome = action(battle)
-    if isinstance(outcome, Impossible):
+    if outcome.__class__ is Impossible or battle.result is not None:
         return outcome
-    if battle.over:
-        return outcome
-    state = comp(current, TurnState)
-    if outcome.ends_turn or not is_active(current) or (auto_end and state.acted and state.movement_left <= 0):
+    held = current.registry._components_by_entity[current]  # noqa: SLF001 - `comp`, inlined: every action
+    state = held[TurnState]
+    if outcome.ends_turn or held[Presence] is not Presence.active or (
+            auto_end and state.acted and state.movement_left <= 0):
         advance(battle)
     return outcome
 

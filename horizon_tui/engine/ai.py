@@ -33,7 +33,7 @@ from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.sideview import hidden_from, in_view
 from horizon_tui.engine.usability import ability_ready, ability_refusal
 from horizon_tui.engine.components import (
-    Controller, Effects, Loadout, Memory, Position, Presence, Team, TurnState,
+    Controller, Effects, Health, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.rules.checks import roll_chance
 from horizon_tui.rules.creation import ability_multiplier
@@ -64,7 +64,8 @@ def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity
     how = comp(e, Controller).targeting
     here = pos(e)
     if how == "weakest":
-        return min(candidates, key=lambda o: (hp(o).hp, cid(o)))
+        table = e.registry._components_by_entity  # noqa: SLF001 - `hp` and `cid`, inlined
+        return min(candidates, key=lambda o: (table[o][Health].hp, o.uid))
     if how == "dangerous":
         return max(candidates, key=lambda o: (typical_attack(o), cid(o)))
     if how == "last_attacker":
@@ -307,13 +308,14 @@ def _attack(mind: Mind, rule: Rule) -> bool:
     if target is None:
         return False
     battle, e = mind.battle, mind.e
-    here, there = pos(e), pos(target)
-    cells = distance(here, there)
+    table = e.registry._components_by_entity  # noqa: SLF001 - `pos`, inlined
+    at, to = table[e][Position], table[target][Position]
+    cells = max(abs(at.x - to.x), abs(at.y - to.y)) - 1  # `distance`, inlined
     if cells > mind.reach():
         return False
-    if cells > 0 and not battle.battlefield.line_of_sight(here, there):
+    if cells > 0 and not battle.battlefield.line_of_sight((at.x, at.y), (to.x, to.y)):
         return False
-    return mind.perform(Attack(mind.actor, cid(target)))
+    return mind.perform(Attack(mind.actor, target.uid))
 
 
 class Harm:
@@ -435,10 +437,12 @@ def ability_options(
         return []
     rules = battle.rules
     seen = seen if seen is not None else [target]
-    here, there = pos(e), pos(target)
-    cells = distance(here, there)
-    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
-    seen_once = cid(target) in held[Memory].seen
+    table = e.registry._components_by_entity  # noqa: SLF001 - `comp` and `pos`, inlined
+    held = table[e]
+    at, to = held[Position], table[target][Position]
+    here, there = (at.x, at.y), (to.x, to.y)
+    cells = max(abs(at.x - to.x), abs(at.y - to.y)) - 1  # `distance`, inlined
+    seen_once = target.uid in held[Memory].seen
     sight: bool | None = None
     hit: Fraction | None = None
     options = []

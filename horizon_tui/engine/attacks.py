@@ -68,14 +68,15 @@ def strike(
     """A normal attack or a damaging ability's blow on one target. Returns whether it hit."""
     rules = battle.rules
     fled = comp(target, Presence) is Presence.fled
+    me, them = attacker.uid, target.uid  # `cid`s, asked for every event below
     name = ability.name if ability else None
     difficulty = ability.difficulty if ability else Difficulty.I
     hit = True
     if check_accuracy and not auto_hits(battle, attacker, target):
         chance = chance_to_hit(battle, attacker, target, fled=fled)
         hit = check_roll(battle, attacker, chance)
-        battle.emit(ev.Check, actor=cid(attacker), kind="accuracy", chance=_float(chance), success=hit,
-                    ability=name, target=cid(target))
+        battle.emit(ev.Check, actor=me, kind="accuracy", chance=_float(chance), success=hit,
+                    ability=name, target=them)
     crit = False
     if hit and not gear(target).crit_immune:
         if is_downed(target):
@@ -87,9 +88,9 @@ def strike(
                 chance = _NO_CRIT
             if chance.numerator > 0:  # `chance > 0` on its integers
                 crit = check_roll(battle, attacker, chance)
-                battle.emit(ev.Check, actor=cid(attacker), kind="crit", chance=_float(chance), success=crit,
-                            ability=name, target=cid(target))
-    battle.emit(ev.Attack, actor=cid(attacker), target=cid(target), ability=name, difficulty=difficulty.value,
+                battle.emit(ev.Check, actor=me, kind="crit", chance=_float(chance), success=crit,
+                            ability=name, target=them)
+    battle.emit(ev.Attack, actor=me, target=them, ability=name, difficulty=difficulty.value,
                 hit=hit, crit=crit, at=list(aimed) if aimed else None)
     if not hit:
         return False
@@ -108,7 +109,7 @@ def strike(
         found = _DAMAGE_MEMO[key] = (base, multiplier, armor, rules.attack, damage(
             base, multiplier=multiplier, critical=crit, armor=armor, attack=rules.attack))
     amount = found[4]
-    deal_damage(battle, target, amount, cid(attacker), name)
+    deal_damage(battle, target, amount, me, name)
     return True
 
 

@@ -642,9 +642,10 @@ def spend_charge(e: Entity, difficulty: Difficulty) -> bool:
 def check_roll(battle: Battle, actor: Entity, chance: Fraction) -> bool:
     """Every chance a combatant rolls goes through here: a GM may have forced its next result
     (a forced result draws nothing from the random source, and is itself a recorded input)."""
-    forced = battle.forced.pop(cid(actor), None)
-    if forced is not None:
-        return forced
+    if battle.forced:  # usually none: no look-up
+        forced = battle.forced.pop(actor.uid, None)
+        if forced is not None:
+            return forced
     # rules.checks.roll_chance, with the chance as two integers instead of Fraction arithmetic
     # (the same draws and results: one roll below the numerator out of the denominator).
     numerator, denominator = chance.as_integer_ratio()
