@@ -168,8 +168,13 @@ def blocked_for(battle: Battle, e: Entity) -> list[tuple[int, int]]:
     side = table[e][Team].name
     # The other sides' index (`battle.sides`: the active, who are the placed), not a scan of
     # every cell's Team. The searches take these as a set of cells: their order doesn't matter.
-    return [table[o][Position].xy for name, members in battle.sides.items() if name != side
-            for o in members.values()]
+    cells = []
+    for name, members in battle.sides.items():
+        if name != side:
+            for o in members.values():
+                at = table[o][Position]
+                cells.append((at.x, at.y))  # not `.xy`: a property call per unit
+    return cells
 
 
 # --- attacks and abilities ------------------------------------------------------------------------

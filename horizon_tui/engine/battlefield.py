@@ -107,7 +107,7 @@ class Battlefield:
     _los: dict[tuple[Pos, Pos], bool] = attrs.field(init=False, repr=False, factory=dict)
     _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]] = attrs.field(init=False, repr=False, factory=dict)
     _windows: dict[tuple[int, int], tuple] = attrs.field(init=False, repr=False, factory=dict)
-    _astars: dict[tuple, tuple[np.ndarray, tcod.path.AStar]] = attrs.field(init=False, repr=False, factory=dict)
+    _astars: dict[tuple, tuple] = attrs.field(init=False, repr=False, factory=dict)
     _toward: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
@@ -262,18 +262,25 @@ class Battlefield:
         if diagonal_cost != 1:
             steps = self._exact_path(start, goal, blocked, difficult_cost, terrain_costs, diagonal_cost, first)
         else:
-            work, astar = self._astar(difficult_cost, terrain_costs)
+            work, astar, pristine, rows = self._astar(difficult_cost, terrain_costs)
             w, h = self.terrain.shape[1], self.terrain.shape[0]
-            changed = []
-            try:
-                for x, y in blocked:
-                    if 0 <= x < w and 0 <= y < h and (x, y) != goal:  # a unit's cell is still a destination
-                        changed.append((y, x, work[y, x]))
-                        work[y, x] = 0
-                steps = _astar_steps(astar, start, goal, first)
-            finally:
-                for y, x, value in reversed(changed):
-                    work[y, x] = value
+            # A unit's cell is still a destination: the goal is never blocked.
+            cells = [(x, y) for x, y in blocked if 0 <= x < w and 0 <= y < h and (x, y) != goal]
+            if len(cells) > 16:  # many units (a big battle): one array write each way, not one per cell
+                flat = [y * w + x for x, y in cells]
+                work.ravel()[flat] = 0
+                try:
+                    steps = _astar_steps(astar, start, goal, first)
+                finally:
+                    work.ravel()[flat] = pristine[flat]
+            else:
+                for x, y in cells:
+                    work[y, x] = 0
+                try:
+                    steps = _astar_steps(astar, start, goal, first)
+                finally:
+                    for x, y in cells:
+                        work[y, x] = rows[y][x]  # put back from the untouched copy (the same float32)
         if max_cost is not None and steps and self.path_cost(
                 steps, difficult_cost, terrain_costs, start=start, diagonal_cost=diagonal_cost) > max_cost:
             return []
@@ -340,14 +347,17 @@ class Battlefield:
 
     def _astar(
         self, difficult_cost: int, terrain_costs: Mapping[str, int] | None
-    ) -> tuple[np.ndarray, tcod.path.AStar]:
+    ) -> tuple[np.ndarray, tcod.path.AStar, np.ndarray, list[list[float]]]:
         """A reusable A* over a scaled copy of the base costs; `path` blocks cells in it for
-        one search and puts them back."""
+        one search and puts them back from an untouched copy (flat, and as Python rows)."""
         key = _cost_key(difficult_cost, terrain_costs)
         found = self._astars.get(key)
         if found is None:
             work = self.base_cost(difficult_cost, terrain_costs).astype(np.float32) * _ASTAR_SCALE
-            found = self._astars[key] = (work, tcod.path.AStar(work.T, diagonal=1.0))  # indexed [x, y]
+            pristine = work.ravel().copy()
+            pristine.flags.writeable = False
+            found = self._astars[key] = (work, tcod.path.AStar(work.T, diagonal=1.0),  # indexed [x, y]
+                                         pristine, work.tolist())
         return found
 
     def distance_map(
