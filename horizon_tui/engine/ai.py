@@ -33,7 +33,7 @@ from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.sideview import hidden_from, in_view
 from horizon_tui.engine.usability import ability_ready, ability_refusal
 from horizon_tui.engine.components import (
-    Controller, Effects, Health, Loadout, Memory, Position, Presence, Team, TurnState,
+    Controller, Effects, Gear, Health, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.rules.checks import roll_chance
 from horizon_tui.rules.creation import ability_multiplier
@@ -222,8 +222,7 @@ def take_turn(battle: Battle, e: Entity) -> None:
                 return
             if fx.has("blindness"):
                 return  # R-10: it can't pick a target; its stumble already happened
-        steps, own_flee = _plan(battle, e)
-        _play(Mind(battle, e), steps, own_flee)
+        _play(Mind(battle, e), _plan(battle, e))
     finally:
         if battle.current is e and not battle.over:
             perform(battle, Wait(actor))
@@ -263,37 +262,58 @@ def _own_flee(battle: Battle, flee_below: float | None) -> Condition | None:
     return found
 
 
-def _plan(battle: Battle, e: Entity) -> tuple[list[Step], Condition | None]:
-    """Its profile's rules made ready (`Step`s) and its own flee condition: looked up once per
-    battle and combatant (its Controller and the battle's profiles don't change), not every turn."""
+Plan = tuple[int, list[tuple], list[tuple]]  # (number of steps, before its action, after it): see _plan
+
+
+def _plan(battle: Battle, e: Entity) -> Plan:
+    """Its profile's rules made ready to walk, once per battle and combatant (its Controller,
+    loadout and the battle's profiles don't change during a turn), not every turn: each step as
+    (index, condition, chance, run, rule), its own flee condition in place of the flee rule's,
+    in two lists: before its action and after it (`after_attack`). A helping rule without a roll
+    and without an ability of its kind (`helping_kit`, pure in the loadout) can never act: left out."""
     key = ("plan", e.uid)
-    controller = e.registry._components_by_entity[e][Controller]  # noqa: SLF001 - `comp`, inlined
+    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
+    controller, loadout, g = held[Controller], held[Loadout], held[Gear]
     found = battle.memo.get(key)
-    if found is None or found[0] is not controller or found[1] is not battle.ai_profiles:
-        found = battle.memo[key] = (controller, battle.ai_profiles, _steps(battle, profile_of(battle, e).rules),
-                                    _own_flee(battle, controller.flee_below))
-    return found[2], found[3]
+    if found is None or found[0] is not controller or found[1] is not battle.ai_profiles \
+            or found[2] is not loadout or found[3] is not g:
+        plan = _make_plan(_steps(battle, profile_of(battle, e).rules), _own_flee(battle, controller.flee_below),
+                          helping_kit(battle, e))
+        found = battle.memo[key] = (controller, battle.ai_profiles, loadout, g, plan)
+    return found[4]
+
+
+def _make_plan(steps: list[Step], own_flee: Condition | None, kit: dict[str, list]) -> Plan:
+    before: list[tuple] = []
+    after: list[tuple] = []
+    for index, step in enumerate(steps):
+        if step.needs is not None and step.chance is None and not kit[step.needs]:
+            continue
+        condition = own_flee if step.flee and own_flee is not None else step.condition
+        (after if step.after_attack else before).append((index, condition, step.chance, step.run, step.rule))
+    return len(steps), before, after
 
 
 def play_rules(mind: Mind, rules: list[Rule]) -> None:
-    _play(mind, _steps(mind.battle, rules), _own_flee(mind.battle, comp(mind.e, Controller).flee_below))
+    """Walk `rules` for the mind's combatant (its own turn), as `take_turn` walks its profile's."""
+    battle, e = mind.battle, mind.e
+    _play(mind, _make_plan(_steps(battle, rules), _own_flee(battle, comp(e, Controller).flee_below),
+                           helping_kit(battle, e)))
 
 
-def _play(mind: Mind, steps: list[Step], own_flee: Condition | None) -> None:
-    fired = [False] * len(steps)
+def _play(mind: Mind, plan: Plan) -> None:
+    count, before, after = plan
+    fired = [False] * count
+    rng = mind.battle.rng
     while mind.acting:
-        acted = mind.state().acted
-        for index, step in enumerate(steps):
-            if fired[index] or step.after_attack != acted:
+        for index, condition, chance, run, rule in (after if mind.state().acted else before):
+            if fired[index]:
                 continue
-            if step.needs is not None and step.chance is None and not mind.helping()[step.needs]:
-                continue
-            condition = own_flee if step.flee and own_flee is not None else step.condition
             if condition is not None and not holds(mind, condition):
                 continue
-            if step.chance is not None and not roll_chance(step.chance, mind.battle.rng):
+            if chance is not None and not roll_chance(chance, rng):
                 continue
-            if step.run(mind, step.rule):
+            if run(mind, rule):
                 fired[index] = True
                 break
         else:

@@ -12,7 +12,7 @@ from horizon_tui.engine.battle import (
     effects, gear, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, spend_charge, stats,
 )
 from horizon_tui.engine.components import (
-    Controller, Identity, Loadout, Memory, Presence, Team, TurnState,
+    Controller, Effects, Identity, Loadout, Memory, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import expire_turn_effects, tick_effects
 from horizon_tui.engine.sideview import hidden_from, in_view
@@ -105,10 +105,11 @@ def update_sight(battle: Battle, e: Entity) -> None:
     known = memory.last_known
     side = held[Team].name
     news = None  # those seen somewhere it doesn't know them to be (new, or moved)
+    table = e.registry._components_by_entity  # noqa: SLF001
     for other, x, y in in_view(battle, e):  # one sight pass per placement, shared with the AI
         # Where it already knows them to be first: most haven't moved since it last looked.
         if known.get(other.uid) != (x, y):
-            if hidden_from(other, side):
+            if table[other][Effects].active and hidden_from(other, side):  # (only one with effects can hide)
                 continue  # R-13 hide: the other side doesn't see it, so learns nothing new of it
             if news is None:
                 news = {}
