@@ -124,8 +124,11 @@ class Battle:
         put(e, Presence, presence)
         self.active_version += 1
         if presence is Presence.active:
-            self.active[cid(e)] = e
-            self.active = {k: self.by_id[k] for k in self.by_id if k in self.active}
+            if next(reversed(self.by_id)) == e.uid and e.uid not in self.active:
+                self.active[e.uid] = e  # the newest combatant (set-up, a joining one): spawn order kept
+            else:
+                self.active[cid(e)] = e
+                self.active = {k: self.by_id[k] for k in self.by_id if k in self.active}
         else:
             self.active.pop(cid(e), None)
         self._index_sides()

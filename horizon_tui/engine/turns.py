@@ -80,10 +80,15 @@ def roll_initiative(battle: Battle) -> None:
         coin = battle.rng.random()
         entries.append((e, roll, stats(e)["initiative"] + roll, coin))
     entries.sort(key=lambda t: initiative_key(t[2], current_attributes(t[0]).get("agility", 0), t[3]))
+    companions: dict[str, list[str]] = {}  # by owner, in spawn order: one pass, not one per entry
+    for c in battle.combatants():
+        owner = ident(c).owner
+        if owner is not None:
+            companions.setdefault(owner, []).append(cid(c))
     order = []
     for e, *_ in entries:
         order.append(cid(e))
-        order += [cid(c) for c in battle.combatants() if ident(c).owner == cid(e)]
+        order += companions.get(cid(e), ())
     battle.order = order
     battle.emit(ev.Initiative, order=[
         {"id": cid(e), "roll": roll, "total": float(total)} for e, roll, total, _ in entries
