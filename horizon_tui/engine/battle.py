@@ -85,8 +85,9 @@ class Battle:
     def emit(self, cls: type[ev.Event], **fields: Any) -> ev.Event:
         event = cls(round=self.round, seq=len(self.log) + 1, **fields)
         self.log.append(event)
-        for listener in self.listeners:
-            listener(event)
+        if self.listeners:  # none in a simulated battle
+            for listener in self.listeners:
+                listener(event)
         return event
 
     # --- queries --------------------------------------------------------------------------------
@@ -238,10 +239,11 @@ def put(e: Entity, key: type[T], value: T) -> None:
         _touch_component(registry, key)
     held[key] = value
     registry._components_by_type[key][e] = value  # noqa: SLF001
-    callbacks = _ON_CHANGED.get(key)  # `_on_component_changed`, inlined: usually none registered
-    if callbacks:
-        for callback in callbacks:
-            callback(e, old, value)
+    if _ON_CHANGED:  # `_on_component_changed`, inlined: usually none registered at all
+        callbacks = _ON_CHANGED.get(key)
+        if callbacks:
+            for callback in callbacks:
+                callback(e, old, value)
 
 
 def ident(e: Entity) -> Identity:
@@ -386,18 +388,20 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
 
 def movement_budget(battle: Battle, e: Entity) -> int:
     """R-8: floor(speed) cells, at least 1; armor (in Stats) and slow (R-10) applied."""
-    fx, values, turns = effects(e), stats(e).values, battle.rules.turns
+    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `effects` and `stats`, inlined
+    fx, values, turns = held[Effects], held[Stats].values, battle.rules.turns
     slow = fx.get("slow") if fx.active else None
-    if slow is not None:
-        return movement_cells(values["speed"], turns.min_move, slow.magnitude)
-    # Pure in the stats (shared, never written: their identity stands for them) and the rules:
-    # asked at every turn's start, kept across battles as the other memos here.
-    key = (id(values), id(turns))
+    # Pure in the stats (shared, never written: their identity stands for them), the rules and
+    # a slow's magnitude (as its two integers): asked at every turn's start, kept across battles
+    # as the other memos here.
+    key = (id(values), id(turns)) if slow is None else (id(values), id(turns), slow.magnitude.as_integer_ratio())
     found = _MOVE_MEMO.get(key)
     if found is None or found[0] is not values or found[1] is not turns:
         if len(_MOVE_MEMO) >= _ATTACK_MEMO_LIMIT:
             _MOVE_MEMO.clear()
-        found = _MOVE_MEMO[key] = (values, turns, movement_cells(values["speed"], turns.min_move))
+        cells = movement_cells(values["speed"], turns.min_move) if slow is None else \
+            movement_cells(values["speed"], turns.min_move, slow.magnitude)
+        found = _MOVE_MEMO[key] = (values, turns, cells)
     return found[2]
 
 

@@ -134,9 +134,10 @@ def start(battle: Battle) -> None:
 def advance(battle: Battle) -> None:
     """End the current turn and begin the next combatant's, skipping those out of the battle.
     Turns that run themselves (stunned, getting up) pass straight on."""
+    table = battle.registry._components_by_entity  # noqa: SLF001 - `is_active`, `effects`, inlined
     while True:
         ending = battle.current
-        if ending is not None and is_active(ending) and effects(ending).active:
+        if ending is not None and table[ending][Presence] is Presence.active and table[ending][Effects].active:
             expire_turn_effects(battle, ending)  # R-10: the covered turn is counted off
         if check_end(battle) or not battle.order:
             return
@@ -150,7 +151,7 @@ def advance(battle: Battle) -> None:
                 return
             battle.emit(ev.RoundStart)
         e = battle.by_id[battle.order[battle.index]]
-        if not is_active(e):
+        if table[e][Presence] is not Presence.active:
             continue
         if begin_turn(battle, e):
             return
@@ -159,11 +160,12 @@ def advance(battle: Battle) -> None:
 def begin_turn(battle: Battle, e: Entity) -> bool:
     """Start `e`'s turn (R-8, R-10). True if it now waits for a decision; False if the turn
     already ended by itself (stunned, getting up, fallen to bleeding)."""
-    state = comp(e, TurnState)
+    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
+    state = held[TurnState]
     budget = movement_budget(battle, e)
-    put(e, TurnState, TurnState(own_turns=state.own_turns + 1, movement_left=budget, acted=False))
-    battle.emit(ev.Turn, actor=cid(e), movement=budget)
-    fx = effects(e)
+    put(e, TurnState, TurnState(state.own_turns + 1, budget, False))
+    battle.emit(ev.Turn, actor=e.uid, movement=budget)
+    fx = held[Effects]
     if not fx.active:  # most turns: nothing to tick, nothing that stops or blinds it
         update_sight(battle, e)
         return True
