@@ -243,11 +243,17 @@ class Step:
 
 
 def _steps(battle: Battle, rules: list[Rule]) -> list[Step]:
-    key = ("steps", id(rules))
-    found = battle.memo.get(key)
+    """A profile's rules made ready: pure in them (the loaded profiles' own list), so kept across
+    battles."""
+    found = _STEPS.get(id(rules))
     if found is None or found[0] is not rules:
-        found = battle.memo[key] = (rules, [Step(rule) for rule in rules])
+        if len(_STEPS) >= _KIT_LIMIT:
+            _STEPS.clear()
+        found = _STEPS[id(rules)] = (rules, [Step(rule) for rule in rules])
     return found[1]
+
+
+_STEPS: dict[int, tuple] = {}  # _steps', by the identity of a profile's list of rules
 
 
 def _own_flee(battle: Battle, flee_below: float | None) -> Condition | None:
