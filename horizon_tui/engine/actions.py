@@ -23,7 +23,7 @@ from horizon_tui.engine.battle import (
     is_active, pos, put, recompute_stats, spend_charge, stats, team,
 )
 from horizon_tui.engine.components import (
-    Cooldowns, FreeActions, Loadout, Memory, Position, Presence, Team, TurnState,
+    Cooldowns, Effects, FreeActions, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
 from horizon_tui.engine.frozen import quick_init
@@ -89,17 +89,18 @@ class Move:
     via: tuple[tuple[int, int], ...] | None = attrs.field(default=None, eq=False, repr=False)
 
     def __call__(self, battle: Battle) -> Outcome:
-        e = battle[self.actor]
+        e = battle.by_id[self.actor]
         start = len(battle.log)
         field = battle.battlefield
-        here = pos(e)
-        state = _state(e)
+        held = e.registry._components_by_entity[e]  # noqa: SLF001 - `pos` and `_state`, inlined (every step)
+        at, state = held[Position], held[TurnState]
+        here = (at.x, at.y)
         to = tuple(self.to)
         if to == here:
             return Impossible("already there")
         if state.movement_left <= 0:
             return Impossible(f"{ident(e).name} has no movement left this turn")
-        source = _feared_source(battle, e)
+        source = _feared_source(battle, e) if held[Effects].active else None  # (fear is an effect)
         if not field.in_bounds(to):
             if max(abs(to[0] - here[0]), abs(to[1] - here[1])) != 1 or not field.is_edge(here):
                 return Impossible("to flee, step off the battlefield from its edge")

@@ -769,6 +769,7 @@ def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, targ
         return False
     stop = None
     spent = 0
+    gx, gy = goal
     for index, (xy, cost) in enumerate(zip(path, field.step_costs(path, start=here, **costs))):
         if xy == goal:
             break
@@ -778,8 +779,8 @@ def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, targ
         if spent > state.movement_left:
             break
         stop = index
-        if distance(xy, goal) <= reach and (reach == 0 or field.line_of_sight(xy, goal)):
-            break
+        if max(abs(xy[0] - gx), abs(xy[1] - gy)) - 1 <= reach and (reach == 0 or field.line_of_sight(xy, goal)):
+            break  # (`distance(xy, goal) <= reach`, inlined: asked for every step)
     if stop is None:
         return False
     move = Move(cid(e), path[stop], partial=True, via=tuple(path[:stop + 1]))

@@ -412,7 +412,8 @@ class Battlefield:
         (x0, y0, window) with window[y - y0, x - x0] the cost to (x, y), `UNREACHABLE` beyond the
         limit. A unit's move this turn asks this (the AI weighing where to step): the search runs
         in buffers kept per window size and handed to libtcod as they are, without tcod's
-        per-call wrapping of the arrays (most of the time of a search this small)."""
+        per-call wrapping of the arrays (most of the time of a search this small). As with
+        `path`, one battlefield must not be searched from two threads at once."""
         x, y = source
         h, w = self.terrain.shape
         limit = max(0, limit)
