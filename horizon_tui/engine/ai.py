@@ -421,12 +421,12 @@ _KIT_LIMIT = 4096
 
 
 def expected_value(battle: Battle, e: Entity, harm: Harm, target: Entity, seen: list[Entity],
-                   hit: Fraction | None = None) -> Fraction:
+                   hit: Fraction | None = None, check: Fraction | None = None) -> Fraction:
     """What an ability is worth on `target` now: its multiplier × the chance its difficulty check
     passes (R-7) × the chance it hits (single targets, R-9) × the enemies it would catch (areas
     and lines). An ability that only puts effects on is worth its multiplier × the best chance
     among the effects the target lacks and isn't immune to (nothing, if none)."""
-    value = harm.base_value(check_chance(e, harm.difficulty, battle.rules))
+    value = harm.base_value(check if check is not None else check_chance(e, harm.difficulty, battle.rules))
     if not harm.damages:
         immune = gear(target).immunities
         fx = effects(target)
@@ -475,7 +475,8 @@ def ability_options(
     for harm in kit:
         if not ability_ready(e, harm.ability):
             continue  # not slotted, no charges of that difficulty left, or cooling down (R-6)
-        if not harm.passes(check_chance(e, harm.difficulty, rules), min_chance):
+        check = check_chance(e, harm.difficulty, rules)
+        if not harm.passes(check, min_chance):
             continue
         if strong is not None and not strong(harm.ability):
             continue
@@ -489,10 +490,11 @@ def ability_options(
                     continue
         if harm.target is Target.enemy and hit is None:
             hit = _CERTAIN if auto_hits(battle, e, target) else chance_to_hit(battle, e, target)
-        value = expected_value(battle, e, harm, target, seen, hit)
+        value = expected_value(battle, e, harm, target, seen, hit, check)
         if value.numerator > 0:  # `value > 0` (a Fraction's denominator is positive), without Fraction's comparison
             options.append((value, harm.rank, harm.name, harm.ability))
-    options.sort(key=lambda o: o[:3], reverse=True)
+    if len(options) > 1:
+        options.sort(key=lambda o: o[:3], reverse=True)
     return [o[3] for o in options]
 
 
