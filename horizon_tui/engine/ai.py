@@ -61,8 +61,8 @@ def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity
     """Target choice as data (the enemy file's `targeting`)."""
     if not candidates:
         return None
-    how = comp(e, Controller).targeting
-    here = pos(e)
+    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp` and `pos`, inlined
+    how = held[Controller].targeting
     if how == "weakest":
         table = e.registry._components_by_entity  # noqa: SLF001 - `hp` and `cid`, inlined
         return min(candidates, key=lambda o: (table[o][Health].hp, o.uid))
@@ -76,7 +76,8 @@ def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity
     # The nearest, ties to the lesser id: `min(candidates, key=(distance(here, pos(o)), cid(o)))`
     # as a plain loop (asked whenever anyone moved).
     table = e.registry._components_by_entity  # noqa: SLF001
-    hx, hy = here
+    at = held[Position]
+    hx, hy = at.x, at.y
     best, best_cells = None, 0
     for o in candidates:
         at = table[o][Position]
@@ -107,10 +108,11 @@ def _share_above(e: Entity, value: Fraction) -> bool:
 class Mind:
     """What one combatant knows during its turn; the view is recomputed when it moves."""
 
-    __slots__ = ("battle", "e", "actor", "_at", "_seen", "_target", "_stamp", "_active", "_help", "_reach")
+    __slots__ = ("battle", "e", "actor", "_at", "_seen", "_target", "_stamp", "_active", "_help", "_reach", "harm")
 
-    def __init__(self, battle: Battle, e: Entity) -> None:
-        self.battle, self.e, self.actor = battle, e, cid(e)
+    def __init__(self, battle: Battle, e: Entity, harm: list[Harm] | None = None) -> None:
+        self.battle, self.e, self.actor = battle, e, e.uid
+        self.harm = harm  # its harmful kit (`harmful_kit`), when the caller has it at hand
         self._at: tuple[int, int] | None = None
         self._seen: list[Entity] = []
         self._active: list[Entity] = []
@@ -124,7 +126,8 @@ class Mind:
         if stamp == self._stamp:
             return  # nobody was placed since: nothing to see anew
         self._stamp = stamp
-        here = pos(self.e)
+        at = self.e.registry._components_by_entity[self.e][Position]  # noqa: SLF001 - `pos`, inlined
+        here = (at.x, at.y)
         if here != self._at:
             self._at = here
             self._seen = self._active = visible_enemies(self.battle, self.e)
@@ -222,7 +225,8 @@ def take_turn(battle: Battle, e: Entity) -> None:
                 return
             if fx.has("blindness"):
                 return  # R-10: it can't pick a target; its stumble already happened
-        _play(Mind(battle, e), _plan(battle, e))
+        plan = _plan(battle, e)
+        _play(Mind(battle, e, plan[3]), plan)
     finally:
         if battle.current is e and not battle.over:
             perform(battle, Wait(actor))
@@ -268,7 +272,7 @@ def _own_flee(battle: Battle, flee_below: float | None) -> Condition | None:
     return found
 
 
-Plan = tuple[int, list[tuple], list[tuple]]  # (number of steps, before its action, after it): see _plan
+Plan = tuple[int, list[tuple], list[tuple], list | None]  # (steps, before its action, after it, harmful kit): _plan
 
 
 def _plan(battle: Battle, e: Entity) -> Plan:
@@ -284,12 +288,12 @@ def _plan(battle: Battle, e: Entity) -> Plan:
     if found is None or found[0] is not controller or found[1] is not battle.ai_profiles \
             or found[2] is not loadout or found[3] is not g:
         plan = _make_plan(_steps(battle, profile_of(battle, e).rules), _own_flee(battle, controller.flee_below),
-                          helping_kit(battle, e))
+                          helping_kit(battle, e), harmful_kit(battle, e))
         found = battle.memo[key] = (controller, battle.ai_profiles, loadout, g, plan)
     return found[4]
 
 
-def _make_plan(steps: list[Step], own_flee: Condition | None, kit: dict[str, list]) -> Plan:
+def _make_plan(steps: list[Step], own_flee: Condition | None, kit: dict[str, list], harm: list | None = None) -> Plan:
     before: list[tuple] = []
     after: list[tuple] = []
     for index, step in enumerate(steps):
@@ -297,7 +301,7 @@ def _make_plan(steps: list[Step], own_flee: Condition | None, kit: dict[str, lis
             continue
         condition = own_flee if step.flee and own_flee is not None else step.condition
         (after if step.after_attack else before).append((index, condition, step.chance, step.run, step.rule))
-    return len(steps), before, after
+    return len(steps), before, after, harm
 
 
 def play_rules(mind: Mind, rules: list[Rule]) -> None:
@@ -308,7 +312,7 @@ def play_rules(mind: Mind, rules: list[Rule]) -> None:
 
 
 def _play(mind: Mind, plan: Plan) -> None:
-    count, before, after = plan
+    count, before, after, _ = plan
     fired = [False] * count
     rng = mind.battle.rng
     while mind.acting:
@@ -453,12 +457,13 @@ _NOTHING = Fraction(0)
 
 def ability_options(
     battle: Battle, e: Entity, target: Entity, *, min_chance: Fraction = Fraction(1, 2),
-    strong: Callable[[object], bool] | None = None, seen: list[Entity] | None = None,
+    strong: Callable[[object], bool] | None = None, seen: list[Entity] | None = None, kit: list[Harm] | None = None,
 ) -> list:
     """Usable harmful abilities that reach `target` from here, best first: those with charges
     and off cooldown (R-6) whose check (R-7) passes with at least `min_chance`, and strong ones
-    only where `strong(ability)` allows."""
-    kit = harmful_kit(battle, e)
+    only where `strong(ability)` allows. `kit`: its `harmful_kit`, if the caller has it."""
+    if kit is None:
+        kit = harmful_kit(battle, e)
     if not kit:
         return []
     rules = battle.rules
@@ -508,7 +513,7 @@ def _use_best_ability(mind: Mind, rule: Rule) -> bool:
         floor = rule.strong_from.rank
         strong = lambda ability: worthy or ability.difficulty.rank < floor  # noqa: E731
     for ability in ability_options(mind.battle, mind.e, target, min_chance=rule.min_chance, strong=strong,
-                                   seen=mind.seen()):
+                                   seen=mind.seen(), kit=mind.harm):
         if _use(mind.battle, mind.e, ability, target):
             return True
     return False
