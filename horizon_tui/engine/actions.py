@@ -23,9 +23,10 @@ from horizon_tui.engine.battle import (
     is_active, pos, put, recompute_stats, spend_charge, stats, team,
 )
 from horizon_tui.engine.components import (
-    Cooldowns, FreeActions, Loadout, Memory, Position, Presence, Team, TurnState,
+    Cooldowns, Effects, FreeActions, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
+from horizon_tui.engine.frozen import quick_init
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.engine.turns import advance, check_end, update_sight
 from horizon_tui.engine.usability import ability_refusal, charge_refusal, free_action_refusal, turn_refusal
@@ -34,12 +35,14 @@ from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
 
 
+@quick_init
 @attrs.frozen
 class Success:
     events: list[ev.Event]
     ends_turn: bool = False
 
 
+@quick_init
 @attrs.frozen
 class Impossible:
     reason: str
@@ -72,6 +75,7 @@ def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
 # --- movement -------------------------------------------------------------------------------
 
 
+@quick_init
 @attrs.frozen
 class Move:
     """Move toward a cell along the cheapest path (R-8). A cell just outside the battlefield
@@ -85,17 +89,18 @@ class Move:
     via: tuple[tuple[int, int], ...] | None = attrs.field(default=None, eq=False, repr=False)
 
     def __call__(self, battle: Battle) -> Outcome:
-        e = battle[self.actor]
+        e = battle.by_id[self.actor]
         start = len(battle.log)
         field = battle.battlefield
-        here = pos(e)
-        state = _state(e)
+        held = e.registry._components_by_entity[e]  # noqa: SLF001 - `pos` and `_state`, inlined (every step)
+        at, state = held[Position], held[TurnState]
+        here = (at.x, at.y)
         to = tuple(self.to)
         if to == here:
             return Impossible("already there")
         if state.movement_left <= 0:
             return Impossible(f"{ident(e).name} has no movement left this turn")
-        source = _feared_source(battle, e)
+        source = _feared_source(battle, e) if held[Effects].active else None  # (fear is an effect)
         if not field.in_bounds(to):
             if max(abs(to[0] - here[0]), abs(to[1] - here[1])) != 1 or not field.is_edge(here):
                 return Impossible("to flee, step off the battlefield from its edge")
@@ -164,8 +169,13 @@ def blocked_for(battle: Battle, e: Entity) -> list[tuple[int, int]]:
     side = table[e][Team].name
     # The other sides' index (`battle.sides`: the active, who are the placed), not a scan of
     # every cell's Team. The searches take these as a set of cells: their order doesn't matter.
-    return [table[o][Position].xy for name, members in battle.sides.items() if name != side
-            for o in members.values()]
+    cells = []
+    for name, members in battle.sides.items():
+        if name != side:
+            for o in members.values():
+                at = table[o][Position]
+                cells.append((at.x, at.y))  # not `.xy`: a property call per unit
+    return cells
 
 
 # --- attacks and abilities ------------------------------------------------------------------------
@@ -181,14 +191,16 @@ def _target_problem(battle: Battle, user: Entity, target: Entity, reach: int, *,
         return f"{ident(target).name} is out of the battle"
     if hidden_from(target, team(user)):
         return "no one to target there"  # R-13: its side doesn't see it (nor learns who hides)
-    cells = distance(pos(user), pos(target))
+    here, there = pos(user), pos(target)
+    cells = distance(here, there)
     if cells > reach:
         return f"{ident(target).name} is out of range ({cells} cells away, reach {reach})"
-    if cells > 0 and battle.rules.ranges.line_of_sight and not battle.battlefield.line_of_sight(pos(user), pos(target)):
+    if cells > 0 and battle.rules.ranges.line_of_sight and not battle.battlefield.line_of_sight(here, there):
         return f"no line of sight to {ident(target).name}"
     return None
 
 
+@quick_init
 @attrs.frozen
 class Attack:
     """A normal attack (difficulty I): unlimited, no slot (R-5, R-9)."""
@@ -219,6 +231,7 @@ def ability_problem(battle: Battle, e: Entity, ability: Ability) -> str | None:
     return ability_refusal(battle, e, ability.name)
 
 
+@quick_init
 @attrs.frozen
 class UseAbility:
     """Use a slotted ability (R-6): a charge of its difficulty, then its cooldown."""
@@ -473,6 +486,7 @@ class InventAbility:
         return Success(battle.log[start:])
 
 
+@quick_init
 @attrs.frozen
 class Wait:
     """End the turn (R-8: waiting is an action too). A frightened combatant 'hides' this way."""
@@ -499,15 +513,15 @@ def perform(battle: Battle, action, *, auto_end: bool = True) -> Outcome:
         return Impossible("the battle is over")
     current = battle.current
     actor = getattr(action, "actor", None)
-    if current is None or cid(current) != actor:
+    if current is None or current.uid != actor:
         return Impossible("it is not that combatant's turn")
     outcome = action(battle)
-    if isinstance(outcome, Impossible):
+    if outcome.__class__ is Impossible or battle.result is not None:
         return outcome
-    if battle.over:
-        return outcome
-    state = comp(current, TurnState)
-    if outcome.ends_turn or not is_active(current) or (auto_end and state.acted and state.movement_left <= 0):
+    held = current.registry._components_by_entity[current]  # noqa: SLF001 - `comp`, inlined: every action
+    state = held[TurnState]
+    if outcome.ends_turn or held[Presence] is not Presence.active or (
+            auto_end and state.acted and state.movement_left <= 0):
         advance(battle)
     return outcome
 

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
-import tcod.path
 
 from horizon_tui.content.ai_profiles import Condition, Profile, Rule, cached_ai_profiles, profiles_path
 from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Target
@@ -34,7 +33,7 @@ from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.sideview import hidden_from, in_view
 from horizon_tui.engine.usability import ability_ready, ability_refusal
 from horizon_tui.engine.components import (
-    Controller, Effects, Loadout, Memory, Position, Presence, Team, TurnState,
+    Controller, Effects, Gear, Health, Loadout, Memory, Position, Presence, Team, TurnState,
 )
 from horizon_tui.rules.checks import roll_chance
 from horizon_tui.rules.creation import ability_multiplier
@@ -62,10 +61,11 @@ def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity
     """Target choice as data (the enemy file's `targeting`)."""
     if not candidates:
         return None
-    how = comp(e, Controller).targeting
-    here = pos(e)
+    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp` and `pos`, inlined
+    how = held[Controller].targeting
     if how == "weakest":
-        return min(candidates, key=lambda o: (hp(o).hp, cid(o)))
+        table = e.registry._components_by_entity  # noqa: SLF001 - `hp` and `cid`, inlined
+        return min(candidates, key=lambda o: (table[o][Health].hp, o.uid))
     if how == "dangerous":
         return max(candidates, key=lambda o: (typical_attack(o), cid(o)))
     if how == "last_attacker":
@@ -76,7 +76,8 @@ def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity
     # The nearest, ties to the lesser id: `min(candidates, key=(distance(here, pos(o)), cid(o)))`
     # as a plain loop (asked whenever anyone moved).
     table = e.registry._components_by_entity  # noqa: SLF001
-    hx, hy = here
+    at = held[Position]
+    hx, hy = at.x, at.y
     best, best_cells = None, 0
     for o in candidates:
         at = table[o][Position]
@@ -107,10 +108,11 @@ def _share_above(e: Entity, value: Fraction) -> bool:
 class Mind:
     """What one combatant knows during its turn; the view is recomputed when it moves."""
 
-    __slots__ = ("battle", "e", "actor", "_at", "_seen", "_target", "_stamp", "_active", "_help", "_reach")
+    __slots__ = ("battle", "e", "actor", "_at", "_seen", "_target", "_stamp", "_active", "_help", "_reach", "harm")
 
-    def __init__(self, battle: Battle, e: Entity) -> None:
-        self.battle, self.e, self.actor = battle, e, cid(e)
+    def __init__(self, battle: Battle, e: Entity, harm: list[Harm] | None = None) -> None:
+        self.battle, self.e, self.actor = battle, e, e.uid
+        self.harm = harm  # its harmful kit (`harmful_kit`), when the caller has it at hand
         self._at: tuple[int, int] | None = None
         self._seen: list[Entity] = []
         self._active: list[Entity] = []
@@ -124,7 +126,8 @@ class Mind:
         if stamp == self._stamp:
             return  # nobody was placed since: nothing to see anew
         self._stamp = stamp
-        here = pos(self.e)
+        at = self.e.registry._components_by_entity[self.e][Position]  # noqa: SLF001 - `pos`, inlined
+        here = (at.x, at.y)
         if here != self._at:
             self._at = here
             self._seen = self._active = visible_enemies(self.battle, self.e)
@@ -222,7 +225,8 @@ def take_turn(battle: Battle, e: Entity) -> None:
                 return
             if fx.has("blindness"):
                 return  # R-10: it can't pick a target; its stumble already happened
-        play_rules(Mind(battle, e), profile_of(battle, e).rules)
+        plan = _plan(battle, e)
+        _play(Mind(battle, e, plan[3]), plan)
     finally:
         if battle.current is e and not battle.over:
             perform(battle, Wait(actor))
@@ -243,11 +247,17 @@ class Step:
 
 
 def _steps(battle: Battle, rules: list[Rule]) -> list[Step]:
-    key = ("steps", id(rules))
-    found = battle.memo.get(key)
+    """A profile's rules made ready: pure in them (the loaded profiles' own list), so kept across
+    battles."""
+    found = _STEPS.get(id(rules))
     if found is None or found[0] is not rules:
-        found = battle.memo[key] = (rules, [Step(rule) for rule in rules])
+        if len(_STEPS) >= _KIT_LIMIT:
+            _STEPS.clear()
+        found = _STEPS[id(rules)] = (rules, [Step(rule) for rule in rules])
     return found[1]
+
+
+_STEPS: dict[int, tuple] = {}  # _steps', by the identity of a profile's list of rules
 
 
 def _own_flee(battle: Battle, flee_below: float | None) -> Condition | None:
@@ -262,23 +272,58 @@ def _own_flee(battle: Battle, flee_below: float | None) -> Condition | None:
     return found
 
 
+Plan = tuple[int, list[tuple], list[tuple], list | None]  # (steps, before its action, after it, harmful kit): _plan
+
+
+def _plan(battle: Battle, e: Entity) -> Plan:
+    """Its profile's rules made ready to walk, once per battle and combatant (its Controller,
+    loadout and the battle's profiles don't change during a turn), not every turn: each step as
+    (index, condition, chance, run, rule), its own flee condition in place of the flee rule's,
+    in two lists: before its action and after it (`after_attack`). A helping rule without a roll
+    and without an ability of its kind (`helping_kit`, pure in the loadout) can never act: left out."""
+    key = ("plan", e.uid)
+    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
+    controller, loadout, g = held[Controller], held[Loadout], held[Gear]
+    found = battle.memo.get(key)
+    if found is None or found[0] is not controller or found[1] is not battle.ai_profiles \
+            or found[2] is not loadout or found[3] is not g:
+        plan = _make_plan(_steps(battle, profile_of(battle, e).rules), _own_flee(battle, controller.flee_below),
+                          helping_kit(battle, e), harmful_kit(battle, e))
+        found = battle.memo[key] = (controller, battle.ai_profiles, loadout, g, plan)
+    return found[4]
+
+
+def _make_plan(steps: list[Step], own_flee: Condition | None, kit: dict[str, list], harm: list | None = None) -> Plan:
+    before: list[tuple] = []
+    after: list[tuple] = []
+    for index, step in enumerate(steps):
+        if step.needs is not None and step.chance is None and not kit[step.needs]:
+            continue
+        condition = own_flee if step.flee and own_flee is not None else step.condition
+        (after if step.after_attack else before).append((index, condition, step.chance, step.run, step.rule))
+    return len(steps), before, after, harm
+
+
 def play_rules(mind: Mind, rules: list[Rule]) -> None:
-    steps = _steps(mind.battle, rules)
-    fired = [False] * len(steps)
-    own_flee = _own_flee(mind.battle, comp(mind.e, Controller).flee_below)
+    """Walk `rules` for the mind's combatant (its own turn), as `take_turn` walks its profile's."""
+    battle, e = mind.battle, mind.e
+    _play(mind, _make_plan(_steps(battle, rules), _own_flee(battle, comp(e, Controller).flee_below),
+                           helping_kit(battle, e)))
+
+
+def _play(mind: Mind, plan: Plan) -> None:
+    count, before, after, _ = plan
+    fired = [False] * count
+    rng = mind.battle.rng
     while mind.acting:
-        acted = mind.state().acted
-        for index, step in enumerate(steps):
-            if fired[index] or step.after_attack != acted:
+        for index, condition, chance, run, rule in (after if mind.state().acted else before):
+            if fired[index]:
                 continue
-            if step.needs is not None and step.chance is None and not mind.helping()[step.needs]:
-                continue
-            condition = own_flee if step.flee and own_flee is not None else step.condition
             if condition is not None and not holds(mind, condition):
                 continue
-            if step.chance is not None and not roll_chance(step.chance, mind.battle.rng):
+            if chance is not None and not roll_chance(chance, rng):
                 continue
-            if step.run(mind, step.rule):
+            if run(mind, rule):
                 fired[index] = True
                 break
         else:
@@ -293,13 +338,14 @@ def _attack(mind: Mind, rule: Rule) -> bool:
     if target is None:
         return False
     battle, e = mind.battle, mind.e
-    here, there = pos(e), pos(target)
-    cells = distance(here, there)
+    table = e.registry._components_by_entity  # noqa: SLF001 - `pos`, inlined
+    at, to = table[e][Position], table[target][Position]
+    cells = max(abs(at.x - to.x), abs(at.y - to.y)) - 1  # `distance`, inlined
     if cells > mind.reach():
         return False
-    if cells > 0 and not battle.battlefield.line_of_sight(here, there):
+    if cells > 0 and not battle.battlefield.line_of_sight((at.x, at.y), (to.x, to.y)):
         return False
-    return mind.perform(Attack(mind.actor, cid(target)))
+    return mind.perform(Attack(mind.actor, target.uid))
 
 
 class Harm:
@@ -353,30 +399,38 @@ class Harm:
 
 def harmful_kit(battle: Battle, e: Entity) -> list[Harm]:
     """Its slotted abilities that can hurt an enemy (damage, or an effect), worked out once per
-    loadout and kept in the battle's memo."""
-    g, slotted = gear(e), comp(e, Loadout).slotted
-    key = ("harm", cid(e), slotted)
-    found = battle.memo.get(key)
-    if found is None or found[0] is not g:
+    character, loadout and rules and kept across battles (what a `Harm` holds is pure in them)."""
+    g, slotted, rules = gear(e), comp(e, Loadout).slotted, battle.rules
+    character = g.character
+    key = (id(character), slotted, id(rules), id(g.weapon))
+    found = _HARM_KITS.get(key)
+    if found is None or found[0] is not character or found[1] is not rules or found[2] is not g.weapon:
         kit = []
         for name in slotted:
-            ability = g.character.ability(name)
+            ability = character.ability(name)
             if ability is None or ability.is_passive or ability.target not in (Target.enemy, Target.area, Target.line):
                 continue
             if ability.kind is not AbilityKind.damage and not ability.effects:
                 continue
             kit.append(Harm(battle, e, ability))
-        found = battle.memo[key] = (g, kit)
-    return found[1]
+        if len(_HARM_KITS) >= _KIT_LIMIT:
+            _HARM_KITS.clear()
+        found = _HARM_KITS[key] = (character, rules, g.weapon, kit)
+    return found[3]
+
+
+_HARM_KITS: dict[tuple, tuple] = {}  # harmful_kit's, across battles (a memo of what is pure in its key)
+_HELP_KITS: dict[tuple, tuple] = {}  # helping_kit's
+_KIT_LIMIT = 4096
 
 
 def expected_value(battle: Battle, e: Entity, harm: Harm, target: Entity, seen: list[Entity],
-                   hit: Fraction | None = None) -> Fraction:
+                   hit: Fraction | None = None, check: Fraction | None = None) -> Fraction:
     """What an ability is worth on `target` now: its multiplier × the chance its difficulty check
     passes (R-7) × the chance it hits (single targets, R-9) × the enemies it would catch (areas
     and lines). An ability that only puts effects on is worth its multiplier × the best chance
     among the effects the target lacks and isn't immune to (nothing, if none)."""
-    value = harm.base_value(check_chance(e, harm.difficulty, battle.rules))
+    value = harm.base_value(check if check is not None else check_chance(e, harm.difficulty, battle.rules))
     if not harm.damages:
         immune = gear(target).immunities
         fx = effects(target)
@@ -403,27 +457,31 @@ _NOTHING = Fraction(0)
 
 def ability_options(
     battle: Battle, e: Entity, target: Entity, *, min_chance: Fraction = Fraction(1, 2),
-    strong: Callable[[object], bool] | None = None, seen: list[Entity] | None = None,
+    strong: Callable[[object], bool] | None = None, seen: list[Entity] | None = None, kit: list[Harm] | None = None,
 ) -> list:
     """Usable harmful abilities that reach `target` from here, best first: those with charges
     and off cooldown (R-6) whose check (R-7) passes with at least `min_chance`, and strong ones
-    only where `strong(ability)` allows."""
-    kit = harmful_kit(battle, e)
+    only where `strong(ability)` allows. `kit`: its `harmful_kit`, if the caller has it."""
+    if kit is None:
+        kit = harmful_kit(battle, e)
     if not kit:
         return []
     rules = battle.rules
     seen = seen if seen is not None else [target]
-    here, there = pos(e), pos(target)
-    cells = distance(here, there)
-    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
-    seen_once = cid(target) in held[Memory].seen
+    table = e.registry._components_by_entity  # noqa: SLF001 - `comp` and `pos`, inlined
+    held = table[e]
+    at, to = held[Position], table[target][Position]
+    here, there = (at.x, at.y), (to.x, to.y)
+    cells = max(abs(at.x - to.x), abs(at.y - to.y)) - 1  # `distance`, inlined
+    seen_once = target.uid in held[Memory].seen
     sight: bool | None = None
     hit: Fraction | None = None
     options = []
     for harm in kit:
         if not ability_ready(e, harm.ability):
             continue  # not slotted, no charges of that difficulty left, or cooling down (R-6)
-        if not harm.passes(check_chance(e, harm.difficulty, rules), min_chance):
+        check = check_chance(e, harm.difficulty, rules)
+        if not harm.passes(check, min_chance):
             continue
         if strong is not None and not strong(harm.ability):
             continue
@@ -437,10 +495,11 @@ def ability_options(
                     continue
         if harm.target is Target.enemy and hit is None:
             hit = _CERTAIN if auto_hits(battle, e, target) else chance_to_hit(battle, e, target)
-        value = expected_value(battle, e, harm, target, seen, hit)
-        if value > 0:
+        value = expected_value(battle, e, harm, target, seen, hit, check)
+        if value.numerator > 0:  # `value > 0` (a Fraction's denominator is positive), without Fraction's comparison
             options.append((value, harm.rank, harm.name, harm.ability))
-    options.sort(key=lambda o: o[:3], reverse=True)
+    if len(options) > 1:
+        options.sort(key=lambda o: o[:3], reverse=True)
     return [o[3] for o in options]
 
 
@@ -454,7 +513,7 @@ def _use_best_ability(mind: Mind, rule: Rule) -> bool:
         floor = rule.strong_from.rank
         strong = lambda ability: worthy or ability.difficulty.rank < floor  # noqa: E731
     for ability in ability_options(mind.battle, mind.e, target, min_chance=rule.min_chance, strong=strong,
-                                   seen=mind.seen()):
+                                   seen=mind.seen(), kit=mind.harm):
         if _use(mind.battle, mind.e, ability, target):
             return True
     return False
@@ -475,20 +534,22 @@ _HELP_KINDS = {"heal": _HEALING, "cleanse": frozenset({"cleanse"}), "buff": froz
 
 def helping_kit(battle: Battle, e: Entity) -> dict[str, list]:
     """Its slotted abilities for an ally or itself, by what they do (heal, cleanse, buff), worked
-    out once per loadout (the battle's memo)."""
-    g, slotted = gear(e), comp(e, Loadout).slotted
-    key = ("help", cid(e), slotted)
-    found = battle.memo.get(key)
-    if found is None or found[0] is not g:
+    out once per character and loadout and kept across battles (as `harmful_kit`)."""
+    character, slotted = gear(e).character, comp(e, Loadout).slotted
+    key = (id(character), slotted)
+    found = _HELP_KITS.get(key)
+    if found is None or found[0] is not character:
         kit: dict[str, list] = {kind: [] for kind in _HELP_KINDS}
         for name in slotted:
-            ability = g.character.ability(name)
+            ability = character.ability(name)
             if ability is None or ability.is_passive or ability.target not in (Target.ally, Target.self, Target.area):
                 continue
             for kind, wanted in _HELP_KINDS.items():
                 if any(s.effect in wanted for s in ability.effects):
                     kit[kind].append(ability)
-        found = battle.memo[key] = (g, kit)
+        if len(_HELP_KITS) >= _KIT_LIMIT:
+            _HELP_KITS.clear()
+        found = _HELP_KITS[key] = (character, kit)
     return found[1]
 
 
@@ -587,39 +648,41 @@ def _buff_ally(mind: Mind, rule: Rule) -> bool:
 # --- rules that move -------------------------------------------------------------------------------
 
 
-def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Cells it can end its move on this turn (x, y, cost), from one distance map (returned too:
-    `_move_to` walks it back)."""
+def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
+    """Cells it can end its move on this turn (x, y, cost), from one distance map of the square
+    its movement can reach (returned too: `_move_to` walks it back)."""
     state = comp(e, TurnState)
-    field = battle.battlefield
-    dist = field.distance_map([pos(e)], blocked_for(battle, e), within=state.movement_left, **move_costs(battle, e))
-    ok = dist <= state.movement_left
+    me = cid(e)
+    x0, y0, window = battle.battlefield.moves_within(pos(e), blocked_for(battle, e), state.movement_left,
+                                                     **move_costs(battle, e))
+    ok = window <= state.movement_left
+    h, w = window.shape
     for (x, y), who in battle.occupancy.items():
-        if who != cid(e):
-            ok[y, x] = False
+        if who != me and 0 <= x - x0 < w and 0 <= y - y0 < h:
+            ok[y - y0, x - x0] = False
     ys, xs = np.nonzero(ok)
-    return xs, ys, dist[ys, xs], dist
+    cost = window[ys, xs]
+    return xs + x0, ys + y0, cost, (x0, y0, window)
 
 
-def _move_to(mind: Mind, cell: tuple[int, int], dist: np.ndarray) -> bool:
+def _move_to(mind: Mind, cell: tuple[int, int], dist: tuple) -> bool:
     """Move to a cell `_reachable` offered, along a cheapest path read off its distance map: from
     the cell, each lowest neighbour is a cheapest way in, down to the mover's own cell (0).
     Only while a diagonal step costs what a straight one does (R-8): else the lowest neighbour
     may not be the way in, and `Move` searches its own path."""
     if mind.battle.rules.turns.diagonal_cost != 1:
         return mind.perform(Move(mind.actor, cell))
-    back = tcod.path.hillclimb2d(dist, (cell[1], cell[0]), True, True).tolist()
-    via = tuple((x, y) for y, x in reversed(back[:-1]))  # from the first step to the cell
+    via = tuple(mind.battle.battlefield.walk_back(*dist, cell))  # from the first step to the cell
     return mind.perform(Move(mind.actor, cell, via=via))
 
 
 def _gap(xs: np.ndarray, ys: np.ndarray, foes: list[Entity]) -> np.ndarray:
     """R-11 distance from each cell to the nearest of `foes`."""
-    gap = np.full(xs.shape, UNREACHABLE, dtype=np.int64)
-    for o in foes:
-        ox, oy = pos(o)
-        np.minimum(gap, np.maximum(np.abs(xs - ox), np.abs(ys - oy)) - 1, out=gap)
-    return gap
+    if not foes:
+        return np.full(xs.shape, UNREACHABLE, dtype=np.int64)
+    at = np.array([pos(o) for o in foes], dtype=np.int64)  # one array op per step for all foes, not per foe
+    cells = np.maximum(np.abs(xs[:, None] - at[:, 0]), np.abs(ys[:, None] - at[:, 1]))
+    return cells.min(axis=1) - 1
 
 
 def _keep_range(mind: Mind, rule: Rule) -> bool:
@@ -713,6 +776,7 @@ def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, targ
         return False
     stop = None
     spent = 0
+    gx, gy = goal
     for index, (xy, cost) in enumerate(zip(path, field.step_costs(path, start=here, **costs))):
         if xy == goal:
             break
@@ -722,8 +786,8 @@ def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, targ
         if spent > state.movement_left:
             break
         stop = index
-        if distance(xy, goal) <= reach and (reach == 0 or field.line_of_sight(xy, goal)):
-            break
+        if max(abs(xy[0] - gx), abs(xy[1] - gy)) - 1 <= reach and (reach == 0 or field.line_of_sight(xy, goal)):
+            break  # (`distance(xy, goal) <= reach`, inlined: asked for every step)
     if stop is None:
         return False
     move = Move(cid(e), path[stop], partial=True, via=tuple(path[:stop + 1]))

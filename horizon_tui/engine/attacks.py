@@ -68,14 +68,15 @@ def strike(
     """A normal attack or a damaging ability's blow on one target. Returns whether it hit."""
     rules = battle.rules
     fled = comp(target, Presence) is Presence.fled
+    me, them = attacker.uid, target.uid  # `cid`s, asked for every event below
     name = ability.name if ability else None
     difficulty = ability.difficulty if ability else Difficulty.I
     hit = True
     if check_accuracy and not auto_hits(battle, attacker, target):
         chance = chance_to_hit(battle, attacker, target, fled=fled)
         hit = check_roll(battle, attacker, chance)
-        battle.emit(ev.Check, actor=cid(attacker), kind="accuracy", chance=float(chance), success=hit,
-                    ability=name, target=cid(target))
+        battle.emit(ev.Check, actor=me, kind="accuracy", chance=_float(chance), success=hit,
+                    ability=name, target=them)
     crit = False
     if hit and not gear(target).crit_immune:
         if is_downed(target):
@@ -85,11 +86,11 @@ def strike(
                 chance = _crit_chance(attacker, rules, blade=ability is not None)
             else:
                 chance = _NO_CRIT
-            if chance > 0:
+            if chance.numerator > 0:  # `chance > 0` on its integers
                 crit = check_roll(battle, attacker, chance)
-                battle.emit(ev.Check, actor=cid(attacker), kind="crit", chance=float(chance), success=crit,
-                            ability=name, target=cid(target))
-    battle.emit(ev.Attack, actor=cid(attacker), target=cid(target), ability=name, difficulty=difficulty.value,
+                battle.emit(ev.Check, actor=me, kind="crit", chance=_float(chance), success=crit,
+                            ability=name, target=them)
+    battle.emit(ev.Attack, actor=me, target=them, ability=name, difficulty=difficulty.value,
                 hit=hit, crit=crit, at=list(aimed) if aimed else None)
     if not hit:
         return False
@@ -108,7 +109,7 @@ def strike(
         found = _DAMAGE_MEMO[key] = (base, multiplier, armor, rules.attack, damage(
             base, multiplier=multiplier, critical=crit, armor=armor, attack=rules.attack))
     amount = found[4]
-    deal_damage(battle, target, amount, cid(attacker), name)
+    deal_damage(battle, target, amount, me, name)
     return True
 
 
@@ -140,6 +141,20 @@ _HIT_MEMO: dict[tuple, tuple] = {}  # likewise for the hit chance
 _CRIT_MEMO: dict[tuple, tuple] = {}  # and the crit chance
 _NO_CRIT = Fraction(0)
 _DAMAGE_MEMO_LIMIT = 50_000
+
+
+def _float(value: Fraction) -> float:
+    """`float(value)`: the same division of its two integers, without the four calls of
+    numbers.Rational's `__float__` (every check in the log carries its chance as a float)."""
+    numerator, denominator = value.as_integer_ratio()
+    return numerator / denominator
+
+
+def _below_one(chance: Fraction) -> bool:
+    """`chance < 1` on the integers of the ratio (its denominator is positive), without Fraction's
+    comparison machinery."""
+    numerator, denominator = chance.as_integer_ratio()
+    return numerator < denominator
 
 
 def _multiplier(battle: Battle, ability: Ability | None) -> Fraction:
@@ -209,7 +224,7 @@ def use_ability(
     rules = battle.rules
     misfire: Entity | None = None
     chance = check_chance(user, ability.difficulty, rules)
-    if chance < 1:
+    if _below_one(chance):
         passed = check_roll(battle, user, chance)
         outcome = None
         if not passed:
@@ -219,7 +234,7 @@ def use_ability(
             elif outcome is Failure.random:
                 living = sorted(active_combatants(battle), key=cid)
                 misfire = living[battle.rng.randrange(len(living))]
-        battle.emit(ev.Check, actor=cid(user), kind="difficulty", chance=float(chance), success=passed,
+        battle.emit(ev.Check, actor=cid(user), kind="difficulty", chance=_float(chance), success=passed,
                     outcome=outcome.value if outcome else None, ability=ability.name)
         if not passed and misfire is None:
             return  # fizzle: nothing happens (R-7)
@@ -245,7 +260,7 @@ def _land(battle: Battle, user: Entity, ability: Ability, victim: Entity, *, che
         if not auto_hits(battle, user, victim):  # R-9: melee on the immobile hits without a check
             chance = chance_to_hit(battle, user, victim, fled=comp(victim, Presence) is Presence.fled)
             hit = check_roll(battle, user, chance)
-            battle.emit(ev.Check, actor=cid(user), kind="accuracy", chance=float(chance), success=hit,
+            battle.emit(ev.Check, actor=cid(user), kind="accuracy", chance=_float(chance), success=hit,
                         ability=ability.name, target=cid(victim))
         battle.emit(ev.Attack, actor=cid(user), target=cid(victim), ability=ability.name,
                     difficulty=ability.difficulty.value, hit=hit, crit=False, at=list(aimed) if aimed else None)
@@ -254,9 +269,9 @@ def _land(battle: Battle, user: Entity, ability: Ability, victim: Entity, *, che
     for spec in ability.effects:
         if comp(victim, Presence) is not Presence.active:
             return
-        if spec.chance < 1:
+        if _below_one(spec.chance):
             landed = check_roll(battle, user, spec.chance)
-            battle.emit(ev.Check, actor=cid(user), kind="effect", chance=float(spec.chance), success=landed,
+            battle.emit(ev.Check, actor=cid(user), kind="effect", chance=_float(spec.chance), success=landed,
                         ability=ability.name, target=cid(victim))
             if not landed:
                 continue

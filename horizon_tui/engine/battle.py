@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from itertools import compress
+from operator import itemgetter
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -75,14 +77,17 @@ class Battle:
     ai_profiles: AiProfiles | None = None  # data/ai.toml, what the AI plays (engine.ai)
     memo: dict[Any, Any] = attrs.field(factory=dict, repr=False)  # derived data the AI reuses, never state
     placements: int = 0  # how many times anyone was placed: sight can't change without it (turns.update_sight)
+    active_version: int = 0  # how many times `active` changed (set_presence): `cells` is rebuilt after
+    _cells: ActiveCells | None = attrs.field(default=None, init=False, repr=False)  # `cells()`' index, derived
 
     # --- the log ------------------------------------------------------------------------------
 
     def emit(self, cls: type[ev.Event], **fields: Any) -> ev.Event:
         event = cls(round=self.round, seq=len(self.log) + 1, **fields)
         self.log.append(event)
-        for listener in self.listeners:
-            listener(event)
+        if self.listeners:  # none in a simulated battle
+            for listener in self.listeners:
+                listener(event)
         return event
 
     # --- queries --------------------------------------------------------------------------------
@@ -118,9 +123,13 @@ class Battle:
     def set_presence(self, e: Entity, presence: Presence) -> None:
         """The only writer of Presence, keeping the index of active combatants."""
         put(e, Presence, presence)
+        self.active_version += 1
         if presence is Presence.active:
-            self.active[cid(e)] = e
-            self.active = {k: self.by_id[k] for k in self.by_id if k in self.active}
+            if next(reversed(self.by_id)) == e.uid and e.uid not in self.active:
+                self.active[e.uid] = e  # the newest combatant (set-up, a joining one): spawn order kept
+            else:
+                self.active[cid(e)] = e
+                self.active = {k: self.by_id[k] for k in self.by_id if k in self.active}
         else:
             self.active.pop(cid(e), None)
         self._index_sides()
@@ -144,11 +153,67 @@ class Battle:
         old = entity.registry._components_by_entity[entity].get(Position)  # noqa: SLF001
         if old is not None and self.occupancy.get(old.xy) == ident(entity).id:
             del self.occupancy[old.xy]
+        index = self._cells
+        if index is not None and index.version == self.active_version:
+            index.moved(entity, xy)
         if xy is None:
             entity.components.pop(Position, None)
             return
         put(entity, Position, Position(*xy))
         self.occupancy[xy] = ident(entity).id
+
+    def cells(self) -> ActiveCells:
+        """The active combatants' cells as one array, in spawn order (`ActiveCells`): kept by
+        `place`, rebuilt after `active` changes."""
+        index = self._cells
+        if index is None or index.version != self.active_version:
+            index = self._cells = ActiveCells(self)
+        return index
+
+
+class ActiveCells:
+    """Where the active combatants stand, in spawn order (`battle.active`): derived from their
+    Position components, never state. Sight asks which of them stand in a field of view
+    (`sideview.in_view`) after nearly every move; `seen_in(view)` answers for all of them at
+    once in C (an item getter of their cells and `itertools.compress`), where a loop over every
+    combatant grew with their number. `Battle.place` (the only writer of Position) keeps it; a
+    change of who is active (`set_presence`) has `Battle.cells` build it anew."""
+
+    __slots__ = ("version", "slot", "units", "cells", "width", "off_map", "_getter")
+
+    def __init__(self, battle: Battle) -> None:
+        field = battle.battlefield
+        self.version = battle.active_version
+        self.width = field.width
+        self.off_map = field.width * field.height  # a cell no view has (`Battlefield.fov_flat`)
+        order = list(battle.active.values())
+        self.slot = {e: i for i, e in enumerate(order)}
+        table = battle.registry._components_by_entity  # noqa: SLF001
+        at = [table[e].get(Position) for e in order]
+        self.units = [(e, -1, -1) if p is None else (e, p.x, p.y) for e, p in zip(order, at)]  # (unit, x, y)
+        self.cells = [self.off_map if p is None else p.y * self.width + p.x for p in at]
+        self._getter: Callable[[bytes], Any] | None = None
+
+    def moved(self, e: Entity, xy: tuple[int, int] | None) -> None:
+        i = self.slot.get(e)
+        if i is None:
+            return
+        if xy is None:
+            self.units[i], self.cells[i] = (e, -1, -1), self.off_map
+        else:
+            self.units[i], self.cells[i] = (e, xy[0], xy[1]), xy[1] * self.width + xy[0]
+        self._getter = None
+
+    def seen_in(self, view: bytes) -> list[tuple[Entity, int, int]]:
+        """(unit, x, y) of those whose cell `view` (`Battlefield.fov_flat`) sees, in spawn order."""
+        getter = self._getter
+        if getter is None:
+            cells = self.cells
+            if len(cells) > 1:
+                getter = self._getter = itemgetter(*cells)
+            else:
+                return [u for u, c in zip(self.units, cells) if view[c]]
+        return list(compress(self.units, getter(view)))
 
 
 # --- component accessors (short names keep the systems readable) ------------------------------
@@ -174,10 +239,11 @@ def put(e: Entity, key: type[T], value: T) -> None:
         _touch_component(registry, key)
     held[key] = value
     registry._components_by_type[key][e] = value  # noqa: SLF001
-    callbacks = _ON_CHANGED.get(key)  # `_on_component_changed`, inlined: usually none registered
-    if callbacks:
-        for callback in callbacks:
-            callback(e, old, value)
+    if _ON_CHANGED:  # `_on_component_changed`, inlined: usually none registered at all
+        callbacks = _ON_CHANGED.get(key)
+        if callbacks:
+            for callback in callbacks:
+                callback(e, old, value)
 
 
 def ident(e: Entity) -> Identity:
@@ -322,18 +388,20 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
 
 def movement_budget(battle: Battle, e: Entity) -> int:
     """R-8: floor(speed) cells, at least 1; armor (in Stats) and slow (R-10) applied."""
-    fx, values, turns = effects(e), stats(e).values, battle.rules.turns
+    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `effects` and `stats`, inlined
+    fx, values, turns = held[Effects], held[Stats].values, battle.rules.turns
     slow = fx.get("slow") if fx.active else None
-    if slow is not None:
-        return movement_cells(values["speed"], turns.min_move, slow.magnitude)
-    # Pure in the stats (shared, never written: their identity stands for them) and the rules:
-    # asked at every turn's start, kept across battles as the other memos here.
-    key = (id(values), id(turns))
+    # Pure in the stats (shared, never written: their identity stands for them), the rules and
+    # a slow's magnitude (as its two integers): asked at every turn's start, kept across battles
+    # as the other memos here.
+    key = (id(values), id(turns)) if slow is None else (id(values), id(turns), slow.magnitude.as_integer_ratio())
     found = _MOVE_MEMO.get(key)
     if found is None or found[0] is not values or found[1] is not turns:
         if len(_MOVE_MEMO) >= _ATTACK_MEMO_LIMIT:
             _MOVE_MEMO.clear()
-        found = _MOVE_MEMO[key] = (values, turns, movement_cells(values["speed"], turns.min_move))
+        cells = movement_cells(values["speed"], turns.min_move) if slow is None else \
+            movement_cells(values["speed"], turns.min_move, slow.magnitude)
+        found = _MOVE_MEMO[key] = (values, turns, cells)
     return found[2]
 
 
@@ -341,10 +409,19 @@ def typical_attack(e: Entity) -> Fraction:
     """The normal attack damage a difficulty check weighs (R-7)."""
     cache = comp(e, AttackCache)
     if cache.typical is None:
-        from horizon_tui.rules.checks import check_attack_value
-
         dice = gear(e).weapon_dice
-        cache.typical = check_attack_value(attack_for_roll(e, dice.minimum), attack_for_roll(e, dice.maximum))
+        low, high = attack_for_roll(e, dice.minimum), attack_for_roll(e, dice.maximum)
+        # Pure in the two attacks, which come from the shared memo of attack_for_roll (their
+        # identity stands for them): kept across battles, as that memo is.
+        key = (id(low), id(high))
+        found = _TYPICAL_MEMO.get(key)
+        if found is None or found[0] is not low or found[1] is not high:
+            from horizon_tui.rules.checks import check_attack_value
+
+            if len(_TYPICAL_MEMO) >= _ATTACK_MEMO_LIMIT:
+                _TYPICAL_MEMO.clear()
+            found = _TYPICAL_MEMO[key] = (low, high, check_attack_value(low, high))
+        cache.typical = found[2]
     return cache.typical
 
 
@@ -353,10 +430,17 @@ def check_chance(e: Entity, difficulty: Difficulty, rules: Ruleset) -> Fraction:
     cache = comp(e, AttackCache).check_chances
     chance = cache.get(difficulty)
     if chance is None:
-        from horizon_tui.rules.checks import difficulty_check_chance  # here: a hit is asked ~10⁴ times a battle
+        typical, level = typical_attack(e), ident(e).level
+        # Pure in these (the typical attack a shared object, as above): a memo across battles.
+        key = (id(typical), difficulty, level, id(rules))
+        found = _CHECK_MEMO.get(key)
+        if found is None or found[0] is not typical or found[1] is not rules:
+            from horizon_tui.rules.checks import difficulty_check_chance  # here: a hit is asked ~10⁴ times a battle
 
-        chance = difficulty_check_chance(typical_attack(e), difficulty, ident(e).level, rules)
-        cache[difficulty] = chance
+            if len(_CHECK_MEMO) >= _ATTACK_MEMO_LIMIT:
+                _CHECK_MEMO.clear()
+            found = _CHECK_MEMO[key] = (typical, rules, difficulty_check_chance(typical, difficulty, level, rules))
+        chance = cache[difficulty] = found[2]
     return chance
 
 
@@ -366,6 +450,8 @@ def check_chance(e: Entity, difficulty: Difficulty, rules: Ruleset) -> Fraction:
 _ATTACK_MEMO: dict[tuple, tuple] = {}
 _STATS_MEMO: dict[tuple, MappingProxyType[str, Fraction]] = {}
 _MOVE_MEMO: dict[tuple, tuple] = {}  # movement_budget's without slow: (stats values, turn rules, cells)
+_TYPICAL_MEMO: dict[tuple, tuple] = {}  # typical_attack's: (low attack, high attack, typical)
+_CHECK_MEMO: dict[tuple, tuple] = {}  # check_chance's: (typical attack, rules, chance)
 _ATTACK_MEMO_LIMIT = 50_000
 
 
@@ -563,9 +649,10 @@ def spend_charge(e: Entity, difficulty: Difficulty) -> bool:
 def check_roll(battle: Battle, actor: Entity, chance: Fraction) -> bool:
     """Every chance a combatant rolls goes through here: a GM may have forced its next result
     (a forced result draws nothing from the random source, and is itself a recorded input)."""
-    forced = battle.forced.pop(cid(actor), None)
-    if forced is not None:
-        return forced
+    if battle.forced:  # usually none: no look-up
+        forced = battle.forced.pop(actor.uid, None)
+        if forced is not None:
+            return forced
     # rules.checks.roll_chance, with the chance as two integers instead of Fraction arithmetic
     # (the same draws and results: one roll below the numerator out of the denominator).
     numerator, denominator = chance.as_integer_ratio()

@@ -70,6 +70,22 @@ def _astar_steps(astar: tcod.path.AStar, start: Pos, goal: Pos, first: int | Non
     return steps
 
 
+def _search_buffers(shape: tuple[int, int]) -> tuple:
+    """A distance and a cost array of one shape (int32, C order) with the structs libtcod's
+    `dijkstra2d_basic` reads them through (what `tcod.path.dijkstra2d` builds on every call)."""
+    dist, cost = np.empty(shape, dtype=np.int32), np.empty(shape, dtype=np.int32)
+
+    def narray(array: np.ndarray):
+        return _ffi.new("struct NArray*", {
+            "type": tcod.path._INT_TYPES[np.int32], "ndim": 2,  # noqa: SLF001 - as tcod.path._export_dict
+            "data": _ffi.cast("void*", array.ctypes.data),
+            "shape": array.shape, "strides": array.strides,
+        })
+
+    steps = np.empty((shape[0] * shape[1], 2), dtype=np.intc)  # the longest walk down: every cell once
+    return dist, cost, narray(dist), narray(cost), steps, _ffi.from_buffer("int*", steps)
+
+
 def _cost_key(difficult_cost: int, terrain_costs: Mapping[str, int] | None, diagonal_cost: int = 1) -> tuple:
     key = (difficult_cost,) if diagonal_cost == 1 else (difficult_cost, ("diagonal", diagonal_cost))
     if not terrain_costs:
@@ -87,9 +103,11 @@ class Battlefield:
     _rows: dict[tuple, list[list[int]]] = attrs.field(init=False, repr=False, factory=dict)
     _fov: dict[tuple[Pos, int], np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
     _fov_bytes: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
+    _fov_flat: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
     _los: dict[tuple[Pos, Pos], bool] = attrs.field(init=False, repr=False, factory=dict)
     _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]] = attrs.field(init=False, repr=False, factory=dict)
-    _astars: dict[tuple, tuple[np.ndarray, tcod.path.AStar]] = attrs.field(init=False, repr=False, factory=dict)
+    _windows: dict[tuple[int, int], tuple] = attrs.field(init=False, repr=False, factory=dict)
+    _astars: dict[tuple, tuple] = attrs.field(init=False, repr=False, factory=dict)
     _toward: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
@@ -244,18 +262,25 @@ class Battlefield:
         if diagonal_cost != 1:
             steps = self._exact_path(start, goal, blocked, difficult_cost, terrain_costs, diagonal_cost, first)
         else:
-            work, astar = self._astar(difficult_cost, terrain_costs)
+            work, astar, pristine, rows = self._astar(difficult_cost, terrain_costs)
             w, h = self.terrain.shape[1], self.terrain.shape[0]
-            changed = []
-            try:
-                for x, y in blocked:
-                    if 0 <= x < w and 0 <= y < h and (x, y) != goal:  # a unit's cell is still a destination
-                        changed.append((y, x, work[y, x]))
-                        work[y, x] = 0
-                steps = _astar_steps(astar, start, goal, first)
-            finally:
-                for y, x, value in reversed(changed):
-                    work[y, x] = value
+            # A unit's cell is still a destination: the goal is never blocked.
+            cells = [(x, y) for x, y in blocked if 0 <= x < w and 0 <= y < h and (x, y) != goal]
+            if len(cells) > 16:  # many units (a big battle): one array write each way, not one per cell
+                flat = [y * w + x for x, y in cells]
+                work.ravel()[flat] = 0
+                try:
+                    steps = _astar_steps(astar, start, goal, first)
+                finally:
+                    work.ravel()[flat] = pristine[flat]
+            else:
+                for x, y in cells:
+                    work[y, x] = 0
+                try:
+                    steps = _astar_steps(astar, start, goal, first)
+                finally:
+                    for x, y in cells:
+                        work[y, x] = rows[y][x]  # put back from the untouched copy (the same float32)
         if max_cost is not None and steps and self.path_cost(
                 steps, difficult_cost, terrain_costs, start=start, diagonal_cost=diagonal_cost) > max_cost:
             return []
@@ -322,14 +347,17 @@ class Battlefield:
 
     def _astar(
         self, difficult_cost: int, terrain_costs: Mapping[str, int] | None
-    ) -> tuple[np.ndarray, tcod.path.AStar]:
+    ) -> tuple[np.ndarray, tcod.path.AStar, np.ndarray, list[list[float]]]:
         """A reusable A* over a scaled copy of the base costs; `path` blocks cells in it for
-        one search and puts them back."""
+        one search and puts them back from an untouched copy (flat, and as Python rows)."""
         key = _cost_key(difficult_cost, terrain_costs)
         found = self._astars.get(key)
         if found is None:
             work = self.base_cost(difficult_cost, terrain_costs).astype(np.float32) * _ASTAR_SCALE
-            found = self._astars[key] = (work, tcod.path.AStar(work.T, diagonal=1.0))  # indexed [x, y]
+            pristine = work.ravel().copy()
+            pristine.flags.writeable = False
+            found = self._astars[key] = (work, tcod.path.AStar(work.T, diagonal=1.0),  # indexed [x, y]
+                                         pristine, work.tolist())
         return found
 
     def distance_map(
@@ -369,20 +397,58 @@ class Battlefield:
         self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
         diagonal_cost: int, limit: int,
     ) -> np.ndarray:
+        x0, y0, window = self.moves_within(source, blocked, limit, difficult_cost=difficult_cost,
+                                           terrain_costs=terrain_costs, diagonal_cost=diagonal_cost)
+        distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
+        distance[y0:y0 + window.shape[0], x0:x0 + window.shape[1]] = window
+        return distance
+
+    def moves_within(
+        self, source: Pos, blocked: Iterable[Pos], limit: int, *, difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None = None, diagonal_cost: int = 1,
+    ) -> tuple[int, int, np.ndarray]:
+        """`distance_map([source], blocked, within=limit)` cut to the square of radius `limit`
+        around `source`, the only cells such a walk can reach (every step costs at least 1):
+        (x0, y0, window) with window[y - y0, x - x0] the cost to (x, y), `UNREACHABLE` beyond the
+        limit. A unit's move this turn asks this (the AI weighing where to step): the search runs
+        in buffers kept per window size and handed to libtcod as they are, without tcod's
+        per-call wrapping of the arrays (most of the time of a search this small). As with
+        `path`, one battlefield must not be searched from two threads at once."""
         x, y = source
         h, w = self.terrain.shape
+        limit = max(0, limit)
         x0, x1, y0, y1 = max(0, x - limit), min(w, x + limit + 1), max(0, y - limit), min(h, y + limit + 1)
-        cost = self.base_cost(difficult_cost, terrain_costs)[y0:y1, x0:x1].copy()
+        shape = (y1 - y0, x1 - x0)
+        buffers = self._windows.get(shape)
+        if buffers is None:
+            buffers = self._windows[shape] = _search_buffers(shape)
+        dist, cost, c_dist, c_cost, _, _ = buffers
+        cost[...] = self.base_cost(difficult_cost, terrain_costs)[y0:y1, x0:x1]
         for bx, by in blocked:
-            if x0 <= bx < x1 and y0 <= by < y1 and (bx, by) != source:
+            if x0 <= bx < x1 and y0 <= by < y1 and (bx != x or by != y):
                 cost[by - y0, bx - x0] = 0
-        window = np.full(cost.shape, UNREACHABLE, dtype=np.int32)
-        window[y - y0, x - x0] = 0
-        tcod.path.dijkstra2d(window, cost, 1, diagonal_cost, out=window)
+        dist.fill(UNREACHABLE)
+        dist[y - y0, x - x0] = 0
+        if _lib.dijkstra2d_basic(c_dist, c_cost, 1, diagonal_cost) < 0:  # pragma: no cover - libtcod's own error
+            raise RuntimeError("libtcod's dijkstra2d failed")
+        window = dist.copy()
         window[window > limit] = UNREACHABLE
-        distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
-        distance[y0:y1, x0:x1] = window
-        return distance
+        return x0, y0, window
+
+    def walk_back(self, x0: int, y0: int, window: np.ndarray, cell: Pos) -> list[Pos]:
+        """The walk `moves_within`'s window gives to `cell`: from the cell, each lowest neighbour
+        (`tcod.path.hillclimb2d`, diagonals too) down to the window's 0, as the cells stepped into
+        from the first step to `cell`. Through the window's kept buffers, as `moves_within`."""
+        buffers = self._windows.get(window.shape)
+        if buffers is None:
+            buffers = self._windows[window.shape] = _search_buffers(window.shape)
+        dist, _, c_dist, _, steps, c_steps = buffers
+        dist[...] = window
+        length = _lib.hillclimb2d_basic(c_dist, cell[1] - y0, cell[0] - x0, True, True, c_steps)
+        if length < 0:  # pragma: no cover - libtcod's own error
+            raise RuntimeError("libtcod's hillclimb2d failed")
+        back = steps[:length - 1].tolist()  # from the cell, without the window's 0 (where it stands)
+        return [(x + x0, y + y0) for y, x in reversed(back)]
 
     def _single_source(
         self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
@@ -493,6 +559,17 @@ class Battlefield:
             if len(self._fov_bytes) >= _CACHE_LIMIT:
                 self._fov_bytes.clear()
             seen = self._fov_bytes[key] = self.fov(origin, radius).tobytes()
+        return seen
+
+    def fov_flat(self, origin: Pos, radius: int | None = 0) -> bytes:
+        """`fov_bytes` and one byte more, never seen: cell (x, y) is `[y * width + x]`, and
+        `[width * height]` stands for "not on the map" (`battle.ActiveCells`). Cached."""
+        key = (origin, radius or 0)
+        seen = self._fov_flat.get(key)
+        if seen is None:
+            if len(self._fov_flat) >= _CACHE_LIMIT:
+                self._fov_flat.clear()
+            seen = self._fov_flat[key] = self.fov_bytes(origin, radius) + b"\x00"
         return seen
 
     def line_of_sight(self, a: Pos, b: Pos) -> bool:

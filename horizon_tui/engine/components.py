@@ -13,6 +13,7 @@ import attrs
 
 from horizon_tui.content.models import Armor, Character, Difficulty, Weapon
 from horizon_tui.rules.dice import DiceExpr
+from horizon_tui.engine.frozen import quick_init
 from horizon_tui.rules.formula import Formula
 
 
@@ -23,6 +24,7 @@ class Presence(enum.Enum):
     fled = "fled"  # left the battlefield's edge (R-8)
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Identity:
     id: str
@@ -35,11 +37,13 @@ class Identity:
     owner: str | None = None  # a companion's owner
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Team:
     name: str  # the side it fights for now (domination switches it, R-10)
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Position:
     x: int
@@ -50,6 +54,7 @@ class Position:
         return (self.x, self.y)
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Gear:
     """What a combatant fights with; fixed for the battle."""
@@ -65,6 +70,7 @@ class Gear:
     terrain_costs: dict[str, int]
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Vitals:
     """Attribute totals at the start of battle; current ones subtract disease (R-10)."""
@@ -72,6 +78,7 @@ class Vitals:
     attributes: dict[str, int]
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Stats:
     """Current derived stats (R-2), recomputed whenever attributes or modifiers change."""
@@ -82,12 +89,14 @@ class Stats:
         return self.values[name]
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Health:
     hp: int
     max_hp: int
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class TempHealth:
     """Temporary health a GM granted (gm tracker, `overrides.GrantTempHealth`): lost before health,
@@ -96,6 +105,7 @@ class TempHealth:
     points: int
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Loadout:
     """Slotted abilities (R-6) and which replaceable passives are switched on."""
@@ -104,16 +114,19 @@ class Loadout:
     active_passives: frozenset[str] = frozenset()
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Charges:
     pools: dict[Difficulty, int]
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Cooldowns:
     ready_at: dict[str, int]  # ability name -> the user's own-turn number from which it's ready
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class ActiveEffect:
     """One effect on a combatant (R-10; the duration model is `engine.effects`'s docstring)."""
@@ -128,6 +141,7 @@ class ActiveEffect:
     from_turn: int = 1  # the holder's first own turn it covers (its own-turn count + 1 when applied)
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Effects:
     active: tuple[ActiveEffect, ...] = ()
@@ -145,6 +159,7 @@ class Effects:
         return None
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Memory:
     """Combatants this one has seen at least once this battle (R-11's 50-cell mage range)."""
@@ -155,11 +170,13 @@ class Memory:
     origin: tuple[int, int] | None = None  # where it started: an AI with nothing seen crosses the field
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class FreeActions:
     points: int
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Controller:
     kind: str  # player | ai | gm
@@ -168,6 +185,7 @@ class Controller:
     flee_below: float | None = None
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class TurnState:
     own_turns: int = 0  # how many turns it has started this battle
@@ -175,6 +193,7 @@ class TurnState:
     acted: bool = False
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class StatBonus:
     """What a GM's hand-set numbers (an NPC's health, say) add to its derived stats (R-2): the
@@ -183,6 +202,7 @@ class StatBonus:
     flat: dict[str, Fraction]
 
 
+@quick_init  # made several times a turn: see engine.frozen
 @attrs.frozen
 class Tally:
     """Per-combatant numbers for the end-of-battle summary."""

@@ -11,6 +11,8 @@ from typing import Any, ClassVar
 
 import attrs
 
+from horizon_tui.engine.frozen import quick_init
+
 
 @attrs.frozen(kw_only=True)
 class Event:
@@ -33,7 +35,7 @@ def _event(name: str):
     def wrap(cls):
         cls.type = name
         EVENT_TYPES[name] = cls
-        return cls
+        return quick_init(cls)  # the log gets several a turn: attrs' frozen __init__ was a few % of a battle
 
     return wrap
 

@@ -75,9 +75,10 @@ def play_out(battle: Battle) -> None:
     """A whole battle with every side played by the AI (`horizon battle`, the simulator)."""
     begin(battle)
     while not battle.over:
-        if battle.current is None:
+        e = battle.current
+        if e is None:
             break
-        ai.take_turn(battle, battle.current)
+        ai.take_turn(battle, e)
 
 
 def replay(battle: Battle, inputs: list[Input]) -> None:

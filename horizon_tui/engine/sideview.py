@@ -44,22 +44,21 @@ def in_view(battle: Battle, viewer: Entity) -> list[tuple[Entity, int, int]]:
     in spawn order; hidden ones (R-13) are still in: callers apply `hidden_from` for the side
     asking. One pass per viewer per placement, shared by everyone who asks until someone is
     placed again (the turn's sight, `turns.update_sight`, and the AI's `visible_enemies`):
-    positions and who is active change only through `battle.place`, which counts placements."""
+    positions and who is active change only through `battle.place`, which counts placements.
+    The pass looks every active combatant's cell up in the field of view at once, in C
+    (`Battle.cells`), not in a loop over them all."""
     key = ("in view", viewer.uid)
     stamp = battle.placements
     found = battle.memo.get(key)
     if found is not None and found[0] == stamp:
         return found[1]
-    table = viewer.registry._components_by_entity  # noqa: SLF001
-    mine = table[viewer]
-    field = battle.battlefield
-    view, width = field.fov_bytes(mine[Position].xy, mine[Gear].sight_radius), field.width
-    seen = []
-    for other in battle.active.values():
-        if other is not viewer:
-            at = table[other][Position]
-            if view[at.y * width + at.x]:
-                seen.append((other, at.x, at.y))
+    mine = viewer.registry._components_by_entity[viewer]  # noqa: SLF001
+    at = mine[Position]
+    index = battle.cells()
+    seen = index.seen_in(battle.battlefield.fov_flat((at.x, at.y), mine[Gear].sight_radius))
+    slot = index.slot.get(viewer)
+    if slot is not None:
+        seen.remove(index.units[slot])  # its own cell is always in its view
     battle.memo[key] = (stamp, seen)
     return seen
 

@@ -12,7 +12,7 @@ from horizon_tui.engine.battle import (
     effects, gear, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, spend_charge, stats,
 )
 from horizon_tui.engine.components import (
-    Controller, Identity, Loadout, Memory, Presence, Team, TurnState,
+    Controller, Effects, Identity, Loadout, Memory, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import expire_turn_effects, tick_effects
 from horizon_tui.engine.sideview import hidden_from, in_view
@@ -80,10 +80,15 @@ def roll_initiative(battle: Battle) -> None:
         coin = battle.rng.random()
         entries.append((e, roll, stats(e)["initiative"] + roll, coin))
     entries.sort(key=lambda t: initiative_key(t[2], current_attributes(t[0]).get("agility", 0), t[3]))
+    companions: dict[str, list[str]] = {}  # by owner, in spawn order: one pass, not one per entry
+    for c in battle.combatants():
+        owner = ident(c).owner
+        if owner is not None:
+            companions.setdefault(owner, []).append(cid(c))
     order = []
     for e, *_ in entries:
         order.append(cid(e))
-        order += [cid(c) for c in battle.combatants() if ident(c).owner == cid(e)]
+        order += companions.get(cid(e), ())
     battle.order = order
     battle.emit(ev.Initiative, order=[
         {"id": cid(e), "roll": roll, "total": float(total)} for e, roll, total, _ in entries
@@ -105,10 +110,11 @@ def update_sight(battle: Battle, e: Entity) -> None:
     known = memory.last_known
     side = held[Team].name
     news = None  # those seen somewhere it doesn't know them to be (new, or moved)
+    table = e.registry._components_by_entity  # noqa: SLF001
     for other, x, y in in_view(battle, e):  # one sight pass per placement, shared with the AI
         # Where it already knows them to be first: most haven't moved since it last looked.
         if known.get(other.uid) != (x, y):
-            if hidden_from(other, side):
+            if table[other][Effects].active and hidden_from(other, side):  # (only one with effects can hide)
                 continue  # R-13 hide: the other side doesn't see it, so learns nothing new of it
             if news is None:
                 news = {}
@@ -128,9 +134,10 @@ def start(battle: Battle) -> None:
 def advance(battle: Battle) -> None:
     """End the current turn and begin the next combatant's, skipping those out of the battle.
     Turns that run themselves (stunned, getting up) pass straight on."""
+    table = battle.registry._components_by_entity  # noqa: SLF001 - `is_active`, `effects`, inlined
     while True:
         ending = battle.current
-        if ending is not None and is_active(ending) and effects(ending).active:
+        if ending is not None and table[ending][Presence] is Presence.active and table[ending][Effects].active:
             expire_turn_effects(battle, ending)  # R-10: the covered turn is counted off
         if check_end(battle) or not battle.order:
             return
@@ -144,7 +151,7 @@ def advance(battle: Battle) -> None:
                 return
             battle.emit(ev.RoundStart)
         e = battle.by_id[battle.order[battle.index]]
-        if not is_active(e):
+        if table[e][Presence] is not Presence.active:
             continue
         if begin_turn(battle, e):
             return
@@ -153,11 +160,12 @@ def advance(battle: Battle) -> None:
 def begin_turn(battle: Battle, e: Entity) -> bool:
     """Start `e`'s turn (R-8, R-10). True if it now waits for a decision; False if the turn
     already ended by itself (stunned, getting up, fallen to bleeding)."""
-    state = comp(e, TurnState)
+    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
+    state = held[TurnState]
     budget = movement_budget(battle, e)
-    put(e, TurnState, TurnState(own_turns=state.own_turns + 1, movement_left=budget, acted=False))
-    battle.emit(ev.Turn, actor=cid(e), movement=budget)
-    fx = effects(e)
+    put(e, TurnState, TurnState(state.own_turns + 1, budget, False))
+    battle.emit(ev.Turn, actor=e.uid, movement=budget)
+    fx = held[Effects]
     if not fx.active:  # most turns: nothing to tick, nothing that stops or blinds it
         update_sight(battle, e)
         return True

@@ -400,3 +400,28 @@ def test_speed_of_path_fov_and_line_of_sight() -> None:
     per_sight = (time.perf_counter() - began) / 300
     assert per_path < 0.002
     assert per_sight < 0.002
+
+
+@pytest.mark.parametrize("diagonal", [1, 2])
+def test_moves_within_is_the_cut_distance_map_and_walks_back_as_hillclimb(diagonal: int) -> None:
+    """The AI's move this turn (`moves_within`, `walk_back`): the full distance map cut to the
+    square of the turn's reach, and the walk down from any cell in it is tcod's hillclimb."""
+    import tcod.path
+
+    costs = {"difficult_cost": DIFFICULT, "diagonal_cost": diagonal}
+    for rng, bf, free, start, _ in random_fields(10, count=40):
+        blocked = [free[i] for i in rng.choice(len(free), min(5, len(free)), replace=False)]
+        limit = int(rng.integers(0, 6))
+        x0, y0, window = bf.moves_within(start, blocked, limit, **costs)
+        whole = bf.distance_map([start], blocked, **costs)
+        h, w = window.shape
+        cut = whole[y0:y0 + h, x0:x0 + w].copy()
+        cut[cut > limit] = UNREACHABLE
+        assert (window == cut).all()
+        outside = np.ones(whole.shape, dtype=bool)
+        outside[y0:y0 + h, x0:x0 + w] = False
+        assert (whole[outside] > limit).all()
+        for y, x in zip(*np.nonzero(window < UNREACHABLE)):
+            back = tcod.path.hillclimb2d(window, (y, x), True, True).tolist()
+            walk = [(bx + x0, by + y0) for by, bx in reversed(back[:-1])]
+            assert bf.walk_back(x0, y0, window, (x + x0, y + y0)) == walk

@@ -79,3 +79,35 @@ def test_r13_remembered_cells_keep_what_the_side_saw_from_where_it_stood(new_bat
     assert (before.visible & ~after.visible).any()  # the pocket is out of sight now…
     assert after.remembered[before.visible].all() and after.remembered[after.visible].all()  # …and remembered
     assert not after.remembered[4, 5]  # behind the wall from both: never seen
+
+
+def test_in_view_is_every_other_active_combatant_on_a_cell_its_view_sees_all_battle_long() -> None:
+    """`in_view` reads the battle's index of cells (`Battle.cells`, kept by `place`, rebuilt when
+    someone falls, flees or joins): at every turn of whole battles it is the plain loop over
+    every active combatant's Position."""
+    from pathlib import Path
+
+    from horizon_tui.engine.battle import create_battle
+    from horizon_tui.engine.commands import prepare
+    from horizon_tui.engine.components import Gear, Position
+    from horizon_tui.engine.runner import begin
+    from horizon_tui.engine.sideview import in_view
+
+    party = sorted((Path(__file__).resolve().parents[2] / "examples" / "party").glob("*.toml"))
+    catalogue, enemies, setup, members = prepare("standard", party, 0)
+    checked = 0
+    for seed in range(3):
+        battle = create_battle(setup, members, seed, catalogue, enemies)
+        begin(battle)
+        field = battle.battlefield
+        while not battle.over:
+            for viewer in list(battle.active.values()):
+                at = viewer.components[Position]
+                view = field.fov(at.xy, viewer.components[Gear].sight_radius)
+                expected = [(o, o.components[Position].x, o.components[Position].y)
+                            for o in battle.active.values()
+                            if o is not viewer and view[o.components[Position].y, o.components[Position].x]]
+                assert in_view(battle, viewer) == expected
+                checked += 1
+            ai.take_turn(battle, battle.current)
+    assert checked > 500
