@@ -18,6 +18,14 @@ from horizon_tui.errors import Problem
 _ITEM = re.compile(r"^\s*([a-z_]+)\s*[:=]?\s*([+-]?\s*\d{1,40}(?:\.\d{1,40})?)\s*$")
 
 
+def name_length() -> int:
+    """The most characters a name field takes (files.name_length in data/limits.toml): a name
+    longer than a file may hold can't be typed, so what a form saves opens again."""
+    from horizon_tui.content.guard import current
+
+    return current().name_length
+
+
 def number(value: Fraction | int | float) -> str:
     """A number as a player writes it: 2, 1.5, 0.25 (no trailing zeros)."""
     return f"{float(value):g}"

@@ -81,3 +81,18 @@ async def test_editing_keys_arriving_together_keep_their_order_among_the_charact
             app.post_message(events.Key(key, key if len(key) == 1 else None))
         await pilot.pause(0.2)
         assert name.value == "Acbd" and level.value == "4"
+
+
+async def test_a_name_field_takes_no_more_than_a_file_may_hold(session, catalogue):
+    # by hand: a 300-character name was typed, saved, and the file then refused to open
+    from textual.widgets import Input
+
+    from horizon_tui.gm.app import create_gm_app
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        name = app.screen.query_one("#npc-name", Input)
+        await pilot.press(*("N" * 70))
+        assert name.value == "N" * 64  # files.name_length in data/limits.toml

@@ -21,6 +21,7 @@ from horizon_tui.gm.screens.tracker import whole_in
 from horizon_tui.gm.screens.widgets import Dropdown
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.tui.forms import name_length
 
 SIM_RUNS = 200  # battles per estimate: a ±7 % interval around an even fight, a few seconds
 
@@ -59,7 +60,7 @@ class EncounterBuilderScreen(Screen):
                 yield DataTable(id="build-groups", cursor_type="row")
                 with Grid(classes="form", id="build-form"):
                     yield Label("Name")
-                    yield Input(self.draft.name, id="build-name", compact=True)
+                    yield Input(self.draft.name, id="build-name", compact=True, max_length=name_length())
                     yield Label("Difficulty")
                     yield Dropdown([(d, d) for d in ef.DIFFICULTIES], value="normal", allow_blank=False,
                                    id="build-difficulty", compact=True)

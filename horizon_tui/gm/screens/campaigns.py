@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from horizon_tui.gm.store import CampaignEntry
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.tui.forms import name_length
 
 
 class CampaignsScreen(Screen):
@@ -31,7 +32,7 @@ class CampaignsScreen(Screen):
             yield DataTable(id="campaigns", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="new-campaign", classes="panel"):
             yield Label("New campaign ")
-            yield Input(placeholder="a name, then enter", id="campaign-name", compact=True)
+            yield Input(placeholder="a name, then enter", id="campaign-name", compact=True, max_length=name_length())
         yield Static(id="campaigns-note", classes="hint")
         yield KeyBar()
 

@@ -22,7 +22,7 @@ from horizon_tui.gm.campaign import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Npc
 from horizon_tui.rules.checks import dialogue_defence
 from horizon_tui.rules.creation import starting_attributes
 from horizon_tui.rules.numbers import one_decimal, whole
-from horizon_tui.tui.forms import parse_optional_int, parse_optional_number
+from horizon_tui.tui.forms import name_length, parse_optional_int, parse_optional_number
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 
 
@@ -46,7 +46,7 @@ class NpcEditorScreen(Screen[Npc | None]):
             with VerticalScroll(id="npc-form"):
                 with Grid(classes="form"):
                     yield Label("Name")
-                    yield Input(n.name, placeholder="e.g. Mayor Oswin", id="npc-name", compact=True)
+                    yield Input(n.name, placeholder="e.g. Mayor Oswin", id="npc-name", compact=True, max_length=name_length())
                     yield Label("Species / role")
                     yield Input(n.species, placeholder="e.g. human innkeeper", id="npc-species", compact=True)
                     yield Label("Level")

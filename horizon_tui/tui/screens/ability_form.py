@@ -20,7 +20,14 @@ from horizon_tui.rules.creation import ability_multiplier, solo_ability
 from horizon_tui.rules.ranges import weapon_range
 from horizon_tui.rules.validation import check_ability
 from horizon_tui.tui.dialogs.effect import EffectDialog
-from horizon_tui.tui.forms import format_bonuses, number, parse_bonuses, parse_optional_int, parse_optional_number
+from horizon_tui.tui.forms import (
+    format_bonuses,
+    name_length,
+    number,
+    parse_bonuses,
+    parse_optional_int,
+    parse_optional_number,
+)
 from horizon_tui.tui.widgets.ability import effect_label, preview_text
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.widgets.tone import tone
@@ -79,7 +86,7 @@ class AbilityFormScreen(Screen[Ability | None]):
         with VerticalScroll(id="ability-form"):
             with Grid(classes="form"):
                 yield Label("Name")
-                yield Input(a.name, placeholder="e.g. Ember Lash", id="ab-name", compact=True)
+                yield Input(a.name, placeholder="e.g. Ember Lash", id="ab-name", compact=True, max_length=name_length())
                 yield Label("Description")
                 yield Input(a.description, placeholder="what it looks like, what it does", id="ab-description",
                             compact=True)

@@ -19,7 +19,7 @@ from horizon_tui.rules.creation import adjust_creation_point, points_left
 from horizon_tui.rules.stats import drivers
 from horizon_tui.rules.validation import check_character
 from horizon_tui.tui.draft import Draft
-from horizon_tui.tui.forms import number
+from horizon_tui.tui.forms import name_length, number
 from horizon_tui.tui.widgets.character import AttributeTable, SheetView, StatsPanel, sheet_heading
 from horizon_tui.tui.widgets.tone import tone
 
@@ -130,7 +130,8 @@ class BackgroundStep(VerticalScroll):
         yield Static("Who is this character, and how did they come to this world? (R-3)", classes="hint")
         with Grid(classes="form"):
             yield Label("Name")
-            yield Input(self.draft.name, placeholder="what the others call them", id="bg-name", compact=True)
+            yield Input(self.draft.name, placeholder="what the others call them", id="bg-name", compact=True,
+                        max_length=name_length())
             yield Label("Came from")
             yield Input(bg.origin, placeholder="the world, who they were, what they did", id="bg-origin",
                         compact=True)

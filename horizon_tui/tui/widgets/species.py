@@ -17,7 +17,7 @@ from horizon_tui.content.models import ATTRIBUTES, STATS, Bonuses, Species
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.rules.creation import SpeciesBudget, species_budget
 from horizon_tui.tui.draft import CUSTOM, Draft
-from horizon_tui.tui.forms import format_bonuses, number, parse_bonuses
+from horizon_tui.tui.forms import format_bonuses, name_length, number, parse_bonuses
 from horizon_tui.tui.widgets.tone import tone
 
 
@@ -84,7 +84,7 @@ class CustomSpeciesForm(Vertical):
     def compose(self) -> ComposeResult:
         with Grid(classes="form"):
             yield Label("Name")
-            yield Input(placeholder="e.g. Moth-kin", id="custom-name", compact=True)
+            yield Input(placeholder="e.g. Moth-kin", id="custom-name", compact=True, max_length=name_length())
             yield Label("Universe")
             yield Input(placeholder="where it comes from, e.g. Slavic folklore", id="custom-universe", compact=True)
             yield Label("Description")
