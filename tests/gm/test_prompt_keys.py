@@ -43,7 +43,9 @@ async def test_enter_in_a_field_goes_on_and_enter_in_the_last_answers():
         assert app.answer == {"amount": "12", "reason": "why"}
 
 
-async def test_keys_after_tab_arriving_together_land_in_the_next_field(session, catalogue):
+async def _npc_editor_fields(session, catalogue, keys: list[str]) -> tuple[list, object]:
+    """The GM's NPC editor with `keys` all queued at once (as one SSH packet brings them): its
+    text fields afterwards, and the field focused."""
     from textual.widgets import Input
 
     from horizon_tui.gm.app import create_gm_app
@@ -54,33 +56,24 @@ async def test_keys_after_tab_arriving_together_land_in_the_next_field(session, 
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, NpcEditorScreen)
-        first = app.focused
-        assert isinstance(first, Input)
-        for name in ["T", "o", "m", "tab", "e", "l", "f", "tab", "shift+tab"]:  # all queued at once
-            app.post_message(events.Key(name, name if len(name) == 1 else None))
-        await pilot.pause(0.2)
         fields = list(app.screen.query(Input))
-        assert first.value == "Tom" and fields[1].value == "elf" and app.focused is fields[1]
-
-
-async def test_editing_keys_arriving_together_keep_their_order_among_the_characters(session, catalogue):
-    from textual.widgets import Input
-
-    from horizon_tui.gm.app import create_gm_app
-    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
-
-    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
-    async with app.run_test(size=(100, 32)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        assert isinstance(app.screen, NpcEditorScreen)
-        name, _species, level = list(app.screen.query(Input))[:3]
-        assert level.value == "1"
-        keys = ["A", "b", "left", "c", "end", "d", "tab", "tab", "end", "backspace", "4"]  # all at once
+        assert app.focused is fields[0] and fields[2].value == "1"  # name, species, level
         for key in keys:
             app.post_message(events.Key(key, key if len(key) == 1 else None))
         await pilot.pause(0.2)
-        assert name.value == "Acbd" and level.value == "4"
+        return fields, app.focused
+
+
+async def test_keys_after_tab_arriving_together_land_in_the_next_field(session, catalogue):
+    fields, focused = await _npc_editor_fields(session, catalogue,
+                                               ["T", "o", "m", "tab", "e", "l", "f", "tab", "shift+tab"])
+    assert fields[0].value == "Tom" and fields[1].value == "elf" and focused is fields[1]
+
+
+async def test_editing_keys_arriving_together_keep_their_order_among_the_characters(session, catalogue):
+    fields, _ = await _npc_editor_fields(session, catalogue,
+                                         ["A", "b", "left", "c", "end", "d", "tab", "tab", "end", "backspace", "4"])
+    assert fields[0].value == "Acbd" and fields[2].value == "4"
 
 
 async def test_a_name_field_takes_no_more_than_a_file_may_hold(session, catalogue):
