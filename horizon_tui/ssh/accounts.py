@@ -38,7 +38,9 @@ def is_valid_name(name: str) -> bool:
 
 def check_name(name: str) -> str:
     if not is_valid_name(name):
-        shown = repr(name) if name else "an empty name"
+        if not name:
+            raise AccountError(f"a user name can't be empty: use {NAME_RULE}")
+        shown = repr(name if len(name) <= 40 else name[:40] + "…")
         raise AccountError(f"user name {shown} is not allowed: use {NAME_RULE}")
     return name
 
