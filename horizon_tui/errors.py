@@ -50,3 +50,9 @@ class DataError(HorizonError):
         suggestion: str | None = None,
     ) -> DataError:
         return cls([Problem(str(file), key, message, line, suggestion)])
+
+
+def echo(text: str, limit: int = 40) -> str:
+    """What someone typed, quoted for a message: at most `limit` characters (then "…"), so a
+    pasted page gives one short line, not a toast that covers the screen."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")

@@ -21,6 +21,7 @@ from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.engine.battle import ident
 from horizon_tui.engine.persist import session_to_dict
+from horizon_tui.errors import echo
 from horizon_tui.gm import battles
 from horizon_tui.gm.campaign import Campaign
 from horizon_tui.gm.rules_edit import rules_data
@@ -39,8 +40,8 @@ def seats_from(gm: str, accounts: dict[str, str], spectators: str) -> tuple[list
         account = account.strip()
         if not account:
             continue
-        if not ACCOUNT.match(account):
-            problems.append(f"{character}: {account!r} is not an account name (lower-case letters, digits, - and _)")
+        if not ACCOUNT.fullmatch(account):
+            problems.append(f"{character}: {echo(account)} is not an account name (lower-case letters, digits, - and _)")
             continue
         if account == gm:
             problems.append(f"{character}: {account} is the GM's own account; leave it blank for the GM to play")
@@ -48,8 +49,8 @@ def seats_from(gm: str, accounts: dict[str, str], spectators: str) -> tuple[list
         by_account.setdefault(account, []).append(character)
     seats = [SeatSpec(gm, "gm")] + [SeatSpec(a, "player", tuple(cs)) for a, cs in by_account.items()]
     for name in filter(None, (s.strip() for s in spectators.split(","))):
-        if not ACCOUNT.match(name):
-            problems.append(f"spectators: {name!r} is not an account name")
+        if not ACCOUNT.fullmatch(name):
+            problems.append(f"spectators: {echo(name)} is not an account name")
         elif name == gm or name in by_account:
             problems.append(f"spectators: {name} already has a seat")
         else:

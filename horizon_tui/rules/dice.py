@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from horizon_tui.errors import echo
+
 if TYPE_CHECKING:
     from d20 import diceast
 
@@ -33,8 +35,7 @@ class DiceError(ValueError):
         self.message = message
         self.column = column
         where = f" at column {column}" if column is not None else ""
-        shown = expression if len(expression) <= 40 else expression[:40] + "…"  # a pasted page stays one line
-        super().__init__(f"bad dice expression {shown!r}: {message}{where}")
+        super().__init__(f"bad dice expression {echo(expression)}: {message}{where}")
 
 
 @attrs.frozen

@@ -14,7 +14,7 @@ import re
 import stat
 from pathlib import Path
 
-from horizon_tui.errors import HorizonError
+from horizon_tui.errors import HorizonError, echo
 from horizon_tui.paths import private_dir
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -40,8 +40,7 @@ def check_name(name: str) -> str:
     if not is_valid_name(name):
         if not name:
             raise AccountError(f"a user name can't be empty: use {NAME_RULE}")
-        shown = repr(name if len(name) <= 40 else name[:40] + "…")
-        raise AccountError(f"user name {shown} is not allowed: use {NAME_RULE}")
+        raise AccountError(f"user name {echo(name)} is not allowed: use {NAME_RULE}")
     return name
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.errors import echo
 from horizon_tui.paths import private_dir, write_private_bytes, write_private_json
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
@@ -54,7 +55,7 @@ class Invite:
 
 
 def table_folder(tables_dir: Path, table_id: str) -> Path:
-    if not TABLE_ID.match(table_id):
+    if not TABLE_ID.fullmatch(table_id):
         raise ValueError("a table's id is 1-40 lower-case letters, digits and '-'")
     return Path(tables_dir) / table_id
 
@@ -72,8 +73,8 @@ def write_spec(tables_dir: Path, table_id: str, *, encounter: str, seed: int, pa
     invites = private_dir(folder / "invites")
     tokens = {}
     for seat in seats:
-        if not ACCOUNT.match(seat.name):
-            raise ValueError(f"{seat.name!r} is not an account name")
+        if not ACCOUNT.fullmatch(seat.name):
+            raise ValueError(f"{echo(seat.name)} is not an account name")
         tokens[seat.name] = secrets.token_urlsafe(24)
         write_private_json(invites / f"{seat.name}.json", {
             "table": table_id, "seat": seat.name, "role": seat.role, "token": tokens[seat.name],
@@ -179,7 +180,7 @@ def invites_for(tables_dir: Path, account: str) -> list[Invite]:
     """The live tables `account` is seated at (a table whose socket is gone is over)."""
     found = []
     root = Path(tables_dir)
-    if not root.is_dir() or not ACCOUNT.match(account):
+    if not root.is_dir() or not ACCOUNT.fullmatch(account):
         return found
     for folder in sorted(root.iterdir()):
         path = folder / "invites" / f"{account}.json"
@@ -211,8 +212,8 @@ def offer_character(tables_dir: Path, account: str, gm: str, save: Path, max_byt
     """Copy `account`'s character file `save` for the GM account `gm` to import; returns the copy.
     ValueError (a sentence for the player) for a bad GM name, too many offers or too big a file."""
     gm = gm.strip()
-    if not ACCOUNT.match(gm):
-        raise ValueError(f"{gm!r} is not an account name (lower-case letters, digits, - and _)")
+    if not ACCOUNT.fullmatch(gm):
+        raise ValueError(f"{echo(gm)} is not an account name (lower-case letters, digits, - and _)")
     if gm == account:
         raise ValueError("that is your own account: offer it to your GM's")
     data = Path(save).read_bytes()
@@ -231,7 +232,7 @@ def offer_character(tables_dir: Path, account: str, gm: str, save: Path, max_byt
 def offers_for(tables_dir: Path, gm: str) -> list[Path]:
     """The character files offered to `gm`, newest first."""
     folder = offers_dir(tables_dir, gm)
-    if not ACCOUNT.match(gm) or not folder.is_dir():
+    if not ACCOUNT.fullmatch(gm) or not folder.is_dir():
         return []
     found = [p for p in folder.iterdir() if OFFER_SEPARATOR in p.name and not p.name.startswith(".")
              and p.suffix in (".toml", ".json") and p.is_file()]
@@ -244,4 +245,4 @@ def offered_by(path: Path | str) -> str | None:
     if path.parent.parent.name != OFFERS or OFFER_SEPARATOR not in path.name:
         return None
     account = path.name.split(OFFER_SEPARATOR, 1)[0]
-    return account if ACCOUNT.match(account) else None
+    return account if ACCOUNT.fullmatch(account) else None

@@ -14,6 +14,17 @@ def test_seats_are_checked_names_and_one_each():
                         "spectators: mira already has a seat"]
 
 
+def test_a_pasted_page_or_a_name_with_a_line_break_is_no_account():
+    # by hand: 500 characters pasted as a spectator gave a message taller than the screen
+    from horizon_tui.table.lobby import offered_by
+
+    seats, problems = seats_from("mira", {"Iriel": "alice"}, "sam, " + "x" * 500)
+    assert [s.name for s in seats] == ["mira", "alice", "sam"]
+    assert problems == [f"spectators: '{'x' * 40}…' is not an account name"]
+    assert offered_by("tables/.offers/mira/alice\n--iriel.toml") is None  # `$` alone matches before a newline
+    assert offered_by("tables/.offers/mira/alice--iriel.toml") == "alice"
+
+
 def test_a_table_fight_is_formed_like_a_local_one_and_no_undo_takes_back_its_opening(session, catalogue, tmp_path):
     """The campaign's seed, its house rules and what the last fight left (gm.carry) go to the
     table: the same battle as `b` would form; the carried health is the table's first inputs."""
