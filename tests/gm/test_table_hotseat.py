@@ -6,6 +6,7 @@ seat is rolled by the campaign when the GM takes the keyboard (R-12)."""
 from __future__ import annotations
 
 from horizon_tui.engine.battle import cid, ident, is_active, team
+from horizon_tui.engine.sideview import unseen_ids
 from horizon_tui.gm.app import create_gm_app
 from horizon_tui.gm.screens.experience import ExperienceScreen
 from horizon_tui.gm.screens.table import DialogueRequestDialog, GMTableScreen, OpenTableScreen
@@ -53,10 +54,17 @@ async def test_a_table_at_one_keyboard_hands_each_seat_its_turn_and_what_it_may_
             assert screen.me is not None and due == PLAYS.get(current, "mira")
             status = str(screen.query_one("#status").render())
             assert f"[{due}, {'gm' if due == 'mira' else 'player'}]" in status
+            side_panel = " ".join(str(w.render()) for w in screen.query("#battle-side Static") if w.display)
             if due == "mira":
                 assert screen.side is None and screen.eyes is None  # the GM's seat sees everything
+                assert "Grukk" in side_panel  # the tracker lists every combatant
             else:
                 assert screen.side == "party" and screen.eyes == {current}  # through her own eyes only
+                unseen = [ident(e).name for e in screen.battle.combatants() if team(e) == "enemies"
+                          and ident(e).id in unseen_ids(screen.battle, screen.side, screen.eyes)]
+                # by hand: the GM's tracker stayed in the side panel at a player's seat, naming
+                # the enemies the player can't see, with their health
+                assert unseen and not any(name[:10] in side_panel for name in unseen), side_panel  # cut names too
             if due == "alice" and not asked:
                 # R-12 at the table: asked at alice's seat, rolled when the GM has the keyboard.
                 await pilot.press("f9")

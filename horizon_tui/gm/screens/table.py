@@ -223,8 +223,10 @@ class GMTableScreen(TrackerMixin, OverrideMenu, TableBattleScreen):
 
     def refresh_all(self) -> None:
         super().refresh_all()
+        gm = self.role == "gm"  # at one keyboard a player's seat sees only what the player may know
         for tracker in self.query("#gm-tracker"):
-            tracker.update(self._tracker_text())
+            tracker.display = gm
+            tracker.update(self._tracker_text() if gm else "")
 
     def _gm_only(self) -> bool:
         return self.role == "gm" or self.refuse("only the GM's seat has the GM's hand")
