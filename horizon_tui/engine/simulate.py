@@ -7,7 +7,6 @@ of i, so the summary is the same whatever the number of worker processes.
 from __future__ import annotations
 
 import math
-import os
 import statistics
 import sys
 import time
@@ -199,11 +198,17 @@ def cmd_simulate(args) -> int:
 
     from horizon_tui.engine.commands import prepare
 
+    from horizon_tui.engine.sweep.work import check_runs, local_workers
+
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    if args.runs < 1:
-        print("horizon simulate: --runs must be at least 1", file=sys.stderr)
+    problem = check_runs(args.runs) or (
+        "--workers must be at least 1" if args.workers is not None and args.workers < 1 else None)
+    if problem:
+        print(f"horizon simulate: {problem}", file=sys.stderr)
         return 2
-    workers = args.workers or os.cpu_count() or 1
+    workers, notice = local_workers(args.workers)
+    if notice:
+        print(f"horizon simulate: {notice}", file=sys.stderr)
     workers = max(1, min(workers, args.runs))
     _, _, setup, party = prepare(args.encounter, args.party, seed)  # fail fast, in this process
     names = [m.character.name for m in party]

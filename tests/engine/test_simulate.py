@@ -74,6 +74,24 @@ def test_simulate_refuses_bad_input(capsys):
     assert "--runs must be at least 1" in capsys.readouterr().err
     assert main(["simulate", "goblin_ambsh", "--party", *PARTY, "--runs", "1"]) == 1
     assert "goblin_ambush" in capsys.readouterr().err  # did you mean
+    # by hand: a trillion runs built a trillion jobs before the first battle; 1,000 workers would
+    # have started a thousand processes on two cores
+    assert main(["simulate", SMALL, "--party", *PARTY, "--runs", "1000000000000"]) == 2
+    assert "at most 1,000,000" in capsys.readouterr().err
+    assert main(["sweep", SMALL, "--party", *PARTY, "--levels", "2", "--runs", "1000001"]) == 2
+    assert "at most 1,000,000" in capsys.readouterr().err
+    assert main(["simulate", SMALL, "--party", *PARTY, "--runs", "1", "--workers", "0"]) == 2
+
+
+def test_workers_are_never_more_than_the_cores(monkeypatch):
+    import os
+
+    from horizon_tui.engine.sweep.work import local_workers
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert local_workers(None) == (2, None)
+    assert local_workers(1) == (1, None)
+    assert local_workers(1000) == (2, "--workers 1000: this machine has 2 cores; using 2")
 
 
 # --- estimate(): the apps' background simulation (issue 18) -----------------------------------

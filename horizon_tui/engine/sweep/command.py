@@ -77,8 +77,11 @@ def cmd_sweep(args) -> int:
     from horizon_tui.engine.sweep.policy import load_policy
     from horizon_tui.rules.validation import check_ruleset
 
-    if args.runs < 1:
-        return _usage("--runs must be at least 1")
+    from horizon_tui.engine.sweep.work import check_runs, local_workers
+
+    problem = check_runs(args.runs)
+    if problem:
+        return _usage(problem)
     sizes = args.sizes
     if sizes is not None and min(sizes) < 1:
         return _usage("--sizes: a party has at least 1 member")
@@ -97,7 +100,9 @@ def cmd_sweep(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     sizes = sizes or [len(args.party)]
     cells, fights = build_fights(args.encounters, args.party, args.levels, sizes, catalogue, policy)
-    workers = args.workers or os.cpu_count() or 1
+    workers, notice = local_workers(args.workers) if args.scheduler is None else (args.workers or os.cpu_count() or 1, None)
+    if notice:
+        print(f"horizon sweep: {notice}", file=sys.stderr)
     start = time.perf_counter()
     played = _run(fights, args, seed, workers)
     seconds = time.perf_counter() - start

@@ -18,6 +18,31 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+MAX_RUNS = 1_000_000  # battles a command plays (per cell for a sweep): ~3½ h on one core; more is a slip
+
+
+def check_runs(runs: int) -> str | None:
+    """Why `--runs` can't be played (a sentence for the command line), or None."""
+    if runs < 1:
+        return "--runs must be at least 1"
+    if runs > MAX_RUNS:
+        return f"--runs {runs:,}: at most {MAX_RUNS:,} (a million battles take hours on one core)"
+    return None
+
+
+def local_workers(asked: int | None) -> tuple[int, str | None]:
+    """Local worker processes for `--workers` (None: one per core), never more than the machine's
+    cores: each is a whole Python with the rules loaded, so 1,000 would exhaust the memory. The
+    second value is a notice when the number asked for was lowered."""
+    import os
+
+    cores = os.cpu_count() or 1
+    if asked is None:
+        return cores, None
+    if asked > cores:
+        return cores, f"--workers {asked}: this machine has {cores} cores; using {cores}"
+    return asked, None
+
 if TYPE_CHECKING:
     from horizon_tui.content.ai_profiles import AiProfiles
     from horizon_tui.content.catalogue import Catalogue
