@@ -212,8 +212,8 @@ def read_cast(path: Path) -> tuple[dict, Iterator[tuple[float, str, str]]]:
                             or not isinstance(event[1], str) or not isinstance(event[2], str)):
                         raise CastError(f"{path}:{number}: an event is [time, code, data] "
                                         f"(a number and two strings); got {line.strip()[:80]}")
-                    if event[0] < 0 or event[0] != event[0]:
-                        raise CastError(f"{path}:{number}: time {event[0]!r} must be 0 or more")
+                    if not 0 <= event[0] < float("inf"):  # NaN fails this too
+                        raise CastError(f"{path}:{number}: time {event[0]!r} must be a number, 0 or more")
                     yield float(event[0]), event[1], event[2]
             except UnicodeDecodeError:
                 raise CastError(f"{path}:{number + 1}: not UTF-8 text") from None
@@ -242,6 +242,10 @@ def safe_output(text: str) -> str:
 TERMINAL_RESET = "\x1b[0m\x1b[?1049l\x1b[?25h\x1b[?7h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l"
 
 
+LONGEST_PAUSE = 86_400.0  # seconds one pause of a replay may last, whatever the file says
+SPEEDS = (0.001, 1_000_000.0)  # --speed, slowest and fastest
+
+
 def replay(path: Path, *, speed: float = 1.0, idle_limit: float | None = None, out=None,
            sleep=time.sleep) -> int:
     """Play a recording to `out` (the terminal), `speed` times as fast; pauses longer than
@@ -259,7 +263,7 @@ def replay(path: Path, *, speed: float = 1.0, idle_limit: float | None = None, o
             if limit is not None:
                 gap = min(gap, limit)
             if gap > 0:
-                sleep(gap / speed)
+                sleep(min(gap / speed, LONGEST_PAUSE))
             if code == "o":
                 text = carried + data
                 cut = _PARTIAL.search(text[-64:])
@@ -277,8 +281,13 @@ def replay(path: Path, *, speed: float = 1.0, idle_limit: float | None = None, o
 
 def cmd_replay(args) -> int:
     speed = args.speed
-    if not speed > 0 or speed != speed or speed == float("inf"):
-        print(f"horizon replay: --speed must be a number above 0, not {args.speed}", file=sys.stderr)
+    if not SPEEDS[0] <= speed <= SPEEDS[1]:  # NaN fails this too
+        print(f"horizon replay: --speed must be a number from {SPEEDS[0]:g} to {SPEEDS[1]:,.0f}, not {args.speed}",
+              file=sys.stderr)
+        return 2
+    if not 0 <= args.idle_limit <= LONGEST_PAUSE:
+        print(f"horizon replay: --idle-limit must be from 0 to {LONGEST_PAUSE:,.0f} seconds, not {args.idle_limit}",
+              file=sys.stderr)
         return 2
     try:
         replay(args.file, speed=speed, idle_limit=args.idle_limit if args.idle_limit > 0 else None)

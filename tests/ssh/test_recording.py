@@ -77,7 +77,8 @@ def test_prune_removes_the_old_then_the_oldest_past_a_users_total(tmp_path):
     ('{"version": 2, "width": 0, "height": 24}\n', ":1: width must be a whole number of cells, 1 to 10000"),
     ('{"version": 2, "width": 80, "height": 24}\n[0.1, "o", "a"]\n{"x": 1}\n', ":3: an event is [time, code, data]"),
     ('{"version": 2, "width": 80, "height": 24}\n[0.1, "o", "a"\n', ":2: not a JSON event"),
-    ('{"version": 2, "width": 80, "height": 24}\n[-1, "o", "a"]\n', ":2: time -1 must be 0 or more"),
+    ('{"version": 2, "width": 80, "height": 24}\n[-1, "o", "a"]\n', ":2: time -1 must be a number, 0 or more"),
+    ('{"version": 2, "width": 80, "height": 24}\n[Infinity, "o", "a"]\n', ":2: time inf must be a number"),
 ])
 def test_a_bad_file_is_refused_naming_its_line(tmp_path, text, message):
     path = tmp_path / "bad.cast"
@@ -101,3 +102,20 @@ def test_replay_keeps_the_pace_at_its_speed_cuts_long_pauses_and_drops_terminal_
     assert replay(path, speed=2.0, idle_limit=3.0, out=out, sleep=slept.append) == 4
     assert out.getvalue() == "onetwo!three"
     assert slept == [0.5, 1.0, 0.25, 1.5, 0.25]  # gaps 1, 2, 0.5, 10→3, 0.5, halved
+
+
+def test_no_pause_of_a_replay_is_longer_than_a_day_and_hostile_arguments_are_refused(tmp_path, capsys):
+    """By hand: `--speed 1e-308` crashed replay (a sleep past the clock's range): a pause is at
+    most a day whatever the file says, and --speed and --idle-limit are held to sane ranges."""
+    from horizon_tui.cli import main
+
+    path = tmp_path / "r.cast"
+    path.write_text(json.dumps({"version": 2, "width": 80, "height": 24}) + "\n" + json.dumps([1e300, "o", "x"]) + "\n")
+    slept = []
+    assert replay(path, speed=0.001, idle_limit=None, out=io.StringIO(), sleep=slept.append) == 1
+    assert slept == [86_400.0]
+    for args, message in ((["--speed", "1e-308"], "--speed must be a number from 0.001 to 1,000,000"),
+                          (["--speed", "nan"], "--speed must be"), (["--idle-limit", "1e300"], "--idle-limit must be"),
+                          (["--idle-limit", "-1"], "--idle-limit must be")):
+        assert main(["replay", str(path), *args]) == 2
+        assert message in capsys.readouterr().err
