@@ -147,12 +147,23 @@ def test_a_party_larger_than_the_start_cells_gets_the_nearest_free_cells():
 @pytest.mark.parametrize("argv, message", [
     (["--levels", "1", "--runs", "2"], "start at level 2"),
     (["--levels", "2", "--runs", "0"], "--runs must be at least 1"),
-    (["--levels", "2", "--runs", "2", "--sizes", "0-2"], "at least 1 member"),
+    (["--levels", "2", "--runs", "2", "--sizes", "0-2"], "a party of 1 to 12"),
+    # by hand, each of these ran for ever: a party raised to level 10^9, 10^8 levels spelt out
+    (["--levels", "1000000000", "--runs", "1"], "at most level 100"),
+    (["--levels", "2", "--runs", "2", "--sizes", "13"], "a party of 1 to 12"),
     (["--levels", "2", "--runs", "2", "--scheduler", "127.0.0.1:8786"], "tcp://HOST:8786"),
 ])
 def test_sweep_refuses_bad_usage(capsys, argv, message):
     assert main(["sweep", SMALL, "--party", *PARTY, *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag, value", [("--levels", "2-100000000"), ("--sizes", "1-1000000"),
+                                         ("--levels", ",".join(str(n) for n in range(2, 300)))])
+def test_a_list_too_long_is_refused_before_it_is_spelt_out(capsys, flag, value):
+    with pytest.raises(SystemExit) as stop:
+        main(["sweep", SMALL, "--party", *PARTY, "--levels", "2", "--runs", "1", flag, value])
+    assert stop.value.code == 2 and "at most 100 values" in capsys.readouterr().err
 
 
 def test_sweep_csv_and_table(capsys):

@@ -19,22 +19,33 @@ CSV_COLUMNS = ("encounter", "level", "size", "runs", "wins", "win_rate", "ci_low
                "deaths", "draws")
 
 
+MAX_LEVEL = 100  # a sweep's party level: R-4's costs make each level dearer; past this it only waits
+MAX_SIZE = 12    # a sweep's party size
+MAX_VALUES = 100  # numbers in one --levels or --sizes
+
+
 def int_list(text: str) -> list[int]:
-    """`2,4,6`, `1-6` or a mix (`1-3,6`): whole numbers, in the order given, each once."""
+    """`2,4,6`, `1-6` or a mix (`1-3,6`): whole numbers, in the order given, each once; at most
+    MAX_VALUES of them (a range is checked before it is spelt out: `2-100000000` is refused at once)."""
     values: list[int] = []
     try:
-        for part in text.split(","):
+        for part in text.split(",")[:MAX_VALUES + 1]:
             part = part.strip()
             if "-" in part[1:]:
                 low, high = (int(p) for p in part.split("-", 1))
                 if high < low:
                     raise argparse.ArgumentTypeError(f"{part}: a range runs low-high")
+                if high - low >= MAX_VALUES:
+                    raise argparse.ArgumentTypeError(f"{part}: at most {MAX_VALUES} values")
                 values += range(low, high + 1)
             else:
                 values.append(int(part))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: expected whole numbers like 2,4,6 or 1-6") from None
-    return list(dict.fromkeys(values))
+    values = list(dict.fromkeys(values))
+    if len(values) > MAX_VALUES:
+        raise argparse.ArgumentTypeError(f"at most {MAX_VALUES} values")
+    return values
 
 
 def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,8 +94,10 @@ def cmd_sweep(args) -> int:
     if problem:
         return _usage(problem)
     sizes = args.sizes
-    if sizes is not None and min(sizes) < 1:
-        return _usage("--sizes: a party has at least 1 member")
+    if sizes is not None and not 1 <= min(sizes) <= max(sizes) <= MAX_SIZE:
+        return _usage(f"--sizes: a party of 1 to {MAX_SIZE}")
+    if max(args.levels) > MAX_LEVEL:
+        return _usage(f"--levels: at most level {MAX_LEVEL} (each level is dearer under R-4; past it a sweep only waits)")
     if args.workers is not None and args.workers < 1:
         return _usage("--workers must be at least 1")
     if args.scheduler is not None and "://" not in args.scheduler:
