@@ -196,7 +196,7 @@ def cmd_simulate(args) -> int:
     import json
     import random
 
-    from horizon_tui.engine.commands import prepare
+    from horizon_tui.engine.commands import new_battle, prepare
 
     from horizon_tui.engine.sweep.work import check_runs, local_workers
 
@@ -210,7 +210,8 @@ def cmd_simulate(args) -> int:
     if notice:
         print(f"horizon simulate: {notice}", file=sys.stderr)
     workers = max(1, min(workers, args.runs))
-    _, _, setup, party = prepare(args.encounter, args.party, seed)  # fail fast, in this process
+    catalogue, enemies, setup, party = prepare(args.encounter, args.party, seed)  # fail fast, in this process
+    new_battle(setup, party, seed, catalogue, enemies)  # a party the field can't take is refused here, not in a worker
     names = [m.character.name for m in party]
     show_progress = sys.stdout.isatty() and not args.json
     start = time.perf_counter()

@@ -81,6 +81,10 @@ def test_simulate_refuses_bad_input(capsys):
     assert main(["sweep", SMALL, "--party", *PARTY, "--levels", "2", "--runs", "1000001"]) == 2
     assert "at most 1,000,000" in capsys.readouterr().err
     assert main(["simulate", SMALL, "--party", *PARTY, "--runs", "1", "--workers", "0"]) == 2
+    # a party the field has no start cells for: refused at once (it was an internal error, exit 70,
+    # raised in a worker process)
+    assert main(["simulate", SMALL, "--party", *(PARTY * 20), "--runs", "4", "--workers", "2"]) == 1
+    assert "start cells" in capsys.readouterr().err
 
 
 def test_workers_are_never_more_than_the_cores(monkeypatch):

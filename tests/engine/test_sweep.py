@@ -158,6 +158,11 @@ def test_sweep_refuses_bad_usage(capsys, argv, message):
     assert message in capsys.readouterr().err
 
 
+def test_sweep_refuses_a_party_of_more_than_twelve_files(capsys):
+    assert main(["sweep", SMALL, "--party", *(PARTY * 20), "--levels", "2", "--runs", "1"]) == 2
+    assert "a party of 1 to 12 (or --sizes)" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("flag, value", [("--levels", "2-100000000"), ("--sizes", "1-1000000"),
                                          ("--levels", ",".join(str(n) for n in range(2, 300)))])
 def test_a_list_too_long_is_refused_before_it_is_spelt_out(capsys, flag, value):

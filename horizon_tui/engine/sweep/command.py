@@ -96,6 +96,8 @@ def cmd_sweep(args) -> int:
     sizes = args.sizes
     if sizes is not None and not 1 <= min(sizes) <= max(sizes) <= MAX_SIZE:
         return _usage(f"--sizes: a party of 1 to {MAX_SIZE}")
+    if sizes is None and len(args.party) > MAX_SIZE:
+        return _usage(f"--party: {len(args.party)} files; a party of 1 to {MAX_SIZE} (or --sizes)")
     if max(args.levels) > MAX_LEVEL:
         return _usage(f"--levels: at most level {MAX_LEVEL} (each level is dearer under R-4; past it a sweep only waits)")
     if args.workers is not None and args.workers < 1:
