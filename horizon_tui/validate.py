@@ -10,6 +10,8 @@ kinds (enemies, encounters, AI profiles) are engine.validate's checks, registere
 
 from __future__ import annotations
 
+import os
+
 from collections.abc import Callable
 from pathlib import Path
 
@@ -137,15 +139,35 @@ VALIDATORS.insert(1, ("encounter", lambda p, d: p.parent.name == "encounters", _
 VALIDATORS.insert(2, ("ai profiles", lambda p, d: p.name == AI_FILE, _engine("check_ai_file")))
 
 
-def _wanted(path: Path) -> bool:
-    return path.is_file() and (path.suffix.lower() in (".toml", ".json") or path.name == ACCOUNT_FILE)
+MAX_FILES = 10_000  # files one `horizon validate` reads in a folder; a data folder holds a few hundred
 
 
-def _files(path: Path) -> list[Path]:
-    if path.is_dir():
-        return sorted(p for p in path.rglob("*") if _wanted(p)
-                      and not any(part.startswith(".") for part in p.relative_to(path).parts))
-    return [path]
+def _wanted(name: str) -> bool:
+    return Path(name).suffix.lower() in (".toml", ".json") or name == ACCOUNT_FILE
+
+
+def _files(path: Path, problems: list[Problem]) -> list[Path]:
+    """The files to check under `path`: hidden folders and files left out, symbolic links to
+    folders not followed, a folder that can't be read reported (not a crash), and at most
+    MAX_FILES (`horizon validate /` is refused in a line, not walked for an hour)."""
+    if not path.is_dir():
+        return [path]
+    found: list[Path] = []
+
+    def unreadable(error: OSError) -> None:
+        problems.append(Problem(str(error.filename or path), "", f"can't be read: {error.strerror or error}"))
+
+    for folder, dirs, files in os.walk(path, onerror=unreadable):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith(".") or not _wanted(name):
+                continue
+            if len(found) == MAX_FILES:
+                problems.append(Problem(str(path), "", f"more than {MAX_FILES:,} data files: checked the first "
+                                        f"{MAX_FILES:,}; point validate at a data folder or a save"))
+                return found
+            found.append(Path(folder) / name)
+    return found
 
 
 def check_file(path: Path, catalogue: Catalogue | None = None) -> list[Problem]:
@@ -192,7 +214,7 @@ def _validate_paths(paths: list[Path]) -> tuple[list[Problem], int]:
                 problems += exc.problems
                 continue
         catalogue_files = {"rules.toml", "weapons.toml", "armor.toml"}  # rules.toml too: no double report
-        for path in _files(root):
+        for path in _files(root, problems):
             checked += 1
             if catalogue_dir and path.parent == root and path.name in catalogue_files:
                 continue  # checked with the catalogue above

@@ -205,6 +205,37 @@ def test_validate_shipped_data_passes(data_dir, capsys):
     assert out.startswith("ok:")
 
 
+def test_validate_walks_a_folder_without_failing_or_going_on_for_ever(tmp_path, monkeypatch, capsys):
+    """By hand: `horizon validate /` crashed (exit 70) on a folder it may not read. A folder's
+    unreadable parts, links to nowhere and pipes are problems listed; at most MAX_FILES are read."""
+    from horizon_tui import validate
+
+    folder = tmp_path / "tree"
+    (folder / "deep" / ".hidden").mkdir(parents=True)
+    for n in range(5):
+        (folder / "deep" / f"c{n}.toml").write_text("x = 1\n")
+    (folder / "deep" / ".hidden" / "skipped.toml").write_text("x = 1\n")
+    (folder / "nowhere.toml").symlink_to(tmp_path / "gone.toml")
+    os.mkfifo(folder / "pipe.toml")
+    (folder / "loop").symlink_to(folder)  # a link to a folder is not followed
+
+    real_walk = os.walk
+
+    def walk(top, onerror=None, **kwargs):  # a folder it may not read (root reads everything)
+        onerror(PermissionError(13, "Permission denied", str(folder / "locked")))
+        yield from real_walk(top, onerror=onerror, **kwargs)
+
+    monkeypatch.setattr(validate.os, "walk", walk)
+    code, out, err = run(capsys, "validate", str(folder))
+    assert code == 1
+    assert f"{folder / 'locked'}: (file): can't be read: Permission denied" in out
+    assert "nowhere.toml: (file): no such file" in out and "pipe.toml: (file): is not a plain file" in out
+    assert "skipped" not in out and out.count("not a file Horizon knows") == 5
+    monkeypatch.setattr(validate, "MAX_FILES", 3)
+    code, out, err = run(capsys, "validate", str(folder))
+    assert "more than 3 data files: checked the first 3" in out
+
+
 def test_validate_prints_one_line_per_problem_and_exits_1(write_character, example_data, capsys):
     data = example_data()
     data["attributes"]["physical"] = 0  # below the minimum, and 32 points instead of 42
