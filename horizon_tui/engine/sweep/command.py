@@ -57,10 +57,10 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
         "The same seed gives the same rows on any number of workers or machines.")
     parser.add_argument("encounters", nargs="+", metavar="ENCOUNTER", help="encounter ids (data/encounters/) or paths")
     parser.add_argument("--party", nargs="+", type=Path, required=True, metavar="FILE", help="the party's character files")
-    parser.add_argument("--levels", type=int_list, required=True, metavar="L1,L2,…", help="party levels, e.g. 2,4,6 or 2-6")
+    parser.add_argument("--levels", type=int_list, required=True, metavar="L1,L2,…", help="party levels, e.g. 2,4,6 or 2-6 (up to 100)")
     parser.add_argument("--sizes", type=int_list, default=None, metavar="A-B",
-                        help="party sizes, e.g. 1-6 or 2,4 (default: the party's own size)")
-    parser.add_argument("--runs", type=int, required=True, metavar="N", help="battles per cell")
+                        help="party sizes, e.g. 1-6 or 2,4, from 1 to 12 (default: the party's own size)")
+    parser.add_argument("--runs", type=int, required=True, metavar="N", help="battles per cell (1 to 1,000,000)")
     parser.add_argument("--seed", type=int, default=None, help="the sweep's seed (default: a random one, printed)")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="one JSON object with `rows` on stdout")
