@@ -80,7 +80,8 @@ def _save_error(path: Path, exc: OSError) -> SaveError:
         errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
         errno.EACCES: "permission denied", errno.EPERM: "permission denied", errno.EROFS: "the disk is read-only",
     }.get(exc.errno or 0, exc.strerror or str(exc))
-    return SaveError(exc.errno or errno.EIO, f"{path} can't be saved: {reason}; the old file is as it was")
+    kept = "the old file is as it was" if Path(path).exists() else "nothing was written"
+    return SaveError(exc.errno or errno.EIO, f"{path} can't be saved: {reason}; {kept}")
 
 
 def backup_path(path: Path, n: int) -> Path:

@@ -207,6 +207,16 @@ def test_a_full_disk_is_a_save_error_and_the_old_file_stays(tmp_path, make_chara
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_a_save_into_a_folder_that_cant_be_made_says_nothing_was_written(tmp_path, make_character, catalogue):
+    # by hand: saves pointed at a file (--saves /etc/passwd) said "the old file is as it was" of a
+    # file that never was
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(store.SaveError, match="nothing was written"):
+        save_character(blocker / "characters" / "pw.toml", make_character(xp=1), catalogue)
+    assert blocker.read_text() == "not a folder"
+
+
 def test_stale_temp_files_of_interrupted_saves_are_removed_at_the_next_start(tmp_path):
     """Issue 13: 395 temp files were left after 1,700 kill -9; a dead writer's go, a live one's stay."""
     import os
