@@ -11,7 +11,6 @@ kinds (enemies, encounters, AI profiles) are engine.validate's checks, registere
 from __future__ import annotations
 
 import os
-
 from collections.abc import Callable
 from pathlib import Path
 

@@ -66,6 +66,19 @@ def character_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str = 
 
 def load_character(path: Path, catalogue: Catalogue) -> Character:
     data, text = read_document(path)
+    return _from_document(data, text, path, catalogue)
+
+
+def character_from_text(text: str, path: Path, catalogue: Catalogue) -> Character:
+    """A character file's text (one about to be written at `path`) read exactly as
+    `load_character` reads the file: the guard's scan, then structuring and ranges."""
+    from horizon_tui.content.guard import parse_text
+
+    data = parse_text(text, path, json_format=Path(path).suffix.lower() == ".json")
+    return _from_document(data, text, path, catalogue)
+
+
+def _from_document(data: dict[str, Any], text: str, path: Path, catalogue: Catalogue) -> Character:
     try:
         return character_from_dict(data, catalogue, str(path))
     except DataError as exc:

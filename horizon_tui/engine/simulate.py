@@ -197,12 +197,10 @@ def cmd_simulate(args) -> int:
     import random
 
     from horizon_tui.engine.commands import new_battle, prepare
-
-    from horizon_tui.engine.sweep.work import check_runs, local_workers
+    from horizon_tui.engine.sweep.work import check_counts, local_workers
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    problem = check_runs(args.runs) or (
-        "--workers must be at least 1" if args.workers is not None and args.workers < 1 else None)
+    problem = check_counts(args.runs, args.workers)
     if problem:
         print(f"horizon simulate: {problem}", file=sys.stderr)
         return 2

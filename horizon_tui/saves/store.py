@@ -18,7 +18,8 @@ from typing import Any
 import tomli_w
 
 from horizon_tui.content.catalogue import Catalogue
-from horizon_tui.content.characters import character_from_dict, character_to_dict, load_character
+from horizon_tui.content.characters import character_from_text, character_to_dict, load_character
+from horizon_tui.content.guard import current as guard_limits
 from horizon_tui.content.models import Character
 from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.saves.temps import TEMP_SUFFIX, remove_stale_temps, temp_prefix  # noqa: F401
@@ -149,25 +150,11 @@ def save_character(path: Path, character: Character, catalogue: Catalogue) -> No
         load_character(existing, catalogue)
 
     data = encode(character_to_dict(character, catalogue), path)
-    readable(data, path, lambda parsed: character_from_dict(parsed, catalogue, str(path)))
+    limit = guard_limits().file_bytes
+    if len(data) > limit:
+        raise DataError.one(path, "", f"would be {len(data):,} bytes; at most {limit:,} (files.file_bytes in limits.toml)")
+    character_from_text(data.decode(), path, catalogue)
     save_bytes(path, data, check=check)
-
-
-def readable(data: bytes, path: Path, convert) -> None:
-    """Would a reader take these bytes, written at `path`? DataError (problems with their lines)
-    otherwise. `convert` turns the parsed document into its object, raising DataError."""
-    from horizon_tui.content.guard import current, locate_capped, parse_text, show
-
-    limits = current()
-    if len(data) > limits.file_bytes:
-        raise DataError.one(path, "", f"would be {show(len(data))} bytes; at most {show(limits.file_bytes)} "
-                            "(files.file_bytes in limits.toml)")
-    text = data.decode()
-    parsed = parse_text(text, path, json_format=path.suffix.lower() == ".json", limits=limits)
-    try:
-        convert(parsed)
-    except DataError as exc:
-        raise DataError(locate_capped(exc.problems, text, limits)) from None
 
 
 def read_json(path: Path) -> dict[str, Any]:

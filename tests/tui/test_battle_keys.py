@@ -201,6 +201,20 @@ async def test_more_holds_the_enemies_until_a_key_when_a_turn_overflows_the_log(
             await pilot.pause(0.05)
         assert screen.more
         screen.speed = 0
+        await pilot.press("m")  # the log's key opens the log (and lets it go on)
+        await pilot.pause()
+        assert type(app.screen).__name__ == "MessageLog"
+        await pilot.press("escape")
+        await pilot.pause()
+        screen.speed = 3
+        for _ in range(400):
+            if screen.more:
+                break
+            if screen.me is not None:
+                await pilot.press("full_stop")
+            await pilot.pause(0.05)
+        assert screen.more
+        screen.speed = 0
         await pilot.press("space")
         assert not screen.more
 

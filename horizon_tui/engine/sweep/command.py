@@ -13,7 +13,7 @@ from pathlib import Path
 
 import attrs
 
-from horizon_tui.errors import DataError, HorizonError
+from horizon_tui.errors import DataError, HorizonError, echo
 
 CSV_COLUMNS = ("encounter", "level", "size", "runs", "wins", "win_rate", "ci_low", "ci_high", "rounds_p50",
                "deaths", "draws")
@@ -41,7 +41,7 @@ def int_list(text: str) -> list[int]:
             else:
                 values.append(int(part))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected whole numbers like 2,4,6 or 1-6") from None
+        raise argparse.ArgumentTypeError(f"{echo(text)}: expected whole numbers like 2,4,6 or 1-6") from None
     values = list(dict.fromkeys(values))
     if len(values) > MAX_VALUES:
         raise argparse.ArgumentTypeError(f"at most {MAX_VALUES} values")
@@ -86,11 +86,10 @@ def cmd_sweep(args) -> int:
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.engine.sweep.grid import build_fights, recommend, rows_of
     from horizon_tui.engine.sweep.policy import load_policy
+    from horizon_tui.engine.sweep.work import check_counts, local_workers
     from horizon_tui.rules.validation import check_ruleset
 
-    from horizon_tui.engine.sweep.work import check_runs, local_workers
-
-    problem = check_runs(args.runs)
+    problem = check_counts(args.runs, args.workers)
     if problem:
         return _usage(problem)
     sizes = args.sizes
@@ -100,8 +99,6 @@ def cmd_sweep(args) -> int:
         return _usage(f"--party: {len(args.party)} files; a party of 1 to {MAX_SIZE} (or --sizes)")
     if max(args.levels) > MAX_LEVEL:
         return _usage(f"--levels: at most level {MAX_LEVEL} (each level is dearer under R-4; past it a sweep only waits)")
-    if args.workers is not None and args.workers < 1:
-        return _usage("--workers must be at least 1")
     if args.scheduler is not None and "://" not in args.scheduler:
         return _usage(f"--scheduler {args.scheduler!r}: expected an address like tcp://HOST:8786")
     catalogue = default_catalogue()

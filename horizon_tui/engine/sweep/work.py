@@ -18,15 +18,24 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+if TYPE_CHECKING:
+    from horizon_tui.content.ai_profiles import AiProfiles
+    from horizon_tui.content.catalogue import Catalogue
+    from horizon_tui.content.encounters import EnemyDef
+    from horizon_tui.engine.battle import PartyMember
+    from horizon_tui.engine.encounter import EncounterSetup
+
 MAX_RUNS = 1_000_000  # battles a command plays (per cell for a sweep): ~3½ h on one core; more is a slip
 
 
-def check_runs(runs: int) -> str | None:
-    """Why `--runs` can't be played (a sentence for the command line), or None."""
+def check_counts(runs: int, workers: int | None) -> str | None:
+    """Why `--runs` and `--workers` can't be played (a sentence for the command line), or None."""
     if runs < 1:
         return "--runs must be at least 1"
     if runs > MAX_RUNS:
         return f"--runs {runs:,}: at most {MAX_RUNS:,} (a million battles take hours on one core)"
+    if workers is not None and workers < 1:
+        return "--workers must be at least 1"
     return None
 
 
@@ -43,12 +52,6 @@ def local_workers(asked: int | None) -> tuple[int, str | None]:
         return cores, f"--workers {asked}: this machine has {cores} cores; using {cores}"
     return asked, None
 
-if TYPE_CHECKING:
-    from horizon_tui.content.ai_profiles import AiProfiles
-    from horizon_tui.content.catalogue import Catalogue
-    from horizon_tui.content.encounters import EnemyDef
-    from horizon_tui.engine.battle import PartyMember
-    from horizon_tui.engine.encounter import EncounterSetup
 
 # One battle's result: (winner, rounds, party characters down at the end). Tuples, not objects:
 # a sweep moves 10⁴–10⁶ of them between processes.

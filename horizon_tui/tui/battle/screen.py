@@ -221,15 +221,18 @@ class BattleScreen(Screen):
 
     # --- keys → the mode in force → what happens --------------------------------------------------
 
-    MORE_PASSES = frozenset({"m", "question_mark", "f1", "ctrl+p", "ctrl+c", "ctrl+q"})  # the log, help, palette, quit
-
     def on_key(self, event) -> None:
         """While `--more--` is up, any key goes on, space and keys bound to nothing included (as
-        in NetHack's --more--); the log, help, the palette and quitting keep their keys."""
-        if self.more and event.key not in self.MORE_PASSES:
-            event.stop()
-            event.prevent_default()
-            self.key("more")
+        in NetHack's --more--). The log's key and the app's own (help, the palette, quitting)
+        keep their work, whatever keys a keymap file gave them: read from the live bindings."""
+        if not self.more:
+            return
+        bound = self.active_bindings.get(event.key)
+        if bound is not None and (bound.node is self.app or bound.binding.action == "log"):
+            return
+        event.stop()
+        event.prevent_default()
+        self.key("more")
 
     def key(self, command: str) -> None:
         """One key command (a `tui.keymap` id without `battle.`) through the mode in force."""
