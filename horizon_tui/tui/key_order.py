@@ -7,8 +7,9 @@ queue to the app, which only then runs the focused widget's binding. Keys that a
 order: "1", end, backspace, "9" typed into a field holding "1" left it empty (the "9" went in
 first, the backspace deleted it). Found by hand in the GM's NPC editor over tmux.
 
-Here a text field (`textual.widgets.Input`) runs its own non-priority bindings as it takes the
-key, in its own queue, so they keep their place among the characters; anything it doesn't bind
+Here a text field (`textual.widgets.Input`) and a text area (`TextArea`: the GM's NPC notes and
+dialogue roleplay, typed over SSH at a table) run their own non-priority bindings as they take the
+key, in their own queue, so they keep their place among the characters; anything they don't bind
 goes on as before. Installed once, at import, for Horizon's apps only (`CrashGuard` in their
 bases); textual is pinned below 9 in pyproject.toml for this and crash_screen's seam.
 """
@@ -18,11 +19,16 @@ from __future__ import annotations
 
 def keep_key_order() -> None:
     """See the module's docstring. Idempotent."""
-    from textual.widgets import Input
+    from textual.widgets import Input, TextArea
 
+    for widget in (Input, TextArea):
+        _in_order(widget)
+
+
+def _in_order(widget: type) -> None:
     from horizon_tui.tui.crash_screen import CrashGuard
 
-    original = Input._on_key  # noqa: SLF001 - the seam (module docstring)
+    original = widget._on_key  # noqa: SLF001 - the seam (module docstring)
     if getattr(original, "horizon_in_order", False):
         return
 
@@ -36,7 +42,7 @@ def keep_key_order() -> None:
         await original(self, event)
 
     on_key.horizon_in_order = True  # type: ignore[attr-defined]
-    Input._on_key = on_key  # type: ignore[method-assign]
+    widget._on_key = on_key  # type: ignore[attr-defined]  # noqa: SLF001
 
 
 keep_key_order()
