@@ -12,8 +12,11 @@ from horizon_tui.content.encounters import EnemyDef, load_enemies
 from horizon_tui.errors import DataError, HorizonError
 
 
-def load_party(files: list[Path], catalogue: Catalogue):
+def load_party(files: list[Path], catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None):
+    """The party's files loaded and checked; with `enemies`, their companions too (R-6)."""
+    from horizon_tui.content.files import locate, read_document
     from horizon_tui.engine.battle import PartyMember
+    from horizon_tui.engine.validate import companion_problems
     from horizon_tui.rules.validation import check_character
 
     members, problems = [], []
@@ -24,8 +27,10 @@ def load_party(files: list[Path], catalogue: Catalogue):
             problems += exc.problems
             continue
         found = check_character(character, catalogue, str(file))
+        if enemies is not None:
+            found += companion_problems(character, enemies, str(file))
         if found:
-            problems += found
+            problems += locate(found, read_document(file)[1])
             continue
         members.append(PartyMember(character))
     if problems:
@@ -41,7 +46,7 @@ def prepare(encounter: str, party_files: list[Path], seed: int, catalogue: Catal
     catalogue = catalogue or default_catalogue()
     enemies = enemies if enemies is not None else load_enemies(catalogue)
     setup = load_encounter(encounter, catalogue, enemies)
-    party = load_party(party_files, catalogue)
+    party = load_party(party_files, catalogue, enemies)
     return catalogue, enemies, setup, party
 
 
