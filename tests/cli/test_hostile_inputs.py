@@ -3,6 +3,8 @@ each): every one is now exit 1 with a message naming the file and the key, or ac
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from horizon_tui.cli import main
@@ -68,3 +70,26 @@ def test_negative_and_positive_seeds_give_other_caves(tmp_path):
     one, minus_one = mapgen.generate("caves", 16, 16, 1), mapgen.generate("caves", 16, 16, -1)
     assert one.terrain.tobytes() != minus_one.terrain.tobytes()
     assert minus_one.terrain.tobytes() == mapgen.generate("caves", 16, 16, -1).terrain.tobytes()
+
+
+@pytest.mark.parametrize("name", ["iriel.toml", "iriel.json"])
+def test_a_byte_order_mark_is_read_past(name, write_character, example_data, tmp_path, capsys):
+    """By hand: a character saved by Windows Notepad (UTF-8 with a BOM) was refused as
+    'broken TOML: Invalid statement (column 1)' / 'Unexpected UTF-8 BOM (decode using utf-8-sig)'."""
+    path = write_character(example_data(), name)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    code, out, err = run(capsys, "sheet", str(path), "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["name"] == "Iriel"
+
+
+def test_a_key_written_twice_in_json_is_refused_not_half_read(write_character, example_data, capsys):
+    """By hand: TOML refuses a key written twice, but a JSON character with "xp" twice was read
+    with the last one, silently; the first was lost."""
+    text = json.dumps(example_data()).replace('"xp": 0', '"xp": 5000, "xp": 0')
+    path = write_character(text, "iriel.json")
+    code, out, err = run(capsys, "sheet", str(path))
+    assert code == 1 and out == ""
+    assert f"{path}:1: xp: " in err and "twice" in err
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 1 and "xp" in out and "twice" in out
