@@ -247,10 +247,18 @@ class Accounts:
         from horizon_tui.saves.store import atomic_write
 
         check_name(name)
-        try:
-            text = Path(key_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise AccountError(f"{key_file}: can't be read: {exc}") from None
+        from horizon_tui.content.guard import current, read_limited
+        from horizon_tui.errors import DataError
+
+        try:  # plain files only, held to the file size limit: a pipe or /dev/zero never ends
+            text = read_limited(Path(key_file), current().file_bytes).decode("utf-8")
+        except DataError as exc:
+            message = exc.problems[0].message
+            message = f"can't be read: {message}" if message == "no such file" else message
+            raise AccountError(f"{key_file}: {message}") from None
+        except UnicodeDecodeError as exc:
+            raise AccountError(f"{key_file}: is not UTF-8 text (byte {exc.start}); "
+                               "an OpenSSH public key file is text") from None
         new_lines = parse_public_keys(text, str(key_file))
         created = not self.exists(name)
         existing = self.key_lines(name)

@@ -190,3 +190,18 @@ def test_a_failed_start_gives_the_umask_back(tmp_path, capsys):
     finally:
         os.umask(before)
     capsys.readouterr()
+
+
+def test_a_key_file_that_is_a_pipe_or_a_device_is_refused_not_waited_on(capsys, tmp_path):
+    """By hand: `horizon users add bob --key /dev/zero` (or a pipe) never ended."""
+    fifo = tmp_path / "pipe.pub"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero.pub"
+    link.symlink_to("/dev/zero")
+    for key in (fifo, link):
+        code, _, err = users(capsys, "add", "bob", "--key", str(key), "--data-dir", str(tmp_path / "s"))
+        assert code == 1 and f"{key}: is not a plain file" in err
+    binary = tmp_path / "binary.pub"
+    binary.write_bytes(b"\xb3\x00\xff")
+    code, _, err = users(capsys, "add", "bob", "--key", str(binary), "--data-dir", str(tmp_path / "s"))
+    assert code == 1 and f"{binary}: is not UTF-8 text" in err
