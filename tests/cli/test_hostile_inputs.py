@@ -4,10 +4,14 @@ each): every one is now exit 1 with a message naming the file and the key, or ac
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
 from horizon_tui.cli import main
+
+IRIEL = Path(__file__).resolve().parents[2] / "examples" / "party" / "iriel.toml"
 
 A_COMPANION = {
     "name": "Dragon Friend", "description": "Calls a friend.", "difficulty": "II", "kind": "companion",
@@ -93,3 +97,39 @@ def test_a_key_written_twice_in_json_is_refused_not_half_read(write_character, e
     assert f"{path}:1: xp: " in err and "twice" in err
     code, out, _ = run(capsys, "validate", str(path))
     assert code == 1 and "xp" in out and "twice" in out
+
+
+def test_sweep_report_path_is_checked_before_the_sweep_runs(tmp_path, capsys, monkeypatch):
+    """By hand: `sweep --report DIR` or `--report missing/x.html` crashed (exit 70) after the whole
+    sweep had run, its results lost; `--report pipe` never ended; `--report iriel.toml` would
+    have written HTML over a character. Now each is refused at once, before a battle is played."""
+    from horizon_tui.engine.sweep import command
+
+    monkeypatch.setattr(command, "_run", lambda *a: pytest.fail("the sweep ran"))
+    party = str(IRIEL)
+    fifo = tmp_path / "pipe.html"
+    os.mkfifo(fifo)
+    character = tmp_path / "iriel.toml"
+    character.write_text("name = 'Iriel'\n")
+    folder = tmp_path / "folder.html"
+    folder.mkdir()
+    for report, words in ((folder, "is a folder"), (tmp_path / "missing" / "x.html", "no such folder"),
+                          (fifo, "not a plain file"), (character, "FILE.html")):
+        code, out, err = run(capsys, "sweep", "wolves", "--party", party, "--levels", "2", "--runs", "1",
+                             "--report", str(report))
+        assert code == 2 and out == "" and words in err, err
+    assert character.read_text() == "name = 'Iriel'\n"
+
+
+def test_sweep_report_that_cant_be_written_still_prints_the_results(tmp_path, capsys, monkeypatch):
+    """A report that fails at the end (a full disk) is said in a line, the rows still printed."""
+    from horizon_tui.saves import store
+
+    def full(path, data):
+        raise store.SaveError(28, f"{path} can't be saved: the disk is full; nothing was written")
+
+    monkeypatch.setattr(store, "atomic_write", full)
+    code, out, err = run(capsys, "sweep", "goblin_ambush", "--party", str(IRIEL), "--levels", "2",
+                         "--runs", "1", "--seed", "1", "--json", "--report", str(tmp_path / "r.html"))
+    assert code == 1 and "the disk is full" in err
+    assert json.loads(out)["rows"]
