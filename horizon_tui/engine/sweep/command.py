@@ -53,7 +53,7 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
         "Many AI-played battles over a grid: each encounter × party level × party size. The party is "
         "raised to each level by the spending policy in data/sweep.toml (R-4's point costs); a size "
         "below the party's takes its first members, above it repeats them. Each cell reports the "
-        "party's win rate with its 95%% interval, median rounds and party members down per battle. "
+        "party's win rate with its 95% interval, median rounds and party members down per battle. "
         "The same seed gives the same rows on any number of workers or machines.")
     parser.add_argument("encounters", nargs="+", metavar="ENCOUNTER", help="encounter ids (data/encounters/) or paths")
     parser.add_argument("--party", nargs="+", type=Path, required=True, metavar="FILE", help="the party's character files")
