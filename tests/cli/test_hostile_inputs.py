@@ -133,3 +133,15 @@ def test_sweep_report_that_cant_be_written_still_prints_the_results(tmp_path, ca
                          "--runs", "1", "--seed", "1", "--json", "--report", str(tmp_path / "r.html"))
     assert code == 1 and "the disk is full" in err
     assert json.loads(out)["rows"]
+
+
+def test_sweep_policy_file_that_is_not_there_is_refused_not_replaced_by_the_defaults(tmp_path, capsys, monkeypatch):
+    """By hand: `sweep --policy my-policy.tomll` (a typo) ran the sweep with the default policy,
+    saying nothing; only the data folder's own sweep.toml may be absent."""
+    from horizon_tui.engine.sweep import command
+
+    monkeypatch.setattr(command, "_run", lambda *a: pytest.fail("the sweep ran"))
+    missing = tmp_path / "my-policy.tomll"
+    code, out, err = run(capsys, "sweep", "wolves", "--party", str(IRIEL), "--levels", "2", "--runs", "1",
+                         "--policy", str(missing))
+    assert code == 1 and out == "" and f"{missing}" in err and "no such file" in err
