@@ -9,7 +9,7 @@ from pathlib import Path
 from horizon_tui.content.catalogue import Catalogue, default_catalogue
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.encounters import EnemyDef, load_enemies
-from horizon_tui.errors import DataError, HorizonError
+from horizon_tui.errors import DataError, HorizonError, Problem
 
 
 def load_party(files: list[Path], catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None):
@@ -47,7 +47,23 @@ def prepare(encounter: str, party_files: list[Path], seed: int, catalogue: Catal
     enemies = enemies if enemies is not None else load_enemies(catalogue)
     setup = load_encounter(encounter, catalogue, enemies)
     party = load_party(party_files, catalogue, enemies)
+    _one_name_each(party, party_files)
     return catalogue, enemies, setup, party
+
+
+def _one_name_each(party, files: list[Path]) -> None:
+    """The result's XP and a simulation's survivors are by character name (INTERFACES.md): two
+    members of one name would be one entry."""
+    first: dict[str, Path] = {}
+    problems = []
+    for member, file in zip(party, files):
+        name = member.character.name
+        if name in first:
+            problems.append(Problem(str(file), "name", f"{name!r} is also the name of {first[name]}: two party "
+                                    "members of one name would share one line of the result; rename one"))
+        first.setdefault(name, file)
+    if problems:
+        raise DataError(problems)
 
 
 def new_battle(setup, party, seed, catalogue, enemies):

@@ -145,3 +145,14 @@ def test_sweep_policy_file_that_is_not_there_is_refused_not_replaced_by_the_defa
     code, out, err = run(capsys, "sweep", "wolves", "--party", str(IRIEL), "--levels", "2", "--runs", "1",
                          "--policy", str(missing))
     assert code == 1 and out == "" and f"{missing}" in err and "no such file" in err
+
+
+@pytest.mark.parametrize("command", [["battle", "wolves", "--seed", "1"], ["simulate", "wolves", "--runs", "2"]])
+def test_two_party_members_of_one_name_are_refused(command, tmp_path, capsys):
+    """By hand: `battle wolves --party iriel.toml iriel.toml` ended '"xp": {"Iriel": 20}', one
+    entry for two characters (the result, survivors and XP are by name, INTERFACES.md)."""
+    other = tmp_path / "other.toml"
+    other.write_text(IRIEL.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run(capsys, *command[:2], "--party", str(IRIEL), str(other), *command[2:])
+    assert code == 1 and out == ""
+    assert f"{other}: name: " in err and "'Iriel'" in err and str(IRIEL) in err
