@@ -156,3 +156,21 @@ def test_two_party_members_of_one_name_are_refused(command, tmp_path, capsys):
     code, out, err = run(capsys, *command[:2], "--party", str(IRIEL), str(other), *command[2:])
     assert code == 1 and out == ""
     assert f"{other}: name: " in err and "'Iriel'" in err and str(IRIEL) in err
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_crash(encoding, tmp_path):
+    """By hand: with PYTHONIOENCODING=ascii (or latin-1: a terminal that isn't UTF-8) every
+    command crashed (exit 70) on its first '—' or '–'; `--json` stays valid JSON, losing nothing."""
+    import subprocess
+    import sys
+
+    character = tmp_path / "moth.toml"
+    character.write_text(IRIEL.read_text(encoding="utf-8").replace('"Iriel"', '"Mötħ 🦋"'), encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    for argv in (["roll", "2d6", "--seed", "1"], ["rules"], ["sheet", str(character)]):
+        done = subprocess.run([sys.executable, "-m", "horizon_tui", *argv], capture_output=True, env=env, timeout=60)
+        assert done.returncode == 0, done.stderr.decode(errors="replace")[-500:]
+    done = subprocess.run([sys.executable, "-m", "horizon_tui", "sheet", str(character), "--json"],
+                          capture_output=True, env=env, timeout=60)
+    assert done.returncode == 0 and json.loads(done.stdout.decode(encoding))["name"] == "Mötħ 🦋"
