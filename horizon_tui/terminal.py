@@ -54,7 +54,8 @@ def _escape(error: UnicodeError) -> tuple[str, int]:
 
 def tolerate_any_encoding(*streams: TextIO) -> None:
     """A terminal that isn't UTF-8 (PYTHONIOENCODING=ascii, a Latin-1 locale) would make the first
-    '—' printed an internal error: what it can't show is printed as escapes instead."""
+    '—' printed an internal error, and so would, on any terminal, a file name holding a byte that
+    isn't UTF-8 (Python keeps it as a lone surrogate): what can't be shown is printed as escapes."""
     import codecs
 
     try:
@@ -62,8 +63,7 @@ def tolerate_any_encoding(*streams: TextIO) -> None:
     except LookupError:
         codecs.register_error(ESCAPES, _escape)
     for stream in streams:
-        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
-        if encoding in ("utf8", "utf8sig") or not hasattr(stream, "reconfigure"):
+        if getattr(stream, "errors", None) not in ("strict", "surrogateescape") or not hasattr(stream, "reconfigure"):
             continue
         try:
             stream.reconfigure(errors=ESCAPES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,27 @@ def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_crash(encoding, tmp_path
     done = subprocess.run([sys.executable, "-m", "horizon_tui", "sheet", str(character), "--json"],
                           capture_output=True, env=env, timeout=60)
     assert done.returncode == 0 and json.loads(done.stdout.decode(encoding))["name"] == "Mötħ 🦋"
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_not_a_crash(tmp_path):
+    """By hand: on a UTF-8 terminal whose stdout is strict (en_US.UTF-8), `horizon validate` of a
+    file named with a byte that isn't UTF-8 crashed (exit 70), and the crash report could not be
+    written either (the command line holds the same byte)."""
+    import subprocess
+    import sys
+
+    bad = os.fsdecode(bytes(tmp_path) + b"/bad\xfe.toml")
+    Path(bad).write_text('name = ""\n', encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run([sys.executable, "-m", "horizon_tui", "validate", bad], capture_output=True, env=env,
+                          timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert b"bad\\udcfe.toml" in done.stdout
+
+
+def test_a_crash_report_is_written_whatever_the_command_line_holds(monkeypatch):
+    from horizon_tui import crash
+
+    monkeypatch.setattr(sys, "argv", ["horizon", "sheet", "bad\udcfe.toml"])
+    report = crash.write_report(RuntimeError("boom"), "horizon sheet")
+    assert report is not None and "bad\\udcfe.toml" in report.read_text(encoding="utf-8")
