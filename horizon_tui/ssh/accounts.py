@@ -263,7 +263,12 @@ class Accounts:
         created = not self.exists(name)
         existing = self.key_lines(name)
         known = key_blobs(existing)
-        added = [line for line in new_lines if key_blobs([line]) - known]
+        added = []
+        for line in new_lines:  # a key written twice in the file is added once
+            blob = key_blobs([line])
+            if blob - known:
+                added.append(line)
+                known |= blob
         self._make_private_dir(self.data_dir)
         self._make_private_dir(self.users_dir)
         self._make_private_dir(self.user_dir(name))
@@ -286,7 +291,13 @@ class Accounts:
     @staticmethod
     def _make_private_dir(path: Path) -> None:
         """Folders holding keys and players' saves are the host owner's alone (mode 0700)."""
-        private_dir(path)
+        try:
+            private_dir(path)
+        except (FileExistsError, NotADirectoryError):
+            blocking = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), path)
+            raise AccountError(f"{blocking} is not a folder; give --data-dir a folder (or a path to make one)") from None
+        except OSError as exc:
+            raise AccountError(f"{path} can't be made: {exc.strerror or exc}") from None
 
     def prepare_user(self, name: str) -> tuple[Path, Path]:
         """The user's folder and saves folder, made if missing (at the start of a session)."""
