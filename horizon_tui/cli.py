@@ -62,6 +62,9 @@ def _version() -> str:
 
 
 def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
+    from horizon_tui.terminal import tolerate_any_encoding
+
+    tolerate_any_encoding(sys.stdout, sys.stderr)
     parser = parser or build_parser()  # the SSH host's session server builds it once for every session
     args = parser.parse_args(argv)
     command = args.command or "play"

@@ -79,3 +79,15 @@ def attach(parser: argparse.ArgumentParser, sub: argparse._SubParsersAction) -> 
         if text:
             child.epilog = "examples:\n" + text
             child.formatter_class = argparse.RawDescriptionHelpFormatter
+            _attach_nested(name, child, text)
+
+
+def _attach_nested(name: str, parser: argparse.ArgumentParser, text: str) -> None:
+    """`horizon users add --help` and the like: the command's examples of that subcommand."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for inner, child in action.choices.items():
+                lines = [line for line in text.splitlines() if line.split()[:3] == ["horizon", name, inner]]
+                if lines:
+                    child.epilog = "examples:\n" + "\n".join(lines)
+                    child.formatter_class = argparse.RawDescriptionHelpFormatter

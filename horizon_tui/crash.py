@@ -44,7 +44,8 @@ def write_report(exc: BaseException, context: str = "") -> Path | None:
         try:
             target = private_dir(folder()) / name
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            # backslashreplace: the command line may hold a file name that isn't UTF-8
+            with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
                 handle.write(text)
             return target
         except Exception:  # noqa: BLE001 - a report that can't be written must not hide the crash

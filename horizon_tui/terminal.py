@@ -31,3 +31,41 @@ def tell(*lines: str, stream: TextIO | None = None) -> None:
     except OSError as exc:
         if exc.errno not in (errno.EIO, errno.ENXIO, errno.EPIPE):
             raise
+
+
+ESCAPES = "horizon-escape"
+
+
+def _escape(error: UnicodeError) -> tuple[str, int]:
+    """What a terminal's encoding can't hold, as JSON's \\uXXXX escapes (a surrogate pair past
+    U+FFFF): `--json` output stays valid JSON meaning the same, text output stays readable."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    escaped = []
+    for char in error.object[error.start:error.end]:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            escaped.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            escaped.append(f"\\u{code:04x}")
+    return "".join(escaped), error.end
+
+
+def tolerate_any_encoding(*streams: TextIO) -> None:
+    """A terminal that isn't UTF-8 (PYTHONIOENCODING=ascii, a Latin-1 locale) would make the first
+    '—' printed an internal error, and so would, on any terminal, a file name holding a byte that
+    isn't UTF-8 (Python keeps it as a lone surrogate): what can't be shown is printed as escapes."""
+    import codecs
+
+    try:
+        codecs.lookup_error(ESCAPES)
+    except LookupError:
+        codecs.register_error(ESCAPES, _escape)
+    for stream in streams:
+        if getattr(stream, "errors", None) not in ("strict", "surrogateescape") or not hasattr(stream, "reconfigure"):
+            continue
+        try:
+            stream.reconfigure(errors=ESCAPES)
+        except (AttributeError, ValueError, OSError):
+            pass

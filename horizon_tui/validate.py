@@ -31,7 +31,13 @@ def _check_character(path: Path, catalogue: Catalogue) -> list[Problem]:
     from horizon_tui.content.files import locate
     from horizon_tui.rules.validation import check_character
 
-    problems = check_character(load_character(path, catalogue), catalogue, str(path))
+    character = load_character(path, catalogue)
+    problems = check_character(character, catalogue, str(path))
+    enemies = catalogue.root / "enemies" if catalogue.root is not None else None
+    if enemies is not None and enemies.is_dir():  # the enemies a battle would call companions from
+        from horizon_tui.engine.validate import companion_problems
+
+        problems += companion_problems(character, {p.stem for p in enemies.glob("*.toml")}, str(path))
     return locate(problems, read_document(path)[1]) if problems else problems
 
 

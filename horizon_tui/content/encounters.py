@@ -18,7 +18,7 @@ from horizon_tui.content.catalogue import Catalogue, data_dir
 from horizon_tui.content.characters import character_from_dict
 from horizon_tui.content.convert import structure
 from horizon_tui.content.files import read_document, with_lines
-from horizon_tui.content.guard import LIMIT, NAME
+from horizon_tui.content.guard import LATER, LIMIT, NAME
 from horizon_tui.content.models import STATS, Character
 from horizon_tui.errors import DataError, Problem
 
@@ -104,7 +104,8 @@ class EncounterFile:
     description: str = ""
     difficulty: str = "normal"  # a label for people: easy, normal, hard, deadly
     xp: int | None = attrs.field(default=None, metadata=LIMIT("xp"))  # stated total; else the enemies' sum
-    map: dict[str, Any] = attrs.field(factory=dict)  # a DrawnMap or a GeneratedMap, by keys
+    # a DrawnMap or a GeneratedMap, by keys; its numbers are checked as that (engine.encounter)
+    map: dict[str, Any] = attrs.field(factory=dict, metadata=LATER)
     enemies: list[Placement] = attrs.field(factory=list)
     party_start: list[tuple[int, int]] = attrs.field(factory=list, metadata=LIMIT("cell"))
     notes: str = ""  # weather, terrain, anything that changes the fight

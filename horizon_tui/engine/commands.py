@@ -9,11 +9,14 @@ from pathlib import Path
 from horizon_tui.content.catalogue import Catalogue, default_catalogue
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.encounters import EnemyDef, load_enemies
-from horizon_tui.errors import DataError, HorizonError
+from horizon_tui.errors import DataError, HorizonError, Problem
 
 
-def load_party(files: list[Path], catalogue: Catalogue):
+def load_party(files: list[Path], catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None):
+    """The party's files loaded and checked; with `enemies`, their companions too (R-6)."""
+    from horizon_tui.content.files import locate, read_document
     from horizon_tui.engine.battle import PartyMember
+    from horizon_tui.engine.validate import companion_problems
     from horizon_tui.rules.validation import check_character
 
     members, problems = [], []
@@ -24,8 +27,10 @@ def load_party(files: list[Path], catalogue: Catalogue):
             problems += exc.problems
             continue
         found = check_character(character, catalogue, str(file))
+        if enemies is not None:
+            found += companion_problems(character, enemies, str(file))
         if found:
-            problems += found
+            problems += locate(found, read_document(file)[1])
             continue
         members.append(PartyMember(character))
     if problems:
@@ -41,8 +46,24 @@ def prepare(encounter: str, party_files: list[Path], seed: int, catalogue: Catal
     catalogue = catalogue or default_catalogue()
     enemies = enemies if enemies is not None else load_enemies(catalogue)
     setup = load_encounter(encounter, catalogue, enemies)
-    party = load_party(party_files, catalogue)
+    party = load_party(party_files, catalogue, enemies)
+    _one_name_each(party, party_files)
     return catalogue, enemies, setup, party
+
+
+def _one_name_each(party, files: list[Path]) -> None:
+    """The result's XP and a simulation's survivors are by character name (INTERFACES.md): two
+    members of one name would be one entry."""
+    first: dict[str, Path] = {}
+    problems = []
+    for member, file in zip(party, files):
+        name = member.character.name
+        if name in first:
+            problems.append(Problem(str(file), "name", f"{name!r} is also the name of {first[name]}: two party "
+                                    "members of one name would share one line of the result; rename one"))
+        first.setdefault(name, file)
+    if problems:
+        raise DataError(problems)
 
 
 def new_battle(setup, party, seed, catalogue, enemies):

@@ -107,7 +107,8 @@ def _carve_line(grid: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> None:
 
 def _caves(width: int, height: int, seed: int) -> np.ndarray:
     """Cellular automaton: noise smoothed into caverns; pools of shallow water as difficult ground."""
-    rng = np.random.default_rng(seed)
+    # numpy takes no negative seed; a negative one keeps a map of its own (not its positive twin's)
+    rng = np.random.default_rng(seed if seed >= 0 else [-seed, 1])
     wall_share = 0.45
     for _ in range(8):  # a degenerate cave (almost all rock) is redrawn, still from the same rng
         grid = np.where(rng.random((height, width)) < wall_share, WALL, FLOOR).astype(np.int8)

@@ -18,7 +18,7 @@ from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, load
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS, EnemyDef, load_enemy
 from horizon_tui.content.files import locate, read_document
-from horizon_tui.content.models import AbilityKind
+from horizon_tui.content.models import AbilityKind, Character
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.rules.validation import check_combatant
 
@@ -55,12 +55,20 @@ def check_enemy(
         problems.append(Problem(file, "flee_below", "a share of health between 0 and 1, e.g. 0.3"))
     if len(enemy.glyph) != 1:
         problems.append(Problem(file, "glyph", f"one character to draw it with, not {enemy.glyph!r}"))
-    for index, ability in enumerate(character.abilities):
-        if (ability.kind is AbilityKind.companion and ability.companion and known_enemies is not None
-                and ability.companion not in known_enemies):
-            problems += _choice(ability.companion, sorted(known_enemies), file, f"abilities.{index}.companion", "enemy")
+    if known_enemies is not None:
+        problems += companion_problems(character, known_enemies, file)
     # The rest as for any combatant, at the enemy's own level (R-4: set in its file).
     return problems + check_combatant(character, catalogue, file, level=enemy.level)
+
+
+def companion_problems(character: Character, known_enemies: Collection[str], file: str) -> list[Problem]:
+    """R-6: each companion ability names an enemy of the catalogue (it joins the battle as one);
+    else the battle would refuse it at its start, naming neither the file nor the key."""
+    problems: list[Problem] = []
+    for index, ability in enumerate(character.abilities):
+        if ability.kind is AbilityKind.companion and ability.companion and ability.companion not in known_enemies:
+            problems += _choice(ability.companion, sorted(known_enemies), file, f"abilities.{index}.companion", "enemy")
+    return problems
 
 
 def _enemies_folder(path: Path, catalogue: Catalogue) -> Path | None:

@@ -247,15 +247,28 @@ class Accounts:
         from horizon_tui.saves.store import atomic_write
 
         check_name(name)
-        try:
-            text = Path(key_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise AccountError(f"{key_file}: can't be read: {exc}") from None
+        from horizon_tui.content.guard import current, read_limited
+        from horizon_tui.errors import DataError
+
+        try:  # plain files only, held to the file size limit: a pipe or /dev/zero never ends
+            text = read_limited(Path(key_file), current().file_bytes).decode("utf-8")
+        except DataError as exc:
+            message = exc.problems[0].message
+            message = f"can't be read: {message}" if message == "no such file" else message
+            raise AccountError(f"{key_file}: {message}") from None
+        except UnicodeDecodeError as exc:
+            raise AccountError(f"{key_file}: is not UTF-8 text (byte {exc.start}); "
+                               "an OpenSSH public key file is text") from None
         new_lines = parse_public_keys(text, str(key_file))
         created = not self.exists(name)
         existing = self.key_lines(name)
         known = key_blobs(existing)
-        added = [line for line in new_lines if key_blobs([line]) - known]
+        added = []
+        for line in new_lines:  # a key written twice in the file is added once
+            blob = key_blobs([line])
+            if blob - known:
+                added.append(line)
+                known |= blob
         self._make_private_dir(self.data_dir)
         self._make_private_dir(self.users_dir)
         self._make_private_dir(self.user_dir(name))
@@ -278,7 +291,13 @@ class Accounts:
     @staticmethod
     def _make_private_dir(path: Path) -> None:
         """Folders holding keys and players' saves are the host owner's alone (mode 0700)."""
-        private_dir(path)
+        try:
+            private_dir(path)
+        except (FileExistsError, NotADirectoryError):
+            blocking = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), path)
+            raise AccountError(f"{blocking} is not a folder; give --data-dir a folder (or a path to make one)") from None
+        except OSError as exc:
+            raise AccountError(f"{path} can't be made: {exc.strerror or exc}") from None
 
     def prepare_user(self, name: str) -> tuple[Path, Path]:
         """The user's folder and saves folder, made if missing (at the start of a session)."""

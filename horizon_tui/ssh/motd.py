@@ -9,6 +9,8 @@ in raw mode needs, followed by `PROMPT`; the game starts at the player's next ke
 
 from __future__ import annotations
 
+import os
+
 import unicodedata
 from pathlib import Path
 
@@ -25,12 +27,18 @@ class MotdError(HorizonError):
 
 def read_motd(path: Path) -> bytes:
     """The message of `path`, ready to write to a player's terminal."""
-    try:
-        raw = Path(path).read_bytes()
+    import stat
+
+    try:  # a pipe or a device (/dev/zero) would block or never end
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise MotdError(f"--motd {path}: is not a plain file (a folder, a device or a pipe)")
+        size = os.stat(path).st_size
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise MotdError(f"--motd {path}: can't be read: {exc.strerror or exc}") from None
     if len(raw) > MAX_BYTES:
-        raise MotdError(f"--motd {path}: {len(raw)} bytes; a message may have at most {MAX_BYTES}")
+        raise MotdError(f"--motd {path}: {max(size, len(raw))} bytes; a message may have at most {MAX_BYTES}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

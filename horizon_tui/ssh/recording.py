@@ -12,6 +12,7 @@ by a total per user (`prune`). `horizon replay FILE [--speed X]` plays one back 
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import os
 import re
@@ -170,18 +171,25 @@ class CastError(HorizonError):
 def read_cast(path: Path) -> tuple[dict, Iterator[tuple[float, str, str]]]:
     """The header and the events of an asciicast v2 file; `CastError` names the line and what
     was wrong. Events are read lazily: a long recording is never all in memory."""
-    try:
+    import stat
+
+    try:  # a pipe or a device (/dev/zero) would block or never end
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise CastError(f"{path}: is not a plain file (a folder, a device or a pipe)")
         handle = open(path, encoding="utf-8", errors="strict")
     except OSError as exc:
         raise CastError(f"{path}: can't be read: {exc.strerror or exc}") from None
     try:
-        first = handle.readline()
+        first = _line(handle, path, 1)
     except UnicodeDecodeError:
         handle.close()
         raise CastError(f"{path}:1: not UTF-8 text; an asciicast file is JSON lines") from None
+    except CastError:
+        handle.close()
+        raise
     try:
         header = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         handle.close()
         raise CastError(f"{path}:1: the first line is not a JSON header "
                         "(an asciicast v2 file starts with {\"version\": 2, \"width\": …})") from None
@@ -190,7 +198,8 @@ def read_cast(path: Path) -> tuple[dict, Iterator[tuple[float, str, str]]]:
         found = header.get("version") if isinstance(header, dict) else type(header).__name__
         raise CastError(f"{path}:1: version is {found!r}; only asciicast version 2 can be played")
     for key in ("width", "height"):
-        if not isinstance(header.get(key), int) or not 0 < header[key] <= 10000:
+        if (not isinstance(header.get(key), int) or isinstance(header[key], bool)
+                or not 0 < header[key] <= 10000):
             handle.close()
             raise CastError(f"{path}:1: {key} must be a whole number of cells, 1 to 10000; "
                             f"got {header.get(key)!r}")
@@ -199,12 +208,15 @@ def read_cast(path: Path) -> tuple[dict, Iterator[tuple[float, str, str]]]:
         with handle:
             number = 1
             try:
-                for number, line in enumerate(handle, start=2):
+                for number in itertools.count(2):
+                    line = _line(handle, path, number)
+                    if not line:
+                        break
                     if not line.strip():
                         continue
                     try:
                         event = json.loads(line)
-                    except ValueError:
+                    except (ValueError, RecursionError):
                         raise CastError(f"{path}:{number}: not a JSON event "
                                         "(each line after the header is [time, code, data])") from None
                     if (not isinstance(event, list) or len(event) != 3
@@ -212,13 +224,31 @@ def read_cast(path: Path) -> tuple[dict, Iterator[tuple[float, str, str]]]:
                             or not isinstance(event[1], str) or not isinstance(event[2], str)):
                         raise CastError(f"{path}:{number}: an event is [time, code, data] "
                                         f"(a number and two strings); got {line.strip()[:80]}")
-                    if not 0 <= event[0] < float("inf"):  # NaN fails this too
-                        raise CastError(f"{path}:{number}: time {event[0]!r} must be a number, 0 or more")
-                    yield float(event[0]), event[1], event[2]
+                    try:
+                        at = float(event[0])
+                    except OverflowError:  # a whole number past a float's range
+                        at = float("inf")
+                    if not 0 <= at < float("inf"):  # NaN fails this too
+                        shown = repr(event[0])
+                        shown = shown if len(shown) <= 12 else f"{shown[:12]}…"
+                        raise CastError(f"{path}:{number}: time {shown} must be a number, 0 or more")
+                    yield at, event[1], event[2]
             except UnicodeDecodeError:
                 raise CastError(f"{path}:{number + 1}: not UTF-8 text") from None
 
     return header, events()
+
+
+LONGEST_LINE = 8 * 2**20  # characters in one line of a recording; the app's are far shorter
+
+
+def _line(handle, path: Path, number: int) -> str:
+    """One line, at most LONGEST_LINE characters (a damaged file may be one endless line)."""
+    line = handle.readline(LONGEST_LINE + 1)
+    if len(line) > LONGEST_LINE:
+        raise CastError(f"{path}:{number}: a line longer than {LONGEST_LINE:,} characters; "
+                        "not a recording Horizon made")
+    return line
 
 
 # What the app said to the player's terminal that would make the replaying terminal answer or send

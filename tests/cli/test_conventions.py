@@ -60,3 +60,26 @@ def test_textual_run_dev_targets_give_an_app(module):
     from textual.app import App
 
     assert isinstance(importlib.import_module(module).app, App)
+
+
+def test_every_nested_subcommand_shows_examples():
+    """By hand: `horizon users add --help` (and list, role, remove) showed no example."""
+    parser = build_parser()
+
+    def subparsers(p):
+        return [a for a in p._actions if a.__class__.__name__ == "_SubParsersAction"]
+
+    [top] = subparsers(parser)
+    for name, child in top.choices.items():
+        for nested in subparsers(child):
+            for inner, grandchild in nested.choices.items():
+                text = grandchild.format_help()
+                assert "examples:" in text and f"horizon {name} {inner}" in text, f"{name} {inner}"
+
+
+def test_no_help_shows_a_doubled_percent_sign():
+    """By hand: `horizon sweep --help` said 'its 95%% interval' (a description is not %-formatted)."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, child in sub.choices.items():
+        assert "%%" not in child.format_help(), name

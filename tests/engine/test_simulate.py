@@ -4,6 +4,7 @@ processes, the keys INTERFACES.md promises, and no progress bar when the output 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,7 @@ def test_simulate_shows_no_progress_bar_when_not_a_terminal(capsys):
         assert mark not in out and mark not in err
 
 
-def test_simulate_refuses_bad_input(capsys):
+def test_simulate_refuses_bad_input(capsys, tmp_path):
     assert main(["simulate", SMALL, "--party", *PARTY, "--runs", "0"]) == 2
     assert "--runs must be at least 1" in capsys.readouterr().err
     assert main(["simulate", "goblin_ambsh", "--party", *PARTY, "--runs", "1"]) == 1
@@ -83,7 +84,13 @@ def test_simulate_refuses_bad_input(capsys):
     assert main(["simulate", SMALL, "--party", *PARTY, "--runs", "1", "--workers", "0"]) == 2
     # a party the field has no start cells for: refused at once (it was an internal error, exit 70,
     # raised in a worker process)
-    assert main(["simulate", SMALL, "--party", *(PARTY * 20), "--runs", "4", "--workers", "2"]) == 1
+    crowd = []
+    for number, source in enumerate(PARTY * 20):  # each of its own name: two of one name are refused
+        text = Path(source).read_text(encoding="utf-8")
+        path = tmp_path / f"member{number}.toml"
+        path.write_text(re.sub(r'(?m)^name = "(.*)"', rf'name = "\1 {number}"', text, count=1), encoding="utf-8")
+        crowd.append(str(path))
+    assert main(["simulate", SMALL, "--party", *crowd, "--runs", "4", "--workers", "2"]) == 1
     assert "start cells" in capsys.readouterr().err
 
 

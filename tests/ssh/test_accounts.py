@@ -190,3 +190,37 @@ def test_a_failed_start_gives_the_umask_back(tmp_path, capsys):
     finally:
         os.umask(before)
     capsys.readouterr()
+
+
+def test_a_key_file_that_is_a_pipe_or_a_device_is_refused_not_waited_on(capsys, tmp_path):
+    """By hand: `horizon users add bob --key /dev/zero` (or a pipe) never ended."""
+    fifo = tmp_path / "pipe.pub"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero.pub"
+    link.symlink_to("/dev/zero")
+    for key in (fifo, link):
+        code, _, err = users(capsys, "add", "bob", "--key", str(key), "--data-dir", str(tmp_path / "s"))
+        assert code == 1 and f"{key}: is not a plain file" in err
+    binary = tmp_path / "binary.pub"
+    binary.write_bytes(b"\xb3\x00\xff")
+    code, _, err = users(capsys, "add", "bob", "--key", str(binary), "--data-dir", str(tmp_path / "s"))
+    assert code == 1 and f"{binary}: is not UTF-8 text" in err
+
+
+def test_a_data_dir_that_is_a_file_is_refused_naming_it(capsys, tmp_path, pub_file):
+    """By hand: `horizon users add zed --key k.pub --data-dir FILE` crashed (exit 70,
+    FileExistsError), as did a --data-dir under a file."""
+    a_file = tmp_path / "afile"
+    a_file.write_text("mine\n")
+    for data_dir in (a_file, a_file / "under"):
+        code, _, err = users(capsys, "add", "zed", "--key", str(pub_file), "--data-dir", str(data_dir))
+        assert code == 1 and f"{a_file}" in err and "not a folder" in err
+    assert a_file.read_text() == "mine\n"
+
+
+def test_a_key_given_twice_in_one_file_is_added_once(capsys, tmp_path, pub_file):
+    """By hand: a key file holding the same key twice made '2 keys'."""
+    twice = tmp_path / "twice.pub"
+    twice.write_bytes(pub_file.read_bytes() + b"\n" + pub_file.read_bytes())
+    code, out, _ = users(capsys, "add", "zed", "--key", str(twice), "--data-dir", str(tmp_path / "s"))
+    assert code == 0 and "(1 key)" in out

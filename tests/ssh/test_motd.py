@@ -65,3 +65,16 @@ async def test_openssh_players_see_the_message_first(start_host, ssh_command, tm
         assert "Tonight: the Sunken Keep." in ssh.text and "MAIN MENU" not in ssh.text
         ssh.process.write(b"\r")
         await ssh.expect("READY")
+
+
+def test_serve_ssh_with_a_pipe_or_a_device_for_motd_exits_1_at_once(tmp_path, capsys):
+    """By hand: `--motd /dev/zero` read for ever (or a pipe: waited for ever) before serving."""
+    import os
+
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero.txt"
+    link.symlink_to("/dev/zero")
+    for motd in (fifo, link):
+        assert main(["serve-ssh", "--port", "0", "--data-dir", str(tmp_path / "srv"), "--motd", str(motd)]) == 1
+        assert f"--motd {motd}: is not a plain file" in capsys.readouterr().err

@@ -119,3 +119,43 @@ def test_no_pause_of_a_replay_is_longer_than_a_day_and_hostile_arguments_are_ref
                           (["--idle-limit", "-1"], "--idle-limit must be")):
         assert main(["replay", str(path), *args]) == 2
         assert message in capsys.readouterr().err
+
+
+HEADER = json.dumps({"version": 2, "width": 80, "height": 24})
+
+
+@pytest.mark.parametrize("text, message", [
+    (HEADER + "\n[" + "9" * 400 + ', "o", "x"]\n', ":2: time 9999"),            # past a float's range
+    (HEADER + "\n" + "[" * 100_000 + "]" * 100_000 + "\n", ":2: not a JSON event"),  # nested too deep
+    ("[" * 100_000 + "]" * 100_000 + "\n", ":1: the first line is not a JSON header"),
+    ('{"version": 2, "width": true, "height": 24}\n', ":1: width must be a whole number of cells"),
+])
+def test_a_damaged_recording_is_refused_naming_its_line_not_a_crash(tmp_path, text, message, capsys):
+    """By hand: `horizon replay` of a damaged recording crashed (exit 70) on a time of 400 digits
+    (OverflowError) and on a line of 100,000 brackets (RecursionError)."""
+    from horizon_tui.cli import main
+
+    path = tmp_path / "bad.cast"
+    path.write_text(text)
+    assert main(["replay", str(path), "--speed", "1000000"]) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_replay_reads_only_a_plain_file_and_no_endless_line(tmp_path, capsys, monkeypatch):
+    """By hand: `horizon replay /dev/zero` (or a pipe, or a link to /dev/zero) never ended, filling
+    the memory with one endless line."""
+    from horizon_tui.cli import main
+    from horizon_tui.ssh import recording
+
+    fifo = tmp_path / "pipe.cast"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero.cast"
+    link.symlink_to("/dev/zero")
+    for path in (fifo, link, "/dev/zero"):
+        assert main(["replay", str(path)]) == 1
+        assert "not a plain file" in capsys.readouterr().err
+    monkeypatch.setattr(recording, "LONGEST_LINE", 1000)
+    long = tmp_path / "long.cast"
+    long.write_text(HEADER + "\n" + json.dumps([0.1, "o", "x" * 2000]) + "\n")
+    assert main(["replay", str(long), "--speed", "1000000"]) == 1
+    assert ":2: a line longer than 1,000 characters" in capsys.readouterr().err

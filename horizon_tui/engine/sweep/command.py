@@ -53,7 +53,7 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
         "Many AI-played battles over a grid: each encounter × party level × party size. The party is "
         "raised to each level by the spending policy in data/sweep.toml (R-4's point costs); a size "
         "below the party's takes its first members, above it repeats them. Each cell reports the "
-        "party's win rate with its 95%% interval, median rounds and party members down per battle. "
+        "party's win rate with its 95% interval, median rounds and party members down per battle. "
         "The same seed gives the same rows on any number of workers or machines.")
     parser.add_argument("encounters", nargs="+", metavar="ENCOUNTER", help="encounter ids (data/encounters/) or paths")
     parser.add_argument("--party", nargs="+", type=Path, required=True, metavar="FILE", help="the party's character files")
@@ -101,6 +101,9 @@ def cmd_sweep(args) -> int:
         return _usage(f"--levels: at most level {MAX_LEVEL} (each level is dearer under R-4; past it a sweep only waits)")
     if args.scheduler is not None and "://" not in args.scheduler:
         return _usage(f"--scheduler {args.scheduler!r}: expected an address like tcp://HOST:8786")
+    problem = _report_problem(args.report)
+    if problem:
+        return _usage(problem)
     catalogue = default_catalogue()
     problems = check_ruleset(catalogue.rules, str(catalogue.root / "rules.toml") if catalogue.root else "rules.toml")
     if problems:
@@ -123,11 +126,17 @@ def cmd_sweep(args) -> int:
     if ratings:
         _write_ratings(ratings, {f.setup.id: f.setup.source for f in fights})
     battles = sum(len(p) for p in played)
+    unwritten = None
     if args.report:
         from horizon_tui.engine.sweep.report import html_report
+        from horizon_tui.saves import store
 
-        args.report.write_text(html_report(rows, seed=seed, runs=args.runs, target=policy.target_win_rate,
-                                           ratings=ratings), encoding="utf-8")
+        page = html_report(rows, seed=seed, runs=args.runs, target=policy.target_win_rate, ratings=ratings)
+        try:  # atomic: an old report stays whole if this one can't be written
+            store.atomic_write(args.report, page.encode("utf-8"))
+        except store.SaveError as exc:
+            unwritten = f"horizon sweep: the report {exc}"  # the rows below are printed still
+            args.report = None
     if args.json:
         print(json.dumps(_document(rows, ratings, args, seed, policy.target_win_rate, battles, seconds, workers),
                          ensure_ascii=False))
@@ -138,7 +147,29 @@ def cmd_sweep(args) -> int:
             writer.writerow(row.as_dict())
     else:
         _print(rows, ratings, args, seed, policy.target_win_rate, battles, seconds, workers)
+    if unwritten:
+        print(unwritten, file=sys.stderr)
+        return 1
     return 0
+
+
+REPORT_SUFFIXES = (".html", ".htm")
+
+
+def _report_problem(report: Path | None) -> str | None:
+    """--report checked before a battle is played: a sweep may take an hour, and its end is no
+    time to find the folder missing. Only an .html name, so no other file is written over."""
+    if report is None:
+        return None
+    if report.is_dir():
+        return f"--report {report}: is a folder; give a file name, e.g. {report / 'sweep.html'}"
+    if report.suffix.lower() not in REPORT_SUFFIXES:
+        return f"--report {report}: the report is a FILE.html page (so nothing else is written over)"
+    if not report.parent.is_dir():
+        return f"--report {report}: no such folder {report.parent}"
+    if report.exists() and not report.is_file():
+        return f"--report {report}: is not a plain file (a device or a pipe)"
+    return None
 
 
 def _run(fights, args, seed: int, workers: int):

@@ -22,7 +22,8 @@ from horizon_tui.errors import DataError, Problem
 PartyLike = Path | str | Character | PartyMember
 
 
-def party_members(party: Sequence[PartyLike], catalogue: Catalogue) -> list[PartyMember]:
+def party_members(party: Sequence[PartyLike], catalogue: Catalogue,
+                  enemies: dict[str, EnemyDef] | None = None) -> list[PartyMember]:
     """Party members, AI-played: files are loaded and checked (as `horizon battle` does)."""
     from horizon_tui.engine.commands import load_party
 
@@ -33,7 +34,7 @@ def party_members(party: Sequence[PartyLike], catalogue: Catalogue) -> list[Part
         elif isinstance(item, Character):
             members.append(PartyMember(item))
         else:
-            members += load_party([Path(item)], catalogue)
+            members += load_party([Path(item)], catalogue, enemies)
     return members
 
 
@@ -66,7 +67,7 @@ def make_fight(
     catalogue = catalogue or default_catalogue()
     enemies = enemies if enemies is not None else load_enemies(catalogue)
     setup = encounter if isinstance(encounter, EncounterSetup) else load_encounter(encounter, catalogue, enemies)
-    members = party_members(party, catalogue)
+    members = party_members(party, catalogue, enemies)
     if not members:
         raise DataError([Problem("party", "party", "a battle needs at least one party member")])
     setup = with_start_cells(setup, len(members))

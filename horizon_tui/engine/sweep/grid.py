@@ -47,7 +47,7 @@ def build_fights(encounters: Sequence[str], party_files: Sequence[Path], levels:
     from horizon_tui.engine.sweep.fights import make_fight
 
     enemies = load_enemies(catalogue)
-    characters = [m.character for m in load_party(list(party_files), catalogue)]
+    characters = [m.character for m in load_party(list(party_files), catalogue, enemies)]
     setups = [load_encounter(e, catalogue, enemies) for e in encounters]
     raised = {level: [raise_to_level(c, level, catalogue.rules, policy) for c in characters] for level in levels}
     cells, fights = [], []

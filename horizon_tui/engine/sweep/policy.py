@@ -71,9 +71,10 @@ def _from_dict(data: dict, file: str) -> SweepPolicy:
 
 def load_policy(path: Path | None = None) -> SweepPolicy:
     """The policy file (default: the data folder's sweep.toml; none there: the defaults above)."""
-    path = path or data_dir() / FILE_NAME
-    if not path.exists():
-        return SweepPolicy()
+    if path is None:  # only the data folder's own file may be absent; a --policy named must be there
+        path = data_dir() / FILE_NAME
+        if not path.exists():
+            return SweepPolicy()
     data, text = read_document(path)
     try:
         return _from_dict(data, str(path))

@@ -1,0 +1,201 @@
+"""What a hostile or careless user still broke through the command line (found by hand, one test
+each): every one is now exit 1 with a message naming the file and the key, or accepted as meant."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from horizon_tui.cli import main
+
+IRIEL = Path(__file__).resolve().parents[2] / "examples" / "party" / "iriel.toml"
+
+A_COMPANION = {
+    "name": "Dragon Friend", "description": "Calls a friend.", "difficulty": "II", "kind": "companion",
+    "replaceable": True, "companion": "dragon",
+}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("command", [
+    ["battle", "wolves", "--seed", "1"],
+    ["simulate", "wolves", "--runs", "2", "--seed", "1"],
+    ["sweep", "wolves", "--levels", "2", "--runs", "2", "--seed", "1"],
+])
+def test_a_companion_not_in_the_enemy_catalogue_is_named_in_the_party_file(
+        command, write_character, example_data, capsys):
+    """By hand: `horizon battle wolves --party c.toml` with `companion = "dragon"` said only
+    'Iriel: companion 'dragon' is not in the enemy catalogue' (sweep blamed the encounter file)."""
+    path = write_character(example_data(abilities=[A_COMPANION], loadout=["Dragon Friend"]))
+    code, out, err = run(capsys, *command[:2], "--party", str(path), *command[2:])
+    assert code == 1 and out == ""
+    assert f"{path}:" in err and "abilities.0.companion" in err and "'dragon'" in err
+    assert "wolf" in err  # what is allowed
+
+
+def test_validate_reports_a_companion_not_in_the_enemy_catalogue(write_character, example_data, capsys):
+    """By hand: `horizon validate` passed that character, which `horizon battle` then refused."""
+    path = write_character(example_data(abilities=[A_COMPANION], loadout=["Dragon Friend"]))
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 1
+    assert f"{path}:" in out and "abilities.0.companion" in out and "unknown enemy 'dragon'" in out
+
+
+def caves(tmp_path, seed: int):
+    folder = tmp_path / "encounters"
+    folder.mkdir(exist_ok=True)
+    path = folder / "caves.toml"
+    path.write_text(f'name = "Caves"\n[map]\ngenerator = "caves"\nwidth = 16\nheight = 16\nseed = {seed}\n'
+                    '[[enemies]]\nenemy = "wolf"\n', encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("seed", [-1, -(2**64), 2**40, 2**64])
+def test_a_generated_map_takes_every_seed_its_range_allows(seed, tmp_path, capsys):
+    """By hand: `seed = -1` under a caves [map] crashed validate and battle (exit 70, numpy takes no
+    negative seed), and `seed = 2**40` was refused as out of ±10^9 (ranges.whole), though a map's
+    seed is held to ranges.seed (±2^64)."""
+    path = caves(tmp_path, seed)
+    code, out, err = run(capsys, "validate", str(path))
+    assert (code, err) == (0, ""), out
+
+
+def test_negative_and_positive_seeds_give_other_caves(tmp_path):
+    from horizon_tui.engine import mapgen
+
+    one, minus_one = mapgen.generate("caves", 16, 16, 1), mapgen.generate("caves", 16, 16, -1)
+    assert one.terrain.tobytes() != minus_one.terrain.tobytes()
+    assert minus_one.terrain.tobytes() == mapgen.generate("caves", 16, 16, -1).terrain.tobytes()
+
+
+@pytest.mark.parametrize("name", ["iriel.toml", "iriel.json"])
+def test_a_byte_order_mark_is_read_past(name, write_character, example_data, tmp_path, capsys):
+    """By hand: a character saved by Windows Notepad (UTF-8 with a BOM) was refused as
+    'broken TOML: Invalid statement (column 1)' / 'Unexpected UTF-8 BOM (decode using utf-8-sig)'."""
+    path = write_character(example_data(), name)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    code, out, err = run(capsys, "sheet", str(path), "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["name"] == "Iriel"
+
+
+def test_a_key_written_twice_in_json_is_refused_not_half_read(write_character, example_data, capsys):
+    """By hand: TOML refuses a key written twice, but a JSON character with "xp" twice was read
+    with the last one, silently; the first was lost."""
+    text = json.dumps(example_data()).replace('"xp": 0', '"xp": 5000, "xp": 0')
+    path = write_character(text, "iriel.json")
+    code, out, err = run(capsys, "sheet", str(path))
+    assert code == 1 and out == ""
+    assert f"{path}:1: xp: " in err and "twice" in err
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 1 and "xp" in out and "twice" in out
+
+
+def test_sweep_report_path_is_checked_before_the_sweep_runs(tmp_path, capsys, monkeypatch):
+    """By hand: `sweep --report DIR` or `--report missing/x.html` crashed (exit 70) after the whole
+    sweep had run, its results lost; `--report pipe` never ended; `--report iriel.toml` would
+    have written HTML over a character. Now each is refused at once, before a battle is played."""
+    from horizon_tui.engine.sweep import command
+
+    monkeypatch.setattr(command, "_run", lambda *a: pytest.fail("the sweep ran"))
+    party = str(IRIEL)
+    fifo = tmp_path / "pipe.html"
+    os.mkfifo(fifo)
+    character = tmp_path / "iriel.toml"
+    character.write_text("name = 'Iriel'\n")
+    folder = tmp_path / "folder.html"
+    folder.mkdir()
+    for report, words in ((folder, "is a folder"), (tmp_path / "missing" / "x.html", "no such folder"),
+                          (fifo, "not a plain file"), (character, "FILE.html")):
+        code, out, err = run(capsys, "sweep", "wolves", "--party", party, "--levels", "2", "--runs", "1",
+                             "--report", str(report))
+        assert code == 2 and out == "" and words in err, err
+    assert character.read_text() == "name = 'Iriel'\n"
+
+
+def test_sweep_report_that_cant_be_written_still_prints_the_results(tmp_path, capsys, monkeypatch):
+    """A report that fails at the end (a full disk) is said in a line, the rows still printed."""
+    from horizon_tui.saves import store
+
+    def full(path, data):
+        raise store.SaveError(28, f"{path} can't be saved: the disk is full; nothing was written")
+
+    monkeypatch.setattr(store, "atomic_write", full)
+    code, out, err = run(capsys, "sweep", "goblin_ambush", "--party", str(IRIEL), "--levels", "2",
+                         "--runs", "1", "--seed", "1", "--json", "--report", str(tmp_path / "r.html"))
+    assert code == 1 and "the disk is full" in err
+    assert json.loads(out)["rows"]
+
+
+def test_sweep_policy_file_that_is_not_there_is_refused_not_replaced_by_the_defaults(tmp_path, capsys, monkeypatch):
+    """By hand: `sweep --policy my-policy.tomll` (a typo) ran the sweep with the default policy,
+    saying nothing; only the data folder's own sweep.toml may be absent."""
+    from horizon_tui.engine.sweep import command
+
+    monkeypatch.setattr(command, "_run", lambda *a: pytest.fail("the sweep ran"))
+    missing = tmp_path / "my-policy.tomll"
+    code, out, err = run(capsys, "sweep", "wolves", "--party", str(IRIEL), "--levels", "2", "--runs", "1",
+                         "--policy", str(missing))
+    assert code == 1 and out == "" and f"{missing}" in err and "no such file" in err
+
+
+@pytest.mark.parametrize("command", [["battle", "wolves", "--seed", "1"], ["simulate", "wolves", "--runs", "2"]])
+def test_two_party_members_of_one_name_are_refused(command, tmp_path, capsys):
+    """By hand: `battle wolves --party iriel.toml iriel.toml` ended '"xp": {"Iriel": 20}', one
+    entry for two characters (the result, survivors and XP are by name, INTERFACES.md)."""
+    other = tmp_path / "other.toml"
+    other.write_text(IRIEL.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run(capsys, *command[:2], "--party", str(IRIEL), str(other), *command[2:])
+    assert code == 1 and out == ""
+    assert f"{other}: name: " in err and "'Iriel'" in err and str(IRIEL) in err
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_that_is_not_utf8_gets_escapes_not_a_crash(encoding, tmp_path):
+    """By hand: with PYTHONIOENCODING=ascii (or latin-1: a terminal that isn't UTF-8) every
+    command crashed (exit 70) on its first '—' or '–'; `--json` stays valid JSON, losing nothing."""
+    import subprocess
+    import sys
+
+    character = tmp_path / "moth.toml"
+    character.write_text(IRIEL.read_text(encoding="utf-8").replace('"Iriel"', '"Mötħ 🦋"'), encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    for argv in (["roll", "2d6", "--seed", "1"], ["rules"], ["sheet", str(character)]):
+        done = subprocess.run([sys.executable, "-m", "horizon_tui", *argv], capture_output=True, env=env, timeout=60)
+        assert done.returncode == 0, done.stderr.decode(errors="replace")[-500:]
+    done = subprocess.run([sys.executable, "-m", "horizon_tui", "sheet", str(character), "--json"],
+                          capture_output=True, env=env, timeout=60)
+    assert done.returncode == 0 and json.loads(done.stdout.decode(encoding))["name"] == "Mötħ 🦋"
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_not_a_crash(tmp_path):
+    """By hand: on a UTF-8 terminal whose stdout is strict (en_US.UTF-8), `horizon validate` of a
+    file named with a byte that isn't UTF-8 crashed (exit 70), and the crash report could not be
+    written either (the command line holds the same byte)."""
+    import subprocess
+    import sys
+
+    bad = os.fsdecode(bytes(tmp_path) + b"/bad\xfe.toml")
+    Path(bad).write_text('name = ""\n', encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run([sys.executable, "-m", "horizon_tui", "validate", bad], capture_output=True, env=env,
+                          timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert b"bad\\udcfe.toml" in done.stdout
+
+
+def test_a_crash_report_is_written_whatever_the_command_line_holds(monkeypatch):
+    from horizon_tui import crash
+
+    monkeypatch.setattr(sys, "argv", ["horizon", "sheet", "bad\udcfe.toml"])
+    report = crash.write_report(RuntimeError("boom"), "horizon sheet")
+    assert report is not None and "bad\\udcfe.toml" in report.read_text(encoding="utf-8")
