@@ -256,22 +256,81 @@ def campaign_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str = "
         raise DataError.one(file, "schema", f"written by a newer Horizon (schema {schema!r})")
     try:
         party = []
-        for index, item in enumerate(data.get("party", [])):
-            character = character_from_dict(item["character"], catalogue, f"{file}: party.{index}")
-            party.append(Member(character, str(item.get("source", "")), str(item.get("notes", ""))))
-        npcs = [structure(n, Npc, file, ("npcs", str(i))) for i, n in enumerate(data.get("npcs", []))]
-        log = [LogEntry(int(e["day"]), str(e["kind"]), str(e["text"]), dict(e.get("data") or {}))
-               for e in data.get("log", [])]
+        for index, item in enumerate(_list(data, "party", file)):
+            where = f"party.{index}"
+            item = _table(item, where, file)
+            if "character" not in item:
+                raise DataError.one(file, f"{where}.character", "missing: the party member's character")
+            character = character_from_dict(item["character"], catalogue, f"{file}: {where}")
+            party.append(Member(character, _text(item, "source", file, where, ""), _text(item, "notes", file, where, "")))
+        npcs = [structure(n, Npc, file, ("npcs", str(i))) for i, n in enumerate(_list(data, "npcs", file))]
+        log = []
+        for index, entry in enumerate(_list(data, "log", file)):
+            where = f"log.{index}"
+            entry = _table(entry, where, file)
+            log.append(LogEntry(_whole(entry, "day", file, where), _text(entry, "kind", file, where),
+                                _text(entry, "text", file, where), _table(entry.get("data") or {}, f"{where}.data", file)))
         return Campaign(
-            name=str(data["name"]), seed=int(data["seed"]), day=int(data.get("day", 1)),
-            draws=int(data.get("draws", 0)), party=tuple(party), npcs=tuple(npcs), log=tuple(log),
-            rules=dict(data.get("rules") or {}), battle=data.get("battle"), notes=str(data.get("notes", "")),
-            carried=_carried(data.get("carried") or {}, file), rests=int(data.get("rests", 0)),
+            name=_text(data, "name", file), seed=_whole(data, "seed", file), day=_whole(data, "day", file, default=1),
+            draws=_whole(data, "draws", file, default=0), party=tuple(party), npcs=tuple(npcs), log=tuple(log),
+            rules=_table(data.get("rules") or {}, "rules", file), battle=_battle(data.get("battle"), file),
+            notes=_text(data, "notes", file, default=""),
+            carried=_carried(data.get("carried") or {}, file), rests=_whole(data, "rests", file, default=0),
         )
     except DataError:
         raise
     except (KeyError, TypeError, ValueError) as exc:
-        raise DataError.one(file, str(exc).strip("'"), "missing or of the wrong type") from None
+        raise DataError.one(file, "", f"not a campaign this version can read ({type(exc).__name__}: "
+                            f"{str(exc)[:120]})") from None
+
+
+_MISSING = object()
+
+
+def _key(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _value(data: dict[str, Any], key: str, file: str, where: str, default: Any) -> Any:
+    if key in data:
+        return data[key]
+    if default is _MISSING:
+        raise DataError.one(file, _key(where, key), "missing")
+    return default
+
+
+def _whole(data: dict[str, Any], key: str, file: str, where: str = "", default: Any = _MISSING) -> int:
+    value = _value(data, key, file, where, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError.one(file, _key(where, key), f"expected a whole number, got {value!r:.40}")
+    return value
+
+
+def _text(data: dict[str, Any], key: str, file: str, where: str = "", default: Any = _MISSING) -> str:
+    value = _value(data, key, file, where, default)
+    if not isinstance(value, str):
+        raise DataError.one(file, _key(where, key), f"expected a text, got {value!r:.40}")
+    return value
+
+
+def _list(data: dict[str, Any], key: str, file: str) -> list[Any]:
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise DataError.one(file, key, f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def _table(value: Any, key: str, file: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise DataError.one(file, key, f"expected a table of keys, got {type(value).__name__}")
+    return dict(value)
+
+
+def _battle(value: Any, file: str) -> dict[str, Any] | None:
+    """The battle in progress as written (gm.battles rebuilds it, naming what it can't)."""
+    return None if value is None else _table(value, "battle", file)
 
 
 def _carried(data: Any, file: str) -> dict[str, Any]:
