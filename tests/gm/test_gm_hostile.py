@@ -71,3 +71,39 @@ def test_a_campaign_of_the_wrong_shape_names_the_key_and_what_it_should_be(sessi
     problem = caught.value.problems[0]
     assert problem.key == key and said in problem.message, problem
     assert "invalid literal" not in problem.message and "indices" not in problem.message
+
+
+# --- house rules no screen can draw ---------------------------------------------------------------
+
+
+def test_a_level_table_of_a_billion_slots_is_refused_with_what_is_allowed(session):
+    """By hand: the rules editor took 8+ slots = 1,000,000,000 (said "these rules hold together"),
+    saved it, and the loadout of a level-8 character then hung the app filling gigabytes."""
+    from horizon_tui.gm import rules_edit
+
+    data = rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "1000000000")
+    problems = rules_edit.problems(data)
+    assert problems and "levels.7.slots" in problems[0] and "ranges.slots" in problems[0], problems
+    charges = rules_edit.set_cell(session.defaults, ("levels", 7, "charges", "II"), "1000000000")
+    assert any("ranges.slots" in p for p in rules_edit.problems(charges))
+    assert rules_edit.problems(rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "40")) == []
+
+
+@pytest.mark.parametrize("rules", [{"levels": "x"}, {"levels": [{"level": 1, "slots": 10**9, "charges": {},
+                                                                 "free_action_points": 1}]}])
+async def test_a_campaign_whose_house_rules_do_not_hold_is_listed_as_damaged_not_a_crash(session, catalogue, rules):
+    """By hand: a campaign whose rules had 10^9 slots (or a level table that was a text) opened, then
+    the first screen that read its rules crashed the app (exit 70, a crash report)."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    data["rules"] = rules
+    session.path.write_text(json.dumps(data))
+    with pytest.raises(DataError) as caught:
+        session.store.load(session.path)
+    assert "rules" in str(caught.value) and "levels" in str(caught.value)
+    [entry] = session.store.entries()
+    assert entry.problem and "levels" in entry.problem
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.gm is None  # not opened: the campaign list says why
+    assert app.return_code in (None, 0)
