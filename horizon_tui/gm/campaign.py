@@ -21,6 +21,7 @@ import attrs
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.content.guard import LIMIT
 from horizon_tui.content.convert import converter, fraction_to_plain
 from horizon_tui.content.models import ATTRIBUTES, Character
 from horizon_tui.content.ruleset import Ruleset
@@ -66,12 +67,13 @@ class Npc:
     Derived numbers (R-2) come from `attributes`; the GM may set willpower or health outright."""
 
     name: str
-    level: int = 1
+    # numbers held to data/limits.toml's ranges when a file is read, as the editor holds them
+    level: int = attrs.field(default=1, metadata=LIMIT("level"))
     species: str = ""
-    attributes: dict[str, int] = attrs.field(factory=rules_minimums)  # the GM's editor: the campaign's own
+    attributes: dict[str, int] = attrs.field(factory=rules_minimums, metadata=LIMIT("attribute"))  # the GM's editor: the campaign's own
     willpower: Fraction | None = None  # None: from the attributes (R-2)
     health: int | None = None  # None: from the attributes (R-2)
-    xp: int = 0  # what the party earns for dealing with it (R-14)
+    xp: int = attrs.field(default=0, metadata=LIMIT("xp"))  # what the party earns for dealing with it (R-14)
     checkable: bool = True  # R-12: not every NPC can be talked round
     attitude: str = "neutral"
     notes: str = ""
@@ -85,7 +87,7 @@ class Npc:
     targeting: str = "nearest"  # content.encounters.TARGETINGS
     abilities_from: str = ""  # an enemy type's id (data/enemies): it fights with its abilities and loadout
     dead: bool = False  # fell in a fight (gm.carry): it fights no more
-    earned_xp: int = 0  # an allied NPC's R-14 shares of the battles it fought with the party
+    earned_xp: int = attrs.field(default=0, metadata=LIMIT("xp"))  # an allied NPC's R-14 shares of the battles it fought with the party
 
     def combat_side(self) -> str:
         """"party" or "enemies": the side it fights on."""

@@ -107,3 +107,17 @@ async def test_a_campaign_whose_house_rules_do_not_hold_is_listed_as_damaged_not
         await pilot.pause()
         assert app.gm is None  # not opened: the campaign list says why
     assert app.return_code in (None, 0)
+
+
+@pytest.mark.parametrize(("field", "value", "key"), [
+    ("level", 0, "npcs.0.level"), ("attributes", {"physical": -5}, "npcs.0.attributes.physical"),
+    ("xp", -1, "npcs.0.xp"), ("earned_xp", -3, "npcs.0.earned_xp"),
+])
+def test_an_npc_in_a_file_is_held_to_the_ranges_its_editor_is(session, field, value, key):
+    """By hand: a campaign file with an NPC of level 0 or physical -5 opened (the editor refuses
+    both), and showed "level 0" on the dashboard."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    data["npcs"][0][field] = value
+    with pytest.raises(DataError) as caught:
+        decode(json.dumps(data).encode(), session.store.catalogue, "c.json")
+    assert caught.value.problems[0].key == key and "allowed" in caught.value.problems[0].message
