@@ -121,3 +121,35 @@ def test_an_npc_in_a_file_is_held_to_the_ranges_its_editor_is(session, field, va
     with pytest.raises(DataError) as caught:
         decode(json.dumps(data).encode(), session.store.catalogue, "c.json")
     assert caught.value.problems[0].key == key and "allowed" in caught.value.problems[0].message
+
+
+async def test_a_damaged_campaign_can_be_set_aside_from_the_list(session, catalogue):
+    """INTERFACES: damaged files are listed with the reason and can be moved to damaged/ beside
+    them. By hand the campaign list had no key for it: a truncated campaign stayed in the list, and
+    its name could not be used again."""
+    from horizon_tui.gm.screens.campaigns import CampaignsScreen
+    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+    text = session.path.read_text()
+    broken = session.path.with_name("broken.json")
+    broken.write_text(text[: len(text) // 2])
+    app = create_gm_app(session.store.saves_dir, catalogue)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CampaignsScreen)
+        names = [e.path.name for e in screen.entries]
+        good, bad = names.index("lantern-road.json"), names.index("broken.json")
+        screen.query_one("#campaigns").move_cursor(row=good)
+        await pilot.press("m")
+        assert app.screen is screen and session.path.exists()  # a good one is never moved
+        screen.query_one("#campaigns").move_cursor(row=bad)
+        await pilot.press("m")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("escape")
+        assert broken.exists()
+        await pilot.press("m")
+        await pilot.press("y")
+        await pilot.pause()
+        assert not broken.exists() and (broken.parent / "damaged" / "broken.json").exists()
+        assert [e.path.name for e in screen.entries] == ["lantern-road.json"]
