@@ -23,7 +23,7 @@ from horizon_tui.content.characters import character_from_dict, character_to_dic
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.guard import LIMIT
 from horizon_tui.content.convert import converter, fraction_to_plain
-from horizon_tui.content.models import ATTRIBUTES, Character
+from horizon_tui.content.models import ATTRIBUTES, Character, Difficulty
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.errors import DataError
 from horizon_tui.rules import progression
@@ -335,8 +335,45 @@ def _battle(value: Any, file: str) -> dict[str, Any] | None:
     return None if value is None else _table(value, "battle", file)
 
 
+PRESENCES = ("active", "unconscious", "dead", "fled")  # engine.components.Presence's values
+
+
+@attrs.frozen
+class _CarriedEffect:
+    effect: str
+    turns: int
+    magnitude: str = "0"  # a Fraction as text, "5" or "3/2"
+    stat: str | None = None
+
+
+@attrs.frozen
+class _CarriedState:
+    """The shape gm.carry.capture writes for one party member: read with its types, so a damaged
+    file names its key instead of crashing the dashboard that draws it."""
+
+    hp: int
+    max_hp: int
+    presence: str
+    charges: dict[Difficulty, int] = attrs.field(factory=dict)
+    cooldowns: dict[str, int] = attrs.field(factory=dict)
+    effects: list[_CarriedEffect] = attrs.field(factory=list)
+
+
 def _carried(data: Any, file: str) -> dict[str, Any]:
-    """The carried state as written (gm.carry reads it); a wrong shape names its key."""
+    """The carried state as written (gm.carry reads it); a wrong shape or type names its key."""
+    from horizon_tui.content.convert import structure
+
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise DataError.one(file, "carried", "a table of party member → their state after the last fight")
+    for name, state in data.items():
+        read = structure(state, _CarriedState, file, ("carried", str(name)))
+        if read.presence not in PRESENCES:
+            raise DataError.one(file, f"carried.{name}.presence",
+                                f"expected one of {', '.join(PRESENCES)}, got {read.presence!r:.40}")
+        for index, fx in enumerate(read.effects):
+            try:
+                Fraction(fx.magnitude)
+            except (ValueError, ZeroDivisionError):
+                raise DataError.one(file, f"carried.{name}.effects.{index}.magnitude",
+                                    f"expected a number as text (\"5\", \"3/2\"), got {fx.magnitude!r:.40}") from None
     return {str(k): dict(v) for k, v in data.items()}

@@ -153,3 +153,25 @@ async def test_a_damaged_campaign_can_be_set_aside_from_the_list(session, catalo
         await pilot.pause()
         assert not broken.exists() and (broken.parent / "damaged" / "broken.json").exists()
         assert [e.path.name for e in screen.entries] == ["lantern-road.json"]
+
+
+@pytest.mark.parametrize(("state", "key"), [
+    ({"hp": "x", "max_hp": 10, "presence": "active"}, "carried.Sefa.hp"),
+    ({"hp": 3, "max_hp": 10, "presence": "asleep"}, "carried.Sefa.presence"),
+    ({"hp": 3, "max_hp": 10, "presence": "active", "charges": {"IX": 1}}, "carried.Sefa.charges"),
+    ({"hp": 3, "max_hp": 10, "presence": "active", "effects": [{"effect": "stun", "turns": "two"}]},
+     "carried.Sefa.effects.0.turns"),
+    ({"hp": 3, "max_hp": 10, "presence": "active", "cooldowns": {"Volley": []}}, "carried.Sefa.cooldowns.Volley"),
+])
+async def test_what_the_last_fight_left_is_read_with_its_types(session, catalogue, state, key):
+    """By hand: a campaign file whose `carried` had "hp": "x" opened, and the dashboard crashed the
+    app (exit 70: '<' not supported between 'str' and 'int')."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    data["carried"] = {"Sefa": state}
+    with pytest.raises(DataError) as caught:
+        decode(json.dumps(data).encode(), session.store.catalogue, "c.json")
+    assert caught.value.problems[0].key.startswith(key), caught.value.problems[0]
+    good = {"hp": 3, "max_hp": 10, "presence": "active", "charges": {"II": 1}, "cooldowns": {"Volley": 2},
+            "effects": [{"effect": "bleeding", "turns": 2, "magnitude": "5", "stat": None}]}
+    data["carried"] = {"Sefa": good}
+    assert decode(json.dumps(data).encode(), session.store.catalogue, "c.json").carried == {"Sefa": good}
