@@ -266,6 +266,11 @@ def campaign_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str = "
             character = character_from_dict(item["character"], catalogue, f"{file}: {where}")
             party.append(Member(character, _text(item, "source", file, where, ""), _text(item, "notes", file, where, "")))
         npcs = [structure(n, Npc, file, ("npcs", str(i))) for i, n in enumerate(_list(data, "npcs", file))]
+        for roster, names in (("party", [m.name for m in party]), ("npcs", [n.name for n in npcs])):
+            for index, name in enumerate(names):
+                if name in names[:index]:  # every change finds a member by name
+                    raise DataError.one(file, f"{roster}.{index}", f"{name!r:.40} is already in the {roster} "
+                                        f"(as {roster}.{names.index(name)}): names are unique in a roster")
         log = []
         for index, entry in enumerate(_list(data, "log", file)):
             where = f"log.{index}"

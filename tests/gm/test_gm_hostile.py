@@ -175,3 +175,14 @@ async def test_what_the_last_fight_left_is_read_with_its_types(session, catalogu
             "effects": [{"effect": "bleeding", "turns": 2, "magnitude": "5", "stat": None}]}
     data["carried"] = {"Sefa": good}
     assert decode(json.dumps(data).encode(), session.store.catalogue, "c.json").carried == {"Sefa": good}
+
+
+@pytest.mark.parametrize(("roster", "key"), [("party", "party.4"), ("npcs", "npcs.2")])
+def test_two_of_one_name_in_a_roster_are_refused_on_read(session, roster, key):
+    """By hand: a campaign file with Sefa twice in the party opened with five members; every
+    change to one Sefa (XP, a level-up, remove) went to both, or to the first only."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    data[roster].append(data[roster][0])
+    with pytest.raises(DataError) as caught:
+        decode(json.dumps(data).encode(), session.store.catalogue, "c.json")
+    assert caught.value.problems[0].key == key and "already" in caught.value.problems[0].message
