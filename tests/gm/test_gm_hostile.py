@@ -186,3 +186,18 @@ def test_two_of_one_name_in_a_roster_are_refused_on_read(session, roster, key):
     with pytest.raises(DataError) as caught:
         decode(json.dumps(data).encode(), session.store.catalogue, "c.json")
     assert caught.value.problems[0].key == key and "already" in caught.value.problems[0].message
+
+
+async def test_export_all_goes_over_the_days_the_log_has_not_every_number_up_to_today(session, catalogue):
+    """By hand: a campaign file at day 10^39 opened, and the session log's M (export all) hung the
+    app building a list of every day from 1."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    data["day"] = 10**39
+    session.path.write_text(json.dumps(data))
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("l")
+        await pilot.press("M")
+        await pilot.pause()
+        [path] = session.store.folder.glob("*all-days*.md")
+        assert path.read_text().startswith("# Lantern Road") and "Iriel" in path.read_text()
