@@ -201,3 +201,52 @@ async def test_export_all_goes_over_the_days_the_log_has_not_every_number_up_to_
         await pilot.pause()
         [path] = session.store.folder.glob("*all-days*.md")
         assert path.read_text().startswith("# Lantern Road") and "Iriel" in path.read_text()
+
+
+# --- quitting with work not yet saved -----------------------------------------------------------------
+
+
+async def test_quitting_or_leaving_an_npc_half_typed_asks_first(session, catalogue):
+    """By hand: n (new NPC), a name and notes typed, then esc (or ctrl+q): the NPC was gone
+    without a question, where the level-up and the rules editor ask before forgetting."""
+    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
+    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        assert isinstance(app.screen, NpcEditorScreen)
+        await pilot.press("escape")  # nothing typed: leaves at once
+        assert not isinstance(app.screen, NpcEditorScreen)
+        await pilot.press("n", *"Bram")
+        editor = app.screen
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmDialog) and "Bram" in app.screen.question
+        await pilot.press("n")  # keep editing
+        assert app.screen is editor
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog) and "NPC" in app.screen.question
+        await pilot.press("n")
+        assert app.screen is editor and app.is_running
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.campaign.npc("Bram") is not None
+        await pilot.press("ctrl+q")  # nothing unsaved: quits at once
+        await pilot.pause()
+    assert app.return_code in (None, 0)
+
+
+async def test_quitting_with_house_rules_not_saved_asks_first(session, catalogue):
+    from horizon_tui.gm.screens.rules_editor import RulesEditorScreen
+    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        assert isinstance(app.screen, RulesEditorScreen)
+        await pilot.press("plus")  # a level added: a draft not saved
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog) and "house rules" in app.screen.question
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running

@@ -273,6 +273,9 @@ class RulesEditorScreen(Screen):
             self.notify(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from the shipped rules",
                         title="House rules saved")
 
+    def unsaved_work(self) -> str | None:
+        return "the house rules being edited" if self.draft != self.saved else None
+
     def action_leave(self) -> None:
         if self.editing is not None:
             self._end_edit()
