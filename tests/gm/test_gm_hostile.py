@@ -83,7 +83,7 @@ def test_a_level_table_of_a_billion_slots_is_refused_with_what_is_allowed(sessio
 
     data = rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "1000000000")
     problems = rules_edit.problems(data)
-    assert problems and "levels.7.slots" in problems[0] and "ranges.slots" in problems[0], problems
+    assert problems and "levels.8.slots" in problems[0] and "ranges.slots" in problems[0], problems
     charges = rules_edit.set_cell(session.defaults, ("levels", 7, "charges", "II"), "1000000000")
     assert any("ranges.slots" in p for p in rules_edit.problems(charges))
     assert rules_edit.problems(rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "40")) == []
@@ -250,3 +250,15 @@ async def test_quitting_with_house_rules_not_saved_asks_first(session, catalogue
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
+
+
+def test_the_rules_editor_names_a_level_row_by_its_level_not_its_index(session):
+    """By hand: editing the row shown as level 2, the edit bar said `levels.1.slots =` and a bad
+    8+ row was reported as `levels.7.slots`, while the Changes tab and the log said levels.8."""
+    from horizon_tui.gm import rules_edit
+
+    data = rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "1000")
+    assert rules_edit.problems(data)[0].startswith("levels.8.slots:")
+    assert rules_edit.diff(session.defaults, data)[0][0] == "levels.8.slots"
+    assert rules_edit.shown_key(data, ("levels", 1, "charges", "II")) == "levels.2.charges.II"
+    assert rules_edit.shown_key(data, ("turns", "min_move")) == "turns.min_move"

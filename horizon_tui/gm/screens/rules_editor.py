@@ -183,7 +183,7 @@ class RulesEditorScreen(Screen):
             self.notify("The level numbers run 1, 2, 3…: + adds a level, - removes the last", timeout=4)
             return
         self.editing = path
-        self.query_one("#rules-edit-key", Label).update(f"{re_.dotted(path)} = ")
+        self.query_one("#rules-edit-key", Label).update(f"{re_.shown_key(self.draft, path)} = ")
         field = self.query_one("#rules-edit-value", Input)
         field.disabled = False
         field.value = shown(re_.get(self.draft, path)) if re_.get(self.draft, path) is not None else ""
