@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pathlib
 import re
 from decimal import Decimal
 from typing import Any
@@ -127,6 +128,18 @@ def _by_level(data: dict[str, Any], problem: str) -> str:
     row = rows[int(found.group(1))]
     level = row.get("level") if isinstance(row, dict) else None
     return problem if level is None else f"levels.{level}" + problem[found.end():]
+
+
+def rules_file(data: dict[str, Any], campaign: str) -> bytes:
+    """The rules as a rules.toml (`horizon rules --rules-file` prints it, [H] marks and all)."""
+    from horizon_tui.saves.store import encode
+
+    head = (f"# The house rules of the campaign {' '.join(campaign.split())}, as `horizon gm` plays them\n"
+            "# (the shipped rules with the campaign's changes). `horizon rules --rules-file THIS` prints them.\n")
+    return head.encode() + encode(data, _TOML)
+
+
+_TOML = pathlib.Path("rules.toml")  # saves.store.encode writes TOML for this suffix
 
 
 # --- cells ----------------------------------------------------------------------------------------

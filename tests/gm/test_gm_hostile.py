@@ -262,3 +262,28 @@ def test_the_rules_editor_names_a_level_row_by_its_level_not_its_index(session):
     assert rules_edit.diff(session.defaults, data)[0][0] == "levels.8.slots"
     assert rules_edit.shown_key(data, ("levels", 1, "charges", "II")) == "levels.2.charges.II"
     assert rules_edit.shown_key(data, ("turns", "min_move")) == "turns.min_move"
+
+
+async def test_the_house_rules_export_as_a_rules_file_horizon_rules_reads(session, catalogue):
+    """By hand: house rules edited in the GM tool could not be seen with `horizon rules` (its
+    --rules-file reads a rules.toml; the campaign keeps them inside its JSON). x in the rules
+    editor writes the campaign's rules as one, beside the campaign."""
+    from horizon_tui.content.catalogue import load_ruleset
+    from horizon_tui.gm import rules_edit, services
+
+    data = rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "12")
+    changes = rules_edit.diff(session.defaults, data)
+    session.apply(lambda c: services.set_rules(c, rules_edit.overrides(session.defaults, data), changes), "rules")
+    session.close()
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "x")
+        await pilot.pause()
+        path = session.store.folder / "lantern-road" / "rules.toml"
+        assert path.exists()
+        rules = load_ruleset(path)
+        assert rules == app.gm.rules and rules.levels[7].slots == 12
+        from horizon_tui.validate import validate_paths
+
+        problems, count = validate_paths([session.store.saves_dir])
+        assert problems == [] and count >= 2  # `horizon validate SAVES` reads it as a rules file
