@@ -33,9 +33,10 @@ def S(rule: str, **kwargs):  # noqa: N802
 @attrs.frozen
 class LevelRow:
     level: int = attrs.field(metadata=LIMIT("level"))
-    slots: int
-    charges: dict[Difficulty, int]
-    free_action_points: int
+    # held to ranges.slots: a billion slots typed in the rules editor hung the loadout screen
+    slots: int = attrs.field(metadata=LIMIT("slots"))
+    charges: dict[Difficulty, int] = attrs.field(metadata=LIMIT("slots"))
+    free_action_points: int = attrs.field(metadata=LIMIT("slots"))
 
 
 @attrs.frozen

@@ -24,6 +24,7 @@ from horizon_tui.gm.session import CampaignSession
 from horizon_tui.gm.store import CampaignStore
 from horizon_tui.saves.lock import SaveInUse, SaveLock
 from horizon_tui.tui.app import HorizonApp
+from horizon_tui.tui.dialogs.confirm import ConfirmDialog
 from horizon_tui.tui.library import CharacterLibrary, CharacterSession
 
 TUI_CSS = Path(__file__).resolve().parent.parent / "tui" / "horizon.tcss"
@@ -199,6 +200,22 @@ class GMApp(HorizonApp):
             ("cancel", "Cancel"),
         ]), chosen)
 
+    async def action_quit(self) -> None:
+        """ctrl+q (q on the dashboard). Every GM action is saved as it is made; what a GM screen
+        holds not yet saved (house rules being edited, an NPC in its editor) is named and asked
+        about first. ctrl+q again at that question quits."""
+        unsaved = [what for screen in self.screen_stack if (what := unsaved_work(screen))]
+        if not unsaved or isinstance(self.screen, QuitDialog):
+            self.exit()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(QuitDialog(f"Quit and forget {' and '.join(unsaved)}?", yes="Quit", no="Stay",
+                                    title="Not saved"), answer)
+
     def on_unmount(self) -> None:
         if self.gm is not None:
             self.gm.close()
@@ -355,6 +372,16 @@ class GMApp(HorizonApp):
             if done is not None:
                 await done
         self.notify(f"Undone: {label}", timeout=3)
+
+
+def unsaved_work(screen) -> str | None:
+    """What a screen holds that is not saved yet, in words (its `unsaved_work()`), or None."""
+    hook = getattr(screen, "unsaved_work", None)
+    return hook() if callable(hook) and screen.is_mounted else None
+
+
+class QuitDialog(ConfirmDialog):
+    """The question before quitting with work not saved (ctrl+q at it quits)."""
 
 
 def create_gm_app(saves_dir: Path | None = None, catalogue: Catalogue | None = None, *,

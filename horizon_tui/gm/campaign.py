@@ -21,8 +21,9 @@ import attrs
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.content.guard import LIMIT
 from horizon_tui.content.convert import converter, fraction_to_plain
-from horizon_tui.content.models import ATTRIBUTES, Character
+from horizon_tui.content.models import ATTRIBUTES, Character, Difficulty
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.errors import DataError
 from horizon_tui.rules import progression
@@ -66,12 +67,13 @@ class Npc:
     Derived numbers (R-2) come from `attributes`; the GM may set willpower or health outright."""
 
     name: str
-    level: int = 1
+    # numbers held to data/limits.toml's ranges when a file is read, as the editor holds them
+    level: int = attrs.field(default=1, metadata=LIMIT("level"))
     species: str = ""
-    attributes: dict[str, int] = attrs.field(factory=rules_minimums)  # the GM's editor: the campaign's own
+    attributes: dict[str, int] = attrs.field(factory=rules_minimums, metadata=LIMIT("attribute"))  # the GM's editor: the campaign's own
     willpower: Fraction | None = None  # None: from the attributes (R-2)
     health: int | None = None  # None: from the attributes (R-2)
-    xp: int = 0  # what the party earns for dealing with it (R-14)
+    xp: int = attrs.field(default=0, metadata=LIMIT("xp"))  # what the party earns for dealing with it (R-14)
     checkable: bool = True  # R-12: not every NPC can be talked round
     attitude: str = "neutral"
     notes: str = ""
@@ -85,7 +87,7 @@ class Npc:
     targeting: str = "nearest"  # content.encounters.TARGETINGS
     abilities_from: str = ""  # an enemy type's id (data/enemies): it fights with its abilities and loadout
     dead: bool = False  # fell in a fight (gm.carry): it fights no more
-    earned_xp: int = 0  # an allied NPC's R-14 shares of the battles it fought with the party
+    earned_xp: int = attrs.field(default=0, metadata=LIMIT("xp"))  # an allied NPC's R-14 shares of the battles it fought with the party
 
     def combat_side(self) -> str:
         """"party" or "enemies": the side it fights on."""
@@ -256,26 +258,127 @@ def campaign_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str = "
         raise DataError.one(file, "schema", f"written by a newer Horizon (schema {schema!r})")
     try:
         party = []
-        for index, item in enumerate(data.get("party", [])):
-            character = character_from_dict(item["character"], catalogue, f"{file}: party.{index}")
-            party.append(Member(character, str(item.get("source", "")), str(item.get("notes", ""))))
-        npcs = [structure(n, Npc, file, ("npcs", str(i))) for i, n in enumerate(data.get("npcs", []))]
-        log = [LogEntry(int(e["day"]), str(e["kind"]), str(e["text"]), dict(e.get("data") or {}))
-               for e in data.get("log", [])]
+        for index, item in enumerate(_list(data, "party", file)):
+            where = f"party.{index}"
+            item = _table(item, where, file)
+            if "character" not in item:
+                raise DataError.one(file, f"{where}.character", "missing: the party member's character")
+            character = character_from_dict(item["character"], catalogue, f"{file}: {where}")
+            party.append(Member(character, _text(item, "source", file, where, ""), _text(item, "notes", file, where, "")))
+        npcs = [structure(n, Npc, file, ("npcs", str(i))) for i, n in enumerate(_list(data, "npcs", file))]
+        for roster, names in (("party", [m.name for m in party]), ("npcs", [n.name for n in npcs])):
+            for index, name in enumerate(names):
+                if name in names[:index]:  # every change finds a member by name
+                    raise DataError.one(file, f"{roster}.{index}", f"{name!r:.40} is already in the {roster} "
+                                        f"(as {roster}.{names.index(name)}): names are unique in a roster")
+        log = []
+        for index, entry in enumerate(_list(data, "log", file)):
+            where = f"log.{index}"
+            entry = _table(entry, where, file)
+            log.append(LogEntry(_whole(entry, "day", file, where), _text(entry, "kind", file, where),
+                                _text(entry, "text", file, where), _table(entry.get("data") or {}, f"{where}.data", file)))
         return Campaign(
-            name=str(data["name"]), seed=int(data["seed"]), day=int(data.get("day", 1)),
-            draws=int(data.get("draws", 0)), party=tuple(party), npcs=tuple(npcs), log=tuple(log),
-            rules=dict(data.get("rules") or {}), battle=data.get("battle"), notes=str(data.get("notes", "")),
-            carried=_carried(data.get("carried") or {}, file), rests=int(data.get("rests", 0)),
+            name=_text(data, "name", file), seed=_whole(data, "seed", file), day=_whole(data, "day", file, default=1),
+            draws=_whole(data, "draws", file, default=0), party=tuple(party), npcs=tuple(npcs), log=tuple(log),
+            rules=_table(data.get("rules") or {}, "rules", file), battle=_battle(data.get("battle"), file),
+            notes=_text(data, "notes", file, default=""),
+            carried=_carried(data.get("carried") or {}, file), rests=_whole(data, "rests", file, default=0),
         )
     except DataError:
         raise
     except (KeyError, TypeError, ValueError) as exc:
-        raise DataError.one(file, str(exc).strip("'"), "missing or of the wrong type") from None
+        raise DataError.one(file, "", f"not a campaign this version can read ({type(exc).__name__}: "
+                            f"{str(exc)[:120]})") from None
+
+
+_MISSING = object()
+
+
+def _key(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _value(data: dict[str, Any], key: str, file: str, where: str, default: Any) -> Any:
+    if key in data:
+        return data[key]
+    if default is _MISSING:
+        raise DataError.one(file, _key(where, key), "missing")
+    return default
+
+
+def _whole(data: dict[str, Any], key: str, file: str, where: str = "", default: Any = _MISSING) -> int:
+    value = _value(data, key, file, where, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError.one(file, _key(where, key), f"expected a whole number, got {value!r:.40}")
+    return value
+
+
+def _text(data: dict[str, Any], key: str, file: str, where: str = "", default: Any = _MISSING) -> str:
+    value = _value(data, key, file, where, default)
+    if not isinstance(value, str):
+        raise DataError.one(file, _key(where, key), f"expected a text, got {value!r:.40}")
+    return value
+
+
+def _list(data: dict[str, Any], key: str, file: str) -> list[Any]:
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise DataError.one(file, key, f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def _table(value: Any, key: str, file: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise DataError.one(file, key, f"expected a table of keys, got {type(value).__name__}")
+    return dict(value)
+
+
+def _battle(value: Any, file: str) -> dict[str, Any] | None:
+    """The battle in progress as written (gm.battles rebuilds it, naming what it can't)."""
+    return None if value is None else _table(value, "battle", file)
+
+
+PRESENCES = ("active", "unconscious", "dead", "fled")  # engine.components.Presence's values
+
+
+@attrs.frozen
+class _CarriedEffect:
+    effect: str
+    turns: int
+    magnitude: str = "0"  # a Fraction as text, "5" or "3/2"
+    stat: str | None = None
+
+
+@attrs.frozen
+class _CarriedState:
+    """The shape gm.carry.capture writes for one party member: read with its types, so a damaged
+    file names its key instead of crashing the dashboard that draws it."""
+
+    hp: int
+    max_hp: int
+    presence: str
+    charges: dict[Difficulty, int] = attrs.field(factory=dict)
+    cooldowns: dict[str, int] = attrs.field(factory=dict)
+    effects: list[_CarriedEffect] = attrs.field(factory=list)
 
 
 def _carried(data: Any, file: str) -> dict[str, Any]:
-    """The carried state as written (gm.carry reads it); a wrong shape names its key."""
+    """The carried state as written (gm.carry reads it); a wrong shape or type names its key."""
+    from horizon_tui.content.convert import structure
+
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise DataError.one(file, "carried", "a table of party member → their state after the last fight")
+    for name, state in data.items():
+        read = structure(state, _CarriedState, file, ("carried", str(name)))
+        if read.presence not in PRESENCES:
+            raise DataError.one(file, f"carried.{name}.presence",
+                                f"expected one of {', '.join(PRESENCES)}, got {read.presence!r:.40}")
+        for index, fx in enumerate(read.effects):
+            try:
+                Fraction(fx.magnitude)
+            except (ValueError, ZeroDivisionError):
+                raise DataError.one(file, f"carried.{name}.effects.{index}.magnitude",
+                                    f"expected a number as text (\"5\", \"3/2\"), got {fx.magnitude!r:.40}") from None
     return {str(k): dict(v) for k, v in data.items()}

@@ -150,16 +150,19 @@ def gm_markdown(campaign: Campaign, days: list[int] | None = None) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def export_path(folder: Path, campaign: Campaign, days: list[int] | None, kind: str = "") -> Path:
+def export_path(folder: Path, campaign: Campaign, days: list[int] | None, kind: str = "", *,
+                all_days: bool = False) -> Path:
     from horizon_tui.gm.store import slug
 
-    suffix = "all-days" if days is not None and len(days) != 1 else f"day-{(days or [campaign.day])[0]}"
+    several = all_days or (days is not None and len(days) != 1)
+    suffix = "all-days" if several else f"day-{(days or [campaign.day])[0]}"
     return folder / f"{slug(campaign.name)}-{suffix}{'-' + kind if kind else ''}.md"
 
 
-def export(folder: Path, campaign: Campaign, days: list[int] | None = None, *, gm: bool = False) -> Path:
+def export(folder: Path, campaign: Campaign, days: list[int] | None = None, *, gm: bool = False,
+           all_days: bool = False) -> Path:
     """The players' recap (or, with `gm`, the GM's full log) as a Markdown file beside the campaigns."""
-    path = export_path(folder, campaign, days, "gm-log" if gm else "")
+    path = export_path(folder, campaign, days, "gm-log" if gm else "", all_days=all_days)
     text = gm_markdown(campaign, days) if gm else session_markdown(campaign, days)
     atomic_write(path, text.encode())
     return path

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 import json
+import pathlib
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -104,6 +106,40 @@ def diff(defaults: dict[str, Any], data: dict[str, Any], prefix: Path = ()) -> l
 
 def dotted(path: Path) -> str:
     return ".".join(str(p) for p in path)
+
+
+def shown_key(data: dict[str, Any], path: Path) -> str:
+    """A cell's key as the editor shows it: a level row by its level (`levels.2.slots` for the
+    row shown as level 2, as the Changes tab and the log name it), not by its place in the list."""
+    if len(path) > 1 and path[0] == "levels" and isinstance(path[1], int) and path[1] < len(data["levels"]):
+        return dotted(("levels", data["levels"][path[1]]["level"], *path[2:]))
+    return dotted(path)
+
+
+_LEVEL_INDEX = re.compile(r"^levels\.(\d+)(?=[.:]|$)")
+
+
+def _by_level(data: dict[str, Any], problem: str) -> str:
+    """`levels.7.slots: …` (the list's index, as a file's reader says it) → `levels.8.slots: …`."""
+    found = _LEVEL_INDEX.match(problem)
+    rows = data.get("levels")
+    if found is None or not isinstance(rows, list) or int(found.group(1)) >= len(rows):
+        return problem
+    row = rows[int(found.group(1))]
+    level = row.get("level") if isinstance(row, dict) else None
+    return problem if level is None else f"levels.{level}" + problem[found.end():]
+
+
+def rules_file(data: dict[str, Any], campaign: str) -> bytes:
+    """The rules as a rules.toml (`horizon rules --rules-file` prints it, [H] marks and all)."""
+    from horizon_tui.saves.store import encode
+
+    head = (f"# The house rules of the campaign {' '.join(campaign.split())}, as `horizon gm` plays them\n"
+            "# (the shipped rules with the campaign's changes). `horizon rules --rules-file THIS` prints them.\n")
+    return head.encode() + encode(data, _TOML)
+
+
+_TOML = pathlib.Path("rules.toml")  # saves.store.encode writes TOML for this suffix
 
 
 # --- cells ----------------------------------------------------------------------------------------
@@ -224,8 +260,8 @@ def problems(data: dict[str, Any], file: str = "rules") -> list[str]:
     try:
         rules = to_ruleset(data, file)
     except DataError as exc:
-        return [f"{p.key}: {p.message}" for p in exc.problems]
-    found = [f"{p.key}: {p.message}" for p in check_ruleset(rules, file)]
+        return [_by_level(data, f"{p.key}: {p.message}") for p in exc.problems]
+    found = [_by_level(data, f"{p.key}: {p.message}") for p in check_ruleset(rules, file)]
     found += _sanity(data)
     return found
 

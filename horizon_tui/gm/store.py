@@ -45,12 +45,24 @@ def decode(data: bytes, catalogue: Catalogue, file: str = "<campaign>") -> Campa
 
     loaded = decode_json_bytes(data, file)
     try:
-        return campaign_from_dict(loaded, catalogue, file)
+        campaign = campaign_from_dict(loaded, catalogue, file)
+        check_rules(campaign, catalogue, file)
+        return campaign
     except DataError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
         raise DataError.one(file, "", f"not a campaign this version can read ({type(exc).__name__}: "
                             f"{str(exc)[:120]})") from None
+
+
+def check_rules(campaign: Campaign, catalogue: Catalogue, file: str) -> None:
+    """The campaign's house rules make a Ruleset (types, ranges), as every screen will read them:
+    a campaign whose rules don't (10^9 slots, a level table that is a text) is listed as damaged
+    with the key, not opened to crash the first screen that asks for its rules."""
+    if campaign.rules:
+        from horizon_tui.gm import rules_edit
+
+        rules_edit.to_ruleset(rules_edit.merge(rules_edit.rules_data(catalogue.rules), campaign.rules), f"{file}: rules")
 
 
 def read_campaign(path: Path, catalogue: Catalogue) -> tuple[Campaign, bytes]:

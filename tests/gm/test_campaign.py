@@ -179,7 +179,7 @@ def test_undo_restores_the_exact_previous_state_one_action_at_a_time(session, st
 def test_rules_are_checked_as_edited(session):
     data = session.defaults
     assert rules_edit.problems(data) == []
-    assert any("can't be negative" in p for p in rules_edit.problems(rules_edit.set_cell(data, ("levels", 1, "charges", "II"), "-1")))
+    assert any("allowed: 0 to 100 (ranges.slots" in p for p in rules_edit.problems(rules_edit.set_cell(data, ("levels", 1, "charges", "II"), "-1")))
     assert any("thresholds must rise" in p for p in rules_edit.problems(
         rules_edit.set_cell(data, ("difficulties", "IV", "threshold"), "100")))
     assert any("whole number" in p for p in rules_edit.problems(rules_edit.set_cell(data, ("levels", 0, "slots"), "2.5")))

@@ -94,7 +94,7 @@ async def test_the_rules_editor_validates_as_you_type_and_saves_per_campaign(ses
         await pilot.press("down", "right", "enter")  # level 2, slots
         assert editor.editing == ("levels", 1, "slots")
         await pilot.press("ctrl+u", "minus", "1")
-        assert "can't be negative" in shown(editor, "#rules-problems")
+        assert "allowed: 0 to 100 (ranges.slots" in shown(editor, "#rules-problems")
         await pilot.press("ctrl+u", "4", "enter")
         assert "these rules hold together" in shown(editor, "#rules-problems")
         await pilot.press("2")  # difficulties

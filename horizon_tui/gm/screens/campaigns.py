@@ -19,6 +19,8 @@ class CampaignsScreen(Screen):
     AUTO_FOCUS = "#campaigns"
     BINDINGS = [
         Binding("n", "new", "New campaign", id="campaigns.new"),
+        Binding("m", "set_aside", "Move damaged aside", id="campaigns.set_aside",
+                tooltip="Move the highlighted damaged campaign to damaged/ beside it (asked first; never deleted)"),
         Binding("escape", "back", "Back", id="campaigns.back"),
     ]
 
@@ -66,7 +68,8 @@ class CampaignsScreen(Screen):
         event.stop()
         entry = self.entries[int(event.row_key.value)]
         if entry.problem:
-            self.app.notify(f"{entry.path.name}: {entry.problem} (the file is left as it is)", severity="error")
+            self.app.notify(f"{entry.path.name}: {entry.problem} (the file is left as it is; m moves it to "
+                            "damaged/)", severity="error")
             return
         self.app.open_campaign(entry.path)
 
@@ -79,6 +82,35 @@ class CampaignsScreen(Screen):
             self.app.notify(str(exc), severity="warning")
             return
         self.app.open_campaign(path)
+
+    def action_set_aside(self) -> None:
+        """Move the highlighted damaged campaign to `damaged/`, after asking; never a good one."""
+        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+        from horizon_tui.tui.library import move_to_damaged
+
+        if not self.entries:
+            return
+        entry = self.entries[min(self.query_one("#campaigns", DataTable).cursor_row, len(self.entries) - 1)]
+        if not entry.problem:
+            self.app.notify(f"{entry.path.name} is not damaged; only damaged campaigns are moved aside.",
+                            severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                moved = move_to_damaged(entry.path)
+            except OSError as exc:
+                self.app.notify(f"{entry.path.name} can't be moved: {exc.strerror or exc}. It stays where it is.",
+                                title="Not moved", severity="error", timeout=10)
+                return
+            self.app.notify(f"Moved to {moved}", title="Set aside")
+            self.refresh_view()
+
+        self.app.push_screen(ConfirmDialog(
+            f"Move {entry.path.name} to {entry.path.parent.name}/damaged/? It is kept there, never deleted, "
+            "and no longer listed.", title="Set the damaged campaign aside?", yes="Move it"), answered)
 
     def action_new(self) -> None:
         self.query_one("#campaign-name", Input).focus()

@@ -12,6 +12,8 @@ from textual.containers import Grid, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from horizon_tui.table.core import MAX_REQUEST_TEXT
+
 
 @attrs.frozen
 class Field:
@@ -19,6 +21,9 @@ class Field:
     label: str
     value: str = ""
     placeholder: str = ""
+    # a few words at most (a reason, a player's words), as a request at the table: a paste
+    # longer than that is refused at once, not saved into a fight that then can't be written
+    max_length: int = MAX_REQUEST_TEXT
 
 
 class PromptDialog(ModalScreen[dict[str, str] | None]):
@@ -52,7 +57,8 @@ class PromptDialog(ModalScreen[dict[str, str] | None]):
             with Grid(classes="form"):
                 for field in self.fields:
                     yield Label(field.label)
-                    yield Input(field.value, placeholder=field.placeholder, id=f"prompt-{field.key}", compact=True)
+                    yield Input(field.value, placeholder=field.placeholder, id=f"prompt-{field.key}", compact=True,
+                                max_length=field.max_length)
             yield Static(id="prompt-problem")
 
     def values(self) -> dict[str, str]:

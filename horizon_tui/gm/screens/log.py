@@ -74,9 +74,9 @@ class SessionLogScreen(Screen):
     def action_export_gm(self) -> None:
         self._export([self.day or self.app.campaign.day], gm=True)
 
-    def _export(self, days: list[int], gm: bool = False) -> None:
+    def _export(self, days: list[int], gm: bool = False, all_days: bool = False) -> None:
         try:
-            path = export(self.app.store.folder, self.app.campaign, days, gm=gm)
+            path = export(self.app.store.folder, self.app.campaign, days, gm=gm, all_days=all_days)
         except OSError as exc:
             self.notify(str(exc), title="Not exported", severity="error")
             return
@@ -86,4 +86,5 @@ class SessionLogScreen(Screen):
         self._export([self.day or self.app.campaign.day])
 
     def action_export_all(self) -> None:
-        self._export(list(range(1, self.app.campaign.day + 1)))
+        campaign = self.app.campaign  # the days the log has: not every number up to today (a file at day 10^39)
+        self._export(sorted({e.day for e in campaign.log}) or [campaign.day], all_days=True)

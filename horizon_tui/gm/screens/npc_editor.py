@@ -201,6 +201,25 @@ class NpcEditorScreen(Screen[Npc | None]):
             return
         self.dismiss(npc)
 
+    def unsaved_work(self) -> str | None:
+        """The form changed from the NPC it opened with (a form that doesn't read is changed)."""
+        try:
+            same = self.read() == self.npc
+        except ValueError:
+            same = False
+        if same:
+            return None
+        name = self.query_one("#npc-name", Input).value.strip() or (self.original.name if self.original else "")
+        return f"the NPC {name}" if name else "the new NPC"
+
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        unsaved = self.unsaved_work()
+        if unsaved is None:
+            self.dismiss(None)
+            return
+        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+        self.app.push_screen(ConfirmDialog(f"Forget the changes to {unsaved}?", yes="Forget them",
+                                           no="Keep editing", title="NPC"),
+                             lambda forget: forget and self.dismiss(None))
 

@@ -41,6 +41,8 @@ class RulesEditorScreen(Screen):
         Binding("plus", "add_level", "Add level", id="rulesed.add_level"),
         Binding("minus", "remove_level", "Remove level", id="rulesed.remove_level"),
         Binding("d", "default", "Shipped value", id="rulesed.default", tooltip="Put the shipped value back in this cell"),
+        Binding("x", "export", "Export rules.toml", id="rulesed.export",
+                tooltip="The campaign's rules as a rules.toml beside it, for `horizon rules --rules-file`"),
         Binding("escape", "leave", "Back", id="rulesed.back"),
         *[Binding(str(n), f"tab('{tab}')", f"{tab.capitalize()} tab", show=False, id=f"rulesed.tab.{tab}",
                   group=Binding.Group("Switch tab")) for n, tab in enumerate(TABS, start=1)],
@@ -183,7 +185,7 @@ class RulesEditorScreen(Screen):
             self.notify("The level numbers run 1, 2, 3…: + adds a level, - removes the last", timeout=4)
             return
         self.editing = path
-        self.query_one("#rules-edit-key", Label).update(f"{re_.dotted(path)} = ")
+        self.query_one("#rules-edit-key", Label).update(f"{re_.shown_key(self.draft, path)} = ")
         field = self.query_one("#rules-edit-value", Input)
         field.disabled = False
         field.value = shown(re_.get(self.draft, path)) if re_.get(self.draft, path) is not None else ""
@@ -272,6 +274,25 @@ class RulesEditorScreen(Screen):
             self.refresh_tables()
             self.notify(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from the shipped rules",
                         title="House rules saved")
+
+    def action_export(self) -> None:
+        """The rules the campaign plays by (saved, not the draft) as a rules.toml beside it."""
+        from horizon_tui.gm.store import slug
+        from horizon_tui.saves.store import atomic_write
+
+        campaign = self.app.campaign
+        path = self.app.store.folder / slug(campaign.name) / "rules.toml"  # by that name horizon validate reads it
+        try:
+            atomic_write(path, re_.rules_file(self.saved, campaign.name))
+        except OSError as exc:
+            self.notify(f"{path}: {exc}", title="Not exported", severity="error", timeout=8)
+            return
+        draft = " The draft shown is not saved: ctrl+s, then x again." if self.draft != self.saved else ""
+        self.notify(f"{path}\nhorizon rules --rules-file {path} prints them.{draft}", title="Rules exported",
+                    timeout=10)
+
+    def unsaved_work(self) -> str | None:
+        return "the house rules being edited" if self.draft != self.saved else None
 
     def action_leave(self) -> None:
         if self.editing is not None:

@@ -20,7 +20,7 @@ from horizon_tui.gm import battles
 from horizon_tui.gm.initiative import tracker_rows
 from horizon_tui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.tui.battle.dialogs import ChoiceDialog
-from horizon_tui.tui.forms import parse_whole
+from horizon_tui.tui.forms import name_length, parse_whole
 
 CONTROLLER_TAGS = {"player": "P", "gm": "GM", "ai": "AI"}
 STATE_MARKS = {"current": "▶", "acted": "✓", "waiting": "·", "out": "✗"}
@@ -283,7 +283,7 @@ class TrackerMixin:
             return None
 
         self.app.push_screen(PromptDialog("A quick stat line", [
-            Field("name", "Name", placeholder="Wolf"), Field("level", "Level", "1"), Field("health", "Health", "20"),
+            Field("name", "Name", placeholder="Wolf", max_length=name_length()), Field("level", "Level", "1"), Field("health", "Health", "20"),
             Field("weapon", "Weapon", "dagger"), Field("xp", "XP", "0")], check=check), done)
 
     def _join_how(self, key: str, definition, side: str | None, name: str = "") -> None:
@@ -299,7 +299,7 @@ class TrackerMixin:
         self.app.push_screen(PromptDialog(f"{definition.character.name} joins", [
             Field("count", "How many", "1"), Field("side", "Side", side or "enemies"),
             Field("hidden", "Hidden", "no", placeholder="yes: unseen until revealed (R)"),
-            Field("name", "Name", name or definition.character.name)],
+            Field("name", "Name", name or definition.character.name, max_length=name_length())],
             note="They stand on free cells beside their side and act right after this turn.",
             check=lambda v: checked({"count": (1, 20, "how many")})(v) or (
                 None if v["side"].strip().lower()[:1] in ("p", "e") else "side: party or enemies")), done)

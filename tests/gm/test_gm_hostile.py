@@ -1,0 +1,289 @@
+"""What a GM broke by hand with hostile input: pastes far longer than any file may hold, typed
+where the GM tool takes a few words."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widgets import Input
+
+from horizon_tui.engine.battle import hp, ident, team
+from horizon_tui.engine.persist import session_to_dict
+from horizon_tui.gm.app import create_gm_app
+from horizon_tui.gm.screens.dialogs import PromptDialog
+from tests.gm.test_gm_battle import SIZE, start_goblin_ambush
+
+
+async def test_a_huge_paste_in_a_reason_never_leaves_the_fight_ahead_of_its_file(session, catalogue):
+    """By hand: D on a combatant, a 150,000-character paste as the reason, ctrl+s. The damage was
+    dealt on screen but "Not saved" (a text longer than a campaign file holds), and every input
+    after it failed to save as well: the rest of the fight was lost on quitting."""
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_goblin_ambush(app, pilot)
+        enemy = next(e for e in screen.battle.active.values() if team(e) == "enemies")
+        screen.selected = ident(enemy).id
+        before = hp(enemy).hp
+        await pilot.press("D", "5", "tab")
+        dialog = app.screen
+        assert isinstance(dialog, PromptDialog)
+        reason = dialog.query_one("#prompt-reason", Input)
+        reason.post_message(events.Paste("x" * 150_000))
+        await pilot.pause()
+        assert len(reason.value) <= 500  # a reason is a few words: the paste is refused
+        await pilot.press(*"pit", "ctrl+s")
+        await pilot.pause()
+        assert hp(enemy).hp == before - 5
+        saved = app.campaign.battle["inputs"]
+        assert saved == session_to_dict(screen.session, app.store.catalogue)["inputs"]
+        assert saved[-1]["action"]["reason"] == "pit"
+
+
+# --- damaged campaign files -------------------------------------------------------------------
+
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+
+from horizon_tui.errors import DataError  # noqa: E402
+from horizon_tui.gm.store import decode, encode  # noqa: E402
+
+
+@pytest.mark.parametrize(("change", "key", "said"), [
+    (lambda d: d.update(rests="a"), "rests", "a whole number"),
+    (lambda d: d.update(day="x"), "day", "a whole number"),
+    (lambda d: d.update(seed="x"), "seed", "a whole number"),
+    (lambda d: d.update(party={"a": 1}), "party", "a list"),
+    (lambda d: d.update(npcs="Oswin"), "npcs", "a list"),
+    (lambda d: d.update(log=["x"]), "log.0", "a table"),
+    (lambda d: d["log"][0].update(day="abc"), "log.0.day", "a whole number"),
+    (lambda d: d["log"][0].update(data=[1, 2]), "log.0.data", "a table"),
+    (lambda d: d.update(rules=[1]), "rules", "a table"),
+    (lambda d: d["party"][0].pop("character"), "party.0.character", "missing"),
+    (lambda d: d.update(name=None), "name", "a text"),
+])
+def test_a_campaign_of_the_wrong_shape_names_the_key_and_what_it_should_be(session, change, key, said):
+    """By hand, the campaign list said "invalid literal for int() with base 10: 'a: missing or of
+    the wrong type" for `"rests": "a"`: Python's words where the key should be, and no key."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    change(data)
+    with pytest.raises(DataError) as caught:
+        decode(json.dumps(data).encode(), session.store.catalogue, "c.json")
+    problem = caught.value.problems[0]
+    assert problem.key == key and said in problem.message, problem
+    assert "invalid literal" not in problem.message and "indices" not in problem.message
+
+
+# --- house rules no screen can draw ---------------------------------------------------------------
+
+
+def test_a_level_table_of_a_billion_slots_is_refused_with_what_is_allowed(session):
+    """By hand: the rules editor took 8+ slots = 1,000,000,000 (said "these rules hold together"),
+    saved it, and the loadout of a level-8 character then hung the app filling gigabytes."""
+    from horizon_tui.gm import rules_edit
+
+    data = rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "1000000000")
+    problems = rules_edit.problems(data)
+    assert problems and "levels.8.slots" in problems[0] and "ranges.slots" in problems[0], problems
+    charges = rules_edit.set_cell(session.defaults, ("levels", 7, "charges", "II"), "1000000000")
+    assert any("ranges.slots" in p for p in rules_edit.problems(charges))
+    assert rules_edit.problems(rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "40")) == []
+
+
+@pytest.mark.parametrize("rules", [{"levels": "x"}, {"levels": [{"level": 1, "slots": 10**9, "charges": {},
+                                                                 "free_action_points": 1}]}])
+async def test_a_campaign_whose_house_rules_do_not_hold_is_listed_as_damaged_not_a_crash(session, catalogue, rules):
+    """By hand: a campaign whose rules had 10^9 slots (or a level table that was a text) opened, then
+    the first screen that read its rules crashed the app (exit 70, a crash report)."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    data["rules"] = rules
+    session.path.write_text(json.dumps(data))
+    with pytest.raises(DataError) as caught:
+        session.store.load(session.path)
+    assert "rules" in str(caught.value) and "levels" in str(caught.value)
+    [entry] = session.store.entries()
+    assert entry.problem and "levels" in entry.problem
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.gm is None  # not opened: the campaign list says why
+    assert app.return_code in (None, 0)
+
+
+@pytest.mark.parametrize(("field", "value", "key"), [
+    ("level", 0, "npcs.0.level"), ("attributes", {"physical": -5}, "npcs.0.attributes.physical"),
+    ("xp", -1, "npcs.0.xp"), ("earned_xp", -3, "npcs.0.earned_xp"),
+])
+def test_an_npc_in_a_file_is_held_to_the_ranges_its_editor_is(session, field, value, key):
+    """By hand: a campaign file with an NPC of level 0 or physical -5 opened (the editor refuses
+    both), and showed "level 0" on the dashboard."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    data["npcs"][0][field] = value
+    with pytest.raises(DataError) as caught:
+        decode(json.dumps(data).encode(), session.store.catalogue, "c.json")
+    assert caught.value.problems[0].key == key and "allowed" in caught.value.problems[0].message
+
+
+async def test_a_damaged_campaign_can_be_set_aside_from_the_list(session, catalogue):
+    """INTERFACES: damaged files are listed with the reason and can be moved to damaged/ beside
+    them. By hand the campaign list had no key for it: a truncated campaign stayed in the list, and
+    its name could not be used again."""
+    from horizon_tui.gm.screens.campaigns import CampaignsScreen
+    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+    text = session.path.read_text()
+    broken = session.path.with_name("broken.json")
+    broken.write_text(text[: len(text) // 2])
+    app = create_gm_app(session.store.saves_dir, catalogue)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CampaignsScreen)
+        names = [e.path.name for e in screen.entries]
+        good, bad = names.index("lantern-road.json"), names.index("broken.json")
+        screen.query_one("#campaigns").move_cursor(row=good)
+        await pilot.press("m")
+        assert app.screen is screen and session.path.exists()  # a good one is never moved
+        screen.query_one("#campaigns").move_cursor(row=bad)
+        await pilot.press("m")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("escape")
+        assert broken.exists()
+        await pilot.press("m")
+        await pilot.press("y")
+        await pilot.pause()
+        assert not broken.exists() and (broken.parent / "damaged" / "broken.json").exists()
+        assert [e.path.name for e in screen.entries] == ["lantern-road.json"]
+
+
+@pytest.mark.parametrize(("state", "key"), [
+    ({"hp": "x", "max_hp": 10, "presence": "active"}, "carried.Sefa.hp"),
+    ({"hp": 3, "max_hp": 10, "presence": "asleep"}, "carried.Sefa.presence"),
+    ({"hp": 3, "max_hp": 10, "presence": "active", "charges": {"IX": 1}}, "carried.Sefa.charges"),
+    ({"hp": 3, "max_hp": 10, "presence": "active", "effects": [{"effect": "stun", "turns": "two"}]},
+     "carried.Sefa.effects.0.turns"),
+    ({"hp": 3, "max_hp": 10, "presence": "active", "cooldowns": {"Volley": []}}, "carried.Sefa.cooldowns.Volley"),
+])
+async def test_what_the_last_fight_left_is_read_with_its_types(session, catalogue, state, key):
+    """By hand: a campaign file whose `carried` had "hp": "x" opened, and the dashboard crashed the
+    app (exit 70: '<' not supported between 'str' and 'int')."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    data["carried"] = {"Sefa": state}
+    with pytest.raises(DataError) as caught:
+        decode(json.dumps(data).encode(), session.store.catalogue, "c.json")
+    assert caught.value.problems[0].key.startswith(key), caught.value.problems[0]
+    good = {"hp": 3, "max_hp": 10, "presence": "active", "charges": {"II": 1}, "cooldowns": {"Volley": 2},
+            "effects": [{"effect": "bleeding", "turns": 2, "magnitude": "5", "stat": None}]}
+    data["carried"] = {"Sefa": good}
+    assert decode(json.dumps(data).encode(), session.store.catalogue, "c.json").carried == {"Sefa": good}
+
+
+@pytest.mark.parametrize(("roster", "key"), [("party", "party.4"), ("npcs", "npcs.2")])
+def test_two_of_one_name_in_a_roster_are_refused_on_read(session, roster, key):
+    """By hand: a campaign file with Sefa twice in the party opened with five members; every
+    change to one Sefa (XP, a level-up, remove) went to both, or to the first only."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    data[roster].append(data[roster][0])
+    with pytest.raises(DataError) as caught:
+        decode(json.dumps(data).encode(), session.store.catalogue, "c.json")
+    assert caught.value.problems[0].key == key and "already" in caught.value.problems[0].message
+
+
+async def test_export_all_goes_over_the_days_the_log_has_not_every_number_up_to_today(session, catalogue):
+    """By hand: a campaign file at day 10^39 opened, and the session log's M (export all) hung the
+    app building a list of every day from 1."""
+    data = json.loads(encode(session.campaign, session.store.catalogue))
+    data["day"] = 10**39
+    session.path.write_text(json.dumps(data))
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("l")
+        await pilot.press("M")
+        await pilot.pause()
+        [path] = session.store.folder.glob("*all-days*.md")
+        assert path.read_text().startswith("# Lantern Road") and "Iriel" in path.read_text()
+
+
+# --- quitting with work not yet saved -----------------------------------------------------------------
+
+
+async def test_quitting_or_leaving_an_npc_half_typed_asks_first(session, catalogue):
+    """By hand: n (new NPC), a name and notes typed, then esc (or ctrl+q): the NPC was gone
+    without a question, where the level-up and the rules editor ask before forgetting."""
+    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
+    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        assert isinstance(app.screen, NpcEditorScreen)
+        await pilot.press("escape")  # nothing typed: leaves at once
+        assert not isinstance(app.screen, NpcEditorScreen)
+        await pilot.press("n", *"Bram")
+        editor = app.screen
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmDialog) and "Bram" in app.screen.question
+        await pilot.press("n")  # keep editing
+        assert app.screen is editor
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog) and "NPC" in app.screen.question
+        await pilot.press("n")
+        assert app.screen is editor and app.is_running
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.campaign.npc("Bram") is not None
+        await pilot.press("ctrl+q")  # nothing unsaved: quits at once
+        await pilot.pause()
+    assert app.return_code in (None, 0)
+
+
+async def test_quitting_with_house_rules_not_saved_asks_first(session, catalogue):
+    from horizon_tui.gm.screens.rules_editor import RulesEditorScreen
+    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        assert isinstance(app.screen, RulesEditorScreen)
+        await pilot.press("plus")  # a level added: a draft not saved
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmDialog) and "house rules" in app.screen.question
+        await pilot.press("y")
+        await pilot.pause()
+        assert not app.is_running
+
+
+def test_the_rules_editor_names_a_level_row_by_its_level_not_its_index(session):
+    """By hand: editing the row shown as level 2, the edit bar said `levels.1.slots =` and a bad
+    8+ row was reported as `levels.7.slots`, while the Changes tab and the log said levels.8."""
+    from horizon_tui.gm import rules_edit
+
+    data = rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "1000")
+    assert rules_edit.problems(data)[0].startswith("levels.8.slots:")
+    assert rules_edit.diff(session.defaults, data)[0][0] == "levels.8.slots"
+    assert rules_edit.shown_key(data, ("levels", 1, "charges", "II")) == "levels.2.charges.II"
+    assert rules_edit.shown_key(data, ("turns", "min_move")) == "turns.min_move"
+
+
+async def test_the_house_rules_export_as_a_rules_file_horizon_rules_reads(session, catalogue):
+    """By hand: house rules edited in the GM tool could not be seen with `horizon rules` (its
+    --rules-file reads a rules.toml; the campaign keeps them inside its JSON). x in the rules
+    editor writes the campaign's rules as one, beside the campaign."""
+    from horizon_tui.content.catalogue import load_ruleset
+    from horizon_tui.gm import rules_edit, services
+
+    data = rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "12")
+    changes = rules_edit.diff(session.defaults, data)
+    session.apply(lambda c: services.set_rules(c, rules_edit.overrides(session.defaults, data), changes), "rules")
+    session.close()
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "x")
+        await pilot.pause()
+        path = session.store.folder / "lantern-road" / "rules.toml"
+        assert path.exists()
+        rules = load_ruleset(path)
+        assert rules == app.gm.rules and rules.levels[7].slots == 12
+        from horizon_tui.validate import validate_paths
+
+        problems, count = validate_paths([session.store.saves_dir])
+        assert problems == [] and count >= 2  # `horizon validate SAVES` reads it as a rules file
