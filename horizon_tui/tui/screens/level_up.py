@@ -145,6 +145,11 @@ class LevelUpScreen(Screen):
             self.pending.clear()
             self.app.pop_screen()
 
+    def unsaved_work(self) -> str | None:
+        """For ctrl+q (`HorizonApp.action_quit`): points bought here, not confirmed."""
+        n = len(self.pending)
+        return f"{n} point{'s' if n != 1 else ''} bought, not confirmed" if n else None
+
     def action_cancel(self) -> None:
         if not self.pending:
             self.app.pop_screen()

@@ -1,0 +1,125 @@
+"""What a player broke by hand in a real terminal (tmux, 80×24), each pinned here with the keys
+that showed it: quitting with unsaved work, the import dialog's list, the effect dialog's numbers,
+what the battle screen shows while someone else acts."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from horizon_tui.tui.app import create_app
+from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+from horizon_tui.tui.screens.ability_form import AbilityFormScreen
+from horizon_tui.tui.screens.level_up import LevelUpScreen
+from horizon_tui.tui.screens.wizard import CreationWizard
+
+
+async def _until(pilot, check, what: str, tries: int = 200):
+    for _ in range(tries):
+        if check():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+# --- ctrl+q with work not saved ------------------------------------------------------------------
+# By hand: New character, three steps filled in, ctrl+q: the app was gone and the character with
+# it, though esc on the same screen asks "Leave without saving this character?".
+
+
+async def test_ctrl_q_in_the_creation_wizard_asks_before_the_character_is_lost(saves, catalogue):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await _until(pilot, lambda: isinstance(app.screen, CreationWizard), "the wizard")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and app.is_running
+        assert app.screen.question == "Not saved: the new character. Quit and lose it?"
+        await pilot.press("n")  # stay
+        await pilot.pause()
+        assert isinstance(app.screen, CreationWizard) and app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_ctrl_q_twice_quits_at_once(saves, catalogue):
+    app = create_app(saves, catalogue, screen="new")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, CreationWizard), "the wizard")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_ctrl_q_with_nothing_unsaved_quits_without_a_question(saves, catalogue, iriel):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
+    assert app.return_code == 0
+
+
+async def _new_ability_form(pilot, app, iriel) -> AbilityFormScreen:
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    app.open_character(iriel)
+    await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+    await pilot.press("a")
+    await pilot.pause()
+    await pilot.press("n")
+    await _until(pilot, lambda: isinstance(app.screen, AbilityFormScreen), "the ability form")
+    await pilot.pause()
+    return app.screen
+
+
+async def test_ctrl_q_in_an_ability_form_asks_only_when_it_was_changed(saves, catalogue, iriel):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _new_ability_form(pilot, app, iriel)
+        await pilot.press("ctrl+q")  # nothing typed yet: nothing to lose
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
+    assert app.return_code == 0
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await _new_ability_form(pilot, app, iriel)
+        await pilot.press(*"Half")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and "new ability" in app.screen.question
+        await pilot.press("escape")  # stay: the form as it was
+        await pilot.pause()
+        assert app.screen is form and form.query_one("#ab-name", Input).value == "Half"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_ctrl_q_with_points_bought_but_not_confirmed_asks(saves, catalogue, iriel):
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await pilot.press("u")
+        await _until(pilot, lambda: isinstance(app.screen, LevelUpScreen), "the level-up screen")
+        await pilot.press("right")  # one point bought (Iriel has 400 XP), not confirmed
+        await pilot.pause()
+        assert app.screen.pending
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and "1 point bought" in app.screen.question
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
