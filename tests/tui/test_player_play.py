@@ -123,3 +123,53 @@ async def test_ctrl_q_with_points_bought_but_not_confirmed_asks(saves, catalogue
         await pilot.press("y")
         await pilot.pause()
     assert app.return_code == 0
+
+
+# --- while someone else acts -----------------------------------------------------------------------
+# By hand: Toll on the King's Road, round 1, "No enemy in sight", and while a bandit took its turn
+# the status line said "Bandit Crossbowman 1 is acting…" and the slots panel listed its Aimed Shot,
+# Poisoned Bolt and Kneecapper with their charges: an unseen enemy, named, with its abilities.
+
+
+async def test_an_unseen_enemys_turn_shows_neither_its_name_nor_its_abilities(saves, catalogue, iriel):
+    from pathlib import Path
+
+    from textual.widgets import Static
+
+    from horizon_tui.engine.battle import comp, gear, ident, team
+    from horizon_tui.engine.components import Loadout
+    from horizon_tui.engine.sideview import side_view
+    from horizon_tui.tui.battle.screen import BattleScreen
+
+    encounter = Path(__file__).resolve().parents[2] / "data" / "encounters" / "bandit_road.toml"
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await pilot.pause()
+        app.start_battle(encounter, app.session.character)
+        await _until(pilot, lambda: isinstance(app.screen, BattleScreen), "the battle")
+        await pilot.pause()  # mounted
+        screen = app.screen
+        battle = screen.battle
+        screen.speed = 0  # the slowest enemy turns: time to look at each
+        checked = 0
+        for _ in range(400):
+            if battle.over or checked >= 3:
+                break
+            current = battle.current
+            if screen.me is not None:
+                await pilot.press("full_stop")
+                continue
+            if (current is not None and team(current) == "enemies"
+                    and side_view(battle, "party").unit(ident(current).id) is None):
+                screen.refresh_all()
+                slots = str(screen.query_one("#slots", Static).render())
+                status = str(screen.query_one("#status", Static).render())
+                assert ident(current).name not in status and "Someone unseen is acting" in status
+                for name in comp(current, Loadout).slotted:
+                    if gear(current).character.ability(name) is not None:
+                        assert name not in slots, f"{name} of the unseen {ident(current).name} shown"
+                assert "Ember Lash" in slots  # the player's own slots, as on their turn
+                checked += 1
+            await pilot.pause(0.05)
+        assert checked, "no unseen enemy ever acted"
