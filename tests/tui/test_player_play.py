@@ -173,3 +173,25 @@ async def test_an_unseen_enemys_turn_shows_neither_its_name_nor_its_abilities(sa
                 checked += 1
             await pilot.pause(0.05)
         assert checked, "no unseen enemy ever acted"
+
+
+# --- Load ▸ Import: "or pick one (up/down, enter)" -------------------------------------------------
+# By hand: i, down, down, enter: the highlight never left the first example (the path field had the
+# keys) and enter imported the typed folder: "play: is not a plain file ... Nothing was imported".
+
+
+async def test_the_import_dialogs_down_key_picks_from_the_examples(saves, catalogue):
+    from horizon_tui.tui.screens.load import LoadScreen
+    from horizon_tui.tui.screens.transfer import PathDialog
+
+    app = create_app(saves, catalogue, screen="load")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, LoadScreen), "the load screen")
+        await pilot.press("i")
+        await _until(pilot, lambda: isinstance(app.screen, PathDialog), "the import dialog")
+        dialog = app.screen
+        second = dialog.choices[1].name
+        await pilot.press("down", "down", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, PathDialog)
+    assert (saves / "characters" / second).exists()
