@@ -195,3 +195,48 @@ async def test_the_import_dialogs_down_key_picks_from_the_examples(saves, catalo
         await pilot.pause()
         assert not isinstance(app.screen, PathDialog)
     assert (saves / "characters" / second).exists()
+
+
+# --- the effect dialog's numbers -------------------------------------------------------------------
+# By hand: Ability ▸ ctrl+t, Duration '²': "✗ invalid literal for int() with base 10: '²'"; '--5'
+# the same; 5000 was kept (refused only when the ability was saved); Chance 1e400 or 150: the
+# message offered "a number from -1000000000 to 1000000000", or "between 0 and 1" after "50%" was
+# the hint.
+
+
+async def _effect_problem(pilot, app, chance: str, duration: str) -> str | None:
+    from textual.widgets import Static
+
+    from horizon_tui.tui.dialogs.effect import EffectDialog
+
+    answers = []
+    app.push_screen(EffectDialog(), answers.append)
+    await _until(pilot, lambda: isinstance(app.screen, EffectDialog), "the effect dialog")
+    await pilot.pause()
+    dialog = app.screen
+    dialog.query_one("#effect-chance", Input).value = chance
+    dialog.query_one("#effect-duration", Input).value = duration
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    if answers:
+        return None
+    problem = str(dialog.query_one("#effect-problem", Static).render())
+    dialog.dismiss(None)
+    await pilot.pause()
+    return problem
+
+
+async def test_the_effect_dialog_says_what_a_duration_and_a_chance_may_be(saves, catalogue):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for duration in ("²", "--5", "5000", "-3", "9" * 5000):
+            problem = await _effect_problem(pilot, app, "0.5", duration)
+            assert problem is not None and "duration" in problem, duration
+            assert "invalid literal" not in problem and "int()" not in problem, problem
+        assert "0 to 1000" in await _effect_problem(pilot, app, "0.5", "5000")
+        for chance in ("1e400", "150", "-5", "nan", "200%"):
+            problem = await _effect_problem(pilot, app, chance, "3")
+            assert problem is not None and "chance" in problem, chance
+            assert "1000000000" not in problem and "50%" in problem, problem
+        assert await _effect_problem(pilot, app, "50%", "3") is None
+        assert await _effect_problem(pilot, app, "0.25", "1000") is None
