@@ -240,3 +240,29 @@ async def test_the_effect_dialog_says_what_a_duration_and_a_chance_may_be(saves,
             assert "1000000000" not in problem and "50%" in problem, problem
         assert await _effect_problem(pilot, app, "50%", "3") is None
         assert await _effect_problem(pilot, app, "0.25", "1000") is None
+
+
+# --- a table's ruling: "Chance %" ------------------------------------------------------------------
+# Reading the ruling dialog: 'Chance %' 1 went through parse_chance, which reads a number up to 1
+# as a fraction: 1% became certain (chance None), and the player was told "certain".
+
+
+async def test_a_rulings_chance_of_one_percent_is_one_percent_not_certain(saves, catalogue):
+    from fractions import Fraction
+
+    from horizon_tui.tui.table_dialogs import RequestDialog
+
+    request = {"id": 1, "kind": "free_action", "combatant": "iriel", "target": "wolf",
+               "text": "I throw a pebble at its eye", "number": 1}
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(100, 32)) as pilot:
+        dialog = RequestDialog(request, {"iriel": "Iriel", "wolf": "Grey Wolf"})
+        app.push_screen(dialog)
+        await _until(pilot, lambda: app.screen is dialog, "the ruling dialog")
+        await pilot.pause()
+        answer = dialog.answer()
+        assert answer.action["chance"] is not None and Fraction(str(answer.action["chance"])) == Fraction(1, 100)
+        assert "1%" in answer.words and "certain" not in answer.words
+        dialog.query_one("#req-chance", Input).value = "100"
+        answer = dialog.answer()
+        assert answer.action["chance"] is None and "certain" in answer.words
