@@ -266,3 +266,32 @@ async def test_a_rulings_chance_of_one_percent_is_one_percent_not_certain(saves,
         dialog.query_one("#req-chance", Input).value = "100"
         answer = dialog.answer()
         assert answer.action["chance"] is None and "certain" in answer.words
+
+
+# --- level up with much XP -------------------------------------------------------------------------
+# By hand (80×24, 10^8 XP): forty '>' bought 200 points, and "200 points waiting: physical,
+# physical, …" filled the screen: the attribute table and the derived stats were pushed off it.
+
+
+async def test_many_points_waiting_are_counted_and_the_table_stays_on_screen(saves, catalogue, write_save):
+    from textual.widgets import DataTable, Static
+
+    from horizon_tui.tui.screens.sheet import SheetScreen
+    from .conftest import IRIEL
+
+    path = write_save("rich.toml", IRIEL.replace("xp = 400", "xp = 100000000"))
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(path)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await pilot.press("u")
+        await _until(pilot, lambda: isinstance(app.screen, LevelUpScreen), "the level-up screen")
+        await pilot.pause()
+        await pilot.press(*[">"] * 30, "down", *[">"] * 10)
+        await pilot.pause()
+        screen = app.screen
+        assert len(screen.pending) == 200
+        status = str(screen.query_one("#levelup-status", Static).render())
+        assert "200 points waiting: physical +150, agility +50" in status
+        table = screen.query(DataTable).first()
+        assert table.region.bottom <= 24 and table.region.height > 0, table.region
