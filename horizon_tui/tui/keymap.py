@@ -95,6 +95,10 @@ def _is_character_name(name: str) -> bool:
 
 _MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 
+# The app's own keys, bound before any screen's (priority): a battle key on one would never run.
+APP_KEYS = {"ctrl+q": "quits the app", "ctrl+p": "opens the command palette",
+            "ctrl+c": "tells how to quit"}
+
 
 def key_problem(key: str) -> str | None:
     """Why `key` can't be a Textual key name, or None."""
@@ -109,6 +113,11 @@ def key_problem(key: str) -> str | None:
     if base.startswith("kp_") and base[3:].isdigit() or base[:1] == "f" and base[1:].isdigit():
         return None
     return "unknown key name (a single character, or a name such as up, pageup, home, escape, f5, kp_7)"
+
+
+def _app_key(key: str) -> str | None:
+    what = APP_KEYS.get(key)
+    return f"is the app's own key (it {what} on every screen); pick another" if what else None
 
 
 def _line_of(text: str, key: str) -> int | None:
@@ -153,7 +162,7 @@ def parse_keymap(text: str, source: str, commands: tuple[KeyCommand, ...] = BATT
         if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
             problems.append(Problem(source, key, 'a key name or a list of key names, e.g. ["up", "k"]', line))
             continue
-        wrong = [(k, why) for k in keys if (why := key_problem(k))]
+        wrong = [(k, why) for k in keys if (why := key_problem(k) or _app_key(k))]
         if wrong:
             k, why = wrong[0]
             problems.append(Problem(source, key, f"{k!r}: {why}", line))

@@ -295,3 +295,19 @@ async def test_many_points_waiting_are_counted_and_the_table_stays_on_screen(sav
         assert "200 points waiting: physical +150, agility +50" in status
         table = screen.query(DataTable).first()
         assert table.region.bottom <= 24 and table.region.height > 0, table.region
+
+
+# --- keymap.toml ---------------------------------------------------------------------------------
+# By hand: `[battle] wait = ["ctrl+q"]` was applied without a word: ". End turn" left the key bar
+# and the only key left for it, ctrl+q, quits the app (its binding comes first).
+
+
+def test_a_keymap_entry_on_the_apps_own_keys_is_refused_and_the_default_stays():
+    from horizon_tui.tui.keymap import parse_keymap
+
+    keymap, problems = parse_keymap('[battle]\nwait = ["ctrl+q"]\nlook = ["v", "ctrl+p"]\nlog = "g"\n',
+                                    "keymap.toml")
+    assert keymap == {"battle.log": "g"}
+    said = [str(p) for p in problems]
+    assert any("keymap.toml:2: battle.wait: 'ctrl+q'" in s and "quit" in s for s in said), said
+    assert any("battle.look: 'ctrl+p'" in s for s in said), said
