@@ -311,3 +311,27 @@ def test_a_keymap_entry_on_the_apps_own_keys_is_refused_and_the_default_stays():
     said = [str(p) for p in problems]
     assert any("keymap.toml:2: battle.wait: 'ctrl+q'" in s and "quit" in s for s in said), said
     assert any("battle.look: 'ctrl+p'" in s for s in said), said
+
+
+# By hand: a keymap.toml of 100,000 nested lists stopped the app at start with "Internal error"
+# and a crash report (tomllib's RecursionError); one linked to /dev/zero would read for ever.
+
+
+def test_a_hostile_keymap_file_is_a_problem_named_not_a_crash(tmp_path):
+    import os
+
+    from horizon_tui.tui.keymap import load_keymap
+
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    huge = tmp_path / "huge.toml"
+    huge.write_text("[battle]\nlook = 1" + "0" * 5000 + "\n", encoding="utf-8")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(bytes(range(256)) * 4)
+    device = tmp_path / "device.toml"
+    os.symlink("/dev/zero", device)
+    for path, words in ((deep, "nested too deeply"), (huge, "digits"), (binary, "UTF-8"),
+                        (device, "not a plain file")):
+        keymap, problems = load_keymap(path)
+        assert keymap == {} and problems, path
+        assert str(path) in str(problems[0]) and words in str(problems[0]), problems
