@@ -76,6 +76,24 @@ class HorizonApp(CrashGuard, App[None]):
         else:
             self.screen.focus_previous()
 
+    async def action_quit(self) -> None:
+        """ctrl+q from any screen. A screen holding work not yet saved (a character being made, an
+        ability being edited, points not confirmed) says so through `unsaved_work()`, and quitting
+        asks first, as esc on that screen does; ctrl+q again on the question quits."""
+        from horizon_tui.tui.dialogs.confirm import QuitDialog
+
+        if isinstance(self.screen, QuitDialog):
+            self.exit()
+            return
+        lost = [what for screen in self.screen_stack
+                if callable(getattr(screen, "unsaved_work", None)) and (what := screen.unsaved_work())]
+        if not lost:
+            self.exit()
+            return
+        question = f"Not saved: {'; '.join(lost)}. Quit and lose {'it' if len(lost) == 1 else 'them'}?"
+        self.push_screen(QuitDialog(question, yes="Quit", no="Stay", title="Quit?"),
+                         lambda quit_now: self.exit() if quit_now else None)
+
     def __init__(self, saves_dir: Path, catalogue: Catalogue | None = None, *, start: str | None = None):
         super().__init__()
         self.saves_dir = Path(saves_dir)

@@ -15,7 +15,6 @@ enemies' turns now", which the GM's screen shares.
 from __future__ import annotations
 
 import difflib
-import tomllib
 from pathlib import Path
 
 import attrs
@@ -95,6 +94,10 @@ def _is_character_name(name: str) -> bool:
 
 _MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 
+# The app's own keys, bound before any screen's (priority): a battle key on one would never run.
+APP_KEYS = {"ctrl+q": "quits the app", "ctrl+p": "opens the command palette",
+            "ctrl+c": "tells how to quit"}
+
 
 def key_problem(key: str) -> str | None:
     """Why `key` can't be a Textual key name, or None."""
@@ -109,6 +112,11 @@ def key_problem(key: str) -> str | None:
     if base.startswith("kp_") and base[3:].isdigit() or base[:1] == "f" and base[1:].isdigit():
         return None
     return "unknown key name (a single character, or a name such as up, pageup, home, escape, f5, kp_7)"
+
+
+def _app_key(key: str) -> str | None:
+    what = APP_KEYS.get(key)
+    return f"is the app's own key (it {what} on every screen); pick another" if what else None
 
 
 def _line_of(text: str, key: str) -> int | None:
@@ -134,11 +142,15 @@ def _flatten(table: dict, prefix: str = "") -> dict[str, object]:
 def parse_keymap(text: str, source: str, commands: tuple[KeyCommand, ...] = BATTLE_KEYS
                  ) -> tuple[dict[str, str], list[Problem]]:
     """A keymap file's text → (binding id → "key,key", problems). Entries with a problem are left
-    out (the default stays); the others apply."""
+    out (the default stays); the others apply. The text is read as every other file is (the
+    guarded reader: nesting, digits), so a hostile file is a problem, not a crash."""
+    from horizon_tui.content.guard import parse_text
+    from horizon_tui.errors import DataError
+
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return {}, [Problem(source, "", f"not valid TOML: {exc}; nothing in it was applied")]
+        data = parse_text(text, source, json_format=False)
+    except DataError as exc:
+        return {}, [attrs.evolve(p, message=f"{p.message}; nothing in it was applied") for p in exc.problems]
     known = {c.id: c for c in commands}
     keymap: dict[str, str] = {}
     problems: list[Problem] = []
@@ -153,7 +165,7 @@ def parse_keymap(text: str, source: str, commands: tuple[KeyCommand, ...] = BATT
         if not isinstance(keys, list) or not keys or not all(isinstance(k, str) for k in keys):
             problems.append(Problem(source, key, 'a key name or a list of key names, e.g. ["up", "k"]', line))
             continue
-        wrong = [(k, why) for k in keys if (why := key_problem(k))]
+        wrong = [(k, why) for k in keys if (why := key_problem(k) or _app_key(k))]
         if wrong:
             k, why = wrong[0]
             problems.append(Problem(source, key, f"{k!r}: {why}", line))
@@ -181,12 +193,19 @@ def _clashes(keymap: dict[str, str], commands, source: str, text: str) -> list[P
 
 def load_keymap(path: Path) -> tuple[dict[str, str], list[Problem]]:
     """The user's keymap file, if there is one; a file that can't be read is a problem, not a crash."""
+    from horizon_tui.content.guard import current, read_limited
+    from horizon_tui.errors import DataError
+
     if not path.exists():
         return {}, []
+    try:  # a plain file of at most files.file_bytes (a link to /dev/zero would read for ever)
+        raw = read_limited(path, current().file_bytes)
+    except DataError as exc:
+        return {}, list(exc.problems)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return {}, [Problem(str(path), "", f"can't be read: {exc}")]
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return {}, [Problem(str(path), "", f"is not UTF-8 text (byte {exc.start}); save it as UTF-8")]
     return parse_keymap(text, str(path))
 
 

@@ -28,7 +28,6 @@ from horizon_tui.errors import HorizonError
 from horizon_tui.table.core import MAX_REQUEST_NUMBER, MAX_REQUEST_TEXT, REQUEST_KINDS
 from horizon_tui.table.lobby import Invite, invites_for, load_table, my_seat_place
 from horizon_tui.table.server import TableClient
-from horizon_tui.tui.dialogs.effect import parse_chance
 from horizon_tui.tui.forms import number, parse_number
 
 KIND_WORDS = {"free_action": "A free action's ruling (R-13)", "override": "An override (heal, damage, …)",
@@ -201,7 +200,7 @@ class RequestDialog(ModalScreen[Answer | None]):
             effect = str(self.query_one("#req-effect", Select).value)
             duration = _whole(self.query_one("#req-duration", Input).value, "turns", 0, 1000)
             magnitude = parse_number(self.query_one("#req-magnitude", Input).value or "0", "magnitude")
-            chance = parse_chance(str(chance_pct))
+            chance = Fraction(chance_pct, 100)  # the field is a percentage: 1 is 1%, not certain
             action = FreeAction(str(r["combatant"]), target=target or str(r["combatant"]), description=str(r["text"]),
                                 effect=effect, chance=None if chance >= 1 else Fraction(chance), duration=duration,
                                 magnitude=magnitude)

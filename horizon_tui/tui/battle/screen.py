@@ -373,7 +373,31 @@ class BattleScreen(Screen):
         return self.me or self.battle.current
 
     def _slots_text(self, me: Entity | None) -> Text:
-        return panels.slots_text(self.battle, me or self.battle.current)
+        return panels.slots_text(self.battle, me or self._watched())
+
+    def _watched(self) -> Entity | None:
+        """Whose slots show while none of ours is choosing: the one acting if it is of our side
+        (an ally's AI, a companion), else our own character; never the other side's abilities,
+        charges and cooldowns (the GM, side None, sees the one acting)."""
+        current = self.battle.current
+        if current is None or self.side is None or team(current) == self.side:
+            return current
+        ours = [self.battle[cid] for cid in self.battle.order
+                if team(self.battle[cid]) == self.side and needs_input(self.battle, self.battle[cid])
+                and (self.eyes is None or cid in self.eyes)]
+        active = [e for e in ours if comp(e, Presence) is Presence.active]
+        return (active or ours or [None])[0]
+
+    def _acting_name(self) -> str:
+        """The one acting, as the side's log names it: "Someone unseen" when the side can't see it."""
+        from horizon_tui.engine.narrate import UNSEEN
+
+        current = self.battle.current
+        if current is None:
+            return "…"
+        if ident(current).id in unseen_ids(self.battle, self.side, self.eyes):
+            return UNSEEN.capitalize()
+        return ident(current).name
 
     def _slotted(self, e: Entity) -> list[str]:
         return list(comp(e, Loadout).slotted)
@@ -385,8 +409,7 @@ class BattleScreen(Screen):
         if self.battle.over:
             return Text("The battle is over.", style="bold")
         if me is None:
-            current = self.battle.current
-            who = ident(current).name if current is not None else "…"
+            who = self._acting_name()
             if self.prompt:
                 return Text(self.prompt, style="yellow")
             return Text(f"{who} is acting…  (x skip, +/- speed, ; look)", style="dim")

@@ -42,6 +42,10 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(answer)
 
 
+class QuitDialog(ConfirmDialog):
+    """The question ctrl+q asks when a screen holds work not saved (`HorizonApp.action_quit`)."""
+
+
 class TextDialog(ModalScreen[str | None]):
     """One line of text (enter answers it, escape answers None): a name, an account."""
 

@@ -15,17 +15,28 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from horizon_tui.content.models import ATTRIBUTES, EFFECTS, Ability, AbilityKind, Difficulty, EffectSpec
 from horizon_tui.content.models import STATS
 from horizon_tui.rules.validation import check_ability
-from horizon_tui.tui.forms import number, parse_number
+from horizon_tui.tui.forms import number, parse_number, parse_whole
 from horizon_tui.tui.widgets.ability import EFFECT_HELP
 
 
+CHANCE_WORDS = "a chance is 0 to 1 or 0% to 100%, e.g. 0.5 or 50%"
+
+
 def parse_chance(text: str) -> Fraction:
-    """`0.5`, `50%` or `50` (a percentage when above 1) -> 1/2."""
+    """`0.5`, `50%` or `50` (a percentage when above 1) -> 1/2. Anything else: a ValueError that
+    says what a chance may be (not the catch-all number range of data/limits.toml)."""
     raw = text.strip()
-    if raw.endswith("%"):
-        return parse_number(raw[:-1], "chance") / 100
-    value = parse_number(raw, "chance")
-    return value / 100 if value > 1 else value
+    try:
+        if raw.endswith("%"):
+            value = parse_number(raw[:-1], "chance") / 100
+        else:
+            value = parse_number(raw, "chance")
+            value = value / 100 if value > 1 else value
+    except ValueError:
+        raise ValueError(f"chance: {raw[:40]!r} is not a number; {CHANCE_WORDS}") from None
+    if not 0 <= value <= 1:
+        raise ValueError(f"chance: {raw[:40]!r} is out of range; {CHANCE_WORDS}")
+    return value
 
 
 class EffectDialog(ModalScreen[EffectSpec | None]):
@@ -80,12 +91,11 @@ class EffectDialog(ModalScreen[EffectSpec | None]):
     def read(self) -> EffectSpec:
         stat = self.query_one("#effect-stat", Select).value
         duration_text = self.query_one("#effect-duration", Input).value.strip() or "0"
-        if not duration_text.lstrip("-").isdigit():
-            raise ValueError(f"duration: {duration_text!r} is not a whole number of turns")
         return EffectSpec(
             effect=str(self.query_one("#effect-name", Select).value),
             chance=parse_chance(self.query_one("#effect-chance", Input).value or "1"),
-            duration=int(duration_text),
+            # the file's range for it (ranges.duration in data/limits.toml), in the same words
+            duration=parse_whole(duration_text, "duration", "duration"),
             magnitude=parse_number(self.query_one("#effect-magnitude", Input).value or "0", "magnitude"),
             stat=None if stat is Select.NULL else str(stat),
             gradual=self.query_one("#effect-gradual", Checkbox).value,

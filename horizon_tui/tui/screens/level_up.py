@@ -7,6 +7,7 @@ costs always follow the rules: nothing is computed here.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import reduce
 
 from rich.text import Text
@@ -92,9 +93,10 @@ class LevelUpScreen(Screen):
         else:
             status.append("\n+ buys a point for the highlighted attribute; u undoes; ctrl+s confirms.",
                           style="dim")
-        if self.pending:
+        if self.pending:  # counted per attribute: a long list pushed the table off the screen
+            counts = Counter(self.pending)
             status.append(f"\n{len(self.pending)} point{'s' if len(self.pending) != 1 else ''} waiting: "
-                          + ", ".join(self.pending), style=tone(self, "accent"))
+                          + ", ".join(f"{name} +{n}" for name, n in counts.items()), style=tone(self, "accent"))
         self.query_one("#levelup-status", Static).update(status)
         self.query_one("#levelup-feeds", Static).update(Text.assemble(
             (ATTRIBUTE_NAMES[self.attribute], tone(self, "accent", bold=True)), " feeds ", fed_line(self.attribute),
@@ -144,6 +146,11 @@ class LevelUpScreen(Screen):
                         f"{character.name} is level {level}", title="Saved")
             self.pending.clear()
             self.app.pop_screen()
+
+    def unsaved_work(self) -> str | None:
+        """For ctrl+q (`HorizonApp.action_quit`): points bought here, not confirmed."""
+        n = len(self.pending)
+        return f"{n} point{'s' if n != 1 else ''} bought, not confirmed" if n else None
 
     def action_cancel(self) -> None:
         if not self.pending:

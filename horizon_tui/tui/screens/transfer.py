@@ -53,6 +53,17 @@ class PathDialog(ModalScreen[Path | None]):
     def on_mount(self) -> None:
         self.query_one(Input).focus()
 
+    def on_key(self, event) -> None:
+        """Down (or up) in the path field goes to the list, as "up/down, enter" says: the first
+        down lights its first entry, the list's own keys move on from there."""
+        if event.key not in ("down", "up") or not self.choices or not isinstance(self.focused, Input):
+            return
+        event.stop()
+        event.prevent_default()
+        choices = self.query_one("#path-choices", OptionList)
+        choices.focus()
+        choices.highlighted = 0 if event.key == "down" else len(self.choices) - 1
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         text = event.value.strip()

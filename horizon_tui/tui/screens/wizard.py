@@ -103,6 +103,11 @@ class CreationWizard(Screen):
         if self.step < len(STEPS) - 1:
             self.step += 1
 
+    def unsaved_work(self) -> str | None:
+        """For ctrl+q (`HorizonApp.action_quit`): the character being made has no file yet."""
+        name = self.draft.name.strip() if self.draft is not None else ""
+        return f"the new character {name}" if name else "the new character"
+
     def action_back(self) -> None:
         if self.step > 0:
             self.step -= 1

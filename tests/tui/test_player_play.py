@@ -1,0 +1,337 @@
+"""What a player broke by hand in a real terminal (tmux, 80×24), each pinned here with the keys
+that showed it: quitting with unsaved work, the import dialog's list, the effect dialog's numbers,
+what the battle screen shows while someone else acts."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from horizon_tui.tui.app import create_app
+from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+from horizon_tui.tui.screens.ability_form import AbilityFormScreen
+from horizon_tui.tui.screens.level_up import LevelUpScreen
+from horizon_tui.tui.screens.wizard import CreationWizard
+
+
+async def _until(pilot, check, what: str, tries: int = 200):
+    for _ in range(tries):
+        if check():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+# --- ctrl+q with work not saved ------------------------------------------------------------------
+# By hand: New character, three steps filled in, ctrl+q: the app was gone and the character with
+# it, though esc on the same screen asks "Leave without saving this character?".
+
+
+async def test_ctrl_q_in_the_creation_wizard_asks_before_the_character_is_lost(saves, catalogue):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await _until(pilot, lambda: isinstance(app.screen, CreationWizard), "the wizard")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and app.is_running
+        assert app.screen.question == "Not saved: the new character. Quit and lose it?"
+        await pilot.press("n")  # stay
+        await pilot.pause()
+        assert isinstance(app.screen, CreationWizard) and app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_ctrl_q_twice_quits_at_once(saves, catalogue):
+    app = create_app(saves, catalogue, screen="new")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, CreationWizard), "the wizard")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_ctrl_q_with_nothing_unsaved_quits_without_a_question(saves, catalogue, iriel):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
+    assert app.return_code == 0
+
+
+async def _new_ability_form(pilot, app, iriel) -> AbilityFormScreen:
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    app.open_character(iriel)
+    await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+    await pilot.press("a")
+    await pilot.pause()
+    await pilot.press("n")
+    await _until(pilot, lambda: isinstance(app.screen, AbilityFormScreen), "the ability form")
+    await pilot.pause()
+    return app.screen
+
+
+async def test_ctrl_q_in_an_ability_form_asks_only_when_it_was_changed(saves, catalogue, iriel):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _new_ability_form(pilot, app, iriel)
+        await pilot.press("ctrl+q")  # nothing typed yet: nothing to lose
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
+    assert app.return_code == 0
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await _new_ability_form(pilot, app, iriel)
+        await pilot.press(*"Half")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and "new ability" in app.screen.question
+        await pilot.press("escape")  # stay: the form as it was
+        await pilot.pause()
+        assert app.screen is form and form.query_one("#ab-name", Input).value == "Half"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_ctrl_q_with_points_bought_but_not_confirmed_asks(saves, catalogue, iriel):
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await pilot.press("u")
+        await _until(pilot, lambda: isinstance(app.screen, LevelUpScreen), "the level-up screen")
+        await pilot.press("right")  # one point bought (Iriel has 400 XP), not confirmed
+        await pilot.pause()
+        assert app.screen.pending
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and "1 point bought" in app.screen.question
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+# --- while someone else acts -----------------------------------------------------------------------
+# By hand: Toll on the King's Road, round 1, "No enemy in sight", and while a bandit took its turn
+# the status line said "Bandit Crossbowman 1 is acting…" and the slots panel listed its Aimed Shot,
+# Poisoned Bolt and Kneecapper with their charges: an unseen enemy, named, with its abilities.
+
+
+async def test_an_unseen_enemys_turn_shows_neither_its_name_nor_its_abilities(saves, catalogue, iriel):
+    from pathlib import Path
+
+    from textual.widgets import Static
+
+    from horizon_tui.engine.battle import comp, gear, ident, team
+    from horizon_tui.engine.components import Loadout
+    from horizon_tui.engine.sideview import side_view
+    from horizon_tui.tui.battle.screen import BattleScreen
+
+    encounter = Path(__file__).resolve().parents[2] / "data" / "encounters" / "bandit_road.toml"
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await pilot.pause()
+        app.start_battle(encounter, app.session.character)
+        await _until(pilot, lambda: isinstance(app.screen, BattleScreen), "the battle")
+        await pilot.pause()  # mounted
+        screen = app.screen
+        battle = screen.battle
+        screen.speed = 0  # the slowest enemy turns: time to look at each
+        checked = 0
+        for _ in range(400):
+            if battle.over or checked >= 3:
+                break
+            current = battle.current
+            if screen.me is not None:
+                await pilot.press("full_stop")
+                continue
+            if (current is not None and team(current) == "enemies"
+                    and side_view(battle, "party").unit(ident(current).id) is None):
+                screen.refresh_all()
+                slots = str(screen.query_one("#slots", Static).render())
+                status = str(screen.query_one("#status", Static).render())
+                assert ident(current).name not in status and "Someone unseen is acting" in status
+                for name in comp(current, Loadout).slotted:
+                    if gear(current).character.ability(name) is not None:
+                        assert name not in slots, f"{name} of the unseen {ident(current).name} shown"
+                assert "Ember Lash" in slots  # the player's own slots, as on their turn
+                checked += 1
+            await pilot.pause(0.05)
+        assert checked, "no unseen enemy ever acted"
+
+
+# --- Load ▸ Import: "or pick one (up/down, enter)" -------------------------------------------------
+# By hand: i, down, down, enter: the highlight never left the first example (the path field had the
+# keys) and enter imported the typed folder: "play: is not a plain file ... Nothing was imported".
+
+
+async def test_the_import_dialogs_down_key_picks_from_the_examples(saves, catalogue):
+    from horizon_tui.tui.screens.load import LoadScreen
+    from horizon_tui.tui.screens.transfer import PathDialog
+
+    app = create_app(saves, catalogue, screen="load")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, LoadScreen), "the load screen")
+        await pilot.press("i")
+        await _until(pilot, lambda: isinstance(app.screen, PathDialog), "the import dialog")
+        dialog = app.screen
+        second = dialog.choices[1].name
+        await pilot.press("down", "down", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, PathDialog)
+    assert (saves / "characters" / second).exists()
+
+
+# --- the effect dialog's numbers -------------------------------------------------------------------
+# By hand: Ability ▸ ctrl+t, Duration '²': "✗ invalid literal for int() with base 10: '²'"; '--5'
+# the same; 5000 was kept (refused only when the ability was saved); Chance 1e400 or 150: the
+# message offered "a number from -1000000000 to 1000000000", or "between 0 and 1" after "50%" was
+# the hint.
+
+
+async def _effect_problem(pilot, app, chance: str, duration: str) -> str | None:
+    from textual.widgets import Static
+
+    from horizon_tui.tui.dialogs.effect import EffectDialog
+
+    answers = []
+    app.push_screen(EffectDialog(), answers.append)
+    await _until(pilot, lambda: isinstance(app.screen, EffectDialog), "the effect dialog")
+    await pilot.pause()
+    dialog = app.screen
+    dialog.query_one("#effect-chance", Input).value = chance
+    dialog.query_one("#effect-duration", Input).value = duration
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    if answers:
+        return None
+    problem = str(dialog.query_one("#effect-problem", Static).render())
+    dialog.dismiss(None)
+    await pilot.pause()
+    return problem
+
+
+async def test_the_effect_dialog_says_what_a_duration_and_a_chance_may_be(saves, catalogue):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for duration in ("²", "--5", "5000", "-3", "9" * 5000):
+            problem = await _effect_problem(pilot, app, "0.5", duration)
+            assert problem is not None and "duration" in problem, duration
+            assert "invalid literal" not in problem and "int()" not in problem, problem
+        assert "0 to 1000" in await _effect_problem(pilot, app, "0.5", "5000")
+        for chance in ("1e400", "150", "-5", "nan", "200%"):
+            problem = await _effect_problem(pilot, app, chance, "3")
+            assert problem is not None and "chance" in problem, chance
+            assert "1000000000" not in problem and "50%" in problem, problem
+        assert await _effect_problem(pilot, app, "50%", "3") is None
+        assert await _effect_problem(pilot, app, "0.25", "1000") is None
+
+
+# --- a table's ruling: "Chance %" ------------------------------------------------------------------
+# Reading the ruling dialog: 'Chance %' 1 went through parse_chance, which reads a number up to 1
+# as a fraction: 1% became certain (chance None), and the player was told "certain".
+
+
+async def test_a_rulings_chance_of_one_percent_is_one_percent_not_certain(saves, catalogue):
+    from fractions import Fraction
+
+    from horizon_tui.tui.table_dialogs import RequestDialog
+
+    request = {"id": 1, "kind": "free_action", "combatant": "iriel", "target": "wolf",
+               "text": "I throw a pebble at its eye", "number": 1}
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(100, 32)) as pilot:
+        dialog = RequestDialog(request, {"iriel": "Iriel", "wolf": "Grey Wolf"})
+        app.push_screen(dialog)
+        await _until(pilot, lambda: app.screen is dialog, "the ruling dialog")
+        await pilot.pause()
+        answer = dialog.answer()
+        assert answer.action["chance"] is not None and Fraction(str(answer.action["chance"])) == Fraction(1, 100)
+        assert "1%" in answer.words and "certain" not in answer.words
+        dialog.query_one("#req-chance", Input).value = "100"
+        answer = dialog.answer()
+        assert answer.action["chance"] is None and "certain" in answer.words
+
+
+# --- level up with much XP -------------------------------------------------------------------------
+# By hand (80×24, 10^8 XP): forty '>' bought 200 points, and "200 points waiting: physical,
+# physical, …" filled the screen: the attribute table and the derived stats were pushed off it.
+
+
+async def test_many_points_waiting_are_counted_and_the_table_stays_on_screen(saves, catalogue, write_save):
+    from textual.widgets import DataTable, Static
+
+    from horizon_tui.tui.screens.sheet import SheetScreen
+    from .conftest import IRIEL
+
+    path = write_save("rich.toml", IRIEL.replace("xp = 400", "xp = 100000000"))
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(path)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await pilot.press("u")
+        await _until(pilot, lambda: isinstance(app.screen, LevelUpScreen), "the level-up screen")
+        await pilot.pause()
+        await pilot.press(*[">"] * 30, "down", *[">"] * 10)
+        await pilot.pause()
+        screen = app.screen
+        assert len(screen.pending) == 200
+        status = str(screen.query_one("#levelup-status", Static).render())
+        assert "200 points waiting: physical +150, agility +50" in status
+        table = screen.query(DataTable).first()
+        assert table.region.bottom <= 24 and table.region.height > 0, table.region
+
+
+# --- keymap.toml ---------------------------------------------------------------------------------
+# By hand: `[battle] wait = ["ctrl+q"]` was applied without a word: ". End turn" left the key bar
+# and the only key left for it, ctrl+q, quits the app (its binding comes first).
+
+
+def test_a_keymap_entry_on_the_apps_own_keys_is_refused_and_the_default_stays():
+    from horizon_tui.tui.keymap import parse_keymap
+
+    keymap, problems = parse_keymap('[battle]\nwait = ["ctrl+q"]\nlook = ["v", "ctrl+p"]\nlog = "g"\n',
+                                    "keymap.toml")
+    assert keymap == {"battle.log": "g"}
+    said = [str(p) for p in problems]
+    assert any("keymap.toml:2: battle.wait: 'ctrl+q'" in s and "quit" in s for s in said), said
+    assert any("battle.look: 'ctrl+p'" in s for s in said), said
+
+
+# By hand: a keymap.toml of 100,000 nested lists stopped the app at start with "Internal error"
+# and a crash report (tomllib's RecursionError); one linked to /dev/zero would read for ever.
+
+
+def test_a_hostile_keymap_file_is_a_problem_named_not_a_crash(tmp_path):
+    import os
+
+    from horizon_tui.tui.keymap import load_keymap
+
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    huge = tmp_path / "huge.toml"
+    huge.write_text("[battle]\nlook = 1" + "0" * 5000 + "\n", encoding="utf-8")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(bytes(range(256)) * 4)
+    device = tmp_path / "device.toml"
+    os.symlink("/dev/zero", device)
+    for path, words in ((deep, "nested too deeply"), (huge, "digits"), (binary, "UTF-8"),
+                        (device, "not a plain file")):
+        keymap, problems = load_keymap(path)
+        assert keymap == {} and problems, path
+        assert str(path) in str(problems[0]) and words in str(problems[0]), problems
