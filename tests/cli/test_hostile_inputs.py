@@ -199,3 +199,37 @@ def test_a_crash_report_is_written_whatever_the_command_line_holds(monkeypatch):
     monkeypatch.setattr(sys, "argv", ["horizon", "sheet", "bad\udcfe.toml"])
     report = crash.write_report(RuntimeError("boom"), "horizon sheet")
     assert report is not None and "bad\\udcfe.toml" in report.read_text(encoding="utf-8")
+
+
+MARKUP = "Iri[/]el [bold]"  # Rich markup: a closing tag with nothing open raises; [bold] restyles
+
+
+def markup_party(tmp_path) -> Path:
+    path = tmp_path / "markup.toml"
+    text = IRIEL.read_text(encoding="utf-8").replace('"Iriel"', f'"{MARKUP}"').replace('"Opening Cut"', '"Cut [/i]"')
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command", [
+    ["sheet"], ["simulate", "wolves", "--runs", "2", "--seed", "1", "--party"],
+])
+def test_names_are_printed_as_written_never_read_as_markup(command, tmp_path, capsys):
+    """By hand: a character called 'Iri[/]el' crashed `horizon sheet` and `horizon simulate`
+    (exit 70, Rich's MarkupError), and '[blink red]Iriel' was shown as 'Iriel', blinking."""
+    code, out, err = run(capsys, *command, str(markup_party(tmp_path)))
+    assert (code, err) == (0, "")
+    assert MARKUP in out.replace("\n", " ") or MARKUP.strip() in out
+    assert "Cut [/i]" in out
+
+
+def test_sweep_prints_an_encounter_id_with_brackets_as_it_is(tmp_path, capsys):
+    folder = tmp_path / "encounters"
+    folder.mkdir()
+    source = Path(__file__).resolve().parents[2] / "data" / "encounters" / "goblin_ambush.toml"
+    path = folder / "ambush[bold].toml"
+    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run(capsys, "sweep", str(path), "--party", str(IRIEL), "--levels", "2", "--runs", "1",
+                         "--seed", "1")
+    assert code == 0, err
+    assert "│ ambush[bold] " in out  # its row of the table

@@ -218,12 +218,13 @@ def _document(rows, ratings, args, seed, target, battles, seconds, workers) -> d
 
 def _print(rows, ratings, args, seed, target, battles, seconds, workers) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from horizon_tui.engine.sweep.report import terminal_plots
 
-    console = Console()
-    where = f"the Dask cluster at {args.scheduler}" if args.scheduler else f"{workers} local process(es)"
+    console = Console()  # ids and paths are escaped: never read as markup ("[/]" raises)
+    where = f"the Dask cluster at {escape(args.scheduler)}" if args.scheduler else f"{workers} local process(es)"
     console.print(f"[bold]Sweep[/bold] — {args.runs} battles a cell, seed {seed}, {battles} battles on {where}, "
                   f"{battles / seconds if seconds > 0 else 0:.1f} battles/s")
     table = Table()
@@ -232,7 +233,7 @@ def _print(rows, ratings, args, seed, target, battles, seconds, workers) -> None
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for r in rows:
         e = r.estimate
-        table.add_row(r.cell.encounter, str(r.cell.level), str(r.cell.size), f"{e.win_rate:.1%}",
+        table.add_row(escape(r.cell.encounter), str(r.cell.level), str(r.cell.size), f"{e.win_rate:.1%}",
                       f"{e.ci_low * 100:.1f}–{e.ci_high * 100:.1f}%", f"{e.rounds_p50:g}", f"{e.deaths:.2f}")
     console.print(table)
     console.print("wins: the party's win rate; rounds: the median battle length; down: party members "
@@ -240,8 +241,8 @@ def _print(rows, ratings, args, seed, target, battles, seconds, workers) -> None
     if ratings:
         for encounter, (rating, reached) in ratings.items():
             how = "reaches" if reached else "is the best cell but misses"
-            console.print(f"Rated {encounter}: level {rating.party_level}, {rating.party_size} in the party "
+            console.print(f"Rated {escape(encounter)}: level {rating.party_level}, {rating.party_size} in the party "
                           f"({rating.measured_win_rate:.1%} {how} the target {target:.0%}) — written to its file")
     if args.report:
-        console.print(f"Report: {args.report}")
+        console.print(f"Report: {escape(str(args.report))}")
     print(terminal_plots(rows, color=sys.stdout.isatty() and not os.environ.get("NO_COLOR")))
