@@ -10,6 +10,7 @@ from horizon_tui.content.catalogue import Catalogue, default_catalogue
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.encounters import EnemyDef, load_enemies
 from horizon_tui.errors import DataError, HorizonError, Problem
+from horizon_tui.paths import path_argument
 
 
 def load_party(files: list[Path], catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None):
@@ -102,6 +103,6 @@ def cmd_battle(args) -> int:
 
 def add_battle_arguments(parser) -> None:
     parser.add_argument("encounter", help="an encounter id from data/encounters/ or a path")
-    parser.add_argument("--party", nargs="+", type=Path, required=True, metavar="FILE")
+    parser.add_argument("--party", nargs="+", type=path_argument, required=True, metavar="FILE")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--json", action="store_true", help="JSON lines of events")

@@ -18,6 +18,7 @@ import attrs
 
 from horizon_tui.engine.sweep.summary import WinEstimate, estimate_from
 from horizon_tui.engine.sweep.work import Progress, Stop, battle_seed
+from horizon_tui.paths import path_argument
 
 __all__ = ["WinEstimate", "estimate", "encounter_rating"]
 
@@ -261,7 +262,7 @@ def _print_summary(setup, summary: dict[str, Any], outcomes: list[Outcome], work
 
 def add_simulate_arguments(parser) -> None:
     parser.add_argument("encounter", help="an encounter id from data/encounters/ or a path")
-    parser.add_argument("--party", nargs="+", type=Path, required=True, metavar="FILE")
+    parser.add_argument("--party", nargs="+", type=path_argument, required=True, metavar="FILE")
     parser.add_argument("--runs", type=int, required=True, metavar="N", help="battles to play (1 to 1,000,000)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--workers", type=int, default=None, help="processes (default: the machine's cores)")

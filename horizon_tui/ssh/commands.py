@@ -11,6 +11,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from horizon_tui.paths import path_argument
+
 SERVE_DESCRIPTION = """\
 Host the player app over SSH (examples at the end; the README's "Hosting over SSH" says more).
 
@@ -62,7 +64,7 @@ def _startups(text: str):
 
 
 def _data_dir_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--data-dir", type=path_argument, default=None, metavar="DIR",
                         help="host key, accounts and players' saves (default: the user data "
                              "folder's server/, e.g. ~/.local/share/horizon/server)")
 
@@ -81,7 +83,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for every address)")
     parser.add_argument("--port", type=_port, default=2222, help="port (default 2222)")
     _data_dir_argument(parser)
-    parser.add_argument("--motd", type=Path, default=None, metavar="FILE",
+    parser.add_argument("--motd", type=path_argument, default=None, metavar="FILE",
                         help="a message (UTF-8 text, at most 8 KiB) shown after login, before the menu")
     parser.add_argument("--idle-timeout", type=_seconds, default=1800.0, metavar="SECONDS",
                         help="end a session with no key pressed for this long, saving (default 1800; 0 never)")
@@ -153,7 +155,7 @@ def add_users_arguments(parser: argparse.ArgumentParser) -> None:
     sub.required = True
     p = sub.add_parser("add", help="let NAME log in with the public key in PUBKEY_FILE")
     p.add_argument("name")
-    p.add_argument("--key", type=Path, required=True, metavar="PUBKEY_FILE",
+    p.add_argument("--key", type=path_argument, required=True, metavar="PUBKEY_FILE",
                    help="an OpenSSH public key file, e.g. ~/.ssh/id_ed25519.pub "
                         "(ed25519, or RSA of 3072 bits or more)")
     p.add_argument("--gm", action="store_true",

@@ -233,3 +233,19 @@ def test_sweep_prints_an_encounter_id_with_brackets_as_it_is(tmp_path, capsys):
                          "--seed", "1")
     assert code == 0, err
     assert "│ ambush[bold] " in out  # its row of the table
+
+
+@pytest.mark.parametrize("argv", [
+    ["sheet", ""], ["validate", ""], ["validate", "data", " "], ["rules", "--rules-file", ""],
+    ["battle", "wolves", "--party", ""], ["simulate", "wolves", "--runs", "1", "--party", ""],
+    ["sweep", "wolves", "--levels", "2", "--runs", "1", "--party", ""], ["replay", ""],
+    ["users", "list", "--data-dir", ""], ["--saves", "", "sheet", "x.toml"],
+])
+def test_an_empty_path_is_bad_usage_not_the_current_folder(argv, capsys):
+    """By hand: `horizon validate "$UNSET"` checked every file under the current folder (an empty
+    path is '.'), `horizon sheet ""` said '.: is not a plain file'; `--saves ""` would have kept
+    saves in the current folder."""
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2
+    assert "an empty path" in capsys.readouterr().err

@@ -14,6 +14,7 @@ from pathlib import Path
 import attrs
 
 from horizon_tui.errors import DataError, HorizonError, echo
+from horizon_tui.paths import path_argument
 
 CSV_COLUMNS = ("encounter", "level", "size", "runs", "wins", "win_rate", "ci_low", "ci_high", "rounds_p50",
                "deaths", "draws")
@@ -56,7 +57,7 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
         "party's win rate with its 95% interval, median rounds and party members down per battle. "
         "The same seed gives the same rows on any number of workers or machines.")
     parser.add_argument("encounters", nargs="+", metavar="ENCOUNTER", help="encounter ids (data/encounters/) or paths")
-    parser.add_argument("--party", nargs="+", type=Path, required=True, metavar="FILE", help="the party's character files")
+    parser.add_argument("--party", nargs="+", type=path_argument, required=True, metavar="FILE", help="the party's character files")
     parser.add_argument("--levels", type=int_list, required=True, metavar="L1,L2,…", help="party levels, e.g. 2,4,6 or 2-6 (up to 100)")
     parser.add_argument("--sizes", type=int_list, default=None, metavar="A-B",
                         help="party sizes, e.g. 1-6 or 2,4, from 1 to 12 (default: the party's own size)")
@@ -71,9 +72,9 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
                         help="local processes without --scheduler (default: the machine's cores)")
     parser.add_argument("--rate", action="store_true",
                         help="write each encounter's recommended party level and size ([rating]) into its file")
-    parser.add_argument("--report", type=Path, default=None, metavar="FILE.html",
+    parser.add_argument("--report", type=path_argument, default=None, metavar="FILE.html",
                         help="also write an HTML report with a chart per encounter")
-    parser.add_argument("--policy", type=Path, default=None, metavar="FILE",
+    parser.add_argument("--policy", type=path_argument, default=None, metavar="FILE",
                         help="another spending policy and target win rate (default: data/sweep.toml)")
 
 
