@@ -249,3 +249,30 @@ def test_an_empty_path_is_bad_usage_not_the_current_folder(argv, capsys):
         main(argv)
     assert done.value.code == 2
     assert "an empty path" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ('initiative_die = "1d6"', 'initiative_die = "x"', "turns.initiative_die"),
+    ("diagonal_cost = 1 ", "diagonal_cost = -1 ", "turns.diagonal_cost"),
+])
+@pytest.mark.parametrize("command", [["battle", "wolves", "--seed", "1"], ["simulate", "wolves", "--runs", "2"]])
+def test_a_game_masters_broken_rules_file_is_reported_by_battle_and_simulate(
+        command, old, new, key, tmp_path, data_dir, capsys, monkeypatch):
+    """By hand: with `initiative_die = "x"` or `diagonal_cost = -1` in the data folder's
+    rules.toml, `horizon battle` crashed (exit 70: DiceError, tcod's ValueError), though validate
+    and sweep name the key."""
+    import shutil
+
+    from horizon_tui.content import catalogue
+
+    root = tmp_path / "data"
+    shutil.copytree(data_dir, root)
+    rules = root / "rules.toml"
+    text = rules.read_text(encoding="utf-8")
+    assert old in text
+    rules.write_text(text.replace(old, new), encoding="utf-8")
+    monkeypatch.setenv("HORIZON_DATA", str(root))
+    monkeypatch.setattr(catalogue, "_cache", {})
+    code, out, err = run(capsys, *command[:2], "--party", str(IRIEL), *command[2:])
+    assert code == 1 and out == ""
+    assert f"{rules}:" in err and key in err

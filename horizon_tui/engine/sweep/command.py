@@ -13,7 +13,7 @@ from pathlib import Path
 
 import attrs
 
-from horizon_tui.errors import DataError, HorizonError, echo
+from horizon_tui.errors import HorizonError, echo
 from horizon_tui.paths import path_argument
 
 CSV_COLUMNS = ("encounter", "level", "size", "runs", "wins", "win_rate", "ci_low", "ci_high", "rounds_p50",
@@ -84,11 +84,10 @@ def _usage(message: str) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.engine.commands import checked_catalogue
     from horizon_tui.engine.sweep.grid import build_fights, recommend, rows_of
     from horizon_tui.engine.sweep.policy import load_policy
     from horizon_tui.engine.sweep.work import check_counts, local_workers
-    from horizon_tui.rules.validation import check_ruleset
 
     problem = check_counts(args.runs, args.workers)
     if problem:
@@ -105,10 +104,7 @@ def cmd_sweep(args) -> int:
     problem = _report_problem(args.report)
     if problem:
         return _usage(problem)
-    catalogue = default_catalogue()
-    problems = check_ruleset(catalogue.rules, str(catalogue.root / "rules.toml") if catalogue.root else "rules.toml")
-    if problems:
-        raise DataError(problems)
+    catalogue = checked_catalogue()
     starting = catalogue.rules.creation.starting_level
     if min(args.levels) < starting:
         return _usage(f"--levels: characters start at level {starting} (R-4); a sweep raises them, never lowers")
