@@ -99,9 +99,9 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
 
 
 def _catalogue():
-    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.rules.validation import checked_catalogue
 
-    return default_catalogue()
+    return checked_catalogue()  # its rules sane: a GM's broken formula is named, not a crash
 
 
 def cmd_sheet(args) -> int:
@@ -132,7 +132,9 @@ def cmd_rules(args) -> int:
     from horizon_tui.content.catalogue import load_ruleset
     from horizon_tui.render import print_rules, rules_document
 
-    rules = load_ruleset(args.rules_file) if args.rules_file else _catalogue().rules
+    from horizon_tui.content.catalogue import default_catalogue
+
+    rules = load_ruleset(args.rules_file) if args.rules_file else default_catalogue().rules  # shown as they are
     if args.json:
         print(json.dumps(rules_document(rules), ensure_ascii=False))
     else:

@@ -6,7 +6,7 @@ import random
 import sys
 from pathlib import Path
 
-from horizon_tui.content.catalogue import Catalogue, default_catalogue
+from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.encounters import EnemyDef, load_enemies
 from horizon_tui.errors import DataError, HorizonError, Problem
@@ -39,25 +39,11 @@ def load_party(files: list[Path], catalogue: Catalogue, enemies: dict[str, Enemy
     return members
 
 
-def checked_catalogue() -> Catalogue:
-    """The data folder's catalogue, its rules sane (rules.validation.check_ruleset, as validate
-    checks them): a GM's `diagonal_cost = -1` or `initiative_die = "x"` is named with its line,
-    not met as an internal error in the first turn."""
-    from horizon_tui.content.files import locate, read_document
-    from horizon_tui.rules.validation import check_ruleset
-
-    catalogue = default_catalogue()
-    file = catalogue.root / "rules.toml" if catalogue.root else Path("rules.toml")
-    problems = check_ruleset(catalogue.rules, str(file))
-    if problems:
-        raise DataError(locate(problems, read_document(file)[1]) if file.is_file() else problems)
-    return catalogue
-
-
 def prepare(encounter: str, party_files: list[Path], seed: int, catalogue: Catalogue | None = None,
             enemies: dict[str, EnemyDef] | None = None):
     """Everything `battle` and `simulate` need, loaded and checked once."""
     from horizon_tui.engine.encounter import load_encounter
+    from horizon_tui.rules.validation import checked_catalogue
 
     catalogue = catalogue or checked_catalogue()
     enemies = enemies if enemies is not None else load_enemies(catalogue)

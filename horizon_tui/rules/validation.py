@@ -13,7 +13,7 @@ from horizon_tui.content.models import (
     ATTRIBUTES, EFFECTS, STATS, Ability, AbilityKind, Character, Difficulty, Species, Target, Weapon,
 )
 from horizon_tui.content.ruleset import Ruleset
-from horizon_tui.errors import Problem
+from horizon_tui.errors import DataError, Problem
 from horizon_tui.rules.character import build
 from horizon_tui.rules.combat import armor_strength_required, attack_formula
 from horizon_tui.rules.dice import DiceError, parse_dice
@@ -282,3 +282,19 @@ def check_ruleset(rules: Ruleset, file: str) -> list[Problem]:
             problems.append(Problem(file, f"turns.{key}", str(exc)))
     return problems
 
+
+def checked_catalogue() -> Catalogue:
+    """The data folder's catalogue, its rules sane (`check_ruleset`, as validate checks them),
+    for the commands that compute with them: a GM's `diagonal_cost = -1` or `initiative_die = "x"` is named with its line,
+    not met as an internal error in the first turn."""
+    from pathlib import Path
+
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.content.files import locate, read_document
+
+    catalogue = default_catalogue()
+    file = catalogue.root / "rules.toml" if catalogue.root else Path("rules.toml")
+    problems = check_ruleset(catalogue.rules, str(file))
+    if problems:
+        raise DataError(locate(problems, read_document(file)[1]) if file.is_file() else problems)
+    return catalogue

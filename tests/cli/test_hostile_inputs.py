@@ -254,13 +254,15 @@ def test_an_empty_path_is_bad_usage_not_the_current_folder(argv, capsys):
 @pytest.mark.parametrize("old, new, key", [
     ('initiative_die = "1d6"', 'initiative_die = "x"', "turns.initiative_die"),
     ("diagonal_cost = 1 ", "diagonal_cost = -1 ", "turns.diagonal_cost"),
+    ('formula = "weapon + strength*1.2', 'formula = "x + strength*1.2', "attack.formula"),
 ])
-@pytest.mark.parametrize("command", [["battle", "wolves", "--seed", "1"], ["simulate", "wolves", "--runs", "2"]])
+@pytest.mark.parametrize("command", [["battle", "wolves", "--seed", "1"], ["simulate", "wolves", "--runs", "2"],
+                                     ["sheet"]])
 def test_a_game_masters_broken_rules_file_is_reported_by_battle_and_simulate(
         command, old, new, key, tmp_path, data_dir, capsys, monkeypatch):
     """By hand: with `initiative_die = "x"` or `diagonal_cost = -1` in the data folder's
-    rules.toml, `horizon battle` crashed (exit 70: DiceError, tcod's ValueError), though validate
-    and sweep name the key."""
+    rules.toml, `horizon battle` crashed (exit 70: DiceError, tcod's ValueError), and with
+    `formula = "x + …"` so did `horizon sheet` (FormulaError), though validate and sweep name the key."""
     import shutil
 
     from horizon_tui.content import catalogue
@@ -273,6 +275,7 @@ def test_a_game_masters_broken_rules_file_is_reported_by_battle_and_simulate(
     rules.write_text(text.replace(old, new), encoding="utf-8")
     monkeypatch.setenv("HORIZON_DATA", str(root))
     monkeypatch.setattr(catalogue, "_cache", {})
-    code, out, err = run(capsys, *command[:2], "--party", str(IRIEL), *command[2:])
+    argv = [*command, str(IRIEL)] if command == ["sheet"] else [*command[:2], "--party", str(IRIEL), *command[2:]]
+    code, out, err = run(capsys, *argv)
     assert code == 1 and out == ""
     assert f"{rules}:" in err and key in err

@@ -84,7 +84,7 @@ def _usage(message: str) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from horizon_tui.engine.commands import checked_catalogue
+    from horizon_tui.rules.validation import checked_catalogue
     from horizon_tui.engine.sweep.grid import build_fights, recommend, rows_of
     from horizon_tui.engine.sweep.policy import load_policy
     from horizon_tui.engine.sweep.work import check_counts, local_workers
