@@ -279,3 +279,20 @@ def test_a_game_masters_broken_rules_file_is_reported_by_battle_and_simulate(
     code, out, err = run(capsys, *argv)
     assert code == 1 and out == ""
     assert f"{rules}:" in err and key in err
+
+
+def test_sweep_rate_writes_through_a_link_into_the_file_it_names(tmp_path, capsys):
+    """By hand: `sweep encounters/amb.toml --rate`, amb.toml a symbolic link to the GM's own file,
+    replaced the link with a rated copy and left the GM's file as it was."""
+    source = Path(__file__).resolve().parents[2] / "data" / "encounters" / "goblin_ambush.toml"
+    real = tmp_path / "mine" / "amb.toml"
+    real.parent.mkdir()
+    real.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    link = tmp_path / "encounters" / "amb.toml"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    code, _, err = run(capsys, "sweep", str(link), "--party", str(IRIEL), "--levels", "2", "--runs", "2",
+                       "--seed", "1", "--rate", "--json")
+    assert code == 0, err
+    assert link.is_symlink() and link.resolve() == real
+    assert "runs = 2" in real.read_text(encoding="utf-8")
