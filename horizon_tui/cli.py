@@ -39,9 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules-file", type=path_argument, default=None, help="a campaign's own rules.toml")
 
     p = sub.add_parser("roll", help="roll dice, e.g. 2d6+3")
-    p.add_argument("expr")
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("expr", help="dice and numbers: 2d6+3, 4d6kh3, (1d8+2)*2; one that starts with '-' "
+                                "goes after --: horizon roll -- -1d4")
+    p.add_argument("--seed", type=int, default=None, help="the same seed, the same roll (default: a random one)")
+    p.add_argument("--json", action="store_true", help="one JSON object: expr, total, rolls, seed, min, max")
 
     p = sub.add_parser("validate", help="check data files, characters, encounters and saves")
     p.add_argument("paths", nargs="+", type=path_argument)
