@@ -15,6 +15,7 @@ enemies' turns now", which the GM's screen shares.
 from __future__ import annotations
 
 import difflib
+import os
 import tomllib
 from pathlib import Path
 
@@ -139,6 +140,8 @@ def parse_keymap(text: str, source: str, commands: tuple[KeyCommand, ...] = BATT
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return {}, [Problem(source, "", f"not valid TOML: {exc}; nothing in it was applied")]
+    except RecursionError:  # tomllib recurses into nested arrays and tables
+        return {}, [Problem(source, "", "nested too deeply to be a keymap; nothing in it was applied")]
     known = {c.id: c for c in commands}
     keymap: dict[str, str] = {}
     problems: list[Problem] = []
@@ -181,12 +184,17 @@ def _clashes(keymap: dict[str, str], commands, source: str, text: str) -> list[P
 
 def load_keymap(path: Path) -> tuple[dict[str, str], list[Problem]]:
     """The user's keymap file, if there is one; a file that can't be read is a problem, not a crash."""
-    if not path.exists():
+    from horizon_tui.content.guard import current, read_limited
+    from horizon_tui.errors import DataError
+
+    if not os.path.lexists(path):
         return {}, []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return {}, [Problem(str(path), "", f"can't be read: {exc}")]
+    try:  # the guard's reader: plain files only (a pipe would block the start), the size limit
+        text = read_limited(path, current().file_bytes).decode("utf-8")
+    except DataError as exc:
+        return {}, [Problem(str(path), "", f"{exc.problems[0].message}; nothing in it was applied")]
+    except UnicodeDecodeError as exc:
+        return {}, [Problem(str(path), "", f"is not UTF-8 text (byte {exc.start}); nothing in it was applied")]
     return parse_keymap(text, str(path))
 
 
