@@ -34,6 +34,13 @@ def _count(text: str) -> int:
     return value
 
 
+def _host(text: str) -> str:
+    """An empty --host (an unset variable) would listen on every address: only 0.0.0.0 says that."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty address would listen on every address; say 0.0.0.0 for that")
+    return text
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -79,7 +86,7 @@ def data_dir_of(args) -> Path:
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter  # examples: cli_help.py
     parser.description = SERVE_DESCRIPTION
-    parser.add_argument("--host", default="127.0.0.1",
+    parser.add_argument("--host", type=_host, default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for every address)")
     parser.add_argument("--port", type=_port, default=2222, help="port (default 2222)")
     _data_dir_argument(parser)
@@ -174,6 +181,7 @@ def add_users_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_serve_ssh(args) -> int:
     import asyncio
+    import socket
 
     from horizon_tui.ssh.limits import Startups
     from horizon_tui.ssh.motd import read_motd
@@ -197,6 +205,9 @@ def cmd_serve_ssh(args) -> int:
         app_command=app_command, **live_settings(args))
     try:
         return asyncio.run(serve(settings))
+    except socket.gaierror as exc:  # the name of no address
+        print(f"horizon serve-ssh: --host {args.host}: no such address ({exc.strerror or exc})", file=sys.stderr)
+        return 1
     except OSError as exc:  # the port is taken, the data folder can't be written, …
         print(f"horizon serve-ssh: {exc}", file=sys.stderr)
         return 1
