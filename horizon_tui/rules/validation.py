@@ -284,17 +284,21 @@ def check_ruleset(rules: Ruleset, file: str) -> list[Problem]:
 
 
 def checked_catalogue() -> Catalogue:
-    """The data folder's catalogue, its rules sane (`check_ruleset`, as validate checks them),
-    for the commands that compute with them: a GM's `diagonal_cost = -1` or `initiative_die = "x"` is named with its line,
-    not met as an internal error in the first turn."""
+    """The data folder's catalogue, checked as `horizon validate` checks it (`check_catalogue`: the
+    rules, weapons, armor and species), for the commands that compute with it: a GM's
+    `diagonal_cost = -1`, `damage = "x"` or armor `class = -1` is named with its file and line, not
+    met as an internal error in the first turn."""
     from pathlib import Path
 
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.files import locate, read_document
 
     catalogue = default_catalogue()
-    file = catalogue.root / "rules.toml" if catalogue.root else Path("rules.toml")
-    problems = check_ruleset(catalogue.rules, str(file))
+    problems = check_catalogue(catalogue)
     if problems:
-        raise DataError(locate(problems, read_document(file)[1]) if file.is_file() else problems)
+        located = []
+        for file in dict.fromkeys(p.file for p in problems):
+            mine = [p for p in problems if p.file == file]
+            located += locate(mine, read_document(Path(file))[1]) if Path(file).is_file() else mine
+        raise DataError(located)
     return catalogue

@@ -251,25 +251,28 @@ def test_an_empty_path_is_bad_usage_not_the_current_folder(argv, capsys):
     assert "an empty path" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("old, new, key", [
-    ('initiative_die = "1d6"', 'initiative_die = "x"', "turns.initiative_die"),
-    ("diagonal_cost = 1 ", "diagonal_cost = -1 ", "turns.diagonal_cost"),
-    ('formula = "weapon + strength*1.2', 'formula = "x + strength*1.2', "attack.formula"),
+@pytest.mark.parametrize("file, old, new, key", [
+    ("rules.toml", 'initiative_die = "1d6"', 'initiative_die = "x"', "turns.initiative_die"),
+    ("rules.toml", "diagonal_cost = 1 ", "diagonal_cost = -1 ", "turns.diagonal_cost"),
+    ("rules.toml", 'formula = "weapon + strength*1.2', 'formula = "x + strength*1.2', "attack.formula"),
+    ("weapons.toml", 'damage = "1d6"', 'damage = "x"', ".damage"),       # the knife, a goblin's
+    ("armor.toml", "class = 10", "class = -1", "padded.class"),
 ])
 @pytest.mark.parametrize("command", [["battle", "wolves", "--seed", "1"], ["simulate", "wolves", "--runs", "2"],
                                      ["sheet"]])
 def test_a_game_masters_broken_rules_file_is_reported_by_battle_and_simulate(
-        command, old, new, key, tmp_path, data_dir, capsys, monkeypatch):
+        command, file, old, new, key, tmp_path, data_dir, capsys, monkeypatch):
     """By hand: with `initiative_die = "x"` or `diagonal_cost = -1` in the data folder's
     rules.toml, `horizon battle` crashed (exit 70: DiceError, tcod's ValueError), and with
-    `formula = "x + …"` so did `horizon sheet` (FormulaError), though validate and sweep name the key."""
+    `formula = "x + …"` so did `horizon sheet` (FormulaError), though validate and sweep name the key;
+    so did a weapon's `damage = "x"` or an armor's `class = -1` in the catalogue (KeyError)."""
     import shutil
 
     from horizon_tui.content import catalogue
 
     root = tmp_path / "data"
     shutil.copytree(data_dir, root)
-    rules = root / "rules.toml"
+    rules = root / file
     text = rules.read_text(encoding="utf-8")
     assert old in text
     rules.write_text(text.replace(old, new), encoding="utf-8")
