@@ -8,7 +8,7 @@ from pathlib import Path
 
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import load_character
-from horizon_tui.content.encounters import EnemyDef, load_enemies
+from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.errors import DataError, HorizonError, Problem
 from horizon_tui.paths import path_argument
 
@@ -45,8 +45,10 @@ def prepare(encounter: str, party_files: list[Path], seed: int, catalogue: Catal
     from horizon_tui.engine.encounter import load_encounter
     from horizon_tui.rules.validation import checked_catalogue
 
+    from horizon_tui.engine.validate import checked_enemies
+
     catalogue = catalogue or checked_catalogue()
-    enemies = enemies if enemies is not None else load_enemies(catalogue)
+    enemies = enemies if enemies is not None else checked_enemies(catalogue)
     setup = load_encounter(encounter, catalogue, enemies)
     party = load_party(party_files, catalogue, enemies)
     _one_name_each(party, party_files)

@@ -299,3 +299,33 @@ def test_sweep_rate_writes_through_a_link_into_the_file_it_names(tmp_path, capsy
     assert code == 0, err
     assert link.is_symlink() and link.resolve() == real
     assert "runs = 2" in real.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ('armor = "padded"', 'armor = { name = "X", class = 0 }', "armor.class"),
+    ('weapon = "knife"', 'weapon = { name = "K", kind = "bow", damage = "x" }', "weapon.damage"),
+    ('loadout = ["Dirty Stab", "Ankle Cut"]', 'loadout = ["Nope"]', "loadout"),
+])
+@pytest.mark.parametrize("command", [["battle", "goblin_ambush", "--seed", "1"],
+                                     ["simulate", "goblin_ambush", "--runs", "2"],
+                                     ["sweep", "goblin_ambush", "--levels", "2", "--runs", "1"]])
+def test_a_game_masters_broken_enemy_file_is_reported_by_battle_simulate_and_sweep(
+        command, old, new, key, tmp_path, data_dir, capsys, monkeypatch):
+    """By hand: a goblin.toml with armor class 0 or a weapon's damage = "x" crashed `horizon battle
+    goblin_ambush` (exit 70), and one slotting an ability it hasn't ('Nope') fought on, though
+    `horizon validate` names each."""
+    import shutil
+
+    from horizon_tui.content import catalogue
+
+    root = tmp_path / "data"
+    shutil.copytree(data_dir, root)
+    goblin = root / "enemies" / "goblin.toml"
+    text = goblin.read_text(encoding="utf-8")
+    assert old in text
+    goblin.write_text(text.replace(old, new), encoding="utf-8")
+    monkeypatch.setenv("HORIZON_DATA", str(root))
+    monkeypatch.setattr(catalogue, "_cache", {})
+    code, out, err = run(capsys, *command[:2], "--party", str(IRIEL), *command[2:])
+    assert code == 1 and out == ""
+    assert f"{goblin}:" in err and key in err
