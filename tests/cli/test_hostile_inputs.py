@@ -329,3 +329,18 @@ def test_a_game_masters_broken_enemy_file_is_reported_by_battle_simulate_and_swe
     code, out, err = run(capsys, *command[:2], "--party", str(IRIEL), *command[2:])
     assert code == 1 and out == ""
     assert f"{goblin}:" in err and key in err
+
+
+def test_a_file_name_or_key_with_control_characters_is_one_line_of_plain_text(tmp_path, capsys):
+    """By hand: `horizon validate $'bad\\nname.toml'` split its problem over two lines (one line per
+    problem, the contract), and a file named with an escape sequence ('\\x1b[31m', or a terminal
+    title or clipboard one) was written raw to the terminal."""
+    names = ["bad\nname.toml", "bad\x1b[31mred.toml", "bad\x1b]52;c;aGk=\x07.toml"]
+    for name in names:
+        (tmp_path / name).write_text('name = ""\nspecies = "human"\nweapon = "dagger"\n[attributes]\n"\\u001b[2J" = 1\n')
+    code, out, _ = run(capsys, "validate", *(str(tmp_path / n) for n in names))
+    assert code == 1
+    assert "\x1b" not in out and "\x07" not in out
+    lines = out.splitlines()
+    assert all(line.startswith(str(tmp_path)) for line in lines)
+    assert any("bad\\nname.toml:" in line for line in lines) and any("\\x1b[2J" in line for line in lines)
