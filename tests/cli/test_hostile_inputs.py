@@ -344,3 +344,39 @@ def test_a_file_name_or_key_with_control_characters_is_one_line_of_plain_text(tm
     lines = out.splitlines()
     assert all(line.startswith(str(tmp_path)) for line in lines)
     assert any("bad\\nname.toml:" in line for line in lines) and any("\\x1b[2J" in line for line in lines)
+
+
+@pytest.mark.parametrize("answer", [b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", None])
+def test_sweep_scheduler_that_is_not_dask_is_refused_in_a_line(answer, capsys, monkeypatch):
+    """By hand: `sweep --scheduler tcp://HOST:PORT` naming a web server crashed (exit 70: Dask read
+    its answer as a 3 EiB message, MemoryError); naming a service that answers nothing waited for
+    ever. Now exit 1 'can't reach the Dask scheduler at …' after at most the probe's wait."""
+    import socket
+    import threading
+
+    from horizon_tui.engine.sweep import work
+
+    monkeypatch.setattr(work, "PROBE_SECONDS", 1.0)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held = []
+
+    def serve():
+        while True:
+            try:
+                peer, _ = server.accept()
+            except OSError:
+                return
+            held.append(peer)
+            if answer:
+                peer.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        code, out, err = run(capsys, "sweep", "goblin_ambush", "--party", str(IRIEL), "--levels", "2", "--runs", "1",
+                             "--scheduler", f"tcp://127.0.0.1:{server.getsockname()[1]}")
+    finally:
+        server.close()
+    assert code == 1 and out == ""
+    assert "can't reach the Dask scheduler" in err and "not a Dask scheduler" in err
