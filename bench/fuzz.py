@@ -123,10 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.exec:
         from horizon_tui.content.catalogue import default_catalogue
         from horizon_tui.content.encounters import load_enemies
-        from horizon_tui.validate import _register_later_validators
+        import horizon_tui.engine.validate  # noqa: F401 - the engine's validators, imported once
 
         load_enemies(default_catalogue())  # imported and loaded once, in the parent the children share
-        _register_later_validators()
         import horizon_tui.cli  # noqa: F401
         import horizon_tui.render  # noqa: F401
         import horizon_tui.rules.validation  # noqa: F401

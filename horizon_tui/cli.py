@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
+from horizon_tui.paths import path_argument
 from horizon_tui.errors import DataError, HorizonError
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
@@ -26,25 +26,26 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="horizon", description="Horizon of Darkness: player app, GM tool and rules.")
     parser.add_argument("--version", action="version", version=f"horizon {_version()}")
-    parser.add_argument("--saves", "--saves-dir", dest="saves", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--saves", "--saves-dir", dest="saves", type=path_argument, default=None, metavar="DIR",
                         help="the saves folder (default: saves/ in your user data folder)")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     p = sub.add_parser("sheet", help="a character's sheet")
-    p.add_argument("file", type=Path)
+    p.add_argument("file", type=path_argument)
     p.add_argument("--json", action="store_true", help="one JSON object")
 
     p = sub.add_parser("rules", help="the rules data in force, house defaults marked [H]")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--rules-file", type=Path, default=None, help="a campaign's own rules.toml")
+    p.add_argument("--rules-file", type=path_argument, default=None, help="a campaign's own rules.toml")
 
     p = sub.add_parser("roll", help="roll dice, e.g. 2d6+3")
-    p.add_argument("expr")
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("expr", help="dice and numbers: 2d6+3, 4d6kh3, (1d8+2)*2; one that starts with '-' "
+                                "goes after --: horizon roll -- -1d4")
+    p.add_argument("--seed", type=int, default=None, help="the same seed, the same roll (default: a random one)")
+    p.add_argument("--json", action="store_true", help="one JSON object: expr, total, rolls, seed, min, max")
 
     p = sub.add_parser("validate", help="check data files, characters, encounters and saves")
-    p.add_argument("paths", nargs="+", type=Path)
+    p.add_argument("paths", nargs="+", type=path_argument)
 
     from horizon_tui import commands
 
@@ -99,9 +100,9 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
 
 
 def _catalogue():
-    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.rules.validation import checked_catalogue
 
-    return default_catalogue()
+    return checked_catalogue()  # its rules sane: a GM's broken formula is named, not a crash
 
 
 def cmd_sheet(args) -> int:
@@ -132,7 +133,9 @@ def cmd_rules(args) -> int:
     from horizon_tui.content.catalogue import load_ruleset
     from horizon_tui.render import print_rules, rules_document
 
-    rules = load_ruleset(args.rules_file) if args.rules_file else _catalogue().rules
+    from horizon_tui.content.catalogue import default_catalogue
+
+    rules = load_ruleset(args.rules_file) if args.rules_file else default_catalogue().rules  # shown as they are
     if args.json:
         print(json.dumps(rules_document(rules), ensure_ascii=False))
     else:

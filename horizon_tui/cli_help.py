@@ -34,7 +34,8 @@ EXAMPLES: dict[str, str] = {
   horizon rules --rules-file campaign/rules.toml""",
     "roll": """\
   horizon roll 2d6+3
-  horizon roll 4d6kh3 --seed 1 --json""",
+  horizon roll 4d6kh3 --seed 1 --json
+  horizon roll -- -1d4+2               an expression starting with '-' goes after --""",
     "validate": """\
   horizon validate data/               the whole catalogue
   horizon validate examples/party/*.toml my-saves/""",

@@ -24,13 +24,22 @@ class Problem:
     suggestion: str | None = None
 
     def __str__(self) -> str:
-        where = self.file
+        where = plain(self.file)
         if self.line is not None:
             where += f":{self.line}"
-        text = f"{where}: {self.key or '(file)'}: {self.message}"
+        text = f"{where}: {plain(self.key) or '(file)'}: {plain(self.message)}"
         if self.suggestion:
-            text += f" (did you mean '{self.suggestion}'?)"
+            text += f" (did you mean '{plain(self.suggestion)}'?)"
         return text
+
+
+def plain(text: str) -> str:
+    """`text` as one line of plain text: a newline, an escape sequence or any other control
+    character (in a file's name, a key) shown as its escape, so a problem stays one line and
+    nothing reaches the terminal as a command."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class DataError(HorizonError):

@@ -66,3 +66,13 @@ def write_private_bytes(path: Path, data: bytes) -> None:
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
     os.replace(tmp, path)
+
+
+def path_argument(text: str) -> Path:
+    """A FILE or DIR on the command line (argparse `type=`): an empty one (an unset shell
+    variable) is bad usage, not the current folder that `Path("")` would make of it."""
+    import argparse
+
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path (an unset variable?); give a file or folder")
+    return Path(text)

@@ -6,6 +6,7 @@ from typing import Any
 
 import attrs
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from horizon_tui.content.convert import converter
@@ -15,7 +16,8 @@ from horizon_tui.content.ruleset import Ruleset
 
 def print_sheet(sheet: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console()
-    title = f"{sheet['name']} — {sheet['species']}, level {sheet['level']}"
+    # names are the file's text: shown as written, never read as Rich markup ("[/]" would raise)
+    title = escape(f"{sheet['name']} — {sheet['species']}, level {sheet['level']}")
     head = Table.grid(padding=(0, 2))
     head.add_row("XP", str(sheet["xp"]), "points bought", str(sheet["points_bought"]),
                   "next point", f"{sheet['next_point_cost']} XP")
@@ -27,16 +29,16 @@ def print_sheet(sheet: dict[str, Any], console: Console | None = None) -> None:
         stats.add_row(name, str(value) if name == "health" else f"{value:.1f}")
     combat = Table(title="Combat", show_header=False)
     weapon = sheet["weapon"]
-    combat.add_row("weapon", f"{weapon['name']} ({weapon['kind'].replace('_', '-')}, {weapon['damage']})")
+    combat.add_row("weapon", escape(f"{weapon['name']} ({weapon['kind'].replace('_', '-')}, {weapon['damage']})"))
     armor = sheet["armor"]
-    combat.add_row("armor", "none" if armor is None else f"{armor['name']} (class {armor['class']})")
+    combat.add_row("armor", "none" if armor is None else escape(f"{armor['name']} (class {armor['class']})"))
     attack = sheet["normal_attack"]
     combat.add_row("normal attack", f"{attack['min']:.1f} – {attack['max']:.1f}")
     combat.add_row("critical chance", f"{sheet['crit_chance']:.1f}%")
     combat.add_row("ability slots", str(sheet["slots"]))
     combat.add_row("charges", "  ".join(f"{d}:{n}" for d, n in sheet["charges"].items()))
     combat.add_row("free-action points", str(sheet["free_action_points"]))
-    combat.add_row("loadout", ", ".join(sheet["loadout"]) or "—")
+    combat.add_row("loadout", escape(", ".join(sheet["loadout"])) or "—")
     console.print(f"[bold]{title}[/bold]")
     console.print(head)
     grid = Table.grid(padding=(0, 2))
@@ -111,8 +113,9 @@ def print_rules(rules: Ruleset, console: Console | None = None) -> None:
             if field.name == "kinds":
                 continue
             value = converter.unstructure(getattr(obj, field.name))
-            other.add_row(f"{section}.{field.name}", str(value), _mark(type(obj), field.name))
+            other.add_row(f"{section}.{field.name}", escape(str(value)), _mark(type(obj), field.name))
     for action in rules.free_actions:
-        other.add_row(f"free action: {action.name}", f"{action.effect}, chance {float(action.chance):g}", "[H] R-13")
+        other.add_row(escape(f"free action: {action.name}"), escape(f"{action.effect}, chance {float(action.chance):g}"),
+                      "[H] R-13")
     console.print(other)
     console.print("[H] marks a house default: the source text is silent, so this is a reading a GM may change.")

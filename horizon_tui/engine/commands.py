@@ -6,10 +6,11 @@ import random
 import sys
 from pathlib import Path
 
-from horizon_tui.content.catalogue import Catalogue, default_catalogue
+from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import load_character
-from horizon_tui.content.encounters import EnemyDef, load_enemies
+from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.errors import DataError, HorizonError, Problem
+from horizon_tui.paths import path_argument
 
 
 def load_party(files: list[Path], catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None):
@@ -42,9 +43,12 @@ def prepare(encounter: str, party_files: list[Path], seed: int, catalogue: Catal
             enemies: dict[str, EnemyDef] | None = None):
     """Everything `battle` and `simulate` need, loaded and checked once."""
     from horizon_tui.engine.encounter import load_encounter
+    from horizon_tui.rules.validation import checked_catalogue
 
-    catalogue = catalogue or default_catalogue()
-    enemies = enemies if enemies is not None else load_enemies(catalogue)
+    from horizon_tui.engine.validate import checked_enemies
+
+    catalogue = catalogue or checked_catalogue()
+    enemies = enemies if enemies is not None else checked_enemies(catalogue)
     setup = load_encounter(encounter, catalogue, enemies)
     party = load_party(party_files, catalogue, enemies)
     _one_name_each(party, party_files)
@@ -102,6 +106,6 @@ def cmd_battle(args) -> int:
 
 def add_battle_arguments(parser) -> None:
     parser.add_argument("encounter", help="an encounter id from data/encounters/ or a path")
-    parser.add_argument("--party", nargs="+", type=Path, required=True, metavar="FILE")
+    parser.add_argument("--party", nargs="+", type=path_argument, required=True, metavar="FILE")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--json", action="store_true", help="JSON lines of events")

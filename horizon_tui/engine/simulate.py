@@ -18,6 +18,7 @@ import attrs
 
 from horizon_tui.engine.sweep.summary import WinEstimate, estimate_from
 from horizon_tui.engine.sweep.work import Progress, Stop, battle_seed
+from horizon_tui.paths import path_argument
 
 __all__ = ["WinEstimate", "estimate", "encounter_rating"]
 
@@ -233,10 +234,11 @@ def cmd_simulate(args) -> int:
 
 def _print_summary(setup, summary: dict[str, Any], outcomes: list[Outcome], workers: int) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    console = Console()
-    console.print(f"[bold]{setup.name}[/bold] — {summary['runs']} battles, seed {summary['seed']}, "
+    console = Console()  # names are the files' text: escaped, never read as markup ("[/]" raises)
+    console.print(f"[bold]{escape(setup.name)}[/bold] — {summary['runs']} battles, seed {summary['seed']}, "
                   f"{workers} worker{'s' if workers != 1 else ''}, {summary['battles_per_second']} battles/s")
     r = summary["rounds"]
     console.print(f"Party wins {summary['win_rate']:.1%}  (losses {summary['losses']}, draws {summary['draws']})")
@@ -245,13 +247,13 @@ def _print_summary(setup, summary: dict[str, Any], outcomes: list[Outcome], work
     table.add_column("character")
     table.add_column("alive at the end", justify="right")
     for name, share in summary["survivors"].items():
-        table.add_row(name, f"{share:.1%}")
+        table.add_row(escape(name), f"{share:.1%}")
     console.print(table)
     damage = Table(title="The party's damage by ability (mean per battle)")
     damage.add_column("ability")
     damage.add_column("damage", justify="right")
     for name, amount in sorted(summary["damage_by_ability"].items(), key=lambda kv: -kv[1]):
-        damage.add_row(name, f"{amount:g}")
+        damage.add_row(escape(name), f"{amount:g}")
     console.print(damage)
     from horizon_tui.terminal import wants_color
 
@@ -260,7 +262,7 @@ def _print_summary(setup, summary: dict[str, Any], outcomes: list[Outcome], work
 
 def add_simulate_arguments(parser) -> None:
     parser.add_argument("encounter", help="an encounter id from data/encounters/ or a path")
-    parser.add_argument("--party", nargs="+", type=Path, required=True, metavar="FILE")
+    parser.add_argument("--party", nargs="+", type=path_argument, required=True, metavar="FILE")
     parser.add_argument("--runs", type=int, required=True, metavar="N", help="battles to play (1 to 1,000,000)")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--workers", type=int, default=None, help="processes (default: the machine's cores)")

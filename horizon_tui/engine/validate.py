@@ -137,3 +137,26 @@ def check_encounter_file(path: Path, catalogue: Catalogue) -> list[Problem]:
             problems.append(problem)
         return problems
     return []
+
+
+def checked_enemies(catalogue: Catalogue) -> dict[str, EnemyDef]:
+    """The enemy catalogue, each enemy checked as `horizon validate` checks its file (`check_enemy`),
+    for the commands that fight with it: a GM's goblin with armor class 0, a weapon's damage "x" or
+    a loadout naming an ability it hasn't is named with its file and line, not met as an internal
+    error (or a fight under rules it breaks)."""
+    from horizon_tui.content.encounters import load_enemies
+
+    enemies = load_enemies(catalogue)
+    root = catalogue.root
+    if root is None:
+        return enemies
+    profiles = cached_ai_profiles(profiles_path(root)) if profiles_path(root).is_file() else None
+    problems: list[Problem] = []
+    for enemy_id, enemy in enemies.items():
+        file = root / "enemies" / f"{enemy_id}.toml"
+        found = check_enemy(enemy, catalogue, str(file), set(enemies), profiles)
+        if found:
+            problems += locate(found, read_document(file)[1]) if file.is_file() else found
+    if problems:
+        raise DataError(problems)
+    return enemies

@@ -13,7 +13,7 @@ from horizon_tui.content.models import (
     ATTRIBUTES, EFFECTS, STATS, Ability, AbilityKind, Character, Difficulty, Species, Target, Weapon,
 )
 from horizon_tui.content.ruleset import Ruleset
-from horizon_tui.errors import Problem
+from horizon_tui.errors import DataError, Problem
 from horizon_tui.rules.character import build
 from horizon_tui.rules.combat import armor_strength_required, attack_formula
 from horizon_tui.rules.dice import DiceError, parse_dice
@@ -282,3 +282,23 @@ def check_ruleset(rules: Ruleset, file: str) -> list[Problem]:
             problems.append(Problem(file, f"turns.{key}", str(exc)))
     return problems
 
+
+def checked_catalogue() -> Catalogue:
+    """The data folder's catalogue, checked as `horizon validate` checks it (`check_catalogue`: the
+    rules, weapons, armor and species), for the commands that compute with it: a GM's
+    `diagonal_cost = -1`, `damage = "x"` or armor `class = -1` is named with its file and line, not
+    met as an internal error in the first turn."""
+    from pathlib import Path
+
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.content.files import locate, read_document
+
+    catalogue = default_catalogue()
+    problems = check_catalogue(catalogue)
+    if problems:
+        located = []
+        for file in dict.fromkeys(p.file for p in problems):
+            mine = [p for p in problems if p.file == file]
+            located += locate(mine, read_document(Path(file))[1]) if Path(file).is_file() else mine
+        raise DataError(located)
+    return catalogue

@@ -84,8 +84,14 @@ def _alive(holder: Holder) -> bool:
 
 def _read_record(path: Path) -> tuple[Holder | None, bool]:
     """The last holder written beside `path` (None if no readable record) and whether it let go."""
+    import stat
+
     try:
-        raw = owner_path(path).read_bytes()
+        record = owner_path(path)
+        if not stat.S_ISREG(os.stat(record).st_mode):  # a pipe would block, /dev/zero never end
+            return None, True
+        with open(record, "rb") as handle:
+            raw = handle.read(4097)
         if len(raw) > 4096:
             return None, True
         data = json.loads(raw)
@@ -94,7 +100,7 @@ def _read_record(path: Path) -> tuple[Holder | None, bool]:
             host=str(data["host"])[:255], token=str(data["token"])[:64],
         )
         return holder, bool(data.get("released", False))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None, True
 
 

@@ -222,9 +222,12 @@ class Accounts:
     def role(self, name: str) -> str:
         """`gm` or `player`. A role file that says anything else is read as `player`: an
         account is never given more than it was."""
-        try:
-            text = (self.user_dir(name) / ROLE_FILE).read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError):
+        from horizon_tui.content.guard import read_limited
+        from horizon_tui.errors import DataError
+
+        try:  # plain files only, a few bytes: a pipe there would block every login
+            text = read_limited(self.user_dir(name) / ROLE_FILE, 64).decode("utf-8").strip()
+        except (DataError, UnicodeDecodeError):
             return "player"
         return text if text in ROLES else "player"
 

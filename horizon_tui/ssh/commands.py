@@ -11,6 +11,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from horizon_tui.paths import path_argument
+
 SERVE_DESCRIPTION = """\
 Host the player app over SSH (examples at the end; the README's "Hosting over SSH" says more).
 
@@ -30,6 +32,13 @@ def _count(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
+
+
+def _host(text: str) -> str:
+    """An empty --host (an unset variable) would listen on every address: only 0.0.0.0 says that."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty address would listen on every address; say 0.0.0.0 for that")
+    return text
 
 
 def _seconds(text: str) -> float:
@@ -62,7 +71,7 @@ def _startups(text: str):
 
 
 def _data_dir_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--data-dir", type=path_argument, default=None, metavar="DIR",
                         help="host key, accounts and players' saves (default: the user data "
                              "folder's server/, e.g. ~/.local/share/horizon/server)")
 
@@ -77,11 +86,11 @@ def data_dir_of(args) -> Path:
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter  # examples: cli_help.py
     parser.description = SERVE_DESCRIPTION
-    parser.add_argument("--host", default="127.0.0.1",
+    parser.add_argument("--host", type=_host, default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for every address)")
     parser.add_argument("--port", type=_port, default=2222, help="port (default 2222)")
     _data_dir_argument(parser)
-    parser.add_argument("--motd", type=Path, default=None, metavar="FILE",
+    parser.add_argument("--motd", type=path_argument, default=None, metavar="FILE",
                         help="a message (UTF-8 text, at most 8 KiB) shown after login, before the menu")
     parser.add_argument("--idle-timeout", type=_seconds, default=1800.0, metavar="SECONDS",
                         help="end a session with no key pressed for this long, saving (default 1800; 0 never)")
@@ -153,7 +162,7 @@ def add_users_arguments(parser: argparse.ArgumentParser) -> None:
     sub.required = True
     p = sub.add_parser("add", help="let NAME log in with the public key in PUBKEY_FILE")
     p.add_argument("name")
-    p.add_argument("--key", type=Path, required=True, metavar="PUBKEY_FILE",
+    p.add_argument("--key", type=path_argument, required=True, metavar="PUBKEY_FILE",
                    help="an OpenSSH public key file, e.g. ~/.ssh/id_ed25519.pub "
                         "(ed25519, or RSA of 3072 bits or more)")
     p.add_argument("--gm", action="store_true",
@@ -172,6 +181,7 @@ def add_users_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_serve_ssh(args) -> int:
     import asyncio
+    import socket
 
     from horizon_tui.ssh.limits import Startups
     from horizon_tui.ssh.motd import read_motd
@@ -195,6 +205,9 @@ def cmd_serve_ssh(args) -> int:
         app_command=app_command, **live_settings(args))
     try:
         return asyncio.run(serve(settings))
+    except socket.gaierror as exc:  # the name of no address
+        print(f"horizon serve-ssh: --host {args.host}: no such address ({exc.strerror or exc})", file=sys.stderr)
+        return 1
     except OSError as exc:  # the port is taken, the data folder can't be written, …
         print(f"horizon serve-ssh: {exc}", file=sys.stderr)
         return 1

@@ -41,12 +41,19 @@ def _pid_alive(pid: int) -> bool:
 
 
 def read_json(path: Path) -> dict | None:
+    """A status file, or None when it isn't one of ours: not a plain file (a pipe would block,
+    /dev/zero never end), too big, or not a JSON object (nested past the parser's depth too)."""
+    import stat
+
     try:
-        raw = path.read_bytes()
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            raw = handle.read(STATUS_LIMIT + 1)
         if len(raw) > STATUS_LIMIT:
             return None
         data = json.loads(raw)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 

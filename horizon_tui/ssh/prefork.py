@@ -539,8 +539,11 @@ def serve(control: socket.socket, *, warm_up: bool = True, immortalize: bool = T
     signal.signal(signal.SIGCHLD, lambda *_: None)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the host ends sessions; we end when it goes
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    control.send(json.dumps({"ready": True, "took": time.perf_counter() - started,
-                             "page_merging": merging, "immortal": immortal}).encode())
+    try:
+        control.send(json.dumps({"ready": True, "took": time.perf_counter() - started,
+                                 "page_merging": merging, "immortal": immortal}).encode())
+    except OSError:  # the host gave up before we were warm (a --host it can't listen on): no one to serve
+        return 0
     host_gone = False
     while not host_gone or children:
         readable, _, _ = select.select([wake_r] + ([] if host_gone else [control]), [], [],

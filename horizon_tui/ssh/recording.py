@@ -24,7 +24,7 @@ from pathlib import Path
 import attrs
 
 from horizon_tui.errors import HorizonError
-from horizon_tui.paths import private_dir
+from horizon_tui.paths import path_argument, private_dir
 
 RECORDINGS = "recordings"
 FLUSH_EVERY = 1.0  # seconds: a crash of the host loses at most this much of a recording
@@ -330,7 +330,7 @@ def cmd_replay(args) -> int:
 
 
 def add_replay_arguments(parser) -> None:
-    parser.add_argument("file", type=Path, help="an asciicast v2 recording (.cast)")
+    parser.add_argument("file", type=path_argument, help="an asciicast v2 recording (.cast)")
     parser.add_argument("--speed", type=float, default=1.0, metavar="X",
                         help="play X times as fast (default 1; 100 shows a game in moments)")
     parser.add_argument("--idle-limit", type=float, default=3.0, metavar="SECONDS",

@@ -15,6 +15,7 @@ enemies' turns now", which the GM's screen shares.
 from __future__ import annotations
 
 import difflib
+import os
 from pathlib import Path
 
 import attrs
@@ -196,16 +197,16 @@ def load_keymap(path: Path) -> tuple[dict[str, str], list[Problem]]:
     from horizon_tui.content.guard import current, read_limited
     from horizon_tui.errors import DataError
 
-    if not path.exists():
+    if not os.path.lexists(path):  # a link to nowhere is a problem, not "no keymap"
         return {}, []
-    try:  # a plain file of at most files.file_bytes (a link to /dev/zero would read for ever)
+    try:  # the guard's reader: plain files only (a pipe would block the start), the size limit
         raw = read_limited(path, current().file_bytes)
     except DataError as exc:
-        return {}, list(exc.problems)
+        return {}, [attrs.evolve(p, message=f"{p.message}; nothing in it was applied") for p in exc.problems]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return {}, [Problem(str(path), "", f"is not UTF-8 text (byte {exc.start}); save it as UTF-8")]
+        return {}, [Problem(str(path), "", f"is not UTF-8 text (byte {exc.start}); nothing in it was applied")]
     return parse_keymap(text, str(path))
 
 

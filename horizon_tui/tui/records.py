@@ -13,6 +13,7 @@ No Textual here (tested without a terminal). Beside a character's battle in prog
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import time
@@ -28,12 +29,13 @@ _STAMP = "%Y%m%d-%H%M%S"
 
 def encounter_name(encounter: str | Path) -> str:
     """An encounter's `name` (Goblin Ambush), else its file's stem in words (goblin ambush)."""
-    import tomllib
+    from horizon_tui.content.files import read_document
+    from horizon_tui.errors import DataError
 
     path = Path(encounter)
-    try:
-        name = tomllib.loads(path.read_text(encoding="utf-8")).get("name")
-    except (OSError, ValueError, UnicodeDecodeError):
+    try:  # the guarded reader: a pipe, /dev/zero or a file nested past tomllib's depth is no name
+        name = read_document(path)[0].get("name")
+    except DataError:
         name = None
     return str(name) if isinstance(name, str) and name.strip() else path.stem.replace("_", " ")
 
@@ -120,11 +122,18 @@ def _battle_file(path: Path, kind: str, headline: str = "") -> BattleFile:
     mtime = path.stat().st_mtime
     stem = stem_of(path)
     json_path = path if path.suffix == ".json" else path.with_suffix(".json")
-    try:
-        data = json.loads(json_path.read_text(encoding="utf-8"))
+    from horizon_tui.errors import DataError
+    from horizon_tui.saves.store import read_json
+
+    try:  # the guarded reader (size, nesting, plain files only): a damaged save is listed, not a crash
+        data = read_json(json_path)
         party = tuple(str(m["character"]["name"]) for m in data.get("party", []))
         return BattleFile(path, stem, mtime, str(data.get("encounter", "")), party,
                           len(data.get("inputs", [])), headline, kind=kind)
+    except DataError as exc:
+        if kind == "record" and not json_path.exists():
+            return BattleFile(path, stem, mtime, headline=headline, kind=kind)
+        return BattleFile(path, stem, mtime, problem=f"can't be read: {exc.problems[0].message}", kind=kind)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         if kind == "record" and not json_path.exists():
             return BattleFile(path, stem, mtime, headline=headline, kind=kind)
@@ -171,8 +180,9 @@ def records(saves_dir: Path) -> list[BattleFile]:
     for path in folder.glob("*.txt"):
         if path.name.startswith("."):
             continue
-        try:
-            headline = path.read_text(encoding="utf-8", errors="replace").split("\n", 2)[1].strip()
+        try:  # plain files only (a pipe would keep the list waiting), its first lines only
+            with open(path, "rb") if path.is_file() else io.BytesIO() as handle:
+                headline = handle.read(4096).decode("utf-8", errors="replace").split("\n", 2)[1].strip()
         except (OSError, IndexError):
             headline = ""
         found.append(_battle_file(path, "record", headline))

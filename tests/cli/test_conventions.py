@@ -83,3 +83,12 @@ def test_no_help_shows_a_doubled_percent_sign():
     sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
     for name, child in sub.choices.items():
         assert "%%" not in child.format_help(), name
+
+
+def test_roll_help_says_each_argument_and_how_to_roll_a_negative_expression(capsys):
+    """By hand: `horizon roll -1d6` said only 'the following arguments are required: expr', and
+    `horizon roll --help` said nothing of expr, --seed or --json."""
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["roll", "--help"])
+    text = capsys.readouterr().out
+    assert "horizon roll -- -1d4" in text and "the same seed, the same roll" in text and "one JSON object" in text

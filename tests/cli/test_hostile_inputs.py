@@ -199,3 +199,184 @@ def test_a_crash_report_is_written_whatever_the_command_line_holds(monkeypatch):
     monkeypatch.setattr(sys, "argv", ["horizon", "sheet", "bad\udcfe.toml"])
     report = crash.write_report(RuntimeError("boom"), "horizon sheet")
     assert report is not None and "bad\\udcfe.toml" in report.read_text(encoding="utf-8")
+
+
+MARKUP = "Iri[/]el [bold]"  # Rich markup: a closing tag with nothing open raises; [bold] restyles
+
+
+def markup_party(tmp_path) -> Path:
+    path = tmp_path / "markup.toml"
+    text = IRIEL.read_text(encoding="utf-8").replace('"Iriel"', f'"{MARKUP}"').replace('"Opening Cut"', '"Cut [/i]"')
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command", [
+    ["sheet"], ["simulate", "wolves", "--runs", "2", "--seed", "1", "--party"],
+])
+def test_names_are_printed_as_written_never_read_as_markup(command, tmp_path, capsys):
+    """By hand: a character called 'Iri[/]el' crashed `horizon sheet` and `horizon simulate`
+    (exit 70, Rich's MarkupError), and '[blink red]Iriel' was shown as 'Iriel', blinking."""
+    code, out, err = run(capsys, *command, str(markup_party(tmp_path)))
+    assert (code, err) == (0, "")
+    assert MARKUP in out.replace("\n", " ") or MARKUP.strip() in out
+    assert "Cut [/i]" in out
+
+
+def test_sweep_prints_an_encounter_id_with_brackets_as_it_is(tmp_path, capsys):
+    folder = tmp_path / "encounters"
+    folder.mkdir()
+    source = Path(__file__).resolve().parents[2] / "data" / "encounters" / "goblin_ambush.toml"
+    path = folder / "ambush[bold].toml"
+    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run(capsys, "sweep", str(path), "--party", str(IRIEL), "--levels", "2", "--runs", "1",
+                         "--seed", "1")
+    assert code == 0, err
+    assert "│ ambush[bold] " in out  # its row of the table
+
+
+@pytest.mark.parametrize("argv", [
+    ["sheet", ""], ["validate", ""], ["validate", "data", " "], ["rules", "--rules-file", ""],
+    ["battle", "wolves", "--party", ""], ["simulate", "wolves", "--runs", "1", "--party", ""],
+    ["sweep", "wolves", "--levels", "2", "--runs", "1", "--party", ""], ["replay", ""],
+    ["users", "list", "--data-dir", ""], ["--saves", "", "sheet", "x.toml"],
+])
+def test_an_empty_path_is_bad_usage_not_the_current_folder(argv, capsys):
+    """By hand: `horizon validate "$UNSET"` checked every file under the current folder (an empty
+    path is '.'), `horizon sheet ""` said '.: is not a plain file'; `--saves ""` would have kept
+    saves in the current folder."""
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2
+    assert "an empty path" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("file, old, new, key", [
+    ("rules.toml", 'initiative_die = "1d6"', 'initiative_die = "x"', "turns.initiative_die"),
+    ("rules.toml", "diagonal_cost = 1 ", "diagonal_cost = -1 ", "turns.diagonal_cost"),
+    ("rules.toml", 'formula = "weapon + strength*1.2', 'formula = "x + strength*1.2', "attack.formula"),
+    ("weapons.toml", 'damage = "1d6"', 'damage = "x"', ".damage"),       # the knife, a goblin's
+    ("armor.toml", "class = 10", "class = -1", "padded.class"),
+])
+@pytest.mark.parametrize("command", [["battle", "wolves", "--seed", "1"], ["simulate", "wolves", "--runs", "2"],
+                                     ["sheet"]])
+def test_a_game_masters_broken_rules_file_is_reported_by_battle_and_simulate(
+        command, file, old, new, key, tmp_path, data_dir, capsys, monkeypatch):
+    """By hand: with `initiative_die = "x"` or `diagonal_cost = -1` in the data folder's
+    rules.toml, `horizon battle` crashed (exit 70: DiceError, tcod's ValueError), and with
+    `formula = "x + …"` so did `horizon sheet` (FormulaError), though validate and sweep name the key;
+    so did a weapon's `damage = "x"` or an armor's `class = -1` in the catalogue (KeyError)."""
+    import shutil
+
+    from horizon_tui.content import catalogue
+
+    root = tmp_path / "data"
+    shutil.copytree(data_dir, root)
+    rules = root / file
+    text = rules.read_text(encoding="utf-8")
+    assert old in text
+    rules.write_text(text.replace(old, new), encoding="utf-8")
+    monkeypatch.setenv("HORIZON_DATA", str(root))
+    monkeypatch.setattr(catalogue, "_cache", {})
+    argv = [*command, str(IRIEL)] if command == ["sheet"] else [*command[:2], "--party", str(IRIEL), *command[2:]]
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and out == ""
+    assert f"{rules}:" in err and key in err
+
+
+def test_sweep_rate_writes_through_a_link_into_the_file_it_names(tmp_path, capsys):
+    """By hand: `sweep encounters/amb.toml --rate`, amb.toml a symbolic link to the GM's own file,
+    replaced the link with a rated copy and left the GM's file as it was."""
+    source = Path(__file__).resolve().parents[2] / "data" / "encounters" / "goblin_ambush.toml"
+    real = tmp_path / "mine" / "amb.toml"
+    real.parent.mkdir()
+    real.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    link = tmp_path / "encounters" / "amb.toml"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    code, _, err = run(capsys, "sweep", str(link), "--party", str(IRIEL), "--levels", "2", "--runs", "2",
+                       "--seed", "1", "--rate", "--json")
+    assert code == 0, err
+    assert link.is_symlink() and link.resolve() == real
+    assert "runs = 2" in real.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ('armor = "padded"', 'armor = { name = "X", class = 0 }', "armor.class"),
+    ('weapon = "knife"', 'weapon = { name = "K", kind = "bow", damage = "x" }', "weapon.damage"),
+    ('loadout = ["Dirty Stab", "Ankle Cut"]', 'loadout = ["Nope"]', "loadout"),
+])
+@pytest.mark.parametrize("command", [["battle", "goblin_ambush", "--seed", "1"],
+                                     ["simulate", "goblin_ambush", "--runs", "2"],
+                                     ["sweep", "goblin_ambush", "--levels", "2", "--runs", "1"]])
+def test_a_game_masters_broken_enemy_file_is_reported_by_battle_simulate_and_sweep(
+        command, old, new, key, tmp_path, data_dir, capsys, monkeypatch):
+    """By hand: a goblin.toml with armor class 0 or a weapon's damage = "x" crashed `horizon battle
+    goblin_ambush` (exit 70), and one slotting an ability it hasn't ('Nope') fought on, though
+    `horizon validate` names each."""
+    import shutil
+
+    from horizon_tui.content import catalogue
+
+    root = tmp_path / "data"
+    shutil.copytree(data_dir, root)
+    goblin = root / "enemies" / "goblin.toml"
+    text = goblin.read_text(encoding="utf-8")
+    assert old in text
+    goblin.write_text(text.replace(old, new), encoding="utf-8")
+    monkeypatch.setenv("HORIZON_DATA", str(root))
+    monkeypatch.setattr(catalogue, "_cache", {})
+    code, out, err = run(capsys, *command[:2], "--party", str(IRIEL), *command[2:])
+    assert code == 1 and out == ""
+    assert f"{goblin}:" in err and key in err
+
+
+def test_a_file_name_or_key_with_control_characters_is_one_line_of_plain_text(tmp_path, capsys):
+    """By hand: `horizon validate $'bad\\nname.toml'` split its problem over two lines (one line per
+    problem, the contract), and a file named with an escape sequence ('\\x1b[31m', or a terminal
+    title or clipboard one) was written raw to the terminal."""
+    names = ["bad\nname.toml", "bad\x1b[31mred.toml", "bad\x1b]52;c;aGk=\x07.toml"]
+    for name in names:
+        (tmp_path / name).write_text('name = ""\nspecies = "human"\nweapon = "dagger"\n[attributes]\n"\\u001b[2J" = 1\n')
+    code, out, _ = run(capsys, "validate", *(str(tmp_path / n) for n in names))
+    assert code == 1
+    assert "\x1b" not in out and "\x07" not in out
+    lines = out.splitlines()
+    assert all(line.startswith(str(tmp_path)) for line in lines)
+    assert any("bad\\nname.toml:" in line for line in lines) and any("\\x1b[2J" in line for line in lines)
+
+
+@pytest.mark.parametrize("answer", [b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", None])
+def test_sweep_scheduler_that_is_not_dask_is_refused_in_a_line(answer, capsys, monkeypatch):
+    """By hand: `sweep --scheduler tcp://HOST:PORT` naming a web server crashed (exit 70: Dask read
+    its answer as a 3 EiB message, MemoryError); naming a service that answers nothing waited for
+    ever. Now exit 1 'can't reach the Dask scheduler at …' after at most the probe's wait."""
+    import socket
+    import threading
+
+    from horizon_tui.engine.sweep import work
+
+    monkeypatch.setattr(work, "PROBE_SECONDS", 1.0)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held = []
+
+    def serve():
+        while True:
+            try:
+                peer, _ = server.accept()
+            except OSError:
+                return
+            held.append(peer)
+            if answer:
+                peer.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        code, out, err = run(capsys, "sweep", "goblin_ambush", "--party", str(IRIEL), "--levels", "2", "--runs", "1",
+                             "--scheduler", f"tcp://127.0.0.1:{server.getsockname()[1]}")
+    finally:
+        server.close()
+    assert code == 1 and out == ""
+    assert "can't reach the Dask scheduler" in err and "not a Dask scheduler" in err

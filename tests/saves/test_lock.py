@@ -67,3 +67,23 @@ def test_a_live_process_holds_it(tmp_path):
         assert caught.value.holder.who == "other process"
     finally:
         proc.communicate("\n", timeout=10)
+
+
+@pytest.mark.parametrize("record", ["[" * 2000 + "]" * 2000, "pipe", "zero"])
+def test_a_damaged_owner_record_is_no_holder(tmp_path, record):
+    """By hand: an owner record of 2,000 nested brackets (under its 4 KiB limit) raised
+    RecursionError out of read_holder; a pipe in its place would block the app opening the save."""
+    import os
+
+    from horizon_tui.saves.lock import owner_path
+
+    save = tmp_path / "c.json"
+    save.write_text("{}")
+    owner = owner_path(save)
+    if record == "pipe":
+        os.mkfifo(owner)
+    elif record == "zero":
+        owner.symlink_to("/dev/zero")
+    else:
+        owner.write_text(record)
+    assert read_holder(save) is None

@@ -224,3 +224,14 @@ def test_a_key_given_twice_in_one_file_is_added_once(capsys, tmp_path, pub_file)
     twice.write_bytes(pub_file.read_bytes() + b"\n" + pub_file.read_bytes())
     code, out, _ = users(capsys, "add", "zed", "--key", str(twice), "--data-dir", str(tmp_path / "s"))
     assert code == 0 and "(1 key)" in out
+
+
+def test_a_role_file_that_is_a_pipe_reads_as_a_player(capsys, tmp_path, pub_file):
+    """By hand: `horizon users list` waited for ever on a role file that was a pipe."""
+    data = tmp_path / "s"
+    assert users(capsys, "add", "zed", "--key", str(pub_file), "--data-dir", str(data))[0] == 0
+    from horizon_tui.ssh.accounts import ROLE_FILE
+
+    os.mkfifo(Accounts(data).user_dir("zed") / ROLE_FILE)
+    code, out, _ = users(capsys, "list", "--data-dir", str(data))
+    assert code == 0 and "zed\tplayer" in out

@@ -155,3 +155,20 @@ async def test_a_stale_live_entry_is_not_listed_and_is_cleared_at_start(start_ho
     assert live_sessions(server_dir) == []
     await start_host()
     assert not (live / "dead.json").exists()
+
+
+def test_who_passes_over_a_status_file_it_cant_use(tmp_path, capsys):
+    """By hand: `horizon who` crashed (exit 70) on a status file of 30,000 nested brackets
+    (RecursionError), and waited for ever on one that was a pipe. Neither is a live session."""
+    import os
+
+    from horizon_tui.cli import main
+
+    live = tmp_path / "live"
+    live.mkdir()
+    (live / "deep.json").write_text("[" * 30_000 + "]" * 30_000)
+    os.mkfifo(live / "pipe.json")
+    (live / "zero.json").symlink_to("/dev/zero")
+    assert live_sessions(tmp_path) == []
+    assert main(["who", "--data-dir", str(tmp_path)]) == 0
+    assert "no live sessions" in capsys.readouterr().err

@@ -95,3 +95,23 @@ def test_bad_limits_are_usage_errors(capsys):
         assert exit_.value.code == 2 and message in capsys.readouterr().err
     assert main(["serve-ssh", "--max-startups", "5:30:5", "--max-startups-per-source", "5"]) == 2
     assert "must be below --max-startups' FULL (5)" in capsys.readouterr().err
+
+
+def test_an_empty_host_is_bad_usage_not_every_address(capsys):
+    """By hand: `serve-ssh --host ""` (an unset variable) listened on every address."""
+    import pytest
+
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args(["serve-ssh", "--host", ""])
+    assert exit_.value.code == 2 and "0.0.0.0" in capsys.readouterr().err
+
+
+def test_a_host_that_cant_be_found_exits_1_without_a_traceback(tmp_path):
+    """By hand: `serve-ssh --host 999.1.1.1` printed the session server's BrokenPipeError traceback
+    (it was still warming up when the host gave up) above the one-line reason."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "horizon_tui", "serve-ssh", "--host", "999.1.1.1", "--port", "0",
+                           "--data-dir", str(tmp_path / "srv")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and "999.1.1.1" in done.stderr

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import attrs
 
-from horizon_tui.errors import DataError, HorizonError, echo
+from horizon_tui.errors import HorizonError, echo
+from horizon_tui.paths import path_argument
 
 CSV_COLUMNS = ("encounter", "level", "size", "runs", "wins", "win_rate", "ci_low", "ci_high", "rounds_p50",
                "deaths", "draws")
@@ -56,7 +57,7 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
         "party's win rate with its 95% interval, median rounds and party members down per battle. "
         "The same seed gives the same rows on any number of workers or machines.")
     parser.add_argument("encounters", nargs="+", metavar="ENCOUNTER", help="encounter ids (data/encounters/) or paths")
-    parser.add_argument("--party", nargs="+", type=Path, required=True, metavar="FILE", help="the party's character files")
+    parser.add_argument("--party", nargs="+", type=path_argument, required=True, metavar="FILE", help="the party's character files")
     parser.add_argument("--levels", type=int_list, required=True, metavar="L1,L2,…", help="party levels, e.g. 2,4,6 or 2-6 (up to 100)")
     parser.add_argument("--sizes", type=int_list, default=None, metavar="A-B",
                         help="party sizes, e.g. 1-6 or 2,4, from 1 to 12 (default: the party's own size)")
@@ -71,9 +72,9 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
                         help="local processes without --scheduler (default: the machine's cores)")
     parser.add_argument("--rate", action="store_true",
                         help="write each encounter's recommended party level and size ([rating]) into its file")
-    parser.add_argument("--report", type=Path, default=None, metavar="FILE.html",
+    parser.add_argument("--report", type=path_argument, default=None, metavar="FILE.html",
                         help="also write an HTML report with a chart per encounter")
-    parser.add_argument("--policy", type=Path, default=None, metavar="FILE",
+    parser.add_argument("--policy", type=path_argument, default=None, metavar="FILE",
                         help="another spending policy and target win rate (default: data/sweep.toml)")
 
 
@@ -83,11 +84,10 @@ def _usage(message: str) -> int:
 
 
 def cmd_sweep(args) -> int:
-    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.rules.validation import checked_catalogue
     from horizon_tui.engine.sweep.grid import build_fights, recommend, rows_of
     from horizon_tui.engine.sweep.policy import load_policy
     from horizon_tui.engine.sweep.work import check_counts, local_workers
-    from horizon_tui.rules.validation import check_ruleset
 
     problem = check_counts(args.runs, args.workers)
     if problem:
@@ -104,10 +104,7 @@ def cmd_sweep(args) -> int:
     problem = _report_problem(args.report)
     if problem:
         return _usage(problem)
-    catalogue = default_catalogue()
-    problems = check_ruleset(catalogue.rules, str(catalogue.root / "rules.toml") if catalogue.root else "rules.toml")
-    if problems:
-        raise DataError(problems)
+    catalogue = checked_catalogue()
     starting = catalogue.rules.creation.starting_level
     if min(args.levels) < starting:
         return _usage(f"--levels: characters start at level {starting} (R-4); a sweep raises them, never lowers")
@@ -218,12 +215,13 @@ def _document(rows, ratings, args, seed, target, battles, seconds, workers) -> d
 
 def _print(rows, ratings, args, seed, target, battles, seconds, workers) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from horizon_tui.engine.sweep.report import terminal_plots
 
-    console = Console()
-    where = f"the Dask cluster at {args.scheduler}" if args.scheduler else f"{workers} local process(es)"
+    console = Console()  # ids and paths are escaped: never read as markup ("[/]" raises)
+    where = f"the Dask cluster at {escape(args.scheduler)}" if args.scheduler else f"{workers} local process(es)"
     console.print(f"[bold]Sweep[/bold] — {args.runs} battles a cell, seed {seed}, {battles} battles on {where}, "
                   f"{battles / seconds if seconds > 0 else 0:.1f} battles/s")
     table = Table()
@@ -232,7 +230,7 @@ def _print(rows, ratings, args, seed, target, battles, seconds, workers) -> None
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for r in rows:
         e = r.estimate
-        table.add_row(r.cell.encounter, str(r.cell.level), str(r.cell.size), f"{e.win_rate:.1%}",
+        table.add_row(escape(r.cell.encounter), str(r.cell.level), str(r.cell.size), f"{e.win_rate:.1%}",
                       f"{e.ci_low * 100:.1f}–{e.ci_high * 100:.1f}%", f"{e.rounds_p50:g}", f"{e.deaths:.2f}")
     console.print(table)
     console.print("wins: the party's win rate; rounds: the median battle length; down: party members "
@@ -240,8 +238,8 @@ def _print(rows, ratings, args, seed, target, battles, seconds, workers) -> None
     if ratings:
         for encounter, (rating, reached) in ratings.items():
             how = "reaches" if reached else "is the best cell but misses"
-            console.print(f"Rated {encounter}: level {rating.party_level}, {rating.party_size} in the party "
+            console.print(f"Rated {escape(encounter)}: level {rating.party_level}, {rating.party_size} in the party "
                           f"({rating.measured_win_rate:.1%} {how} the target {target:.0%}) — written to its file")
     if args.report:
-        console.print(f"Report: {args.report}")
+        console.print(f"Report: {escape(str(args.report))}")
     print(terminal_plots(rows, color=sys.stdout.isatty() and not os.environ.get("NO_COLOR")))

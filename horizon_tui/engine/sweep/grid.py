@@ -41,12 +41,12 @@ class Row:
 def build_fights(encounters: Sequence[str], party_files: Sequence[Path], levels: Sequence[int], sizes: Sequence[int],
                  catalogue: Catalogue, policy: SweepPolicy) -> tuple[list[Cell], list[Fight]]:
     """Every cell's fight, encounters loaded and characters raised once each. Raises DataError."""
-    from horizon_tui.content.encounters import load_enemies
+    from horizon_tui.engine.validate import checked_enemies
     from horizon_tui.engine.commands import load_party
     from horizon_tui.engine.encounter import load_encounter
     from horizon_tui.engine.sweep.fights import make_fight
 
-    enemies = load_enemies(catalogue)
+    enemies = checked_enemies(catalogue)
     characters = [m.character for m in load_party(list(party_files), catalogue, enemies)]
     setups = [load_encounter(e, catalogue, enemies) for e in encounters]
     raised = {level: [raise_to_level(c, level, catalogue.rules, policy) for c in characters] for level in levels}

@@ -111,7 +111,8 @@ def write_rating(encounter: str | Path, rating: Rating, root: Path | None = None
     from horizon_tui.content.encounters import EncounterFile
     from horizon_tui.saves.store import atomic_write
 
-    path = encounter_path(str(encounter), root)
+    # through a symbolic link into the file it names (else the link would become a rated copy)
+    path = encounter_path(str(encounter), root).resolve()
     mode = path.stat().st_mode & 0o777
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".json":

@@ -263,6 +263,36 @@ def _in_order(collected: dict[tuple[int, int], list[Played]], runs: Sequence[int
     return results
 
 
+PROBE_SECONDS = 10.0  # how long a scheduler has to say hello before a sweep gives up on it
+
+
+def probe_scheduler(address: str) -> None:
+    """A Dask scheduler greets each connection at once (a msgpack handshake naming its
+    compression and pickle protocol). Dask's own client waits for ever on a peer that says
+    nothing, and reads a web server's answer as a message of exabytes (MemoryError): refuse both
+    here. OSError saying why; tcp:// only (tls:// is left to Dask)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address)
+    if parts.scheme != "tcp" or not parts.hostname or parts.port is None:
+        return
+    try:
+        with socket.create_connection((parts.hostname, parts.port), timeout=PROBE_SECONDS) as peer:
+            peer.settimeout(PROBE_SECONDS)
+            hello = b""
+            while len(hello) < 64:
+                chunk = peer.recv(64 - len(hello))
+                if not chunk:
+                    break
+                hello += chunk
+                if b"compression" in hello:
+                    return
+    except TimeoutError:
+        raise OSError(f"not a Dask scheduler (no greeting in {PROBE_SECONDS:g} s)") from None
+    raise OSError(f"not a Dask scheduler (it answered {hello[:24]!r})")
+
+
 def execute(fights: Sequence[Fight], runs: Sequence[int], seed: int, *, workers: int = 1, scheduler: str | None = None,
             on_progress: Progress | None = None, should_stop: Stop | None = None,
             start_method: str | None = None) -> list[list[Played]]:
@@ -271,6 +301,7 @@ def execute(fights: Sequence[Fight], runs: Sequence[int], seed: int, *, workers:
     if scheduler is not None:
         from distributed import Client  # here: only a sweep on a cluster pays for importing Dask
 
+        probe_scheduler(scheduler)
         with Client(scheduler, timeout="10s") as client:
             return run_dask(fights, runs, seed, client, on_progress, should_stop)
     if workers <= 1 or sum(runs) <= 1:
