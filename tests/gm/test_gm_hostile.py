@@ -287,3 +287,30 @@ async def test_the_house_rules_export_as_a_rules_file_horizon_rules_reads(sessio
 
         problems, count = validate_paths([session.store.saves_dir])
         assert problems == [] and count >= 2  # `horizon validate SAVES` reads it as a rules file
+
+
+async def test_leaving_a_battles_xp_award_unawarded_asks_first(session, catalogue):
+    """By hand: at the end of a fight the XP screen opened with the R-14 shares, and one esc (as
+    after every other screen) left it: the battle's XP was never awarded, without a word."""
+    from horizon_tui.gm.screens.experience import ExperienceScreen
+    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(ExperienceScreen({"Iriel": 10, "Brakka": 10}, "Battle: Goblin Ambush"))
+        await pilot.pause()
+        award = app.screen
+        await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmDialog) and "Iriel 10" in app.screen.question
+        await pilot.press("n")
+        assert app.screen is award
+        await pilot.press("ctrl+u")  # level-up leaves for the sheet: not before the award is given
+        assert app.screen is award
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.campaign.member("Iriel").character.xp == 10
+        await pilot.press("escape")  # awarded: leaves at once
+        assert not isinstance(app.screen, (ExperienceScreen, ConfirmDialog))
+        await pilot.press("x", "escape")  # an award typed by hand: nothing preset, nothing asked
+        assert not isinstance(app.screen, (ExperienceScreen, ConfirmDialog))
