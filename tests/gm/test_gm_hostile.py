@@ -314,3 +314,13 @@ async def test_leaving_a_battles_xp_award_unawarded_asks_first(session, catalogu
         assert not isinstance(app.screen, (ExperienceScreen, ConfirmDialog))
         await pilot.press("x", "escape")  # an award typed by hand: nothing preset, nothing asked
         assert not isinstance(app.screen, (ExperienceScreen, ConfirmDialog))
+
+
+def test_the_largest_battlefield_is_held_to_the_limits_a_map_side_is(session):
+    """By hand: turns.max_size = 1,000,000,000 passed the rules editor ('these rules hold
+    together'), and the encounter builder and placement then offered maps of that side."""
+    from horizon_tui.gm import rules_edit
+
+    data = rules_edit.set_cell(session.defaults, ("turns", "max_size"), "1000000000")
+    assert any("turns.max_size" in p and "ranges.field_side" in p for p in rules_edit.problems(data))
+    assert rules_edit.problems(rules_edit.set_cell(session.defaults, ("turns", "max_size"), "80")) == []
