@@ -324,3 +324,22 @@ def test_the_largest_battlefield_is_held_to_the_limits_a_map_side_is(session):
     data = rules_edit.set_cell(session.defaults, ("turns", "max_size"), "1000000000")
     assert any("turns.max_size" in p and "ranges.field_side" in p for p in rules_edit.problems(data))
     assert rules_edit.problems(rules_edit.set_cell(session.defaults, ("turns", "max_size"), "80")) == []
+
+
+async def test_the_next_day_from_the_dialogue_screen_asks_as_the_dashboard_does(session, catalogue):
+    """By hand: ctrl+n on the dialogue screen ended the day at once (a night's rest for the party,
+    the daily limits reset), where t on the dashboard asks first."""
+    from horizon_tui.gm.screens.dialogue import DialogueScreen
+    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        assert isinstance(app.screen, DialogueScreen)
+        await pilot.press("ctrl+n")
+        assert isinstance(app.screen, ConfirmDialog) and "day 2" in app.screen.question
+        await pilot.press("n")
+        assert app.campaign.day == 1 and isinstance(app.screen, DialogueScreen)
+        await pilot.press("ctrl+n", "y")
+        await pilot.pause()
+        assert app.campaign.day == 2 and isinstance(app.screen, DialogueScreen)
