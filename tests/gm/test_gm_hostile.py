@@ -343,3 +343,19 @@ async def test_the_next_day_from_the_dialogue_screen_asks_as_the_dashboard_does(
         await pilot.press("ctrl+n", "y")
         await pilot.pause()
         assert app.campaign.day == 2 and isinstance(app.screen, DialogueScreen)
+
+
+def test_two_campaign_names_of_one_file_name_are_two_campaigns(store):
+    """By hand: a campaign named "🐉" (file campaign.json), then one named "🦄": refused with
+    "a campaign called '🦄' exists already (campaign.json)", which was not so. Names that make the
+    same file name (emoji, accents, punctuation) get a file of their own; only the same name is refused."""
+    first, _ = store.create("🐉", seed=1)
+    second, _ = store.create("🦄", seed=2)
+    assert first != second and second.name == "campaign-2.json"
+    assert {e.name for e in store.entries()} == {"🐉", "🦄"}
+    assert store.find("🦄") == second
+    with pytest.raises(ValueError, match="exists already"):
+        store.create("🦄 ")
+    third, _ = store.create("Iron Coast!", seed=3)
+    fourth, _ = store.create("iron coast?", seed=4)
+    assert (third.name, fourth.name) == ("iron-coast.json", "iron-coast-2.json")
