@@ -359,3 +359,30 @@ def test_two_campaign_names_of_one_file_name_are_two_campaigns(store):
     third, _ = store.create("Iron Coast!", seed=3)
     fourth, _ = store.create("iron coast?", seed=4)
     assert (third.name, fourth.name) == ("iron-coast.json", "iron-coast-2.json")
+
+
+async def test_a_fight_without_a_map_walks_no_one_on_the_hidden_map(session, catalogue):
+    """By hand: in a fight without a map (m), the status line said "arrows/hjklyubn/numpad move",
+    arrows walked the character on the map no one could see (spending its move), and t (travel)
+    said "pick a cell" with no cell shown. Now those keys say why not, and the line names the keys
+    that work there."""
+    from horizon_tui.engine.battle import pos
+    from tests.gm.test_tracker import start
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(app, pilot, key="m")
+        await pilot.press("x")
+        await pilot.pause()
+        me = screen.me
+        assert me is not None and screen.mapless
+        assert "move" not in str(screen._status_text()) and "D" in str(screen._status_text())
+        where = pos(me)
+        await pilot.press("left", "down", "l")
+        assert pos(me) == where and "without a map" in screen.prompt
+        screen.prompt = ""
+        await pilot.press("t")
+        assert screen.mode == "move" and "without a map" in screen.prompt
+        screen.prompt = ""
+        await pilot.press("a")  # attacks still pick from a list (tab), or say who is out of reach
+        assert "without a map" not in screen.prompt

@@ -122,7 +122,33 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
             return Overlay(cursor=self.cursor, cursor_blocked=not ok)
         return super()._overlay()
 
+    # a fight without a map (m): no cell is shown, so no key walks one; the GM rules distances
+    MAPLESS_KEYS = ". end turn · a attack · z ability · D/H dmg/heal · f free action"
+    MAPLESS_REFUSAL = "a fight without a map: nobody walks it, the GM rules distances"
+
+    def action_direction(self, name: str) -> None:
+        if self.mapless:
+            self.refuse(f"{self.MAPLESS_REFUSAL} (tab: next target)")
+            return
+        super().action_direction(name)
+
+    def action_travel(self) -> None:
+        if self.mapless:
+            self.refuse(self.MAPLESS_REFUSAL)
+            return
+        super().action_travel()
+
+    def action_look(self) -> None:
+        if self.mapless:
+            self.refuse(f"{self.MAPLESS_REFUSAL}: the turn order on the right shows everyone")
+            return
+        super().action_look()
+
     def _status_text(self) -> Text:
+        me = self.me
+        if (self.mapless and me is not None and self.mode == "move" and not self.prompt and not self.more
+                and not self.battle.over):
+            return Text(f"{ident(me).name}, no map: {self.MAPLESS_KEYS}", style="dim")
         if self.mode == "place":
             name = ident(self.battle[self.place_for]).name if self.place_for else "?"
             return Text(f"Move {name} anywhere: arrows pick the cell, enter puts it there, esc cancels", style="yellow")
