@@ -386,3 +386,21 @@ async def test_a_fight_without_a_map_walks_no_one_on_the_hidden_map(session, cat
         screen.prompt = ""
         await pilot.press("a")  # attacks still pick from a list (tab), or say who is out of reach
         assert "without a map" not in screen.prompt
+
+
+def test_the_undo_history_of_a_long_campaign_keeps_its_steps_small(session):
+    """Measured: a campaign of 20,000 log lines is a 3.3 MB file, and undo kept the whole file's
+    bytes for each of its 500 steps: 1.6 GB for one evening's battle inputs. The steps are kept
+    compressed now, and undo still puts the file back byte for byte."""
+    import attrs
+
+    from horizon_tui.gm import services
+    from horizon_tui.gm.campaign import LogEntry
+
+    lines = tuple(LogEntry(1, "roll", f"1d20 = {i}", {"expr": "1d20", "total": i}) for i in range(3000))
+    session.apply(lambda c: attrs.evolve(c, log=c.log + lines), "a long log")
+    before = session.path.read_bytes()
+    session.apply(lambda c: services.roll_dice(c, "1d20")[0], "roll")
+    assert sum(len(step.before) for step in session.history) * 4 < 2 * len(before)
+    session.undo()
+    assert session.path.read_bytes() == before and session.encoded == before
