@@ -404,3 +404,30 @@ def test_the_undo_history_of_a_long_campaign_keeps_its_steps_small(session):
     assert sum(len(step.before) for step in session.history) * 4 < 2 * len(before)
     session.undo()
     assert session.path.read_bytes() == before and session.encoded == before
+
+
+async def test_ctrl_z_with_a_form_half_filled_neither_drops_it_nor_undoes_behind_it(session, catalogue):
+    """By hand: ctrl+z in the NPC editor (to take back a typo) closed the editor, the NPC typed so
+    far gone, and undid the campaign's last action (the NPC before). In the rules editor it threw the
+    draft away. Now ctrl+z there says to save or leave the form first."""
+    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
+    from horizon_tui.gm.screens.rules_editor import RulesEditorScreen
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t", "y")  # something to undo
+        await pilot.pause()
+        assert app.campaign.day == 2
+        await pilot.press("n", *"Bram", "ctrl+z")
+        await pilot.pause()
+        assert isinstance(app.screen, NpcEditorScreen) and app.campaign.day == 2
+        await pilot.press("escape", "y")
+        await pilot.press("g", "plus", "ctrl+z")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, RulesEditorScreen) and editor.draft != editor.saved and app.campaign.day == 2
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        await pilot.press("ctrl+z")  # from the dashboard it undoes as ever
+        await pilot.pause()
+        assert app.campaign.day == 1
