@@ -431,3 +431,24 @@ async def test_ctrl_z_with_a_form_half_filled_neither_drops_it_nor_undoes_behind
         await pilot.press("ctrl+z")  # from the dashboard it undoes as ever
         await pilot.pause()
         assert app.campaign.day == 1
+
+
+async def test_the_tracker_shows_initiative_totals_to_one_decimal_not_cut_down(session, catalogue):
+    """By hand: a fight without a map listed Iriel 15, Goblin Archer 15, Snikk 15, Morwen 15 in
+    an order nothing on screen explained: the totals (initiative + 1d6, R-8) were cut to whole
+    numbers (int(), so 15.7 showed 15). They show as R-2 shows numbers, one decimal, half up."""
+    from fractions import Fraction
+
+    from horizon_tui.engine import overrides as ov
+    from horizon_tui.rules.numbers import one_decimal
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_goblin_ambush(app, pilot)
+        values = ov.initiative_values(screen.battle)
+        assert any(Fraction(str(v)).denominator != 1 for v in values.values()), "the test needs a fractional total"
+        text = str(screen.tracker_text(40))
+        for cid, value in values.items():
+            name = ident(screen.battle[cid]).name
+            line = next(line for line in text.splitlines() if line[2:].startswith(name[:10]))
+            assert f" {one_decimal(Fraction(str(value))):g} " in line, (line, value)
