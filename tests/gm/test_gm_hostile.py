@@ -452,3 +452,26 @@ async def test_the_tracker_shows_initiative_totals_to_one_decimal_not_cut_down(s
             name = ident(screen.battle[cid]).name
             line = next(line for line in text.splitlines() if line[2:].startswith(name[:10]))
             assert f" {one_decimal(Fraction(str(value))):g} " in line, (line, value)
+
+
+async def test_an_npc_the_campaign_cannot_hold_keeps_its_editor_open(session, catalogue):
+    """By hand: an NPC whose notes were a 150,000-character paste passed the editor's checks, the
+    editor closed, and the save was refused ("Not saved": longer than a campaign file holds): the
+    whole NPC was gone. Now the editor stays open with the reason, and nothing is lost."""
+    from textual.widgets import TextArea
+
+    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", *"Bram")
+        editor = app.screen
+        editor.query_one("#npc-notes", TextArea).text = "x" * 150_000
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is editor and isinstance(editor, NpcEditorScreen)
+        assert app.campaign.npc("Bram") is None
+        editor.query_one("#npc-notes", TextArea).text = "keeps the inn"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not isinstance(app.screen, NpcEditorScreen) and app.campaign.npc("Bram").notes == "keeps the inn"

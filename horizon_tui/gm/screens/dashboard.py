@@ -201,12 +201,7 @@ class DashboardScreen(Screen):
         if campaign is None:
             return
         npc = campaign.npc(name) if name else None
-
-        def saved(result) -> None:
-            if result is not None:
-                self.app.act(lambda c: services.save_npc(c, name, result), f"NPC {result.name}")
-
-        self.app.push_screen(NpcEditorScreen(npc), saved)
+        self.app.push_screen(NpcEditorScreen(npc))  # it saves into the campaign itself (ctrl+s)
 
     async def action_open_table(self) -> None:
         from horizon_tui.gm.screens.table import OpenTableScreen, rejoin_table
