@@ -475,3 +475,19 @@ async def test_an_npc_the_campaign_cannot_hold_keeps_its_editor_open(session, ca
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert not isinstance(app.screen, NpcEditorScreen) and app.campaign.npc("Bram").notes == "keeps the inn"
+
+
+async def test_every_dashboard_key_in_the_hint_shows_at_80_columns(session, catalogue):
+    """By hand at 80×24: the dashboard's hint of keys wrapped its two long lines into four and
+    showed three ('ctrl+z undo · q quit' cut off, 'a' for a table not named at all)."""
+    from horizon_tui.gm.screens.dashboard import KEYS
+
+    lines = KEYS.splitlines()
+    assert len(lines) <= 3 and all(len(line) <= 78 for line in lines), [len(line) for line in lines]
+    for key in ("b battle", "a at the table", "x XP", "ctrl+z undo", "q quit", "i import", "o campaigns"):
+        assert key in KEYS
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        hint = app.screen.query_one("#gm-keys")
+        assert hint.region.height == len(lines)
