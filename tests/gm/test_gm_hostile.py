@@ -491,3 +491,15 @@ async def test_every_dashboard_key_in_the_hint_shows_at_80_columns(session, cata
         await pilot.pause()
         hint = app.screen.query_one("#gm-keys")
         assert hint.region.height == len(lines)
+
+
+def test_a_roll_whose_total_no_file_can_hold_says_so_in_the_dice_words(session):
+    """By hand: r, 9999999999*… six times, enter: 'Not saved — iron-coast.json: (file): a number
+    has 60 digits', a message about the file for a roll. The roll is refused with its own words."""
+    from horizon_tui.gm import services
+
+    with pytest.raises(ValueError) as caught:
+        services.roll_dice(session.campaign, "*".join(["9999999999"] * 6))
+    assert "60 digits" in str(caught.value) and "files.digits" in str(caught.value)
+    campaign, total, _ = services.roll_dice(session.campaign, "2d6+3")
+    assert 5 <= total <= 15 and campaign.log[-1].kind == "roll"
