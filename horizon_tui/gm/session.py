@@ -51,6 +51,7 @@ class CampaignSession:
         self.store = store
         self.lock = lock
         self.read_only = read_only
+        self.was_read_only = read_only  # opened read-only (not made so by a takeover since)
         self.held_by = held_by  # who holds it, when read-only because it is open elsewhere
         self.path = Path(path)
         self.campaign = campaign

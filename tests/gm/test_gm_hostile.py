@@ -503,3 +503,28 @@ def test_a_roll_whose_total_no_file_can_hold_says_so_in_the_dice_words(session):
     assert "60 digits" in str(caught.value) and "files.digits" in str(caught.value)
     campaign, total, _ = services.roll_dice(session.campaign, "2d6+3")
     assert 5 <= total <= 15 and campaign.log[-1].kind == "roll"
+
+
+async def test_a_fight_taken_over_by_another_window_stops_in_this_one(session, catalogue):
+    """By hand, two GM windows: the second took the campaign over while the first was in a fight;
+    the first went on playing it (its AI turns too), every input 'Not saved'. The fight now leaves
+    this window at the first input it can't save, saying where it goes on."""
+    from horizon_tui.gm.screens.gm_battle import GMBattleScreen
+    from horizon_tui.saves.lock import SaveLock
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_goblin_ambush(app, pilot)
+        await pilot.press("x")
+        await pilot.pause()
+        other = SaveLock.acquire(session.path, "Ada's window", take_over=True)
+        try:
+            before = session.path.read_bytes()
+            await pilot.press(".")  # the turn's end can't be saved
+            await pilot.pause()
+            await pilot.pause()
+            assert not isinstance(app.screen, GMBattleScreen) and app.gm.read_only
+            assert screen._ai_timer is None
+            assert session.path.read_bytes() == before
+        finally:
+            other.release()

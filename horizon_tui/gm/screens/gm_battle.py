@@ -165,7 +165,27 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         app = self.app
         if self._finished or app.campaign is None or app.campaign.battle is None:
             return
-        app.act(lambda c: battles.with_inputs(c, self.session, app.store.catalogue, app.gm.rules_for, extra), label)
+        saved = app.act(lambda c: battles.with_inputs(c, self.session, app.store.catalogue, app.gm.rules_for, extra),
+                        label)
+        if not saved and app.gm.read_only and not app.gm.was_read_only:
+            self._taken_over()
+
+    def _schedule_ai(self) -> None:
+        if self._finished and not self.battle.over:  # left (taken over, rebuilt by an undo): no more AI turns here
+            return
+        super()._schedule_ai()
+
+    def _taken_over(self) -> None:
+        """Another window took the campaign over: this one saves nothing more, so the fight (and its
+        AI turns) stops here instead of going on where no one can keep it."""
+        self._finished = True
+        if self._ai_timer is not None:
+            self._ai_timer.stop()
+            self._ai_timer = None
+        self.app.notify(f"{self.app.gm.read_only_reason()}. The fight goes on in the window that has it; "
+                        "this one left it where it was last saved.", title="Battle left", severity="warning",
+                        timeout=10)
+        self.app.call_later(self.app.pop_screen)
 
     def after_input(self, action, outcome) -> None:
         self._record(f"{self.battle_name}: {type(action).__name__.lower()}")
