@@ -354,6 +354,11 @@ class GMApp(HorizonApp):
         if isinstance(self.screen, ModalScreen):
             self.notify("Close this dialog first (esc), then ctrl+z", timeout=3)
             return
+        unsaved = unsaved_work(self.screen)
+        if unsaved is not None:  # undo would close the form (or drop its draft) and step back behind it
+            self.notify(f"ctrl+z takes back the campaign's last action: first save or leave {unsaved} "
+                        "(ctrl+s, esc)", title="Not undone", severity="warning", timeout=6)
+            return
         if not self.gm.can_undo:
             self.notify("Nothing to undo", timeout=2)
             return

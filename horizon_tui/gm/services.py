@@ -347,9 +347,15 @@ def roll_dice(campaign: Campaign, expression: str) -> tuple[Campaign, int, list[
     """A GM's roll with the campaign's random source (`r`); kept in the log as history."""
     from horizon_tui.rules.dice import parse_dice
 
+    from horizon_tui.content.guard import current
+
     dice = parse_dice(expression)  # DiceError is a ValueError
     rng, campaign = campaign.rng()
     total, faces = dice.roll_detailed(rng)
+    digits = len(str(abs(total)))
+    if digits > current().digits:  # the log keeps it: said here, not as a file's problem
+        raise ValueError(f"{dice} gives a number of {digits} digits; a campaign keeps at most "
+                         f"{current().digits} (files.digits in limits.toml)")
     shown = f" [{', '.join(map(str, faces))}]" if faces else ""
     campaign = campaign.logged("roll", f"{dice} = {total}{shown}", expr=str(dice), total=total, faces=faces)
     return campaign, total, faces

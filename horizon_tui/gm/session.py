@@ -1,13 +1,14 @@
 """The open campaign: every GM action goes through `apply`, which saves at once and remembers
 the state before it, so `undo` can step back one action at a time (in and out of battle).
 
-Undo keeps the previous states as the file's own bytes: restoring one is exact by construction
-(the test compares serialised campaigns), and no action needs an inverse written for it.
+Undo keeps the previous states as the file's own bytes (compressed): restoring one is exact by
+construction (the test compares serialised campaigns), and no action needs an inverse written for it.
 """
 
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,7 +27,15 @@ UNDO_LIMIT = 500
 @attrs.frozen
 class Step:
     label: str  # what the action was, in words ("Iriel tries charm on Oswin")
-    before: bytes  # the campaign file before it
+    before: bytes  # the campaign file before it, zlib-compressed: 500 steps of a 3 MB file were 1.6 GB
+
+    @classmethod
+    def of(cls, label: str, data: bytes) -> Step:
+        return cls(label, zlib.compress(data, 1))
+
+    @property
+    def file(self) -> bytes:
+        return zlib.decompress(self.before)
 
 
 class ReadOnly(ValueError):
@@ -42,6 +51,7 @@ class CampaignSession:
         self.store = store
         self.lock = lock
         self.read_only = read_only
+        self.was_read_only = read_only  # opened read-only (not made so by a takeover since)
         self.held_by = held_by  # who holds it, when read-only because it is open elsewhere
         self.path = Path(path)
         self.campaign = campaign
@@ -92,7 +102,7 @@ class CampaignSession:
         if data == self.encoded:
             return self.campaign
         self._write(data)
-        self.history.append(Step(label, self.encoded))
+        self.history.append(Step.of(label, self.encoded))
         del self.history[:-UNDO_LIMIT]
         self.campaign, self.encoded = new, data
         self._notify(label)
@@ -109,10 +119,11 @@ class CampaignSession:
         step = self.history[-1]
         if self.read_only:
             raise ReadOnly(self.read_only_reason())
-        campaign = decode(step.before, self.base, str(self.path))
-        self._write(step.before)
+        data = step.file
+        campaign = decode(data, self.base, str(self.path))
+        self._write(data)
         self.history.pop()
-        self.campaign, self.encoded = campaign, step.before
+        self.campaign, self.encoded = campaign, data
         self._notify(f"undo: {step.label}")
         return step.label
 

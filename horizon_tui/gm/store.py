@@ -108,18 +108,29 @@ class CampaignStore:
         return found
 
     def find(self, name: str) -> Path | None:
-        """A campaign by its name or file stem, if it exists."""
-        for entry in self.entries():
-            if entry.name.lower() == name.lower() or entry.path.stem == slug(name):
+        """A campaign by its name, else by its file stem, if it exists (two names may make one
+        slug: "🐉" and "🦄" are campaign.json and campaign-2.json)."""
+        entries = self.entries()
+        wanted = name.strip().lower()
+        for entry in entries:
+            if not entry.problem and entry.name.lower() == wanted:
+                return entry.path
+        for entry in entries:
+            if entry.path.stem in (name.strip(), slug(name)):
                 return entry.path
         return None
 
     def create(self, name: str, seed: int | None = None) -> tuple[Path, Campaign]:
         if not name.strip():
             raise ValueError("a campaign needs a name")
+        same = next((e for e in self.entries() if not e.problem and e.name.lower() == name.strip().lower()), None)
+        if same is not None:
+            raise ValueError(f"a campaign called {same.name!r} exists already ({same.path.name})")
         path = self.path_for(name)
-        if path.exists():
-            raise ValueError(f"a campaign called {name.strip()!r} exists already ({path.name})")
+        n = 2
+        while path.exists():  # another name with the same slug, or a damaged file: never over it
+            path = self.folder / f"{slug(name)}-{n}.json"
+            n += 1
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         campaign = Campaign(name=name.strip(), seed=seed).logged("day", f"The campaign {name.strip()} begins: day 1")
         self.write(path, encode(campaign, self.catalogue))

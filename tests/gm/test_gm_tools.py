@@ -58,7 +58,7 @@ async def test_dialogue_checks_show_the_odds_refuse_a_fifth_and_record_an_overri
         await pilot.press("ctrl+t")
         await pilot.pause()
         assert {e.data["character"] for e in app.campaign.today("reaction")} == {"Brakka", "Sefa"}
-        await pilot.press("ctrl+n")
+        await pilot.press("ctrl+n", "y")  # asked first, as t on the dashboard
         await pilot.pause()
         assert app.campaign.day == 2 and "0 of 4 checks today" in shown(talk, "#talk-odds")
 

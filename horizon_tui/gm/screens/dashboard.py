@@ -23,9 +23,11 @@ SHOWN_LOG = {"check", "reaction", "battle", "xp", "level_up", "points", "ability
              "roll", "note", "rest"}
 
 
-# Every dashboard key in two lines: the key bar alone cuts them off at 80 columns.
-KEYS = ("b battle · x XP · c checks · s rest · t next day · l log · g rules · r dice · o campaigns\n"
-        "enter/e sheet · n new NPC · w new character · i import · del remove · ctrl+z undo · q quit")
+# Every dashboard key in three lines of at most 78 characters (#gm-keys holds 3): the key bar
+# alone cuts them off at 80 columns, and two longer lines wrapped into four, the last one hidden.
+KEYS = ("b battle · a at the table · x XP · c checks · s rest · t next day · l log\n"
+        "g rules · r dice · o campaigns · enter/e sheet · n new NPC · w new character\n"
+        "i import · del remove · ctrl+z undo · q quit")
 
 
 def short(text: str, width: int = 28) -> str:
@@ -201,12 +203,7 @@ class DashboardScreen(Screen):
         if campaign is None:
             return
         npc = campaign.npc(name) if name else None
-
-        def saved(result) -> None:
-            if result is not None:
-                self.app.act(lambda c: services.save_npc(c, name, result), f"NPC {result.name}")
-
-        self.app.push_screen(NpcEditorScreen(npc), saved)
+        self.app.push_screen(NpcEditorScreen(npc))  # it saves into the campaign itself (ctrl+s)
 
     async def action_open_table(self) -> None:
         from horizon_tui.gm.screens.table import OpenTableScreen, rejoin_table

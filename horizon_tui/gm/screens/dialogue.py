@@ -253,7 +253,16 @@ class DialogueScreen(Screen):
         self.refresh_view()
 
     def action_next_day(self) -> None:
+        """As t on the dashboard: asked first (the party rests the night, the limits start again)."""
+        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
         day = self.app.campaign.day + 1
-        if self.app.act(services.advance_day, f"day {day}"):
-            self.last = None
-            self.notify(f"Day {day}: the daily limits start again", timeout=3)
+
+        def answer(yes: bool | None) -> None:
+            if yes and self.app.act(services.advance_day, f"day {day}"):
+                self.last = None
+                self.notify(f"Day {day}: the daily limits start again", timeout=3)
+
+        self.app.push_screen(ConfirmDialog(
+            f"End day {day - 1} and start day {day}? The daily check limits start again (R-12).",
+            yes="Next day", no="Not yet", title="Advance the day"), answer)

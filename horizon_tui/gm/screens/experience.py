@@ -29,7 +29,7 @@ class ExperienceScreen(Screen):
         # priority: a focused XP field would otherwise take ctrl+u as "clear the line"
         Binding("ctrl+u", "level_up", "Level up", id="xp.level_up", priority=True,
                 tooltip="Spend the highlighted character's XP"),
-        Binding("escape", "app.pop_screen", "Back", id="xp.back"),
+        Binding("escape", "back", "Back", id="xp.back"),
     ]
 
     def __init__(self, shares: dict[str, int] | None = None, reason: str = "", on_award=None) -> None:
@@ -37,6 +37,7 @@ class ExperienceScreen(Screen):
         self.preset = shares
         self.reason = reason
         self.on_award = on_award  # told the shares awarded (a table tells its players)
+        self.awarded = False  # the preset shares (a battle's R-14 award) were given
 
     def compose(self) -> ComposeResult:
         campaign = self.app.campaign
@@ -150,6 +151,7 @@ class ExperienceScreen(Screen):
         limit = self.app.rules.experience.award_max
         if self.app.act(lambda c: services.award_xp(c, shares, reason, limit), "XP award"):
             self.notify(", ".join(f"{n} {a:+d}" for n, a in shares.items() if a), title="XP awarded")
+            self.awarded = True
             if self.on_award is not None:
                 self.on_award(shares)
             self.query_one("#xp-amount", Input).value = ""
@@ -157,9 +159,32 @@ class ExperienceScreen(Screen):
                 field.value = "0"
             self.refresh_view()
 
+    def unsaved_work(self) -> str | None:
+        """A battle's award (the preset shares) not given yet."""
+        if not self.preset or self.awarded or not any(self.preset.values()):
+            return None
+        shares = ", ".join(f"{name} {xp}" for name, xp in self.preset.items() if xp)
+        return f"the XP not awarded yet ({shares})"
+
+    def action_back(self) -> None:
+        unsaved = self.unsaved_work()
+        if unsaved is None:
+            self.app.pop_screen()
+            return
+        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+
+        self.app.push_screen(ConfirmDialog(
+            f"Leave {unsaved}? {self.reason or 'It'} stays in the log; x on the dashboard awards XP by hand.",
+            yes="Leave it", no="Stay", title="Experience"), lambda leave: leave and self.app.pop_screen())
+
     def action_level_up(self) -> None:
         party = self.app.campaign.party
         if not party:
+            return
+        unsaved = self.unsaved_work()
+        if unsaved is not None:  # the sheet opens over the dashboard: this screen (and its award) would go
+            self.app.bell()
+            self.notify(f"{unsaved[0].upper()}{unsaved[1:]}: ctrl+s awards it first", severity="warning")
             return
         row = self.query_one("#xp-buyers", DataTable).cursor_row
         self.app.open_member(party[min(row, len(party) - 1)].name, then="level_up")

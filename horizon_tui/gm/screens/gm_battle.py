@@ -122,7 +122,33 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
             return Overlay(cursor=self.cursor, cursor_blocked=not ok)
         return super()._overlay()
 
+    # a fight without a map (m): no cell is shown, so no key walks one; the GM rules distances
+    MAPLESS_KEYS = ". end turn · a attack · z ability · D/H dmg/heal · f free action"
+    MAPLESS_REFUSAL = "a fight without a map: nobody walks it, the GM rules distances"
+
+    def action_direction(self, name: str) -> None:
+        if self.mapless:
+            self.refuse(f"{self.MAPLESS_REFUSAL} (tab: next target)")
+            return
+        super().action_direction(name)
+
+    def action_travel(self) -> None:
+        if self.mapless:
+            self.refuse(self.MAPLESS_REFUSAL)
+            return
+        super().action_travel()
+
+    def action_look(self) -> None:
+        if self.mapless:
+            self.refuse(f"{self.MAPLESS_REFUSAL}: the turn order on the right shows everyone")
+            return
+        super().action_look()
+
     def _status_text(self) -> Text:
+        me = self.me
+        if (self.mapless and me is not None and self.mode == "move" and not self.prompt and not self.more
+                and not self.battle.over):
+            return Text(f"{ident(me).name}, no map: {self.MAPLESS_KEYS}", style="dim")
         if self.mode == "place":
             name = ident(self.battle[self.place_for]).name if self.place_for else "?"
             return Text(f"Move {name} anywhere: arrows pick the cell, enter puts it there, esc cancels", style="yellow")
@@ -139,7 +165,27 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         app = self.app
         if self._finished or app.campaign is None or app.campaign.battle is None:
             return
-        app.act(lambda c: battles.with_inputs(c, self.session, app.store.catalogue, app.gm.rules_for, extra), label)
+        saved = app.act(lambda c: battles.with_inputs(c, self.session, app.store.catalogue, app.gm.rules_for, extra),
+                        label)
+        if not saved and app.gm.read_only and not app.gm.was_read_only:
+            self._taken_over()
+
+    def _schedule_ai(self) -> None:
+        if self._finished and not self.battle.over:  # left (taken over, rebuilt by an undo): no more AI turns here
+            return
+        super()._schedule_ai()
+
+    def _taken_over(self) -> None:
+        """Another window took the campaign over: this one saves nothing more, so the fight (and its
+        AI turns) stops here instead of going on where no one can keep it."""
+        self._finished = True
+        if self._ai_timer is not None:
+            self._ai_timer.stop()
+            self._ai_timer = None
+        self.app.notify(f"{self.app.gm.read_only_reason()}. The fight goes on in the window that has it; "
+                        "this one left it where it was last saved.", title="Battle left", severity="warning",
+                        timeout=10)
+        self.app.call_later(self.app.pop_screen)
 
     def after_input(self, action, outcome) -> None:
         self._record(f"{self.battle_name}: {type(action).__name__.lower()}")

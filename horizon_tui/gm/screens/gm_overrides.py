@@ -137,6 +137,9 @@ class OverrideMenu:
 
     def _override_move(self, target: str) -> None:
         e = self.battle[target]
+        if getattr(self, "mapless", False):  # no cell is shown to put it on
+            self.refuse(f"a fight without a map: {ident(e).name} stands where the GM says; no cell to pick")
+            return
         if comp(e, Presence) is not Presence.active:
             self.prompt = f"{ident(e).name} is not on the battlefield"
             self.refresh_all()

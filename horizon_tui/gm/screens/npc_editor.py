@@ -1,7 +1,7 @@
 """The NPC editor: name, level, attributes (R-1) or a willpower and health set outright, whether
 dialogue checks can work on them (R-12), attitude, notes, and how it fights (species, weapon,
-armour, side, who plays it, its AI, the enemy type whose abilities it uses). Answers with the
-`Npc`, or None."""
+armour, side, who plays it, its AI, the enemy type whose abilities it uses). Saves it into the
+campaign itself (ctrl+s) and answers with the `Npc`, or None."""
 
 from __future__ import annotations
 
@@ -199,7 +199,10 @@ class NpcEditorScreen(Screen[Npc | None]):
             self.app.bell()
             self.notify(problem, title="Not saved", severity="error")
             return
-        self.dismiss(npc)
+        # saved from here, so a refusal (a text longer than a campaign holds) leaves the form open
+        old = self.original.name if self.original else None
+        if self.app.act(lambda c: services.save_npc(c, old, npc), f"NPC {npc.name}"):
+            self.dismiss(npc)
 
     def unsaved_work(self) -> str | None:
         """The form changed from the NPC it opened with (a form that doesn't read is changed)."""

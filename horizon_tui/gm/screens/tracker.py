@@ -61,7 +61,7 @@ class TrackerMixin:
         values = ov.initiative_values(battle)
         text = Text(f"Round {battle.round} — turn order\n", style="bold", no_wrap=True, overflow="ellipsis")
         chosen = self._selected_id()
-        name_width = max(6, width - 16)  # marks 2, initiative 3, health 8, controller 3
+        name_width = max(6, width - 18)  # marks 2, initiative 5, health 8, controller 3
         for row in tracker_rows(battle):
             e = battle[row.id]
             colour = "cyan" if row.team == "party" else "red"
@@ -71,7 +71,9 @@ class TrackerMixin:
             line.append("•" if row.id in self.marked else " ", style="bold magenta")
             line.append(f"{row.name[:name_width]:<{name_width}}", style=style)
             value = values.get(row.id)
-            line.append(f"{int(value):>3}" if value is not None else "  –", style="dim")
+            # R-8's total (initiative + 1d6) as R-2 shows numbers: one decimal, half up (int() cut
+            # 15.7 to 15, and equal-looking totals stood in an order nothing explained)
+            line.append(f"{initiative_text(value):>5}" if value is not None else "    –", style="dim")
             health = hp(e)
             temp = ov.temp_health(e)
             shown = (f"{max(0, health.hp)}{'+' + str(temp) if temp else ''}/{health.max_hp}" if row.state != "out"
@@ -327,6 +329,15 @@ class TrackerMixin:
         if joined < count:
             self.refuse(f"only {joined} of {count} found a free cell")
         return joined == count
+
+
+def initiative_text(value: float) -> str:
+    """An initiative total for the tracker: "17.7", "21" (one decimal, half up, R-2's way)."""
+    from fractions import Fraction
+
+    from horizon_tui.rules.numbers import one_decimal
+
+    return f"{one_decimal(Fraction(str(value))):g}"
 
 
 def gear_knows(e, difficulty: Difficulty) -> bool:
