@@ -589,13 +589,13 @@ def _who() -> str:
 def _battle_encounter(save: Path) -> str:
     """The encounter a saved battle is fought in, by its name, for the questions (the file's stem
     if the save can't be read)."""
-    import json
-
+    from horizon_tui.content.guard import read_json_object
+    from horizon_tui.errors import DataError
     from horizon_tui.tui.records import encounter_name
 
     try:
-        return encounter_name(str(json.loads(save.read_text(encoding="utf-8"))["encounter"]))
-    except (OSError, ValueError, KeyError, TypeError):
+        return encounter_name(str(read_json_object(save)["encounter"]))
+    except (DataError, OSError, ValueError, KeyError, TypeError):
         return "unreadable save"
 
 

@@ -27,13 +27,16 @@ _STAMP = "%Y%m%d-%H%M%S"
 
 
 def encounter_name(encounter: str | Path) -> str:
-    """An encounter's `name` (Goblin Ambush), else its file's stem in words (goblin ambush)."""
-    import tomllib
+    """An encounter's `name` (Goblin Ambush), else its file's stem in words (goblin ambush). The
+    path comes from a battle save: read with the guarded reader (a plain file, the size and
+    nesting limits), never a device or a pipe that would read for ever."""
+    from horizon_tui.content.guard import read_document
+    from horizon_tui.errors import DataError
 
     path = Path(encounter)
     try:
-        name = tomllib.loads(path.read_text(encoding="utf-8")).get("name")
-    except (OSError, ValueError, UnicodeDecodeError):
+        name = read_document(path)[0].get("name")
+    except (DataError, OSError, ValueError):
         name = None
     return str(name) if isinstance(name, str) and name.strip() else path.stem.replace("_", " ")
 
@@ -120,14 +123,19 @@ def _battle_file(path: Path, kind: str, headline: str = "") -> BattleFile:
     mtime = path.stat().st_mtime
     stem = stem_of(path)
     json_path = path if path.suffix == ".json" else path.with_suffix(".json")
-    try:
-        data = json.loads(json_path.read_text(encoding="utf-8"))
+    from horizon_tui.content.guard import read_json_object
+    from horizon_tui.errors import DataError
+
+    if kind == "record" and not json_path.exists():
+        return BattleFile(path, stem, mtime, headline=headline, kind=kind)
+    try:  # the guarded reader: a plain file within the save limits (size, nesting, digits)
+        data = read_json_object(json_path)
         party = tuple(str(m["character"]["name"]) for m in data.get("party", []))
         return BattleFile(path, stem, mtime, str(data.get("encounter", "")), party,
                           len(data.get("inputs", [])), headline, kind=kind)
+    except DataError as exc:
+        return BattleFile(path, stem, mtime, problem=exc.problems[0].message, kind=kind)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        if kind == "record" and not json_path.exists():
-            return BattleFile(path, stem, mtime, headline=headline, kind=kind)
         return BattleFile(path, stem, mtime, problem=f"can't be read: {exc}", kind=kind)
 
 

@@ -4,6 +4,7 @@ what the battle screen shows while someone else acts."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 
 from horizon_tui.tui.app import create_app
@@ -335,3 +336,52 @@ def test_a_hostile_keymap_file_is_a_problem_named_not_a_crash(tmp_path):
         keymap, problems = load_keymap(path)
         assert keymap == {} and problems, path
         assert str(path) in str(problems[0]) and words in str(problems[0]), problems
+
+
+# --- Load ▸ Battles over damaged battle files ------------------------------------------------------
+# By hand: battles/deep.json of 100,000 nested lists, then Load ▸ b: "Internal error" and a crash
+# report (records read battle files with json.loads, past the guarded reader). A battle file naming
+# /dev/zero as its encounter would hang the list and "Resume it?" reading the encounter's name.
+
+
+@pytest.mark.timeout(60)
+def test_the_battles_list_reads_damaged_battle_files_as_damaged(saves, tmp_path):
+    import json
+    import os
+
+    from horizon_tui.tui import records
+
+    folder = saves / "battles"
+    folder.mkdir()
+    (folder / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (folder / "huge.json").write_text('{"seed": 1' + "0" * 5000 + "}", encoding="utf-8")
+    os.mkfifo(folder / "pipe.json")  # as /dev/zero would be: never a file to read to its end
+    os.mkfifo(tmp_path / "pipe.toml")
+    (folder / "devzero.json").write_text(json.dumps({"encounter": str(tmp_path / "pipe.toml"),
+                                                     "party": [], "inputs": []}))
+    deep_encounter = tmp_path / "deep.toml"
+    deep_encounter.write_text("x = " + "[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (folder / "deepenc.json").write_text(json.dumps({"encounter": str(deep_encounter), "party": [], "inputs": []}))
+    found = {b.character_stem: b for b in records.in_progress(saves)}
+    assert set(found) == {"deep", "huge", "pipe", "devzero", "deepenc"}
+    for stem in ("deep", "huge", "pipe"):
+        assert found[stem].problem, stem
+    assert "nested too deeply" in found["deep"].problem and "plain file" in found["pipe"].problem
+    assert found["devzero"].encounter_name == "pipe"  # the file's stem: the pipe is not read
+    assert found["deepenc"].encounter_name == "deep"
+
+
+@pytest.mark.timeout(60)
+def test_resume_it_names_the_encounter_of_a_hostile_battle_save_without_reading_for_ever(saves, tmp_path):
+    import json
+    import os
+
+    from horizon_tui.tui.app import _battle_encounter
+
+    folder = saves / "battles"
+    folder.mkdir()
+    os.mkfifo(tmp_path / "pipe.toml")
+    (folder / "iriel.json").write_text(json.dumps({"encounter": str(tmp_path / "pipe.toml")}))
+    assert _battle_encounter(folder / "iriel.json") == "pipe"
+    (folder / "iriel.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert _battle_encounter(folder / "iriel.json") == "unreadable save"
