@@ -385,3 +385,26 @@ def test_resume_it_names_the_encounter_of_a_hostile_battle_save_without_reading_
     assert _battle_encounter(folder / "iriel.json") == "pipe"
     (folder / "iriel.json").write_text("[" * 100_000 + "]" * 100_000)
     assert _battle_encounter(folder / "iriel.json") == "unreadable save"
+
+
+# --- a lock record that is not a file --------------------------------------------------------------
+# By hand: characters/.iriel.toml.owner made a pipe (mkfifo), then Load ▸ Iriel: the whole app froze
+# (blocked opening the pipe for the lock's holder record); a link to /dev/zero would read for ever.
+
+
+@pytest.mark.timeout(30)
+async def test_a_lock_record_that_is_a_pipe_neither_hangs_nor_stops_the_character_opening(saves, catalogue, iriel):
+    import os
+
+    from horizon_tui.saves.lock import read_holder
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    record = iriel.with_name(f".{iriel.name}.owner")
+    os.mkfifo(record)
+    assert read_holder(iriel) is None
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await pilot.pause()
+        assert not app.read_only and read_holder(iriel) is not None  # held, its record rewritten
