@@ -14,6 +14,7 @@ No Textual here (tested without a terminal). Beside a character's battle in prog
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -170,6 +171,33 @@ def write_record(saves_dir: Path, character_stem: str, text: str, session_data: 
     return folder / f"{name}.txt"
 
 
+def _headline(path: Path) -> str:
+    """A record's second line ("Victory!  4 rounds."), from the start of a plain file only: a pipe
+    or a device in records/ would freeze the list."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return ""
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return ""
+    lines = head.decode("utf-8", errors="replace").split("\n", 2)
+    return lines[1].strip() if len(lines) > 1 else ""
+
+
+def read_record(path: Path) -> str:
+    """A record's whole text, as the record screen shows it; what can't be read, in words."""
+    from horizon_tui.content.guard import current, read_limited
+    from horizon_tui.errors import DataError
+
+    try:
+        return read_limited(path, current().save_bytes).decode("utf-8", errors="replace")
+    except DataError as exc:
+        return str(exc.problems[0])
+
+
 def records(saves_dir: Path) -> list[BattleFile]:
     """Finished battles' records, newest first."""
     folder = records_dir(saves_dir)
@@ -179,10 +207,7 @@ def records(saves_dir: Path) -> list[BattleFile]:
     for path in folder.glob("*.txt"):
         if path.name.startswith("."):
             continue
-        try:
-            headline = path.read_text(encoding="utf-8", errors="replace").split("\n", 2)[1].strip()
-        except (OSError, IndexError):
-            headline = ""
+        headline = _headline(path)
         found.append(_battle_file(path, "record", headline))
     return sorted(found, key=lambda b: (-b.mtime, b.path.name))
 

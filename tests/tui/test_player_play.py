@@ -408,3 +408,29 @@ async def test_a_lock_record_that_is_a_pipe_neither_hangs_nor_stops_the_characte
         await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
         await pilot.pause()
         assert not app.read_only and read_holder(iriel) is not None  # held, its record rewritten
+
+
+# By hand: records/x.txt made a pipe: Load ▸ b froze the app (each record's headline was read
+# with read_text), as the record screen would on enter.
+
+
+@pytest.mark.timeout(30)
+async def test_a_record_that_is_a_pipe_is_listed_without_freezing_and_opens_as_a_problem(saves, catalogue):
+    import os
+
+    from textual.widgets import Static
+
+    from horizon_tui.tui import records
+    from horizon_tui.tui.screens.transfer import RecordScreen
+
+    folder = saves / "records"
+    folder.mkdir()
+    os.mkfifo(folder / "iriel--20261204-200000.txt")
+    listed = records.records(saves)
+    assert [r.path.name for r in listed] == ["iriel--20261204-200000.txt"] and listed[0].headline == ""
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(RecordScreen(folder / "iriel--20261204-200000.txt"))
+        await _until(pilot, lambda: isinstance(app.screen, RecordScreen), "the record")
+        await pilot.pause()
+        assert "not a plain file" in str(app.screen.query_one("#record-text", Static).render())

@@ -209,9 +209,7 @@ class RecordScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = self.path.name
-        try:
-            text = self.path.read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
-            text = f"{self.path}: {exc.strerror or exc}"
-        self.query_one("#record-text", Static).update(text)
+        from horizon_tui.tui.records import read_record
+
+        self.query_one("#record-text", Static).update(read_record(self.path))
         self.query_one("#record-scroll").focus()
