@@ -479,11 +479,14 @@ class HorizonApp(CrashGuard, App[None]):
             if answer == "resume":
                 flow.resume(self, fresh=lambda: flow.start(self, encounter_path, party=party))
             elif answer == "new":
+                session = flow.form(self, encounter_path, party=party)
+                if session is None:
+                    return  # it can't start (said): the battle in progress stays where it was
                 kept = flow.put_aside(self)
                 if kept is not None:
                     self.notify(f"The battle against {old} is kept as {kept.name}: Load ▸ Battles resumes it.",
                                 title="Battle kept")
-                flow.start(self, encounter_path, party=party)
+                flow.open_session(self, session)
             # None (Esc, Cancel): the battle in progress and the picked encounter stay as they are
 
         self.push_screen(QuestionDialog(

@@ -434,3 +434,52 @@ async def test_a_record_that_is_a_pipe_is_listed_without_freezing_and_opens_as_a
         await _until(pilot, lambda: isinstance(app.screen, RecordScreen), "the record")
         await pilot.pause()
         assert "not a plain file" in str(app.screen.query_one("#record-text", Static).render())
+
+
+# --- a companion that doesn't exist ------------------------------------------------------------------
+# By hand: an ability of kind companion naming 'dragon' was saved without a word; the battle then
+# refused to start ("companion 'dragon' is not in the enemy catalogue") — and "Start the new one"
+# had already put the battle in progress aside for a battle that never began.
+
+
+async def test_the_ability_form_refuses_a_companion_the_enemy_catalogue_lacks(saves, catalogue, iriel):
+    from textual.widgets import Select
+
+    from horizon_tui.content.models import AbilityKind
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await _new_ability_form(pilot, app, iriel)
+        form.query_one("#ab-name", Input).value = "Hound"
+        form.query_one("#ab-kind", Select).value = AbilityKind.companion
+        await pilot.pause()
+        form.query_one("#ab-companion", Input).value = "wolff"
+        await pilot.pause()
+        _, errors = form.read()
+        assert any("wolff" in e and "enemy" in e and "'wolf'" in e for e in errors), errors
+        form.query_one("#ab-companion", Input).value = "wolf"
+        await pilot.pause()
+        assert form.read()[1] == []
+
+
+async def test_starting_a_new_battle_that_cant_start_leaves_the_one_in_progress_where_it_was(
+        saves, catalogue, iriel):
+    from horizon_tui.tui.battle.screen import BattleScreen
+    from horizon_tui.tui.dialogs.question import QuestionDialog
+
+    from .test_player_trust import DATA, _a_battle_left_in_progress
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        save = await _a_battle_left_in_progress(pilot, app, iriel)
+        before = save.read_bytes()
+        broken = saves.parent / "broken_encounter.toml"
+        broken.write_text((DATA / "wolves.toml").read_text().replace('enemy = "wolf"', 'enemy = "no_such_enemy"'))
+        app.start_battle(broken, app.session.character)
+        await _until(pilot, lambda: isinstance(app.screen, QuestionDialog), "Resume it?")
+        await pilot.press("s")  # start the new one: it can't start
+        await pilot.pause()
+        assert not isinstance(app.screen, BattleScreen)
+        assert any("can't start" in (n.title or "") for n in app._notifications)
+        assert save.exists() and save.read_bytes() == before  # still the battle in progress
+        assert not (saves / "battles" / "kept").exists() or not list((saves / "battles" / "kept").iterdir())
