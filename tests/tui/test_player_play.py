@@ -483,3 +483,22 @@ async def test_starting_a_new_battle_that_cant_start_leaves_the_one_in_progress_
         assert any("can't start" in (n.title or "") for n in app._notifications)
         assert save.exists() and save.read_bytes() == before  # still the battle in progress
         assert not (saves / "battles" / "kept").exists() or not list((saves / "battles" / "kept").iterdir())
+
+
+# --- a character saved by Windows Notepad ----------------------------------------------------------
+# By hand: a character file with a UTF-8 byte-order mark (what Notepad writes) was listed as
+# damaged: "line 1: can't be read: broken TOML: Invalid statement (column 1)" — nothing on the
+# screen said why; the text is UTF-8 all the same.
+
+
+def test_a_character_file_with_a_byte_order_mark_reads_as_any_other(saves, catalogue, iriel_text):
+    from horizon_tui.content.characters import load_character
+
+    path = saves / "characters" / "notepad.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + iriel_text.replace("\n", "\r\n").encode("utf-8"))
+    assert load_character(path, catalogue).name == "Iriel"
+    as_json = saves / "characters" / "notepad.json"
+    as_json.write_bytes(b"\xef\xbb\xbf" + b'{"name": "Jay", "species": "human", "weapon": "dagger", '
+                        b'"attributes": {"physical": 10, "agility": 10, "perception": 10, "cognition": 6, '
+                        b'"faith": 5, "beauty": 1}}')
+    assert load_character(as_json, catalogue).name == "Jay"
