@@ -502,3 +502,34 @@ def test_a_character_file_with_a_byte_order_mark_reads_as_any_other(saves, catal
                         b'"attributes": {"physical": 10, "agility": 10, "perception": 10, "cognition": 6, '
                         b'"faith": 5, "beauty": 1}}')
     assert load_character(as_json, catalogue).name == "Jay"
+
+
+# --- Load ▸ m, one damaged save after another ------------------------------------------------------
+# By hand: sixteen damaged saves listed; m, y on the first moved it aside and put the cursor back
+# on the first row (a good save), so the next m said "is not damaged".
+
+
+async def test_moving_a_damaged_save_aside_keeps_the_cursor_on_the_next_one(saves, catalogue, write_save, iriel_text):
+    from textual.widgets import DataTable
+
+    from horizon_tui.tui.screens.load import LoadScreen
+
+    write_save("good.toml", iriel_text, mtime=2_000_000_000)
+    for n in range(3):
+        write_save(f"broken{n}.toml", 'name = "B\nxp = [\n', mtime=1_900_000_000 - n)
+    app = create_app(saves, catalogue, screen="load")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, LoadScreen), "the load screen")
+        await pilot.pause()
+        screen = app.screen
+        assert [e.path.name for e in screen.entries] == ["good.toml", "broken0.toml", "broken1.toml", "broken2.toml"]
+        await pilot.press("down", "m")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert screen.query_one("#saves", DataTable).cursor_row == 1
+        await pilot.press("m")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert sorted(p.name for p in (saves / "characters" / "damaged").iterdir()) == ["broken0.toml", "broken1.toml"]
