@@ -533,3 +533,30 @@ async def test_moving_a_damaged_save_aside_keeps_the_cursor_on_the_next_one(save
         await pilot.press("y")
         await pilot.pause()
         assert sorted(p.name for p in (saves / "characters" / "damaged").iterdir()) == ["broken0.toml", "broken1.toml"]
+
+
+# --- a battle won in a window that was taken over ----------------------------------------------------
+# Reading tui.battle.flow.finish while trying two windows on one character: the battle's end deletes
+# battles/<stem>.json whoever holds the character; another window that took it over and saved a
+# battle of its own there lost it when the first window's old battle ended.
+
+
+async def test_a_battle_ending_in_a_window_taken_over_leaves_the_other_windows_battle_alone(saves, catalogue):
+    from horizon_tui.saves.lock import SaveLock
+
+    from .test_battle_flow import CHAMPION, _fight, _open_battle
+    from .conftest import write
+
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(100, 32)) as pilot:
+        battle = (await _open_battle(pilot, app, path, "goblin_ambush.toml")).battle
+        SaveLock.acquire(path, "the other window", take_over=True)
+        theirs = saves / "battles" / "champion.json"
+        theirs.parent.mkdir(exist_ok=True)
+        theirs.write_text('{"the other window": "its own battle"}')
+        await _fight(pilot, app)
+        assert battle.result is not None and battle.result.winner == "party"
+        await pilot.press("enter")
+        await pilot.pause()
+    assert theirs.read_text() == '{"the other window": "its own battle"}'

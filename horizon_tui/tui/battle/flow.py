@@ -189,8 +189,12 @@ def finish(app: HorizonApp, session: BattleSession, character_path: Path) -> Non
 
     def done(_: None) -> None:
         save = battle_save_path(app, character_path)
-        for old in (save, *(save.with_name(f"{save.name}.{n}") for n in range(1, 4))):
-            old.unlink(missing_ok=True)  # the battle in progress is over: its record is kept instead
+        try:  # under the character's lock: a window that took it over may have a battle of its own there
+            with app.save_guard():
+                for old in (save, *(save.with_name(f"{save.name}.{n}") for n in range(1, 4))):
+                    old.unlink(missing_ok=True)  # the battle in progress is over: its record is kept instead
+        except HorizonError:
+            pass  # read-only here, or taken over: that battle file is not this window's to delete
         if app.session is not None and app.session.path == character_path:
             gained = result.xp.get(app.session.character.name, 0)
             if gained:
