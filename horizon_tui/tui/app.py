@@ -458,6 +458,7 @@ class HorizonApp(CrashGuard, App[None]):
         """Fight `encounter_path` as the character being played (with `party`, `PartyMember`s, if
         given). A battle left unfinished is asked about first: resume it, start the new one and
         keep the old aside (Load ▸ Battles lists it), or cancel (Esc): nothing changes."""
+        from horizon_tui.errors import HorizonError
         from horizon_tui.tui.battle import flow
 
         if self.read_only:
@@ -482,7 +483,13 @@ class HorizonApp(CrashGuard, App[None]):
                 session = flow.form(self, encounter_path, party=party)
                 if session is None:
                     return  # it can't start (said): the battle in progress stays where it was
-                kept = flow.put_aside(self)
+                try:
+                    kept = flow.put_aside(self)
+                except HorizonError as exc:  # taken over: the battle there is the other window's
+                    self._lock, self.read_only = None, True
+                    self.notify(f"{exc}. Nothing was moved; the window is read-only now.", title="Not started",
+                                severity="error", timeout=15)
+                    return
                 if kept is not None:
                     self.notify(f"The battle against {old} is kept as {kept.name}: Load ▸ Battles resumes it.",
                                 title="Battle kept")
@@ -503,6 +510,7 @@ class HorizonApp(CrashGuard, App[None]):
         path = self._playing_for(kept, stem_of(kept), lambda: self.resume_kept(kept))
         if path is None:
             return
+        from horizon_tui.errors import HorizonError
         from horizon_tui.tui.battle import flow
         from horizon_tui.tui.records import bring_back
 
@@ -510,7 +518,13 @@ class HorizonApp(CrashGuard, App[None]):
             if answer is None:
                 return
             if flow.saved_battle(self) is not None:
-                aside = flow.put_aside(self)
+                try:
+                    aside = flow.put_aside(self)
+                except HorizonError as exc:  # taken over: the battle there is the other window's
+                    self._lock, self.read_only = None, True
+                    self.notify(f"{exc}. Nothing was moved; the window is read-only now.", title="Not resumed",
+                                severity="error", timeout=15)
+                    return
                 self.notify(f"The battle in progress is kept as {aside.name}.", title="Battle kept")
             bring_back(kept, flow.battle_save_path(self, path))
             flow.resume(self)

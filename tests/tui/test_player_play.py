@@ -560,3 +560,25 @@ async def test_a_battle_ending_in_a_window_taken_over_leaves_the_other_windows_b
         await pilot.press("enter")
         await pilot.pause()
     assert theirs.read_text() == '{"the other window": "its own battle"}'
+
+
+async def test_start_the_new_one_in_a_window_taken_over_moves_nothing(saves, catalogue, iriel):
+    from horizon_tui.saves.lock import SaveLock
+    from horizon_tui.tui.battle.screen import BattleScreen
+    from horizon_tui.tui.dialogs.question import QuestionDialog
+
+    from .test_player_trust import DATA, _a_battle_left_in_progress
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        save = await _a_battle_left_in_progress(pilot, app, iriel)
+        SaveLock.acquire(iriel, "the other window", take_over=True)  # its battle is the one there now
+        save.write_text('{"the other window": "its own battle"}')
+        app.start_battle(DATA / "wolves.toml", app.session.character)
+        await _until(pilot, lambda: isinstance(app.screen, QuestionDialog), "Resume it?")
+        await pilot.press("s")
+        await pilot.pause()
+        assert not isinstance(app.screen, BattleScreen)
+        assert any("taken over" in n.message for n in app._notifications)
+    assert save.read_text() == '{"the other window": "its own battle"}'
+    assert not (saves / "battles" / "kept").exists() or not list((saves / "battles" / "kept").iterdir())

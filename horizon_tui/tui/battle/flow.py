@@ -96,13 +96,15 @@ def saved_battle(app: HorizonApp) -> Path | None:
 
 def put_aside(app: HorizonApp) -> Path | None:
     """Keep the battle in progress aside (`tui.records.keep_battle`: `battles/kept/`, listed by
-    Load ▸ Battles and resumable from there), so another can start. Nothing is deleted."""
+    Load ▸ Battles and resumable from there), so another can start. Nothing is deleted. Under
+    the character's lock: HorizonError (nothing moved) in a window that no longer holds it."""
     from horizon_tui.tui.records import keep_battle
 
     path = saved_battle(app)
     if path is None or app.session is None:
         return None
-    return keep_battle(path, app.session.path.stem)
+    with app.save_guard():  # LockLost if another window took the character (and its battle) over
+        return keep_battle(path, app.session.path.stem)
 
 
 def resume(app: HorizonApp, fresh=None) -> None:
