@@ -582,3 +582,56 @@ async def test_start_the_new_one_in_a_window_taken_over_moves_nothing(saves, cat
         assert any("taken over" in n.message for n in app._notifications)
     assert save.read_text() == '{"the other window": "its own battle"}'
     assert not (saves / "battles" / "kept").exists() or not list((saves / "battles" / "kept").iterdir())
+
+
+# --- brackets in names ---------------------------------------------------------------------------
+# By hand (hostile text in every field): an ability named '[/]Open[b]ing Cut[/i]' — the form takes
+# it — stopped the app with "Internal error" on the character sheet (its loadout row was read as
+# markup: "closing tag '[/]' has nothing to close"), again in the battle's z menu, and a character
+# so named in Load ▸ Battles.
+
+
+async def test_names_with_brackets_are_shown_as_written_everywhere_a_player_meets_them(saves, catalogue, write_save,
+                                                                                     iriel_text):
+    from textual.widgets import DataTable
+
+    from horizon_tui.tui.battle.dialogs import ChoiceDialog
+    from horizon_tui.tui.battle.screen import BattleScreen
+    from horizon_tui.tui.crash_screen import CrashScreen
+    from horizon_tui.tui.screens.sheet import SheetScreen
+    from horizon_tui.tui.screens.transfer import BattlesScreen
+
+    from .test_player_trust import DATA
+
+    path = write_save("brackets.toml", iriel_text.replace('"Ember Lash"', '"[/]Ember[b] Lash[/i]"')
+                      .replace('name = "Iriel"', 'name = "[/]Iri[/b]el"'))
+    app = create_app(saves, catalogue)
+
+    async def fine(what: str) -> None:
+        await pilot.pause()
+        await pilot.pause()
+        assert not any(isinstance(s, CrashScreen) for s in app.screen_stack), f"internal error at {what}"
+
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.open_character(path)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await fine("the sheet")
+        app.start_battle(DATA / "wolves.toml", app.session.character)
+        await _until(pilot, lambda: isinstance(app.screen, BattleScreen), "the battle")
+        await fine("the battle")
+        for _ in range(50):
+            if app.screen.me is not None:
+                break
+            await pilot.press("x")
+        await pilot.press("z")
+        await _until(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the abilities menu")
+        await fine("the abilities menu")
+        await pilot.press("escape")
+        await pilot.pause()
+        app.pop_screen()  # leave the battle (saved as on quitting)
+        await pilot.pause()
+        app.push_screen(BattlesScreen())
+        await _until(pilot, lambda: isinstance(app.screen, BattlesScreen), "Load ▸ Battles")
+        await fine("Load ▸ Battles")
+        table = app.screen.query_one(DataTable)
+        assert "[/]Iri[/b]el" in [str(c) for key in table.rows for c in table.get_row(key)]
