@@ -635,3 +635,35 @@ async def test_names_with_brackets_are_shown_as_written_everywhere_a_player_meet
         await fine("Load ▸ Battles")
         table = app.screen.query_one(DataTable)
         assert "[/]Iri[/b]el" in [str(c) for key in table.rows for c in table.get_row(key)]
+
+
+# --- an edit that makes the loadout not fit ----------------------------------------------------------
+# By hand: Ward and Stone Skin (both slotted passives) edited to difficulty VI: "Stone Skin saved",
+# nothing more; the loadout screen's top line said "VI 1 (2 held)" and the next battle refused to
+# start ("2 passives of difficulty VI each hold a charge, but level 2 has 1 charges of VI").
+
+
+async def test_saving_an_ability_that_breaks_the_loadout_says_so_at_once(saves, catalogue, write_save, iriel_text):
+    import attrs
+
+    from horizon_tui.content.models import Difficulty
+    from horizon_tui.tui.screens.abilities import AbilitiesScreen
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    path = write_save("warded.toml", iriel_text.replace('loadout = ["Ember Lash"]', 'loadout = ["Ember Lash", "Ward"]'))
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(path)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await pilot.press("a")
+        await _until(pilot, lambda: isinstance(app.screen, AbilitiesScreen), "the abilities")
+        await pilot.pause()
+        screen = app.screen
+        character = app.session.character
+        for name in ("Ward", "Stone Skin"):
+            index = next(i for i, a in enumerate(app.session.character.abilities) if a.name == name)
+            screen._store(index, attrs.evolve(app.session.character.abilities[index], difficulty=Difficulty.VI))
+            await pilot.pause()
+        warned = [n.message for n in app._notifications if n.severity == "warning"]
+        assert any("loadout" in w and "VI" in w for w in warned), [n.message for n in app._notifications]
+        assert character is not app.session.character  # saved all the same: the edit is the player's
