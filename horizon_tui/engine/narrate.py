@@ -86,7 +86,8 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             return f"{n(event.actor)} switches {event.ability} {'on' if event.active else 'off'}."
         case ev.FreeActionEvent():
             target = f" ({n(event.target)})" if event.target and event.target != event.actor else ""
-            return f"{n(event.actor)}: {event.description}{target}."
+            said = event.description.rstrip().removesuffix(".")  # a stock action's ends with its own
+            return f"{n(event.actor)}: {said}{target}."
         case ev.Wait():
             return None if event.reason == "waits" else f"{n(event.actor)} {event.reason}."
         case ev.GetUp():

@@ -82,17 +82,26 @@ def _alive(holder: Holder) -> bool:
     return True
 
 
-def _read_record(path: Path) -> tuple[Holder | None, bool]:
-    """The last holder written beside `path` (None if no readable record) and whether it let go."""
+def _read_small(path: Path, limit: int = 4096) -> bytes | None:
+    """At most `limit` + 1 bytes of a plain file; None for anything else: a pipe would block the
+    app, /dev/zero would read for ever (a hostile saves folder). No record is then a free save,
+    and the next holder's record replaces it (a rename)."""
     import stat
 
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        record = owner_path(path)
-        if not stat.S_ISREG(os.stat(record).st_mode):  # a pipe would block, /dev/zero never end
-            return None, True
-        with open(record, "rb") as handle:
-            raw = handle.read(4097)
-        if len(raw) > 4096:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, limit + 1)
+    finally:
+        os.close(fd)
+
+
+def _read_record(path: Path) -> tuple[Holder | None, bool]:
+    """The last holder written beside `path` (None if no readable record) and whether it let go."""
+    try:
+        raw = _read_small(owner_path(path))
+        if raw is None or len(raw) > 4096:
             return None, True
         data = json.loads(raw)
         holder = Holder(

@@ -458,6 +458,7 @@ class HorizonApp(CrashGuard, App[None]):
         """Fight `encounter_path` as the character being played (with `party`, `PartyMember`s, if
         given). A battle left unfinished is asked about first: resume it, start the new one and
         keep the old aside (Load ▸ Battles lists it), or cancel (Esc): nothing changes."""
+        from horizon_tui.errors import HorizonError
         from horizon_tui.tui.battle import flow
 
         if self.read_only:
@@ -479,11 +480,20 @@ class HorizonApp(CrashGuard, App[None]):
             if answer == "resume":
                 flow.resume(self, fresh=lambda: flow.start(self, encounter_path, party=party))
             elif answer == "new":
-                kept = flow.put_aside(self)
+                session = flow.form(self, encounter_path, party=party)
+                if session is None:
+                    return  # it can't start (said): the battle in progress stays where it was
+                try:
+                    kept = flow.put_aside(self)
+                except HorizonError as exc:  # taken over: the battle there is the other window's
+                    self._lock, self.read_only = None, True
+                    self.notify(f"{exc}. Nothing was moved; the window is read-only now.", title="Not started",
+                                severity="error", timeout=15)
+                    return
                 if kept is not None:
                     self.notify(f"The battle against {old} is kept as {kept.name}: Load ▸ Battles resumes it.",
                                 title="Battle kept")
-                flow.start(self, encounter_path, party=party)
+                flow.open_session(self, session)
             # None (Esc, Cancel): the battle in progress and the picked encounter stay as they are
 
         self.push_screen(QuestionDialog(
@@ -500,6 +510,7 @@ class HorizonApp(CrashGuard, App[None]):
         path = self._playing_for(kept, stem_of(kept), lambda: self.resume_kept(kept))
         if path is None:
             return
+        from horizon_tui.errors import HorizonError
         from horizon_tui.tui.battle import flow
         from horizon_tui.tui.records import bring_back
 
@@ -507,7 +518,13 @@ class HorizonApp(CrashGuard, App[None]):
             if answer is None:
                 return
             if flow.saved_battle(self) is not None:
-                aside = flow.put_aside(self)
+                try:
+                    aside = flow.put_aside(self)
+                except HorizonError as exc:  # taken over: the battle there is the other window's
+                    self._lock, self.read_only = None, True
+                    self.notify(f"{exc}. Nothing was moved; the window is read-only now.", title="Not resumed",
+                                severity="error", timeout=15)
+                    return
                 self.notify(f"The battle in progress is kept as {aside.name}.", title="Battle kept")
             bring_back(kept, flow.battle_save_path(self, path))
             flow.resume(self)
@@ -589,13 +606,13 @@ def _who() -> str:
 def _battle_encounter(save: Path) -> str:
     """The encounter a saved battle is fought in, by its name, for the questions (the file's stem
     if the save can't be read)."""
-    import json
-
+    from horizon_tui.content.guard import read_json_object
+    from horizon_tui.errors import DataError
     from horizon_tui.tui.records import encounter_name
 
     try:
-        return encounter_name(str(json.loads(save.read_text(encoding="utf-8"))["encounter"]))
-    except (OSError, ValueError, KeyError, TypeError):
+        return encounter_name(str(read_json_object(save)["encounter"]))
+    except (DataError, OSError, ValueError, KeyError, TypeError):
         return "unreadable save"
 
 

@@ -13,8 +13,8 @@ No Textual here (tested without a terminal). Beside a character's battle in prog
 
 from __future__ import annotations
 
-import io
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -28,14 +28,16 @@ _STAMP = "%Y%m%d-%H%M%S"
 
 
 def encounter_name(encounter: str | Path) -> str:
-    """An encounter's `name` (Goblin Ambush), else its file's stem in words (goblin ambush)."""
-    from horizon_tui.content.files import read_document
+    """An encounter's `name` (Goblin Ambush), else its file's stem in words (goblin ambush). The
+    path comes from a battle save: read with the guarded reader (a plain file, the size and
+    nesting limits), never a device or a pipe that would read for ever."""
+    from horizon_tui.content.guard import read_document
     from horizon_tui.errors import DataError
 
     path = Path(encounter)
-    try:  # the guarded reader: a pipe, /dev/zero or a file nested past tomllib's depth is no name
+    try:
         name = read_document(path)[0].get("name")
-    except DataError:
+    except (DataError, OSError, ValueError):
         name = None
     return str(name) if isinstance(name, str) and name.strip() else path.stem.replace("_", " ")
 
@@ -122,21 +124,19 @@ def _battle_file(path: Path, kind: str, headline: str = "") -> BattleFile:
     mtime = path.stat().st_mtime
     stem = stem_of(path)
     json_path = path if path.suffix == ".json" else path.with_suffix(".json")
+    from horizon_tui.content.guard import read_json_object
     from horizon_tui.errors import DataError
-    from horizon_tui.saves.store import read_json
 
-    try:  # the guarded reader (size, nesting, plain files only): a damaged save is listed, not a crash
-        data = read_json(json_path)
+    if kind == "record" and not json_path.exists():
+        return BattleFile(path, stem, mtime, headline=headline, kind=kind)
+    try:  # the guarded reader: a plain file within the save limits (size, nesting, digits)
+        data = read_json_object(json_path)
         party = tuple(str(m["character"]["name"]) for m in data.get("party", []))
         return BattleFile(path, stem, mtime, str(data.get("encounter", "")), party,
                           len(data.get("inputs", [])), headline, kind=kind)
     except DataError as exc:
-        if kind == "record" and not json_path.exists():
-            return BattleFile(path, stem, mtime, headline=headline, kind=kind)
-        return BattleFile(path, stem, mtime, problem=f"can't be read: {exc.problems[0].message}", kind=kind)
+        return BattleFile(path, stem, mtime, problem=exc.problems[0].message, kind=kind)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        if kind == "record" and not json_path.exists():
-            return BattleFile(path, stem, mtime, headline=headline, kind=kind)
         return BattleFile(path, stem, mtime, problem=f"can't be read: {exc}", kind=kind)
 
 
@@ -171,6 +171,33 @@ def write_record(saves_dir: Path, character_stem: str, text: str, session_data: 
     return folder / f"{name}.txt"
 
 
+def _headline(path: Path) -> str:
+    """A record's second line ("Victory!  4 rounds."), from the start of a plain file only: a pipe
+    or a device in records/ would freeze the list."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return ""
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return ""
+    lines = head.decode("utf-8", errors="replace").split("\n", 2)
+    return lines[1].strip() if len(lines) > 1 else ""
+
+
+def read_record(path: Path) -> str:
+    """A record's whole text, as the record screen shows it; what can't be read, in words."""
+    from horizon_tui.content.guard import current, read_limited
+    from horizon_tui.errors import DataError
+
+    try:
+        return read_limited(path, current().save_bytes).decode("utf-8", errors="replace")
+    except DataError as exc:
+        return str(exc.problems[0])
+
+
 def records(saves_dir: Path) -> list[BattleFile]:
     """Finished battles' records, newest first."""
     folder = records_dir(saves_dir)
@@ -180,11 +207,7 @@ def records(saves_dir: Path) -> list[BattleFile]:
     for path in folder.glob("*.txt"):
         if path.name.startswith("."):
             continue
-        try:  # plain files only (a pipe would keep the list waiting), its first lines only
-            with open(path, "rb") if path.is_file() else io.BytesIO() as handle:
-                headline = handle.read(4096).decode("utf-8", errors="replace").split("\n", 2)[1].strip()
-        except (OSError, IndexError):
-            headline = ""
+        headline = _headline(path)
         found.append(_battle_file(path, "record", headline))
     return sorted(found, key=lambda b: (-b.mtime, b.path.name))
 

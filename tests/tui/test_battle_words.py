@@ -45,3 +45,16 @@ def test_glyphs_differ_per_kind_and_are_never_terrain():
     assert glyphs["twin-1"] == glyphs["twin-2"] == "B"  # one kind, one glyph
     assert glyphs["brute"] == "b"  # another kind that wanted "B" gets its other case
     assert glyphs["dot"] not in " .#," and len(set(glyphs.values())) == 4
+
+
+def test_a_free_actions_line_ends_with_one_full_stop():
+    """By hand: f ▸ hide wrote "…the best perception among the enemies.." (the stock action's
+    description ends with its own full stop)."""
+    battle = make_battle(party=[(character("Hero"), (1, 1))], enemies=[(enemy_def("foe"), (3, 1))])
+    hide = describe(battle, ev.FreeActionEvent(actor="hero", description="Slip out of sight.", points_left=1))
+    assert hide == "Hero: Slip out of sight."
+    dirt = describe(battle, ev.FreeActionEvent(actor="hero", description="Dirt in its eyes.", points_left=1,
+                                               target="grunt"))
+    assert dirt == "Hero: Dirt in its eyes (Grunt)."
+    asked = describe(battle, ev.FreeActionEvent(actor="hero", description="I kick sand", points_left=1))
+    assert asked == "Hero: I kick sand."

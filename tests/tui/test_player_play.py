@@ -4,6 +4,7 @@ what the battle screen shows while someone else acts."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 
 from horizon_tui.tui.app import create_app
@@ -335,3 +336,334 @@ def test_a_hostile_keymap_file_is_a_problem_named_not_a_crash(tmp_path):
         keymap, problems = load_keymap(path)
         assert keymap == {} and problems, path
         assert str(path) in str(problems[0]) and words in str(problems[0]), problems
+
+
+# --- Load ▸ Battles over damaged battle files ------------------------------------------------------
+# By hand: battles/deep.json of 100,000 nested lists, then Load ▸ b: "Internal error" and a crash
+# report (records read battle files with json.loads, past the guarded reader). A battle file naming
+# /dev/zero as its encounter would hang the list and "Resume it?" reading the encounter's name.
+
+
+@pytest.mark.timeout(60)
+def test_the_battles_list_reads_damaged_battle_files_as_damaged(saves, tmp_path):
+    import json
+    import os
+
+    from horizon_tui.tui import records
+
+    folder = saves / "battles"
+    folder.mkdir()
+    (folder / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (folder / "huge.json").write_text('{"seed": 1' + "0" * 5000 + "}", encoding="utf-8")
+    os.mkfifo(folder / "pipe.json")  # as /dev/zero would be: never a file to read to its end
+    os.mkfifo(tmp_path / "pipe.toml")
+    (folder / "devzero.json").write_text(json.dumps({"encounter": str(tmp_path / "pipe.toml"),
+                                                     "party": [], "inputs": []}))
+    deep_encounter = tmp_path / "deep.toml"
+    deep_encounter.write_text("x = " + "[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (folder / "deepenc.json").write_text(json.dumps({"encounter": str(deep_encounter), "party": [], "inputs": []}))
+    found = {b.character_stem: b for b in records.in_progress(saves)}
+    assert set(found) == {"deep", "huge", "pipe", "devzero", "deepenc"}
+    for stem in ("deep", "huge", "pipe"):
+        assert found[stem].problem, stem
+    assert "nested too deeply" in found["deep"].problem and "plain file" in found["pipe"].problem
+    assert found["devzero"].encounter_name == "pipe"  # the file's stem: the pipe is not read
+    assert found["deepenc"].encounter_name == "deep"
+
+
+@pytest.mark.timeout(60)
+def test_resume_it_names_the_encounter_of_a_hostile_battle_save_without_reading_for_ever(saves, tmp_path):
+    import json
+    import os
+
+    from horizon_tui.tui.app import _battle_encounter
+
+    folder = saves / "battles"
+    folder.mkdir()
+    os.mkfifo(tmp_path / "pipe.toml")
+    (folder / "iriel.json").write_text(json.dumps({"encounter": str(tmp_path / "pipe.toml")}))
+    assert _battle_encounter(folder / "iriel.json") == "pipe"
+    (folder / "iriel.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert _battle_encounter(folder / "iriel.json") == "unreadable save"
+
+
+# --- a lock record that is not a file --------------------------------------------------------------
+# By hand: characters/.iriel.toml.owner made a pipe (mkfifo), then Load ▸ Iriel: the whole app froze
+# (blocked opening the pipe for the lock's holder record); a link to /dev/zero would read for ever.
+
+
+@pytest.mark.timeout(30)
+async def test_a_lock_record_that_is_a_pipe_neither_hangs_nor_stops_the_character_opening(saves, catalogue, iriel):
+    import os
+
+    from horizon_tui.saves.lock import read_holder
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    record = iriel.with_name(f".{iriel.name}.owner")
+    os.mkfifo(record)
+    assert read_holder(iriel) is None
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await pilot.pause()
+        assert not app.read_only and read_holder(iriel) is not None  # held, its record rewritten
+
+
+# By hand: records/x.txt made a pipe: Load ▸ b froze the app (each record's headline was read
+# with read_text), as the record screen would on enter.
+
+
+@pytest.mark.timeout(30)
+async def test_a_record_that_is_a_pipe_is_listed_without_freezing_and_opens_as_a_problem(saves, catalogue):
+    import os
+
+    from textual.widgets import Static
+
+    from horizon_tui.tui import records
+    from horizon_tui.tui.screens.transfer import RecordScreen
+
+    folder = saves / "records"
+    folder.mkdir()
+    os.mkfifo(folder / "iriel--20261204-200000.txt")
+    listed = records.records(saves)
+    assert [r.path.name for r in listed] == ["iriel--20261204-200000.txt"] and listed[0].headline == ""
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(RecordScreen(folder / "iriel--20261204-200000.txt"))
+        await _until(pilot, lambda: isinstance(app.screen, RecordScreen), "the record")
+        await pilot.pause()
+        assert "not a plain file" in str(app.screen.query_one("#record-text", Static).render())
+
+
+# --- a companion that doesn't exist ------------------------------------------------------------------
+# By hand: an ability of kind companion naming 'dragon' was saved without a word; the battle then
+# refused to start ("companion 'dragon' is not in the enemy catalogue") — and "Start the new one"
+# had already put the battle in progress aside for a battle that never began.
+
+
+async def test_the_ability_form_refuses_a_companion_the_enemy_catalogue_lacks(saves, catalogue, iriel):
+    from textual.widgets import Select
+
+    from horizon_tui.content.models import AbilityKind
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await _new_ability_form(pilot, app, iriel)
+        form.query_one("#ab-name", Input).value = "Hound"
+        form.query_one("#ab-kind", Select).value = AbilityKind.companion
+        await pilot.pause()
+        form.query_one("#ab-companion", Input).value = "wolff"
+        await pilot.pause()
+        _, errors = form.read()
+        assert any("wolff" in e and "enemy" in e and "'wolf'" in e for e in errors), errors
+        form.query_one("#ab-companion", Input).value = "wolf"
+        await pilot.pause()
+        assert form.read()[1] == []
+
+
+async def test_starting_a_new_battle_that_cant_start_leaves_the_one_in_progress_where_it_was(
+        saves, catalogue, iriel):
+    from horizon_tui.tui.battle.screen import BattleScreen
+    from horizon_tui.tui.dialogs.question import QuestionDialog
+
+    from .test_player_trust import DATA, _a_battle_left_in_progress
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        save = await _a_battle_left_in_progress(pilot, app, iriel)
+        before = save.read_bytes()
+        broken = saves.parent / "broken_encounter.toml"
+        broken.write_text((DATA / "wolves.toml").read_text().replace('enemy = "wolf"', 'enemy = "no_such_enemy"'))
+        app.start_battle(broken, app.session.character)
+        await _until(pilot, lambda: isinstance(app.screen, QuestionDialog), "Resume it?")
+        await pilot.press("s")  # start the new one: it can't start
+        await pilot.pause()
+        assert not isinstance(app.screen, BattleScreen)
+        assert any("can't start" in (n.title or "") for n in app._notifications)
+        assert save.exists() and save.read_bytes() == before  # still the battle in progress
+        assert not (saves / "battles" / "kept").exists() or not list((saves / "battles" / "kept").iterdir())
+
+
+# --- a character saved by Windows Notepad ----------------------------------------------------------
+# By hand: a character file with a UTF-8 byte-order mark (what Notepad writes) was listed as
+# damaged: "line 1: can't be read: broken TOML: Invalid statement (column 1)" — nothing on the
+# screen said why; the text is UTF-8 all the same.
+
+
+def test_a_character_file_with_a_byte_order_mark_reads_as_any_other(saves, catalogue, iriel_text):
+    from horizon_tui.content.characters import load_character
+
+    path = saves / "characters" / "notepad.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + iriel_text.replace("\n", "\r\n").encode("utf-8"))
+    assert load_character(path, catalogue).name == "Iriel"
+    as_json = saves / "characters" / "notepad.json"
+    as_json.write_bytes(b"\xef\xbb\xbf" + b'{"name": "Jay", "species": "human", "weapon": "dagger", '
+                        b'"attributes": {"physical": 10, "agility": 10, "perception": 10, "cognition": 6, '
+                        b'"faith": 5, "beauty": 1}}')
+    assert load_character(as_json, catalogue).name == "Jay"
+
+
+# --- Load ▸ m, one damaged save after another ------------------------------------------------------
+# By hand: sixteen damaged saves listed; m, y on the first moved it aside and put the cursor back
+# on the first row (a good save), so the next m said "is not damaged".
+
+
+async def test_moving_a_damaged_save_aside_keeps_the_cursor_on_the_next_one(saves, catalogue, write_save, iriel_text):
+    from textual.widgets import DataTable
+
+    from horizon_tui.tui.screens.load import LoadScreen
+
+    write_save("good.toml", iriel_text, mtime=2_000_000_000)
+    for n in range(3):
+        write_save(f"broken{n}.toml", 'name = "B\nxp = [\n', mtime=1_900_000_000 - n)
+    app = create_app(saves, catalogue, screen="load")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, lambda: isinstance(app.screen, LoadScreen), "the load screen")
+        await pilot.pause()
+        screen = app.screen
+        assert [e.path.name for e in screen.entries] == ["good.toml", "broken0.toml", "broken1.toml", "broken2.toml"]
+        await pilot.press("down", "m")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert screen.query_one("#saves", DataTable).cursor_row == 1
+        await pilot.press("m")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert sorted(p.name for p in (saves / "characters" / "damaged").iterdir()) == ["broken0.toml", "broken1.toml"]
+
+
+# --- a battle won in a window that was taken over ----------------------------------------------------
+# Reading tui.battle.flow.finish while trying two windows on one character: the battle's end deletes
+# battles/<stem>.json whoever holds the character; another window that took it over and saved a
+# battle of its own there lost it when the first window's old battle ended.
+
+
+async def test_a_battle_ending_in_a_window_taken_over_leaves_the_other_windows_battle_alone(saves, catalogue):
+    from horizon_tui.saves.lock import SaveLock
+
+    from .test_battle_flow import CHAMPION, _fight, _open_battle
+    from .conftest import write
+
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(100, 32)) as pilot:
+        battle = (await _open_battle(pilot, app, path, "goblin_ambush.toml")).battle
+        SaveLock.acquire(path, "the other window", take_over=True)
+        theirs = saves / "battles" / "champion.json"
+        theirs.parent.mkdir(exist_ok=True)
+        theirs.write_text('{"the other window": "its own battle"}')
+        await _fight(pilot, app)
+        assert battle.result is not None and battle.result.winner == "party"
+        await pilot.press("enter")
+        await pilot.pause()
+    assert theirs.read_text() == '{"the other window": "its own battle"}'
+
+
+async def test_start_the_new_one_in_a_window_taken_over_moves_nothing(saves, catalogue, iriel):
+    from horizon_tui.saves.lock import SaveLock
+    from horizon_tui.tui.battle.screen import BattleScreen
+    from horizon_tui.tui.dialogs.question import QuestionDialog
+
+    from .test_player_trust import DATA, _a_battle_left_in_progress
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        save = await _a_battle_left_in_progress(pilot, app, iriel)
+        SaveLock.acquire(iriel, "the other window", take_over=True)  # its battle is the one there now
+        save.write_text('{"the other window": "its own battle"}')
+        app.start_battle(DATA / "wolves.toml", app.session.character)
+        await _until(pilot, lambda: isinstance(app.screen, QuestionDialog), "Resume it?")
+        await pilot.press("s")
+        await pilot.pause()
+        assert not isinstance(app.screen, BattleScreen)
+        assert any("taken over" in n.message for n in app._notifications)
+    assert save.read_text() == '{"the other window": "its own battle"}'
+    assert not (saves / "battles" / "kept").exists() or not list((saves / "battles" / "kept").iterdir())
+
+
+# --- brackets in names ---------------------------------------------------------------------------
+# By hand (hostile text in every field): an ability named '[/]Open[b]ing Cut[/i]' — the form takes
+# it — stopped the app with "Internal error" on the character sheet (its loadout row was read as
+# markup: "closing tag '[/]' has nothing to close"), again in the battle's z menu, and a character
+# so named in Load ▸ Battles.
+
+
+async def test_names_with_brackets_are_shown_as_written_everywhere_a_player_meets_them(saves, catalogue, write_save,
+                                                                                     iriel_text):
+    from textual.widgets import DataTable
+
+    from horizon_tui.tui.battle.dialogs import ChoiceDialog
+    from horizon_tui.tui.battle.screen import BattleScreen
+    from horizon_tui.tui.crash_screen import CrashScreen
+    from horizon_tui.tui.screens.sheet import SheetScreen
+    from horizon_tui.tui.screens.transfer import BattlesScreen
+
+    from .test_player_trust import DATA
+
+    path = write_save("brackets.toml", iriel_text.replace('"Ember Lash"', '"[/]Ember[b] Lash[/i]"')
+                      .replace('name = "Iriel"', 'name = "[/]Iri[/b]el"'))
+    app = create_app(saves, catalogue)
+
+    async def fine(what: str) -> None:
+        await pilot.pause()
+        await pilot.pause()
+        assert not any(isinstance(s, CrashScreen) for s in app.screen_stack), f"internal error at {what}"
+
+    async with app.run_test(size=(100, 32)) as pilot:
+        app.open_character(path)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await fine("the sheet")
+        app.start_battle(DATA / "wolves.toml", app.session.character)
+        await _until(pilot, lambda: isinstance(app.screen, BattleScreen), "the battle")
+        await fine("the battle")
+        for _ in range(50):
+            if app.screen.me is not None:
+                break
+            await pilot.press("x")
+        await pilot.press("z")
+        await _until(pilot, lambda: isinstance(app.screen, ChoiceDialog), "the abilities menu")
+        await fine("the abilities menu")
+        await pilot.press("escape")
+        await pilot.pause()
+        app.pop_screen()  # leave the battle (saved as on quitting)
+        await pilot.pause()
+        app.push_screen(BattlesScreen())
+        await _until(pilot, lambda: isinstance(app.screen, BattlesScreen), "Load ▸ Battles")
+        await fine("Load ▸ Battles")
+        table = app.screen.query_one(DataTable)
+        assert "[/]Iri[/b]el" in [str(c) for key in table.rows for c in table.get_row(key)]
+
+
+# --- an edit that makes the loadout not fit ----------------------------------------------------------
+# By hand: Ward and Stone Skin (both slotted passives) edited to difficulty VI: "Stone Skin saved",
+# nothing more; the loadout screen's top line said "VI 1 (2 held)" and the next battle refused to
+# start ("2 passives of difficulty VI each hold a charge, but level 2 has 1 charges of VI").
+
+
+async def test_saving_an_ability_that_breaks_the_loadout_says_so_at_once(saves, catalogue, write_save, iriel_text):
+    import attrs
+
+    from horizon_tui.content.models import Difficulty
+    from horizon_tui.tui.screens.abilities import AbilitiesScreen
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    path = write_save("warded.toml", iriel_text.replace('loadout = ["Ember Lash"]', 'loadout = ["Ember Lash", "Ward"]'))
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(path)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await pilot.press("a")
+        await _until(pilot, lambda: isinstance(app.screen, AbilitiesScreen), "the abilities")
+        await pilot.pause()
+        screen = app.screen
+        character = app.session.character
+        for name in ("Ward", "Stone Skin"):
+            index = next(i for i, a in enumerate(app.session.character.abilities) if a.name == name)
+            screen._store(index, attrs.evolve(app.session.character.abilities[index], difficulty=Difficulty.VI))
+            await pilot.pause()
+        warned = [n.message for n in app._notifications if n.severity == "warning"]
+        assert any("loadout" in w and "VI" in w for w in warned), [n.message for n in app._notifications]
+        assert character is not app.session.character  # saved all the same: the edit is the player's

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
@@ -38,7 +39,8 @@ class ChoiceDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.title_text, style="bold"))
-            yield OptionList(*[Option(label, id=value) for value, label in self.options], id="choices")
+            # plain text: an ability's name may hold brackets ('[/]' is not markup here)
+            yield OptionList(*[Option(Content(label), id=value) for value, label in self.options], id="choices")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
@@ -81,8 +83,8 @@ class BattleSummary(ModalScreen[None]):
         table = self.query_one(DataTable)
         for label in SUMMARY_COLUMNS:
             table.add_column(label)
-        for row in self.rows:
-            table.add_row(*row)
+        for row in self.rows:  # names as plain text: brackets in a name are not markup
+            table.add_row(*(Text(cell) if isinstance(cell, str) else cell for cell in row))
 
     def action_close(self) -> None:
         self.dismiss(None)

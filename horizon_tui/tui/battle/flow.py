@@ -40,6 +40,15 @@ def _enemies(app: HorizonApp):
 def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None) -> None:
     """Form the battle (refusals are reported, nothing starts) and open the battlefield. `party`:
     `PartyMember`s (hot-seat: each played by you or its AI); default, the character being played."""
+    session = form(app, encounter_path, seed, party)
+    if session is not None:
+        open_session(app, session)
+
+
+def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None):
+    """The battle `start` opens, formed and begun but not shown: a `BattleSession`, or None when
+    it can't start (said to the player), so that nothing else has to change for a battle that
+    never begins (the one in progress is put aside only once the new one is formed)."""
     from horizon_tui.engine.battle import BattleError, PartyMember, create_battle
     from horizon_tui.engine.encounter import load_encounter
     from horizon_tui.engine.persist import BattleSession
@@ -47,7 +56,7 @@ def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party:
     session = app.session
     if session is None:
         app.notify("Load a character first.", severity="warning")
-        return
+        return None
     if seed is None and os.environ.get(SEED_ENV, "").strip().isdigit():
         seed = int(os.environ[SEED_ENV])  # a fixed seed for tests and for replaying a bug report
     party = list(party) if party else [PartyMember(session.character, "player")]
@@ -63,11 +72,19 @@ def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party:
     except (DataError, BattleError, HorizonError) as exc:
         message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
         app.notify(message, title="This battle can't start", severity="error", timeout=10)
-        return
+        return None
     from horizon_tui.engine.runner import begin
 
     begin(battle)
-    _open(app, BattleSession(battle, str(encounter_path), party))
+    return BattleSession(battle, str(encounter_path), party)
+
+
+def enemy_ids(app: HorizonApp) -> list[str] | None:
+    """The enemy catalogue's ids (what a companion may name), None if it can't be loaded."""
+    try:
+        return sorted(_enemies(app))
+    except (DataError, HorizonError):
+        return None
 
 
 def saved_battle(app: HorizonApp) -> Path | None:
@@ -79,13 +96,15 @@ def saved_battle(app: HorizonApp) -> Path | None:
 
 def put_aside(app: HorizonApp) -> Path | None:
     """Keep the battle in progress aside (`tui.records.keep_battle`: `battles/kept/`, listed by
-    Load ▸ Battles and resumable from there), so another can start. Nothing is deleted."""
+    Load ▸ Battles and resumable from there), so another can start. Nothing is deleted. Under
+    the character's lock: HorizonError (nothing moved) in a window that no longer holds it."""
     from horizon_tui.tui.records import keep_battle
 
     path = saved_battle(app)
     if path is None or app.session is None:
         return None
-    return keep_battle(path, app.session.path.stem)
+    with app.save_guard():  # LockLost if another window took the character (and its battle) over
+        return keep_battle(path, app.session.path.stem)
 
 
 def resume(app: HorizonApp, fresh=None) -> None:
@@ -102,7 +121,7 @@ def resume(app: HorizonApp, fresh=None) -> None:
         app.notify(str(exc.problems[0]), title="The saved battle can't be resumed", severity="error", timeout=10)
         _offer_set_aside(app, path, exc, fresh)
         return
-    _open(app, session)
+    open_session(app, session)
 
 
 def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None:
@@ -128,7 +147,7 @@ def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None
         title="Damaged battle save", yes="Set aside"), answered)
 
 
-def _open(app: HorizonApp, session: BattleSession) -> None:
+def open_session(app: HorizonApp, session: BattleSession) -> None:
     from horizon_tui.tui.battle.screen import BattleScreen
 
     character_path = app.session.path
@@ -172,8 +191,12 @@ def finish(app: HorizonApp, session: BattleSession, character_path: Path) -> Non
 
     def done(_: None) -> None:
         save = battle_save_path(app, character_path)
-        for old in (save, *(save.with_name(f"{save.name}.{n}") for n in range(1, 4))):
-            old.unlink(missing_ok=True)  # the battle in progress is over: its record is kept instead
+        try:  # under the character's lock: a window that took it over may have a battle of its own there
+            with app.save_guard():
+                for old in (save, *(save.with_name(f"{save.name}.{n}") for n in range(1, 4))):
+                    old.unlink(missing_ok=True)  # the battle in progress is over: its record is kept instead
+        except HorizonError:
+            pass  # read-only here, or taken over: that battle file is not this window's to delete
         if app.session is not None and app.session.path == character_path:
             gained = result.xp.get(app.session.character.name, 0)
             if gained:

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from horizon_tui.content.models import Ability
 from horizon_tui.rules.character import build
-from horizon_tui.rules.validation import effective_loadout
+from horizon_tui.rules.validation import effective_loadout, loadout_problems
 from horizon_tui.tui.dialogs.confirm import ConfirmDialog
 from horizon_tui.tui.widgets.ability import ability_text
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
@@ -125,8 +125,17 @@ class AbilitiesScreen(Screen):
             old = abilities[index].name
             abilities[index] = ability
             loadout = [ability.name if name == old else name for name in loadout]
-        if self.app.commit(attrs.evolve(character, abilities=abilities, loadout=loadout)):
-            self.notify(f"{ability.name} saved", timeout=3)
+        changed = attrs.evolve(character, abilities=abilities, loadout=loadout)
+        if self.app.commit(changed):
+            # a slotted ability made dearer may leave the loadout over the level's slots or
+            # charges; the battle would refuse it, so say so now (the edit is kept: it is the player's)
+            before = {p.message for p in loadout_problems(character, self.app.rules)}
+            new = [p.message for p in loadout_problems(changed, self.app.rules) if p.message not in before]
+            if new:
+                self.notify(f"{ability.name} saved, but the loadout no longer fits: {new[0]}. "
+                            "o opens the loadout to change it.", title="Loadout", severity="warning", timeout=12)
+            else:
+                self.notify(f"{ability.name} saved", timeout=3)
         self.refresh_list(select=index)
 
     def action_delete(self) -> None:

@@ -3,6 +3,8 @@ charges update as it is typed. Answers with the `Ability` (valid by `check_abili
 
 from __future__ import annotations
 
+import difflib
+
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -185,7 +187,20 @@ class AbilityFormScreen(Screen[Ability | None]):
             errors.append(f"another ability is already called {ability.name!r}")
         errors += [f"{p.key.split('.', 1)[-1]}: {p.message}" if "." in p.key else p.message
                    for p in check_ranges(ability, "", ("ability",)) + check_ability(ability, "", "ability")]
+        errors += self._companion_problem(ability.companion)
         return ability, errors
+
+    def _companion_problem(self, companion: str | None) -> list[str]:
+        """A companion names an enemy of the catalogue (R-10): else the battle would refuse to
+        start. Said here, with the closest id, while the ability is being made."""
+        from horizon_tui.tui.battle.flow import enemy_ids
+
+        known = enemy_ids(self.app) if companion else None
+        if not known or companion in known:
+            return []
+        close = difflib.get_close_matches(companion, known, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        return [f"companion: {companion!r} is not an enemy of the catalogue{hint}; known: {', '.join(known)}"]
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.update_form()

@@ -115,8 +115,10 @@ class LoadScreen(Screen):
         self.action_refresh()
 
     def action_refresh(self) -> None:
+        """The list again; the cursor stays on its row (after m, on the save below the one moved)."""
         self.entries = self.app.library.entries()
         table = self.query_one("#saves", DataTable)
+        row = table.cursor_row
         table.clear()
         for index, entry in enumerate(self.entries):
             if entry.broken:
@@ -132,7 +134,10 @@ class LoadScreen(Screen):
                 Text(entry.path.name, style="dim"),
                 key=str(index),
             )
-        self.show_detail(0 if self.entries else None)
+        row = min(max(row, 0), len(self.entries) - 1)
+        if row > 0:
+            table.move_cursor(row=row)
+        self.show_detail(row if self.entries else None)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.row_key.value is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, OptionList, Static
@@ -47,7 +48,7 @@ class PathDialog(ModalScreen[Path | None]):
             yield Input(self.value, id="path-input", compact=True)
             if self.choices:
                 yield Static(Text("or pick one (up/down, enter):", style="dim"))
-                yield OptionList(*[Option(shown(p), id=str(i)) for i, p in enumerate(self.choices)],
+                yield OptionList(*[Option(Content(shown(p)), id=str(i)) for i, p in enumerate(self.choices)],
                                  id="path-choices")
 
     def on_mount(self) -> None:
@@ -166,7 +167,7 @@ class BattlesScreen(Screen):
         for index, b in enumerate(self.files):
             result = b.problem or (b.headline if b.kind == "record" else f"{b.turns} inputs")
             table.add_row(Text(words[b.kind], style="bold" if b.kind != "record" else "dim"),
-                          ", ".join(b.party) or b.character_stem, b.encounter_name, b.when,
+                          Text(", ".join(b.party) or b.character_stem), Text(b.encounter_name), b.when,
                           Text(result, style="red" if b.problem else ""), key=str(index))
         detail = self.query_one("#save-detail", Static)
         detail.border_title = "Where"
@@ -209,9 +210,7 @@ class RecordScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = self.path.name
-        try:
-            text = self.path.read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
-            text = f"{self.path}: {exc.strerror or exc}"
-        self.query_one("#record-text", Static).update(text)
+        from horizon_tui.tui.records import read_record
+
+        self.query_one("#record-text", Static).update(read_record(self.path))
         self.query_one("#record-scroll").focus()

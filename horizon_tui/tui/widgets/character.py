@@ -188,7 +188,7 @@ class SheetView(Horizontal):
         combat.add_row("slots", Text(str(sheet["slots"]), style="bold"))
         combat.add_row("charges", " ".join(f"{d}:{n}" for d, n in sheet["charges"].items()))
         combat.add_row("free actions", str(sheet["free_action_points"]))
-        combat.add_row("loadout", ", ".join(sheet["loadout"]) or Text("—", style="dim"))
+        combat.add_row("loadout", Text(", ".join(sheet["loadout"])) if sheet["loadout"] else Text("—", style="dim"))
         combat.add_row("abilities", str(len(sheet["abilities"])))
         self.query_one("#sheet-combat", Static).update(combat)
 
