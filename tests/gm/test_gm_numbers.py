@@ -77,3 +77,22 @@ async def test_an_xp_award_of_a_thousand_digits_is_refused_and_nothing_is_awarde
         assert app._exception is None
         assert any(n.message.startswith("the XP: ") for n in app._notifications)
         assert {m.name: m.character.xp for m in app.gm.campaign.party} == before
+
+
+def test_over_ssh_a_typed_map_is_an_encounter_id_or_a_file_in_the_gms_own_folder(tmp_path, monkeypatch):
+    # Found in review of the GM tool by hand: the Map field read any path, so a GM over SSH (the
+    # host's user) could have /etc/passwd read and its problems shown.
+    from horizon_tui.gm.screens.placement import map_spec
+    from horizon_tui.tui.hosting import ENV_SESSION
+
+    home = tmp_path / "gm-home"
+    (home / "maps").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    assert map_spec({"map": "/etc/passwd"}) == {"encounter": "/etc/passwd"}  # played locally: any file
+    monkeypatch.setenv(ENV_SESSION, str(tmp_path / "live.json"))
+    assert map_spec({"map": "goblin_ambush"}) == {"encounter": "goblin_ambush"}  # a shipped id
+    assert map_spec({"map": "maps/cave.toml"}) == {"encounter": str(home / "maps" / "cave.toml")}
+    for outside in ("/etc/passwd", "../../etc/passwd", "~/../other/x.toml", "maps/../../x.toml"):
+        with pytest.raises(ValueError, match="only files in your own folder") as refused:
+            map_spec({"map": outside})
+        assert str(tmp_path) not in str(refused.value)  # no server path in the words

@@ -3,6 +3,8 @@ and NPC put on its cell with a cursor. The set-up and its record are `gm.battles
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 from rich.text import Text
 from textual.app import ComposeResult
@@ -36,7 +38,7 @@ def map_dialog(app, default: str = "rooms") -> PromptDialog:
 
     def check(values: dict[str, str]) -> str | None:
         try:
-            spec = map_spec(values)
+            spec = map_spec(values, app.store.catalogue.root)
             battles.map_battlefield(spec, app.store.catalogue, app.enemies())
         except (ValueError, KeyError) as exc:
             return str(exc)
@@ -51,7 +53,9 @@ def map_dialog(app, default: str = "rooms") -> PromptDialog:
             "you pick the NPCs who join from the roster.", check=check)
 
 
-def map_spec(values: dict[str, str]) -> dict:
+def map_spec(values: dict[str, str], root: Path | None = None) -> dict:
+    """The map dialog's answer as a spec (`battles.map_battlefield`); ValueError saying what is
+    wrong. `root`: the data folder whose encounters/ ids are offered."""
     name = values["map"].strip()
     if name in mapgen.GENERATORS:
         return {"generator": name, "width": parse_whole(values["width"], "the width", "field_side"),
@@ -59,7 +63,26 @@ def map_spec(values: dict[str, str]) -> dict:
                 "seed": parse_whole(values["seed"] or "0", "the seed", "seed")}
     if not name:
         raise ValueError("name a map")
-    return {"encounter": name}
+    return {"encounter": typed_encounter(name, root)}
+
+
+def typed_encounter(name: str, root: Path | None = None) -> str:
+    """An encounter the GM typed: an id from the data folder's encounters/ or a file. Over SSH the
+    GM tool runs as the host's user, so a file must be in the GM's own folder (`tui.transfer.
+    confined`): a host path such as /etc/passwd would otherwise be read, and its problems shown."""
+    from horizon_tui.content.catalogue import data_dir
+    from horizon_tui.tui.hosting import hosted
+    from horizon_tui.tui.transfer import OutsideFolder, confined
+
+    if not hosted():
+        return name
+    if "/" not in name and "\\" not in name and not name.startswith(".") \
+            and ((root or data_dir()) / "encounters" / f"{name}.toml").is_file():
+        return name
+    try:
+        return str(confined(Path(name)))
+    except OutsideFolder as exc:
+        raise ValueError(str(exc)) from None
 
 
 class PlacementScreen(Screen):
@@ -224,7 +247,7 @@ def open_placement(screen, members: list[str], seed: int | None) -> None:
     def chosen(values: dict[str, str] | None) -> None:
         if not values:
             return
-        spec = map_spec(values)
+        spec = map_spec(values, app.store.catalogue.root)
         alive = [n for n in app.campaign.npcs if not n.dead]
         if not alive:
             placed(spec, [])
