@@ -18,11 +18,13 @@ def read_document(path: Path, *, save: bool = False) -> tuple[dict[str, Any], st
     return guarded(path, save=save)
 
 
-def locate(problems: list[Problem], text: str) -> list[Problem]:
-    """Add the line where each problem's key (its last part) is written, when it can be found."""
+def locate(problems: list[Problem], text: str, limits=None) -> list[Problem]:
+    """Add the line where each problem's key (its last part) is written, when it can be found.
+    `limits`: those to cap the list with (limits.toml's own problems can't ask for the limits in
+    force: they are what is being read)."""
     from horizon_tui.content.guard import cap
 
-    problems = cap(problems)
+    problems = cap(problems, limits)
     lines = text.splitlines()
     located = []
     for problem in problems:

@@ -368,7 +368,7 @@ def _summary(rest: int) -> str:
 def locate_capped(problems: list[Problem], text: str, limits: Limits | None = None) -> list[Problem]:
     from horizon_tui.content.files import locate
 
-    return locate(cap(problems, limits), text)
+    return locate(cap(problems, limits), text, limits)
 
 
 # --- numbers written as text (files and forms) -----------------------------------------------

@@ -261,7 +261,8 @@ _UNSAFE = re.compile(
     r"|\x1b\[>[\d;]*q"                          # XTVERSION
     r"|\x1b\[[>=<?][\d;]*u"                     # kitty keyboard push, pop, query
     r"|\x1b\[\?(?:1000|1002|1003|1004|1005|1006|1015|1016)(?:;\d+)*[hl]"  # mouse, focus
-    r"|\x1b\]\d+;\?(?:\x07|\x1b\\)")                # colour queries
+    r"|\x1b\]\d+;\?(?:\x07|\x1b\\)"                 # colour queries
+    r"|\x1b\]52;[^\x07\x1b]*(?:\x07|\x1b\\)")          # OSC 52: writing the clipboard
 _PARTIAL = re.compile(r"\x1b(?:\[[\d;?>=<$]*|\][^\x07\x1b]*)?$")  # a sequence cut by a read
 
 

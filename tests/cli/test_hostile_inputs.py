@@ -380,3 +380,25 @@ def test_sweep_scheduler_that_is_not_dask_is_refused_in_a_line(answer, capsys, m
         server.close()
     assert code == 1 and out == ""
     assert "can't reach the Dask scheduler" in err and "not a Dask scheduler" in err
+
+
+@pytest.mark.parametrize("command", [["sheet", str(IRIEL)], ["validate", str(IRIEL)],
+                                     ["battle", "wolves", "--party", str(IRIEL)]])
+def test_a_broken_limits_file_is_reported_not_a_crash(command, tmp_path, data_dir, capsys, monkeypatch):
+    """Found mutating limits.toml: `nesting = 0` (or any problem in it) made every command crash
+    (exit 70, RecursionError): reporting its problems asked for the limits in force, which read
+    the same broken file again."""
+    import shutil
+
+    from horizon_tui.content import catalogue, guard
+
+    root = tmp_path / "data"
+    shutil.copytree(data_dir, root)
+    limits = root / "limits.toml"
+    limits.write_text(limits.read_text(encoding="utf-8").replace("nesting = 32 ", "nesting = 0 "), encoding="utf-8")
+    monkeypatch.setenv("HORIZON_DATA", str(root))
+    monkeypatch.setattr(catalogue, "_cache", {})
+    monkeypatch.setattr(guard, "_cache", {})
+    code, out, err = run(capsys, *command)
+    assert code == 1
+    assert f"{limits}:10: files.nesting: a whole number from 1 to 10^9, not 0" in out + err

@@ -159,3 +159,13 @@ def test_replay_reads_only_a_plain_file_and_no_endless_line(tmp_path, capsys, mo
     long.write_text(HEADER + "\n" + json.dumps([0.1, "o", "x" * 2000]) + "\n")
     assert main(["replay", str(long), "--speed", "1000000"]) == 1
     assert ":2: a line longer than 1,000 characters" in capsys.readouterr().err
+
+
+def test_replay_never_writes_the_replaying_terminals_clipboard(tmp_path):
+    """By hand: a recording holding OSC 52 ('\\x1b]52;c;…\\x07') set the clipboard of whoever
+    replayed it (what they paste next is the file's choice). The app never writes one."""
+    path = tmp_path / "r.cast"
+    path.write_text(HEADER + "\n" + json.dumps([0.1, "o", "a\x1b]52;c;cm0gLXJmIH4=\x07b\x1b]52;p;eA==\x1b\\c"]) + "\n")
+    out = io.StringIO()
+    replay(path, speed=1000.0, out=out, sleep=lambda s: None)
+    assert out.getvalue() == "abc"
