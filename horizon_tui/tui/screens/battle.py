@@ -274,8 +274,10 @@ class EncounterPickerScreen(Screen):
                               runs=ESTIMATE_RUNS, seed=ESTIMATE_SEED, on_progress=progress,
                               should_stop=lambda: worker.is_cancelled, catalogue=self.app.catalogue,
                               enemies=_enemies(self.app))
-        except DataError as exc:
-            result = str(exc.problems[0])
+        except DataError as exc:  # without the encounter's path: the list names it, the line is short
+            from horizon_tui.tui.library import short_problem
+
+            result = short_problem(exc.problems[0])
         except (HorizonError, ValueError) as exc:
             result = str(exc)
         if worker.is_cancelled:
