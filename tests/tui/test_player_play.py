@@ -667,3 +667,57 @@ async def test_saving_an_ability_that_breaks_the_loadout_says_so_at_once(saves, 
         warned = [n.message for n in app._notifications if n.severity == "warning"]
         assert any("loadout" in w and "VI" in w for w in warned), [n.message for n in app._notifications]
         assert character is not app.session.character  # saved all the same: the edit is the player's
+
+
+# By hand (80×24): with that loadout the encounter list said "Win chance: can't be simulated:
+# /work/wt/play/data/encounters/wolves.toml:" and the line ended there: the reason was cut off
+# behind the encounter's full path, which the list already names.
+
+
+async def test_the_win_chance_line_says_why_it_cant_be_simulated_before_the_line_ends(saves, catalogue, write_save,
+                                                                                     iriel_text):
+    from textual.widgets import Static
+
+    from horizon_tui.tui.screens.battle import EncounterPickerScreen
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    broken = iriel_text.replace('loadout = ["Ember Lash"]', 'loadout = ["Ember Lash", "Ward"]').replace(
+        'name = "Ward"\ndifficulty = "II"', 'name = "Ward"\ndifficulty = "VI"').replace(
+        'name = "Stone Skin"\ndescription = "Her skin hardens like river stone."\ndifficulty = "II"',
+        'name = "Stone Skin"\ndescription = "Her skin hardens like river stone."\ndifficulty = "VI"')
+    path = write_save("warded.toml", broken)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(path)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await pilot.press("b")
+        await _until(pilot, lambda: isinstance(app.screen, EncounterPickerScreen), "the encounters")
+        odds = app.screen.query_one("#odds", Static)
+        await _until(pilot, lambda: "can't be simulated" in str(odds.render()), "the win chance's refusal")
+        said = str(odds.render())
+        assert "encounters/" not in said and said.index("loadout") < 80, said
+
+
+# --- home and end in the lists -----------------------------------------------------------------------
+# By hand: Battle, End, Enter: End did nothing (a DataTable's home/end scroll sideways), so Enter
+# fought the first encounter, Toll on the King's Road, not the last one the player meant.
+
+
+async def test_home_and_end_go_to_the_first_and_last_row_of_a_list(saves, catalogue, iriel):
+    from textual.widgets import DataTable
+
+    from horizon_tui.tui.screens.battle import EncounterPickerScreen
+    from horizon_tui.tui.screens.sheet import SheetScreen
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_character(iriel)
+        await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
+        await pilot.press("b")
+        await _until(pilot, lambda: isinstance(app.screen, EncounterPickerScreen), "the encounters")
+        await pilot.pause()
+        table = app.screen.query_one("#encounters", DataTable)
+        await pilot.press("end")
+        assert table.cursor_row == table.row_count - 1 > 0
+        await pilot.press("home")
+        assert table.cursor_row == 0

@@ -28,6 +28,7 @@ from textual.worker import get_current_worker
 
 from horizon_tui.tui.library import EncounterEntry, encounter_details, encounters_dir, list_encounters
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.tui.widgets.lists import RowList
 
 MAX_PARTY = 6  # issue 14: "fight with up to six of your characters"
 ESTIMATE_RUNS = 400  # battles per win-chance estimate: ± about 5 points at 95 %, a few seconds
@@ -97,7 +98,7 @@ class EncounterPickerScreen(Screen):
         yield TitleBar()
         yield Static(id="fighter", markup=False)
         with Vertical(id="encounter-box", classes="panel"):
-            yield DataTable(id="encounters", cursor_type="row", zebra_stripes=True)
+            yield RowList(id="encounters", cursor_type="row", zebra_stripes=True)
         yield Static(id="encounter-detail", classes="panel")
         with Horizontal(id="odds-row"):
             yield Static(id="odds", markup=False)
@@ -274,8 +275,10 @@ class EncounterPickerScreen(Screen):
                               runs=ESTIMATE_RUNS, seed=ESTIMATE_SEED, on_progress=progress,
                               should_stop=lambda: worker.is_cancelled, catalogue=self.app.catalogue,
                               enemies=_enemies(self.app))
-        except DataError as exc:
-            result = str(exc.problems[0])
+        except DataError as exc:  # without the encounter's path: the list names it, the line is short
+            from horizon_tui.tui.library import short_problem
+
+            result = short_problem(exc.problems[0])
         except (HorizonError, ValueError) as exc:
             result = str(exc)
         if worker.is_cancelled:
@@ -361,7 +364,7 @@ class PartyDialog(ModalScreen[list[Member] | None]):
             box.border_title = "Party"
             yield Static(Text("a adds one of your characters · c: played by you or its AI · x removes · "
                               "enter: done · esc: cancel", style="dim"))
-            yield DataTable(id="party-table", cursor_type="row")
+            yield RowList(id="party-table", cursor_type="row")
             yield Static(id="party-note", markup=False)
 
     def on_mount(self) -> None:

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Static
 from horizon_tui.tui.library import SaveEntry, short_problem
 from horizon_tui.tui.transfer import shown
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.tui.widgets.lists import RowList
 
 
 class LoadScreen(Screen):
@@ -99,7 +100,7 @@ class LoadScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="load-box", classes="panel"):
-            yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)
+            yield RowList(id="saves", cursor_type="row", zebra_stripes=True)
         yield Static(id="save-detail", classes="panel")
         yield KeyBar()
 

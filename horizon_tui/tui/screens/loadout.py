@@ -19,6 +19,7 @@ from horizon_tui.rules.validation import effective_loadout, loadout_problems
 from horizon_tui.tui.widgets.ability import kind_label
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.widgets.tone import tone
+from horizon_tui.tui.widgets.lists import RowList
 
 
 class LoadoutScreen(Screen):
@@ -34,7 +35,7 @@ class LoadoutScreen(Screen):
         yield TitleBar()
         yield Static(id="loadout-summary", classes="panel")
         with Vertical(id="loadout-box", classes="panel"):
-            yield DataTable(id="loadout-table", cursor_type="row")
+            yield RowList(id="loadout-table", cursor_type="row")
         yield Static(id="loadout-problem")
         yield KeyBar()
 

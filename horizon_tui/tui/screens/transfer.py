@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from horizon_tui.tui.hosting import hosted
 from horizon_tui.tui.transfer import OutsideFolder, shown
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.tui.widgets.lists import RowList
 
 
 def _problem(path: Path, exc: OSError) -> str:
@@ -147,7 +148,7 @@ class BattlesScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="load-box", classes="panel"):
-            yield DataTable(id="battle-files", cursor_type="row", zebra_stripes=True)
+            yield RowList(id="battle-files", cursor_type="row", zebra_stripes=True)
         yield Static(id="save-detail", classes="panel")
         yield KeyBar()
 
