@@ -105,10 +105,10 @@ class GMApp(HorizonApp):
         return saved
 
     def enemies(self):
-        from horizon_tui.content.encounters import load_enemies
+        from horizon_tui.engine.validate import checked_enemies
 
-        if self.enemy_defs is None:
-            self.enemy_defs = load_enemies(self.store.catalogue)
+        if self.enemy_defs is None:  # each enemy checked as `horizon validate` checks it
+            self.enemy_defs = checked_enemies(self.store.catalogue)
         return self.enemy_defs
 
     # --- screens ------------------------------------------------------------------------------
@@ -394,9 +394,9 @@ def create_gm_app(saves_dir: Path | None = None, catalogue: Catalogue | None = N
     """The GM tool over a saves folder (default: `horizon_tui.paths.default_saves_dir()`;
     campaigns in its `campaigns/`)."""
     if catalogue is None:
-        from horizon_tui.content.catalogue import default_catalogue
+        from horizon_tui.rules.validation import checked_catalogue
 
-        catalogue = default_catalogue()
+        catalogue = checked_catalogue()  # the data folder's rules sane, as `horizon validate` checks
     if saves_dir is None:
         from horizon_tui.paths import default_saves_dir
 

@@ -112,9 +112,11 @@ class HorizonApp(CrashGuard, App[None]):
     def catalogue(self) -> Catalogue:
         """The rules data (the shipped `data/` unless one was given); DataError if it has problems."""
         if self._catalogue is None:
-            from horizon_tui.content.catalogue import default_catalogue
+            from horizon_tui.rules.validation import checked_catalogue
 
-            self._catalogue = default_catalogue()
+            # checked as `horizon validate` checks it: a house rule such as diagonal_cost = -1 is
+            # named with its file and line here, not met as an internal error in the first turn
+            self._catalogue = checked_catalogue()
         return self._catalogue
 
     @property

@@ -242,13 +242,15 @@ def _size(data: dict[str, Any]) -> str:
 def encounter_details(paths: list[Path], catalogue: Catalogue) -> dict[Path, tuple[int, int] | str]:
     """XP total and enemy count of each encounter, as the combat engine loads it, or the problem
     that keeps it from loading. The engine (numpy, tcod) is imported here, off the start-up path."""
-    from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine.encounter import load_encounter
+    from horizon_tui.engine.validate import checked_enemies
 
     try:
-        enemies = load_enemies(catalogue)
+        enemies = checked_enemies(catalogue)  # each enemy checked as `horizon validate` checks it
     except DataError as exc:
-        return {path: f"the enemy catalogue has problems: {short_problem(exc.problems[0])}" for path in paths}
+        first = exc.problems[0]  # another file than the encounter's: named (goblin.toml, line 11: …)
+        where = f"{Path(first.file).name}, " if first.file else ""
+        return {path: f"the enemy catalogue has problems: {where}{short_problem(first)}" for path in paths}
     details: dict[Path, tuple[int, int] | str] = {}
     for path in paths:
         try:

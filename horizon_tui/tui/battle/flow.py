@@ -28,11 +28,11 @@ def battle_save_path(app: HorizonApp, character_path: Path) -> Path:
 
 
 def _enemies(app: HorizonApp):
-    from horizon_tui.content.encounters import load_enemies
+    from horizon_tui.engine.validate import checked_enemies
 
     cache = getattr(app, "_enemy_defs", None)
     if cache is None:
-        cache = load_enemies(app.catalogue)
+        cache = checked_enemies(app.catalogue)  # checked as `horizon validate` checks each enemy
         app._enemy_defs = cache  # noqa: SLF001 - per-app cache, not a module global
     return cache
 
