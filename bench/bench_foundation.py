@@ -1,6 +1,6 @@
 """Foundation speed: `horizon sheet --json` as a whole process, and loading the catalogue.
 
-Targets (issue 2): sheet process under 0.5 s; whole catalogue load under 50 ms.
+Targets: sheet process under 0.5 s; whole catalogue load under 50 ms.
 Run: .venv/bin/python bench/bench_foundation.py
 """
 

@@ -1,8 +1,8 @@
-"""SSH host speed and capacity (issues 7 and 16), run by hand; prints numbers.
+"""SSH host speed and capacity, run by hand; prints numbers.
 
 1. Connect to a drawn main menu: from opening the TCP connection until "New character" is on
    the screen, against a local `horizon` started on a PTY in the same run, interleaved (median of
-   --runs each). Target (issue 16): SSH ≤ 0.8 × local.
+   --runs each). Target: SSH ≤ 0.8 × local.
 2. Memory: the PSS of the whole host (server, pre-forked session server and every session's
    process, /proc/PID/smaps_rollup) with one session, then with --memory-sessions at their menus;
    the difference per extra session. Target: ≤ 12 MiB. On Python 3.12 and newer the session

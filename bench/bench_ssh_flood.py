@@ -1,4 +1,4 @@
-"""A flood of idle connections from one loopback address while another logs in (issue 16).
+"""A flood of idle connections from one loopback address while another logs in.
 
     .venv/bin/python bench/bench_ssh_flood.py --port 2301 --key ~/.ssh/id_ed25519 --user alice
 

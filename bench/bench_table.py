@@ -1,4 +1,4 @@
-"""Live tables (issue 17), run by hand; prints numbers.
+"""Live tables, run by hand; prints numbers.
 
 --tables tables (default 4) of --seats-per-table people each (default 5: a GM, three players
 and a spectator), every one a process of its own as a session is over SSH, connected to its
@@ -8,7 +8,7 @@ table's Unix socket with a `TableClient` — the same client and replica a table
 player attacks the nearest enemy in reach or ends the turn, the GM does the same for the party
 members no player holds; the AI's turns are played by the table. Measured: each accepted action's
 time from the sender's `act` until every other view of its table has applied it to its replica
-(what a screen then draws), over all tables. Target (issue 17): p95 ≤ 100 ms.
+(what a screen then draws), over all tables. Target: p95 ≤ 100 ms.
 
 The clocks are one: CLOCK_MONOTONIC is system-wide, so a time taken in one process compares with
 another's. Every seat starts acting at one signal, once all have connected. The battles (the

@@ -1,4 +1,4 @@
-"""Player-app speed (issue 5 targets):
+"""Player-app speed (its targets):
 - start to a usable main menu: at most 1.3x a bare Textual app's, both fresh interpreters;
 - rebuilding the whole 50x50 battlefield (draw + every row to Strips): under 3 ms;
 - a frame where one combatant moved: under 0.3 ms;

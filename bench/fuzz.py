@@ -1,4 +1,4 @@
-"""Issue 13's fuzz run: N mutated files (bench/mutate.py) through `horizon validate` and
+"""Fuzz run: N mutated files (bench/mutate.py) through `horizon validate` and
 `horizon sheet`, each run in its own process with a timeout; prints tracebacks, hangs and peak
 memory. The goal: 0 tracebacks, 0 hangs, peak under 200 MB for any file.
 

@@ -1,4 +1,4 @@
-"""Mutated copies of every kind of file Horizon reads (issue 13), for the property test
+"""Mutated copies of every kind of file Horizon reads, for the property test
 (tests/content/test_fuzz_readers.py) and `bench/fuzz.py`.
 
 `samples(folder)` writes one good file of each kind (copies of data/ and examples/, plus a

@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
         return EXIT_OK
     except SystemExit:
         raise
-    except Exception as exc:  # noqa: BLE001 - issue 13: a bug is reported, never shown as a traceback
+    except Exception as exc:  # noqa: BLE001 - a bug is reported, never shown as a traceback
         from horizon_tui.crash import EXIT_INTERNAL, one_line, write_report
 
         print(one_line(write_report(exc, f"horizon {command}")), file=sys.stderr)

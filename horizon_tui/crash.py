@@ -1,4 +1,4 @@
-"""Crash reports (issue 13): an unexpected exception is a bug, never the user's fault.
+"""Crash reports: an unexpected exception is a bug, never the user's fault.
 
 `write_report` puts the traceback, the version and what was running into a file under
 `paths.crash_reports_dir()` and returns its path; the CLI then prints one line naming it and

@@ -1,4 +1,4 @@
-"""Issue 14: every link of the README works, and docs/rules.md gives each rule with its id and a
+"""Every link of the README works, and docs/rules.md gives each rule with its id and a
 worked example (for players)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""AI behaviour profiles (`data/ai.toml`): each a short, prioritised list of rules (issue 4).
+"""AI behaviour profiles (`data/ai.toml`): each a short, prioritised list of rules.
 
 The file is one table per profile; an enemy file's `ai` names one. A rule says what to do
 (`do`), optionally when (`when` + `value`), and with what parameters. Every number here is a

@@ -1,4 +1,4 @@
-"""The one guarded reader (issue 13): every file Horizon reads, and every number typed in a form.
+"""The one guarded reader: every file Horizon reads, and every number typed in a form.
 
 Before anything is converted or structured:
 

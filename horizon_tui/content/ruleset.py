@@ -170,7 +170,7 @@ class DialogueRules:
 
 @attrs.frozen
 class CampaignRules:
-    """What one fight leaves for the next in a GM's campaign, until a rest (issue 15). R-6 [S]
+    """What one fight leaves for the next in a GM's campaign, until a rest. R-6 [S]
     starts each battle with full charges; a GM may let them (and cooldowns) carry instead."""
 
     carry_health: bool = H("R-9", default=True)  # health lost stays lost until a rest

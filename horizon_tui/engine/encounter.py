@@ -3,7 +3,7 @@
 The map is drawn (`map.rows` with `map.legend`) or generated (`map.generator`, `width`, `height`,
 `seed`). Enemies stand where the legend draws them and where `[[enemies]]` puts them; those with
 no `at` are spread over the corner opposite the party. Everything that can't form a battle is
-refused before it starts, every problem at once, each with the file and the key (issue 3).
+refused before it starts, every problem at once, each with the file and the key.
 """
 
 from __future__ import annotations

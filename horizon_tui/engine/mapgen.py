@@ -1,4 +1,4 @@
-"""Generated battlefields (issue 4): rooms and corridors, caves, and open ground, from a seed.
+"""Generated battlefields: rooms and corridors, caves, and open ground, from a seed.
 
 Every generator draws only from `random.Random(seed)` / `np.random.default_rng(seed)`, so the
 same name, size and seed give the same map byte for byte. Every walkable cell is connected to

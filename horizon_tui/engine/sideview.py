@@ -118,7 +118,7 @@ Eyes = frozenset[str] | None  # whose sight counts: these combatant ids of the s
 
 
 def eyes_open(battle: Battle, side: str | None, eyes: Eyes) -> Eyes:
-    """Per-character sight (issue 17): `eyes` while one of them is still in the battle; once all
+    """Per-character sight: `eyes` while one of them is still in the battle; once all
     of them are down or gone, their player watches with the whole side's eyes (None)."""
     if eyes is None or side is None:
         return None

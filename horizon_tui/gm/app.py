@@ -34,7 +34,7 @@ GM_CSS = Path(__file__).resolve().parent / "gm.tcss"
 
 
 class OfferedLibrary(CharacterLibrary):
-    """The GM's own saved characters, and those the players offered this GM (issue 17: over SSH
+    """The GM's own saved characters, and those the players offered this GM (over SSH
     a GM can't reach the players' saves; `table.lobby.offer_character`). Read as any save."""
 
     def files(self) -> list[Path]:
@@ -98,7 +98,7 @@ class GMApp(HorizonApp):
         self._member = value.character.name if value is not None else None
 
     def save_before_crash(self) -> list[str]:
-        """Issue 13: a battle in progress is saved; the campaign is written after every change."""
+        """A battle in progress is saved; the campaign is written after every change."""
         saved = super().save_before_crash()
         if self.gm is not None:
             saved.append(f"the campaign {self.gm.campaign.name} (written after every change)")

@@ -1,4 +1,4 @@
-"""A campaign's fight at a live table (issue 17): the same battle as a GM-run local one.
+"""A campaign's fight at a live table: the same battle as a GM-run local one.
 
 The battle is formed by `battles.start_battle` (the campaign's seed, house rules and what the last
 fights left on the party), kept in the campaign as the battle in progress, and handed to a table

@@ -36,7 +36,7 @@ class SaveError(HorizonError, OSError):
 
 
 def _refuse_read_only(path: Path) -> None:
-    """A rename would replace a read-only file without a word: refuse instead (issue 13)."""
+    """A rename would replace a read-only file without a word: refuse instead."""
     if path.exists() and not os.access(path, os.W_OK):
         raise SaveError(errno.EACCES, f"{path} is read-only; it was not replaced (make it writable to save)")
 

@@ -1,4 +1,4 @@
-"""Temp files of interrupted saves (issue 13): named `.NAME.PID.xxxx.tmp` by `store.atomic_write`,
+"""Temp files of interrupted saves: named `.NAME.PID.xxxx.tmp` by `store.atomic_write`,
 removed at the next start when their writer is gone. No heavy imports: the main menu calls this."""
 
 from __future__ import annotations

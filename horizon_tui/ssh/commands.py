@@ -121,7 +121,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_live_arguments(parser: argparse.ArgumentParser) -> None:
-    """Watching and recordings (issue 16; `watch.py`, `recording.py`)."""
+    """Watching and recordings (`watch.py`, `recording.py`)."""
     parser.add_argument("--spectators", choices=("none", "users", "anyone"), default="users",
                         help="who may watch live games with `ssh -t -p PORT NAME@HOST watch`: none; "
                              "users (any account, the default); anyone (also `ssh -t watch@HOST`, "

@@ -1,4 +1,4 @@
-"""Pre-forked sessions (issue 16, item 4): one *session server* process, each session a fork of it.
+"""Pre-forked sessions: one *session server* process, each session a fork of it.
 
 The SSH host starts `python -P -m horizon_tui.ssh.prefork` once. That process imports the player
 app (Textual, tcod, every `horizon_tui.tui` module), loads the rules data, runs the app once

@@ -1,4 +1,4 @@
-"""Session recordings (issue 16, item 5): every session's screen as an asciicast v2 file.
+"""Session recordings: every session's screen as an asciicast v2 file.
 
 asciicast v2 (docs.asciinema.org/manual/asciicast/v2) is newline-delimited JSON: a header object
 (`version` 2, `width`, `height`, `timestamp`, `env`, `title`), then one `[time, code, data]` array

@@ -210,7 +210,7 @@ class AppSession(asyncssh.SSHServerSession):
             self.id = secrets.token_hex(4)  # per game: "Watch a game" and back is a new one
             self.status = StatusFile(host.settings.data_dir, self.id, self.user, self.term_size[:2])
             env[ENV_SESSION] = str(self.status.path)
-            # Issue 17: who this session is at a live table, and where the host's tables are.
+            # who this session is at a live table, and where the host's tables are.
             env[ENV_ACCOUNT] = self.user
             env[ENV_TABLES] = str(private_dir(Path(host.settings.data_dir) / "tables"))
             if host.settings.spectators != "none":
@@ -285,7 +285,7 @@ class AppSession(asyncssh.SSHServerSession):
 
     @property
     def watchable(self) -> bool:
-        # A GM's screen shows what the players may not know (hidden enemies, issue 17): it is
+        # A GM's screen shows what the players may not know (hidden enemies): it is
         # watched only if the GM's app says so; a player's game unless the player refuses.
         default = "refuse" if getattr(self.connection, "role", "player") == "gm" else "allow"
         return self.app_status().get("watchers", default) != "refuse"

@@ -1,4 +1,4 @@
-"""Spectating (issue 16, item 6), as on Crawl's servers: a list of live games; Enter watches one.
+"""Spectating, as on Crawl's servers: a list of live games; Enter watches one.
 
 A watcher is an SSH channel in watch mode: `ssh -t HOST watch` (the one command an account may
 run), or a player who chose "Watch a game" on the main menu (the app exits with `WATCH_EXIT` and

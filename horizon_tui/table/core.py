@@ -1,4 +1,4 @@
-"""A live table: one authoritative battle, many seats (issue 17).
+"""A live table: one authoritative battle, many seats.
 
 The battle lives here; every view is fed the accepted inputs, as battle saves already replay from
 seed + inputs (`engine.persist`, `engine.runner`). A view keeps a `Replica` and applies each

@@ -1,4 +1,4 @@
-"""A table at one keyboard (issue 17 §5): every seat in this process, no socket, no SSH.
+"""A table at one keyboard: every seat in this process, no socket, no SSH.
 
 `LocalClient` speaks for whichever seat has the keyboard (`seat`, which the screen moves from
 seat to seat) and has the same face as `table.server.TableClient`: a `replica` to draw, the

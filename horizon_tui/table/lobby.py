@@ -1,4 +1,4 @@
-"""Opening a live table and finding one's invitation (issue 17).
+"""Opening a live table and finding one's invitation.
 
 A table is a folder under the host's `tables/`: `spec.json` (what the table process needs: the
 encounter, the seed, the party's characters, the seats), `table.sock` (the process's socket),

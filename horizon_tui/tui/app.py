@@ -3,7 +3,7 @@
 All state lives on the `HorizonApp` instance (the library of saves, the character being played),
 never in module globals: several SSH players share one process.
 
-Start-up is kept to what the main menu shows (issue 5: at most 1.3x a bare Textual app): this
+Start-up is kept to what the main menu shows (at most 1.3x a bare Textual app): this
 module imports only Textual; screens are imported when first opened; the catalogue (and with it
 the content models, attrs and cattrs) is loaded the first time something needs it, which for a
 player with no saves yet is the first screen they open.
@@ -38,7 +38,7 @@ def _commands_provider():
 START_SCREENS = ("menu", "new", "load", "battle", "rules", "sheet", "level-up", "abilities", "loadout")
 
 
-TABLE_POLL_S = 2.0  # how often the app looks for a live table it is invited to (issue 17)
+TABLE_POLL_S = 2.0  # how often the app looks for a live table it is invited to
 
 
 class HorizonApp(CrashGuard, App[None]):
@@ -226,7 +226,7 @@ class HorizonApp(CrashGuard, App[None]):
             self.pop_screen()
 
     def _poll_tables(self) -> None:
-        """Issue 17: a notice on any screen when a GM seats this account at a live table."""
+        """A notice on any screen when a GM seats this account at a live table."""
         from horizon_tui.table.lobby import invites_for, my_seat_place
 
         account, tables = my_seat_place()
@@ -443,7 +443,7 @@ class HorizonApp(CrashGuard, App[None]):
         return True
 
     def save_before_crash(self) -> list[str]:
-        """Issue 13: before the crash screen, a battle in progress and the character are saved."""
+        """Before the crash screen, a battle in progress and the character are saved."""
         saved = []
         for screen in self.screen_stack:
             autosave, battle = getattr(screen, "autosave", None), getattr(screen, "session", None)

@@ -1,4 +1,4 @@
-"""An unexpected exception inside an app (issue 13): save what can be saved, write a crash report,
+"""An unexpected exception inside an app: save what can be saved, write a crash report,
 show a screen naming it. The app keeps running; a second crash while the screen is up ends it as
 Textual would. Used by the player app and the GM tool (`CrashGuard` in their bases).
 

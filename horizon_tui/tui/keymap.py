@@ -7,7 +7,7 @@ key and what is allowed, and the default is kept; it never stops the app.
 
 Numpad digits arrive in a terminal (tmux included) exactly as the number row's digits, so the
 digits 1–9 are directions (the numpad's layout, 5 waits), and ability slots live on `z` (a menu)
-and the shifted digits `! @ # …` — never on a bare digit (issue 14: KP3 once cast a heal).
+and the shifted digits `! @ # …` — never on a bare digit (KP3 once cast a heal).
 Look is `;` (as in Crawl), so no letter of `hjklyubn` is taken from moving; `x` stays "play the
 enemies' turns now", which the GM's screen shares.
 """

@@ -1,4 +1,4 @@
-"""Joining a live table from the player app, asking its GM, and the GM's answer (issue 17).
+"""Joining a live table from the player app, asking its GM, and the GM's answer.
 
 A player asks (F9) for a free action's ruling (R-13), an override or a dialogue check (R-12): a
 sentence, whom it is aimed at and a number they propose (a chance, an amount). The GM's request

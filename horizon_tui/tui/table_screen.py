@@ -1,4 +1,4 @@
-"""The battlefield at a live table (issue 17): the same screen as solo play, fed by the table.
+"""The battlefield at a live table: the same screen as solo play, fed by the table.
 
 The battle is the view's replica (`table.core.Replica`), kept in step by the table's updates; an
 action is sent to the table instead of performed here, and comes back as an update that every

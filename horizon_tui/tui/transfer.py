@@ -30,7 +30,7 @@ class OutsideFolder(PermissionError):
 def confined(path: Path) -> Path:
     """A path the player typed. Played locally: as typed (`~` expanded). Over SSH (hosted) the
     app runs as the host's own user, so "anywhere" would reach the host's files and the other
-    players' saves (issue 16): a path must stay inside the player's own folder (the session's
+    players' saves: a path must stay inside the player's own folder (the session's
     HOME; relative paths start there), else `OutsideFolder`, whose message names no server path."""
     from horizon_tui.tui.hosting import hosted
 

@@ -1,4 +1,4 @@
-"""Issue 13: an internal error exits 70 with one line naming a crash report, never a traceback;
+"""An internal error exits 70 with one line naming a crash report, never a traceback;
 a problem with the input stays exit 1."""
 
 from __future__ import annotations

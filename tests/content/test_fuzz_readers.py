@@ -1,4 +1,4 @@
-"""Issue 13's property: over mutated copies of data/ and examples/ (and a battle save, a campaign
+"""Property: over mutated copies of data/ and examples/ (and a battle save, a campaign
 and an account made from them), every reader raises nothing but the project's own DataError,
 `horizon validate`'s check never raises at all, and every run takes under a second of CPU (process time: the machine is shared)."""
 

@@ -1,4 +1,4 @@
-"""Issue 13: nothing in a file can crash, hang or fill the memory. One test per example of the
+"""Nothing in a file can crash, hang or fill the memory. One test per example of the
 issue (its numbers), each through the reader the apps use and through `horizon validate`."""
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def test_a_broken_limits_file_is_reported(tmp_path):
 
 
 def test_forms_use_the_same_limits_as_files():
-    """Issue 13, forms: "1e999999999" typed as a multiplier is refused at once, saying what is allowed."""
+    """Forms: "1e999999999" typed as a multiplier is refused at once, saying what is allowed."""
     from horizon_tui.tui import forms
 
     start = time.process_time()

@@ -165,7 +165,7 @@ def test_custom_entries_round_trip_as_inline_tables(tmp_path, make_character, ca
 
 
 def test_a_read_only_save_is_never_replaced(tmp_path, make_character, catalogue):
-    """Issue 13: a rename would replace a read-only file silently; the save refuses instead."""
+    """A rename would replace a read-only file silently; the save refuses instead."""
     import os
 
     path = tmp_path / "iriel.toml"
@@ -218,7 +218,7 @@ def test_a_save_into_a_folder_that_cant_be_made_says_nothing_was_written(tmp_pat
 
 
 def test_stale_temp_files_of_interrupted_saves_are_removed_at_the_next_start(tmp_path):
-    """Issue 13: 395 temp files were left after 1,700 kill -9; a dead writer's go, a live one's stay."""
+    """395 temp files were left after 1,700 kill -9; a dead writer's go, a live one's stay."""
     import os
     import subprocess
     import time

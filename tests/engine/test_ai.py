@@ -1,4 +1,4 @@
-"""AI as data (issue 4): each behaviour profile of data/ai.toml doing its job in a small scripted
+"""AI as data: each behaviour profile of data/ai.toml doing its job in a small scripted
 battle on a drawn map; target choice as data; no cheating on sight; the profiles file's errors."""
 
 from __future__ import annotations

@@ -253,7 +253,7 @@ def test_every_shipped_enemy_is_valid(catalogue, enemies) -> None:
 
 
 def test_the_enemy_catalogue_covers_the_rules(enemies) -> None:
-    """Issue 4: levels 1–8, every weapon kind, every difficulty, every R-10 effect, every profile."""
+    """Levels 1–8, every weapon kind, every difficulty, every R-10 effect, every profile."""
     assert {e.level for e in enemies.values()} >= set(range(1, 9))
     assert {e.character.weapon.kind for e in enemies.values()} == set(WeaponKind)
     abilities = [a for e in enemies.values() for a in e.character.abilities]

@@ -1,4 +1,4 @@
-"""Golden logs: the engine's speed work (issue 18) must not move a single event.
+"""Golden logs: the engine's speed work must not move a single event.
 
 Whole AI battles — every shipped encounter (data/encounters) with the example party, and the
 benchmark's 6/12/24/48-combatant battles on one 40×40 field (bench/bench_engine.py

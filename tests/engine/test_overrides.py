@@ -1,4 +1,4 @@
-"""GM overrides (issue 6 through the engine): each logs an `override` event, changes exactly what
+"""GM overrides through the engine: each logs an `override` event, changes exactly what
 it says, and replays from a save."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Per-character sight for a player at a live table (issue 17): `engine.sideview`'s `eyes` — what
+"""Per-character sight for a player at a live table: `engine.sideview`'s `eyes` — what
 one seat's characters see, not the whole party — and R-13's hidden, on the map, in targeting and in
 the log's words."""
 

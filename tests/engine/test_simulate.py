@@ -1,4 +1,4 @@
-"""`horizon simulate` (issue 4, INTERFACES.md): the same summary whatever the number of worker
+"""`horizon simulate` (INTERFACES.md): the same summary whatever the number of worker
 processes, the keys INTERFACES.md promises, and no progress bar when the output isn't a terminal."""
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def test_workers_are_never_more_than_the_cores(monkeypatch):
     assert local_workers(1000) == (2, "--workers 1000: this machine has 2 cores; using 2")
 
 
-# --- estimate(): the apps' background simulation (issue 18) -----------------------------------
+# --- estimate(): the apps' background simulation -----------------------------------
 
 
 def test_estimate_matches_simulate_on_the_same_seed(summaries):

@@ -1,4 +1,4 @@
-"""`horizon sweep` (issue 18, INTERFACES.md "Sweeps"): the same rows whatever runs them — this
+"""`horizon sweep` (INTERFACES.md "Sweeps"): the same rows whatever runs them — this
 process, two local processes, a Dask cluster — and the grid's party built by R-4's point costs."""
 
 from __future__ import annotations

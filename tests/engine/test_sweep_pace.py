@@ -1,4 +1,4 @@
-"""The pace knobs (issue 18): [H] `derived_stats.health_scale` (R-2) and `attack.damage_scale` (R-9)
+"""The pace knobs: [H] `derived_stats.health_scale` (R-2) and `attack.damage_scale` (R-9)
 in rules.toml, 1 by default (the source's numbers), each applied where its rule computes."""
 
 from __future__ import annotations

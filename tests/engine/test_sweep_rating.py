@@ -1,4 +1,4 @@
-"""`horizon sweep --rate` (issue 18): the `[rating]` it writes is what it measured, and the rest of
+"""`horizon sweep --rate`: the `[rating]` it writes is what it measured, and the rest of
 the encounter file's text — comments included — is left as it was."""
 
 from __future__ import annotations

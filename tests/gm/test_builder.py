@@ -1,4 +1,4 @@
-"""Issue 15, encounters from the keyboard: catalogue enemies and counts, the XP, R-4's party level
+"""Encounters from the keyboard: catalogue enemies and counts, the XP, R-4's party level
 for this party, the simulated win chance, a unit placed by cursor, saved as an encounter file the
 picker lists and a battle loads."""
 

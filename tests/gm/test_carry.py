@@ -1,4 +1,4 @@
-"""Issue 15, a campaign that remembers: health, effects, charges (by house switch) and deaths carry
+"""A campaign that remembers: health, effects, charges (by house switch) and deaths carry
 from fight to fight (gm.carry); a rest and the next day reset them. Three fights and a rest."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13: numbers typed in the GM tool's forms go through the player app's guarded parse
+"""Numbers typed in the GM tool's forms go through the player app's guarded parse
 (tui.forms, content.guard): a typo, a fraction or a number of thousands of digits is refused with
 a message that says what is allowed; nothing crashes and nothing is stored."""
 

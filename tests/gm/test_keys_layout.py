@@ -1,4 +1,4 @@
-"""Issue 15, keys and layout: a focused text field or dropdown owns the letters (global keys never
+"""Keys and layout: a focused text field or dropdown owns the letters (global keys never
 fire from it); ctrl+u on the XP screen levels up even from its XP field; 80×24 is enough."""
 
 from __future__ import annotations

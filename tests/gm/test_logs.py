@@ -1,4 +1,4 @@
-"""Issue 15, two logs: the GM's full log and the players' recap (no overrides, no tracker keys, no
+"""Two logs: the GM's full log and the players' recap (no overrides, no tracker keys, no
 hidden rolls or NPC statistics); an undone action leaves both; chances half-up everywhere."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13 leftovers: an NPC's attribute minimums come from the rules data (R-1, data/rules.toml's
+"""An NPC's attribute minimums come from the rules data (R-1, data/rules.toml's
 [creation] minimums), and its sheet shows the health a battle starts it with — rules.character.build
 over the NPC as a battle fields it, `derived_stats.health_scale` (R-2 [H]) included."""
 

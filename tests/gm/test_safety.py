@@ -1,4 +1,4 @@
-"""Issue 15, Safety: one writing window per campaign (saves.lock, across processes), XP awards
+"""Safety: one writing window per campaign (saves.lock, across processes), XP awards
 bounded, health overrides within 0…max and revive explicit."""
 
 from __future__ import annotations

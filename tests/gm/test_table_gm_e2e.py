@@ -1,4 +1,4 @@
-"""Issue 17 from the GM's side, end to end: the GM tool opens a campaign's fight at a live table
+"""From the GM's side, end to end: the GM tool opens a campaign's fight at a live table
 (`a`), a player's app joins and plays its turns, the GM plays the rest, and the end is the GM
 tool's own: the R-14 XP award (changeable), health carried to the next fight, the battle in the
 GM's log and the players' recap; the players are told the result and the award."""

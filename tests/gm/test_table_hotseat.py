@@ -1,4 +1,4 @@
-"""Issue 17 §5: the same table at one keyboard (hot-seat, no SSH): the GM tool opens the fight
+"""The same table at one keyboard (hot-seat, no SSH): the GM tool opens the fight
 "at this keyboard" (ctrl+k), every seat in this one process; a curtain before each seat's turn
 says whose it is, and the screen then shows what that seat may see. A dialogue check asked at a
 seat is rolled by the campaign when the GM takes the keyboard (R-12)."""
@@ -121,7 +121,7 @@ async def test_a_table_at_one_keyboard_hands_each_seat_its_turn_and_what_it_may_
 
 async def test_the_gm_has_the_trackers_keys_at_the_table_and_a_player_seat_does_not(session, catalogue,
                                                                                     tmp_path, monkeypatch):
-    """The tracker's keys of a local fight at a table too (issue 15's tracker, issue 17): marking,
+    """The tracker's keys of a local fight at a table too: marking,
     damage by an amount on the marked, a catalogue enemy joining; each goes to the table, as an
     override every view follows. At a player's seat the marks are refused."""
     from textual.widgets import Static

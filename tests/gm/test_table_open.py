@@ -1,4 +1,4 @@
-"""Issue 17, the GM's side: seat accounts, open the table (its own process), sit at it as the GM."""
+"""The GM's side: seat accounts, open the table (its own process), sit at it as the GM."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 15, a tracker for real fights, by keys at 80×24: damage and healing by amount on several
+"""A tracker for real fights, by keys at 80×24: damage and healing by amount on several
 marked combatants, revive, reinforcements mid-fight (catalogue, quick stat line; hidden until
 revealed), initiative values written by hand, withdraw, a fight without a map; undo and resume
 rebuild all of it by replay."""

@@ -1,4 +1,4 @@
-"""R-4 in closed form (issue 13): points buyable and the level from any XP up to 10^30, at once."""
+"""R-4 in closed form: points buyable and the level from any XP up to 10^30, at once."""
 
 from __future__ import annotations
 

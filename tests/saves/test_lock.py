@@ -1,4 +1,4 @@
-"""One writer per save (issues 14–16): the holder record, take-over and a second process."""
+"""One writer per save: the holder record, take-over and a second process."""
 
 from __future__ import annotations
 

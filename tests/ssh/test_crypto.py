@@ -1,4 +1,4 @@
-"""Modern cryptography only (issue 16, build 7): ssh-audit finds no [fail] in what the host
+"""Modern cryptography only: ssh-audit finds no [fail] in what the host
 offers; clients that can speak only old key exchanges, ciphers or MACs are turned away; accounts
 take only ed25519 keys and RSA keys of 3072 bits or more."""
 

@@ -1,4 +1,4 @@
-"""deploy/horizon-ssh.service (issue 16, build 8): its command line is one `serve-ssh` accepts,
+"""deploy/horizon-ssh.service: its command line is one `serve-ssh` accepts,
 it runs as its own user with a private data folder, and systemd finds nothing else wrong."""
 
 from __future__ import annotations

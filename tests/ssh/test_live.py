@@ -1,5 +1,5 @@
-"""Recordings, watching and `who` with the real OpenSSH client, against the fake app (issue 16,
-items 5 and 6): a game is recorded as asciicast v2 and replays; a watcher sees the player's screen
+"""Recordings, watching and `who` with the real OpenSSH client, against the fake app:
+a game is recorded as asciicast v2 and replays; a watcher sees the player's screen
 change and can't type into it; the player sees the watcher count and can refuse watchers;
 `--spectators none|anyone`; "Watch a game" from the app and back."""
 

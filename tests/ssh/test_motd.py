@@ -1,4 +1,4 @@
-"""`serve-ssh --motd FILE` (issue 16, build 8): the message is shown after login and before the
+"""`serve-ssh --motd FILE`: the message is shown after login and before the
 menu; a key goes on to the game. A file that can't be shown is refused at start, naming it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Before and around logging in (issue 16, build 1): a flood of idle connections from one address
+"""Before and around logging in: a flood of idle connections from one address
 never locks out another, the login grace time, the per-account connection cap, a login that opens
 no session, MaxStartups' random early drop; oversized terminals are clamped, resizes throttled."""
 

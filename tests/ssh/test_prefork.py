@@ -1,5 +1,5 @@
-"""The pre-forked session server with the real player app and the real OpenSSH client (issue 16,
-items 3 and 4): sessions are forks of one warmed-up process; killing one (kill -9) ends that
+"""The pre-forked session server with the real player app and the real OpenSSH client:
+sessions are forks of one warmed-up process; killing one (kill -9) ends that
 session only; SIGTERM to `horizon serve-ssh` lets every app save and quit; two sessions of one
 user on one character are told it is open in another session."""
 

@@ -1,4 +1,4 @@
-"""Paths and privacy (issue 16, build 2): `--data-dir` resolved once, relative or absolute giving
+"""Paths and privacy: `--data-dir` resolved once, relative or absolute giving
 the same tree; every folder 0700 and file 0600, existing ones tightened; players see only their
 own relative names (the real app's menu: test_real_app.py)."""
 
@@ -60,7 +60,7 @@ async def test_a_relative_and_an_absolute_data_dir_give_the_same_tree(tmp_path, 
                          "users/alice/authorized_keys", "users/alice/saves",
                          "users/alice/saves/launches.log", "live", "recordings", "recordings/alice",
                          "recordings/alice/DATE", "recordings/alice/DATE/GAME.cast",
-                         "tables",  # live tables (issue 17), private like the rest
+                         "tables",  # live tables, private like the rest
                          }  # not srv/users/alice/srv/users/alice/…
     assert list(relative_home.iterdir()) == [relative_home / "srv"]
 

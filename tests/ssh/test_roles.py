@@ -1,4 +1,4 @@
-"""Roles (issue 17, build 1): a GM's account (`users add NAME --key FILE --gm`) gets the GM tool
+"""Roles: a GM's account (`users add NAME --key FILE --gm`) gets the GM tool
 over SSH, on its own campaigns; a player's account gets the player app. Both real, pre-forked."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ async def test_over_ssh_the_gm_gets_campaigns_and_the_player_the_menu(start_host
 
 
 async def test_a_gms_screen_is_not_watched_unless_the_gm_allows_it():
-    """Issue 17: the GM sees hidden enemies, so spectators watch the players' screens, not the
+    """The GM sees hidden enemies, so spectators watch the players' screens, not the
     GM's — unless the GM's app says it may be watched; a player's game is watchable unless refused."""
     from types import SimpleNamespace
 

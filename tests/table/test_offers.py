@@ -1,4 +1,4 @@
-"""A player's own character into the GM's campaign (issue 17): over SSH the GM's session can't
+"""A player's own character into the GM's campaign: over SSH the GM's session can't
 reach a player's saves, so the player offers one (Load screen, g) and the GM's Import lists it;
 seating the party, the account that offered a character is filled in."""
 

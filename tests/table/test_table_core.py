@@ -1,4 +1,4 @@
-"""Issue 17: one authoritative battle, many views — the table without a transport."""
+"""One authoritative battle, many views — the table without a transport."""
 
 from __future__ import annotations
 

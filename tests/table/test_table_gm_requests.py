@@ -1,4 +1,4 @@
-"""Issue 17 §2: the GM's approval queue, through the real TableServer and TableClients.
+"""The GM's approval queue, through the real TableServer and TableClients.
 
 A player's app asks (F9) for a free action's ruling (R-13) and an override; the GM's app answers
 (F7) — accepts as asked, amends (edits the ruling's number first), refuses — and the player's

@@ -1,4 +1,4 @@
-"""Issue 17: the table's socket where it used to fail — a deep folder, and an over-long line."""
+"""The table's socket where it used to fail — a deep folder, and an over-long line."""
 
 from __future__ import annotations
 

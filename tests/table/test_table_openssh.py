@@ -1,4 +1,4 @@
-"""Issue 17 end to end, with the real OpenSSH client: a GM, two players and a spectator, each on
+"""End to end, with the real OpenSSH client: a GM, two players and a spectator, each on
 their own `ssh`, play a whole battle at a live table.
 
 The host runs in the test with the real apps (pre-forked); the GM's session opens a campaign made

@@ -1,4 +1,4 @@
-"""Issue 17 in the player app: invited, joining, playing one's own turns, following the GM."""
+"""In the player app: invited, joining, playing one's own turns, following the GM."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17: a table runs in a process of its own; sessions find it by their invitation."""
+"""A table runs in a process of its own; sessions find it by their invitation."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ async def _until(predicate, timeout=15.0):
 
 
 async def test_a_table_no_one_is_connected_to_ends_in_time_and_keeps_its_save(tmp_path):
-    """An abandoned table must not hold a process on a public host for ever (issue 17): with no
+    """An abandoned table must not hold a process on a public host for ever: with no
     seat connected for `empty_s` it ends, saved; while a seat is connected it stays."""
     from horizon_tui.table.__main__ import serve
 

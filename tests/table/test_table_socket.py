@@ -1,4 +1,4 @@
-"""Issue 17: the table over a local socket — a GM, two players and a spectator in one battle."""
+"""The table over a local socket — a GM, two players and a spectator in one battle."""
 
 from __future__ import annotations
 

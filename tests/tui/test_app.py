@@ -123,7 +123,7 @@ async def test_battle_lists_encounters_and_hands_over_to_start_battle(saves, cat
 
 
 def test_the_main_menu_comes_up_without_the_content_models_or_the_engine(tmp_path):
-    """Issue 5's start-up target: with no saves yet, the menu needs neither the catalogue (attrs,
+    """Start-up target: with no saves yet, the menu needs neither the catalogue (attrs,
     cattrs, the content models) nor tcod; they load when a screen needs them."""
     code = (
         "import asyncio, sys\n"
@@ -168,7 +168,7 @@ async def test_a_broken_data_folder_is_reported_and_the_menu_stays(tmp_path, mon
 
 
 def test_saves_live_in_the_user_data_folder_unless_saves_or_its_alias_says(tmp_path, monkeypatch):
-    """Issue 14 / INTERFACES.md second round: one flag name, --saves, for `horizon` and
+    """INTERFACES.md: one flag name, --saves, for `horizon` and
     `horizon gm`, before or after the subcommand; --saves-dir kept as its alias."""
     from horizon_tui.cli import build_parser
 

@@ -1,4 +1,4 @@
-"""Issue 14's words: "1 round" not "1 rounds", "1 charge", no "(-86 left)", no "fear 0 turns"."""
+"""Words: "1 round" not "1 rounds", "1 charge", no "(-86 left)", no "fear 0 turns"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13: after a bug in a handler the app shows the crash screen and keeps going — escape goes
+"""After a bug in a handler the app shows the crash screen and keeps going — escape goes
 back to the screen that failed, which still takes keys (Textual alone would stop that screen's
 message loop, and with it every key: `tui.crash_screen.keep_pumps_alive`)."""
 

@@ -1,4 +1,4 @@
-"""Issue 13: both apps start over a saves folder holding a damaged file of every kind, list each
+"""Both apps start over a saves folder holding a damaged file of every kind, list each
 damaged one with its reason beside the good ones, and work around it (Pilot)."""
 
 from __future__ import annotations

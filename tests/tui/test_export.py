@@ -1,4 +1,4 @@
-"""The Export screen (issue 16): the character being played as text — its sheet as `horizon sheet`
+"""The Export screen: the character being played as text — its sheet as `horizon sheet`
 prints it, and its save file as it is on disk — to copy or print, since SSH allows no file transfer."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14, the player app around the battlefield: the "Resume it?" question, parties and the win
+"""The player app around the battlefield: the "Resume it?" question, parties and the win
 chance, override multipliers without a GM, battle records, and one writer per character."""
 
 from __future__ import annotations
@@ -412,7 +412,7 @@ async def test_load_lists_battles_kept_and_finished_and_a_record_reads_in_full(s
 
 async def test_over_ssh_import_and_export_stay_in_the_players_own_folder(saves, catalogue, iriel, tmp_path,
                                                                           monkeypatch):
-    """Issue 16: a hosted app runs as the host's user, so "anywhere" would be the host's files and
+    """A hosted app runs as the host's user, so "anywhere" would be the host's files and
     the other players' saves. Over SSH a typed path must stay in the player's folder (HOME), and
     no server path is shown."""
     from horizon_tui.tui.hosting import ENV_SESSION

@@ -1,4 +1,4 @@
-"""An encounter's `[rating]` (issue 18): read it, and write it into the file's own text.
+"""An encounter's `[rating]`: read it, and write it into the file's own text.
 
 Writing edits the text — the `[rating]` table's lines are replaced or a table is added at the
 end — so the file's comments, layout and other keys stay as they were. The result is parsed back

@@ -1,5 +1,5 @@
 """Battles in batches: the unit of work that this process, local worker processes or a Dask
-cluster run (issue 18).
+cluster run.
 
 A `Fight` is everything one grid cell's battles need — the encounter as loaded, the party as
 raised, the rules, the enemies and the AI profiles — with no file behind it, so it travels to

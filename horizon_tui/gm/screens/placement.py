@@ -261,7 +261,7 @@ def open_placement(screen, members: list[str], seed: int | None) -> None:
 
 class PickDialog(ModalScreen[list[str] | None]):
     """Pick any of a list (space toggles, enter answers, escape cancels): names are picked, never
-    typed (issue 15: typed names were case-sensitive)."""
+    typed (typed names were case-sensitive)."""
 
     BINDINGS = [Binding("enter", "done", "OK", id="pick.ok", priority=True),
                 Binding("escape", "cancel", "Cancel", id="pick.cancel")]

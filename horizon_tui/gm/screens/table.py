@@ -1,4 +1,4 @@
-"""Open a fight at a live table (issue 17): seat player accounts at the party's characters.
+"""Open a fight at a live table: seat player accounts at the party's characters.
 
 The GM picks an encounter and, for each party member, the account that plays it (blank: the GM
 plays it); spectators by account name. Opening forms the campaign's battle as any other

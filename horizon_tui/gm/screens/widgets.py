@@ -8,8 +8,8 @@ from textual.widgets import Select
 
 class Dropdown(Select):
     """A Select that owns the letters typed while it has focus: a letter jumps to the next option
-    starting with it (as in the open list), and never fires a screen's or the app's key (issue 15:
-    "r" in a dropdown opened the dice roller)."""
+    starting with it (as in the open list), and never fires a screen's or the app's key ("r" in a
+    dropdown opened the dice roller)."""
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
         return character is not None and character.isprintable() and not character.isspace()

@@ -49,7 +49,7 @@ class ChoiceDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-# Short enough that every column shows at 80 columns (issue 14: "End" was cut off).
+# Short enough that every column shows at 80 columns ("End" was cut off).
 SUMMARY_COLUMNS = ("Combatant", "Side", "Dealt", "Taken", "Effects", "End")
 
 

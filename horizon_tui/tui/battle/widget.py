@@ -2,7 +2,7 @@
 
 It is not a scroll view and takes no keys: a map larger than its space is panned by the screen
 (`follow`), which keeps the character or the cursor in view with a margin — so every direction
-key moves, and the view never scrolls instead (issue 14).
+key moves, and the view never scrolls instead.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ highlighted encounter's win chance for the chosen party comes from a quick backg
 (`engine.simulate.estimate`, the AI playing the party) with a progress bar and a ± figure: the
 difficulty shown always accounts for the party. No label that ignores the party ("normal") is shown.
 
-The party (issue 14): the character being played and up to five more of the player's characters,
+The party: the character being played and up to five more of the player's characters,
 each played by the player (hot-seat) or by its AI. Choosing an encounter calls `app.start_battle`;
 the battlefield is `tui.battle.screen.BattleScreen`.
 """
@@ -30,7 +30,7 @@ from horizon_tui.tui.library import EncounterEntry, encounter_details, encounter
 from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.tui.widgets.lists import RowList
 
-MAX_PARTY = 6  # issue 14: "fight with up to six of your characters"
+MAX_PARTY = 6  # "fight with up to six of your characters"
 ESTIMATE_RUNS = 400  # battles per win-chance estimate: ± about 5 points at 95 %, a few seconds
 ESTIMATE_SEED = 1  # so the figure shown is `horizon simulate ENC --party … --runs 400 --seed 1`'s
 CONTROLLERS = {"player": "you", "ai": "AI"}

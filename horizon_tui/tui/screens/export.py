@@ -1,4 +1,4 @@
-"""Export: the character being played as plain text, to take away (issue 16: over SSH there is no
+"""Export: the character being played as plain text, to take away (over SSH there is no
 SFTP or exec, so a player's own character leaves the server through their terminal).
 
 Two texts: the sheet as `horizon sheet` prints it, and the save file exactly as it is on disk

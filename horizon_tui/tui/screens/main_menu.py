@@ -82,7 +82,7 @@ class MainMenuScreen(Screen):
         self._recent: list[SaveEntry] = []
 
     def compose(self) -> ComposeResult:
-        # Few widgets on purpose: this is the first screen (issue 5's start-up target).
+        # Few widgets on purpose: this is the first screen (the start-up target of bench/bench_tui.py).
         yield Static(BANNER, id="banner", markup=False)  # the banner is the title: no TitleBar
         with Horizontal(id="menu-row"):
             with Vertical(id="menu-column"):
