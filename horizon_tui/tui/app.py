@@ -460,7 +460,6 @@ class HorizonApp(CrashGuard, App[None]):
         """Fight `encounter_path` as the character being played (with `party`, `PartyMember`s, if
         given). A battle left unfinished is asked about first: resume it, start the new one and
         keep the old aside (Load ▸ Battles lists it), or cancel (Esc): nothing changes."""
-        from horizon_tui.errors import HorizonError
         from horizon_tui.tui.battle import flow
 
         if self.read_only:
@@ -485,12 +484,8 @@ class HorizonApp(CrashGuard, App[None]):
                 session = flow.form(self, encounter_path, party=party)
                 if session is None:
                     return  # it can't start (said): the battle in progress stays where it was
-                try:
-                    kept = flow.put_aside(self)
-                except HorizonError as exc:  # taken over: the battle there is the other window's
-                    self._lock, self.read_only = None, True
-                    self.notify(f"{exc}. Nothing was moved; the window is read-only now.", title="Not started",
-                                severity="error", timeout=15)
+                moved, kept = self._put_aside("Not started")
+                if not moved:
                     return
                 if kept is not None:
                     self.notify(f"The battle against {old} is kept as {kept.name}: Load ▸ Battles resumes it.",
@@ -504,6 +499,21 @@ class HorizonApp(CrashGuard, App[None]):
             [("resume", "Resume", "r"), ("new", "Start the new one", "s")],
             title="Resume it?"), answered)
 
+    def _put_aside(self, refused: str) -> tuple[bool, Path | None]:
+        """The battle in progress put aside (`flow.put_aside`): (True, where it was kept, or None if
+        there was none). A window taken over puts nothing aside (the battle there is the other
+        window's): it says so under the title `refused`, turns read-only, and gives (False, None)."""
+        from horizon_tui.errors import HorizonError
+        from horizon_tui.tui.battle import flow
+
+        try:
+            return True, flow.put_aside(self)
+        except HorizonError as exc:
+            self._lock, self.read_only = None, True
+            self.notify(f"{exc}. Nothing was moved; the window is read-only now.", title=refused,
+                        severity="error", timeout=15)
+            return False, None
+
     def resume_kept(self, kept: Path) -> None:
         """Resume a battle kept aside (Load ▸ Battles): open its character (under its lock), put
         the character's battle in progress aside if there is one (asked first), then replay it."""
@@ -512,7 +522,6 @@ class HorizonApp(CrashGuard, App[None]):
         path = self._playing_for(kept, stem_of(kept), lambda: self.resume_kept(kept))
         if path is None:
             return
-        from horizon_tui.errors import HorizonError
         from horizon_tui.tui.battle import flow
         from horizon_tui.tui.records import bring_back
 
@@ -520,12 +529,8 @@ class HorizonApp(CrashGuard, App[None]):
             if answer is None:
                 return
             if flow.saved_battle(self) is not None:
-                try:
-                    aside = flow.put_aside(self)
-                except HorizonError as exc:  # taken over: the battle there is the other window's
-                    self._lock, self.read_only = None, True
-                    self.notify(f"{exc}. Nothing was moved; the window is read-only now.", title="Not resumed",
-                                severity="error", timeout=15)
+                moved, aside = self._put_aside("Not resumed")
+                if not moved:
                     return
                 self.notify(f"The battle in progress is kept as {aside.name}.", title="Battle kept")
             bring_back(kept, flow.battle_save_path(self, path))

@@ -85,7 +85,7 @@ class CampaignsScreen(Screen):
 
     def action_set_aside(self) -> None:
         """Move the highlighted damaged campaign to `damaged/`, after asking; never a good one."""
-        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+        from horizon_tui.tui.dialogs.confirm import ask_set_aside
         from horizon_tui.tui.library import move_to_damaged
 
         if not self.entries:
@@ -96,21 +96,7 @@ class CampaignsScreen(Screen):
                             severity="warning")
             return
 
-        def answered(yes: bool | None) -> None:
-            if not yes:
-                return
-            try:
-                moved = move_to_damaged(entry.path)
-            except OSError as exc:
-                self.app.notify(f"{entry.path.name} can't be moved: {exc.strerror or exc}. It stays where it is.",
-                                title="Not moved", severity="error", timeout=10)
-                return
-            self.app.notify(f"Moved to {moved}", title="Set aside")
-            self.refresh_view()
-
-        self.app.push_screen(ConfirmDialog(
-            f"Move {entry.path.name} to {entry.path.parent.name}/damaged/? It is kept there, never deleted, "
-            "and no longer listed.", title="Set the damaged campaign aside?", yes="Move it"), answered)
+        ask_set_aside(self.app, entry.path, "campaign", move_to_damaged, self.refresh_view)
 
     def action_new(self) -> None:
         self.query_one("#campaign-name", Input).focus()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -73,3 +76,25 @@ class TextDialog(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def ask_set_aside(app, path: Path, what: str, move: Callable[[Path], Path], then: Callable[[], None]) -> None:
+    """Ask, then move a damaged file to `damaged/` beside it with `move` (kept there, never
+    deleted) and call `then` (the list refreshed); a move that fails says so and leaves the file.
+    `what`: "save", "campaign" (the Load screen's and the GM's campaign list's `m`)."""
+
+    def answered(yes: bool | None) -> None:
+        if not yes:
+            return
+        try:
+            moved = move(path)
+        except OSError as exc:
+            app.notify(f"{path.name} can't be moved: {exc.strerror or exc}. It stays where it is.",
+                       title="Not moved", severity="error", timeout=10)
+            return
+        app.notify(f"Moved to {moved}", title="Set aside")
+        then()
+
+    app.push_screen(ConfirmDialog(
+        f"Move {path.name} to {path.parent.name}/damaged/? It is kept there, never deleted, and no longer listed.",
+        title=f"Set the damaged {what} aside?", yes="Move it"), answered)

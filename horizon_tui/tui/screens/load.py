@@ -198,7 +198,7 @@ class LoadScreen(Screen):
 
     def action_set_aside(self) -> None:
         """Move the highlighted damaged save to `damaged/`, after asking; never a good one."""
-        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+        from horizon_tui.tui.dialogs.confirm import ask_set_aside
 
         if not self.entries:
             return
@@ -208,18 +208,4 @@ class LoadScreen(Screen):
                             severity="warning")
             return
 
-        def answered(yes: bool | None) -> None:
-            if not yes:
-                return
-            try:
-                moved = self.app.library.move_to_damaged(entry.path)
-            except OSError as exc:
-                self.app.notify(f"{entry.path.name} can't be moved: {exc.strerror or exc}. It stays where it is.",
-                                title="Not moved", severity="error", timeout=10)
-                return
-            self.app.notify(f"Moved to {moved}", title="Set aside")
-            self.action_refresh()
-
-        self.app.push_screen(ConfirmDialog(
-            f"Move {entry.path.name} to {entry.path.parent.name}/damaged/? It is kept there, never deleted, "
-            "and no longer listed.", title="Set the damaged save aside?", yes="Move it"), answered)
+        ask_set_aside(self.app, entry.path, "save", self.app.library.move_to_damaged, self.action_refresh)
