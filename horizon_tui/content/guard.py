@@ -514,7 +514,7 @@ _FILES_KEYS = ("file_bytes", "save_bytes", "nesting", "digits", "text_length", "
 REQUIRED_RANGES = (
     "attribute", "bonus_points", "stat_bonus", "xp", "level", "multiplier", "radius", "length",
     "cells", "chance", "duration", "magnitude", "count", "cell", "field_side", "seed", "xp_cost", "xp_step",
-    "slots", "whole", "number",
+    "slots", "rounds", "whole", "number",
 )
 
 

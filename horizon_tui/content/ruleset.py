@@ -112,7 +112,7 @@ class TurnRules:
     min_move: int = H("R-8", default=1)
     difficult_cost: int = H("R-8", default=2)
     diagonal_cost: int = H("R-8", default=1)  # × a cell's cost when it is entered diagonally
-    round_cap: int = H("R-14", default=100)
+    round_cap: int = H("R-14", default=100, limit="rounds")  # 10^9 made a stalemate run for months
     max_size: int = S("R-8", default=50, limit="field_side")  # a 10^9 side was a map no one could make
 
 

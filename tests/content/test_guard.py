@@ -219,3 +219,26 @@ def test_forms_use_the_same_limits_as_files():
         forms.parse_bonuses("evasion " + "9" * 5000)
     assert time.process_time() - start < 0.1
     assert forms.parse_optional_number("2.75", "multiplier") == Fraction(11, 4)
+
+
+def test_a_round_cap_of_a_billion_is_refused_with_its_line(tmp_path, data_dir):
+    """R-14 [H] round_cap, held to ranges.rounds: `round_cap = 1_000_000_000` passed validate and a
+    stalemate battle then ran for about two months (found by the CLI helper, by hand); the house
+    default of 100 rounds and anything up to 10,000 stay allowed."""
+    import shutil
+
+    from horizon_tui.content.catalogue import load_ruleset
+
+    root = tmp_path / "data"
+    shutil.copytree(data_dir, root)
+    rules = root / "rules.toml"
+    text = rules.read_text(encoding="utf-8")
+    assert "\nround_cap = 100\n" in text
+    assert load_ruleset(rules).turns.round_cap == 100
+    rules.write_text(text.replace("\nround_cap = 100\n", "\nround_cap = 10_000\n"), encoding="utf-8")
+    assert load_ruleset(rules).turns.round_cap == 10_000
+    rules.write_text(text.replace("\nround_cap = 100\n", "\nround_cap = 1_000_000_000\n"), encoding="utf-8")
+    problems, _ = validate_paths([rules])
+    line = text[: text.index("\nround_cap = 100\n")].count("\n") + 2
+    assert [(p.key, p.line) for p in problems] == [("turns.round_cap", line)]
+    assert "allowed: 1 to 10000 (ranges.rounds" in problems[0].message
