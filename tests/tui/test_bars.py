@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from horizon_tui.tui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.tui.widgets.bars import HELP_BINDING, KeyBar, TitleBar
 
 
 class Keys(Screen):
@@ -70,3 +70,41 @@ async def test_the_title_line_follows_the_screen_title_and_sub_title():
         await pilot.press("n")
         await pilot.pause()
         assert line(title).strip() == "Keys — new"
+
+
+class Crowded(Screen):
+    BINDINGS = [Binding(key, f"note('{key}')", f"Word{key * 6}") for key in "abcdefgh"]
+
+    def compose(self):
+        yield KeyBar()
+
+    def action_note(self, key: str) -> None:
+        pass
+
+
+class CrowdedApp(App):
+    BINDINGS = [Binding("question_mark", "help_wanted", "Help", id=HELP_BINDING)]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.helped = 0
+
+    def on_mount(self) -> None:
+        self.push_screen(Crowded())
+
+    def action_help_wanted(self) -> None:
+        self.helped += 1
+
+
+async def test_a_narrow_key_line_keeps_the_help_key_in_view_after_the_keys_that_fit():
+    # By hand at 80 columns: the Load screen's and the battle's key lines ended "? H…", the help
+    # key (which lists every key) cut off behind the ellipsis.
+    app = CrowdedApp()
+    async with app.run_test(size=(60, 5)) as pilot:
+        await pilot.pause()
+        text = line(app.screen.query_one(KeyBar))
+        assert text.rstrip().endswith("? Help"), text
+        assert text.startswith(" a Wordaaaaaa  b Wordbbbbbb ") and "…" not in text and len(text.rstrip()) <= 60
+        assert "h Wordhhhhhh" not in text  # what doesn't fit is left out whole (the help screen lists it)
+        await pilot.click(KeyBar, offset=(len(text.rstrip()) - 6, 0))  # on the "?"
+        assert app.helped == 1

@@ -19,7 +19,7 @@ class CampaignsScreen(Screen):
     AUTO_FOCUS = "#campaigns"
     BINDINGS = [
         Binding("n", "new", "New campaign", id="campaigns.new"),
-        Binding("m", "set_aside", "Move damaged aside", id="campaigns.set_aside",
+        Binding("m", "set_aside", "Set damaged aside", id="campaigns.set_aside",
                 tooltip="Move the highlighted damaged campaign to damaged/ beside it (asked first; never deleted)"),
         Binding("escape", "back", "Back", id="campaigns.back"),
     ]

@@ -25,7 +25,7 @@ class LoadScreen(Screen):
     BINDINGS = [
         Binding("enter", "open", "Open", id="load.open", priority=False),
         Binding("f5,ctrl+r", "refresh", "Refresh", id="load.refresh"),
-        Binding("m", "set_aside", "Move damaged aside", id="load.set_aside"),
+        Binding("m", "set_aside", "Set damaged aside", id="load.set_aside"),
         Binding("i", "import", "Import", id="load.import", tooltip="Bring in a character file from anywhere"),
         Binding("x", "export", "Export", id="load.export", tooltip="Write a copy of this save elsewhere"),
         Binding("b", "battles", "Battles", id="load.battles", tooltip="Battles in progress, kept, finished"),

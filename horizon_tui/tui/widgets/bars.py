@@ -46,6 +46,9 @@ class TitleBar(Widget):
         return app.format_title(title, sub_title)
 
 
+HELP_BINDING = "app.help"  # the app's ? and f1 (tui.app): kept in view on a narrow screen
+
+
 class KeyBar(Widget):
     """The screen's shown key bindings, `key description` each, and the command palette key at
     the right. Bindings of one group share a description (`1 2 3 Switch tab`); a disabled
@@ -78,11 +81,12 @@ class KeyBar(Widget):
         if self.is_attached and screen is self.screen:
             self.refresh()
 
-    def _items(self) -> tuple[list[tuple[list[tuple[str, str, bool]], str]], tuple[str, str] | None]:
-        """[(keys as (key, shown, enabled), description)] in screen order, and the palette key."""
+    def _items(self) -> tuple[list[tuple[list[tuple[str, str, bool]], str, bool]], tuple[str, str] | None]:
+        """[(keys as (key, shown, enabled), description, is the help key)] in screen order, and the
+        palette key."""
         app = self.app
         active = self.screen.active_bindings
-        items: list[tuple[list[tuple[str, str, bool]], str]] = []
+        items: list[tuple[list[tuple[str, str, bool]], str, bool]] = []
         seen_actions: set[str] = set()
         group = None
         for _node, binding, enabled, _tooltip in active.values():
@@ -94,7 +98,8 @@ class KeyBar(Widget):
                 items[-1][0].append(key)
                 continue
             group = binding.group
-            items.append(([key], group.description if group is not None else binding.description))
+            items.append(([key], group.description if group is not None else binding.description,
+                          binding.id == HELP_BINDING))
         palette = None
         if app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING in active:
             _node, binding, _enabled, _tooltip = active[app.COMMAND_PALETTE_BINDING]
@@ -103,20 +108,30 @@ class KeyBar(Widget):
 
     def render(self) -> Content:
         items, palette = self._items()
+        width = self.size.width
+        pieces = [self._piece(keys, description) for keys, description, _ in items]
+        if sum(length for _, length, _ in pieces) > width:
+            # Too narrow for every key: those that fit, then the help key (which lists them all)
+            # at the end, never cut off behind an ellipsis.
+            helps = [piece for piece, item in zip(pieces, items) if item[2]]
+            room = width - sum(length for _, length, _ in helps)
+            kept = []
+            for piece, item in zip(pieces, items):
+                if item[2]:
+                    continue
+                if piece[1] > room:
+                    break  # the screen's order kept: nothing after the first that doesn't fit
+                kept.append(piece)
+                room -= piece[1]
+            pieces = kept + helps
         parts: list[Content] = []
         spans: list[tuple[int, int, str]] = []
         x = 0
-        for keys, description in items:
-            for key, shown, enabled in keys:
-                text = f" {shown} "
-                parts.append(Content.styled(text, KEY_STYLE if enabled else f"{KEY_STYLE} {DISABLED_STYLE}"))
-                spans.append((x, x + len(text), key))
-                x += len(text)
-            if description:
-                parts.append(Content.styled(f"{description} ", DESCRIPTION_STYLE))
-                x += len(description) + 1
+        for content, length, keys in pieces:
+            parts.append(content)
+            spans += [(x + first, x + end, key) for first, end, key in keys]
+            x += length
         line = Content("").join(parts)
-        width = self.size.width
         if palette is not None:
             key, text = palette
             gap = width - line.cell_length - len(text)
@@ -126,6 +141,22 @@ class KeyBar(Widget):
                 line = Content("").join([line, Content(" " * gap), Content.styled(text, KEY_STYLE)])
         self._spans = spans
         return line
+
+    @staticmethod
+    def _piece(keys: list[tuple[str, str, bool]], description: str) -> tuple[Content, int, list[tuple[int, int, str]]]:
+        """One item drawn: its content, its width in cells, and where each of its keys is in it."""
+        parts: list[Content] = []
+        spans: list[tuple[int, int, str]] = []
+        x = 0
+        for key, shown, enabled in keys:
+            text = f" {shown} "
+            parts.append(Content.styled(text, KEY_STYLE if enabled else f"{KEY_STYLE} {DISABLED_STYLE}"))
+            spans.append((x, x + len(text), key))
+            x += len(text)
+        if description:
+            parts.append(Content.styled(f"{description} ", DESCRIPTION_STYLE))
+            x += len(description) + 1
+        return Content("").join(parts), x, spans
 
     def on_click(self, event: events.Click) -> None:
         for start, end, key in self._spans:
