@@ -106,6 +106,23 @@ class HorizonApp(CrashGuard, App[None]):
         self.read_only = False
         self._after_open = None  # what to do once a character asked about is opened (resume_kept)
 
+    def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """Textual's, less repeats: the same words while they are still on screen add no second toast.
+        By hand: 30 `>` at a full attribute (keys arriving together) stacked 30 toasts."""
+        import time
+
+        key = (str(message), title, severity)
+        now = time.monotonic()
+        shown = self.__dict__.setdefault("_shown_notes", {})
+        if shown.get(key, 0.0) > now:
+            return
+        if len(shown) > 100:  # expired ones go
+            for old in [k for k, until in shown.items() if until <= now]:
+                del shown[old]
+        shown[key] = now + (timeout if timeout is not None else self.NOTIFICATION_TIMEOUT)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     # --- data, loaded when first needed -------------------------------------------------------
 
     @property

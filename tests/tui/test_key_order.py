@@ -1,7 +1,7 @@
 """Keys typed into a text field, or a text area, act in the order they were typed even when they
 arrive together (one SSH packet, a paste without bracketed paste, tmux send-keys): the field's
 own bindings (the arrows, end, backspace) keep their place among the characters
-(`tui.key_order`)."""
+(`tui.key_order`); and a burst of keys that each meet the same refusal makes one toast."""
 
 from __future__ import annotations
 
@@ -53,3 +53,16 @@ async def test_keys_the_text_area_does_not_bind_still_reach_the_app():
         _queue(app, ["x", "tab"])  # tab moves focus on (the app's binding), after the x
         await pilot.pause(0.2)
         assert app.query_one("#notes", TextArea).text == "x"
+
+
+async def test_the_same_words_while_on_screen_make_one_toast_not_thirty(tmp_path, catalogue):
+    # By hand: 30 `>` at a full attribute (keys arriving together) stacked 30 toasts.
+    from horizon_tui.tui.app import create_app
+
+    app = create_app(tmp_path / "saves", catalogue)
+    async with app.run_test() as pilot:
+        for _ in range(30):
+            app.notify("No points left to place", severity="warning")
+        app.notify("Something else")
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == ["No points left to place", "Something else"]  # noqa: SLF001
