@@ -721,3 +721,31 @@ async def test_home_and_end_go_to_the_first_and_last_row_of_a_list(saves, catalo
         assert table.cursor_row == table.row_count - 1 > 0
         await pilot.press("home")
         assert table.cursor_row == 0
+
+
+# --- an ability whose save is refused --------------------------------------------------------------
+# Found by the GM-tool helper: the ability form closed before the save, so a save refused (a window
+# taken over, a full disk, a file that would not open again) lost everything typed in it.
+
+
+async def test_an_ability_form_stays_open_with_its_text_when_the_save_is_refused(saves, catalogue, iriel):
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(100, 32)) as pilot:
+        form = await _new_ability_form(pilot, app, iriel)
+        refused = []
+        real_commit = app.commit
+
+        def no_room(character) -> bool:
+            refused.append(character)
+            return False  # as app.commit says after its own message (a save refused)
+
+        app.commit = no_room
+        await pilot.press(*"Ember")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert refused and app.screen is form and form.query_one("#ab-name", Input).value == "Ember"
+        app.commit = real_commit
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is not form
+        assert app.session.character.ability("Ember") is not None

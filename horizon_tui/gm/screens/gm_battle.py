@@ -362,12 +362,13 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         )
         self.app._member = name  # the ability form previews with this character (app.session)
 
-        def saved(result: Ability | None) -> None:
-            if result is not None:
-                if self.app.act(lambda c: services.add_ability(c, name, result, words), f"{name} learns {result.name}"):
-                    self.notify(f"{name} learns {result.name}", title="Permanent ability")
+        def keep(result: Ability) -> bool:  # the form closes only once the campaign has it
+            if not self.app.act(lambda c: services.add_ability(c, name, result, words), f"{name} learns {result.name}"):
+                return False
+            self.notify(f"{name} learns {result.name}", title="Permanent ability")
+            return True
 
-        self.app.push_screen(AbilityFormScreen(ability, [a.name for a in member.character.abilities]), saved)
+        self.app.push_screen(AbilityFormScreen(ability, [a.name for a in member.character.abilities], commit=keep))
 
     def _slots_text(self, me):
         """The abilities of the combatant the panel names: the selected one when the GM picked

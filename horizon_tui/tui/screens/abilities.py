@@ -98,8 +98,8 @@ class AbilitiesScreen(Screen):
     def action_new(self) -> None:
         from horizon_tui.tui.screens.ability_form import AbilityFormScreen
 
-        self.app.push_screen(AbilityFormScreen(None, [a.name for a in self.abilities]),
-                             lambda ability: self._store(None, ability))
+        self.app.push_screen(AbilityFormScreen(None, [a.name for a in self.abilities],
+                                               commit=lambda ability: self._store(None, ability)))
 
     def action_edit(self) -> None:
         from horizon_tui.tui.screens.ability_form import AbilityFormScreen
@@ -109,12 +109,12 @@ class AbilitiesScreen(Screen):
             self.action_new()
             return
         others = [a.name for i, a in enumerate(self.abilities) if i != index]
-        self.app.push_screen(AbilityFormScreen(self.abilities[index], others),
-                             lambda ability: self._store(index, ability))
+        self.app.push_screen(AbilityFormScreen(self.abilities[index], others,
+                                               commit=lambda ability: self._store(index, ability)))
 
-    def _store(self, index: int | None, ability: Ability | None) -> None:
-        if ability is None:
-            return
+    def _store(self, index: int | None, ability: Ability) -> bool:
+        """Save the character with `ability` (new, or in place of the one at `index`); False if the
+        save was refused (`app.commit` says why), and the form stays open."""
         character = self.app.session.character
         abilities = list(character.abilities)
         loadout = list(character.loadout)
@@ -136,7 +136,9 @@ class AbilitiesScreen(Screen):
                             "o opens the loadout to change it.", title="Loadout", severity="warning", timeout=12)
             else:
                 self.notify(f"{ability.name} saved", timeout=3)
-        self.refresh_list(select=index)
+            self.refresh_list(select=index)
+            return True
+        return False
 
     def action_delete(self) -> None:
         index = self._current()

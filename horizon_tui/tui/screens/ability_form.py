@@ -3,6 +3,8 @@ charges update as it is typed. Answers with the `Ability` (valid by `check_abili
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import difflib
 
 from dataclasses import dataclass
@@ -75,8 +77,12 @@ class AbilityFormScreen(Screen[Ability | None]):
         Binding("escape", "cancel", "Cancel", id="ability.cancel"),
     ]
 
-    def __init__(self, ability: Ability | None, other_names: list[str]):
+    def __init__(self, ability: Ability | None, other_names: list[str],
+                 commit: Callable[[Ability], bool] | None = None):
+        """`commit`: keeps the ability (saves the character or campaign); the form closes only once
+        it says True, so a save refused (its reason shown by `commit`) loses nothing typed."""
         super().__init__(id="ability-form-screen")
+        self.commit = commit
         self.original = ability
         self.other_names = set(other_names)
         self.effects: list[EffectSpec] = list(ability.effects) if ability else []
@@ -279,6 +285,8 @@ class AbilityFormScreen(Screen[Ability | None]):
             self.notify(errors[0] if errors else "the form is incomplete", title="Can't save the ability",
                         severity="error")
             return
+        if self.commit is not None and not self.commit(ability):
+            return  # not kept (said why): the form stays open with everything typed
         self.dismiss(ability)
 
     def unsaved_work(self) -> str | None:
