@@ -150,3 +150,22 @@ async def test_temporary_health_is_lost_first_and_shown_in_the_row(session, cata
         await pilot.pause()
         again = app.screen.battle[ident(brakka).id]
         assert ov.temp_health(again) == 0 and hp(again).hp == full
+
+
+async def test_the_initiative_dialog_left_as_offered_changes_neither_the_total_nor_the_order(session, catalogue):
+    # Found by the GM-tool helper: a rolled 17.7 was offered as 17, and enter wrote 17 over it,
+    # which could move the combatant behind a 17.3 (R-8: the order follows the totals).
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(app, pilot)
+        battle = screen.battle
+        values, order, inputs = dict(initiative_values(battle)), list(battle.order), len(app.campaign.battle["inputs"])
+        screen.selected = order[-1]
+        await pilot.press("i", "enter", "enter")  # the total as offered, no reason
+        await pilot.pause()
+        assert initiative_values(battle) == values and battle.order == order
+        assert len(app.campaign.battle["inputs"]) == inputs  # nothing written
+        assert "unchanged" in screen.prompt
+        await pilot.press("i", "ctrl+u", *"99", "enter", "enter")  # typed: written, first
+        await pilot.pause()
+        assert initiative_values(battle)[order[-1]] == 99 and battle.order[0] == order[-1]

@@ -201,14 +201,19 @@ class TrackerMixin:
             return
         name = ident(self.battle[target]).name
         now = ov.initiative_values(self.battle).get(target)
+        shown = "" if now is None else str(int(now))  # a whole number is what the GM types
 
         def done(values: dict[str, str] | None) -> None:
             if values:
+                if now is not None and values["total"].strip() == shown:
+                    # left as offered: the rolled total (17.7 offered as 17) stays, and so does the order
+                    self.refuse(f"{name}'s initiative is unchanged")
+                    return
                 total = whole_in(values["total"], -999, 999, "initiative")
                 self._override(ov.SetInitiative(target, total, values["reason"].strip()), f"initiative {name} {total}")
 
         self.app.push_screen(PromptDialog(f"Initiative of {name}", [
-            Field("total", "Total", "" if now is None else str(int(now))), Field("reason", "Reason", placeholder="optional")],
+            Field("total", "Total", shown), Field("reason", "Reason", placeholder="optional")],
             note="The turn order follows the totals, highest first (R-8).",
             check=checked({"total": (-999, 999, "initiative")})), done)
 
