@@ -123,6 +123,11 @@ class HorizonApp(CrashGuard, App[None]):
         shown[key] = now + (timeout if timeout is not None else self.NOTIFICATION_TIMEOUT)
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
+    def clear_notifications(self) -> None:
+        """Textual's; once cleared, the same words may show again at once."""
+        self.__dict__.get("_shown_notes", {}).clear()
+        super().clear_notifications()
+
     # --- data, loaded when first needed -------------------------------------------------------
 
     @property
