@@ -176,9 +176,15 @@ async def test_a_party_of_three_fights_hot_seat_and_each_is_played_as_chosen(sav
         table = screen.query_one("#encounters", DataTable)
         table.move_cursor(row=[e.path.name for e in screen.encounters].index("goblin_ambush.toml"))
         await pilot.press("enter")
-        battle = (await _battle(pilot, app)).session
+        fight = await _battle(pilot, app)
+        battle = fight.session
         assert [(m.character.name, m.controller) for m in battle.party] == [
             ("Iriel", "player"), (screen.party[1].character.name, "ai"), (screen.party[2].character.name, "player")]
+        # two played by hand at one keyboard: the status line names whose turn it is
+        await _until(pilot, lambda: fight.me is not None, "a turn played by hand", tries=400)
+        from horizon_tui.engine.battle import ident
+
+        assert str(fight._status_text()).startswith(f"{ident(fight.me).name}'s turn: ")  # noqa: SLF001
 
 
 async def test_the_win_chance_is_the_estimate_for_the_chosen_party_with_a_spread(saves, catalogue, iriel,

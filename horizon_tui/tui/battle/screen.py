@@ -419,10 +419,19 @@ class BattleScreen(Screen):
             from horizon_tui.engine.components import TurnState
 
             acted = comp(me, TurnState).acted
-            return Text("Action used: move on, or . to end the turn" if acted else
-                        "Your turn: arrows/hjklyubn/numpad move · a attack · z abilities · ? all keys",
+            if acted:
+                return Text("Action used: move on, or . to end the turn", style="dim")
+            if self._several_played():  # a party played by hand: whose turn it is, by name
+                return Text(f"{ident(me).name}'s turn: arrows move · a attack · z abilities · ? all keys",
+                            style="dim")
+            return Text("Your turn: arrows/hjklyubn/numpad move · a attack · z abilities · ? all keys",
                         style="dim")
         return Text(self._cursor_hint())
+
+    def _several_played(self) -> bool:
+        """More than one combatant of this screen's side asks for keys (a hot-seat party)."""
+        mine = [e for e in self.battle.combatants() if team(e) == self.side and needs_input(self.battle, e)]
+        return len(mine) > 1
 
     def _cursor_hint(self) -> str:
         if self.cursor is None:
