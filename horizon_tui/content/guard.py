@@ -138,7 +138,6 @@ def read_limited(path: Path, max_bytes: int) -> bytes:
 
 def _read_text(path: Path, max_bytes: int) -> str:
     raw = read_limited(path, max_bytes)
-    raw = raw.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark (Windows Notepad writes one)
     try:
         return raw.decode("utf-8-sig")  # a byte-order mark (Windows Notepad's UTF-8) read past
     except UnicodeDecodeError as exc:
