@@ -429,8 +429,10 @@ class BattleScreen(Screen):
         return Text(self._cursor_hint())
 
     def _several_played(self) -> bool:
-        """More than one combatant of this screen's side asks for keys (a hot-seat party)."""
-        mine = [e for e in self.battle.combatants() if team(e) == self.side and needs_input(self.battle, e)]
+        """More than one combatant played at this screen asks for keys (a hot-seat party); a table
+        seat plays its own characters only (`eyes`), the others' players are elsewhere."""
+        mine = [e for e in self.battle.combatants() if team(e) == self.side and needs_input(self.battle, e)
+                and (self.eyes is None or ident(e).id in self.eyes)]
         return len(mine) > 1
 
     def _cursor_hint(self) -> str:
