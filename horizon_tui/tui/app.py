@@ -515,6 +515,12 @@ class HorizonApp(CrashGuard, App[None]):
                 flow.open_session(self, session)
             # None (Esc, Cancel): the battle in progress and the picked encounter stay as they are
 
+        if old is None:  # nothing to resume: say so, and offer only to keep the file aside
+            self.push_screen(QuestionDialog(
+                f"{character.name}'s battle in progress can't be read. Start {picked} and keep the old "
+                "file aside (Load ▸ Battles lists it, never deleted)?",
+                [("new", "Start the new one", "s")], title="A damaged battle"), answered)
+            return
         self.push_screen(QuestionDialog(
             f"{character.name} has a battle in progress ({old}). Resume it, or start {picked} and keep "
             f"the old one under a name Load ▸ Battles lists?",
@@ -565,8 +571,8 @@ class HorizonApp(CrashGuard, App[None]):
         from horizon_tui.tui.dialogs.question import QuestionDialog
 
         self.push_screen(QuestionDialog(
-            f"{self.session.character.name} has a battle in progress ({_battle_encounter(current)}). Keep it "
-            f"aside and resume {_battle_encounter(kept)}?",
+            f"{self.session.character.name} has a battle in progress ({_battle_encounter(current) or UNREADABLE}). "
+            f"Keep it aside and resume {_battle_encounter(kept) or UNREADABLE}?",
             [("swap", "Resume the kept one", "s")], title="Resume a kept battle"), swap)
 
     def resume_in_progress(self, save: Path) -> None:
@@ -632,9 +638,12 @@ def _who() -> str:
     return f"{user} in {where}"
 
 
-def _battle_encounter(save: Path) -> str:
-    """The encounter a saved battle is fought in, by its name, for the questions (the file's stem
-    if the save can't be read)."""
+UNREADABLE = "a save that can't be read"
+
+
+def _battle_encounter(save: Path) -> str | None:
+    """The encounter a saved battle is fought in, by its name, for the questions; None if the save
+    can't be read."""
     from horizon_tui.content.guard import read_json_object
     from horizon_tui.errors import DataError
     from horizon_tui.tui.records import encounter_name
@@ -642,7 +651,7 @@ def _battle_encounter(save: Path) -> str:
     try:
         return encounter_name(str(read_json_object(save)["encounter"]))
     except (DataError, OSError, ValueError, KeyError, TypeError):
-        return "unreadable save"
+        return None  # it can't be read: nothing to resume
 
 
 def create_app(

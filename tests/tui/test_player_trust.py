@@ -460,3 +460,24 @@ async def test_over_ssh_import_and_export_stay_in_the_players_own_folder(saves, 
         assert not stolen.exists()
         assert any("only files in your own folder" in n.message for n in app._notifications)
         assert all(str(saves) not in n.message for n in app._notifications)  # no server path
+
+
+async def test_a_battle_save_that_cant_be_read_is_not_offered_to_resume(saves, catalogue):
+    # Found by the player-app helper: 'Resume it?' was asked of an unreadable battle save, naming it
+    # "(unreadable save)"; resuming could only fail.
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        save = await _a_battle_left_in_progress(pilot, app, path)
+        save.write_text('{"kind": "horizon-battle", "encounter": ' + "[" * 5000, encoding="utf-8")
+        app.start_battle(DATA / "wolves.toml", app.session.character)
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionDialog)
+        question = str(app.screen.query_one(".question", Static).render())
+        assert "can't be read" in question and "Wolves at Dusk" in question
+        assert [a[0] for a in app.screen.answers] == ["new"]  # nothing to resume
+        await pilot.press("s")  # the new one starts; the damaged file is kept aside, not deleted
+        screen = await _battle(pilot, app)
+        assert Path(screen.session.encounter).name == "wolves.toml"
+    kept = list((saves / "battles" / "kept").glob("*.json"))  # (with its backups beside it)
+    assert len(kept) == 1 and kept[0].read_text(encoding="utf-8").startswith('{"kind": "horizon-battle"')
