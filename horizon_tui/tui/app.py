@@ -517,8 +517,8 @@ class HorizonApp(CrashGuard, App[None]):
 
         if old is None:  # nothing to resume: say so, and offer only to keep the file aside
             self.push_screen(QuestionDialog(
-                f"{character.name}'s battle in progress can't be read. Start {picked} and keep the old "
-                "file aside (Load ▸ Battles lists it, never deleted)?",
+                f"{character.name}'s battle in progress can't be read ({_battle_problem(saved)}). Start "
+                f"{picked} and keep the old file aside (Load ▸ Battles lists it, never deleted)?",
                 [("new", "Start the new one", "s")], title="A damaged battle"), answered)
             return
         self.push_screen(QuestionDialog(
@@ -639,6 +639,22 @@ def _who() -> str:
 
 
 UNREADABLE = "a save that can't be read"
+
+
+def _battle_problem(save: Path) -> str:
+    """Why a battle save can't be read, shortly, with its file's name."""
+    from horizon_tui.content.guard import read_json_object
+    from horizon_tui.errors import DataError
+    from horizon_tui.tui.library import short_problem
+
+    try:
+        data = read_json_object(save)
+        str(data["encounter"])
+    except DataError as exc:
+        return f"{save.name}: {short_problem(exc.problems[0])}"
+    except (OSError, KeyError, TypeError, ValueError) as exc:
+        return f"{save.name}: {exc}"
+    return save.name
 
 
 def _battle_encounter(save: Path) -> str | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Static
+
 from horizon_tui.content.characters import load_character
 from horizon_tui.tui.app import create_app
 from horizon_tui.tui.battle.screen import BattleScreen
@@ -140,13 +142,16 @@ async def test_a_broken_battle_save_is_reported_and_left_untouched(saves, catalo
     async with app.run_test(size=(80, 24)) as pilot:
         app.open_character(path)
         await pilot.pause()
-        app.notify = lambda message, **kwargs: said.append(message)
         app.start_battle(DATA / "crypt.toml", app.session.character)
         await pilot.pause()
-        await pilot.press("r")  # resume
+        question = str(app.screen.query_one(".question", Static).render())
+        assert "champion.json" in question and "can't be read" in question  # the file and why
+        await pilot.press("r")  # no Resume for a save that can't be read: the key does nothing
+        await pilot.pause()
+        await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, BattleScreen)
-    assert said and "champion.json" in said[0]
+    assert said == []
     assert save.read_bytes() == before
 
 
