@@ -25,6 +25,7 @@ from horizon_tui.content.guard import LIMIT
 from horizon_tui.content.convert import converter, fraction_to_plain
 from horizon_tui.content.models import ATTRIBUTES, Character, Difficulty
 from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.engine.components import Presence
 from horizon_tui.errors import DataError
 from horizon_tui.rules import progression
 from horizon_tui.rules.numbers import whole
@@ -340,7 +341,7 @@ def _battle(value: Any, file: str) -> dict[str, Any] | None:
     return None if value is None else _table(value, "battle", file)
 
 
-PRESENCES = ("active", "unconscious", "dead", "fled")  # engine.components.Presence's values
+PRESENCES = tuple(p.value for p in Presence)  # what gm.carry.capture writes
 
 
 @attrs.frozen

@@ -382,9 +382,7 @@ class BattleScreen(Screen):
         current = self.battle.current
         if current is None or self.side is None or team(current) == self.side:
             return current
-        ours = [self.battle[cid] for cid in self.battle.order
-                if team(self.battle[cid]) == self.side and needs_input(self.battle, self.battle[cid])
-                and (self.eyes is None or cid in self.eyes)]
+        ours = self._played_here()
         active = [e for e in ours if comp(e, Presence) is Presence.active]
         return (active or ours or [None])[0]
 
@@ -428,12 +426,16 @@ class BattleScreen(Screen):
                         style="dim")
         return Text(self._cursor_hint())
 
+    def _played_here(self) -> list[Entity]:
+        """The combatants of this screen's side that ask it for keys, in turn order; a table seat
+        plays its own characters only (`eyes`), the others' players are elsewhere."""
+        return [self.battle[cid] for cid in self.battle.order
+                if team(self.battle[cid]) == self.side and needs_input(self.battle, self.battle[cid])
+                and (self.eyes is None or cid in self.eyes)]
+
     def _several_played(self) -> bool:
-        """More than one combatant played at this screen asks for keys (a hot-seat party); a table
-        seat plays its own characters only (`eyes`), the others' players are elsewhere."""
-        mine = [e for e in self.battle.combatants() if team(e) == self.side and needs_input(self.battle, e)
-                and (self.eyes is None or ident(e).id in self.eyes)]
-        return len(mine) > 1
+        """More than one combatant played at this screen (a hot-seat party)."""
+        return len(self._played_here()) > 1
 
     def _cursor_hint(self) -> str:
         if self.cursor is None:
