@@ -43,7 +43,7 @@ def report(label: str, values: list[float], unit: str, target: str = "") -> floa
 def battles_per_second(runs: int, battles: int) -> list[float]:
     """`horizon simulate --workers 1` in this process: the simulator's own set-up (`_init`, which
     also tunes the garbage collector for a process that only plays battles) and battle (`_run`)."""
-    from horizon_tui.engine import simulate
+    from horizon_tui.tools import simulate
 
     simulate._init(STANDARD, [str(p) for p in PARTY])
     for seed in range(5):  # warm up: fields of view and paths get cached on the battlefield
@@ -68,7 +68,7 @@ def _warm(_: int) -> int:
 def simulate_throughput(workers: int, battles: int) -> float:
     """Battles per second through the simulator's own worker function (`simulate._chunk`), timed
     from when every worker has started and loaded the encounter (its `_init`) to the last result."""
-    from horizon_tui.engine import simulate
+    from horizon_tui.tools import simulate
 
     jobs = [(i, simulate.derive_seed(7, i)) for i in range(battles)]
     size = max(1, min(25, -(-battles // (workers * 4))))  # as simulate.run chunks them
@@ -130,7 +130,7 @@ def ai_rounds(seeds: int, rounds: int) -> tuple[dict[int, list[float]], int]:
     from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine import ai, runner
     from horizon_tui.engine.battle import ENEMIES, create_battle, ident
-    from horizon_tui.engine.commands import load_party
+    from horizon_tui.tools.battle_command import load_party
     from horizon_tui.engine.encounter import load_encounter
 
     catalogue = default_catalogue()
@@ -178,7 +178,7 @@ def scaled_setups(sizes=SIZES):
 
     from horizon_tui.engine.battle import PartyMember
     from horizon_tui.engine.battlefield import Battlefield
-    from horizon_tui.engine.commands import prepare
+    from horizon_tui.tools.battle_command import prepare
 
     catalogue, enemies, standard, party = prepare(STANDARD, PARTY, 0)
     rng = random.Random(18)
@@ -250,7 +250,7 @@ def profile(battles: int, top: int) -> None:
     from pyinstrument import Profiler
 
     from horizon_tui.engine.battle import create_battle
-    from horizon_tui.engine.commands import prepare
+    from horizon_tui.tools.battle_command import prepare
     from horizon_tui.engine.runner import play_out
 
     catalogue, enemies, setup, party = prepare(STANDARD, PARTY, 0)
@@ -300,9 +300,9 @@ def sweep_throughput(battles: int, repeats: int) -> None:
     from distributed import Client, LocalCluster
 
     from horizon_tui.content.catalogue import default_catalogue
-    from horizon_tui.engine.sweep.grid import build_fights
-    from horizon_tui.engine.sweep.policy import load_policy
-    from horizon_tui.engine.sweep.work import execute, run_dask
+    from horizon_tui.tools.sweep.grid import build_fights
+    from horizon_tui.tools.sweep.policy import load_policy
+    from horizon_tui.tools.sweep.work import execute, run_dask
 
     _, fights = build_fights([STANDARD], PARTY, [2], [len(PARTY)], default_catalogue(), load_policy())
     runs = [battles]
@@ -341,9 +341,9 @@ def pace_table(encounters: list[str], battles: int, workers: int) -> None:
     from fractions import Fraction
 
     from horizon_tui.content.catalogue import default_catalogue
-    from horizon_tui.engine.sweep.grid import build_fights, rows_of
-    from horizon_tui.engine.sweep.policy import load_policy
-    from horizon_tui.engine.sweep.work import execute
+    from horizon_tui.tools.sweep.grid import build_fights, rows_of
+    from horizon_tui.tools.sweep.policy import load_policy
+    from horizon_tui.tools.sweep.work import execute
 
     base = default_catalogue()
     print(f"Pace knobs: {battles} battles a cell, seed 18, example party at level 2")
@@ -364,7 +364,7 @@ def pace_table(encounters: list[str], battles: int, workers: int) -> None:
 
 
 def _one_process(fights, runs, seed):
-    from horizon_tui.engine.sweep.work import run_processes
+    from horizon_tui.tools.sweep.work import run_processes
 
     return run_processes(fights, runs, seed, 1)
 

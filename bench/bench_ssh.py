@@ -62,7 +62,7 @@ class Server:
         pub = data_dir / "bench.pub"
         data_dir.mkdir(parents=True, exist_ok=True)
         pub.write_bytes(self.key.export_public_key("openssh"))
-        from horizon_tui.ssh.accounts import Accounts
+        from horizon_tui.storage.accounts import Accounts
 
         accounts = Accounts(data_dir / "server")
         self.users = [f"p{i:02d}" for i in range(users)]
@@ -273,7 +273,7 @@ async def bench(args) -> None:
 
 async def local_start(args, saves: Path, size=(100, 30)) -> float:
     """A local `horizon` on a PTY of the same size: start → "New character" drawn."""
-    from horizon_tui.ssh.pty_process import PtyProcess
+    from horizon_tui.host.ssh.pty_process import PtyProcess
 
     script = Path(sys.executable).with_name("horizon")
     argv = [str(script)] if script.exists() else [sys.executable, "-m", "horizon_tui.cli"]

@@ -38,7 +38,7 @@ asyncio.run(main())
 HORIZON = """
 import time, asyncio, sys
 t0 = time.perf_counter()
-from horizon_tui.tui.app import create_app
+from horizon_tui.ui.player.app import create_app
 async def main():
     app = create_app(sys.argv[1])
     async with app.run_test(size=(80, 24)) as pilot:
@@ -93,7 +93,7 @@ def frames(runs: int = 200) -> None:
     from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine.battle import PartyMember, create_battle, pos
     from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.tui.battle.view import BaseLayer, StripCache, draw, team_view
+    from horizon_tui.ui.battle.view import BaseLayer, StripCache, draw, team_view
 
     catalogue = default_catalogue()
     enemies = load_enemies(catalogue)
@@ -143,9 +143,9 @@ async def key_to_frame(presses: int = 40) -> None:
 
     from textual import events
 
-    from horizon_tui.tui.app import create_app
-    from horizon_tui.tui.battle import flow
-    from horizon_tui.tui.battle.screen import BattleScreen
+    from horizon_tui.ui.player.app import create_app
+    from horizon_tui.ui.battle import flow
+    from horizon_tui.ui.battle.screen import BattleScreen
 
     with tempfile.TemporaryDirectory() as tmp:
         saves = Path(tmp)

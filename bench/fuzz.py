@@ -123,15 +123,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args.exec:
         from horizon_tui.content.catalogue import default_catalogue
         from horizon_tui.content.encounters import load_enemies
-        import horizon_tui.engine.validate  # noqa: F401 - the engine's validators, imported once
+        import horizon_tui.tools.validate_encounters  # noqa: F401 - the engine's validators, imported once
 
         load_enemies(default_catalogue())  # imported and loaded once, in the parent the children share
         import horizon_tui.cli  # noqa: F401
-        import horizon_tui.render  # noqa: F401
+        import horizon_tui.tools.cli_tables  # noqa: F401
         import horizon_tui.rules.validation  # noqa: F401
         import horizon_tui.engine.persist  # noqa: F401
-        import horizon_tui.gm.store  # noqa: F401
-        import horizon_tui.ssh.accounts  # noqa: F401
+        import horizon_tui.campaign.campaign_files  # noqa: F401
+        import horizon_tui.storage.accounts  # noqa: F401
     started = time.perf_counter()
     files = make_files(root, args.files, args.seed)
     print(f"{len(files)} mutated files under {root / 'mutated'} ({time.perf_counter() - started:.0f} s)", flush=True)

@@ -91,9 +91,9 @@ def _battle_save(encounter: Path, character_file: Path, target: Path) -> Path:
 def _campaign(saves: Path, character_file: Path) -> Path:
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.characters import load_character
-    from horizon_tui.gm import services
-    from horizon_tui.gm.session import CampaignSession
-    from horizon_tui.gm.store import CampaignStore
+    from horizon_tui.campaign import changes
+    from horizon_tui.campaign.open_campaign import CampaignSession
+    from horizon_tui.campaign.campaign_files import CampaignStore
 
     store = CampaignStore(saves, default_catalogue())
     path = store.path_for("Lantern Road")
@@ -102,7 +102,7 @@ def _campaign(saves: Path, character_file: Path) -> Path:
     path, campaign = store.create("Lantern Road", seed=1234)
     session = CampaignSession(store, path, campaign)
     character = load_character(character_file, store.catalogue)
-    session.apply(lambda c: services.add_member(c, character, str(character_file)), "joins")
+    session.apply(lambda c: changes.add_member(c, character, str(character_file)), "joins")
     session.close()
     return path
 

@@ -47,9 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check data files, characters, encounters and saves")
     p.add_argument("paths", nargs="+", type=path_argument)
 
-    from horizon_tui import commands
+    from horizon_tui import subcommands
 
-    commands.register(sub)
+    subcommands.register(sub)
     from horizon_tui.cli_help import attach
 
     attach(parser, sub)
@@ -72,9 +72,9 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
     try:
         handler = globals().get(f"cmd_{command}")
         if handler is None:
-            from horizon_tui import commands
+            from horizon_tui import subcommands
 
-            handler = commands.handler(command)
+            handler = subcommands.handler(command)
         return handler(args) or EXIT_OK
     except DataError as exc:
         for problem in exc.problems:
@@ -123,7 +123,7 @@ def cmd_sheet(args) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False))
     else:
-        from horizon_tui.render import print_sheet
+        from horizon_tui.tools.cli_tables import print_sheet
 
         print_sheet(data)
     return EXIT_OK
@@ -131,7 +131,7 @@ def cmd_sheet(args) -> int:
 
 def cmd_rules(args) -> int:
     from horizon_tui.content.catalogue import load_ruleset
-    from horizon_tui.render import print_rules, rules_document
+    from horizon_tui.tools.cli_tables import print_rules, rules_document
 
     from horizon_tui.content.catalogue import default_catalogue
 
@@ -167,7 +167,7 @@ def cmd_roll(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    from horizon_tui.validate import validate_paths
+    from horizon_tui.tools.validate import validate_paths
 
     problems, checked = validate_paths(args.paths)
     for problem in problems:

@@ -109,7 +109,7 @@ class EncounterFile:
     enemies: list[Placement] = attrs.field(factory=list)
     party_start: list[tuple[int, int]] = attrs.field(factory=list, metadata=LIMIT("cell"))
     notes: str = ""  # weather, terrain, anything that changes the fight
-    rating: Rating | None = None  # what a sweep measured (engine.sweep.rating)
+    rating: Rating | None = None  # what a sweep measured (tools.sweep.rating)
 
 
 def _enemy_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str, enemy_id: str) -> EnemyDef:

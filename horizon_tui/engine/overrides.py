@@ -355,7 +355,7 @@ def temp_health(e) -> int:
 
 @attrs.frozen
 class StartHealth:
-    """A combatant enters the battle with the health an earlier fight left it (gm.carry): set
+    """A combatant enters the battle with the health an earlier fight left it (campaign.carry): set
     outright, not dealt as damage (no blow is logged or tallied); 0 leaves it down."""
 
     target: str

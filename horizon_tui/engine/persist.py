@@ -23,7 +23,7 @@ from horizon_tui.engine.battle import Battle, PartyMember
 from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.runner import Input, action_from_dict, action_to_dict, replay, run_ai
 from horizon_tui.errors import DataError, Problem
-from horizon_tui.saves.store import atomic_write, read_json, rotate_backups
+from horizon_tui.storage.atomic import atomic_write, read_json, rotate_backups
 
 SCHEMA = 1
 KIND = "horizon-battle"
@@ -123,7 +123,7 @@ def session_from_dict(
     """A saved battle from its JSON object (a file's, or one kept inside a GM's campaign).
 
     `setup`: the battle's set-up when it was built in memory rather than read from the encounter
-    file named in the save (a GM's battle placed by hand on a map, `gm.battles`)."""
+    file named in the save (a GM's battle placed by hand on a map, `campaign.battles`)."""
     from horizon_tui.engine.battle import create_battle
     from horizon_tui.engine.encounter import load_encounter
 

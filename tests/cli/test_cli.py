@@ -208,7 +208,7 @@ def test_validate_shipped_data_passes(data_dir, capsys):
 def test_validate_walks_a_folder_without_failing_or_going_on_for_ever(tmp_path, monkeypatch, capsys):
     """By hand: `horizon validate /` crashed (exit 70) on a folder it may not read. A folder's
     unreadable parts, links to nowhere and pipes are problems listed; at most MAX_FILES are read."""
-    from horizon_tui import validate
+    from horizon_tui.tools import validate
 
     folder = tmp_path / "tree"
     (folder / "deep" / ".hidden").mkdir(parents=True)

@@ -55,7 +55,7 @@ def test_no_color_is_honoured(monkeypatch):
     assert not wants_color(_Tty())
 
 
-@pytest.mark.parametrize("module", ["horizon_tui.tui.dev", "horizon_tui.gm.dev"])
+@pytest.mark.parametrize("module", ["horizon_tui.ui.player.dev", "horizon_tui.ui.gm.dev"])
 def test_textual_run_dev_targets_give_an_app(module):
     from textual.app import App
 

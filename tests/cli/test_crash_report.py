@@ -60,7 +60,7 @@ def _crashing_once(factory, crashes: list):
 
 
 def test_the_player_app_exits_70_after_a_crash_inside_it(monkeypatch, tmp_path, capsys):
-    from horizon_tui.tui import app as player_app
+    from horizon_tui.ui.player import app as player_app
 
     crashes: list = []
     monkeypatch.setattr(player_app, "create_app", _crashing_once(player_app.create_app, crashes))
@@ -73,7 +73,7 @@ def test_the_player_app_exits_70_after_a_crash_inside_it(monkeypatch, tmp_path, 
 
 
 def test_the_gm_tool_exits_70_after_a_crash_inside_it(monkeypatch, tmp_path, capsys):
-    from horizon_tui.gm import app as gm_app
+    from horizon_tui.ui.gm import app as gm_app
 
     crashes: list = []
     monkeypatch.setattr(gm_app, "create_gm_app", _crashing_once(gm_app.create_gm_app, crashes))
@@ -84,7 +84,7 @@ def test_the_gm_tool_exits_70_after_a_crash_inside_it(monkeypatch, tmp_path, cap
 
 
 def test_an_app_that_quits_without_a_crash_exits_0(monkeypatch, tmp_path):
-    from horizon_tui.tui import app as player_app
+    from horizon_tui.ui.player import app as player_app
 
     factory = player_app.create_app
 
@@ -123,7 +123,7 @@ def test_a_crash_whose_terminal_has_gone_still_exits_70_with_one_report(monkeypa
     import errno
     import sys
 
-    from horizon_tui.gm import app as gm_app
+    from horizon_tui.ui.gm import app as gm_app
 
     crashes: list = []
     monkeypatch.setattr(gm_app, "create_gm_app", _crashing_once(gm_app.create_gm_app, crashes))

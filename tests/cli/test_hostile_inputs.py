@@ -104,9 +104,9 @@ def test_sweep_report_path_is_checked_before_the_sweep_runs(tmp_path, capsys, mo
     """By hand: `sweep --report DIR` or `--report missing/x.html` crashed (exit 70) after the whole
     sweep had run, its results lost; `--report pipe` never ended; `--report iriel.toml` would
     have written HTML over a character. Now each is refused at once, before a battle is played."""
-    from horizon_tui.engine.sweep import command
+    from horizon_tui.tools.sweep import sweep_command
 
-    monkeypatch.setattr(command, "_run", lambda *a: pytest.fail("the sweep ran"))
+    monkeypatch.setattr(sweep_command, "_run", lambda *a: pytest.fail("the sweep ran"))
     party = str(IRIEL)
     fifo = tmp_path / "pipe.html"
     os.mkfifo(fifo)
@@ -124,12 +124,12 @@ def test_sweep_report_path_is_checked_before_the_sweep_runs(tmp_path, capsys, mo
 
 def test_sweep_report_that_cant_be_written_still_prints_the_results(tmp_path, capsys, monkeypatch):
     """A report that fails at the end (a full disk) is said in a line, the rows still printed."""
-    from horizon_tui.saves import store
+    from horizon_tui.storage import atomic
 
     def full(path, data):
-        raise store.SaveError(28, f"{path} can't be saved: the disk is full; nothing was written")
+        raise atomic.SaveError(28, f"{path} can't be saved: the disk is full; nothing was written")
 
-    monkeypatch.setattr(store, "atomic_write", full)
+    monkeypatch.setattr(atomic, "atomic_write", full)
     code, out, err = run(capsys, "sweep", "goblin_ambush", "--party", str(IRIEL), "--levels", "2",
                          "--runs", "1", "--seed", "1", "--json", "--report", str(tmp_path / "r.html"))
     assert code == 1 and "the disk is full" in err
@@ -139,9 +139,9 @@ def test_sweep_report_that_cant_be_written_still_prints_the_results(tmp_path, ca
 def test_sweep_policy_file_that_is_not_there_is_refused_not_replaced_by_the_defaults(tmp_path, capsys, monkeypatch):
     """By hand: `sweep --policy my-policy.tomll` (a typo) ran the sweep with the default policy,
     saying nothing; only the data folder's own sweep.toml may be absent."""
-    from horizon_tui.engine.sweep import command
+    from horizon_tui.tools.sweep import sweep_command
 
-    monkeypatch.setattr(command, "_run", lambda *a: pytest.fail("the sweep ran"))
+    monkeypatch.setattr(sweep_command, "_run", lambda *a: pytest.fail("the sweep ran"))
     missing = tmp_path / "my-policy.tomll"
     code, out, err = run(capsys, "sweep", "wolves", "--party", str(IRIEL), "--levels", "2", "--runs", "1",
                          "--policy", str(missing))
@@ -354,7 +354,7 @@ def test_sweep_scheduler_that_is_not_dask_is_refused_in_a_line(answer, capsys, m
     import socket
     import threading
 
-    from horizon_tui.engine.sweep import work
+    from horizon_tui.tools.sweep import work
 
     monkeypatch.setattr(work, "PROBE_SECONDS", 1.0)
     server = socket.socket()

@@ -28,7 +28,7 @@ _counter = itertools.count()
 def world(tmp_path_factory):
     root = tmp_path_factory.mktemp("fuzz")
     found = samples(root / "good")
-    from horizon_tui.validate import check_file
+    from horizon_tui.tools.validate import check_file
 
     for path in found.values():  # the good ones pass, and the engine and catalogue are loaded
         assert check_file(path) == [], path
@@ -44,9 +44,9 @@ def _readers(kind: str, path: Path, catalogue) -> None:
     from horizon_tui.content.models import Armor, Weapon
     from horizon_tui.engine.encounter import load_encounter
     from horizon_tui.engine.persist import load_session
-    from horizon_tui.gm.store import CampaignStore
-    from horizon_tui.ssh.accounts import Accounts
-    from horizon_tui.tui.library import CharacterLibrary, encounter_details, list_encounters
+    from horizon_tui.campaign.campaign_files import CampaignStore
+    from horizon_tui.storage.accounts import Accounts
+    from horizon_tui.play.library import CharacterLibrary, encounter_details, list_encounters
 
     if kind.startswith("character"):
         entry = CharacterLibrary(path.parent.parent, catalogue).entry(path)  # the Load screen: never raises
@@ -80,7 +80,7 @@ def _readers(kind: str, path: Path, catalogue) -> None:
                                                                     HealthCheck.too_slow])
 @given(kind=st.sampled_from(KINDS), seed=st.integers(0, 2**32 - 1))
 def test_no_mutated_file_crashes_or_hangs_a_reader(world, catalogue, kind, seed):
-    from horizon_tui.validate import check_file
+    from horizon_tui.tools.validate import check_file
 
     root, found = world
     good = found[kind]

@@ -14,7 +14,7 @@ import tomli_w
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.guard import limits, parse_decimal, parse_number
 from horizon_tui.errors import DataError, Problem
-from horizon_tui.validate import validate_paths
+from horizon_tui.tools.validate import validate_paths
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
@@ -206,7 +206,7 @@ def test_a_broken_limits_file_is_reported(tmp_path):
 
 def test_forms_use_the_same_limits_as_files():
     """Forms: "1e999999999" typed as a multiplier is refused at once, saying what is allowed."""
-    from horizon_tui.tui import forms
+    from horizon_tui.play import forms
 
     start = time.process_time()
     with pytest.raises(ValueError, match=r"multiplier: .*allowed: a number from 0 to 1000"):

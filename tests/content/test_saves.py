@@ -1,4 +1,4 @@
-"""Saves (horizon_tui/saves/store.py): atomic writes, three backups, unreadable files kept as they
+"""Saves (horizon_tui/storage/atomic.py): atomic writes, three backups, unreadable files kept as they
 are, characters round-tripping through TOML and JSON."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from horizon_tui.content.characters import character_from_dict, character_to_dic
 from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.errors import DataError
 from horizon_tui.rules.character import build, sheet
-from horizon_tui.saves import store
-from horizon_tui.saves.store import save_character
+from horizon_tui.storage import atomic as store
+from horizon_tui.storage.atomic import save_character
 
 attribute_values = st.fixed_dictionaries({name: st.integers(0, 10_000) for name in ATTRIBUTES})
 
@@ -223,7 +223,7 @@ def test_stale_temp_files_of_interrupted_saves_are_removed_at_the_next_start(tmp
     import subprocess
     import time
 
-    from horizon_tui.saves.temps import remove_stale_temps
+    from horizon_tui.storage.temps import remove_stale_temps
 
     folder = tmp_path / "characters"
     folder.mkdir()

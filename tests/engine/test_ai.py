@@ -20,7 +20,7 @@ from horizon_tui.engine.effects import deal_damage
 from horizon_tui.errors import DataError
 from horizon_tui.rules.ranges import distance
 from horizon_tui.content.models import Difficulty
-from horizon_tui.validate import validate_paths
+from horizon_tui.tools.validate import validate_paths
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 ROD = {"name": "Rod", "kind": "wand", "damage": "1d1+39", "range": 10}  # normal attack 129.55

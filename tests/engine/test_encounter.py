@@ -14,9 +14,9 @@ from horizon_tui.content.encounters import (
 from horizon_tui.content.models import NEGATIVE_EFFECTS, POSITIVE_EFFECTS, Difficulty, WeaponKind
 from horizon_tui.engine.battlefield import Terrain
 from horizon_tui.engine.encounter import MIN_PARTY_START, EncounterSetup, load_encounter
-from horizon_tui.engine.validate import check_enemy
+from horizon_tui.tools.validate_encounters import check_enemy
 from horizon_tui.errors import DataError
-from horizon_tui.validate import validate_paths
+from horizon_tui.tools.validate import validate_paths
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

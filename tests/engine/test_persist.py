@@ -186,7 +186,7 @@ def test_a_save_that_replays_differently_is_refused(world, catalogue, tmp_path, 
     ("level", "three", "party.0.level"),
 ])
 def test_a_save_with_a_bad_party_member_entry_names_the_key(world, catalogue, tmp_path, key, value, problem):
-    """An allied NPC's hand-set stats and level are saved with the party (gm.battles); written by
+    """An allied NPC's hand-set stats and level are saved with the party (campaign.battles); written by
     hand wrong, the save is refused naming the key and left as it was."""
     session = fresh(world, catalogue)
     save = tmp_path / "battle.json"

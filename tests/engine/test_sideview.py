@@ -49,7 +49,7 @@ def test_r13_a_hidden_enemy_is_absent_from_what_the_party_sees_and_can_target(ne
 def test_r13_the_players_map_does_not_draw_a_hidden_enemy(new_battle):
     import tcod.console
 
-    from horizon_tui.tui.battle.view import draw
+    from horizon_tui.ui.battle.view import draw
 
     battle = new_battle(party=[(character("Hero"), (2, 2))], enemies=[(enemy_def(), (3, 2))])
     field = battle.battlefield
@@ -88,7 +88,7 @@ def test_in_view_is_every_other_active_combatant_on_a_cell_its_view_sees_all_bat
     from pathlib import Path
 
     from horizon_tui.engine.battle import create_battle
-    from horizon_tui.engine.commands import prepare
+    from horizon_tui.tools.battle_command import prepare
     from horizon_tui.engine.components import Gear, Position
     from horizon_tui.engine.runner import begin
     from horizon_tui.engine.sideview import in_view

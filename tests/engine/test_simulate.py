@@ -97,7 +97,7 @@ def test_simulate_refuses_bad_input(capsys, tmp_path):
 def test_workers_are_never_more_than_the_cores(monkeypatch):
     import os
 
-    from horizon_tui.engine.sweep.work import local_workers
+    from horizon_tui.tools.sweep.work import local_workers
 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert local_workers(None) == (2, None)
@@ -109,7 +109,7 @@ def test_workers_are_never_more_than_the_cores(monkeypatch):
 
 
 def test_estimate_matches_simulate_on_the_same_seed(summaries):
-    from horizon_tui.engine.simulate import estimate
+    from horizon_tui.tools.simulate import estimate
 
     seen = []
     found = estimate(SMALL, PARTY, runs=12, seed=7, on_progress=lambda done, total: seen.append((done, total)))
@@ -123,7 +123,7 @@ def test_estimate_matches_simulate_on_the_same_seed(summaries):
 
 
 def test_estimate_stops_when_asked_and_covers_the_battles_played():
-    from horizon_tui.engine.simulate import estimate
+    from horizon_tui.tools.simulate import estimate
 
     asked = []
 
@@ -136,13 +136,13 @@ def test_estimate_stops_when_asked_and_covers_the_battles_played():
 
 
 def test_estimate_is_the_same_on_two_worker_processes():
-    from horizon_tui.engine.simulate import estimate
+    from horizon_tui.tools.simulate import estimate
 
     assert estimate(SMALL, PARTY, runs=8, seed=11, workers=2) == estimate(SMALL, PARTY, runs=8, seed=11)
 
 
 def test_wilson_interval_worked_numbers():
-    from horizon_tui.engine.sweep.summary import wilson_interval
+    from horizon_tui.tools.sweep.summary import wilson_interval
 
     low, high = wilson_interval(8, 10)  # p = 0.8, n = 10, z = 1.96
     assert (round(low, 4), round(high, 4)) == (0.4902, 0.9433)
@@ -156,7 +156,7 @@ async def test_estimate_runs_in_a_textual_thread_worker():
     from textual.app import App
     from textual.worker import get_current_worker
 
-    from horizon_tui.engine.simulate import estimate
+    from horizon_tui.tools.simulate import estimate
 
     class Probe(App):
         result = None
@@ -183,7 +183,7 @@ def test_estimate_refuses_a_party_that_cant_fight_with_a_data_error():
 
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.characters import load_character
-    from horizon_tui.engine.simulate import estimate
+    from horizon_tui.tools.simulate import estimate
     from horizon_tui.errors import DataError
 
     catalogue = default_catalogue()

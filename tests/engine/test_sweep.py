@@ -60,8 +60,8 @@ def test_sweep_rows_are_the_same_through_a_dask_cluster(on_one_worker):
 
 
 def test_battle_seeds_depend_on_the_cell_and_index_only():
-    from horizon_tui.engine.simulate import derive_seed
-    from horizon_tui.engine.sweep.work import batch_size, batches, battle_seed
+    from horizon_tui.tools.simulate import derive_seed
+    from horizon_tui.tools.sweep.work import batch_size, batches, battle_seed
 
     assert battle_seed(7, 3) == derive_seed(7, 3)  # no cell: `horizon simulate`'s battle 3
     assert len({battle_seed(7, 3, "standard/L2/S4"), battle_seed(7, 3, "standard/L4/S4"), battle_seed(7, 4, "standard/L2/S4")}) == 3
@@ -77,7 +77,7 @@ def test_raising_a_character_buys_r4_points_by_its_own_spread():
     time on the attribute furthest below Iriel's own spread (10/10/10/6/5/1)."""
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.characters import load_character
-    from horizon_tui.engine.sweep.policy import SweepPolicy, raise_to_level
+    from horizon_tui.tools.sweep.policy import SweepPolicy, raise_to_level
     from horizon_tui.rules import progression
     from horizon_tui.rules.character import build
 
@@ -94,7 +94,7 @@ def test_raising_a_character_buys_r4_points_by_its_own_spread():
 def test_policy_weights_choose_where_points_go(tmp_path):
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.characters import load_character
-    from horizon_tui.engine.sweep.policy import load_policy, raise_to_level
+    from horizon_tui.tools.sweep.policy import load_policy, raise_to_level
 
     file = tmp_path / "sweep.toml"
     file.write_text("target_win_rate = 0.6\n[raise.weights.Iriel]\nagility = 1\n", encoding="utf-8")
@@ -120,7 +120,7 @@ def test_a_bad_policy_names_the_key(tmp_path, capsys):
 def test_sizes_take_the_first_members_then_repeat_them():
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.characters import load_character
-    from horizon_tui.engine.sweep.policy import sized_party
+    from horizon_tui.tools.sweep.policy import sized_party
 
     catalogue = default_catalogue()
     party = [load_character(Path(p), catalogue) for p in PARTY]
@@ -132,7 +132,7 @@ def test_a_party_larger_than_the_start_cells_gets_the_nearest_free_cells():
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.sweep.fights import with_start_cells
+    from horizon_tui.tools.sweep.fights import with_start_cells
 
     catalogue = default_catalogue()
     setup = load_encounter(SMALL, catalogue, load_enemies(catalogue))
@@ -188,8 +188,8 @@ def test_a_stopped_run_on_processes_keeps_a_prefix_of_the_battles():
     """Stopping keeps the finished batches from battle 0 on: the same battles, with the same
     results, as the first ones of a whole run."""
     from horizon_tui.content.catalogue import default_catalogue
-    from horizon_tui.engine.sweep.fights import make_fight
-    from horizon_tui.engine.sweep.work import execute
+    from horizon_tui.tools.sweep.fights import make_fight
+    from horizon_tui.tools.sweep.work import execute
 
     fight = make_fight(SMALL, PARTY, catalogue=default_catalogue())
     [whole] = execute([fight], [60], 4)

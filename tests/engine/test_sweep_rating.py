@@ -57,13 +57,13 @@ def test_rate_writes_what_the_sweep_measured(tmp_path):
     earlier = [r for r in doc["rows"] if (r["level"], r["size"]) < (written["party_level"], written["party_size"])]
     assert reported["reached"] is True and all(r["win_rate"] < doc["target_win_rate"] for r in earlier)
     # And the readers see it: the encounter set-up and the apps' helper.
-    from horizon_tui.engine.simulate import encounter_rating
+    from horizon_tui.tools.simulate import encounter_rating
 
     assert encounter_rating(file) == Rating(**written)
 
 
 def test_an_existing_rating_is_replaced_in_place_keeping_comments_around_it():
-    from horizon_tui.engine.sweep.rating import with_rating
+    from horizon_tui.tools.sweep.rating import with_rating
 
     text = ('name = "Ford"  # the name\n\n[rating]  # measured\nparty_level = 2  # old\nparty_size = 4\n'
             'runs = 10\n\n# the map follows\n[map]\nrows = """\n[rating]\n..\n"""\n')
@@ -76,7 +76,7 @@ def test_an_existing_rating_is_replaced_in_place_keeping_comments_around_it():
 
 
 def test_a_rating_written_another_way_is_refused_and_the_file_left_alone(tmp_path):
-    from horizon_tui.engine.sweep.rating import write_rating
+    from horizon_tui.tools.sweep.rating import write_rating
 
     file = tmp_path / "odd.toml"
     text = 'name = "Odd"\nrating = { party_level = 1 }\n[map]\ngenerator = "open"\nwidth = 12\nheight = 12\n'
@@ -88,7 +88,7 @@ def test_a_rating_written_another_way_is_refused_and_the_file_left_alone(tmp_pat
 
 
 def test_a_json_encounter_gets_a_rating_key(tmp_path):
-    from horizon_tui.engine.sweep.rating import read_rating, write_rating
+    from horizon_tui.tools.sweep.rating import read_rating, write_rating
 
     file = tmp_path / "open.json"
     file.write_text(json.dumps({"name": "Open", "map": {"generator": "open", "width": 12, "height": 12, "seed": 1},
@@ -109,7 +109,7 @@ def test_shipped_encounters_carry_ratings():
 
 
 def test_a_file_without_a_rating_gets_one_added_at_the_end():
-    from horizon_tui.engine.sweep.rating import with_rating
+    from horizon_tui.tools.sweep.rating import with_rating
 
     text = 'name = "Ford"\n# the map\n[map]\ngenerator = "open"  # flat\nwidth = 12\nheight = 12'  # no final newline
     new = with_rating(text, RATING)
@@ -120,8 +120,8 @@ def test_a_file_without_a_rating_gets_one_added_at_the_end():
 
 
 def test_a_file_that_cant_be_written_is_a_clear_error_and_stays(tmp_path, monkeypatch):
-    from horizon_tui.engine.sweep.rating import write_rating
-    from horizon_tui.saves import store
+    from horizon_tui.tools.sweep.rating import write_rating
+    from horizon_tui.storage import atomic
 
     file = tmp_path / "wolves.toml"
     shutil.copy(REPO / "data" / "encounters" / "wolves.toml", file)
@@ -130,7 +130,7 @@ def test_a_file_that_cant_be_written_is_a_clear_error_and_stays(tmp_path, monkey
     def refuse(path, data):
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(store, "atomic_write", refuse)  # as an installed, read-only data folder does
+    monkeypatch.setattr(atomic, "atomic_write", refuse)  # as an installed, read-only data folder does
     with pytest.raises(DataError) as caught:
         write_rating(file, RATING)
     assert "can't write the rating into the file: Permission denied" in str(caught.value.problems[0])

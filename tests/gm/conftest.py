@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from horizon_tui.content.characters import load_character
-from horizon_tui.gm import services
-from horizon_tui.gm.campaign import Npc
-from horizon_tui.gm.session import CampaignSession
-from horizon_tui.gm.store import CampaignStore
+from horizon_tui.campaign import changes
+from horizon_tui.campaign.model import Npc
+from horizon_tui.campaign.open_campaign import CampaignSession
+from horizon_tui.campaign.campaign_files import CampaignStore
 
 REPO = Path(__file__).resolve().parents[2]
 PARTY = sorted((REPO / "examples" / "party").glob("*.toml"))  # brakka, iriel, morwen, sefa
@@ -41,9 +41,9 @@ def make_campaign(store: CampaignStore, name: str = "Lantern Road", npcs=(OSWIN,
     session = CampaignSession(store, path, campaign)
     for file in PARTY:
         character = load_character(file, store.catalogue)
-        session.apply(lambda c, ch=character, f=file: services.add_member(c, ch, str(f)), f"{character.name} joins")
+        session.apply(lambda c, ch=character, f=file: changes.add_member(c, ch, str(f)), f"{character.name} joins")
     for npc in npcs:
-        session.apply(lambda c, n=npc: services.save_npc(c, None, n), f"NPC {npc.name}")
+        session.apply(lambda c, n=npc: changes.save_npc(c, None, n), f"NPC {npc.name}")
     session.history.clear()  # the set-up is not what the tests undo
     return session
 

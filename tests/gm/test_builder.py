@@ -9,10 +9,10 @@ import tomllib
 from textual.widgets import DataTable, Static
 
 from horizon_tui.engine.encounter import load_encounter
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.builder import EncounterBuilderScreen
-from horizon_tui.gm.screens.encounter import EncounterPickerScreen
-from horizon_tui.gm.screens.placement import CellPicker
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.builder import EncounterBuilderScreen
+from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.ui.gm.screens.placement import CellPicker
 
 SIZE = (80, 24)
 
@@ -59,7 +59,7 @@ async def test_build_an_encounter_see_its_odds_place_one_and_save_it(session, ca
         await pilot.press("plus")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
         assert isinstance(app.screen, ConfirmDialog) and "a-new-encounter.toml" in app.screen.question
         await pilot.press("n")

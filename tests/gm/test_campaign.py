@@ -15,22 +15,24 @@ from horizon_tui.engine.components import Charges, Loadout
 from horizon_tui.engine.overrides import SetHealth
 from horizon_tui.engine.runner import override
 from horizon_tui.errors import DataError
-from horizon_tui.gm import battles, rules_edit, services
-from horizon_tui.gm.campaign import Npc
-from horizon_tui.gm.export import export, gm_markdown, session_markdown
-from horizon_tui.gm.initiative import Reorder, delay_position, ready_position, tracker_rows
-from horizon_tui.gm.store import decode, encode
+from horizon_tui.campaign import battles
+from horizon_tui.campaign import house_rules
+from horizon_tui.campaign import changes as campaign_changes
+from horizon_tui.campaign.model import Npc
+from horizon_tui.campaign.export import export, gm_markdown, session_markdown
+from horizon_tui.campaign.initiative import Reorder, delay_position, ready_position, tracker_rows
+from horizon_tui.campaign.campaign_files import decode, encode
 
 
 def check(session, character, npc, text="I ask nicely.", kind="persuasion", modifier=0, override_reason=""):
-    plan = services.plan_check(session.campaign, character, npc, kind, modifier, session.rules)
-    session.apply(lambda c: services.roll_check(c, plan, text, session.rules, override_reason)[0], "check")
+    plan = campaign_changes.plan_check(session.campaign, character, npc, kind, modifier, session.rules)
+    session.apply(lambda c: campaign_changes.roll_check(c, plan, text, session.rules, override_reason)[0], "check")
     return session.campaign.log[-1]
 
 
 def more_npcs(session, n):
     for i in range(n):
-        session.apply(lambda c, i=i: services.save_npc(c, None, Npc(f"Villager {i}")), "npc")
+        session.apply(lambda c, i=i: campaign_changes.save_npc(c, None, Npc(f"Villager {i}")), "npc")
 
 
 # --- files ---------------------------------------------------------------------------------------
@@ -57,7 +59,7 @@ def test_a_campaign_file_that_went_bad_is_reported_and_never_overwritten(session
     session.path.write_text("{ not json", encoding="utf-8")
     assert "can't be read" in next(e for e in store.entries() if e.path == session.path).problem
     with pytest.raises(DataError):
-        session.apply(services.advance_day, "day")
+        session.apply(campaign_changes.advance_day, "day")
     assert session.path.read_text(encoding="utf-8") == "{ not json"
 
 
@@ -69,14 +71,14 @@ def test_a_change_the_campaign_could_not_be_opened_with_again_is_not_saved(sessi
     before = session.path.read_bytes()
     npc = session.campaign.npcs[0]
     with pytest.raises(DataError) as caught:
-        session.apply(lambda c: services.save_npc(c, npc.name, attrs.evolve(npc, notes="n" * 200_000)), "notes")
+        session.apply(lambda c: campaign_changes.save_npc(c, npc.name, attrs.evolve(npc, notes="n" * 200_000)), "notes")
     assert "npcs.0.notes: a text of 200,000 characters; at most 100,000" in str(caught.value)
     assert session.path.read_bytes() == before and session.encoded == before
     assert store.load(session.path)[0] == session.campaign
 
 
 def test_every_change_is_saved_at_once_with_backups(session):
-    session.apply(services.advance_day, "day")
+    session.apply(campaign_changes.advance_day, "day")
     assert session.path.read_bytes() == session.encoded
     assert session.path.with_name(session.path.name + ".1").exists()
 
@@ -88,61 +90,61 @@ def test_a_fifth_check_in_a_day_is_refused_and_an_override_is_recorded_with_its_
     more_npcs(session, 4)
     for i in range(4):
         check(session, "Iriel", f"Villager {i}")
-    plan = services.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules)
+    plan = campaign_changes.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules)
     assert plan.refusal and "4 checks today" in plan.refusal
     before = session.encoded
     with pytest.raises(ValueError, match="limit is 4 per day"):
-        session.apply(lambda c: services.roll_check(c, plan, "One more try.", session.rules)[0], "check")
+        session.apply(lambda c: campaign_changes.roll_check(c, plan, "One more try.", session.rules)[0], "check")
     assert session.encoded == before  # refused: nothing changed, nothing saved
     entry = check(session, "Iriel", "Mayor Oswin", "One more try.", "charm",
                   override_reason="the mayor asked to see her again")
     assert entry.data["override"] == "the mayor asked to see her again"
     assert "GM override: the mayor asked" in entry.text
-    assert services.checks_today(session.campaign, "Iriel") == 5
+    assert campaign_changes.checks_today(session.campaign, "Iriel") == 5
 
 
 def test_one_check_per_npc_per_character_per_day_and_the_next_day_resets_the_limits(session):
     check(session, "Iriel", "Mayor Oswin")
-    refusal = services.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules).refusal
+    refusal = campaign_changes.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules).refusal
     assert "already tried Mayor Oswin today" in refusal
-    assert services.plan_check(session.campaign, "Brakka", "Mayor Oswin", "charm", 0, session.rules).refusal is None
-    session.apply(services.advance_day, "day")
-    assert services.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules).refusal is None
+    assert campaign_changes.plan_check(session.campaign, "Brakka", "Mayor Oswin", "charm", 0, session.rules).refusal is None
+    session.apply(campaign_changes.advance_day, "day")
+    assert campaign_changes.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules).refusal is None
 
 
 def test_checks_need_a_checkable_npc_roleplay_and_a_modifier_within_bounds(session):
     with pytest.raises(ValueError, match="can't be swayed"):
-        services.plan_check(session.campaign, "Iriel", "Grukk", "charm", 0, session.rules)
+        campaign_changes.plan_check(session.campaign, "Iriel", "Grukk", "charm", 0, session.rules)
     with pytest.raises(ValueError, match=r"-4…4"):
-        services.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 5, session.rules)
-    plan = services.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules)
+        campaign_changes.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 5, session.rules)
+    plan = campaign_changes.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules)
     with pytest.raises(ValueError, match="roleplay"):
-        services.roll_check(session.campaign, plan, "   ", session.rules)
+        campaign_changes.roll_check(session.campaign, plan, "   ", session.rules)
 
 
 def test_the_odds_shown_before_the_roll_are_r12s_and_the_roll_is_the_campaigns(session):
-    plan = services.plan_check(session.campaign, "Iriel", "Mayor Oswin", "persuasion", 2, session.rules)
+    plan = campaign_changes.plan_check(session.campaign, "Iriel", "Mayor Oswin", "persuasion", 2, session.rules)
     # Iriel: cognition 6 → score 12; Oswin's willpower 0.5·3 + 0.5·4 + 0.2·5 + 5·6 = 34.5 → 17.25.
     assert plan.score == 12 and float(plan.willpower) == 34.5
     wins = sum(1 for a in range(1, 21) for d in range(1, 21) if a + 12 + 2 >= d + 17.25)
     assert plan.chance * 400 == wins
     entry = check(session, "Iriel", "Mayor Oswin", "The lanterns went out when your cousin came.", modifier=2)
-    again = services.roll_check(attrs.evolve(session.campaign, draws=session.campaign.draws - 1, log=session.campaign.log[:-1]),
+    again = campaign_changes.roll_check(attrs.evolve(session.campaign, draws=session.campaign.draws - 1, log=session.campaign.log[:-1]),
                                 plan, "The lanterns went out when your cousin came.", session.rules)[1]
     assert again.attacker_die == entry.data["attacker_die"]  # seeded: the same draw, the same die
 
 
 def test_settlement_reactions_roll_for_uncommon_species_and_move_that_days_checks_there(session):
-    session.apply(lambda c: services.roll_reactions(c, "Millbrook", session.rules)[0], "reactions")
+    session.apply(lambda c: campaign_changes.roll_reactions(c, "Millbrook", session.rules)[0], "reactions")
     reactions = session.campaign.today("reaction")
     assert sorted(e.data["character"] for e in reactions) == ["Brakka", "Sefa"]  # the humans are common
     assert all(e.data["modifier"] in (-2, 0, 2) for e in reactions)
-    session.apply(lambda c: services.roll_reactions(c, "millbrook", session.rules)[0], "again")
+    session.apply(lambda c: campaign_changes.roll_reactions(c, "millbrook", session.rules)[0], "again")
     assert len(session.campaign.today("reaction")) == 2  # rolled once per day and place
     brakka = next(e for e in reactions if e.data["character"] == "Brakka").data["modifier"]
-    plan = services.plan_check(session.campaign, "Brakka", "Mayor Oswin", "intimidation", 1, session.rules, "Millbrook")
+    plan = campaign_changes.plan_check(session.campaign, "Brakka", "Mayor Oswin", "intimidation", 1, session.rules, "Millbrook")
     assert plan.settlement_modifier == brakka
-    elsewhere = services.plan_check(session.campaign, "Brakka", "Mayor Oswin", "intimidation", 1, session.rules)
+    elsewhere = campaign_changes.plan_check(session.campaign, "Brakka", "Mayor Oswin", "intimidation", 1, session.rules)
     assert elsewhere.settlement_modifier == 0
 
 
@@ -153,7 +155,7 @@ def test_undo_restores_the_exact_previous_state_one_action_at_a_time(session, st
     states = [session.encoded]
     check(session, "Iriel", "Mayor Oswin", "Please.")
     states.append(session.encoded)
-    session.apply(lambda c: services.award_xp(c, {"Iriel": 400}, "quest"), "xp")
+    session.apply(lambda c: campaign_changes.award_xp(c, {"Iriel": 400}, "quest"), "xp")
     states.append(session.encoded)
     iriel = session.campaign.member("Iriel").character
     from horizon_tui.rules.character import buy_point
@@ -161,10 +163,10 @@ def test_undo_restores_the_exact_previous_state_one_action_at_a_time(session, st
     bought = iriel
     for _ in range(10):
         bought = buy_point(bought, "cognition", session.rules)
-    session.apply(lambda c: services.update_character(c, "Iriel", bought, session.rules), "level up")
+    session.apply(lambda c: campaign_changes.update_character(c, "Iriel", bought, session.rules), "level up")
     assert session.campaign.log[-1].kind == "level_up" and "reaches level 3" in session.campaign.log[-1].text
     states.append(session.encoded)
-    session.apply(services.advance_day, "day")
+    session.apply(campaign_changes.advance_day, "day")
     for expected in reversed(states):
         assert session.undo() is not None
         assert session.encoded == expected
@@ -178,16 +180,16 @@ def test_undo_restores_the_exact_previous_state_one_action_at_a_time(session, st
 
 def test_rules_are_checked_as_edited(session):
     data = session.defaults
-    assert rules_edit.problems(data) == []
-    assert any("allowed: 0 to 100 (ranges.slots" in p for p in rules_edit.problems(rules_edit.set_cell(data, ("levels", 1, "charges", "II"), "-1")))
-    assert any("thresholds must rise" in p for p in rules_edit.problems(
-        rules_edit.set_cell(data, ("difficulties", "IV", "threshold"), "100")))
-    assert any("whole number" in p for p in rules_edit.problems(rules_edit.set_cell(data, ("levels", 0, "slots"), "2.5")))
+    assert house_rules.problems(data) == []
+    assert any("allowed: 0 to 100 (ranges.slots" in p for p in house_rules.problems(house_rules.set_cell(data, ("levels", 1, "charges", "II"), "-1")))
+    assert any("thresholds must rise" in p for p in house_rules.problems(
+        house_rules.set_cell(data, ("difficulties", "IV", "threshold"), "100")))
+    assert any("whole number" in p for p in house_rules.problems(house_rules.set_cell(data, ("levels", 0, "slots"), "2.5")))
     with pytest.raises(ValueError):
-        rules_edit.set_cell(data, ("levels", 0, "slots"), "many")
-    assert any("add up to 1" in p for p in rules_edit.problems(
-        rules_edit.set_cell(data, ("species", "reaction_admirer"), "0.5")))
-    assert rules_edit.set_cell(data, ("levels", 0, "slots"), "3e0")["levels"][0]["slots"] == 3
+        house_rules.set_cell(data, ("levels", 0, "slots"), "many")
+    assert any("add up to 1" in p for p in house_rules.problems(
+        house_rules.set_cell(data, ("species", "reaction_admirer"), "0.5")))
+    assert house_rules.set_cell(data, ("levels", 0, "slots"), "3e0")["levels"][0]["slots"] == 3
 
 
 def test_a_huge_number_typed_into_a_rules_cell_is_refused_at_once(session):
@@ -196,10 +198,10 @@ def test_a_huge_number_typed_into_a_rules_cell_is_refused_at_once(session):
     import subprocess
     import sys
 
-    script = ("from horizon_tui.gm import rules_edit\n"
+    script = ("from horizon_tui.campaign import house_rules\n"
               "for text in ('1e999999999', '9' * 5000, '-1e-999999999'):\n"
               "    try:\n"
-              "        rules_edit.parse_cell(text, 2)\n"
+              "        house_rules.parse_cell(text, 2)\n"
               "    except ValueError as exc:\n"
               "        print(exc)\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
@@ -211,12 +213,12 @@ def test_a_huge_number_typed_into_a_rules_cell_is_refused_at_once(session):
 def test_a_campaign_keeps_only_its_differences_and_two_campaigns_differ(session, store):
     from tests.gm.conftest import make_campaign
 
-    data = rules_edit.set_cell(session.defaults, ("levels", 1, "slots"), "4")
-    changes = rules_edit.diff(session.defaults, data)
+    data = house_rules.set_cell(session.defaults, ("levels", 1, "slots"), "4")
+    changes = house_rules.diff(session.defaults, data)
     assert changes == [("levels.2.slots", 3, 4)]
-    overrides = rules_edit.overrides(session.defaults, data)
-    assert rules_edit.merge(session.defaults, overrides) == data
-    session.apply(lambda c: services.set_rules(c, overrides, changes), "rules")
+    overrides = house_rules.overrides(session.defaults, data)
+    assert house_rules.merge(session.defaults, overrides) == data
+    session.apply(lambda c: campaign_changes.set_rules(c, overrides, changes), "rules")
     other = make_campaign(store, "Other Road")
     assert session.rules.level_row(2).slots == 4 and other.rules.level_row(2).slots == 3
     reopened, _ = store.load(session.path)
@@ -230,13 +232,13 @@ def test_a_rules_edit_changes_the_next_battles_slot_counts(session, catalogue):
     morwen = session.campaign.member("Morwen").character
     extra = Ability(name="Kindle", difficulty=Difficulty.II, kind=AbilityKind.damage, target=Target.enemy)
     morwen = attrs.evolve(morwen, abilities=[*morwen.abilities, extra], loadout=[*morwen.loadout, "Kindle"])
-    session.apply(lambda c: services.update_character(c, "Morwen", morwen, session.rules), "4 slotted")
+    session.apply(lambda c: campaign_changes.update_character(c, "Morwen", morwen, session.rules), "4 slotted")
     with pytest.raises(BattleError, match="3 slots"):
         battles.start_battle(session.campaign, "goblin_ambush", ["Morwen"], catalogue, session.rules_for, enemies, seed=1)
-    data = rules_edit.set_cell(session.defaults, ("levels", 1, "slots"), "4")
-    data = rules_edit.set_cell(data, ("levels", 1, "charges", "II"), "5")
-    session.apply(lambda c: services.set_rules(c, rules_edit.overrides(session.defaults, data),
-                                               rules_edit.diff(session.defaults, data)), "rules")
+    data = house_rules.set_cell(session.defaults, ("levels", 1, "slots"), "4")
+    data = house_rules.set_cell(data, ("levels", 1, "charges", "II"), "5")
+    session.apply(lambda c: campaign_changes.set_rules(c, house_rules.overrides(session.defaults, data),
+                                               house_rules.diff(session.defaults, data)), "rules")
     _, fight = battles.start_battle(session.campaign, "goblin_ambush", ["Morwen"], catalogue, session.rules_for,
                                     enemies, seed=1)
     e = fight.battle["morwen"]
@@ -280,15 +282,15 @@ def test_a_battle_lives_in_the_campaign_and_replays_with_overrides_and_reorderin
 
 
 def test_xp_is_shared_as_r14_or_given_by_hand_and_who_can_buy_points_follows(session):
-    assert services.split_xp(100, ["A", "B", "C"]) == {"A": 33, "B": 33, "C": 33}
+    assert campaign_changes.split_xp(100, ["A", "B", "C"]) == {"A": 33, "B": 33, "C": 33}
     names = [m.name for m in session.campaign.party]
-    session.apply(lambda c: services.award_xp(c, services.split_xp(100, names), "the toll road"), "xp")
+    session.apply(lambda c: campaign_changes.award_xp(c, campaign_changes.split_xp(100, names), "the toll road"), "xp")
     assert {m.character.xp for m in session.campaign.party} == {25}
-    assert services.can_buy(session.campaign, session.rules)["Iriel"] == 2  # 10 + 15 XP
-    session.apply(lambda c: services.award_xp(c, {"Iriel": 300}), "xp")
-    assert services.can_buy(session.campaign, session.rules)["Iriel"] == 10  # 325 XP: 10 + 15 + … + 55 (R-4)
+    assert campaign_changes.can_buy(session.campaign, session.rules)["Iriel"] == 2  # 10 + 15 XP
+    session.apply(lambda c: campaign_changes.award_xp(c, {"Iriel": 300}), "xp")
+    assert campaign_changes.can_buy(session.campaign, session.rules)["Iriel"] == 10  # 325 XP: 10 + 15 + … + 55 (R-4)
     with pytest.raises(ValueError, match="has only"):
-        services.award_xp(session.campaign, {"Brakka": -26})
+        campaign_changes.award_xp(session.campaign, {"Brakka": -26})
 
 
 # --- the session log -------------------------------------------------------------------------------
@@ -307,7 +309,7 @@ def test_the_exported_markdown_holds_the_days_checks_and_battle_results(session,
             override(fight.battle, SetHealth(ident(e).id, 0, "the bridge gives way"), fight.inputs)
     assert fight.battle.result.winner == "party"
     session.apply(lambda c: battles.finish_battle(c, fight), "battle ends")
-    session.apply(lambda c: services.award_xp(c, dict(fight.battle.result.xp), "Goblin Ambush"), "xp")
+    session.apply(lambda c: campaign_changes.award_xp(c, dict(fight.battle.result.xp), "Goblin Ambush"), "xp")
     text = session_markdown(session.campaign)
     assert "## Day 1" in text
     assert "**Iriel → Mayor Oswin**: persuasion" in text
@@ -320,7 +322,7 @@ def test_the_exported_markdown_holds_the_days_checks_and_battle_results(session,
     assert "override: set health 0 on" in full and "the bridge gives way" in full and "odds " in full
     path = export(tmp_path, session.campaign)
     assert path.name == "lantern-road-day-1.md" and path.read_text(encoding="utf-8") == text
-    session.apply(services.advance_day, "day")
+    session.apply(campaign_changes.advance_day, "day")
     assert "Nothing recorded" in session_markdown(session.campaign)
     assert "Mayor Oswin" in session_markdown(session.campaign, [1, 2])
 
@@ -332,14 +334,14 @@ def test_decode_names_the_problem(store):
 
 def test_the_house_switch_makes_the_per_npc_limit_the_whole_tables(session):
     """R-12 with dialogue.per_npc_scope = "table": once anyone tried Oswin today, nobody else may."""
-    session.apply(lambda c: services.set_rules(c, {"dialogue": {"per_npc_scope": "table"}},
+    session.apply(lambda c: campaign_changes.set_rules(c, {"dialogue": {"per_npc_scope": "table"}},
                                                [("dialogue.per_npc_scope", "character", "table")]), "rules")
     assert session.rules.dialogue.per_npc_scope == "table"
     check(session, "Iriel", "Mayor Oswin")
-    refusal = services.plan_check(session.campaign, "Brakka", "Mayor Oswin", "charm", 0, session.rules).refusal
+    refusal = campaign_changes.plan_check(session.campaign, "Brakka", "Mayor Oswin", "charm", 0, session.rules).refusal
     assert refusal and "for the whole table" in refusal
-    session.apply(services.advance_day, "day")
-    assert services.plan_check(session.campaign, "Brakka", "Mayor Oswin", "charm", 0, session.rules).refusal is None
+    session.apply(campaign_changes.advance_day, "day")
+    assert campaign_changes.plan_check(session.campaign, "Brakka", "Mayor Oswin", "charm", 0, session.rules).refusal is None
 
 
 def test_an_npcs_species_bonuses_count_outside_battle_too(session, catalogue):
@@ -351,7 +353,7 @@ def test_an_npcs_species_bonuses_count_outside_battle_too(session, catalogue):
     assert dwarf.effective_willpower(catalogue) == human.effective_willpower(catalogue) + Fraction(11, 2)
     assert dwarf.effective_health(catalogue) == human.effective_health(catalogue) + 80
     for npc in (dwarf, human):
-        session.apply(lambda c, n=npc: services.save_npc(c, None, n), "npc")
-    odds = {n: services.plan_check(session.campaign, "Iriel", n, "persuasion", 0, session.rules,
+        session.apply(lambda c, n=npc: campaign_changes.save_npc(c, None, n), "npc")
+    odds = {n: campaign_changes.plan_check(session.campaign, "Iriel", n, "persuasion", 0, session.rules,
                                    catalogue=catalogue).willpower for n in ("Thrain", "Tam")}
     assert odds["Thrain"] == odds["Tam"] + Fraction(11, 2)

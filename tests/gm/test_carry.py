@@ -1,5 +1,5 @@
 """A campaign that remembers: health, effects, charges (by house switch) and deaths carry
-from fight to fight (gm.carry); a rest and the next day reset them. Three fights and a rest."""
+from fight to fight (campaign.carry); a rest and the next day reset them. Three fights and a rest."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from horizon_tui.content.models import Difficulty
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import charge_left, effects, hp, ident, is_active, team
 from horizon_tui.engine.runner import override
-from horizon_tui.gm import battles, carry, services
-from horizon_tui.gm.session import CampaignSession
+from horizon_tui.campaign import battles
+from horizon_tui.campaign import carry
+from horizon_tui.campaign import changes
+from horizon_tui.campaign.open_campaign import CampaignSession
 
 
 def fight(session: CampaignSession, catalogue, members, during, seed=3):
@@ -36,7 +38,7 @@ def attrs_battle(current, started):
 
 
 def test_three_fights_and_a_rest_carry_health_effects_charges_and_reset(session, catalogue):
-    session.apply(lambda c: services.set_rules(c, {"campaign": {"carry_charges": True}},
+    session.apply(lambda c: changes.set_rules(c, {"campaign": {"carry_charges": True}},
                                                [("campaign.carry_charges", False, True)]), "house rules")
     seen = {}
 
@@ -75,7 +77,7 @@ def test_three_fights_and_a_rest_carry_health_effects_charges_and_reset(session,
     kinds = [e.kind for e in session.campaign.log]
     assert kinds.count("battle") == 3
 
-    session.apply(services.rest, "rest")
+    session.apply(changes.rest, "rest")
     assert session.campaign.carried == {} and session.campaign.rests == 1
     assert session.campaign.log[-1].kind == "rest" and "back to full health" in session.campaign.log[-1].text
 
@@ -107,7 +109,7 @@ def test_the_next_day_rests_and_logs_the_days_fights(session, catalogue):
 
     fight(session, catalogue, ["Brakka"], hurt)
     assert session.campaign.carried
-    session.apply(services.advance_day, "day")
+    session.apply(changes.advance_day, "day")
     assert session.campaign.carried == {}
     day = session.campaign.log[-1]
     assert day.kind == "day" and "1 fight" in day.text and session.campaign.log[-2].kind == "rest"
@@ -127,9 +129,9 @@ def test_carried_state_rejects_a_bad_shape_with_its_key(store, session):
 def test_an_allied_npc_who_joins_keeps_its_r14_share(session, catalogue):
     """R-14: the characters standing share the XP equally; an allied NPC among them keeps its
     share on the NPC (it used to vanish), and is not carried as a party member."""
-    from horizon_tui.gm.campaign import Npc
+    from horizon_tui.campaign.model import Npc
 
-    session.apply(lambda c: services.save_npc(c, None, Npc("Tamsin", level=2, attitude="ally")), "npc")
+    session.apply(lambda c: changes.save_npc(c, None, Npc("Tamsin", level=2, attitude="ally")), "npc")
 
     def ally(battle, by_name, inputs):
         npc = session.campaign.npc("Tamsin")

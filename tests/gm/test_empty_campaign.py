@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Static
 
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.dashboard import DashboardScreen
-from horizon_tui.tui.crash_screen import CrashScreen
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
+from horizon_tui.ui.crash_screen import CrashScreen
 
 from .conftest import make_campaign
 

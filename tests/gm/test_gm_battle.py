@@ -7,12 +7,12 @@ from textual.widgets import Input, Static
 
 from horizon_tui.engine.battle import comp, hp, ident, is_active, team
 from horizon_tui.engine.components import Controller, FreeActions
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.encounter import EncounterPickerScreen
-from horizon_tui.gm.screens.gm_battle import GMBattleScreen
-from horizon_tui.gm.screens.experience import ExperienceScreen
-from horizon_tui.tui.battle.dialogs import BattleSummary, ChoiceDialog
-from horizon_tui.tui.screens.ability_form import AbilityFormScreen
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
+from horizon_tui.ui.gm.screens.experience import ExperienceScreen
+from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
+from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
 
 SIZE = (120, 40)
 

@@ -8,8 +8,8 @@ from textual.widgets import Input
 
 from horizon_tui.engine.battle import hp, ident, team
 from horizon_tui.engine.persist import session_to_dict
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.dialogs import PromptDialog
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.dialogs import PromptDialog
 from tests.gm.test_gm_battle import SIZE, start_goblin_ambush
 
 
@@ -45,7 +45,7 @@ import json  # noqa: E402
 import pytest  # noqa: E402
 
 from horizon_tui.errors import DataError  # noqa: E402
-from horizon_tui.gm.store import decode, encode  # noqa: E402
+from horizon_tui.campaign.campaign_files import decode, encode  # noqa: E402
 
 
 @pytest.mark.parametrize(("change", "key", "said"), [
@@ -79,14 +79,14 @@ def test_a_campaign_of_the_wrong_shape_names_the_key_and_what_it_should_be(sessi
 def test_a_level_table_of_a_billion_slots_is_refused_with_what_is_allowed(session):
     """By hand: the rules editor took 8+ slots = 1,000,000,000 (said "these rules hold together"),
     saved it, and the loadout of a level-8 character then hung the app filling gigabytes."""
-    from horizon_tui.gm import rules_edit
+    from horizon_tui.campaign import house_rules
 
-    data = rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "1000000000")
-    problems = rules_edit.problems(data)
+    data = house_rules.set_cell(session.defaults, ("levels", 7, "slots"), "1000000000")
+    problems = house_rules.problems(data)
     assert problems and "levels.8.slots" in problems[0] and "ranges.slots" in problems[0], problems
-    charges = rules_edit.set_cell(session.defaults, ("levels", 7, "charges", "II"), "1000000000")
-    assert any("ranges.slots" in p for p in rules_edit.problems(charges))
-    assert rules_edit.problems(rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "40")) == []
+    charges = house_rules.set_cell(session.defaults, ("levels", 7, "charges", "II"), "1000000000")
+    assert any("ranges.slots" in p for p in house_rules.problems(charges))
+    assert house_rules.problems(house_rules.set_cell(session.defaults, ("levels", 7, "slots"), "40")) == []
 
 
 @pytest.mark.parametrize("rules", [{"levels": "x"}, {"levels": [{"level": 1, "slots": 10**9, "charges": {},
@@ -127,8 +127,8 @@ async def test_a_damaged_campaign_can_be_set_aside_from_the_list(session, catalo
     """INTERFACES: damaged files are listed with the reason and can be moved to damaged/ beside
     them. By hand the campaign list had no key for it: a truncated campaign stayed in the list, and
     its name could not be used again."""
-    from horizon_tui.gm.screens.campaigns import CampaignsScreen
-    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+    from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
+    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
     text = session.path.read_text()
     broken = session.path.with_name("broken.json")
@@ -209,8 +209,8 @@ async def test_export_all_goes_over_the_days_the_log_has_not_every_number_up_to_
 async def test_quitting_or_leaving_an_npc_half_typed_asks_first(session, catalogue):
     """By hand: n (new NPC), a name and notes typed, then esc (or ctrl+q): the NPC was gone
     without a question, where the level-up and the rules editor ask before forgetting."""
-    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
-    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+    from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
+    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
@@ -237,8 +237,8 @@ async def test_quitting_or_leaving_an_npc_half_typed_asks_first(session, catalog
 
 
 async def test_quitting_with_house_rules_not_saved_asks_first(session, catalogue):
-    from horizon_tui.gm.screens.rules_editor import RulesEditorScreen
-    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+    from horizon_tui.ui.gm.screens.rules_editor import RulesEditorScreen
+    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
@@ -255,13 +255,13 @@ async def test_quitting_with_house_rules_not_saved_asks_first(session, catalogue
 def test_the_rules_editor_names_a_level_row_by_its_level_not_its_index(session):
     """By hand: editing the row shown as level 2, the edit bar said `levels.1.slots =` and a bad
     8+ row was reported as `levels.7.slots`, while the Changes tab and the log said levels.8."""
-    from horizon_tui.gm import rules_edit
+    from horizon_tui.campaign import house_rules
 
-    data = rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "1000")
-    assert rules_edit.problems(data)[0].startswith("levels.8.slots:")
-    assert rules_edit.diff(session.defaults, data)[0][0] == "levels.8.slots"
-    assert rules_edit.shown_key(data, ("levels", 1, "charges", "II")) == "levels.2.charges.II"
-    assert rules_edit.shown_key(data, ("turns", "min_move")) == "turns.min_move"
+    data = house_rules.set_cell(session.defaults, ("levels", 7, "slots"), "1000")
+    assert house_rules.problems(data)[0].startswith("levels.8.slots:")
+    assert house_rules.diff(session.defaults, data)[0][0] == "levels.8.slots"
+    assert house_rules.shown_key(data, ("levels", 1, "charges", "II")) == "levels.2.charges.II"
+    assert house_rules.shown_key(data, ("turns", "min_move")) == "turns.min_move"
 
 
 async def test_the_house_rules_export_as_a_rules_file_horizon_rules_reads(session, catalogue):
@@ -269,11 +269,12 @@ async def test_the_house_rules_export_as_a_rules_file_horizon_rules_reads(sessio
     --rules-file reads a rules.toml; the campaign keeps them inside its JSON). x in the rules
     editor writes the campaign's rules as one, beside the campaign."""
     from horizon_tui.content.catalogue import load_ruleset
-    from horizon_tui.gm import rules_edit, services
+    from horizon_tui.campaign import house_rules
+    from horizon_tui.campaign import changes as campaign_changes
 
-    data = rules_edit.set_cell(session.defaults, ("levels", 7, "slots"), "12")
-    changes = rules_edit.diff(session.defaults, data)
-    session.apply(lambda c: services.set_rules(c, rules_edit.overrides(session.defaults, data), changes), "rules")
+    data = house_rules.set_cell(session.defaults, ("levels", 7, "slots"), "12")
+    changes = house_rules.diff(session.defaults, data)
+    session.apply(lambda c: campaign_changes.set_rules(c, house_rules.overrides(session.defaults, data), changes), "rules")
     session.close()
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
@@ -283,7 +284,7 @@ async def test_the_house_rules_export_as_a_rules_file_horizon_rules_reads(sessio
         assert path.exists()
         rules = load_ruleset(path)
         assert rules == app.gm.rules and rules.levels[7].slots == 12
-        from horizon_tui.validate import validate_paths
+        from horizon_tui.tools.validate import validate_paths
 
         problems, count = validate_paths([session.store.saves_dir])
         assert problems == [] and count >= 2  # `horizon validate SAVES` reads it as a rules file
@@ -292,8 +293,8 @@ async def test_the_house_rules_export_as_a_rules_file_horizon_rules_reads(sessio
 async def test_leaving_a_battles_xp_award_unawarded_asks_first(session, catalogue):
     """By hand: at the end of a fight the XP screen opened with the R-14 shares, and one esc (as
     after every other screen) left it: the battle's XP was never awarded, without a word."""
-    from horizon_tui.gm.screens.experience import ExperienceScreen
-    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+    from horizon_tui.ui.gm.screens.experience import ExperienceScreen
+    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
@@ -319,18 +320,18 @@ async def test_leaving_a_battles_xp_award_unawarded_asks_first(session, catalogu
 def test_the_largest_battlefield_is_held_to_the_limits_a_map_side_is(session):
     """By hand: turns.max_size = 1,000,000,000 passed the rules editor ('these rules hold
     together'), and the encounter builder and placement then offered maps of that side."""
-    from horizon_tui.gm import rules_edit
+    from horizon_tui.campaign import house_rules
 
-    data = rules_edit.set_cell(session.defaults, ("turns", "max_size"), "1000000000")
-    assert any("turns.max_size" in p and "ranges.field_side" in p for p in rules_edit.problems(data))
-    assert rules_edit.problems(rules_edit.set_cell(session.defaults, ("turns", "max_size"), "80")) == []
+    data = house_rules.set_cell(session.defaults, ("turns", "max_size"), "1000000000")
+    assert any("turns.max_size" in p and "ranges.field_side" in p for p in house_rules.problems(data))
+    assert house_rules.problems(house_rules.set_cell(session.defaults, ("turns", "max_size"), "80")) == []
 
 
 async def test_the_next_day_from_the_dialogue_screen_asks_as_the_dashboard_does(session, catalogue):
     """By hand: ctrl+n on the dialogue screen ended the day at once (a night's rest for the party,
     the daily limits reset), where t on the dashboard asks first."""
-    from horizon_tui.gm.screens.dialogue import DialogueScreen
-    from horizon_tui.tui.dialogs.confirm import ConfirmDialog
+    from horizon_tui.ui.gm.screens.dialogue import DialogueScreen
+    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
@@ -394,13 +395,13 @@ def test_the_undo_history_of_a_long_campaign_keeps_its_steps_small(session):
     compressed now, and undo still puts the file back byte for byte."""
     import attrs
 
-    from horizon_tui.gm import services
-    from horizon_tui.gm.campaign import LogEntry
+    from horizon_tui.campaign import changes as campaign_changes
+    from horizon_tui.campaign.model import LogEntry
 
     lines = tuple(LogEntry(1, "roll", f"1d20 = {i}", {"expr": "1d20", "total": i}) for i in range(3000))
     session.apply(lambda c: attrs.evolve(c, log=c.log + lines), "a long log")
     before = session.path.read_bytes()
-    session.apply(lambda c: services.roll_dice(c, "1d20")[0], "roll")
+    session.apply(lambda c: campaign_changes.roll_dice(c, "1d20")[0], "roll")
     assert sum(len(step.before) for step in session.history) * 4 < 2 * len(before)
     session.undo()
     assert session.path.read_bytes() == before and session.encoded == before
@@ -410,8 +411,8 @@ async def test_ctrl_z_with_a_form_half_filled_neither_drops_it_nor_undoes_behind
     """By hand: ctrl+z in the NPC editor (to take back a typo) closed the editor, the NPC typed so
     far gone, and undid the campaign's last action (the NPC before). In the rules editor it threw the
     draft away. Now ctrl+z there says to save or leave the form first."""
-    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
-    from horizon_tui.gm.screens.rules_editor import RulesEditorScreen
+    from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
+    from horizon_tui.ui.gm.screens.rules_editor import RulesEditorScreen
 
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
@@ -460,7 +461,7 @@ async def test_an_npc_the_campaign_cannot_hold_keeps_its_editor_open(session, ca
     whole NPC was gone. Now the editor stays open with the reason, and nothing is lost."""
     from textual.widgets import TextArea
 
-    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
+    from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
 
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
@@ -480,7 +481,7 @@ async def test_an_npc_the_campaign_cannot_hold_keeps_its_editor_open(session, ca
 async def test_every_dashboard_key_in_the_hint_shows_at_80_columns(session, catalogue):
     """By hand at 80×24: the dashboard's hint of keys wrapped its two long lines into four and
     showed three ('ctrl+z undo · q quit' cut off, 'a' for a table not named at all)."""
-    from horizon_tui.gm.screens.dashboard import KEYS
+    from horizon_tui.ui.gm.screens.dashboard import KEYS
 
     lines = KEYS.splitlines()
     assert len(lines) <= 3 and all(len(line) <= 78 for line in lines), [len(line) for line in lines]
@@ -496,12 +497,12 @@ async def test_every_dashboard_key_in_the_hint_shows_at_80_columns(session, cata
 def test_a_roll_whose_total_no_file_can_hold_says_so_in_the_dice_words(session):
     """By hand: r, 9999999999*… six times, enter: 'Not saved — iron-coast.json: (file): a number
     has 60 digits', a message about the file for a roll. The roll is refused with its own words."""
-    from horizon_tui.gm import services
+    from horizon_tui.campaign import changes as campaign_changes
 
     with pytest.raises(ValueError) as caught:
-        services.roll_dice(session.campaign, "*".join(["9999999999"] * 6))
+        campaign_changes.roll_dice(session.campaign, "*".join(["9999999999"] * 6))
     assert "60 digits" in str(caught.value) and "files.digits" in str(caught.value)
-    campaign, total, _ = services.roll_dice(session.campaign, "2d6+3")
+    campaign, total, _ = campaign_changes.roll_dice(session.campaign, "2d6+3")
     assert 5 <= total <= 15 and campaign.log[-1].kind == "roll"
 
 
@@ -509,8 +510,8 @@ async def test_a_fight_taken_over_by_another_window_stops_in_this_one(session, c
     """By hand, two GM windows: the second took the campaign over while the first was in a fight;
     the first went on playing it (its AI turns too), every input 'Not saved'. The fight now leaves
     this window at the first input it can't save, saying where it goes on."""
-    from horizon_tui.gm.screens.gm_battle import GMBattleScreen
-    from horizon_tui.saves.lock import SaveLock
+    from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
+    from horizon_tui.storage.lock import SaveLock
 
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:

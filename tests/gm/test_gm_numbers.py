@@ -1,5 +1,5 @@
 """Numbers typed in the GM tool's forms go through the player app's guarded parse
-(tui.forms, content.guard): a typo, a fraction or a number of thousands of digits is refused with
+(play.forms, content.guard): a typo, a fraction or a number of thousands of digits is refused with
 a message that says what is allowed; nothing crashes and nothing is stored."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ import pytest
 from textual.widgets import Input
 
 from horizon_tui.engine import mapgen
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.encounter import EncounterPickerScreen
-from horizon_tui.gm.screens.experience import ExperienceScreen
-from horizon_tui.gm.screens.placement import map_spec
-from horizon_tui.gm.screens.tracker import whole_in
-from horizon_tui.tui.forms import parse_whole
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.ui.gm.screens.experience import ExperienceScreen
+from horizon_tui.ui.gm.screens.placement import map_spec
+from horizon_tui.ui.gm.screens.tracker import whole_in
+from horizon_tui.play.forms import parse_whole
 
 HOSTILE = ["abc", "1.5", "1e999999999", "9" * 5000, "", "1/0", "--3", "0x10"]
 
@@ -83,8 +83,8 @@ async def test_an_xp_award_of_a_thousand_digits_is_refused_and_nothing_is_awarde
 def test_over_ssh_a_typed_map_is_an_encounter_id_or_a_file_in_the_gms_own_folder(tmp_path, monkeypatch):
     # Found in review of the GM tool by hand: the Map field read any path, so a GM over SSH (the
     # host's user) could have /etc/passwd read and its problems shown.
-    from horizon_tui.gm.screens.placement import map_spec
-    from horizon_tui.tui.hosting import ENV_SESSION
+    from horizon_tui.ui.gm.screens.placement import map_spec
+    from horizon_tui.play.hosting import ENV_SESSION
 
     home = tmp_path / "gm-home"
     (home / "maps").mkdir(parents=True)

@@ -11,13 +11,14 @@ from textual.widgets import Input, SelectionList, Static
 from horizon_tui.engine import mapgen
 from horizon_tui.engine.battle import comp, ident, pos, team
 from horizon_tui.engine.components import Controller
-from horizon_tui.gm import battles, services
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.campaign import Npc, campaign_from_dict
-from horizon_tui.gm.screens.dialogs import PromptDialog
-from horizon_tui.gm.screens.encounter import EncounterPickerScreen
-from horizon_tui.gm.screens.gm_battle import GMBattleScreen
-from horizon_tui.gm.screens.placement import PickDialog, PlacementScreen
+from horizon_tui.campaign import battles
+from horizon_tui.campaign import changes
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.campaign.model import Npc, campaign_from_dict
+from horizon_tui.ui.gm.screens.dialogs import PromptDialog
+from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
+from horizon_tui.ui.gm.screens.placement import PickDialog, PlacementScreen
 
 SIZE = (120, 40)
 SPEC = {"generator": "rooms", "width": 12, "height": 12, "seed": 7}
@@ -123,7 +124,7 @@ def fight_npcs(session, catalogue, npcs, seed=3):
     rules_for = lambda overrides: catalogue.rules  # noqa: E731
     campaign = session.campaign
     for npc in npcs:
-        campaign = services.save_npc(campaign, None, npc)
+        campaign = changes.save_npc(campaign, None, npc)
     floor, _ = cells()
     spots = [floor[1], floor[-1], floor[-2], floor[-3]]
     placements = [("member", campaign.party[0].name, floor[0])] + [
@@ -147,9 +148,9 @@ def test_npcs_join_on_either_side_and_old_npcs_load_with_defaults(session, catal
         battles.start_placed_battle(session.campaign, SPEC, [("member", campaign.party[0].name, wall)], catalogue,
                                     rules_for, enemies)
     with pytest.raises(ValueError, match="weapon"):
-        services.save_npc(session.campaign, None, Npc("Nobody", weapon=""))
+        changes.save_npc(session.campaign, None, Npc("Nobody", weapon=""))
     with pytest.raises(ValueError, match="side"):
-        services.save_npc(session.campaign, None, Npc("Nobody", side="middle"))
+        changes.save_npc(session.campaign, None, Npc("Nobody", side="middle"))
 
     # an NPC written before these fields existed loads with the defaults
     from horizon_tui.content.convert import structure

@@ -7,14 +7,14 @@ import json
 
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
-from horizon_tui.gm import services
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.campaigns import CampaignsScreen
-from horizon_tui.gm.screens.dashboard import DashboardScreen
-from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
-from horizon_tui.tui.screens.level_up import LevelUpScreen
-from horizon_tui.tui.screens.load import LoadScreen
-from horizon_tui.tui.screens.sheet import SheetScreen
+from horizon_tui.campaign import changes
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
+from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
+from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
+from horizon_tui.ui.player.screens.level_up import LevelUpScreen
+from horizon_tui.ui.player.screens.load import LoadScreen
+from horizon_tui.ui.player.screens.sheet import SheetScreen
 
 SIZE = (120, 40)
 
@@ -53,7 +53,7 @@ async def test_a_first_start_makes_a_campaign_and_imports_a_saved_character(save
 
 
 async def test_a_party_character_levels_up_in_the_player_apps_screens_and_ctrl_z_takes_it_back(session, catalogue):
-    session.apply(lambda c: services.award_xp(c, {"Brakka": 100}), "xp")
+    session.apply(lambda c: changes.award_xp(c, {"Brakka": 100}), "xp")
     before = session.encoded
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
-from horizon_tui.gm import services
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.dashboard import DashboardScreen
-from horizon_tui.gm.screens.dialogue import DialogueScreen
-from horizon_tui.gm.screens.dialogs import PromptDialog
-from horizon_tui.gm.screens.experience import ExperienceScreen
-from horizon_tui.gm.screens.rules_editor import RulesEditorScreen
+from horizon_tui.campaign import changes
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
+from horizon_tui.ui.gm.screens.dialogue import DialogueScreen
+from horizon_tui.ui.gm.screens.dialogs import PromptDialog
+from horizon_tui.ui.gm.screens.experience import ExperienceScreen
+from horizon_tui.ui.gm.screens.rules_editor import RulesEditorScreen
 
 SIZE = (120, 40)
 
@@ -23,7 +23,7 @@ def shown(screen, selector: str) -> str:
 
 async def test_dialogue_checks_show_the_odds_refuse_a_fifth_and_record_an_override(session, catalogue):
     for i in range(4):
-        session.apply(lambda c, i=i: services.save_npc(c, None, services.Npc(f"Villager {i}")), "npc")
+        session.apply(lambda c, i=i: changes.save_npc(c, None, changes.Npc(f"Villager {i}")), "npc")
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
@@ -136,9 +136,9 @@ async def test_dice_are_one_key_away_with_history_and_the_log_exports_markdown(s
 
 
 def test_horizon_gm_takes_a_saves_folder_and_a_campaign(tmp_path):
-    from horizon_tui import commands
+    from horizon_tui import subcommands
     from horizon_tui.cli import build_parser
 
     args = build_parser().parse_args(["gm", "--saves-dir", str(tmp_path), "--campaign", "Lantern Road"])
     assert (args.command, args.saves, args.campaign) == ("gm", str(tmp_path), "Lantern Road")  # --saves-dir: the alias
-    assert commands.handler("gm").__name__ == "run_gm_app"
+    assert subcommands.handler("gm").__name__ == "run_gm_app"

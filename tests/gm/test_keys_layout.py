@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from textual.widgets import Input, Select
 
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.dashboard import DashboardScreen
-from horizon_tui.gm.screens.dialogue import DialogueScreen
-from horizon_tui.gm.screens.dice import DiceScreen
-from horizon_tui.gm.screens.experience import ExperienceScreen
-from horizon_tui.tui.screens.level_up import LevelUpScreen
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
+from horizon_tui.ui.gm.screens.dialogue import DialogueScreen
+from horizon_tui.ui.gm.screens.dice import DiceScreen
+from horizon_tui.ui.gm.screens.experience import ExperienceScreen
+from horizon_tui.ui.player.screens.level_up import LevelUpScreen
 
 SIZE = (80, 24)
 
@@ -35,9 +35,9 @@ async def test_letters_typed_in_a_dropdown_stay_in_it(session, catalogue):
 
 
 async def test_ctrl_u_on_the_xp_screen_levels_up_even_from_the_xp_field(session, catalogue):
-    from horizon_tui.gm import services
+    from horizon_tui.campaign import changes
 
-    session.apply(lambda c: services.award_xp(c, {"Brakka": 400}), "xp")
+    session.apply(lambda c: changes.award_xp(c, {"Brakka": 400}), "xp")
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("x")

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-PURE = ["horizon_tui.gm.campaign", "horizon_tui.gm.services", "horizon_tui.gm.store", "horizon_tui.gm.session",
-        "horizon_tui.gm.rules_edit", "horizon_tui.gm.export"]
-ENGINE_GLUE = ["horizon_tui.gm.battles", "horizon_tui.gm.initiative"]
+PURE = ["horizon_tui.campaign.model", "horizon_tui.campaign.changes", "horizon_tui.campaign.campaign_files", "horizon_tui.campaign.open_campaign",
+        "horizon_tui.campaign.house_rules", "horizon_tui.campaign.export"]
+ENGINE_GLUE = ["horizon_tui.campaign.battles", "horizon_tui.campaign.initiative"]
 
 PROBE = """
 import importlib, json, sys

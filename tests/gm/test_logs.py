@@ -9,8 +9,9 @@ from horizon_tui.content.encounters import load_enemies
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import ident, team
 from horizon_tui.engine.runner import override
-from horizon_tui.gm import battles, services
-from horizon_tui.gm.export import gm_markdown, session_markdown
+from horizon_tui.campaign import battles
+from horizon_tui.campaign import changes
+from horizon_tui.campaign.export import gm_markdown, session_markdown
 from horizon_tui.rules.numbers import percent_text
 
 
@@ -46,12 +47,12 @@ def test_tracker_keys_are_not_overrides_and_the_recap_hides_the_gms_side(session
 
 
 def test_an_undone_roll_or_check_leaves_both_logs(session):
-    session.apply(lambda c: services.roll_dice(c, "1d20")[0], "roll")
+    session.apply(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
     assert "1d20 =" in gm_markdown(session.campaign) and "1d20" not in session_markdown(session.campaign)
     session.undo()
     assert "1d20 =" not in gm_markdown(session.campaign)
-    plan = services.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules)
-    session.apply(lambda c: services.roll_check(c, plan, "Please.", session.rules)[0], "check")
+    plan = changes.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules)
+    session.apply(lambda c: changes.roll_check(c, plan, "Please.", session.rules)[0], "check")
     assert "Mayor Oswin" in session_markdown(session.campaign)
     session.undo()
     assert "Please." not in session_markdown(session.campaign) and "Please." not in gm_markdown(session.campaign)

@@ -17,10 +17,10 @@ from engine_kit import OPEN, character, make_battle  # noqa: E402 - the engine t
 
 from horizon_tui.content.catalogue import data_dir, default_catalogue  # noqa: E402
 from horizon_tui.engine.battle import hp, ident  # noqa: E402
-from horizon_tui.gm import battles  # noqa: E402
-from horizon_tui.gm.app import create_gm_app  # noqa: E402
-from horizon_tui.gm.campaign import Npc  # noqa: E402
-from horizon_tui.gm.screens.npc_editor import NpcEditorScreen  # noqa: E402
+from horizon_tui.campaign import battles  # noqa: E402
+from horizon_tui.ui.gm.app import create_gm_app  # noqa: E402
+from horizon_tui.campaign.model import Npc  # noqa: E402
+from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen  # noqa: E402
 
 # Mayor Oswin of tests/gm/conftest.py, a human: R-2 health 3×40 + 4×10 + 3×8 + 5×5 + 6×15 + 5×5 = 324.
 OSWIN = Npc("Mayor Oswin", level=3, attributes={"physical": 3, "agility": 4, "perception": 3, "cognition": 5,

@@ -1,4 +1,4 @@
-"""The GM's field dialogs (gm.screens.dialogs.PromptDialog) with keys that arrive together, as a
+"""The GM's field dialogs (ui.gm.screens.dialogs.PromptDialog) with keys that arrive together, as a
 paste or one SSH packet brings them: each character lands in the field it was typed in."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual import events
 from textual.app import App
 
-from horizon_tui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 
 
 class Host(App):
@@ -48,8 +48,8 @@ async def _npc_editor_fields(session, catalogue, keys: list[str]) -> tuple[list,
     text fields afterwards, and the field focused."""
     from textual.widgets import Input
 
-    from horizon_tui.gm.app import create_gm_app
-    from horizon_tui.gm.screens.npc_editor import NpcEditorScreen
+    from horizon_tui.ui.gm.app import create_gm_app
+    from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
 
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=(100, 32)) as pilot:
@@ -80,7 +80,7 @@ async def test_a_name_field_takes_no_more_than_a_file_may_hold(session, catalogu
     # by hand: a 300-character name was typed, saved, and the file then refused to open
     from textual.widgets import Input
 
-    from horizon_tui.gm.app import create_gm_app
+    from horizon_tui.ui.gm.app import create_gm_app
 
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=(100, 32)) as pilot:

@@ -1,4 +1,4 @@
-"""Safety: one writing window per campaign (saves.lock, across processes), XP awards
+"""Safety: one writing window per campaign (storage.lock, across processes), XP awards
 bounded, health overrides within 0…max and revive explicit."""
 
 from __future__ import annotations
@@ -13,17 +13,17 @@ import pytest
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import hp, ident, is_active, team
 from horizon_tui.engine.actions import Impossible
-from horizon_tui.gm import services
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.dashboard import DashboardScreen
-from horizon_tui.gm.session import ReadOnly
-from horizon_tui.tui.battle.dialogs import ChoiceDialog
+from horizon_tui.campaign import changes as campaign_changes
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
+from horizon_tui.campaign.open_campaign import ReadOnly
+from horizon_tui.ui.battle.dialogs import ChoiceDialog
 
 SIZE = (80, 24)
 
 HOLDER = textwrap.dedent("""
     import sys, time
-    from horizon_tui.saves.lock import SaveLock
+    from horizon_tui.storage.lock import SaveLock
     lock = SaveLock.acquire(sys.argv[1], "Ada at the other table")
     print("held", flush=True)
     sys.stdin.read()  # until the test closes our stdin
@@ -54,9 +54,9 @@ async def test_a_campaign_open_in_another_process_says_who_and_offers_read_only(
         await pilot.pause()
         assert isinstance(app.screen, DashboardScreen) and app.gm.read_only
         assert "READ-ONLY" in app.sub_title
-        assert not app.act(lambda c: services.advance_day(c), "next day")  # refused with the reason
+        assert not app.act(lambda c: campaign_changes.advance_day(c), "next day")  # refused with the reason
         with pytest.raises(ReadOnly, match="Ada at the other table"):
-            app.gm.apply(services.advance_day, "next day")
+            app.gm.apply(campaign_changes.advance_day, "next day")
     assert session.path.read_bytes() == before  # nothing written over the other window's work
 
 
@@ -67,7 +67,7 @@ async def test_once_the_other_window_closes_the_campaign_opens_for_writing(sessi
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, DashboardScreen) and not app.gm.read_only
-        assert app.act(services.advance_day, "next day")
+        assert app.act(campaign_changes.advance_day, "next day")
         holder = json.loads(session.path.with_name(f".{session.path.name}.owner").read_text())
         assert "horizon gm" in holder["who"]
     assert json.loads(session.path.read_text())["day"] == 2
@@ -84,8 +84,8 @@ async def test_taking_it_over_makes_the_other_window_read_only(session, catalogu
             assert isinstance(second.screen, ChoiceDialog)
             await pilot2.press("down", "enter")  # take it over
             await pilot2.pause()
-            assert not second.gm.read_only and second.act(services.advance_day, "next day")
-        assert not first.act(services.advance_day, "next day")  # LockLost: not saved
+            assert not second.gm.read_only and second.act(campaign_changes.advance_day, "next day")
+        assert not first.act(campaign_changes.advance_day, "next day")  # LockLost: not saved
         assert first.gm.read_only
     assert json.loads(session.path.read_text())["day"] == 2
 
@@ -93,11 +93,11 @@ async def test_taking_it_over_makes_the_other_window_read_only(session, catalogu
 def test_xp_awards_are_bounded_by_the_rules(session):
     """experience.award_max [H]: a 20-digit award is refused and nothing changes."""
     with pytest.raises(ValueError, match="award_max"):
-        services.award_xp(session.campaign, {"Brakka": 10**20})
-    campaign = services.award_xp(session.campaign, {"Brakka": 1_000_000})
+        campaign_changes.award_xp(session.campaign, {"Brakka": 10**20})
+    campaign = campaign_changes.award_xp(session.campaign, {"Brakka": 1_000_000})
     assert campaign.member("Brakka").character.xp == session.campaign.member("Brakka").character.xp + 1_000_000
     with pytest.raises(ValueError, match="at most ±50"):
-        services.award_xp(session.campaign, {"Brakka": 51}, limit=50)
+        campaign_changes.award_xp(session.campaign, {"Brakka": 51}, limit=50)
 
 
 def test_health_overrides_stay_within_0_and_max_and_revive_is_explicit(fought):
@@ -118,7 +118,7 @@ def test_health_overrides_stay_within_0_and_max_and_revive_is_explicit(fought):
 
 @pytest.fixture
 def fought(session, catalogue):
-    from horizon_tui.gm import battles
+    from horizon_tui.campaign import battles
 
     campaign, battle_session = battles.start_battle(
         session.campaign, "goblin_ambush", ["Brakka", "Iriel"], catalogue, lambda overrides: catalogue.rules,

@@ -9,17 +9,17 @@ import asyncio
 import signal
 
 from horizon_tui.engine.battle import cid, hp, ident, is_active, team
-from horizon_tui.gm import carry
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.export import session_markdown
-from horizon_tui.gm.screens.experience import ExperienceScreen
-from horizon_tui.gm.screens.table import GMTableScreen, OpenTableScreen
+from horizon_tui.campaign import carry
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.campaign.export import session_markdown
+from horizon_tui.ui.gm.screens.experience import ExperienceScreen
+from horizon_tui.ui.gm.screens.table import GMTableScreen, OpenTableScreen
 from horizon_tui.table.lobby import invites_for, load_table
 from horizon_tui.table.server import TableClient
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.battle.dialogs import BattleSummary
-from horizon_tui.tui.table_dialogs import join_table
-from horizon_tui.tui.table_screen import TableBattleScreen
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.battle.dialogs import BattleSummary
+from horizon_tui.ui.player.table_dialogs import join_table
+from horizon_tui.ui.battle.table_screen import TableBattleScreen
 
 SIZE = (100, 34)
 
@@ -128,7 +128,7 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                                 and isinstance(player_app.screen, BattleSummary))
                     result = gm_screen.battle.result
                     assert result.winner == "party"
-                    # The campaign took the result as for a local fight (gm.battles.finish_battle).
+                    # The campaign took the result as for a local fight (campaign.battles.finish_battle).
                     campaign = gm_app.campaign
                     assert campaign.battle is None
                     entry = campaign.log[-1]

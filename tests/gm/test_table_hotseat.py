@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from horizon_tui.engine.battle import cid, ident, is_active, team
 from horizon_tui.engine.sideview import unseen_ids
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.experience import ExperienceScreen
-from horizon_tui.gm.screens.table import DialogueRequestDialog, GMTableScreen, OpenTableScreen
-from horizon_tui.tui.battle.dialogs import BattleSummary
-from horizon_tui.tui.table_dialogs import AskDialog
-from horizon_tui.tui.table_screen import HandOver
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.experience import ExperienceScreen
+from horizon_tui.ui.gm.screens.table import DialogueRequestDialog, GMTableScreen, OpenTableScreen
+from horizon_tui.ui.battle.dialogs import BattleSummary
+from horizon_tui.ui.player.table_dialogs import AskDialog
+from horizon_tui.ui.battle.table_screen import HandOver
 
 SIZE = (100, 34)
 PLAYS = {"iriel": "alice", "sefa": "bob"}
@@ -127,7 +127,7 @@ async def test_the_gm_has_the_trackers_keys_at_the_table_and_a_player_seat_does_
     from textual.widgets import Static
 
     from horizon_tui.engine.battle import hp
-    from horizon_tui.tui.battle.dialogs import ChoiceDialog
+    from horizon_tui.ui.battle.dialogs import ChoiceDialog
 
     monkeypatch.setenv("HORIZON_TABLES", str(tmp_path / "tables"))
     monkeypatch.setenv("HORIZON_ACCOUNT", "mira")

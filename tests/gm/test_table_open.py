@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from horizon_tui.gm.screens.table import seats_from
+from horizon_tui.ui.gm.screens.table import seats_from
 
 
 def test_seats_are_checked_names_and_one_each():
@@ -26,7 +26,7 @@ def test_a_pasted_page_or_a_name_with_a_line_break_is_no_account():
 
 
 def test_a_table_fight_is_formed_like_a_local_one_and_no_undo_takes_back_its_opening(session, catalogue, tmp_path):
-    """The campaign's seed, its house rules and what the last fight left (gm.carry) go to the
+    """The campaign's seed, its house rules and what the last fight left (campaign.carry) go to the
     table: the same battle as `b` would form; the carried health is the table's first inputs."""
     from fractions import Fraction
 
@@ -34,7 +34,7 @@ def test_a_table_fight_is_formed_like_a_local_one_and_no_undo_takes_back_its_ope
     import pytest
 
     from horizon_tui.engine.battle import hp
-    from horizon_tui.gm.table_battle import lay_table, table_of
+    from horizon_tui.campaign.table_battle import lay_table, table_of
     from horizon_tui.table.__main__ import build
     from horizon_tui.table.core import TableError
     from horizon_tui.table.lobby import SeatSpec, load_table

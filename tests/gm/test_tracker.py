@@ -9,10 +9,10 @@ from textual.widgets import Input, Static
 
 from horizon_tui.engine.battle import effects, hp, ident, is_active, team
 from horizon_tui.engine.overrides import initiative_values
-from horizon_tui.gm.app import create_gm_app
-from horizon_tui.gm.screens.encounter import EncounterPickerScreen
-from horizon_tui.gm.screens.gm_battle import GMBattleScreen
-from horizon_tui.tui.battle.dialogs import ChoiceDialog
+from horizon_tui.ui.gm.app import create_gm_app
+from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
+from horizon_tui.ui.battle.dialogs import ChoiceDialog
 
 SIZE = (80, 24)
 

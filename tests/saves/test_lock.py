@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from horizon_tui.saves.lock import LockLost, SaveInUse, SaveLock, read_holder
+from horizon_tui.storage.lock import LockLost, SaveInUse, SaveLock, read_holder
 
 
 def test_second_holder_is_refused_and_told_who(tmp_path):
@@ -41,7 +41,7 @@ def test_a_dead_holder_is_stale(tmp_path):
     save = tmp_path / "c.json"
     code = textwrap.dedent(f"""
         from pathlib import Path
-        from horizon_tui.saves.lock import SaveLock
+        from horizon_tui.storage.lock import SaveLock
         SaveLock.acquire(Path({str(save)!r}), "gone")  # exits without releasing
     """)
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -54,7 +54,7 @@ def test_a_live_process_holds_it(tmp_path):
     code = textwrap.dedent(f"""
         import sys, time
         from pathlib import Path
-        from horizon_tui.saves.lock import SaveLock
+        from horizon_tui.storage.lock import SaveLock
         SaveLock.acquire(Path({str(save)!r}), "other process")
         print("held", flush=True)
         sys.stdin.readline()
@@ -75,7 +75,7 @@ def test_a_damaged_owner_record_is_no_holder(tmp_path, record):
     RecursionError out of read_holder; a pipe in its place would block the app opening the save."""
     import os
 
-    from horizon_tui.saves.lock import owner_path
+    from horizon_tui.storage.lock import owner_path
 
     save = tmp_path / "c.json"
     save.write_text("{}")

@@ -11,7 +11,7 @@ import pytest
 from openssh_kit import ssh_command  # noqa: F401 (a fixture: the real OpenSSH client)
 from ssh_kit import FAKE_APP_COMMAND, USERS
 
-from horizon_tui.ssh.server import HostSettings, SSHHost
+from horizon_tui.host.ssh.server import HostSettings, SSHHost
 
 
 @pytest.fixture(scope="session")

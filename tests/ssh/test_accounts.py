@@ -10,9 +10,9 @@ import asyncssh
 import pytest
 
 from horizon_tui.cli import main
-from horizon_tui.ssh.accounts import AccountError, Accounts, check_name
-from horizon_tui.ssh.hostkey import host_key_path, load_or_create_host_key
-from horizon_tui.ssh.limits import LoginLimiter
+from horizon_tui.storage.accounts import AccountError, Accounts, check_name
+from horizon_tui.host.ssh.hostkey import host_key_path, load_or_create_host_key
+from horizon_tui.host.ssh.limits import LoginLimiter
 
 
 @pytest.fixture
@@ -230,7 +230,7 @@ def test_a_role_file_that_is_a_pipe_reads_as_a_player(capsys, tmp_path, pub_file
     """By hand: `horizon users list` waited for ever on a role file that was a pipe."""
     data = tmp_path / "s"
     assert users(capsys, "add", "zed", "--key", str(pub_file), "--data-dir", str(data))[0] == 0
-    from horizon_tui.ssh.accounts import ROLE_FILE
+    from horizon_tui.storage.accounts import ROLE_FILE
 
     os.mkfifo(Accounts(data).user_dir("zed") / ROLE_FILE)
     code, out, _ = users(capsys, "list", "--data-dir", str(data))

@@ -15,7 +15,7 @@ import pytest
 from openssh_kit import needs_openssh, run_ssh
 
 from horizon_tui.cli import main
-from horizon_tui.ssh.server import modern_crypto
+from horizon_tui.host.ssh.server import modern_crypto
 
 SSH_AUDIT = shutil.which("ssh-audit") or shutil.which("ssh-audit", path=str(Path(sys.executable).parent))
 

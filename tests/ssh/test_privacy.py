@@ -13,8 +13,8 @@ import attrs
 from ssh_kit import FAKE_APP_COMMAND, Terminal, connect
 
 from horizon_tui.cli import main
-from horizon_tui.ssh.accounts import private_tree
-from horizon_tui.ssh.server import HostSettings, SSHHost
+from horizon_tui.storage.accounts import private_tree
+from horizon_tui.host.ssh.server import HostSettings, SSHHost
 
 
 def tree(root: Path) -> dict[str, int]:

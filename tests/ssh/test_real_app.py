@@ -9,12 +9,12 @@ import pytest
 import tomli_w
 from ssh_kit import Terminal, connect
 
-from horizon_tui.ssh.server import default_app_command
+from horizon_tui.host.ssh.server import default_app_command
 
 
 def player_app_missing() -> str | None:
     try:
-        importlib.import_module("horizon_tui.tui.app").create_app  # noqa: B018
+        importlib.import_module("horizon_tui.ui.player.app").create_app  # noqa: B018
     except Exception as exc:  # noqa: BLE001 (any failure means: not ready)
         return f"the player app can't be imported yet: {exc!r}"
     return None

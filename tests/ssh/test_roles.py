@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ssh_kit import Terminal, connect
 
-from horizon_tui.ssh.server import default_app_command
+from horizon_tui.host.ssh.server import default_app_command
 
 
 def test_a_gm_account_runs_the_gm_tool_and_a_player_the_player_app(tmp_path):
@@ -39,7 +39,7 @@ async def test_a_gms_screen_is_not_watched_unless_the_gm_allows_it():
     GM's — unless the GM's app says it may be watched; a player's game is watchable unless refused."""
     from types import SimpleNamespace
 
-    from horizon_tui.ssh.session import AppSession
+    from horizon_tui.host.ssh.channel import AppSession
 
     host = SimpleNamespace(settings=SimpleNamespace(resize_interval=0.1))
     gm = AppSession(host, SimpleNamespace(user="bob", role="gm"))

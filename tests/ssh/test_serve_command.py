@@ -13,7 +13,7 @@ from ssh_kit import FAKE_APP_COMMAND, Terminal, connect
 
 from horizon_tui.cli import build_parser, main
 from horizon_tui.paths import default_server_dir
-from horizon_tui.ssh.commands import data_dir_of
+from horizon_tui.host.ssh.ssh_commands import data_dir_of
 
 
 def test_serve_ssh_defaults_follow_the_interfaces():

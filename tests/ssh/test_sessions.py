@@ -11,8 +11,8 @@ import stat
 
 import pytest
 
-from horizon_tui.ssh.hostkey import host_key_path
-from horizon_tui.ssh.server import configure_logging
+from horizon_tui.host.ssh.hostkey import host_key_path
+from horizon_tui.host.ssh.server import configure_logging
 
 from ssh_kit import FAKE_APP_COMMAND, Terminal, connect
 

@@ -57,10 +57,10 @@ def test_too_big_or_too_many_offers_are_refused(tmp_path):
 
 
 async def test_a_player_offers_and_the_gm_imports_and_seats_them(tmp_path, monkeypatch):
-    from horizon_tui.gm.app import create_gm_app
-    from horizon_tui.gm.screens.table import OpenTableScreen
-    from horizon_tui.tui.app import create_app
-    from horizon_tui.tui.screens.load import LoadScreen
+    from horizon_tui.ui.gm.app import create_gm_app
+    from horizon_tui.ui.gm.screens.table import OpenTableScreen
+    from horizon_tui.ui.player.app import create_app
+    from horizon_tui.ui.player.screens.load import LoadScreen
 
     tables = tmp_path / "tables"
     saves = tmp_path / "alice" / "saves"

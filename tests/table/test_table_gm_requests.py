@@ -18,8 +18,8 @@ from horizon_tui.engine.components import FreeActions
 from horizon_tui.table.__main__ import build
 from horizon_tui.table.lobby import SeatSpec, invites_for, load_table, write_spec
 from horizon_tui.table.server import TableClient, TableServer
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.table_dialogs import AskDialog, RequestDialog, join_table
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.player.table_dialogs import AskDialog, RequestDialog, join_table
 
 SIZE = (100, 34)
 

@@ -29,11 +29,11 @@ from horizon_tui.content.catalogue import default_catalogue
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.encounters import load_enemies
 from horizon_tui.engine.persist import load_session, log_digest
-from horizon_tui.gm import services
-from horizon_tui.gm.session import CampaignSession
-from horizon_tui.gm.store import CampaignStore
-from horizon_tui.ssh.server import HostSettings, SSHHost
-from horizon_tui.tui.library import encounters_dir, list_encounters
+from horizon_tui.campaign import changes
+from horizon_tui.campaign.open_campaign import CampaignSession
+from horizon_tui.campaign.campaign_files import CampaignStore
+from horizon_tui.host.ssh.server import HostSettings, SSHHost
+from horizon_tui.play.library import encounters_dir, list_encounters
 
 REPO = Path(__file__).resolve().parents[2]
 ENCOUNTER = "crypt"  # one skeleton: the smallest fight of the catalogue
@@ -127,7 +127,7 @@ def make_campaign(saves: Path) -> None:
     session = CampaignSession(store, path, campaign)
     for stem in SEATS.values():
         character = load_character(REPO / "examples" / "party" / f"{stem}.toml", store.catalogue)
-        session.apply(lambda c, ch=character, s=stem: services.add_member(c, ch, s), f"{character.name} joins")
+        session.apply(lambda c, ch=character, s=stem: changes.add_member(c, ch, s), f"{character.name} joins")
 
 
 def party_xp(saves: Path) -> int:

@@ -11,9 +11,9 @@ from horizon_tui.content.characters import character_to_dict, load_character
 from horizon_tui.table.__main__ import build
 from horizon_tui.table.lobby import SeatSpec, invites_for, load_table, write_spec
 from horizon_tui.table.server import TableClient, TableServer
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.table_dialogs import join_table
-from horizon_tui.tui.table_screen import TableBattleScreen
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.player.table_dialogs import join_table
+from horizon_tui.ui.battle.table_screen import TableBattleScreen
 
 
 def _lay_table(tables):

@@ -13,16 +13,16 @@ from textual.widgets import DataTable, Static
 
 from horizon_tui.content.catalogue import data_dir
 from horizon_tui.content.characters import load_character
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.commands import HorizonCommands
-from horizon_tui.tui.dialogs.help import HelpScreen
-from horizon_tui.tui.launch import saves_dir_from
-from horizon_tui.tui.library import CharacterSession
-from horizon_tui.tui.screens.battle import EncounterPickerScreen
-from horizon_tui.tui.screens.load import LoadScreen
-from horizon_tui.tui.screens.main_menu import MainMenuScreen
-from horizon_tui.tui.screens.rules import RulesScreen
-from horizon_tui.tui.screens.sheet import SheetScreen
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.player.palette import HorizonCommands
+from horizon_tui.ui.dialogs.help import HelpScreen
+from horizon_tui.ui.player.launch import saves_dir_from
+from horizon_tui.play.library import CharacterSession
+from horizon_tui.ui.player.screens.battle import EncounterPickerScreen
+from horizon_tui.ui.player.screens.load import LoadScreen
+from horizon_tui.ui.player.screens.main_menu import MainMenuScreen
+from horizon_tui.ui.player.screens.rules import RulesScreen
+from horizon_tui.ui.player.screens.sheet import SheetScreen
 
 
 async def test_main_menu_has_the_five_words_and_recent_characters(saves, catalogue, iriel, broken):
@@ -127,7 +127,7 @@ def test_the_main_menu_comes_up_without_the_content_models_or_the_engine(tmp_pat
     cattrs, the content models) nor tcod; they load when a screen needs them."""
     code = (
         "import asyncio, sys\n"
-        "from horizon_tui.tui.app import create_app\n"
+        "from horizon_tui.ui.player.app import create_app\n"
         "async def main():\n"
         f"    app = create_app({str(tmp_path)!r})\n"
         "    async with app.run_test(size=(80, 24)) as pilot:\n"
@@ -149,7 +149,7 @@ async def test_a_broken_data_folder_is_reported_and_the_menu_stays(tmp_path, mon
     key, nothing opens, and `horizon` lists every problem on the way out (exit code 1)."""
     from horizon_tui.content import catalogue as catalogue_module
     from horizon_tui.errors import DataError, Problem
-    from horizon_tui.tui.launch import run_player_app
+    from horizon_tui.ui.player.launch import run_player_app
 
     def broken():
         raise DataError([Problem(file="data/rules.toml", key="levels.3.slots", message="must be an integer")])
@@ -162,7 +162,7 @@ async def test_a_broken_data_folder_is_reported_and_the_menu_stays(tmp_path, mon
         assert any("levels.3.slots" in n.message for n in app._notifications)
     assert app.data_problems_seen
 
-    monkeypatch.setattr("horizon_tui.tui.app.HorizonApp.run", lambda self: self.data_problems())
+    monkeypatch.setattr("horizon_tui.ui.player.app.HorizonApp.run", lambda self: self.data_problems())
     assert run_player_app(argparse.Namespace(command=None, saves=tmp_path)) == 1
     assert "levels.3.slots" in capsys.readouterr().err
 
@@ -187,8 +187,8 @@ def test_saves_live_in_the_user_data_folder_unless_saves_or_its_alias_says(tmp_p
 
 def test_the_cli_and_the_rules_never_import_textual():
     code = (
-        "import sys, horizon_tui.cli, horizon_tui.rules.creation, horizon_tui.tui.library, "
-        "horizon_tui.tui.draft, horizon_tui.tui.forms, horizon_tui.tui.launch\n"
+        "import sys, horizon_tui.cli, horizon_tui.rules.creation, horizon_tui.play.library, "
+        "horizon_tui.play.draft, horizon_tui.play.forms, horizon_tui.ui.player.launch\n"
         "horizon_tui.cli.build_parser()\n"
         "assert 'textual' not in sys.modules, sorted(m for m in sys.modules if m.startswith('textual'))"
     )

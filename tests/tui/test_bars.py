@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from horizon_tui.tui.widgets.bars import HELP_BINDING, KeyBar, TitleBar
+from horizon_tui.ui.widgets.bars import HELP_BINDING, KeyBar, TitleBar
 
 
 class Keys(Screen):

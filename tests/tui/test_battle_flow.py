@@ -7,8 +7,8 @@ from pathlib import Path
 from textual.widgets import Static
 
 from horizon_tui.content.characters import load_character
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.battle.screen import BattleScreen
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.battle.screen import BattleScreen
 
 from .conftest import write
 
@@ -184,9 +184,9 @@ async def test_keys_move_the_character_and_the_targeting_cursor_shows_odds(saves
 async def test_loading_from_the_encounter_list_comes_back_to_it(saves, catalogue):
     """Battle with no character: l loads one and returns to the encounter list (its sheet under
     it); escape from the load screen returns there too, not to the main menu."""
-    from horizon_tui.tui.screens.battle import EncounterPickerScreen
-    from horizon_tui.tui.screens.load import LoadScreen
-    from horizon_tui.tui.screens.sheet import SheetScreen
+    from horizon_tui.ui.player.screens.battle import EncounterPickerScreen
+    from horizon_tui.ui.player.screens.load import LoadScreen
+    from horizon_tui.ui.player.screens.sheet import SheetScreen
 
     write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)

@@ -9,11 +9,11 @@ from horizon_tui.engine import odds
 from horizon_tui.engine.battle import pos
 from horizon_tui.engine.sideview import targetable
 from horizon_tui.paths import user_data_dir
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.battle.dialogs import ChoiceDialog, MessageLog
-from horizon_tui.tui.battle.screen import BattleScreen
-from horizon_tui.tui.dialogs.confirm import ConfirmDialog
-from horizon_tui.tui.dialogs.help import HelpScreen
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.battle.dialogs import ChoiceDialog, MessageLog
+from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.ui.dialogs.help import HelpScreen
 
 from .conftest import write
 from .test_battle_flow import CHAMPION, _open_battle
@@ -127,7 +127,7 @@ async def test_help_lists_the_battlefield_keys_and_keeps_H(saves, catalogue):
 
 
 async def test_esc_on_a_changed_ability_form_asks(saves, catalogue, iriel):
-    from horizon_tui.tui.screens.ability_form import AbilityFormScreen
+    from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
 
     app = create_app(saves, catalogue, screen="abilities")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -148,7 +148,7 @@ async def test_esc_on_a_changed_ability_form_asks(saves, catalogue, iriel):
 
 
 async def test_the_battle_opens_with_the_character_in_view_on_a_50x50_map(saves, catalogue):
-    from horizon_tui.tui.battle.widget import BattlefieldView
+    from horizon_tui.ui.battle.widget import BattlefieldView
 
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)

@@ -15,10 +15,10 @@ from engine_kit import ability, character, enemy_def, give_turn, make_battle  # 
 from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait, perform  # noqa: E402
 from horizon_tui.engine.battle import comp, pos, put  # noqa: E402
 from horizon_tui.engine.components import Cooldowns, Loadout, TurnState  # noqa: E402
-from horizon_tui.tui.battle.modes import (  # noqa: E402
+from horizon_tui.ui.battle.modes import (  # noqa: E402
     DIRECTIONS, Act, LookMode, MoveMode, Stay, Switch, TargetMode, TravelMode,
 )
-from horizon_tui.tui.keymap import BATTLE_KEYS, DIRECTION_IDS  # noqa: E402
+from horizon_tui.play.keymap import BATTLE_KEYS, DIRECTION_IDS  # noqa: E402
 
 HEAL = ability("Mend", "II", "effect", target="self", effects=[{"effect": "heal", "chance": 1, "magnitude": 50}])
 BOLT = ability("Bolt", "III", "damage", target="enemy")

@@ -10,8 +10,8 @@ from table_kit import make_rebuild
 
 from horizon_tui.engine.battle import ident
 from horizon_tui.engine.sideview import side_view
-from horizon_tui.tui.battle.panels import enemies_text
-from horizon_tui.tui.battle.view import glyph_map
+from horizon_tui.ui.battle.panels import enemies_text
+from horizon_tui.ui.battle.view import glyph_map
 
 
 def test_the_gms_list_gives_no_distance_to_the_one_acting():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from horizon_tui.tui.app import create_app
+from horizon_tui.ui.player.app import create_app
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 DATA = Path(__file__).resolve().parents[2] / "data" / "encounters"
@@ -22,8 +22,8 @@ def snap_app(tmp_path, monkeypatch, catalogue, iriel):
 
 def _opened(encounter: str, *keys: str):
     async def run(pilot) -> None:
-        from horizon_tui.tui.battle import flow
-        from horizon_tui.tui.battle.screen import BattleScreen
+        from horizon_tui.ui.battle import flow
+        from horizon_tui.ui.battle.screen import BattleScreen
 
         app = pilot.app
         app.open_character(Path("saves/characters/iriel.toml"))

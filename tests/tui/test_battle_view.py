@@ -10,7 +10,7 @@ from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.engine.battle import PartyMember, create_battle, pos
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.encounter import EncounterSetup
-from horizon_tui.tui.battle.view import ACTIVE_BG, TEAM_COLOURS, Overlay, StripCache, draw, team_view
+from horizon_tui.ui.battle.view import ACTIVE_BG, TEAM_COLOURS, Overlay, StripCache, draw, team_view
 
 ATTRIBUTES = {"physical": 10, "agility": 10, "perception": 10, "cognition": 6, "faith": 5, "beauty": 1}
 

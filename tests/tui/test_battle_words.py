@@ -11,8 +11,8 @@ from engine_kit import character, enemy_def, make_battle  # noqa: E402
 from horizon_tui.engine import events as ev  # noqa: E402
 from horizon_tui.engine.narrate import describe  # noqa: E402
 from horizon_tui.rules.texts import counted  # noqa: E402
-from horizon_tui.tui.battle.panels import effect_words  # noqa: E402
-from horizon_tui.tui.battle.view import glyph_map  # noqa: E402
+from horizon_tui.ui.battle.panels import effect_words  # noqa: E402
+from horizon_tui.ui.battle.view import glyph_map  # noqa: E402
 
 
 def test_counts_take_the_singular_only_for_one():

@@ -35,7 +35,7 @@ def _diagonal(text: str) -> str:
 
 
 def test_the_player_apps_rules_are_checked_as_validate_checks_them(tmp_path, data_dir, monkeypatch):
-    from horizon_tui.tui.app import create_app
+    from horizon_tui.ui.player.app import create_app
 
     rules = data_dir / "rules.toml"
     line = _diagonal(rules.read_text(encoding="utf-8"))
@@ -58,8 +58,8 @@ def test_the_gm_tool_refuses_to_start_on_broken_rules_naming_the_line(tmp_path, 
 
 
 async def test_a_broken_enemy_marks_the_encounters_naming_its_file_and_line(tmp_path, data_dir, monkeypatch):
-    from horizon_tui.tui.app import create_app
-    from horizon_tui.tui.library import encounter_details
+    from horizon_tui.ui.player.app import create_app
+    from horizon_tui.play.library import encounter_details
 
     _broken(tmp_path, data_dir, "enemies/goblin.toml", 'armor = "padded"', 'armor = { name = "X", class = 0 }',
             monkeypatch)
@@ -70,8 +70,8 @@ async def test_a_broken_enemy_marks_the_encounters_naming_its_file_and_line(tmp_
 
 
 def test_a_broken_enemy_stops_a_battle_before_it_starts(tmp_path, data_dir, monkeypatch):
-    from horizon_tui.tui.app import create_app
-    from horizon_tui.tui.battle import flow
+    from horizon_tui.ui.player.app import create_app
+    from horizon_tui.ui.battle import flow
 
     _broken(tmp_path, data_dir, "enemies/goblin.toml", 'armor = "padded"', 'armor = { name = "X", class = 0 }',
             monkeypatch)

@@ -7,11 +7,11 @@ from textual.widgets import Select, Static
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.models import Target
 from horizon_tui.rules.character import build
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.screens.abilities import AbilitiesScreen
-from horizon_tui.tui.screens.ability_form import AbilityFormScreen
-from horizon_tui.tui.screens.level_up import LevelUpScreen
-from horizon_tui.tui.screens.sheet import SheetScreen
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.player.screens.abilities import AbilitiesScreen
+from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
+from horizon_tui.ui.player.screens.level_up import LevelUpScreen
+from horizon_tui.ui.player.screens.sheet import SheetScreen
 
 
 def text_of(screen, selector: str) -> str:

@@ -1,6 +1,6 @@
 """After a bug in a handler the app shows the crash screen and keeps going — escape goes
 back to the screen that failed, which still takes keys (Textual alone would stop that screen's
-message loop, and with it every key: `tui.crash_screen.keep_pumps_alive`)."""
+message loop, and with it every key: `ui.crash_screen.keep_pumps_alive`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.crash_screen import CrashScreen
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.crash_screen import CrashScreen
 
 
 class Buggy(Screen):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.screens.load import LoadScreen
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.player.screens.load import LoadScreen
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = (REPO / "examples" / "party" / "iriel.toml").read_text(encoding="utf-8")
@@ -92,7 +92,7 @@ async def test_the_player_app_lists_damaged_saves_and_moves_one_aside(tmp_path, 
 
 
 async def test_a_damaged_battle_save_is_offered_to_be_set_aside_and_a_fresh_one_starts(tmp_path, catalogue):
-    from horizon_tui.tui.battle.screen import BattleScreen
+    from horizon_tui.ui.battle.screen import BattleScreen
 
     saves = tmp_path / "saves"
     _damaged_saves(saves)
@@ -113,8 +113,8 @@ async def test_a_damaged_battle_save_is_offered_to_be_set_aside_and_a_fresh_one_
 
 
 async def test_the_gm_tool_lists_damaged_campaigns_with_their_problem(tmp_path, catalogue):
-    from horizon_tui.gm.app import create_gm_app
-    from horizon_tui.gm.screens.campaigns import CampaignsScreen
+    from horizon_tui.ui.gm.app import create_gm_app
+    from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
 
     saves = tmp_path / "saves"
     _damaged_saves(saves)

@@ -3,8 +3,8 @@ prints it, and its save file as it is on disk — to copy or print, since SSH al
 
 from __future__ import annotations
 
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.screens.export import ExportScreen
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.player.screens.export import ExportScreen
 
 
 async def test_export_shows_the_sheet_and_the_save_file_and_copies_them(saves, iriel, iriel_text, catalogue):

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from horizon_tui.tui.dialogs.effect import parse_chance
-from horizon_tui.tui.forms import format_bonuses, parse_bonuses, parse_optional_int, parse_optional_number
+from horizon_tui.ui.dialogs.effect import parse_chance
+from horizon_tui.play.forms import format_bonuses, parse_bonuses, parse_optional_int, parse_optional_number
 
 
 def test_bonuses_split_attributes_and_stats():

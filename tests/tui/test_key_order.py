@@ -1,7 +1,7 @@
 """Keys typed into a text field, or a text area, act in the order they were typed even when they
 arrive together (one SSH packet, a paste without bracketed paste, tmux send-keys): the field's
 own bindings (the arrows, end, backspace) keep their place among the characters
-(`tui.key_order`); and a burst of keys that each meet the same refusal makes one toast."""
+(`ui.key_order`); and a burst of keys that each meet the same refusal makes one toast."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Input, TextArea
 
-from horizon_tui.tui import key_order  # noqa: F401 - installs itself, as the apps import it
-from horizon_tui.tui.crash_screen import CrashGuard
+from horizon_tui.ui import key_order  # noqa: F401 - installs itself, as the apps import it
+from horizon_tui.ui.crash_screen import CrashGuard
 
 
 class Fields(CrashGuard, App):
@@ -57,7 +57,7 @@ async def test_keys_the_text_area_does_not_bind_still_reach_the_app():
 
 async def test_the_same_words_while_on_screen_make_one_toast_not_thirty(tmp_path, catalogue):
     # By hand: 30 `>` at a full attribute (keys arriving together) stacked 30 toasts.
-    from horizon_tui.tui.app import create_app
+    from horizon_tui.ui.player.app import create_app
 
     app = create_app(tmp_path / "saves", catalogue)
     async with app.run_test() as pilot:

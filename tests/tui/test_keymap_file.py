@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from horizon_tui.tui.keymap import load_keymap
+from horizon_tui.play.keymap import load_keymap
 
 
 @pytest.mark.parametrize("kind", ["deep", "deep_table", "pipe", "zero", "folder", "binary"])

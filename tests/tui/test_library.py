@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from horizon_tui.tui.library import CharacterLibrary, list_encounters, slugify
+from horizon_tui.play.library import CharacterLibrary, list_encounters, slugify
 
 
 def test_slugify_makes_safe_file_names():

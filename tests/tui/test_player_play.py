@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.dialogs.confirm import ConfirmDialog
-from horizon_tui.tui.screens.ability_form import AbilityFormScreen
-from horizon_tui.tui.screens.level_up import LevelUpScreen
-from horizon_tui.tui.screens.wizard import CreationWizard
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
+from horizon_tui.ui.player.screens.level_up import LevelUpScreen
+from horizon_tui.ui.player.screens.wizard import CreationWizard
 
 
 async def _until(pilot, check, what: str, tries: int = 200):
@@ -69,7 +69,7 @@ async def test_ctrl_q_with_nothing_unsaved_quits_without_a_question(saves, catal
 
 
 async def _new_ability_form(pilot, app, iriel) -> AbilityFormScreen:
-    from horizon_tui.tui.screens.sheet import SheetScreen
+    from horizon_tui.ui.player.screens.sheet import SheetScreen
 
     app.open_character(iriel)
     await _until(pilot, lambda: isinstance(app.screen, SheetScreen), "the sheet")
@@ -107,7 +107,7 @@ async def test_ctrl_q_in_an_ability_form_asks_only_when_it_was_changed(saves, ca
 
 
 async def test_ctrl_q_with_points_bought_but_not_confirmed_asks(saves, catalogue, iriel):
-    from horizon_tui.tui.screens.sheet import SheetScreen
+    from horizon_tui.ui.player.screens.sheet import SheetScreen
 
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -140,7 +140,7 @@ async def test_an_unseen_enemys_turn_shows_neither_its_name_nor_its_abilities(sa
     from horizon_tui.engine.battle import comp, gear, ident, team
     from horizon_tui.engine.components import Loadout
     from horizon_tui.engine.sideview import side_view
-    from horizon_tui.tui.battle.screen import BattleScreen
+    from horizon_tui.ui.battle.screen import BattleScreen
 
     encounter = Path(__file__).resolve().parents[2] / "data" / "encounters" / "bandit_road.toml"
     app = create_app(saves, catalogue)
@@ -182,8 +182,8 @@ async def test_an_unseen_enemys_turn_shows_neither_its_name_nor_its_abilities(sa
 
 
 async def test_the_import_dialogs_down_key_picks_from_the_examples(saves, catalogue):
-    from horizon_tui.tui.screens.load import LoadScreen
-    from horizon_tui.tui.screens.transfer import PathDialog
+    from horizon_tui.ui.player.screens.load import LoadScreen
+    from horizon_tui.ui.player.screens.transfer import PathDialog
 
     app = create_app(saves, catalogue, screen="load")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -208,7 +208,7 @@ async def test_the_import_dialogs_down_key_picks_from_the_examples(saves, catalo
 async def _effect_problem(pilot, app, chance: str, duration: str) -> str | None:
     from textual.widgets import Static
 
-    from horizon_tui.tui.dialogs.effect import EffectDialog
+    from horizon_tui.ui.dialogs.effect import EffectDialog
 
     answers = []
     app.push_screen(EffectDialog(), answers.append)
@@ -251,7 +251,7 @@ async def test_the_effect_dialog_says_what_a_duration_and_a_chance_may_be(saves,
 async def test_a_rulings_chance_of_one_percent_is_one_percent_not_certain(saves, catalogue):
     from fractions import Fraction
 
-    from horizon_tui.tui.table_dialogs import RequestDialog
+    from horizon_tui.ui.player.table_dialogs import RequestDialog
 
     request = {"id": 1, "kind": "free_action", "combatant": "iriel", "target": "wolf",
                "text": "I throw a pebble at its eye", "number": 1}
@@ -277,7 +277,7 @@ async def test_a_rulings_chance_of_one_percent_is_one_percent_not_certain(saves,
 async def test_many_points_waiting_are_counted_and_the_table_stays_on_screen(saves, catalogue, write_save):
     from textual.widgets import DataTable, Static
 
-    from horizon_tui.tui.screens.sheet import SheetScreen
+    from horizon_tui.ui.player.screens.sheet import SheetScreen
     from .conftest import IRIEL
 
     path = write_save("rich.toml", IRIEL.replace("xp = 400", "xp = 100000000"))
@@ -304,7 +304,7 @@ async def test_many_points_waiting_are_counted_and_the_table_stays_on_screen(sav
 
 
 def test_a_keymap_entry_on_the_apps_own_keys_is_refused_and_the_default_stays():
-    from horizon_tui.tui.keymap import parse_keymap
+    from horizon_tui.play.keymap import parse_keymap
 
     keymap, problems = parse_keymap('[battle]\nwait = ["ctrl+q"]\nlook = ["v", "ctrl+p"]\nlog = "g"\n',
                                     "keymap.toml")
@@ -321,7 +321,7 @@ def test_a_keymap_entry_on_the_apps_own_keys_is_refused_and_the_default_stays():
 def test_a_hostile_keymap_file_is_a_problem_named_not_a_crash(tmp_path):
     import os
 
-    from horizon_tui.tui.keymap import load_keymap
+    from horizon_tui.play.keymap import load_keymap
 
     deep = tmp_path / "deep.toml"
     deep.write_text("x = " + "[" * 100_000 + "]" * 100_000, encoding="utf-8")
@@ -349,7 +349,7 @@ def test_the_battles_list_reads_damaged_battle_files_as_damaged(saves, tmp_path)
     import json
     import os
 
-    from horizon_tui.tui import records
+    from horizon_tui.storage import records
 
     folder = saves / "battles"
     folder.mkdir()
@@ -376,7 +376,7 @@ def test_resume_it_names_the_encounter_of_a_hostile_battle_save_without_reading_
     import json
     import os
 
-    from horizon_tui.tui.app import _battle_encounter
+    from horizon_tui.ui.player.app import _battle_encounter
 
     folder = saves / "battles"
     folder.mkdir()
@@ -396,8 +396,8 @@ def test_resume_it_names_the_encounter_of_a_hostile_battle_save_without_reading_
 async def test_a_lock_record_that_is_a_pipe_neither_hangs_nor_stops_the_character_opening(saves, catalogue, iriel):
     import os
 
-    from horizon_tui.saves.lock import read_holder
-    from horizon_tui.tui.screens.sheet import SheetScreen
+    from horizon_tui.storage.lock import read_holder
+    from horizon_tui.ui.player.screens.sheet import SheetScreen
 
     record = iriel.with_name(f".{iriel.name}.owner")
     os.mkfifo(record)
@@ -420,8 +420,8 @@ async def test_a_record_that_is_a_pipe_is_listed_without_freezing_and_opens_as_a
 
     from textual.widgets import Static
 
-    from horizon_tui.tui import records
-    from horizon_tui.tui.screens.transfer import RecordScreen
+    from horizon_tui.storage import records
+    from horizon_tui.ui.player.screens.transfer import RecordScreen
 
     folder = saves / "records"
     folder.mkdir()
@@ -464,8 +464,8 @@ async def test_the_ability_form_refuses_a_companion_the_enemy_catalogue_lacks(sa
 
 async def test_starting_a_new_battle_that_cant_start_leaves_the_one_in_progress_where_it_was(
         saves, catalogue, iriel):
-    from horizon_tui.tui.battle.screen import BattleScreen
-    from horizon_tui.tui.dialogs.question import QuestionDialog
+    from horizon_tui.ui.battle.screen import BattleScreen
+    from horizon_tui.ui.dialogs.question import QuestionDialog
 
     from .test_player_trust import DATA, _a_battle_left_in_progress
 
@@ -512,7 +512,7 @@ def test_a_character_file_with_a_byte_order_mark_reads_as_any_other(saves, catal
 async def test_moving_a_damaged_save_aside_keeps_the_cursor_on_the_next_one(saves, catalogue, write_save, iriel_text):
     from textual.widgets import DataTable
 
-    from horizon_tui.tui.screens.load import LoadScreen
+    from horizon_tui.ui.player.screens.load import LoadScreen
 
     write_save("good.toml", iriel_text, mtime=2_000_000_000)
     for n in range(3):
@@ -536,13 +536,13 @@ async def test_moving_a_damaged_save_aside_keeps_the_cursor_on_the_next_one(save
 
 
 # --- a battle won in a window that was taken over ----------------------------------------------------
-# Reading tui.battle.flow.finish while trying two windows on one character: the battle's end deletes
+# Reading ui.battle.flow.finish while trying two windows on one character: the battle's end deletes
 # battles/<stem>.json whoever holds the character; another window that took it over and saved a
 # battle of its own there lost it when the first window's old battle ended.
 
 
 async def test_a_battle_ending_in_a_window_taken_over_leaves_the_other_windows_battle_alone(saves, catalogue):
-    from horizon_tui.saves.lock import SaveLock
+    from horizon_tui.storage.lock import SaveLock
 
     from .test_battle_flow import CHAMPION, _fight, _open_battle
     from .conftest import write
@@ -563,9 +563,9 @@ async def test_a_battle_ending_in_a_window_taken_over_leaves_the_other_windows_b
 
 
 async def test_start_the_new_one_in_a_window_taken_over_moves_nothing(saves, catalogue, iriel):
-    from horizon_tui.saves.lock import SaveLock
-    from horizon_tui.tui.battle.screen import BattleScreen
-    from horizon_tui.tui.dialogs.question import QuestionDialog
+    from horizon_tui.storage.lock import SaveLock
+    from horizon_tui.ui.battle.screen import BattleScreen
+    from horizon_tui.ui.dialogs.question import QuestionDialog
 
     from .test_player_trust import DATA, _a_battle_left_in_progress
 
@@ -595,11 +595,11 @@ async def test_names_with_brackets_are_shown_as_written_everywhere_a_player_meet
                                                                                      iriel_text):
     from textual.widgets import DataTable
 
-    from horizon_tui.tui.battle.dialogs import ChoiceDialog
-    from horizon_tui.tui.battle.screen import BattleScreen
-    from horizon_tui.tui.crash_screen import CrashScreen
-    from horizon_tui.tui.screens.sheet import SheetScreen
-    from horizon_tui.tui.screens.transfer import BattlesScreen
+    from horizon_tui.ui.battle.dialogs import ChoiceDialog
+    from horizon_tui.ui.battle.screen import BattleScreen
+    from horizon_tui.ui.crash_screen import CrashScreen
+    from horizon_tui.ui.player.screens.sheet import SheetScreen
+    from horizon_tui.ui.player.screens.transfer import BattlesScreen
 
     from .test_player_trust import DATA
 
@@ -647,8 +647,8 @@ async def test_saving_an_ability_that_breaks_the_loadout_says_so_at_once(saves, 
     import attrs
 
     from horizon_tui.content.models import Difficulty
-    from horizon_tui.tui.screens.abilities import AbilitiesScreen
-    from horizon_tui.tui.screens.sheet import SheetScreen
+    from horizon_tui.ui.player.screens.abilities import AbilitiesScreen
+    from horizon_tui.ui.player.screens.sheet import SheetScreen
 
     path = write_save("warded.toml", iriel_text.replace('loadout = ["Ember Lash"]', 'loadout = ["Ember Lash", "Ward"]'))
     app = create_app(saves, catalogue)
@@ -678,8 +678,8 @@ async def test_the_win_chance_line_says_why_it_cant_be_simulated_before_the_line
                                                                                      iriel_text):
     from textual.widgets import Static
 
-    from horizon_tui.tui.screens.battle import EncounterPickerScreen
-    from horizon_tui.tui.screens.sheet import SheetScreen
+    from horizon_tui.ui.player.screens.battle import EncounterPickerScreen
+    from horizon_tui.ui.player.screens.sheet import SheetScreen
 
     broken = iriel_text.replace('loadout = ["Ember Lash"]', 'loadout = ["Ember Lash", "Ward"]').replace(
         'name = "Ward"\ndifficulty = "II"', 'name = "Ward"\ndifficulty = "VI"').replace(
@@ -706,8 +706,8 @@ async def test_the_win_chance_line_says_why_it_cant_be_simulated_before_the_line
 async def test_home_and_end_go_to_the_first_and_last_row_of_a_list(saves, catalogue, iriel):
     from textual.widgets import DataTable
 
-    from horizon_tui.tui.screens.battle import EncounterPickerScreen
-    from horizon_tui.tui.screens.sheet import SheetScreen
+    from horizon_tui.ui.player.screens.battle import EncounterPickerScreen
+    from horizon_tui.ui.player.screens.sheet import SheetScreen
 
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:

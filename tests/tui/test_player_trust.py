@@ -11,14 +11,14 @@ from textual.widgets import DataTable, Input, Static
 
 from horizon_tui.content.characters import load_character
 from horizon_tui.rules.creation import ability_multiplier, solo_ability, solo_character
-from horizon_tui.saves.lock import SaveLock, read_holder
-from horizon_tui.tui import records
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.battle.screen import BattleScreen
-from horizon_tui.tui.dialogs.question import QuestionDialog
-from horizon_tui.tui.screens import battle as picker
-from horizon_tui.tui.screens.ability_form import AbilityFormScreen
-from horizon_tui.tui.screens.sheet import SheetScreen
+from horizon_tui.storage.lock import SaveLock, read_holder
+from horizon_tui.storage import records
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.dialogs.question import QuestionDialog
+from horizon_tui.ui.player.screens import battle as picker
+from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
+from horizon_tui.ui.player.screens.sheet import SheetScreen
 
 from .conftest import IRIEL, write
 from .test_battle_flow import CHAMPION, _fight
@@ -189,7 +189,7 @@ async def test_a_party_of_three_fights_hot_seat_and_each_is_played_as_chosen(sav
 
 async def test_the_win_chance_is_the_estimate_for_the_chosen_party_with_a_spread(saves, catalogue, iriel,
                                                                                 monkeypatch):
-    from horizon_tui.engine.simulate import encounter_rating, estimate
+    from horizon_tui.tools.simulate import encounter_rating, estimate
 
     monkeypatch.setattr(picker, "ESTIMATE_RUNS", 60)
     app = create_app(saves, catalogue)
@@ -213,7 +213,7 @@ async def test_the_win_chance_is_the_estimate_for_the_chosen_party_with_a_spread
 
 
 def test_odds_words_give_the_rate_and_half_the_interval():
-    from horizon_tui.engine.sweep.summary import WinEstimate
+    from horizon_tui.tools.sweep.summary import WinEstimate
 
     assert picker.odds_words(WinEstimate(248, 400, 0.62, 0.572, 0.666, 9)) == "62% ± 5 · 400 battles"
     assert picker.odds_words(WinEstimate(0, 400, 0.0, 0.0, 0.0095, 4)) == "0% ± 0.5 · 400 battles"
@@ -335,8 +335,8 @@ async def test_a_window_taken_over_stops_saving_and_says_so(saves, catalogue, ir
 
 
 async def test_load_imports_a_character_from_anywhere_and_the_examples_are_offered(saves, catalogue, tmp_path):
-    from horizon_tui.tui.screens.load import LoadScreen
-    from horizon_tui.tui.screens.transfer import PathDialog
+    from horizon_tui.ui.player.screens.load import LoadScreen
+    from horizon_tui.ui.player.screens.transfer import PathDialog
 
     elsewhere = tmp_path / "elsewhere" / "champion.toml"
     elsewhere.parent.mkdir()
@@ -385,7 +385,7 @@ async def test_load_exports_a_save_byte_for_byte_and_asks_before_replacing(saves
 
 
 async def test_load_lists_battles_kept_and_finished_and_a_record_reads_in_full(saves, catalogue):
-    from horizon_tui.tui.screens.transfer import BattlesScreen, RecordScreen
+    from horizon_tui.ui.player.screens.transfer import BattlesScreen, RecordScreen
 
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
@@ -421,8 +421,8 @@ async def test_over_ssh_import_and_export_stay_in_the_players_own_folder(saves, 
     """A hosted app runs as the host's user, so "anywhere" would be the host's files and
     the other players' saves. Over SSH a typed path must stay in the player's folder (HOME), and
     no server path is shown."""
-    from horizon_tui.tui.hosting import ENV_SESSION
-    from horizon_tui.tui.screens.transfer import PathDialog
+    from horizon_tui.play.hosting import ENV_SESSION
+    from horizon_tui.ui.player.screens.transfer import PathDialog
 
     home = saves.parent
     other = tmp_path.parent / f"{tmp_path.name}-bob" / "champion.toml"  # another player's save

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from horizon_tui.tui.records import encounter_name, in_progress, records
+from horizon_tui.storage.records import encounter_name, in_progress, records
 
 
 def test_a_damaged_battle_save_is_listed_with_its_problem(tmp_path):

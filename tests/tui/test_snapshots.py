@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from horizon_tui.tui.app import create_app
+from horizon_tui.ui.player.app import create_app
 from .test_wizard import keys_for
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -45,8 +45,8 @@ def test_loadout(snap_compare, snap_app, size):
 
 async def _to_players_turn(pilot) -> None:
     """A seeded battle on the shipped Goblin Ambush, played up to the player's first turn."""
-    from horizon_tui.tui.battle import flow
-    from horizon_tui.tui.battle.screen import BattleScreen
+    from horizon_tui.ui.battle import flow
+    from horizon_tui.ui.battle.screen import BattleScreen
 
     app = pilot.app
     app.open_character(Path("saves/characters/iriel.toml"))

@@ -7,10 +7,10 @@ from textual.widgets import Input, Static
 from horizon_tui.content.characters import load_character
 from horizon_tui.rules.character import build, sheet
 from horizon_tui.rules.validation import check_character
-from horizon_tui.tui.app import create_app
-from horizon_tui.tui.screens.sheet import SheetScreen
-from horizon_tui.tui.screens.wizard import CreationWizard
-from horizon_tui.tui.widgets.character import AttributeTable
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.player.screens.sheet import SheetScreen
+from horizon_tui.ui.player.screens.wizard import CreationWizard
+from horizon_tui.ui.widgets.character import AttributeTable
 
 # Points to add on top of the minimums (1,1,1,1,1,0) for the RULES.md worked example 10/10/10/6/5/1.
 WORKED_STEPS = (9, 9, 9, 5, 4, 1)

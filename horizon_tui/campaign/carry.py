@@ -1,0 +1,129 @@
+"""A campaign that remembers: what a fight leaves on the party (health, effects with turns left,
+and, by the campaign's house switches, charges and cooldowns) goes into the next one; NPCs who
+died stay dead. A rest (and the next day, which includes one) resets what the rules reset.
+
+`capture` reads a finished battle into plain data (`Campaign.carried`); `opening_overrides` turns
+that back into GM overrides (engine.overrides) recorded as the new battle's first inputs, so the
+battle still replays from its seed and its inputs. `[campaign]` in rules.toml holds the switches.
+No Textual here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from horizon_tui.content.models import Difficulty
+from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.engine import overrides as ov
+from horizon_tui.engine.battle import Battle, comp, effects, hp, ident
+from horizon_tui.engine.components import Charges, Cooldowns, Presence
+from horizon_tui.engine.sideview import effect_turns_left
+from horizon_tui.engine.usability import cooldown_left
+from horizon_tui.campaign.model import Campaign
+
+CARRIED = "carried from the last fight"
+
+
+def capture(battle: Battle) -> dict[str, dict[str, Any]]:
+    """The party characters' state at the end of a battle, by name (plain JSON data)."""
+    found: dict[str, dict[str, Any]] = {}
+    for e in battle.combatants():
+        if ident(e).kind != "character":
+            continue
+        found[ident(e).name] = {
+            "hp": max(0, hp(e).hp),
+            "max_hp": hp(e).max_hp,
+            "presence": comp(e, Presence).value,
+            "charges": {d.value: n for d, n in comp(e, Charges).pools.items()},
+            "cooldowns": {name: left for name in comp(e, Cooldowns).ready_at
+                          if (left := cooldown_left(battle, e, name))},  # R-6, as enforced
+            "effects": [{"effect": fx.effect, "turns": left, "magnitude": str(fx.magnitude), "stat": fx.stat}
+                        for fx in effects(e).active
+                        if (left := effect_turns_left(fx)) > 0 and fx.effect != "hidden"],  # R-10
+        }
+    return found
+
+
+def fallen_npcs(battle: Battle, campaign: Campaign) -> list[str]:
+    """The campaign's NPCs who died in this battle (by name)."""
+    return [ident(e).name for e in battle.combatants()
+            if comp(e, Presence) is Presence.dead and campaign.npc(ident(e).name) is not None]
+
+
+def after_battle(campaign: Campaign, battle: Battle) -> Campaign:
+    """The campaign with what the battle left: the party's state, and the NPCs who died."""
+    carried = dict(campaign.carried)
+    carried.update({name: state for name, state in capture(battle).items() if campaign.member(name) is not None})
+    dead = set(fallen_npcs(battle, campaign))
+    npcs = tuple(attrs.evolve(n, dead=True) if n.name in dead else n for n in campaign.npcs)
+    return attrs.evolve(campaign, carried=carried, npcs=npcs)
+
+
+def opening_overrides(campaign: Campaign, battle: Battle, rules: Ruleset) -> list:
+    """The overrides that put each party character back as the last fight left it."""
+    switches = rules.campaign
+    changes: list = []
+    for e in battle.combatants():
+        state = campaign.carried.get(ident(e).name)
+        if ident(e).kind != "character" or not state or campaign.member(ident(e).name) is None:
+            continue
+        target = ident(e).id
+        if switches.carry_effects:
+            for fx in state.get("effects", []):
+                changes.append(ov.AddEffect(target, str(fx["effect"]), int(fx["turns"]),
+                                            _fraction(fx.get("magnitude", 0)), fx.get("stat"), CARRIED))
+        if switches.carry_charges:
+            pools = comp(e, Charges).pools
+            for key, n in sorted(state.get("charges", {}).items()):
+                difficulty = Difficulty(key)
+                if difficulty in pools and int(n) < pools[difficulty]:
+                    changes.append(ov.SetCharges(target, key, int(n), CARRIED))
+        if switches.carry_cooldowns:
+            for name, turns in sorted(state.get("cooldowns", {}).items()):
+                if int(turns) > 0 and comp(e, Cooldowns) is not None:
+                    changes.append(ov.SetCooldown(target, name, int(turns), CARRIED))
+        if switches.carry_health:
+            left = min(int(state.get("hp", hp(e).max_hp)), hp(e).max_hp)
+            if state.get("presence") != "active":
+                left = 0  # it fell last time and nobody raised it: it starts down
+            if left < hp(e).hp:
+                changes.append(ov.StartHealth(target, max(0, left), CARRIED))
+    return changes
+
+
+def _fraction(value: Any):
+    from fractions import Fraction
+
+    return Fraction(str(value))
+
+
+def rest(campaign: Campaign, why: str = "") -> Campaign:
+    """A rest: health, charges, cooldowns and effects back to what a fresh battle starts with
+    (the carried state is cleared); the dead stay dead."""
+    if campaign.battle is not None:
+        raise ValueError("a battle is in progress: finish or leave it before resting")
+    hurt = sorted(name for name, state in campaign.carried.items() if is_hurt(state))
+    campaign = attrs.evolve(campaign, carried={}, rests=campaign.rests + 1)
+    text = f"The party rests (rest {campaign.rests})" + (f": {why.strip()}" if why.strip() else "")
+    if hurt:
+        text += "; " + ", ".join(hurt) + " back to full health"
+    return campaign.logged("rest", text, rest=campaign.rests, restored=hurt)
+
+
+def is_hurt(state: dict[str, Any]) -> bool:
+    """Whether a rest changes anything for this member (health, effects, down)."""
+    return (state.get("hp", 0) < state.get("max_hp", 0) or bool(state.get("effects"))
+            or state.get("presence") != "active")
+
+
+def describe(state: dict[str, Any]) -> str:
+    """One member's carried state in words, for the dashboard ("14/30 hp · bleeding 2")."""
+    if not state:
+        return ""
+    parts = [f"{state.get('hp', '?')}/{state.get('max_hp', '?')} hp"]
+    if state.get("presence") not in (None, "active"):
+        parts.append(str(state["presence"]))
+    parts += [f"{fx['effect']} {fx['turns']}" for fx in state.get("effects", [])]
+    return " · ".join(parts)

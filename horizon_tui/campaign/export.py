@@ -1,0 +1,168 @@
+"""The session log as Markdown, twice: the players' recap (the day's conversations with what was
+said, settlement reactions, battles and their results, rests, experience, level-ups and new
+abilities) and the GM's full log (every entry, with the numbers behind it).
+
+The recap leaves out the GM's side of the screen: overrides, the tracker's bookkeeping, the GM's
+dice rolls, NPC statistics (their willpower, the totals and odds of a check against them), NPC
+edits, rules changes, and combatants still hidden at the end. An undone action is gone from both:
+they are read from the campaign, which undo steps back. No Textual here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from horizon_tui.campaign.model import Campaign, LogEntry
+from horizon_tui.rules.numbers import percent_text
+from horizon_tui.storage.atomic import atomic_write
+
+SECTIONS = (
+    ("Conversations", ("check",)),
+    ("Settlement reactions", ("reaction",)),
+    ("Battles", ("battle",)),
+    ("Rests", ("rest",)),
+    ("Experience", ("xp",)),
+    ("Level-ups", ("level_up", "points")),
+    ("New abilities", ("ability",)),
+    ("The party", ("party",)),
+)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\r", "").strip()
+
+
+def _quote(text: str) -> list[str]:
+    return [f"  > {line}" if line.strip() else "  >" for line in _escape(text).splitlines()]
+
+
+def _check(entry: LogEntry) -> list[str]:
+    d = entry.data
+    verdict = "**success**" if d.get("success") else "**failure**"
+    mods = [f"GM modifier {int(d.get('modifier', 0)):+d}"]
+    if d.get("settlement_modifier"):
+        mods.append(f"{d.get('settlement')} {int(d['settlement_modifier']):+d}")
+    elif d.get("settlement"):
+        mods.append(f"in {d['settlement']}")
+    # the totals and the odds would give the NPC's willpower away: the players read the verdict
+    lines = [
+        f"- **{d.get('character')} → {d.get('npc')}**: {d.get('kind')} ({d.get('score_name')}), {', '.join(mods)}: "
+        f"{verdict}",
+        *_quote(d.get("text", "")),
+    ]
+    return lines
+
+
+def _num(value) -> str:
+    return "?" if value is None else f"{float(value):g}"
+
+
+def _battle(entry: LogEntry) -> list[str]:
+    d = entry.data
+    won = {"party": "the party wins", "enemies": "the enemies win", "draw": "a draw"}.get(d.get("winner"), "unfinished")
+    from horizon_tui.campaign.battles import rounds_text
+
+    lines = [f"### {d.get('name', 'A battle')} — {won} after {rounds_text(d.get('rounds', '?'))}"]
+    if d.get("defeated"):
+        lines.append(f"- Defeated: {', '.join(d['defeated'])}")
+    if d.get("fled"):
+        lines.append(f"- Fled: {', '.join(d['fled'])}")
+    if d.get("party"):
+        lines.append("- The party at the end: " + ", ".join(f"{name} {state}" for name, state in d["party"].items()))
+    if d.get("joined"):
+        lines.append(f"- Joined mid-fight: {', '.join(d['joined'])}")
+    if d.get("revived"):
+        lines.append(f"- Back on their feet: {', '.join(d['revived'])}")
+    xp = d.get("xp") or {}
+    if xp:
+        lines.append("- XP earned (R-14): " + ", ".join(f"{name} {n}" for name, n in xp.items()))
+    for ruling in d.get("free_actions") or []:
+        lines.append(f"- Free action — {_without_odds(ruling)}")
+    return lines
+
+
+def _without_odds(ruling: str) -> str:
+    """A free action's ruling as the players heard it: what was tried and whether it worked."""
+    head, sep, tail = ruling.rpartition(", ")
+    if sep and tail.split(":")[0].endswith("%"):
+        return f"{head}: {tail.split(': ', 1)[-1]}"
+    return ruling
+
+
+def day_markdown(campaign: Campaign, day: int) -> list[str]:
+    entries = [e for e in campaign.log if e.day == day]
+    lines = [f"## Day {day}", ""]
+    empty = True
+    for title, kinds in SECTIONS:
+        chosen = [e for e in entries if e.kind in kinds]
+        if not chosen:
+            continue
+        empty = False
+        lines += [f"### {title}" if title != "Battles" else "### Battles", ""]
+        for entry in chosen:
+            if entry.kind == "check":
+                lines += _check(entry)
+            elif entry.kind == "battle":
+                lines += [line.replace("### ", "#### ", 1) if line.startswith("### ") else line for line in _battle(entry)]
+                lines.append("")
+            else:
+                lines.append(f"- {_escape(entry.text)}")
+        lines.append("")
+    if empty:
+        lines += ["Nothing recorded.", ""]
+    return lines
+
+
+def session_markdown(campaign: Campaign, days: list[int] | None = None) -> str:
+    """The days' events (default: today) as one Markdown document."""
+    days = days if days is not None else [campaign.day]
+    title = campaign.name if len(days) != 1 else f"{campaign.name} — day {days[0]}"
+    lines = [f"# {title}", ""]
+    if campaign.party:
+        lines += ["*The party: " + ", ".join(m.name for m in campaign.party) + "*", ""]
+    for day in days:
+        lines += day_markdown(campaign, day)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def gm_markdown(campaign: Campaign, days: list[int] | None = None) -> str:
+    """The GM's full log: every entry of the days, in order, with the numbers the recap hides."""
+    days = days if days is not None else [campaign.day]
+    lines = [f"# {campaign.name} — the GM's log", ""]
+    for day in days:
+        lines += [f"## Day {day}", ""]
+        for entry in (e for e in campaign.log if e.day == day):
+            lines.append(f"- *{entry.kind}* — {_escape(entry.text)}")
+            d = entry.data
+            if entry.kind == "check":
+                odds = d.get("chance")
+                lines.append(f"  - {_num(d.get('attacker_total'))} against {_num(d.get('defender_total'))}"
+                             + (f", odds {percent_text(odds)}" if odds is not None else "")
+                             + (f"; past the daily limit: {d['override']}" if d.get("override") else ""))
+                lines += _quote(d.get("text", ""))
+            elif entry.kind == "battle":
+                for key, label in (("overrides", "override"), ("tracker", "tracker"), ("hidden", "still hidden")):
+                    for item in d.get(key) or []:
+                        lines.append(f"  - {label}: {item}")
+                if d.get("party"):
+                    lines.append("  - the party at the end: " + ", ".join(f"{k} {v}" for k, v in d["party"].items()))
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def export_path(folder: Path, campaign: Campaign, days: list[int] | None, kind: str = "", *,
+                all_days: bool = False) -> Path:
+    from horizon_tui.campaign.campaign_files import slug
+
+    several = all_days or (days is not None and len(days) != 1)
+    suffix = "all-days" if several else f"day-{(days or [campaign.day])[0]}"
+    return folder / f"{slug(campaign.name)}-{suffix}{'-' + kind if kind else ''}.md"
+
+
+def export(folder: Path, campaign: Campaign, days: list[int] | None = None, *, gm: bool = False,
+           all_days: bool = False) -> Path:
+    """The players' recap (or, with `gm`, the GM's full log) as a Markdown file beside the campaigns."""
+    path = export_path(folder, campaign, days, "gm-log" if gm else "", all_days=all_days)
+    text = gm_markdown(campaign, days) if gm else session_markdown(campaign, days)
+    atomic_write(path, text.encode())
+    return path

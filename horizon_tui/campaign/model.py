@@ -1,0 +1,385 @@
+"""A GM's campaign as one immutable value: the party, the NPCs, the in-game day, the session log,
+the campaign's own rules and the battle in progress.
+
+No Textual and no engine here. Every change makes a new `Campaign` (`attrs.evolve`), so undo is
+"go back to the previous value" and a save is one atomic write of one file.
+
+The party is embedded, not referenced: a character's level, slots and charges depend on the
+campaign's house rules (the same file in two campaigns would disagree), one file is one atomic
+write (party and log can never be out of step), and undo restores the whole party exactly. A
+member remembers the file it was imported from (`source`), and can be exported back to one.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.characters import character_from_dict, character_to_dict
+from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.content.guard import LIMIT
+from horizon_tui.content.convert import converter, fraction_to_plain
+from horizon_tui.content.models import ATTRIBUTES, Character, Difficulty
+from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.engine.components import Presence
+from horizon_tui.errors import DataError
+from horizon_tui.rules import progression
+from horizon_tui.rules.numbers import whole
+from horizon_tui.rules.stats import derived_stats
+from horizon_tui.rules.validation import loadout_problems
+
+SCHEMA = 1
+KIND = "horizon-campaign"
+ATTITUDES = ("hostile", "unfriendly", "neutral", "friendly", "ally")
+NPC_SIDES = ("auto", "party", "enemies")  # auto: with the party when friendly or an ally, else against it
+NPC_CONTROLLERS = ("ai", "gm")
+
+
+@attrs.frozen
+class Member:
+    """A party member: the character as its file would hold it, and where it came from."""
+
+    character: Character
+    source: str = ""  # the character file it was imported from, if any
+    notes: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.character.name
+
+
+def rules_minimums() -> dict[str, int]:
+    """R-1's minimums as the shipped rules data sets them (data/rules.toml, [creation]): what an NPC
+    made without attributes starts with, as a new character does (rules.creation.starting_attributes)."""
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.rules.creation import starting_attributes
+
+    return starting_attributes(default_catalogue().rules)
+
+
+@attrs.frozen
+class Npc:
+    """A non-player character the party meets: enough for dialogue checks (R-12) and the roster.
+
+    Derived numbers (R-2) come from `attributes`; the GM may set willpower or health outright."""
+
+    name: str
+    # numbers held to data/limits.toml's ranges when a file is read, as the editor holds them
+    level: int = attrs.field(default=1, metadata=LIMIT("level"))
+    species: str = ""
+    attributes: dict[str, int] = attrs.field(factory=rules_minimums, metadata=LIMIT("attribute"))  # the GM's editor: the campaign's own
+    willpower: Fraction | None = None  # None: from the attributes (R-2)
+    health: int | None = None  # None: from the attributes (R-2)
+    xp: int = attrs.field(default=0, metadata=LIMIT("xp"))  # what the party earns for dealing with it (R-14)
+    checkable: bool = True  # R-12: not every NPC can be talked round
+    attitude: str = "neutral"
+    notes: str = ""
+    # --- in a fight (campaign.battles.npc_character / npc_enemy); defaults keep old campaign files loading
+    race: str = "human"  # a catalogue species id (`species` above is the GM's free text)
+    weapon: str = "dagger"  # a catalogue weapon id
+    armor: str = ""  # a catalogue armour id; "" for none
+    side: str = "auto"  # one of NPC_SIDES
+    controller: str = "ai"  # one of NPC_CONTROLLERS: its AI plays it, or the GM does
+    ai: str = "brute"  # its AI's behaviour profile (content.encounters.AI_PROFILES)
+    targeting: str = "nearest"  # content.encounters.TARGETINGS
+    abilities_from: str = ""  # an enemy type's id (data/enemies): it fights with its abilities and loadout
+    dead: bool = False  # fell in a fight (campaign.carry): it fights no more
+    earned_xp: int = attrs.field(default=0, metadata=LIMIT("xp"))  # an allied NPC's R-14 shares of the battles it fought with the party
+
+    def combat_side(self) -> str:
+        """"party" or "enemies": the side it fights on."""
+        if self.side != "auto":
+            return self.side
+        return "party" if self.attitude in ("friendly", "ally") else "enemies"
+
+    def stats(self, catalogue: Catalogue | None = None, enemies: dict[str, EnemyDef] | None = None) -> dict[str, Fraction]:
+        """The numbers it fights with: rules.character.build over the NPC as the character a battle
+        fields (npc_character) — species (R-3), armour, always-on passives and the rules'
+        `health_scale` (R-2 [H]). Without `enemies`, the passives of `abilities_from` are left out;
+        an NPC the catalogue can't field (an unknown species or weapon id) has R-2 from its own
+        attributes."""
+        from horizon_tui.content.catalogue import default_catalogue
+        from horizon_tui.rules.character import build
+
+        catalogue = catalogue or default_catalogue()
+        npc = self if enemies is not None or not self.abilities_from else attrs.evolve(self, abilities_from="")
+        try:
+            return dict(build(npc_character(npc, catalogue, enemies), catalogue.rules).stats)
+        except ValueError:
+            return derived_stats(self.attributes, health_scale=catalogue.rules.derived_stats.health_scale)
+
+    def effective_willpower(self, catalogue: Catalogue | None = None, enemies: dict[str, EnemyDef] | None = None) -> Fraction:
+        return Fraction(self.willpower) if self.willpower is not None else self.stats(catalogue, enemies)["willpower"]
+
+    def effective_health(self, catalogue: Catalogue | None = None, enemies: dict[str, EnemyDef] | None = None) -> int:
+        """The health a battle starts it with: set by hand, else R-2 as `stats` (health_scale applied)."""
+        return self.health if self.health is not None else whole(self.stats(catalogue, enemies)["health"])
+
+    def free_action_points(self, rules: Ruleset) -> int:
+        return progression.free_action_points(self.level, rules)
+
+
+def npc_character(npc: Npc, catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None) -> Character:
+    """The NPC as a character the engine can field: its attributes, species, weapon and armour,
+    and the abilities and loadout of the enemy type it takes them from (`abilities_from`), which
+    must fit the NPC's own level (R-6). ValueError naming what is missing or doesn't fit."""
+    data: dict[str, Any] = {"name": npc.name, "species": npc.race, "weapon": npc.weapon,
+                            "attributes": {a: int(npc.attributes.get(a, 0)) for a in ATTRIBUTES}}
+    if npc.armor:
+        data["armor"] = npc.armor
+    if npc.abilities_from:
+        template = (enemies or {}).get(npc.abilities_from)
+        if template is None:
+            known = ", ".join(sorted(enemies or {})) or "none loaded"
+            raise ValueError(f"{npc.name}: no enemy type {npc.abilities_from!r} to take abilities from ({known})")
+        kit = character_to_dict(template.character, catalogue)
+        data["abilities"] = kit.get("abilities", [])
+        if "loadout" in kit:
+            data["loadout"] = kit["loadout"]
+    try:
+        character = character_from_dict(data, catalogue, f"NPC {npc.name}")
+    except DataError as exc:
+        raise ValueError("; ".join(str(p) for p in exc.problems)) from None
+    problems = loadout_problems(character, catalogue.rules, f"NPC {npc.name}", level=npc.level)
+    if problems:
+        raise ValueError(f"{npc.name}'s abilities from {npc.abilities_from}: {problems[0].message}")
+    return character
+
+
+@attrs.frozen
+class LogEntry:
+    """One line of the session log: what happened on which in-game day.
+
+    `kind`: check, reaction, battle, xp, points, ability, day, npc, party, rules, roll, note.
+    `data` is plain JSON (what the export and the daily limits read)."""
+
+    day: int
+    kind: str
+    text: str
+    data: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Campaign:
+    name: str
+    seed: int
+    day: int = 1
+    draws: int = 0  # how many times the campaign's random source was used
+    party: tuple[Member, ...] = ()
+    npcs: tuple[Npc, ...] = ()
+    log: tuple[LogEntry, ...] = ()
+    rules: dict[str, Any] = attrs.field(factory=dict)  # overrides of the shipped rules.toml (plain data)
+    battle: dict[str, Any] | None = None  # the battle in progress (campaign.battles), plain data
+    notes: str = ""
+    # what the last fights left on each party member until a rest (campaign.carry): plain data by name
+    carried: dict[str, Any] = attrs.field(factory=dict)
+    rests: int = 0  # rests taken (the log says when)
+
+    # --- look-ups ----------------------------------------------------------------------------
+
+    def member(self, name: str) -> Member | None:
+        return next((m for m in self.party if m.name == name), None)
+
+    def npc(self, name: str) -> Npc | None:
+        return next((n for n in self.npcs if n.name == name), None)
+
+    def today(self, kind: str | None = None) -> list[LogEntry]:
+        return [e for e in self.log if e.day == self.day and (kind is None or e.kind == kind)]
+
+    # --- changes (each returns a new campaign) ---------------------------------------------
+
+    def logged(self, kind: str, text: str, /, **data: Any) -> Campaign:
+        return attrs.evolve(self, log=(*self.log, LogEntry(self.day, kind, text, _plain(data))))
+
+    def with_member(self, old_name: str, member: Member) -> Campaign:
+        party = tuple(member if m.name == old_name else m for m in self.party)
+        return attrs.evolve(self, party=party)
+
+    def with_npc(self, old_name: str | None, npc: Npc) -> Campaign:
+        if old_name is None or self.npc(old_name) is None:
+            return attrs.evolve(self, npcs=(*self.npcs, npc))
+        return attrs.evolve(self, npcs=tuple(npc if n.name == old_name else n for n in self.npcs))
+
+    def rng(self) -> tuple[random.Random, Campaign]:
+        """The campaign's seeded random source for one roll, and the campaign that used it.
+
+        Each roll draws from its own stream (seed, draw number): undoing a roll and rolling
+        again gives the same result, so undo can't be used to re-roll a failed check."""
+        return random.Random(f"{self.seed}:{self.draws}"), attrs.evolve(self, draws=self.draws + 1)
+
+
+# --- plain data ------------------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready: Fractions as numbers, tuples as lists, keys as text."""
+    if isinstance(value, Fraction):
+        return fraction_to_plain(value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def campaign_to_dict(campaign: Campaign, catalogue: Catalogue) -> dict[str, Any]:
+    return {
+        "kind": KIND,
+        "schema": SCHEMA,
+        "name": campaign.name,
+        "seed": campaign.seed,
+        "day": campaign.day,
+        "draws": campaign.draws,
+        "notes": campaign.notes,
+        "party": [
+            {"character": character_to_dict(m.character, catalogue), "source": m.source, "notes": m.notes}
+            for m in campaign.party
+        ],
+        "npcs": [converter.unstructure(n) for n in campaign.npcs],
+        "rules": _plain(campaign.rules),
+        "battle": campaign.battle,
+        "carried": campaign.carried,
+        "rests": campaign.rests,
+        "log": [{"day": e.day, "kind": e.kind, "text": e.text, "data": e.data} for e in campaign.log],
+    }
+
+
+def campaign_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str = "<campaign>") -> Campaign:
+    """Raises DataError naming the file and key of whatever can't be read."""
+    from horizon_tui.content.convert import structure
+
+    if data.get("kind") != KIND:
+        raise DataError.one(file, "kind", f"not a campaign (expected kind = {KIND!r})")
+    schema = data.get("schema")
+    if not isinstance(schema, int) or schema > SCHEMA:
+        raise DataError.one(file, "schema", f"written by a newer Horizon (schema {schema!r})")
+    try:
+        party = []
+        for index, item in enumerate(_list(data, "party", file)):
+            where = f"party.{index}"
+            item = _table(item, where, file)
+            if "character" not in item:
+                raise DataError.one(file, f"{where}.character", "missing: the party member's character")
+            character = character_from_dict(item["character"], catalogue, f"{file}: {where}")
+            party.append(Member(character, _text(item, "source", file, where, ""), _text(item, "notes", file, where, "")))
+        npcs = [structure(n, Npc, file, ("npcs", str(i))) for i, n in enumerate(_list(data, "npcs", file))]
+        for roster, names in (("party", [m.name for m in party]), ("npcs", [n.name for n in npcs])):
+            for index, name in enumerate(names):
+                if name in names[:index]:  # every change finds a member by name
+                    raise DataError.one(file, f"{roster}.{index}", f"{name!r:.40} is already in the {roster} "
+                                        f"(as {roster}.{names.index(name)}): names are unique in a roster")
+        log = []
+        for index, entry in enumerate(_list(data, "log", file)):
+            where = f"log.{index}"
+            entry = _table(entry, where, file)
+            log.append(LogEntry(_whole(entry, "day", file, where), _text(entry, "kind", file, where),
+                                _text(entry, "text", file, where), _table(entry.get("data") or {}, f"{where}.data", file)))
+        return Campaign(
+            name=_text(data, "name", file), seed=_whole(data, "seed", file), day=_whole(data, "day", file, default=1),
+            draws=_whole(data, "draws", file, default=0), party=tuple(party), npcs=tuple(npcs), log=tuple(log),
+            rules=_table(data.get("rules") or {}, "rules", file), battle=_battle(data.get("battle"), file),
+            notes=_text(data, "notes", file, default=""),
+            carried=_carried(data.get("carried") or {}, file), rests=_whole(data, "rests", file, default=0),
+        )
+    except DataError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError.one(file, "", f"not a campaign this version can read ({type(exc).__name__}: "
+                            f"{str(exc)[:120]})") from None
+
+
+_MISSING = object()
+
+
+def _key(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _value(data: dict[str, Any], key: str, file: str, where: str, default: Any) -> Any:
+    if key in data:
+        return data[key]
+    if default is _MISSING:
+        raise DataError.one(file, _key(where, key), "missing")
+    return default
+
+
+def _whole(data: dict[str, Any], key: str, file: str, where: str = "", default: Any = _MISSING) -> int:
+    value = _value(data, key, file, where, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError.one(file, _key(where, key), f"expected a whole number, got {value!r:.40}")
+    return value
+
+
+def _text(data: dict[str, Any], key: str, file: str, where: str = "", default: Any = _MISSING) -> str:
+    value = _value(data, key, file, where, default)
+    if not isinstance(value, str):
+        raise DataError.one(file, _key(where, key), f"expected a text, got {value!r:.40}")
+    return value
+
+
+def _list(data: dict[str, Any], key: str, file: str) -> list[Any]:
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise DataError.one(file, key, f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def _table(value: Any, key: str, file: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise DataError.one(file, key, f"expected a table of keys, got {type(value).__name__}")
+    return dict(value)
+
+
+def _battle(value: Any, file: str) -> dict[str, Any] | None:
+    """The battle in progress as written (campaign.battles rebuilds it, naming what it can't)."""
+    return None if value is None else _table(value, "battle", file)
+
+
+PRESENCES = tuple(p.value for p in Presence)  # what campaign.carry.capture writes
+
+
+@attrs.frozen
+class _CarriedEffect:
+    effect: str
+    turns: int
+    magnitude: str = "0"  # a Fraction as text, "5" or "3/2"
+    stat: str | None = None
+
+
+@attrs.frozen
+class _CarriedState:
+    """The shape campaign.carry.capture writes for one party member: read with its types, so a damaged
+    file names its key instead of crashing the dashboard that draws it."""
+
+    hp: int
+    max_hp: int
+    presence: str
+    charges: dict[Difficulty, int] = attrs.field(factory=dict)
+    cooldowns: dict[str, int] = attrs.field(factory=dict)
+    effects: list[_CarriedEffect] = attrs.field(factory=list)
+
+
+def _carried(data: Any, file: str) -> dict[str, Any]:
+    """The carried state as written (campaign.carry reads it); a wrong shape or type names its key."""
+    from horizon_tui.content.convert import structure
+
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise DataError.one(file, "carried", "a table of party member → their state after the last fight")
+    for name, state in data.items():
+        read = structure(state, _CarriedState, file, ("carried", str(name)))
+        if read.presence not in PRESENCES:
+            raise DataError.one(file, f"carried.{name}.presence",
+                                f"expected one of {', '.join(PRESENCES)}, got {read.presence!r:.40}")
+        for index, fx in enumerate(read.effects):
+            try:
+                Fraction(fx.magnitude)
+            except (ValueError, ZeroDivisionError):
+                raise DataError.one(file, f"carried.{name}.effects.{index}.magnitude",
+                                    f"expected a number as text (\"5\", \"3/2\"), got {fx.magnitude!r:.40}") from None
+    return {str(k): dict(v) for k, v in data.items()}

@@ -1,9 +1,0 @@
-"""`textual run --dev horizon_tui.tui.dev`: the player app under Textual's devtools console.
-
-Saves go where `horizon` puts them (the user data folder, or `$HORIZON_DATA_DIR`).
-"""
-
-from horizon_tui.paths import default_saves_dir
-from horizon_tui.tui.app import create_app
-
-app = create_app(default_saves_dir())

@@ -1,0 +1,234 @@
+"""Starting, saving, resuming and ending a battle for the character being played.
+
+A battle in progress is saved as `SAVES/battles/<character file stem>.json` at the end of every
+turn of the player's and when the screen closes; finishing the battle removes it and adds the
+XP to the character (R-14), saved like any other change.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import attrs
+
+from horizon_tui.errors import DataError, HorizonError
+
+SEED_ENV = "HORIZON_SEED"
+
+if TYPE_CHECKING:
+    from horizon_tui.engine.persist import BattleSession
+    from horizon_tui.ui.player.app import HorizonApp
+
+
+def battle_save_path(app: HorizonApp, character_path: Path) -> Path:
+    return app.library.saves_dir / "battles" / f"{character_path.stem}.json"
+
+
+def _enemies(app: HorizonApp):
+    from horizon_tui.tools.validate_encounters import checked_enemies
+
+    cache = getattr(app, "_enemy_defs", None)
+    if cache is None:
+        cache = checked_enemies(app.catalogue)  # checked as `horizon validate` checks each enemy
+        app._enemy_defs = cache  # noqa: SLF001 - per-app cache, not a module global
+    return cache
+
+
+def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None) -> None:
+    """Form the battle (refusals are reported, nothing starts) and open the battlefield. `party`:
+    `PartyMember`s (hot-seat: each played by you or its AI); default, the character being played."""
+    session = form(app, encounter_path, seed, party)
+    if session is not None:
+        open_session(app, session)
+
+
+def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None):
+    """The battle `start` opens, formed and begun but not shown: a `BattleSession`, or None when
+    it can't start (said to the player), so that nothing else has to change for a battle that
+    never begins (the one in progress is put aside only once the new one is formed)."""
+    from horizon_tui.engine.battle import BattleError, PartyMember, create_battle
+    from horizon_tui.engine.encounter import load_encounter
+    from horizon_tui.engine.persist import BattleSession
+
+    session = app.session
+    if session is None:
+        app.notify("Load a character first.", severity="warning")
+        return None
+    if seed is None and os.environ.get(SEED_ENV, "").strip().isdigit():
+        seed = int(os.environ[SEED_ENV])  # a fixed seed for tests and for replaying a bug report
+    party = list(party) if party else [PartyMember(session.character, "player")]
+    if not app.overrides_allowed:  # R-6 [H]: without a GM, abilities use the rules' numbers
+        from horizon_tui.rules.creation import solo_character
+
+        party = [attrs.evolve(m, character=solo_character(m.character, app.rules)) for m in party]
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    try:
+        enemies = _enemies(app)
+        setup = load_encounter(encounter_path, app.catalogue, enemies)
+        battle = create_battle(setup, party, seed, app.catalogue, enemies)
+    except (DataError, BattleError, HorizonError) as exc:
+        message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
+        app.notify(message, title="This battle can't start", severity="error", timeout=10)
+        return None
+    from horizon_tui.engine.runner import begin
+
+    begin(battle)
+    return BattleSession(battle, str(encounter_path), party)
+
+
+def enemy_ids(app: HorizonApp) -> list[str] | None:
+    """The enemy catalogue's ids (what a companion may name), None if it can't be loaded."""
+    try:
+        return sorted(_enemies(app))
+    except (DataError, HorizonError):
+        return None
+
+
+def saved_battle(app: HorizonApp) -> Path | None:
+    if app.session is None:
+        return None
+    path = battle_save_path(app, app.session.path)
+    return path if path.exists() else None
+
+
+def put_aside(app: HorizonApp) -> Path | None:
+    """Keep the battle in progress aside (`storage.records.keep_battle`: `battles/kept/`, listed by
+    Load ▸ Battles and resumable from there), so another can start. Nothing is deleted. Under
+    the character's lock: HorizonError (nothing moved) in a window that no longer holds it."""
+    from horizon_tui.storage.records import keep_battle
+
+    path = saved_battle(app)
+    if path is None or app.session is None:
+        return None
+    with app.save_guard():  # LockLost if another window took the character (and its battle) over
+        return keep_battle(path, app.session.path.stem)
+
+
+def resume(app: HorizonApp, fresh=None) -> None:
+    """Replay the saved battle to where it was left. A save that can't be read is offered to be
+    set aside (moved to `battles/damaged/`, never deleted) and, with `fresh`, a new battle started."""
+    from horizon_tui.engine.persist import load_session
+
+    path = saved_battle(app)
+    if path is None:
+        return
+    try:
+        session = load_session(path, app.catalogue, _enemies(app))
+    except DataError as exc:
+        app.notify(str(exc.problems[0]), title="The saved battle can't be resumed", severity="error", timeout=10)
+        _offer_set_aside(app, path, exc, fresh)
+        return
+    open_session(app, session)
+
+
+def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None:
+    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+    from horizon_tui.play.library import move_to_damaged, short_problem
+
+    def answered(yes: bool | None) -> None:
+        if not yes:
+            app.notify(f"{path.name} is left as it is.", title="Not resumed")
+            return
+        try:
+            moved = move_to_damaged(path)
+        except OSError as error:
+            app.notify(f"{path.name} can't be moved: {error.strerror or error}", title="Not moved", severity="error")
+            return
+        app.notify(f"Set aside as {moved}", title="Damaged battle save")
+        if fresh is not None:
+            fresh()
+
+    app.push_screen(ConfirmDialog(
+        f"The saved battle can't be resumed: {short_problem(exc.problems[0])}\n\nSet it aside "
+        f"(moved to battles/damaged/, never deleted) and start fresh?",
+        title="Damaged battle save", yes="Set aside"), answered)
+
+
+def open_session(app: HorizonApp, session: BattleSession) -> None:
+    from horizon_tui.ui.battle.screen import BattleScreen
+
+    character_path = app.session.path
+
+    def autosave(s: BattleSession) -> None:
+        from horizon_tui.engine.persist import save_session
+
+        with app.save_guard():  # the character's lock: a session that took it over is not written over
+            save_session(battle_save_path(app, character_path), s, app.catalogue)
+
+    app.push_screen(BattleScreen(session, on_end=lambda s: finish(app, s, character_path), autosave=autosave))
+
+
+def summary_rows(session: BattleSession) -> list[tuple[str, ...]]:
+    from horizon_tui.engine.battle import comp, ident
+    from horizon_tui.engine.components import Presence, Tally
+
+    rows = []
+    for e in session.battle.combatants():
+        i, tally = ident(e), comp(e, Tally)
+        rows.append((i.name, i.base_team, str(tally.damage_dealt), str(tally.damage_taken),
+                     str(tally.effects_applied), comp(e, Presence).value))
+    return rows
+
+
+def finish(app: HorizonApp, session: BattleSession, character_path: Path) -> None:
+    """Show the summary, give the XP, keep the battle's record (`storage.records`, as a morgue file),
+    go back to the sheet."""
+    from horizon_tui.rules.texts import counted
+    from horizon_tui.ui.battle.dialogs import SUMMARY_COLUMNS, BattleSummary
+
+    result = session.battle.result
+    assert result is not None
+    headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
+    headline += f"  {counted(result.rounds, 'round')}."
+    names = [m.character.name for m in session.party]
+    footer = "  ".join(f"{n} gains {result.xp[n]} XP." if result.xp.get(n) else f"{n} gains no XP."
+                       for n in names)
+    rows = summary_rows(session)
+    record = _keep_record(app, session, character_path, headline, rows, SUMMARY_COLUMNS, footer)
+
+    def done(_: None) -> None:
+        save = battle_save_path(app, character_path)
+        try:  # under the character's lock: a window that took it over may have a battle of its own there
+            with app.save_guard():
+                for old in (save, *(save.with_name(f"{save.name}.{n}") for n in range(1, 4))):
+                    old.unlink(missing_ok=True)  # the battle in progress is over: its record is kept instead
+        except HorizonError:
+            pass  # read-only here, or taken over: that battle file is not this window's to delete
+        if app.session is not None and app.session.path == character_path:
+            gained = result.xp.get(app.session.character.name, 0)
+            if gained:
+                character = app.session.character
+                app.commit(attrs.evolve(character, xp=character.xp + gained))
+                app.notify(f"{character.name} gains {gained} XP.", title="Experience")
+        for member in session.party[1:]:
+            app.give_xp(member.character.name, result.xp.get(member.character.name, 0))
+        app.pop_screen()
+        if app.session is not None:
+            app.open_character(app.session.path, app.session.character)
+
+    hint = "enter: back to the character sheet"
+    if record is not None:
+        hint += f"  (record kept: Load ▸ Battles, {record.name})"
+    app.push_screen(BattleSummary(headline, rows, footer, hint=hint), done)
+
+
+def _keep_record(app: HorizonApp, session: BattleSession, character_path: Path, headline: str,
+                 rows: list[tuple[str, ...]], header: tuple[str, ...], footer: str) -> Path | None:
+    """The finished battle's record (text and replayable JSON) under `SAVES/records/`."""
+    from horizon_tui.engine.narrate import describe
+    from horizon_tui.engine.persist import session_to_dict
+    from horizon_tui.storage.records import record_text, write_record
+
+    battle = session.battle
+    lines = [line for line in (describe(battle, e) for e in battle.log) if line]
+    title = f"{', '.join(m.character.name for m in session.party)} — {Path(session.encounter).stem} (seed {battle.seed})"
+    try:
+        return write_record(app.library.saves_dir, character_path.stem,
+                            record_text(title, headline, rows, header, footer, lines),
+                            session_to_dict(session, app.catalogue))
+    except OSError as exc:
+        app.notify(f"The battle's record wasn't kept: {exc}", severity="error", timeout=10)
+        return None

@@ -1,0 +1,274 @@
+"""The battlefield's input modes: small objects that turn a key command (the id of a binding in
+`play.keymap`, without its `battle.` prefix) into what should happen — `Act(action)` (submit it,
+after a question if `ask` is set), `Switch(mode)` (another mode; `None` is back to moving) or
+`Stay(say)` (nothing happens; `say` explains, `refused` rings the bell). No Textual here: the
+screen applies the outcome, the tests call `on_key` directly.
+
+Every cursor mode (look, travel, target, and the GM's) moves its cursor with the same direction
+keys as the character moves, and never scrolls the map instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+
+from horizon_tui.content.models import Ability, Target
+from horizon_tui.engine import targeting
+from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait
+from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident, pos, team
+from horizon_tui.engine.components import Loadout, Presence, TurnState
+from horizon_tui.engine.sideview import Eyes, hidden_from, targetable, visible_units
+from horizon_tui.engine.usability import ability_refusal, turn_refusal
+
+DIRECTIONS = {
+    "up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0),
+    "up_left": (-1, -1), "up_right": (1, -1), "down_left": (-1, 1), "down_right": (1, 1),
+}
+
+
+@attrs.frozen
+class Act:
+    action: object
+    ask: str | None = None  # a question to answer yes to first (fleeing)
+
+
+@attrs.frozen
+class Switch:
+    mode: Mode | None  # None: back to moving
+
+
+@attrs.frozen
+class Stay:
+    say: str = ""
+    refused: bool = False
+
+
+Outcome = Act | Switch | Stay
+
+
+def flee_question(battle: Battle, me: Entity) -> str:
+    """What stepping off the edge costs, asked before it happens (R-8 fleeing, R-14 XP)."""
+    name = ident(me).name
+    others = [e for e in battle.active.values() if team(e) == team(me) and e is not me]
+    if others:
+        return (f"Flee the battle? {name} leaves it for good and earns no XP from it "
+                f"({len(others)} of the side fight on without {name}).")
+    return (f"Flee the battle? It counts as a defeat: {name} leaves the battlefield for good, the battle "
+            "ends and no XP is earned from it.")
+
+
+class Mode:
+    """A key → an outcome. `cursor` is the cell a cursor mode points at (None when moving)."""
+
+    name = "mode"
+    cursor: tuple[int, int] | None = None
+    eyes: Eyes = None  # whose sight the player uses (`engine.sideview`): a table seat's characters
+
+    def on_key(self, key: str, me: Entity | None) -> Outcome:
+        return Stay()
+
+
+class MoveMode(Mode):
+    """Steps (a bump on an enemy attacks), and the keys that open the other modes."""
+
+    name = "move"
+
+    def __init__(self, battle: Battle, *, eyes: Eyes = None) -> None:
+        self.battle = battle
+        self.eyes = eyes
+
+    def on_key(self, key: str, me: Entity | None) -> Outcome:
+        if key == "look":
+            return Switch(LookMode(self.battle, me, self._look_start(me), eyes=self.eyes))
+        if me is None:
+            return Stay()  # not the player's turn: only looking
+        if key in DIRECTIONS:
+            return self.step(me, key)
+        if key == "wait":
+            return Act(Wait(ident(me).id))
+        if key == "travel":
+            if comp(me, TurnState).movement_left <= 0:
+                return Stay(f"{ident(me).name} has no movement left this turn", refused=True)
+            return Switch(TravelMode(self.battle, me, eyes=self.eyes))
+        if key == "attack":
+            problem = turn_refusal(self.battle, me)
+            if problem:
+                return Stay(f"Attack: {problem}", refused=True)
+            if not targetable(self.battle, me, self.eyes):
+                return Stay("Attack: no enemy in sight", refused=True)
+            return TargetMode.for_attack(self.battle, me, eyes=self.eyes).opened()
+        if key.startswith("ability"):
+            return self.ability(me, int(key[len("ability"):]))
+        return Stay()
+
+    def _look_start(self, me: Entity | None) -> tuple[int, int]:
+        current = me or self.battle.current
+        if current is not None and comp(current, Presence) is Presence.active:
+            return pos(current)
+        return (0, 0)
+
+    def step(self, me: Entity, direction: str) -> Outcome:
+        dx, dy = DIRECTIONS[direction]
+        x, y = pos(me)
+        to = (x + dx, y + dy)
+        if not self.battle.battlefield.in_bounds(to):
+            if comp(me, TurnState).movement_left <= 0:
+                return Act(Move(ident(me).id, to))  # refused by the engine (no movement), nothing to ask
+            return Act(Move(ident(me).id, to), ask=flee_question(self.battle, me))
+        other = self.battle.at(to)
+        if other is not None and team(other) != team(me) and not hidden_from(other, team(me)):
+            return Act(Attack(ident(me).id, ident(other).id))  # bump to attack
+        return Act(Move(ident(me).id, to))
+
+    def ability(self, me: Entity, number: int) -> Outcome:
+        """Slot `number`: refused at the key when it can't be used now (R-6), before any cursor."""
+        slotted = list(comp(me, Loadout).slotted)
+        if not 1 <= number <= len(slotted):
+            return Stay(f"no ability in slot {number}", refused=True)
+        name = slotted[number - 1]
+        problem = ability_refusal(self.battle, me, name)
+        if problem:
+            return Stay(f"{name}: {problem}", refused=True)
+        ability = gear(me).character.ability(name)
+        if ability.target is Target.self:
+            return Act(UseAbility(ident(me).id, name))
+        if ability.target is Target.enemy and not targetable(self.battle, me, self.eyes):
+            return Stay(f"{name}: no enemy in sight", refused=True)
+        return TargetMode.for_ability(self.battle, me, ability, eyes=self.eyes).opened()
+
+
+class CursorMode(Mode):
+    """A cursor on the map: the direction keys move it, tab jumps between targets, esc leaves."""
+
+    name = "cursor"
+
+    def __init__(self, battle: Battle, me: Entity | None, start: tuple[int, int], *, eyes: Eyes = None) -> None:
+        self.battle = battle
+        self.me = me
+        self.cursor = start
+        self.eyes = eyes
+
+    def on_key(self, key: str, me: Entity | None) -> Outcome:
+        if key in DIRECTIONS:
+            dx, dy = DIRECTIONS[key]
+            x, y = self.cursor
+            if self.battle.battlefield.in_bounds((x + dx, y + dy)):
+                self.cursor = (x + dx, y + dy)
+            return Stay()
+        if key == "cancel":
+            return Switch(None)
+        if key == "next":
+            cells = [pos(e) for e in self.targets()]
+            if cells:
+                index = (cells.index(self.cursor) + 1) % len(cells) if self.cursor in cells else 0
+                self.cursor = cells[index]
+            return Stay()
+        if key == "confirm":
+            return self.confirm()
+        return Stay()
+
+    def targets(self) -> list[Entity]:
+        return targetable(self.battle, self.me, self.eyes) if self.me is not None else []
+
+    def confirm(self) -> Outcome:
+        return Stay()
+
+
+class LookMode(CursorMode):
+    """Examine any cell; tab visits everyone the side can see."""
+
+    name = "look"
+
+    def targets(self) -> list[Entity]:
+        side = team(self.me) if self.me is not None else None
+        return [e for e in visible_units(self.battle, side, eyes=self.eyes) if e is not self.me]
+
+
+class TravelMode(CursorMode):
+    """Pick a cell; enter walks there along the cheapest path, as far as the movement allows."""
+
+    name = "travel"
+
+    def __init__(self, battle: Battle, me: Entity, *, eyes: Eyes = None) -> None:
+        super().__init__(battle, me, pos(me), eyes=eyes)
+
+    def confirm(self) -> Outcome:
+        if self.cursor == pos(self.me):
+            return Stay("pick another cell first", refused=True)
+        return Act(Move(ident(self.me).id, self.cursor, partial=True))
+
+
+class TargetMode(CursorMode):
+    """Aim an attack, an ability or a free action. `preview(cell)` is the engine's answer for
+    the cell (reach, area, odds, why it would be refused); `make(cell)` the action to submit."""
+
+    name = "target"
+
+    def __init__(self, battle: Battle, me: Entity, label: str,
+                 preview: Callable[[tuple[int, int]], targeting.Preview],
+                 make: Callable[[tuple[int, int]], object | None], *, ability: Ability | None = None,
+                 start: tuple[int, int] | None = None, free_action: bool = False, eyes: Eyes = None) -> None:
+        first = targetable(battle, me, eyes)
+        super().__init__(battle, me, start or (pos(first[0]) if first else pos(me)), eyes=eyes)
+        self.label = label
+        self.preview = preview
+        self.make = make
+        self.ability = ability
+        self.free_action = free_action  # a stock free action (R-13): its stated chance, no damage
+
+    @classmethod
+    def for_attack(cls, battle: Battle, me: Entity, *, eyes: Eyes = None) -> TargetMode:
+        def make(cell):
+            target = battle.at(cell)
+            return Attack(ident(me).id, ident(target).id) if target is not None else None
+
+        return cls(battle, me, "Attack", lambda cell: targeting.attack_preview(battle, me, cell), make, eyes=eyes)
+
+    @classmethod
+    def for_ability(cls, battle: Battle, me: Entity, ability: Ability, *, eyes: Eyes = None) -> TargetMode:
+        me_id = ident(me).id
+
+        def make(cell):
+            if ability.target in (Target.area, Target.line):
+                return UseAbility(me_id, ability.name, at=cell)
+            target = battle.at(cell)
+            return UseAbility(me_id, ability.name, target=ident(target).id) if target is not None else None
+
+        return cls(battle, me, ability.name, lambda cell: targeting.ability_preview(battle, me, ability, cell), make,
+                   ability=ability, start=pos(me) if ability.target is Target.ally else None, eyes=eyes)
+
+    def opened(self) -> Outcome:
+        """Switch to this cursor, unless no target could be picked at all: then say why at the
+        key (the nearest one's reason), before any cursor and spending nothing."""
+        aimed_at_cells = self.ability is not None and self.ability.target in (Target.area, Target.line)
+        targets = self.targets()
+        if not aimed_at_cells and targets:
+            problems = [self.preview(pos(e)).problem for e in targets]
+            if all(problems):
+                return Stay(f"{self.label}: {problems[0]}", refused=True)
+        return Switch(self)
+
+    def targets(self) -> list[Entity]:
+        if self.ability is not None and self.ability.target is Target.ally:
+            return [e for e in self.battle.active.values() if team(e) == team(self.me)]
+        return super().targets()
+
+    def confirm(self) -> Outcome:
+        problem = self.preview(self.cursor).problem
+        if problem:
+            return Stay(f"{self.label}: {problem}", refused=True)
+        action = self.make(self.cursor)
+        if action is None:
+            return Stay(f"{self.label}: no one there", refused=True)
+        return Act(action)
+
+
+class NamedMode(CursorMode):
+    """A cursor mode known by name only, for a screen that handles its keys itself (the GM's
+    "place" before it has a mode object); moving its cursor works as in every mode."""
+
+    def __init__(self, battle: Battle, name: str, start: tuple[int, int] | None) -> None:
+        super().__init__(battle, None, start or (0, 0))
+        self.name = name

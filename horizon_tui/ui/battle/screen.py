@@ -1,0 +1,575 @@
+"""The battle screen: the battlefield, the initiative bar, the enemies in sight, the active
+combatant, the ability slots, the log.
+
+The keys are the table in `play.keymap` (rebindable by id); each goes to the input mode in force
+(`ui.battle.modes`: moving, looking, travelling, targeting), which answers Act / Switch / Stay;
+this screen applies the answer, asking first when the mode says so (fleeing). Enemies act one turn
+at a time with a short delay the player can speed up or skip. What is drawn is the side's view
+from the engine (`engine.sideview`); the screen only asks the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import RichLog, Static
+
+from horizon_tui.engine import ai, targeting
+from horizon_tui.engine.actions import FreeAction, Impossible, Move, move_costs
+from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident, pos, team
+from horizon_tui.engine.components import FreeActions, Loadout, Presence
+from horizon_tui.engine.narrate import describe
+from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.runner import needs_input, submit
+from horizon_tui.engine.sideview import Eyes, side_view, unseen_ids
+from horizon_tui.engine.usability import ability_refusal, free_action_refusal
+from horizon_tui.ui.battle import panels
+from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
+    DIRECTIONS, Act, CursorMode, Mode, MoveMode, NamedMode, Stay, Switch, TargetMode,
+)
+from horizon_tui.ui.battle.view import Overlay, glyph_map
+from horizon_tui.ui.battle.widget import BattlefieldView
+from horizon_tui.play.keymap import battle_bindings
+from horizon_tui.ui.widgets.bars import KeyBar
+
+SPEEDS = (0.8, 0.4, 0.15, 0.03)  # seconds between enemy turns
+
+
+class BattleScreen(Screen):
+    """One battle, played by the party's side from the keyboard."""
+
+    BINDINGS = battle_bindings()
+    AUTO_FOCUS = None  # nothing focused: every key goes to the screen's bindings (tui/keymap.py)
+
+    def __init__(self, session: BattleSession, *, on_end: Callable[[BattleSession], None] | None = None,
+                 autosave: Callable[[BattleSession], None] | None = None, side: str | None = "party",
+                 eyes: Eyes = None, id: str | None = "battle-field") -> None:
+        super().__init__(id=id)
+        self.session = session
+        self.battle: Battle = session.battle
+        self.on_end = on_end
+        self.autosave = autosave
+        self.eyes = eyes  # a table seat's characters: the player sees through their eyes only
+        self.input: Mode = MoveMode(self.battle, eyes=eyes)
+        self.prompt = ""
+        self.speed = 1
+        self.side = side  # the side whose sight is shown; None: the GM sees everything
+        self.glyphs = glyph_map(self.battle)
+        self.more = False  # a turn wrote more than the log pane shows: wait for a key
+        self._ai_timer = None
+        self._finished = False
+        self._turn_lines = 0
+        self._lines: list[str] = []  # every log line written, for `m` (the pane keeps the last 500)
+        self._centre = False
+
+    # --- the mode in force, by name (the GM's screen sets "place") -----------------------------
+
+    @property
+    def mode(self) -> str:
+        return self.input.name
+
+    @mode.setter
+    def mode(self, name: str) -> None:
+        self.input = MoveMode(self.battle, eyes=self.eyes) if name == "move" else NamedMode(self.battle, name, self.cursor)
+
+    @property
+    def cursor(self) -> tuple[int, int] | None:
+        return self.input.cursor
+
+    @cursor.setter
+    def cursor(self, xy: tuple[int, int] | None) -> None:
+        if isinstance(self.input, CursorMode) and xy is not None:
+            self.input.cursor = xy
+
+    @property
+    def mode_label(self) -> str:
+        return getattr(self.input, "label", "")
+
+    # --- layout ---------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="initiative", markup=False)
+        with Horizontal(id="battle-main"):
+            with Vertical(id="map-column"):
+                view = BattlefieldView(self.battle, self.side, id="map")
+                view.glyphs = self.glyphs
+                yield view
+                yield Static(id="legend", markup=False)
+            side = VerticalScroll(id="battle-side")
+            side.can_focus = False  # a focused scroller would take the arrows, PgUp, Home from moving
+            with side:
+                yield Static(id="unit", markup=False)
+                yield Static(id="enemies", markup=False)
+                yield Static(id="slots", markup=False)
+        yield Static(id="status", markup=False)
+        log = RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        log.can_focus = False  # likewise; `m` opens the whole log to scroll
+        yield log
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        log = self.query_one("#log", RichLog)
+        for event in self.battle.log:
+            self._log(event, log)
+        self._turn_lines = 0
+        self.battle.listeners.append(self._on_event)
+        self._centre = True  # the battle opens centred on the character
+        self.refresh_all()
+        self._schedule_ai()
+
+    def on_unmount(self) -> None:
+        if self._on_event in self.battle.listeners:
+            self.battle.listeners.remove(self._on_event)
+        self._save()
+
+    def _on_event(self, event) -> None:
+        self._log(event, self.query_one("#log", RichLog))
+
+    def _log(self, event, log: RichLog) -> None:
+        line = describe(self.battle, event, unseen_ids(self.battle, self.side, self.eyes))
+        if line:
+            self._lines.append(line)
+            self._turn_lines += 1
+            log.write(Text(line, style="bold" if event.type in ("result", "defeated", "round") else ""))
+
+    def log_lines(self) -> list[str]:
+        """The whole log as it was written here: each line named whom its reader could see then."""
+        return list(self._lines)
+
+    def _check_more(self) -> None:
+        """`--more--`: the last turn wrote more lines than the log pane shows."""
+        room = max(1, self.query_one("#log", RichLog).size.height)
+        if self._turn_lines > room and not self.battle.over:
+            self.more = True
+        self._turn_lines = 0
+
+    # --- turn flow -------------------------------------------------------------------------------
+
+    @property
+    def me(self) -> Entity | None:
+        current = self.battle.current
+        return current if current is not None and needs_input(self.battle, current) else None
+
+    def _schedule_ai(self) -> None:
+        if self._ai_timer is not None:
+            self._ai_timer.stop()
+            self._ai_timer = None
+        if self.battle.over:
+            self._finish()
+            return
+        if self.me is None and self.battle.current is not None and not self.more:
+            self._ai_timer = self.set_timer(SPEEDS[self.speed], self._ai_step)
+
+    def _ai_step(self) -> None:
+        self._ai_timer = None
+        current = self.battle.current
+        if current is not None and not self.battle.over and not needs_input(self.battle, current):
+            ai.take_turn(self.battle, current)
+            self._check_more()
+        self.refresh_all()
+        if self.me is not None:
+            self._save()
+        self._schedule_ai()
+
+    def refuse(self, reason: str) -> bool:
+        """Say why in the status line, with a bell; False, for the callers that return it."""
+        self.prompt = reason
+        self.app.bell()
+        self.refresh_all()
+        return False
+
+    def _act(self, action) -> bool:
+        """Submit a player action; report a refusal in the status line."""
+        me = self.me
+        if me is None:
+            return False
+        before = self.battle.current
+        outcome = submit(self.battle, action, self.session.inputs)
+        if isinstance(outcome, Impossible):
+            return self.refuse(outcome.reason)
+        self.prompt = ""
+        self._leave_mode()
+        self._check_more()
+        if self.battle.current is not before:
+            self._save()
+        self.after_input(action, outcome)
+        self.refresh_all()
+        self._schedule_ai()
+        return True
+
+    def after_input(self, action, outcome) -> None:
+        """Called after each accepted player or GM input; the GM's screen logs and saves here."""
+
+    def _save(self) -> None:
+        if self.autosave is not None and not self.battle.over:
+            try:
+                self.autosave(self.session)
+            except Exception as exc:  # noqa: BLE001 - a failed save must not end the battle
+                self.notify(f"Battle not saved: {exc}", severity="error")
+
+    def _finish(self) -> None:
+        if self._finished:
+            return
+        self._finished = True
+        self.refresh_all()
+        if self.on_end is not None:
+            self.on_end(self.session)
+
+    # --- keys → the mode in force → what happens --------------------------------------------------
+
+    def on_key(self, event) -> None:
+        """While `--more--` is up, any key goes on, space and keys bound to nothing included (as
+        in NetHack's --more--). The log's key and the app's own (help, the palette, quitting)
+        keep their work, whatever keys a keymap file gave them: read from the live bindings."""
+        if not self.more:
+            return
+        bound = self.active_bindings.get(event.key)
+        if bound is not None and (bound.node is self.app or bound.binding.action == "log"):
+            return
+        event.stop()
+        event.prevent_default()
+        self.key("more")
+
+    def key(self, command: str) -> None:
+        """One key command (a `play.keymap` id without `battle.`) through the mode in force."""
+        if self.more:
+            self.more = False  # the key only dismisses --more--
+            self.refresh_all()
+            self._schedule_ai()
+            return
+        self.apply(self.input.on_key(command, self.me))
+
+    def apply(self, outcome) -> None:
+        if isinstance(outcome, Act):
+            if outcome.ask:
+                from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+
+                self.app.push_screen(ConfirmDialog(outcome.ask, yes="Flee", no="Stay", title="Flee?"),
+                                     lambda yes: yes and self._act(outcome.action))
+                return
+            self._act(outcome.action)
+        elif isinstance(outcome, Switch):
+            self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle, eyes=self.eyes)
+            self.prompt = ""
+            self.refresh_all()
+        elif isinstance(outcome, Stay):
+            if outcome.refused:
+                self.refuse(outcome.say)
+                return
+            if outcome.say:
+                self.prompt = outcome.say
+            self.refresh_all()
+
+    def _leave_mode(self) -> None:
+        self.input = MoveMode(self.battle, eyes=self.eyes)
+
+    def action_direction(self, name: str) -> None:
+        self.key(name)
+
+    def action_attack(self) -> None:
+        self.key("attack")
+
+    def action_ability(self, number: int) -> None:
+        self.key(f"ability{number}")
+
+    def action_look(self) -> None:
+        self.key("look")
+
+    def action_travel(self) -> None:
+        self.key("travel")
+
+    def action_confirm(self) -> None:
+        self.key("confirm")
+
+    def action_next_target(self) -> None:
+        self.key("next")
+
+    def action_cancel(self) -> None:
+        self.key("cancel")
+
+    def action_wait(self) -> None:
+        self.key("wait")
+
+    # --- drawing ---------------------------------------------------------------------------------
+
+    def refresh_all(self) -> None:
+        battle = self.battle
+        view = self.query_one("#map", BattlefieldView)
+        known = side_view(battle, self.side, self.eyes)
+        current = battle.current
+        view.redraw(known.visible, ident(current).id if current is not None else None, self._overlay(),
+                    remembered=known.remembered)
+        focus = self.cursor
+        if focus is None:
+            mine = self.me or (current if current is not None and known.unit(ident(current).id) else None)
+            if mine is not None and comp(mine, Presence) is Presence.active:
+                focus = pos(mine)
+        if focus is not None:
+            view.keep_in_view(focus, centred=self._centre)
+            self._centre = False
+        self.query_one("#initiative", Static).update(self._initiative_text(known))
+        self.query_one("#unit", Static).update(self._unit_panel(known))
+        me = self.me
+        self.query_one("#enemies", Static).update(panels.enemies_text(known, self.glyphs, me or current))
+        self.query_one("#legend", Static).update(panels.legend_text(battle, known, self.glyphs))
+        self.query_one("#slots", Static).update(self._slots_text(me))
+        self.query_one("#status", Static).update(self._status_text())
+
+    def _unit_panel(self, known) -> Text:
+        me = self.me
+        if isinstance(self.input, TargetMode) and me is not None:
+            return panels.targets_text(self.battle, self.input, me)
+        shown = self._shown_unit(known.visible)
+        if shown is None:
+            return Text("")
+        unit = known.unit(ident(shown).id)
+        return panels.unit_text(self.battle, unit, current=shown is self.battle.current, detailed=self.mode == "look")
+
+    def _overlay(self) -> Overlay | None:
+        me = self.me
+        if self.mode == "move" or self.cursor is None:
+            return None
+        if self.mode == "look" or me is None:
+            return Overlay(cursor=self.cursor)
+        if self.mode == "travel":
+            from horizon_tui.engine.actions import blocked_for
+
+            path = self.battle.battlefield.path(pos(me), self.cursor, blocked_for(self.battle, me),
+                                                **move_costs(self.battle, me))
+            return Overlay(path=path, cursor=self.cursor)
+        if not isinstance(self.input, TargetMode):
+            return Overlay(cursor=self.cursor)
+        preview = self.input.preview(self.cursor)
+        reach = targeting.reach_mask(self.battle, pos(me), preview.reach)
+        greyed = [pos(e) for e in self.input.targets() if self.input.preview(pos(e)).problem]
+        return Overlay(reach=reach, area=preview.cells, cursor=self.cursor, cursor_blocked=bool(preview.problem),
+                       greyed=greyed)
+
+    def _initiative_text(self, known) -> Text:
+        text = Text(f"Round {self.battle.round}  ", style="bold")
+        current = self.battle.current
+        for cid in self.battle.order:
+            e = self.battle[cid]
+            if known.unit(cid) is None and comp(e, Presence) is Presence.active:
+                continue  # not seen by the side: its place in the order is not shown either
+            presence = comp(e, Presence)
+            style = "cyan" if team(e) == "party" else "red"
+            if presence is not Presence.active:
+                style = "dim strike"
+            if e is current:
+                style += " reverse"
+            text.append(f" {self.glyphs.get(cid, '')} {ident(e).name} ", style=style)
+        return text
+
+    def _shown_unit(self, visible) -> Entity | None:
+        if self.cursor is not None:
+            e = self.battle.at(self.cursor)
+            if e is not None and side_view(self.battle, self.side, self.eyes).unit(ident(e).id) is not None:
+                return e
+        return self.me or self.battle.current
+
+    def _slots_text(self, me: Entity | None) -> Text:
+        return panels.slots_text(self.battle, me or self._watched())
+
+    def _watched(self) -> Entity | None:
+        """Whose slots show while none of ours is choosing: the one acting if it is of our side
+        (an ally's AI, a companion), else our own character; never the other side's abilities,
+        charges and cooldowns (the GM, side None, sees the one acting)."""
+        current = self.battle.current
+        if current is None or self.side is None or team(current) == self.side:
+            return current
+        ours = self._played_here()
+        active = [e for e in ours if comp(e, Presence) is Presence.active]
+        return (active or ours or [None])[0]
+
+    def _acting_name(self) -> str:
+        """The one acting, as the side's log names it: "Someone unseen" when the side can't see it."""
+        from horizon_tui.engine.narrate import UNSEEN
+
+        current = self.battle.current
+        if current is None:
+            return "…"
+        if ident(current).id in unseen_ids(self.battle, self.side, self.eyes):
+            return UNSEEN.capitalize()
+        return ident(current).name
+
+    def _slotted(self, e: Entity) -> list[str]:
+        return list(comp(e, Loadout).slotted)
+
+    def _status_text(self) -> Text:
+        me = self.me
+        if self.more:
+            return Text("--more--  (a key to go on; m shows the whole log)", style="bold reverse")
+        if self.battle.over:
+            return Text("The battle is over.", style="bold")
+        if me is None:
+            who = self._acting_name()
+            if self.prompt:
+                return Text(self.prompt, style="yellow")
+            return Text(f"{who} is acting…  (x skip, +/- speed, ; look)", style="dim")
+        if self.prompt:
+            return Text(self.prompt, style="yellow")
+        if self.mode == "move":
+            from horizon_tui.engine.components import TurnState
+
+            acted = comp(me, TurnState).acted
+            if acted:
+                return Text("Action used: move on, or . to end the turn", style="dim")
+            if self._several_played():  # a party played by hand: whose turn it is, by name
+                return Text(f"{ident(me).name}'s turn: arrows move · a attack · z abilities · ? all keys",
+                            style="dim")
+            return Text("Your turn: arrows/hjklyubn/numpad move · a attack · z abilities · ? all keys",
+                        style="dim")
+        return Text(self._cursor_hint())
+
+    def _played_here(self) -> list[Entity]:
+        """The combatants of this screen's side that ask it for keys, in turn order; a table seat
+        plays its own characters only (`eyes`), the others' players are elsewhere."""
+        return [self.battle[cid] for cid in self.battle.order
+                if team(self.battle[cid]) == self.side and needs_input(self.battle, self.battle[cid])
+                and (self.eyes is None or cid in self.eyes)]
+
+    def _several_played(self) -> bool:
+        """More than one combatant played at this screen (a hot-seat party)."""
+        return len(self._played_here()) > 1
+
+    def _cursor_hint(self) -> str:
+        if self.cursor is None:
+            return ""
+        if self.mode == "look":
+            e = self.battle.at(self.cursor)
+            if e is not None and side_view(self.battle, self.side, self.eyes).unit(ident(e).id) is None:
+                e = None
+            terrain = self.battle.battlefield.terrain_at(self.cursor).name.lower()
+            return f"Look: {ident(e).name if e else terrain} — tab next, esc leave"
+        if self.mode == "travel":
+            return "Travel: pick a cell, enter walks there, esc cancels"
+        if not isinstance(self.input, TargetMode):
+            return ""
+        preview = self.input.preview(self.cursor)
+        parts = [self.mode_label]
+        if preview.target:
+            parts.append(ident(self.battle[preview.target]).name)
+        if preview.problem:  # the reason first: it is what the player needs, and lines get cut
+            return " · ".join(parts) + f": ✗ {preview.problem}   (esc cancel)"
+        parts.append(f"reach {preview.reach}")
+        return " · ".join(parts) + "   (enter confirm, tab next, esc cancel)"
+
+    # --- dialogs: abilities menu, free actions, swap, the log -------------------------------------
+
+    def action_abilities(self) -> None:
+        """`z`: the slotted abilities as a numbered list; an unusable one says why."""
+        me = self.me
+        if me is None or self.mode != "move":
+            return
+        from horizon_tui.ui.battle.dialogs import ChoiceDialog
+
+        g = gear(me)
+        options = []
+        for index, name in enumerate(self._slotted(me), start=1):
+            ability = g.character.ability(name)
+            problem = ability_refusal(self.battle, me, name)
+            label = f"{index}  {name} ({ability.difficulty.value}, {ability.target.value})" if ability else name
+            options.append((str(index), label + (f" — ✗ {problem}" if problem else "")))
+        if not options:
+            self.refuse("no ability slotted")
+            return
+        self.app.push_screen(ChoiceDialog("Use which ability? (its number or enter)", options, numbered=True),
+                             lambda slot: slot and self.key(f"ability{slot}"))
+
+    def action_free_action(self) -> None:
+        me = self.me
+        if me is None or self.mode != "move":
+            return
+        problem = free_action_refusal(self.battle, me)
+        if problem:
+            self.refuse(f"Free action: {problem}")
+            return
+        from horizon_tui.ui.battle.dialogs import ChoiceDialog
+
+        options = [(a.name, panels.free_action_label(a)) for a in self.battle.rules.free_actions]
+
+        def chosen(name: str | None) -> None:
+            if name is None:
+                return
+            stock = next(a for a in self.battle.rules.free_actions if a.name == name)
+            me_id = ident(me).id
+            if stock.target == "self":
+                self._act(FreeAction(me_id, stock=name))
+                return
+            mode = TargetMode(
+                self.battle, me, name.capitalize(),
+                lambda cell: targeting.free_action_preview(self.battle, me, name, cell),
+                lambda cell: FreeAction(me_id, stock=name, target=ident(self.battle.at(cell)).id)
+                if self.battle.at(cell) else None, free_action=True, eyes=self.eyes,
+            )
+            self.apply(Switch(mode))
+
+        self.app.push_screen(ChoiceDialog(f"Free action ({comp(me, FreeActions).points} points)", options), chosen)
+
+    def action_swap(self) -> None:
+        me = self.me
+        if me is None or self.mode != "move":
+            return
+        from horizon_tui.engine.actions import Swap
+        from horizon_tui.engine.usability import turn_refusal
+        from horizon_tui.ui.battle.dialogs import ChoiceDialog
+
+        problem = turn_refusal(self.battle, me)
+        if problem:
+            self.refuse(f"Swap: {problem}")
+            return
+        g = gear(me)
+        slotted = self._slotted(me)
+        removable = [(n, n) for n in slotted if (a := g.character.ability(n)) and not a.is_fixed]
+        known = [(a.name, f"{a.name} ({a.difficulty}, {a.kind.value})") for a in g.character.abilities
+                 if a.name not in slotted and not a.is_fixed]
+        if not removable or not known:
+            self.refuse("nothing to swap: every known ability is slotted, or the slots are fixed")
+            return
+
+        def picked_out(out: str | None) -> None:
+            if out is None:
+                return
+            self.app.push_screen(ChoiceDialog(f"Swap {out} for…", known),
+                                 lambda new: new and self._act(Swap(ident(me).id, out, new)))
+
+        self.app.push_screen(ChoiceDialog("Swap which slotted ability? (costs the turn)", removable), picked_out)
+
+    def action_log(self) -> None:
+        from horizon_tui.ui.battle.dialogs import MessageLog
+
+        if self.more:
+            self.more = False
+            self._schedule_ai()
+        self.app.push_screen(MessageLog(self.log_lines()))
+        self.refresh_all()
+
+    def action_faster(self) -> None:
+        self.speed = min(len(SPEEDS) - 1, self.speed + 1)
+        self.notify(f"Enemy turns: {SPEEDS[self.speed]:g} s each", timeout=1.5)
+
+    def action_slower(self) -> None:
+        self.speed = max(0, self.speed - 1)
+        self.notify(f"Enemy turns: {SPEEDS[self.speed]:g} s each", timeout=1.5)
+
+    def action_skip(self) -> None:
+        """Play the enemies' turns at once, up to the player's next turn."""
+        if self._ai_timer is not None:
+            self._ai_timer.stop()
+            self._ai_timer = None
+        from horizon_tui.engine.runner import run_ai
+
+        self.more = False
+        run_ai(self.battle)
+        self._turn_lines = 0
+        self.refresh_all()
+        self._save()
+        self._schedule_ai()
+
+
+__all__ = ["BattleScreen", "DIRECTIONS", "Move", "SPEEDS"]

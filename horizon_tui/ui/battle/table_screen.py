@@ -1,0 +1,371 @@
+"""The battlefield at a live table: the same screen as solo play, fed by the table.
+
+The battle is the view's replica (`table.core.Replica`), kept in step by the table's updates; an
+action is sent to the table instead of performed here, and comes back as an update that every
+view applies alike. Nobody's screen plays AI turns: the table does. A player acts only for their
+own characters and sees what they see (`engine.sideview`'s eyes); the GM sees everything, acts for
+everyone no player holds, and has the table's controls: pause, undo (every screen follows) and
+the queue of players' requests (F7: accept as asked, amend, or refuse; the asker is told).
+
+At a hot-seat table (`table.hotseat`: every seat in this one process) the keyboard goes from seat
+to seat: before a seat's turn a curtain says whose it is, and the screen then shows what that
+seat may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from horizon_tui.engine.battle import Entity, cid, ident
+from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.runner import action_to_dict, needs_input
+from horizon_tui.engine.sideview import side_view
+from horizon_tui.ui.battle.modes import MoveMode
+from horizon_tui.ui.battle.screen import BattleScreen
+
+
+class TableBattleScreen(BattleScreen):
+    BINDINGS = [
+        Binding("f6", "table_pause", "Pause", id="table.pause"),
+        Binding("f7", "table_requests", "Requests", id="table.requests"),
+        Binding("f8", "table_undo", "Undo", id="table.undo"),
+        Binding("f9", "table_ask", "Ask the GM", id="table.ask"),
+        Binding("ctrl+g", "table_gm_seat", "GM's seat", id="table.gm_seat", show=False,
+                tooltip="At one keyboard: the GM takes the keyboard (again: back to whose turn it is)"),
+        Binding("ctrl+l", "table_leave", "Leave the table", id="table.leave"),
+    ]
+
+    def __init__(self, client, *, title: str = "", spec=None,
+                 on_end: Callable[[BattleSession], None] | None = None) -> None:
+        """`client`: a `table.server.TableClient` (or a hot-seat `table.hotseat.LocalClient`);
+        `spec`: the table's `TableSpec` (its encounter and party, for the battle's record)."""
+        replica = client.replica
+        assert replica is not None, "connect the client first"
+        self.client = client
+        seating = client.seating
+        self.held = {c for s in seating.values() if s.get("role") == "player" for c in s.get("characters", ())}
+        session = BattleSession(replica.battle, spec.encounter if spec else (title or "table"),
+                                list(spec.party) if spec else [], replica.inputs)
+        # a player sees through their own characters' eyes; a spectator with the party's; the GM all
+        super().__init__(session, on_end=on_end, side=self._side_for(client.seat), eyes=self._eyes_for(client.seat))
+        self.title = title or "At the table"
+        self.answers: list[dict[str, Any]] = []  # the GM's answers to this seat's requests
+        self._unlogged: list = []  # the events of the update being applied (`_on_event`)
+        self.hotseat = bool(getattr(client, "hotseat", False))
+        client.on_change = self._table_changed
+
+    # -- who sits here ----------------------------------------------------------------------------
+    @property
+    def role(self) -> str:
+        return self.client.seating.get(self.client.seat, {}).get("role", "spectator")
+
+    @property
+    def characters(self) -> frozenset[str]:
+        return frozenset(self.client.seating.get(self.client.seat, {}).get("characters", ()))
+
+    def _side_for(self, seat: str) -> str | None:
+        return None if self.client.seating.get(seat, {}).get("role") == "gm" else "party"
+
+    def _eyes_for(self, seat: str):
+        s = self.client.seating.get(seat, {})
+        return frozenset(s.get("characters", ())) or None if s.get("role") == "player" else None
+
+    def names(self, *, seen: bool = False) -> dict[str, str]:
+        """Combatant id → name: everyone (the GM), or what this seat's side sees (`seen`)."""
+        known = side_view(self.battle, self.side, self.eyes) if seen else None
+        return {uid: ident(e).name for uid, e in self.battle.by_id.items() if known is None or known.unit(uid)}
+
+    # -- who acts here --------------------------------------------------------------------------
+    @property
+    def me(self) -> Entity | None:
+        current = self.battle.current
+        if current is None or self.battle.over or not needs_input(self.battle, current):
+            return None
+        if self.role == "player" and cid(current) in self.characters:
+            return current
+        if self.role == "gm" and cid(current) not in self.held:
+            return current
+        return None
+
+    def _act(self, action) -> bool:
+        if self.me is None:
+            return self.refuse("not your turn: the table waits for another seat")
+        if self.client.replica.paused:
+            return self.refuse("the GM has paused the table")
+        self.prompt = "sent to the table…"
+        self._leave_mode()
+        self.client.act(action_to_dict(action))
+        self.refresh_all()
+        return True
+
+    def _schedule_ai(self) -> None:  # the table plays the AI's turns; a view only shows them
+        if self.battle.over:
+            self._finish()
+
+    def _save(self) -> None:  # the table keeps the battle save
+        pass
+
+    def fingerprint(self) -> str:
+        """This view's battle as everyone at the table can compare it aloud: the inputs so far and
+        the first digits of the log's hash (`engine.persist.log_digest`, as in battle.json)."""
+        replica = self.client.replica
+        return f"table log {replica.version} · {replica.digest()[:8]}"
+
+    def action_skip(self) -> None:
+        self.notify("At a table the AI's turns play at the table's pace.", timeout=3)
+
+    def _status_text(self) -> Text:
+        seat = Text(f"[{self.client.seat}, {self.role}] ", style="bold cyan")
+        if self.battle.over and not self.more:
+            return seat + Text(f"The battle is over.  {self.fingerprint()}", style="bold")
+        if self.battle.over or self.me is not None or self.more:
+            return seat + super()._status_text()
+        if self.prompt:
+            return seat + Text(self.prompt, style="yellow")
+        current = self.battle.current
+        if current is None:
+            return seat
+        owner = next((name for name, s in self.client.seating.items()
+                      if s.get("role") == "player" and cid(current) in s.get("characters", ())), None)
+        owner = owner or next((n for n, s in self.client.seating.items() if s.get("role") == "gm"), "the AI")
+        if self.client.replica.paused:
+            return seat + Text("paused by the GM", style="yellow")
+        return seat + Text(f"{ident(current).name}'s turn: {owner} plays it…", style="dim")
+
+    # -- the table talking back -----------------------------------------------------------------
+    def _on_event(self, event) -> None:
+        """Logged once the table's whole update is in (`_table_changed`), with the sight it ends
+        with: the GM hiding a combatant is one update, and its first line must not name it to the
+        other side (R-13), as it would while the combatant was still seen."""
+        self._unlogged.append(event)
+
+    def _log_update(self) -> None:
+        log = self.query_one("#log")
+        for event in self._unlogged:
+            self._log(event, log)
+        self._unlogged.clear()
+
+    def _table_changed(self, client, message: dict[str, Any]) -> None:
+        if not self.is_mounted:
+            return
+        self._log_update()
+        kind = message.get("type")
+        if kind == "error":
+            self.refuse(str(message.get("reason")))
+            return
+        if kind == "request" and self.role == "gm":
+            self.notify(f"{message.get('seat')} asks ({message.get('kind')}): {message.get('text')} — F7 answers",
+                        timeout=8)
+        if kind == "answered" and self.role != "gm" or kind == "answered" and self.hotseat:
+            self.answers.append(message)
+            verdict = "approved" if message.get("approve") else "refused"
+            self.notify(f"“{message.get('text')}”: {message.get('ruling') or verdict}",
+                        title=f"The GM {verdict} {message.get('seat', 'your')}'s request", timeout=8)
+        if kind in ("snapshot", "update") and client.replica.battle is not self.battle:
+            self._rebind()  # an undo (or a resync) rebuilt the battle
+        if kind == "update" and message.get("note"):
+            self.notify(str(message["note"]), timeout=6)
+        if kind == "update" and message.get("reset"):  # an undo: say where every screen is now
+            self.query_one("#log").write(f"— {message.get('note') or 'rebuilt'}: {self.fingerprint()} —")
+        self.prompt = "paused by the GM" if client.replica.paused else ""
+        self.refresh_all()
+        if self.battle.over:
+            self._finish()
+        elif self.hotseat:
+            self._hand_over()
+
+    def _rebind(self) -> None:
+
+        if self._on_event in self.battle.listeners:
+            self.battle.listeners.remove(self._on_event)
+        self.battle = self.session.battle = self.client.replica.battle
+        self.session.inputs = self.client.replica.inputs
+        self.battle.listeners.append(self._on_event)
+        self.query_one("#map").battle = self.battle  # the map draws the rebuilt battle, not the old one
+        self.input = MoveMode(self.battle, eyes=self.eyes)
+        self._relog()
+
+    def _relog(self) -> None:
+        """The log again, as this seat may read it (no one named that its eyes can't see)."""
+        log = self.query_one("#log")
+        log.clear()
+        self._unlogged.clear()
+        self._lines.clear()
+        for event in self.battle.log:
+            self._log(event, log)
+
+    def _finish(self) -> None:
+        if self._finished:
+            return
+        if self.on_end is None:  # a player's or spectator's screen: the result, as the table saw it
+            self._finished = True
+            self.refresh_all()
+            self.show_result()
+            return
+        super()._finish()
+
+    def show_result(self) -> None:
+        from horizon_tui.rules.texts import counted
+        from horizon_tui.ui.battle.dialogs import BattleSummary
+        from horizon_tui.ui.battle.flow import summary_rows
+
+        result = self.battle.result
+        if result is None:
+            return
+        headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
+        headline += f"  {counted(result.rounds, 'round')}."
+        shares = [f"{name} {xp}" for name, xp in result.xp.items() if xp]
+        footer = ("XP (R-14, the GM may change it): " + ", ".join(shares)) if shares else "No XP earned."
+        footer += f"\n{self.fingerprint()}"
+        self.app.push_screen(BattleSummary(headline, summary_rows(self.session), footer,
+                                           hint="enter: back to the battlefield (ctrl+l leaves the table)"))
+
+    # -- the table's controls -------------------------------------------------------------------
+    def action_table_pause(self) -> None:
+        if self.role != "gm":
+            self.refuse("only the GM pauses the table")
+            return
+        self.client.pause(not self.client.replica.paused)
+
+    def action_table_undo(self) -> None:
+        if self.role != "gm":
+            self.refuse("only the GM can undo at a table")
+            return
+        self.client.undo(1)
+
+    def action_table_requests(self) -> None:
+        if self.role != "gm":
+            self.refuse("the GM answers requests")
+            return
+        waiting = list(self.client.requests)
+        if not waiting:
+            self.notify("No requests waiting.", timeout=2)
+            return
+        if len(waiting) == 1:
+            self.open_request(waiting[0])
+            return
+        from horizon_tui.ui.battle.dialogs import ChoiceDialog
+        from horizon_tui.ui.player.table_dialogs import request_line
+
+        names = self.names()
+        options = [(str(r["id"]), f"{request_line(r, names)} {r.get('text')}") for r in waiting]
+        self.app.push_screen(ChoiceDialog("Which request?", options),
+                             lambda rid: rid and self.open_request(next(r for r in waiting if str(r["id"]) == rid)))
+
+    def open_request(self, request: dict[str, Any]) -> None:
+        self.app.push_screen(self.request_dialog(request), lambda answer: self.send_answer(request, answer))
+
+    def request_dialog(self, request: dict[str, Any]) -> ModalScreen:
+        """The dialog the GM answers `request` in (the GM tool's rolls dialogue checks itself)."""
+        from horizon_tui.ui.player.table_dialogs import RequestDialog
+
+        return RequestDialog(request, self.names())
+
+    def send_answer(self, request: dict[str, Any], answer) -> None:
+        """Carry out the GM's answer: the free action at the table, the override, the words."""
+        if answer is None:
+            return  # later: it stays in the queue
+        words = answer.words
+        if answer.approve and answer.check is not None:
+            words = self.roll_check(request, answer)
+            if words is None:
+                return  # not rolled (the reason is on screen): the request waits
+        if answer.approve and answer.override is not None:
+            self.client.override(answer.override)
+        self.client.answer(int(request["id"]), answer.approve, words,
+                           answer.action if answer.approve else None)
+
+    def roll_check(self, request: dict[str, Any], answer) -> str | None:
+        """A dialogue check the GM approved: rolled where its rules live (the GM tool's campaign)."""
+        return answer.words
+
+    def action_table_ask(self) -> None:
+        if self.role != "player":
+            self.refuse("players ask the GM; the GM simply acts")
+            return
+        from horizon_tui.ui.player.table_dialogs import AskDialog
+
+        def send(asked) -> None:
+            if asked:
+                self.client.ask(*asked)
+                self.notify("Asked the GM; the answer comes here.", timeout=3)
+
+        self.app.push_screen(AskDialog(self.names(seen=True)), send)
+
+    def action_table_leave(self) -> None:
+        self.app.pop_screen()
+
+    # -- one keyboard, many seats ------------------------------------------------------------------
+    def _hand_over(self, to: str | None = None) -> None:
+        """At a hot-seat table: the seat whose turn it is takes the keyboard, behind a curtain."""
+        due = to or self.client.due()
+        if due is None or due == self.client.seat or isinstance(self.app.screen, HandOver):
+            return
+
+        def taken(_: None) -> None:
+            self.client.seat = due
+            self.side, self.eyes = self._side_for(due), self._eyes_for(due)
+            self.query_one("#map").side = self.side
+            self.input = MoveMode(self.battle, eyes=self.eyes)
+            self._relog()
+            self.prompt = ""
+            self.refresh_all()
+
+        seat = self.client.seating.get(due, {})
+        names = [ident(self.battle[c]).name for c in seat.get("characters", ()) if c in self.battle.by_id]
+        self.app.push_screen(HandOver(due, seat.get("role", "spectator"), names), taken)
+
+    def action_table_gm_seat(self) -> None:
+        if not self.hotseat:
+            self.refuse("ctrl+g hands one keyboard between seats (a table at this keyboard)")
+            return
+        gm = next((n for n, s in self.client.seating.items() if s.get("role") == "gm"), None)
+        if self.client.seat != gm:
+            self._hand_over(gm)
+        else:
+            self._hand_over(self.client.due())
+
+    def on_mount(self) -> None:
+        if self.hotseat:
+            self.call_after_refresh(self._hand_over)
+
+    def on_unmount(self) -> None:
+        super().on_unmount()
+        self.client.on_change = None
+        self.client.close_now()
+
+
+class HandOver(ModalScreen[None]):
+    """The curtain between two seats at one keyboard: nothing of the battle shows behind it."""
+
+    BINDINGS = [Binding("enter", "take", "Take the keyboard", id="handover.take", priority=True)]
+    DEFAULT_CSS = """
+    HandOver { align: center middle; background: $background; }
+    HandOver > Vertical { width: 60; max-width: 95%; height: auto; border: double $accent; padding: 1 2; }
+    """
+
+    def __init__(self, seat: str, role: str, characters: list[str]) -> None:
+        super().__init__()
+        self.seat, self.role, self.characters = seat, role, characters
+
+    def compose(self) -> ComposeResult:
+        if self.role == "gm":
+            sees = "The GM's seat: you see everything and play all no player holds."
+        else:
+            sees = (f"You play {', '.join(self.characters)} and see through their eyes only."
+                    if self.characters else "You watch.")
+        with Vertical():
+            yield Static(Text(f"{self.seat}'s turn at the keyboard", style="bold"))
+            yield Static(sees, markup=False)
+            yield Static(Text(f"Hand the keyboard to {self.seat}; {self.seat}: press enter.", style="dim"))
+
+    def action_take(self) -> None:
+        self.dismiss(None)

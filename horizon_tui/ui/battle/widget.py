@@ -1,0 +1,120 @@
+"""The battlefield widget: a tcod console drawn through `StripCache`, seen through a camera.
+
+It is not a scroll view and takes no keys: a map larger than its space is panned by the screen
+(`follow`), which keeps the character or the cursor in view with a margin — so every direction
+key moves, and the view never scrolls instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import tcod.console
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+from horizon_tui.engine.battle import Battle
+from horizon_tui.engine.sideview import remembered_cells
+from horizon_tui.ui.battle.view import BaseLayer, Overlay, StripCache, draw
+
+
+def follow(camera: int, focus: int, view: int, world: int, margin: int) -> int:
+    """The camera's new left (or top) edge so `focus` stays at least `margin` cells inside a
+    `view`-wide window onto a `world`-wide map; a map that fits is never panned."""
+    if world <= view:
+        return 0
+    margin = max(0, min(margin, (view - 1) // 2))
+    if focus < camera + margin:
+        camera = focus - margin
+    elif focus > camera + view - 1 - margin:
+        camera = focus - view + 1 + margin
+    return max(0, min(camera, world - view))
+
+
+def centre(focus: int, view: int, world: int) -> int:
+    """The camera's edge that puts `focus` in the middle (clamped to the map)."""
+    if world <= view:
+        return 0
+    return max(0, min(focus - view // 2, world - view))
+
+
+class BattlefieldView(Widget):
+    """Shows one battle as one side knows it; the screen decides what and when to redraw."""
+
+    MARGIN = 4  # cells kept between the focus and the edge of the view
+
+    def __init__(self, battle: Battle, side: str | None = "party", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.battle = battle
+        self.side = side
+        field = battle.battlefield
+        self.console = tcod.console.Console(field.width, field.height, order="C")
+        self.remembered = np.zeros((field.height, field.width), dtype=bool)
+        self.seen_now = np.zeros_like(self.remembered)
+        self.strips = StripCache()
+        self.base = BaseLayer()
+        self.glyphs: dict[str, str] = {}  # combatant id → glyph (view.glyph_map), set by the screen
+        self.camera = (0, 0)  # the map cell at the view's top-left corner
+        self._focus: tuple[int, int] | None = None
+        self._centred = False
+
+    def redraw(self, visible: np.ndarray, active: str | None, overlay: Overlay | None,
+               remembered: np.ndarray | None = None) -> None:
+        """Repaint the console; only rows whose cells changed are rebuilt and refreshed."""
+        self.seen_now = visible
+        # what its side has seen (R-13), from the engine's side view when the screen has it
+        self.remembered = remembered if remembered is not None else remembered_cells(self.battle, self.side, visible)
+        before = self.console.rgb.copy()
+        draw(self.console, self.battle, visible, self.remembered, side=self.side, active=active,
+             overlay=overlay, base=self.base, glyphs=self.glyphs)
+        changed = np.nonzero(np.any(before != self.console.rgb, axis=1))[0]
+        top = self._margins()[1] - self.camera[1]
+        for y in changed.tolist():
+            self.refresh(Region(0, y + top, self.size.width, 1))
+
+    def _margins(self) -> tuple[int, int]:
+        """A map smaller than the pane sits in its middle."""
+        return (max(0, (self.size.width - self.console.width) // 2),
+                max(0, (self.size.height - self.console.height) // 2))
+
+    def render_line(self, y: int) -> Strip:
+        left, top = self._margins()
+        cam_x, cam_y = self.camera
+        row = y + cam_y - top
+        width = self.size.width
+        if not 0 <= row < self.console.height:
+            return Strip.blank(width, self.rich_style)
+        strip = self.strips.row(self.console, row)
+        if left:
+            return Strip.join([Strip.blank(left, self.rich_style), strip]).extend_cell_length(width, self.rich_style)
+        return strip.crop(cam_x, cam_x + width).extend_cell_length(width, self.rich_style)
+
+    def keep_in_view(self, xy: tuple[int, int], *, centred: bool = False) -> None:
+        """Pan so the cell stays on screen with a margin (or sits in the middle)."""
+        self._focus = xy
+        self._centred = self._centred or centred
+        self._pan()
+
+    def _pan(self) -> None:
+        if self._focus is None or not self.size.width or not self.size.height:
+            return  # before the first layout: on_resize pans
+        x, y = self._focus
+        w, h = self.size.width, self.size.height
+        field_w, field_h = self.console.width, self.console.height
+        if self._centred:
+            camera = (centre(x, w, field_w), centre(y, h, field_h))
+            self._centred = False
+        else:
+            margin_x, margin_y = min(self.MARGIN, w // 4), min(self.MARGIN, h // 4)
+            camera = (follow(self.camera[0], x, w, field_w, margin_x), follow(self.camera[1], y, h, field_h, margin_y))
+        if camera != self.camera:
+            self.camera = camera
+            self.refresh()
+
+    def on_resize(self) -> None:
+        self._pan()
+        self.refresh()
+
+    def visible_region(self) -> tuple[int, int, int, int]:
+        """The map cells on screen now: (x, y, width, height), for tests and the screen."""
+        return (*self.camera, min(self.size.width, self.console.width), min(self.size.height, self.console.height))

@@ -1,0 +1,405 @@
+"""`horizon gm`: the game master's tool. One factory (`create_gm_app`) for the CLI and the tests.
+
+`GMApp` is the player app (`HorizonApp`) over a campaign instead of a saves folder: the player
+app's character screens (sheet, level-up, abilities, loadout, the creation wizard, the load list)
+run unchanged, reading `app.session`, `app.rules` and `app.catalogue` and saving through
+`app.commit`, which here changes the open campaign. Every GM action goes through `act`, so it is
+saved at once and `ctrl+z` can take it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.binding import Binding
+from textual.screen import ModalScreen
+
+from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.models import Character
+from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.errors import DataError, HorizonError
+from horizon_tui.campaign.model import Campaign
+from horizon_tui.campaign.open_campaign import CampaignSession
+from horizon_tui.campaign.campaign_files import CampaignStore
+from horizon_tui.storage.lock import SaveInUse, SaveLock
+from horizon_tui.ui.player.app import HorizonApp
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.play.library import CharacterLibrary, CharacterSession
+
+TUI_CSS = Path(__file__).resolve().parent.parent / "player" / "horizon.tcss"
+TUI_SCREENS_CSS = TUI_CSS.with_name("screens.tcss")
+GM_CSS = Path(__file__).resolve().parent / "gm.tcss"
+
+
+
+class OfferedLibrary(CharacterLibrary):
+    """The GM's own saved characters, and those the players offered this GM (over SSH
+    a GM can't reach the players' saves; `table.lobby.offer_character`). Read as any save."""
+
+    def files(self) -> list[Path]:
+        from horizon_tui.table.lobby import my_seat_place, offers_for
+
+        account, tables = my_seat_place()
+        return super().files() + offers_for(tables, account)
+
+class GMApp(HorizonApp):
+    """Horizon of Darkness, the game master's side: a campaign's party, NPCs, rules and fights."""
+
+    CSS_PATH = [TUI_CSS, TUI_SCREENS_CSS, GM_CSS]
+    TITLE = "Horizon GM"
+    PLAYER_FILES = False  # a campaign's characters: the GM tool's own import
+    COMMANDS = HorizonApp.COMMANDS
+    BINDINGS = [
+        Binding("ctrl+z", "undo", "Undo", id="gm.undo", tooltip="Take back the last GM action"),
+        Binding("r", "dice", "Dice", id="gm.dice", tooltip="The dice roller, with its history"),
+    ]
+
+    def __init__(self, store: CampaignStore, *, campaign: str | None = None):
+        self.store = store
+        self.gm: CampaignSession | None = None
+        self._member: str | None = None
+        self._fallback_rules = store.catalogue.rules
+        super().__init__(store.saves_dir, store.catalogue)
+        self._campaign_name = campaign
+        self.enemy_defs = None
+
+    # --- what the player app's screens read -----------------------------------------------
+
+    @property
+    def overrides_allowed(self) -> bool:  # type: ignore[override]
+        return True  # the GM approves an ability's overrides (R-6)
+
+    @property
+    def campaign(self) -> Campaign | None:
+        return self.gm.campaign if self.gm else None
+
+    @property
+    def rules(self) -> Ruleset:  # type: ignore[override]
+        return self.gm.rules if self.gm else self._fallback_rules
+
+    @property
+    def catalogue(self) -> Catalogue:  # type: ignore[override]
+        """Always the campaign's: the shipped catalogue with the campaign's rules."""
+        return self.gm.catalogue if self.gm else self.store.catalogue
+
+    @property
+    def library(self) -> CharacterLibrary:  # type: ignore[override]
+        return OfferedLibrary(self.store.saves_dir, self.catalogue)
+
+    @property
+    def session(self) -> CharacterSession | None:  # type: ignore[override]
+        campaign = self.campaign
+        member = campaign.member(self._member) if campaign and self._member else None
+        return CharacterSession(self.gm.path, member.character) if member else None
+
+    @session.setter
+    def session(self, value: CharacterSession | None) -> None:
+        self._member = value.character.name if value is not None else None
+
+    def save_before_crash(self) -> list[str]:
+        """A battle in progress is saved; the campaign is written after every change."""
+        saved = super().save_before_crash()
+        if self.gm is not None:
+            saved.append(f"the campaign {self.gm.campaign.name} (written after every change)")
+        return saved
+
+    def enemies(self):
+        from horizon_tui.tools.validate_encounters import checked_enemies
+
+        if self.enemy_defs is None:  # each enemy checked as `horizon validate` checks it
+            self.enemy_defs = checked_enemies(self.store.catalogue)
+        return self.enemy_defs
+
+    # --- screens ------------------------------------------------------------------------------
+
+    def get_default_screen(self):
+        from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
+
+        return DashboardScreen()
+
+    def on_mount(self) -> None:
+        self._exit_on_signals()
+        name = self._campaign_name
+        if name:
+            path = self.store.find(name)
+            if path is None:
+                try:
+                    path, _ = self.store.create(name)
+                except (ValueError, OSError) as exc:
+                    self.notify(str(exc), severity="error")
+                    path = None
+            if path is not None and (self.open_campaign(path) or isinstance(self.screen, ModalScreen)):
+                return  # open, or asking what to do since it is open elsewhere
+        self.action_campaigns()
+
+    @property
+    def who(self) -> str:
+        """How this window names itself in a campaign's lock (`storage.lock`)."""
+        import getpass
+        import socket
+
+        try:
+            user = getpass.getuser()
+        except (KeyError, OSError):
+            user = "someone"
+        return f"{user}@{socket.gethostname()} (horizon gm)"
+
+    def open_campaign(self, path: Path, *, read_only: bool = False, take_over: bool = False,
+                      held_by: str = "") -> bool:
+        """Open a campaign for writing: this window takes its lock. Open in another window, it
+        is not opened; the GM is told who has it since when, and offered read-only."""
+        try:
+            campaign, data = self.store.load(path)
+        except DataError as exc:
+            self.notify(str(exc.problems[0]), title="Can't open this campaign", severity="error", timeout=10)
+            return False
+        lock = None
+        if not read_only:
+            if self.gm is not None and self.gm.path == Path(path) and self.gm.lock is not None:
+                lock = self.gm.lock  # already ours: reopening reloads it
+                self.gm.lock = None
+            else:
+                try:
+                    lock = SaveLock.acquire(path, self.who, take_over=take_over)
+                except SaveInUse as exc:
+                    self._offer_read_only(Path(path), campaign.name, exc.holder.describe())
+                    return False
+                except HorizonError as exc:
+                    self.notify(str(exc), title="Can't open this campaign", severity="error", timeout=10)
+                    return False
+        if self.gm is not None:
+            self.gm.close()
+        self.gm = CampaignSession(self.store, path, campaign, data, lock, read_only=read_only, held_by=held_by)
+        self.gm.listeners.append(lambda session, label: self.refresh_screens())
+        self._member = None
+        self.sub_title = campaign.name + (" — READ-ONLY" if read_only else "")
+        self._to_menu()
+        self.refresh_screens()
+        if read_only:
+            self.notify(f"{campaign.name}: read-only — nothing you do here is saved", title="Campaign open",
+                        severity="warning", timeout=6)
+        else:
+            self.notify(f"{campaign.name}, day {campaign.day}", title="Campaign open", timeout=3)
+        return True
+
+    def _offer_read_only(self, path: Path, name: str, holder: str) -> None:
+        from horizon_tui.ui.battle.dialogs import ChoiceDialog
+
+        def chosen(choice: str | None) -> None:
+            if choice == "read":
+                self.open_campaign(path, read_only=True, held_by=holder)
+            elif choice == "take":
+                self.open_campaign(path, take_over=True)
+            elif self.gm is None:
+                self.action_campaigns()
+
+        self.push_screen(ChoiceDialog(f"{name} is already open: {holder}", [
+            ("read", "Open it read-only (see everything, change nothing)"),
+            ("take", "Take it over (the other window stops saving it)"),
+            ("cancel", "Cancel"),
+        ]), chosen)
+
+    async def action_quit(self) -> None:
+        """ctrl+q (q on the dashboard). Every GM action is saved as it is made; what a GM screen
+        holds not yet saved (house rules being edited, an NPC in its editor) is named and asked
+        about first. ctrl+q again at that question quits."""
+        unsaved = [what for screen in self.screen_stack if (what := unsaved_work(screen))]
+        if not unsaved or isinstance(self.screen, QuitDialog):
+            self.exit()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(QuitDialog(f"Quit and forget {' and '.join(unsaved)}?", yes="Quit", no="Stay",
+                                    title="Not saved"), answer)
+
+    def on_unmount(self) -> None:
+        if self.gm is not None:
+            self.gm.close()
+
+    def refresh_screens(self) -> None:
+        """Every screen in the stack that shows campaign data redraws (cheap: small tables)."""
+        for screen in self.screen_stack:
+            refresh = getattr(screen, "refresh_view", None)
+            if refresh is not None and screen.is_mounted:
+                refresh()
+
+    def action_campaigns(self) -> None:
+        from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
+
+        if not isinstance(self.screen, CampaignsScreen):
+            self.push_screen(CampaignsScreen())
+
+    def action_main_menu(self) -> None:
+        self._to_menu()
+
+    def action_new_character(self) -> None:
+        from horizon_tui.ui.player.screens.wizard import CreationWizard
+
+        if self._need_campaign():
+            self._to_menu()
+            self.push_screen(CreationWizard())
+
+    def action_load_character(self) -> None:
+        from horizon_tui.ui.player.screens.load import LoadScreen
+
+        if self._need_campaign():
+            self._to_menu()
+            self.push_screen(LoadScreen())
+
+    async def action_battle(self) -> None:
+        from horizon_tui.ui.gm.screens.encounter import open_battle
+        from horizon_tui.ui.gm.screens.table import rejoin_table
+
+        if self._need_campaign() and not await rejoin_table(self):  # a fight at a live table goes on there
+            open_battle(self)
+
+    def action_rules(self) -> None:
+        from horizon_tui.ui.gm.screens.rules_editor import RulesEditorScreen
+
+        if self._need_campaign() and not isinstance(self.screen, RulesEditorScreen):
+            self.push_screen(RulesEditorScreen())
+
+    def action_dice(self) -> None:
+        from horizon_tui.ui.gm.screens.dice import DiceScreen
+
+        if self._need_campaign() and not isinstance(self.screen, DiceScreen):
+            self.push_screen(DiceScreen())
+
+    def _need_campaign(self) -> bool:
+        if self.gm is None:
+            self.notify("Open or create a campaign first", severity="warning")
+            return False
+        return True
+
+    # --- the party member shown in the player app's screens -------------------------------
+
+    def open_member(self, name: str, then: str | None = None) -> None:
+        from horizon_tui.ui.player.screens.sheet import SheetScreen
+
+        if self.campaign is None or self.campaign.member(name) is None:
+            return
+        self._member = name
+        self._to_menu()
+        self.push_screen(SheetScreen())
+        if then:
+            getattr(self, f"action_{then}")()
+
+    def open_character(self, path: Path, character: Character | None = None, *, then_battle: bool = False) -> None:
+        """The player app's load list and creation wizard end here: the character joins the
+        party (a copy: the campaign keeps its own), and its sheet opens (then the battle
+        picker, with `then_battle`, as in the player app)."""
+        from horizon_tui.campaign import changes as campaign_changes
+
+        if self.gm is None:
+            return
+        then = "battle" if then_battle else None
+        if Path(path) == self.gm.path and character is not None:
+            self.open_member(character.name, then)
+            return
+        if character is None:
+            try:
+                character = self.store_library_load(path)
+            except DataError as exc:
+                self.notify(str(exc.problems[0]), title="Can't open this save", severity="error")
+                return
+        if self.campaign.member(character.name) is None:
+            if not self.act(lambda c: campaign_changes.add_member(c, character, str(path)), f"{character.name} joins"):
+                return
+        else:
+            self.notify(f"{character.name} is in the party already: showing the campaign's copy", timeout=4)
+        self.open_member(character.name, then)
+
+    def store_library_load(self, path: Path) -> Character:
+        return self.library.load(path)
+
+    def commit(self, character: Character) -> bool:
+        """The player app's screens save here: the change goes into the campaign (and its log)."""
+        from horizon_tui.campaign import changes as campaign_changes
+
+        if self.gm is None or self._member is None:
+            return False
+        old = self._member
+        ok = self.act(lambda c: campaign_changes.update_character(c, old, character, self.rules), f"{old}: sheet change")
+        if ok:
+            self._member = character.name
+        return ok
+
+    # --- one log for every GM action ------------------------------------------------------
+
+    def act(self, change: Callable[[Campaign], Campaign], label: str) -> bool:
+        """Apply one GM action to the campaign (saved at once, undoable). A refusal is shown
+        with its reason and changes nothing."""
+        if self.gm is None:
+            self.notify("Open or create a campaign first", severity="warning")
+            return False
+        try:
+            self.gm.apply(change, label)
+        except ValueError as exc:
+            self.bell()
+            self.notify(str(exc), title="Not done", severity="warning", timeout=6)
+            return False
+        except (DataError, HorizonError, OSError) as exc:
+            message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
+            self.notify(message, title="Not saved", severity="error", timeout=10)
+            return False
+        return True
+
+    async def action_undo(self) -> None:
+        if self.gm is None:
+            return
+        if isinstance(self.screen, ModalScreen):
+            self.notify("Close this dialog first (esc), then ctrl+z", timeout=3)
+            return
+        unsaved = unsaved_work(self.screen)
+        if unsaved is not None:  # undo would close the form (or drop its draft) and step back behind it
+            self.notify(f"ctrl+z takes back the campaign's last action: first save or leave {unsaved} "
+                        "(ctrl+s, esc)", title="Not undone", severity="warning", timeout=6)
+            return
+        if not self.gm.can_undo:
+            self.notify("Nothing to undo", timeout=2)
+            return
+        hook = getattr(self.screen, "before_undo", None)
+        if hook is None and not getattr(self.screen, "GM_SCREEN", False):
+            self._to_menu()  # a player-app screen would show a character that may be gone
+        try:
+            label = self.gm.undo()
+        except (DataError, OSError, ValueError, HorizonError) as exc:
+            message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
+            self.notify(message, title="Can't undo", severity="error")
+            return
+        after = getattr(self.screen, "after_undo", None)
+        if after is not None:
+            done = after()
+            if done is not None:
+                await done
+        self.notify(f"Undone: {label}", timeout=3)
+
+
+def unsaved_work(screen) -> str | None:
+    """What a screen holds that is not saved yet, in words (its `unsaved_work()`), or None."""
+    hook = getattr(screen, "unsaved_work", None)
+    return hook() if callable(hook) and screen.is_mounted else None
+
+
+class QuitDialog(ConfirmDialog):
+    """The question before quitting with work not saved (ctrl+q at it quits)."""
+
+
+def create_gm_app(saves_dir: Path | None = None, catalogue: Catalogue | None = None, *,
+                  campaign: str | None = None) -> GMApp:
+    """The GM tool over a saves folder (default: `horizon_tui.paths.default_saves_dir()`;
+    campaigns in its `campaigns/`)."""
+    if catalogue is None:
+        from horizon_tui.rules.validation import checked_catalogue
+
+        catalogue = checked_catalogue()  # the data folder's rules sane, as `horizon validate` checks
+    if saves_dir is None:
+        from horizon_tui.paths import default_saves_dir
+
+        saves_dir = default_saves_dir()
+    store = CampaignStore(Path(saves_dir), catalogue)
+    return GMApp(store, campaign=campaign)

@@ -1,0 +1,108 @@
+"""Open or start a campaign: every campaign under `SAVES/campaigns/`, newest first."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Input, Label, Static
+
+from horizon_tui.campaign.campaign_files import CampaignEntry
+from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.play.forms import name_length
+
+
+class CampaignsScreen(Screen):
+    TITLE = "Campaigns"
+    AUTO_FOCUS = "#campaigns"
+    BINDINGS = [
+        Binding("n", "new", "New campaign", id="campaigns.new"),
+        Binding("m", "set_aside", "Set damaged aside", id="campaigns.set_aside",
+                tooltip="Move the highlighted damaged campaign to damaged/ beside it (asked first; never deleted)"),
+        Binding("escape", "back", "Back", id="campaigns.back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="gm-campaigns")
+        self.entries: list[CampaignEntry] = []
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar()
+        with Vertical(id="campaigns-box", classes="panel"):
+            yield DataTable(id="campaigns", cursor_type="row", zebra_stripes=True)
+        with Horizontal(id="new-campaign", classes="panel"):
+            yield Label("New campaign ")
+            yield Input(placeholder="a name, then enter", id="campaign-name", compact=True, max_length=name_length())
+        yield Static(id="campaigns-note", classes="hint")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#campaigns-box").border_title = "Campaigns"
+        self.query_one("#campaigns-box").border_subtitle = "enter opens"
+        self.query_one("#new-campaign").border_title = "Start one"
+        table = self.query_one("#campaigns", DataTable)
+        for label in ("Campaign", "Day", "Party", "NPCs", "File"):
+            table.add_column(label)
+        self.refresh_view()
+        if not self.entries:
+            self.query_one("#campaign-name", Input).focus()
+
+    def refresh_view(self) -> None:
+        self.entries = self.app.store.entries()
+        table = self.query_one("#campaigns", DataTable)
+        table.clear()
+        for index, e in enumerate(self.entries):
+            if e.problem:
+                table.add_row(Text(f"⚠ {e.name}", style="red"), "", "", "", Text(f"{e.path.name}: {e.problem}",
+                                                                                  style="red"), key=str(index))
+            else:
+                table.add_row(Text(e.name, style="bold"), str(e.day), str(e.party), str(e.npcs), e.path.name,
+                              key=str(index))
+        note = self.query_one("#campaigns-note", Static)
+        note.update(f"Campaigns are kept in {self.app.store.folder} — one JSON file each, saved after every change."
+                    if self.entries else f"No campaigns yet in {self.app.store.folder}: name one below.")
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        entry = self.entries[int(event.row_key.value)]
+        if entry.problem:
+            self.app.notify(f"{entry.path.name}: {entry.problem} (the file is left as it is; m moves it to "
+                            "damaged/)", severity="error")
+            return
+        self.app.open_campaign(entry.path)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        try:
+            path, _ = self.app.store.create(event.value)
+        except (ValueError, OSError) as exc:
+            self.app.bell()
+            self.app.notify(str(exc), severity="warning")
+            return
+        self.app.open_campaign(path)
+
+    def action_set_aside(self) -> None:
+        """Move the highlighted damaged campaign to `damaged/`, after asking; never a good one."""
+        from horizon_tui.ui.dialogs.confirm import ask_set_aside
+        from horizon_tui.play.library import move_to_damaged
+
+        if not self.entries:
+            return
+        entry = self.entries[min(self.query_one("#campaigns", DataTable).cursor_row, len(self.entries) - 1)]
+        if not entry.problem:
+            self.app.notify(f"{entry.path.name} is not damaged; only damaged campaigns are moved aside.",
+                            severity="warning")
+            return
+
+        ask_set_aside(self.app, entry.path, "campaign", move_to_damaged, self.refresh_view)
+
+    def action_new(self) -> None:
+        self.query_one("#campaign-name", Input).focus()
+
+    def action_back(self) -> None:
+        if self.app.gm is None:
+            self.app.exit()
+        else:
+            self.app.pop_screen()

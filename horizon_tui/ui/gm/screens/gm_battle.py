@@ -1,0 +1,407 @@
+"""The encounter runner: the player app's battle screen as the GM sees it — no fog, every side —
+with an initiative tracker, the GM's overrides and free-action rulings.
+
+Every input (a move, an attack, a ruling, an override, a reordering) is saved into the campaign
+as it happens, so `ctrl+z` steps back through the fight one input at a time: the battle is rebuilt
+from its seed and the remaining inputs.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import Static
+
+from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectSpec, Target
+from horizon_tui.engine import overrides as ov
+from horizon_tui.engine.actions import FreeAction, Impossible
+from horizon_tui.engine.battle import BattleError, comp, ident, pos, team
+from horizon_tui.engine.components import Controller, FreeActions
+from horizon_tui.engine.persist import BattleSession, session_to_dict
+from horizon_tui.engine.runner import override
+from horizon_tui.engine.usability import free_action_refusal
+from horizon_tui.rules.ranges import distance
+from horizon_tui.errors import DataError
+from horizon_tui.campaign import battles
+from horizon_tui.campaign import changes
+from horizon_tui.campaign.initiative import Reorder, delay_position, ready_position
+from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.ui.gm.screens.gm_overrides import OverrideMenu
+from horizon_tui.ui.gm.screens.tracker import TrackerMixin
+from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
+from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.battle.view import Overlay
+
+CONTROLLER_CYCLE = {"player": "gm", "gm": "ai", "ai": "player"}
+
+
+class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
+    """The player app's battle screen as the GM sees it: everything, every side, and the GM's hand."""
+
+    GM_SCREEN = True
+    TRACKER_LEGEND = ("[ ] pick ␣ mark D dmg H heal\nT temp v revive A add W out\nR reveal i init { } order\n"
+                      "d delay e ready c who o over\nf free action\n")
+    BINDINGS = [
+        Binding("left_square_bracket", "select(-1)", "Previous", id="gmb.prev", key_display="[", show=False),
+        Binding("right_square_bracket", "select(1)", "Next", id="gmb.next", key_display="]", show=False),
+        Binding("left_curly_bracket", "shift(-1)", "Earlier", id="gmb.earlier", key_display="{", show=False,
+                tooltip="Move the selected combatant one place earlier in the turn order"),
+        Binding("right_curly_bracket", "shift(1)", "Later", id="gmb.later", key_display="}", show=False,
+                tooltip="Move the selected combatant one place later in the turn order"),
+        Binding("d", "delay", "Delay", id="gmb.delay", tooltip="The selected combatant acts after the next one"),
+        Binding("e", "ready", "Ready", id="gmb.ready", tooltip="The selected combatant acts right after this turn"),
+        Binding("c", "controller", "Player/GM/AI", id="gmb.controller"),
+        Binding("o", "override", "Override", id="gmb.override"),
+        Binding("f", "free_action", "Free action", id="battle.free"),
+        Binding("P", "make_ability", "Ruling→ability", id="gmb.ability",
+                tooltip="Write the last free action's ruling down as a permanent ability"),
+        Binding("q", "leave", "Leave", id="gmb.leave"),
+        Binding("space", "mark", "Mark", id="gmb.mark", key_display="space",
+                tooltip="Mark the selected combatant: D, H and T act on all marked (m is the battle log)"),
+        Binding("D", "damage", "Damage", id="gmb.damage", tooltip="Damage by an amount (the marked, or the selected)"),
+        Binding("H", "heal", "Heal", id="gmb.heal", tooltip="Heal by an amount (the marked, or the selected)"),
+        Binding("T", "temp_health", "Temp health", id="gmb.temp", show=False,
+                tooltip="Temporary health (the marked, or the selected): lost before health"),
+        Binding("v", "revive", "Revive", id="gmb.revive", tooltip="Bring the selected fallen combatant back"),
+        Binding("A", "add_combatant", "Add", id="gmb.add", tooltip="A combatant joins: catalogue, NPC or stat line"),
+        Binding("W", "withdraw", "Withdraw", id="gmb.withdraw", show=False,
+                tooltip="Take the selected combatant out of the fight"),
+        Binding("i", "initiative", "Initiative", id="gmb.initiative", show=False,
+                tooltip="Write the selected combatant's initiative total"),
+        Binding("R", "reveal", "Reveal", id="gmb.reveal", show=False, tooltip="The selected hidden combatant is seen"),
+    ]
+
+    def __init__(self, session: BattleSession, name: str, *, mapless: bool = False) -> None:
+        super().__init__(session, on_end=self._ended, autosave=None, side=None)
+        self.battle_name = name
+        self.mapless = mapless  # the tracker alone, distances ruled by the GM
+        self.marked: set[str] = set()
+        self.selected: str | None = None
+        self.last_ruling: tuple[str, FreeAction] | None = None
+        self.place_for: str | None = None
+
+    # --- layout and drawing --------------------------------------------------------------------
+
+    def on_mount(self) -> None:  # BattleScreen.on_mount runs as well (Textual calls both)
+        self.title = f"Battle — {self.battle_name}" + (" (no map)" if self.mapless else "")
+        self.query_one("#battle-side").mount(Static(id="gm-tracker", markup=False), before=0)
+        if self.mapless:
+            self.add_class("mapless")
+
+    def on_resize(self, event) -> None:
+        self.call_after_refresh(self.refresh_all)  # the tracker's rows fit the side panel's new width
+
+    def refresh_all(self) -> None:
+        super().refresh_all()
+        for tracker in self.query("#gm-tracker"):
+            tracker.update(self._tracker_text())
+
+    def _selected_id(self) -> str | None:
+        if self.selected in self.battle.by_id:
+            return self.selected
+        current = self.battle.current
+        return ident(current).id if current is not None else None
+
+    def _tracker_text(self) -> Text:
+        side = self.query_one("#battle-side")
+        width = max(24, side.scrollable_content_region.width - 1) if side.size.width else 28
+        text = self.tracker_text(width)
+        text.append(self.TRACKER_LEGEND, style="dim")
+        return text
+
+    def _shown_unit(self, visible):
+        if self.cursor is None and self._selected_id() is not None:
+            return self.battle[self._selected_id()]
+        return super()._shown_unit(visible)
+
+    def _overlay(self):
+        if self.mode == "place" and self.cursor is not None:
+            field = self.battle.battlefield
+            ok = field.in_bounds(self.cursor) and field.is_walkable(self.cursor) and self.cursor not in self.battle.occupancy
+            return Overlay(cursor=self.cursor, cursor_blocked=not ok)
+        return super()._overlay()
+
+    # a fight without a map (m): no cell is shown, so no key walks one; the GM rules distances
+    MAPLESS_KEYS = ". end turn · a attack · z ability · D/H dmg/heal · f free action"
+    MAPLESS_REFUSAL = "a fight without a map: nobody walks it, the GM rules distances"
+
+    def action_direction(self, name: str) -> None:
+        if self.mapless:
+            self.refuse(f"{self.MAPLESS_REFUSAL} (tab: next target)")
+            return
+        super().action_direction(name)
+
+    def action_travel(self) -> None:
+        if self.mapless:
+            self.refuse(self.MAPLESS_REFUSAL)
+            return
+        super().action_travel()
+
+    def action_look(self) -> None:
+        if self.mapless:
+            self.refuse(f"{self.MAPLESS_REFUSAL}: the turn order on the right shows everyone")
+            return
+        super().action_look()
+
+    def _status_text(self) -> Text:
+        me = self.me
+        if (self.mapless and me is not None and self.mode == "move" and not self.prompt and not self.more
+                and not self.battle.over):
+            return Text(f"{ident(me).name}, no map: {self.MAPLESS_KEYS}", style="dim")
+        if self.mode == "place":
+            name = ident(self.battle[self.place_for]).name if self.place_for else "?"
+            return Text(f"Move {name} anywhere: arrows pick the cell, enter puts it there, esc cancels", style="yellow")
+        if self.me is None and not self.battle.over and self.battle.current is not None:
+            if self.prompt:  # a refused override, while the AI plays
+                return Text(self.prompt, style="yellow")
+            who = ident(self.battle.current).name
+            return Text(f"{who} (AI) is acting…  x plays the AI turns now · c on it hands it to you", style="dim")
+        return super()._status_text()
+
+    # --- recording every GM input into the campaign ------------------------------------------
+
+    def _record(self, label: str, extra=None) -> None:
+        app = self.app
+        if self._finished or app.campaign is None or app.campaign.battle is None:
+            return
+        saved = app.act(lambda c: battles.with_inputs(c, self.session, app.store.catalogue, app.gm.rules_for, extra),
+                        label)
+        if not saved and app.gm.read_only and not app.gm.was_read_only:
+            self._taken_over()
+
+    def _schedule_ai(self) -> None:
+        if self._finished and not self.battle.over:  # left (taken over, rebuilt by an undo): no more AI turns here
+            return
+        super()._schedule_ai()
+
+    def _taken_over(self) -> None:
+        """Another window took the campaign over: this one saves nothing more, so the fight (and its
+        AI turns) stops here instead of going on where no one can keep it."""
+        self._finished = True
+        if self._ai_timer is not None:
+            self._ai_timer.stop()
+            self._ai_timer = None
+        self.app.notify(f"{self.app.gm.read_only_reason()}. The fight goes on in the window that has it; "
+                        "this one left it where it was last saved.", title="Battle left", severity="warning",
+                        timeout=10)
+        self.app.call_later(self.app.pop_screen)
+
+    def after_input(self, action, outcome) -> None:
+        self._record(f"{self.battle_name}: {type(action).__name__.lower()}")
+
+    def _override(self, change, label: str, extra=None) -> bool:
+        outcome = override(self.battle, change, self.session.inputs)
+        if isinstance(outcome, Impossible):
+            return self.refuse(outcome.reason)
+        self.prompt = ""
+        self._record(f"{self.battle_name}: {label}", extra)
+        self.refresh_all()
+        self._schedule_ai()
+        return True
+
+    async def after_undo(self) -> None:
+        """The campaign stepped back: rebuild the battle from its record if its inputs changed."""
+        app = self.app
+        record = app.campaign.battle
+        if record is None:
+            self._finished = True
+            await app.pop_screen()
+            return
+        if record.get("inputs") == session_to_dict(self.session, app.store.catalogue)["inputs"]:
+            return
+        try:
+            session = battles.session_from_record(record, app.store.catalogue, app.gm.rules_for, app.enemies())
+        except (DataError, BattleError) as exc:
+            app.notify(str(exc), severity="error")
+            return
+        self._finished = True  # this screen's battle is gone; the rebuilt one takes over
+        if self._ai_timer is not None:
+            self._ai_timer.stop()
+        await app.pop_screen()  # the screens share an id: the old one goes first
+        await app.push_screen(GMBattleScreen(session, self.battle_name, mapless=self.mapless))
+
+    # --- the end ---------------------------------------------------------------------------
+
+    def _ended(self, session: BattleSession) -> None:
+        battle_ended(self.app, session, self.battle_name)
+
+    def action_leave(self) -> None:
+        def chosen(choice: str | None) -> None:
+            if choice == "leave":
+                self._finished = True
+                self.app.pop_screen()
+            elif choice == "abandon":
+                self._finished = True
+                self.app.act(lambda c: battles.finish_battle(c, self.session), f"battle abandoned: {self.battle_name}")
+                self.app.pop_screen()
+
+        self.app.push_screen(ChoiceDialog("Leave the battle?", [
+            ("leave", "Leave for now — it stays in the campaign; b resumes it"),
+            ("abandon", "Abandon it — logged as unfinished, no XP"),
+            ("stay", "Stay"),
+        ]), chosen)
+
+    # --- the initiative tracker ------------------------------------------------------------
+
+    def action_select(self, step: int) -> None:
+        order = self.battle.order
+        if not order:
+            return
+        chosen = self._selected_id()
+        index = order.index(chosen) if chosen in order else 0
+        self.selected = order[(index + step) % len(order)]
+        self.refresh_all()
+
+    def _reorder(self, position: int | str, label: str) -> None:
+        target = self._selected_id()
+        if target is None:
+            return
+        if isinstance(position, str):
+            self.refuse(position)
+            return
+        self._override(Reorder(target, position), f"{label} {ident(self.battle[target]).name}")
+
+    def action_shift(self, step: int) -> None:
+        target = self._selected_id()
+        if target is None or target not in self.battle.order:
+            return
+        self._reorder(self.battle.order.index(target) + step, "reorder")
+
+    def action_delay(self) -> None:
+        target = self._selected_id()
+        if target is not None:
+            self._reorder(delay_position(self.battle, target), "delay")
+
+    def action_ready(self) -> None:
+        target = self._selected_id()
+        if target is not None:
+            self._reorder(ready_position(self.battle, target), "ready")
+
+    def action_controller(self) -> None:
+        target = self._selected_id()
+        if target is None:
+            return
+        kind = CONTROLLER_CYCLE.get(comp(self.battle[target], Controller).kind, "gm")
+        self._override(ov.SetController(target, kind), f"{ident(self.battle[target]).name} → {kind}")
+
+    # --- free actions (R-13): the player's words, the GM's ruling --------------------------------
+
+    def action_free_action(self) -> None:
+        me = self.me
+        if me is None:
+            self.prompt = "free actions are for the combatant whose turn it is (c hands an AI one to you)"
+            self.refresh_all()
+            return
+        problem = free_action_refusal(self.battle, me)
+        if problem:
+            self.refuse(f"{ident(me).name}: {problem}")
+            return
+        actor = ident(me).id
+        name = ident(me).name
+
+        def described(values: dict[str, str] | None) -> None:
+            if not values:
+                return
+            from horizon_tui.ui.dialogs.effect import EffectDialog
+
+            self.app.push_screen(EffectDialog(), lambda spec: spec and self._free_target(actor, values["description"], spec))
+
+        self.app.push_screen(PromptDialog(
+            f"Free action — {name} ({comp(me, FreeActions).points} points)",
+            [Field("description", "The player", placeholder="what they want to do, in their words")],
+            note="Then the GM rules on its effect: certain (chance 1) or with a stated chance (R-13).",
+            check=lambda v: None if v["description"].strip() else "what does the character do?",
+        ), described)
+
+    def _free_target(self, actor: str, description: str, spec: EffectSpec) -> None:
+        me = self.battle[actor]
+        here = pos(me)
+        others = sorted(self.battle.active.values(), key=lambda e: (  # enemies nearest first, then self, allies
+            0 if team(e) != team(me) else 1 if e is me else 2, distance(here, pos(e))))
+        options = [(ident(e).id, f"{ident(e).name} ({'self' if e is me else team(e)}, "
+                                 f"{max(0, distance(here, pos(e)))} cells between)") for e in others]  # R-11
+
+        def chosen(target: str | None) -> None:
+            if not target:
+                return
+            chance = None if spec.chance >= 1 else Fraction(spec.chance)
+            action = FreeAction(actor, target=target, description=description.strip(), effect=spec.effect,
+                                chance=chance, duration=spec.duration, magnitude=spec.magnitude)
+            if self._act(action):
+                self.last_ruling = (ident(me).name, action)
+                self.notify("P writes this ruling down as a permanent ability", timeout=4)
+
+        self.app.push_screen(ChoiceDialog(f"{spec.effect} on whom?", options), chosen)
+
+    def action_make_ability(self) -> None:
+        from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
+
+        if self.last_ruling is None:
+            self.prompt = "no free action ruled on yet in this battle"
+            self.refresh_all()
+            return
+        name, action = self.last_ruling
+        member = self.app.campaign.member(name)
+        if member is None:
+            self.prompt = f"{name} is not in the party: only party characters keep abilities"
+            self.refresh_all()
+            return
+        actor = self.battle.by_id.get(action.actor)
+        target = self.battle.by_id.get(action.target or "")
+        if target is None or target is actor:
+            aim = Target.self
+        else:
+            aim = Target.ally if team(target) == team(actor) else Target.enemy
+        words = " ".join(action.description.split())
+        ability = Ability(
+            name=(words[:1].upper() + words[1:])[:40] or "Ruling", difficulty=Difficulty.II, kind=AbilityKind.effect,
+            description=words, target=aim,
+            effects=[EffectSpec(action.effect or "stun", action.chance if action.chance is not None else Fraction(1),
+                                action.duration, Fraction(action.magnitude))],
+        )
+        self.app._member = name  # the ability form previews with this character (app.session)
+
+        def keep(result: Ability) -> bool:  # the form closes only once the campaign has it
+            if not self.app.act(lambda c: changes.add_ability(c, name, result, words), f"{name} learns {result.name}"):
+                return False
+            self.notify(f"{name} learns {result.name}", title="Permanent ability")
+            return True
+
+        self.app.push_screen(AbilityFormScreen(ability, [a.name for a in member.character.abilities], commit=keep))
+
+    def _slots_text(self, me):
+        """The abilities of the combatant the panel names: the selected one when the GM picked
+        another than the one acting (not the acting one's under another's name)."""
+        chosen = self._selected_id()
+        if chosen is not None and (me is None or chosen != ident(me).id):
+            return super()._slots_text(self.battle[chosen])
+        return super()._slots_text(me)
+
+
+def battle_ended(app, session: BattleSession, name: str, *, on_award=None, leave: bool = True) -> None:
+    """The GM tool's end of a battle (a local one, or one at a table): the campaign takes the
+    result (`battles.finish_battle`: the log, the players' recap, what carries to the next fight),
+    the summary shows, then the R-14 XP award, which the GM may change before giving it.
+    `on_award(shares)`: told what was awarded; `leave`: the battle's screen closes first."""
+    result = session.battle.result
+    app.act(lambda c: battles.finish_battle(battles.with_inputs(c, session, app.store.catalogue, app.gm.rules_for),
+                                            session), f"battle ends: {name}")
+    from horizon_tui.ui.battle.flow import summary_rows
+
+    headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
+    headline += f"  {result.rounds} rounds."
+    shares = {who: xp for who, xp in result.xp.items() if app.campaign.member(who) is not None}
+    footer = ("XP (R-14): " + ", ".join(f"{n} {x}" for n, x in shares.items())) if shares else "No XP earned."
+
+    def done(_: None) -> None:
+        from horizon_tui.ui.gm.screens.experience import ExperienceScreen
+
+        if leave:
+            app.pop_screen()
+        if any(shares.values()):
+            app.push_screen(ExperienceScreen(shares, f"Battle: {name}", on_award=on_award))
+
+    app.push_screen(BattleSummary(headline, summary_rows(session), footer,
+                                  hint="enter: award the XP (ctrl+s there), or change it first"), done)

@@ -1,0 +1,22 @@
+"""`horizon` / `horizon play`: run the player app in this terminal."""
+
+from __future__ import annotations
+
+from horizon_tui.subcommands import saves_dir_from  # one reading of --saves for `horizon` and `horizon gm`
+
+__all__ = ["run_player_app", "saves_dir_from"]
+
+
+def run_player_app(args) -> int:
+    """The rules data is loaded by the app when first needed, after the main menu is up; a
+    broken data folder is reported there (and again here, on the way out, with every problem)."""
+    from horizon_tui.ui.player.app import create_app
+
+    app = create_app(saves_dir_from(args))
+    app.run()
+    problems = app.data_problems_seen
+    if problems:
+        from horizon_tui.terminal import tell
+
+        tell(*(str(problem) for problem in problems))
+    return app.crash_exit_code(1 if problems else app.return_code or 0)

@@ -1,0 +1,165 @@
+"""The main menu: New character, Load character, Battle, Rules, Quit, and the recent characters."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from horizon_tui.play import hosting
+from horizon_tui.storage.character_files import character_files
+from horizon_tui.ui.widgets.bars import KeyBar
+
+if TYPE_CHECKING:
+    from horizon_tui.play.library import SaveEntry
+
+BANNER = (
+    "╻ ╻ ┏━┓ ┏━┓ ╻ ╺━┓ ┏━┓ ┏┓╻\n"
+    "┣━┫ ┃ ┃ ┣┳┛ ┃ ┏━┛ ┃ ┃ ┃┗┫\n"
+    "╹ ╹ ┗━┛ ╹┗╸ ╹ ┗━╸ ┗━┛ ╹ ╹\n"
+    "o f   d a r k n e s s"
+)
+
+# (option id, the words on the menu (the first letter is the hotkey, underlined), app action)
+MENU = (
+    ("new", "New character", "new_character"),
+    ("load", "Load character", "load_character"),
+    ("battle", "Battle", "battle"),
+    ("rules", "Rules", "rules"),
+    ("quit", "Quit", "quit"),
+)
+RECENT = 8
+ABOUT = (
+    "Make a character of any species, invent abilities, fill your slots and fight.\n"
+    "? lists the keys; ctrl+p finds any action."
+)
+
+
+def shown_path(path) -> str:
+    """A folder as the menu shows it: under the home folder as `~/…` (shorter, still exact)."""
+    from pathlib import Path
+
+    path, home = Path(path), Path.home()
+    if path.is_absolute() and path.is_relative_to(home) and path != home:
+        return f"~/{path.relative_to(home)}"
+    return str(path)
+
+
+def hotkey_words(words: str) -> Content:
+    return Content.assemble((words[0], "underline"), words[1:])
+
+
+def recent_prompt(entry: SaveEntry) -> Content:
+    if entry.broken:
+        return Content.assemble(("⚠ ", "$error"), (entry.path.name, "bold"), ("  can't be read", "$error"))
+    mark = ("⚠ ", "$warning") if entry.problems else ("  ", "")
+    return Content.assemble(mark, (entry.title, "bold"), (f"  {entry.summary}", "dim"))
+
+
+class MainMenuScreen(Screen):
+    TITLE = "Main menu"
+    AUTO_FOCUS = "#menu"
+    BINDINGS = [
+        Binding("n", "app.new_character", "New", id="menu.new", tooltip="New character"),
+        Binding("l", "app.load_character", "Load", id="menu.load", tooltip="Load character"),
+        Binding("b", "app.battle", "Battle", id="menu.battle"),
+        Binding("r", "app.rules", "Rules", id="menu.rules"),
+        Binding("q", "app.quit", "Quit", id="menu.quit"),
+        Binding("w", "watch_game", "Watch", show=False, id="menu.watch", tooltip="Watch a game (hosted)"),
+        Binding("o", "toggle_watchers", "Others may watch", show=False, id="menu.watchers"),
+        Binding("tab", "switch_list", "Menu ⇄ recent", show=False, id="menu.switch"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="main-menu")
+        self._recent: list[SaveEntry] = []
+
+    def compose(self) -> ComposeResult:
+        # Few widgets on purpose: this is the first screen (the start-up target of bench/bench_tui.py).
+        yield Static(BANNER, id="banner", markup=False)  # the banner is the title: no TitleBar
+        with Horizontal(id="menu-row"):
+            with Vertical(id="menu-column"):
+                yield OptionList(*[Option(hotkey_words(words), id=key) for key, words, _ in hosting.menu_entries(MENU)], id="menu")
+                yield Static(ABOUT, id="about", markup=False)
+            yield OptionList(id="recent")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#menu").border_title = "Menu"
+        served = hosting.attach(self.app)  # over SSH: status for `who`/`watch`, the watcher count
+        if served is not None:
+            served.on_watchers(lambda n: setattr(self.query_one("#menu"), "border_subtitle",
+                                                 hosting.watchers_subtitle(n)))
+        recent = self.query_one("#recent")
+        recent.border_title = "Recent characters"
+        recent.border_subtitle = "enter opens"
+        self.query_one("#about", Static).update(f"{ABOUT}\n\nSaves: {shown_path(self.app.saves_dir)}")
+
+    def on_screen_resume(self) -> None:
+        """Every time the menu shows. The saves are read after the menu is drawn (reading them
+        loads the rules data, ~0.1 s the first time), so the menu is there at once."""
+        recent = self.query_one("#recent", OptionList)
+        if not character_files(self.app.saves_dir):
+            self._recent = []
+            recent.clear_options()
+            recent.add_option(Option(Text("No characters yet: choose New character.", style="dim"), disabled=True))
+            return
+        if not self._recent:
+            recent.clear_options()
+            recent.add_option(Option(Text("reading the saves…", style="dim"), disabled=True))
+        self.call_after_refresh(self.refresh_recent)
+
+    def refresh_recent(self) -> None:
+        if self.app.data_problems():
+            return
+        self._recent = self.app.library.entries(limit=RECENT)
+        recent = self.query_one("#recent", OptionList)
+        recent.clear_options()
+        if self._recent:
+            recent.add_options(Option(recent_prompt(e), id=str(i)) for i, e in enumerate(self._recent))
+            recent.highlighted = 0
+        else:
+            recent.add_option(Option(Text("No characters yet: choose New character.", style="dim"), disabled=True))
+
+    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_list.id == "menu":
+            action = {key: action for key, _, action in hosting.menu_entries(MENU)}[event.option.id]
+            if event.option.id in (hosting.WATCH_ENTRY[0], hosting.WATCHERS_ENTRY[0]):
+                await self.run_action(action)
+                return
+            await self.app.run_action(action)
+            return
+        entry = self._recent[int(event.option.id)]
+        if entry.openable:
+            self.app.open_character(entry.path, entry.character)
+        else:
+            self.app.notify(
+                f"{entry.path.name}: {entry.problem_text}. The file is left as it is.",
+                title="Can't open this save", severity="error", timeout=10,
+            )
+
+    def action_watch_game(self) -> None:
+        if hosting.watching_offered():
+            hosting.watch_a_game(self.app)
+
+    def action_toggle_watchers(self) -> None:
+        served = hosting.of(self.app)
+        if served is None or not hosting.watching_offered():
+            return
+        allowed = served.toggle_watchers()
+        self.query_one("#menu", OptionList).replace_option_prompt(
+            hosting.WATCHERS_ENTRY[0], hotkey_words(hosting.watchers_words(allowed)))
+        self.app.notify("Others may watch your game" if allowed else "No one may watch your game now",
+                        timeout=3)
+
+    def action_switch_list(self) -> None:
+        target = "#recent" if self.focused is self.query_one("#menu") else "#menu"
+        self.query_one(target).focus()
