@@ -217,3 +217,9 @@ class Reader:
             self._battle, self._key = battle, key
             self.builds += 1
         return self._model
+
+    def note(self, text: str) -> None:
+        """A line of the screen's own in the viewer's log (a table's undo: where it is now), kept
+        with the rest."""
+        self.journal.lines.append(LogLine(text, "note"))
+        self._model = None

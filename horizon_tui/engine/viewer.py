@@ -42,6 +42,13 @@ class Viewer:
         """Someone watching with a side's eyes, playing nothing."""
         return cls(side, None, "spectator")
 
+    @classmethod
+    def from_sight(cls, side: str | None, eyes: Iterable[str] | None = None) -> Viewer:
+        """The viewer a screen's side and eyes name: None is the GM, eyes a seat."""
+        if side is None:
+            return cls.gm()
+        return cls.seat(side, eyes) if eyes else cls.of_side(side)
+
     @property
     def sees_all(self) -> bool:
         return self.side is None
