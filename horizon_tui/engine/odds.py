@@ -13,7 +13,8 @@ import attrs
 
 from horizon_tui.content.models import Ability, AbilityKind, Target
 from horizon_tui.engine.attacks import _as_short_blade, _multiplier, affected, auto_hits, chance_to_hit, is_harmful
-from horizon_tui.engine.battle import Battle, Entity, attack_for_roll, gear, ident, is_downed, stats, team
+from horizon_tui.engine.battle import Battle, Entity, attack_for_roll, cid, gear, ident, is_downed, stats, team
+from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.rules.combat import armor_reduction, crit_chance, damage
 from horizon_tui.rules.numbers import whole
@@ -105,8 +106,13 @@ def ability_odds(battle: Battle, user: Entity, ability: Ability, target: Entity)
     return TargetOdds(ident(target).id, ident(target).name, hit, dealt, crit, crit_dealt, heal, tuple(shown))
 
 
-def touched(battle: Battle, user: Entity, ability: Ability, cell: tuple[int, int]) -> list[Entity]:
+def touched(battle: Battle, user: Entity, ability: Ability, cell: tuple[int, int],
+            known: ReadModel | None = None) -> list[Entity]:
     """Everyone an area or a line aimed at `cell` would land on (no misfire), as the action
-    chooses them (`attacks.affected`); those hidden from `user`'s side are not named (R-13)."""
+    chooses them (`attacks.affected`), that the viewer may know (`known`, its read model: not
+    those in the dark or hidden, R-13); without it, those not hidden from `user`'s side."""
+    found = affected(battle, user, ability, battle.at(cell), cell)
+    if known is not None:
+        return [e for e in found if known.unit(cid(e)) is not None]
     side = team(user)
-    return [e for e in affected(battle, user, ability, battle.at(cell), cell) if not hidden_from(e, side)]
+    return [e for e in found if not hidden_from(e, side)]

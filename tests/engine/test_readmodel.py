@@ -3,9 +3,10 @@ and its log narrated when the events happen and kept (R-13's sight throughout)."
 
 from __future__ import annotations
 
-from engine_kit import character, enemy_def, give_turn
-from horizon_tui.engine import overrides
+from engine_kit import ability, character, enemy_def, give_turn
+from horizon_tui.engine import odds, overrides
 from horizon_tui.engine.actions import Move, Success, perform
+from horizon_tui.engine.battle import gear
 from horizon_tui.engine.readmodel import Journal, Reader, build
 from horizon_tui.engine.runner import override
 from horizon_tui.engine.viewer import Viewer
@@ -123,3 +124,15 @@ def test_a_rebuilt_battle_keeps_the_journal_as_it_was_read(new_battle):
     override(again, overrides.Damage(("grunt",), 2))
     assert reader.model(again).log_text()[:len(live)] == live
     assert reader.model(again).log_text()[-1].startswith("Grunt takes 2 damage")
+
+
+def test_an_area_aimed_into_the_dark_names_no_one_there(new_battle):
+    """The targets panel lists whom an area would touch: only those the viewer may know (R-13),
+    not the grunt behind the wall that no one of Ann's sees."""
+    nova = ability("Nova", "II", "damage", target="area", radius=1)
+    battle = new_battle(rows=SPLIT, party=[(character("Ann", abilities=[nova]), (1, 2))],
+                        enemies=[(enemy_def(), (7, 4))])
+    ann = give_turn(battle, "ann")
+    aimed = gear(ann).character.ability("Nova")
+    assert [e.uid for e in odds.touched(battle, ann, aimed, (7, 3))] == ["grunt"]  # the action would hit it
+    assert odds.touched(battle, ann, aimed, (7, 3), build(battle, ANN)) == []

@@ -161,3 +161,20 @@ def test_not_the_players_turn_only_look_works():
     assert MoveMode(battle, _known(battle)).on_key("up", None) == Stay()
     assert isinstance(MoveMode(battle, _known(battle)).on_key("look", None), Switch)
     assert pos(hero) == (4, 2)
+
+
+def test_looking_while_an_enemy_acts_visits_only_whom_the_side_sees():
+    """Tab in look mode, not on one's own turn, used to visit everyone (the GM's sight): the foe
+    behind the wall too, naming it and showing where it stands."""
+    rows = ["....#....", "....#....", "....#...."]
+    battle = make_battle(rows, party=[(character("Hero"), (1, 1), "player")], enemies=[(enemy_def("foe"), (7, 1))])
+    give_turn(battle, "grunt")
+    outcome = MoveMode(battle, _known(battle)).on_key("look", None)
+    assert isinstance(outcome, Switch)
+    look = outcome.mode
+    assert look.cursor == (0, 0)  # not where the unseen foe acts
+    seen = set()
+    for _ in range(4):
+        look.on_key("next", None)
+        seen.add(look.cursor)
+    assert seen == {(1, 1)}

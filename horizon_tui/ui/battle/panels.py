@@ -163,7 +163,7 @@ def targets_text(battle: Battle, mode, me: Entity) -> Text:
             text.append(f"  {_odds_line(o)}\n")
 
     if ability is not None and ability.target in (Target.area, Target.line):
-        touched = odds.touched(battle, me, ability, mode.cursor)
+        touched = odds.touched(battle, me, ability, mode.cursor, mode.known())
         shape = "area" if ability.target is Target.area else "line"
         text.append(f"The {shape} touches {counted(len(touched), 'combatant')}:\n" if touched
                     else f"The {shape} touches no one here.\n", style="dim")
@@ -175,8 +175,8 @@ def targets_text(battle: Battle, mode, me: Entity) -> Text:
     for e in mode.targets():
         problem = mode.preview(pos(e)).problem
         one(e, problem, pos(e) == mode.cursor)
-    under = battle.at(mode.cursor)
-    if preview.problem and (under is None or under not in mode.targets()):
+    under = mode.known().unit_at(mode.cursor)
+    if preview.problem and (under is None or battle[under.id] not in mode.targets()):
         text.append(f"✗ {preview.problem}\n", style="red")
     return text
 

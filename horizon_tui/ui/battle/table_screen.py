@@ -56,12 +56,12 @@ class TableBattleScreen(BattleScreen):
         self.held = {c for s in seating.values() if s.get("role") == "player" for c in s.get("characters", ())}
         session = BattleSession(replica.battle, spec.encounter if spec else (title or "table"),
                                 list(spec.party) if spec else [], replica.inputs)
-        # a player sees through their own characters' eyes; a spectator with the party's; the GM all
-        super().__init__(session, on_end=on_end, side=self._side_for(client.seat), eyes=self._eyes_for(client.seat))
+        super().__init__(session, on_end=on_end)
         self.title = title or "At the table"
         self.answers: list[dict[str, Any]] = []  # the GM's answers to this seat's requests
         self.hotseat = bool(getattr(client, "hotseat", False))
-        self.readers = {client.seat: self.reader}  # at one keyboard: every seat's, each read live
+        self.readers: dict[str, Reader] = {}  # at one keyboard: every seat's, each read live
+        self.reader = self._reader_for(client.seat)
         if self.hotseat:
             for seat in seating:
                 self._reader_for(seat)
@@ -76,16 +76,17 @@ class TableBattleScreen(BattleScreen):
     def characters(self) -> frozenset[str]:
         return frozenset(self.client.seating.get(self.client.seat, {}).get("characters", ()))
 
-    def _side_for(self, seat: str) -> str | None:
-        return None if self.client.seating.get(seat, {}).get("role") == "gm" else "party"
-
-    def _eyes_for(self, seat: str):
+    def _viewer_for(self, seat: str) -> Viewer:
+        """A player sees through their own characters' eyes; a spectator with the party's; the GM all."""
         s = self.client.seating.get(seat, {})
-        return frozenset(s.get("characters", ())) or None if s.get("role") == "player" else None
+        role = s.get("role")
+        if role == "gm":
+            return Viewer.gm()
+        return Viewer.seat("party", s.get("characters", ())) if role == "player" else Viewer.spectator("party")
 
     def _reader_for(self, seat: str) -> Reader:
         if seat not in self.readers:
-            self.readers[seat] = Reader(Viewer.from_sight(self._side_for(seat), self._eyes_for(seat)))
+            self.readers[seat] = Reader(self._viewer_for(seat))
         return self.readers[seat]
 
     def names(self, *, seen: bool = False) -> dict[str, str]:
