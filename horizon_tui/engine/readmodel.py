@@ -28,7 +28,7 @@ from horizon_tui.engine.battle import Battle, Entity, cid, comp, gear, ident, is
 from horizon_tui.engine.components import Position, Presence
 from horizon_tui.engine.narrate import UNSEEN, describe
 from horizon_tui.engine.sideview import (
-    UnitView, remembered_cells, targetable, unit_view, visible_cells, visible_units,
+    KnownUnits, UnitView, remembered_cells, targetable, unit_view, visible_cells, visible_units,
 )
 from horizon_tui.engine.viewer import Viewer
 from horizon_tui.rules.ranges import distance
@@ -52,7 +52,7 @@ class InitiativeEntry:
 
 
 @attrs.frozen(eq=False)
-class ReadModel:
+class ReadModel(KnownUnits):
     viewer: Viewer
     round: int
     visible: np.ndarray  # bool [y, x]: seen now
@@ -67,18 +67,6 @@ class ReadModel:
     @property
     def side(self) -> str | None:
         return self.viewer.side
-
-    def unit(self, combatant_id: str | None) -> UnitView | None:
-        for u in self.units:
-            if u.id == combatant_id:
-                return u
-        return None
-
-    def unit_at(self, xy: tuple[int, int]) -> UnitView | None:
-        for u in self.units:
-            if u.position == xy:
-                return u
-        return None
 
     def foes(self) -> tuple[UnitView, ...]:
         """The units not of the viewer's side (for the GM: everyone), in spawn order."""

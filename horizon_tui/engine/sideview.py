@@ -93,17 +93,12 @@ class UnitView:
     distance: int | None = None  # R-11 distance from the one acting (0: adjacent), in a read model
 
 
-@attrs.frozen(eq=False)
-class SideView:
-    """What `side` may know now (None = the game master, who knows everything)."""
+class KnownUnits:
+    """Looking up the units a view holds (`SideView`, `engine.readmodel.ReadModel`)."""
 
-    side: str | None
-    round: int
-    visible: np.ndarray  # bool [y, x]: seen now
-    remembered: np.ndarray  # bool [y, x]: seen at some point this battle (`visible` included)
-    units: tuple[UnitView, ...]  # active combatants it can see (its own always), in spawn order
+    units: tuple[UnitView, ...]
 
-    def unit(self, combatant_id: str) -> UnitView | None:
+    def unit(self, combatant_id: str | None) -> UnitView | None:
         for u in self.units:
             if u.id == combatant_id:
                 return u
@@ -114,6 +109,17 @@ class SideView:
             if u.position == xy:
                 return u
         return None
+
+
+@attrs.frozen(eq=False)
+class SideView(KnownUnits):
+    """What `side` may know now (None = the game master, who knows everything)."""
+
+    side: str | None
+    round: int
+    visible: np.ndarray  # bool [y, x]: seen now
+    remembered: np.ndarray  # bool [y, x]: seen at some point this battle (`visible` included)
+    units: tuple[UnitView, ...]  # active combatants it can see (its own always), in spawn order
 
 
 Eyes = frozenset[str] | None  # whose sight counts: these combatant ids of the side; None: all its members

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -33,6 +33,13 @@ EXAMPLE_ATTACK_BASE = Fraction("89.55")
 # A weaker foe (level 2 by the rules, but a set level in its EnemyDef).
 GRUNT = {"physical": 6, "agility": 6, "perception": 6, "cognition": 3, "faith": 3, "beauty": 0}
 OPEN = ["." * 9] * 5  # a 9×5 open field
+TWO_ROOMS = [  # two rooms, a wall between them (the sight tests: who sees across it)
+    "....#....",
+    "....#....",
+    "....#....",
+    "....#....",
+    "....#....",
+]
 
 
 def character(
@@ -111,6 +118,12 @@ def make_battle(
     defs.update(enemy_defs or {})
     s = setup(rows, [p[1] for p in party], placed)
     return create_battle(s, members, seed, catalogue, defs)
+
+
+def ann_bo_and_a_grunt(make: Callable[..., Battle] = make_battle) -> Battle:
+    """`TWO_ROOMS`: Ann alone on the left, Bo and the grunt on the right (Bo sees it, Ann not)."""
+    return make(rows=TWO_ROOMS, party=[(character("Ann"), (1, 2)), (character("Bo"), (6, 0))],
+                enemies=[(enemy_def(), (7, 4))])
 
 
 def give_turn(battle: Battle, who: str) -> Entity:

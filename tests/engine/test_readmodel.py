@@ -3,7 +3,7 @@ and its log narrated when the events happen and kept (R-13's sight throughout)."
 
 from __future__ import annotations
 
-from engine_kit import ability, character, enemy_def, give_turn
+from engine_kit import TWO_ROOMS, ability, ann_bo_and_a_grunt, character, enemy_def, give_turn
 from horizon_tui.engine import odds, overrides
 from horizon_tui.engine.actions import Move, Success, perform
 from horizon_tui.engine.battle import gear
@@ -11,19 +11,7 @@ from horizon_tui.engine.readmodel import Journal, Reader, build
 from horizon_tui.engine.runner import override
 from horizon_tui.engine.viewer import Viewer
 
-SPLIT = [  # two rooms, a wall between them: Ann on the left, Bo and the grunt on the right
-    "....#....",
-    "....#....",
-    "....#....",
-    "....#....",
-    "....#....",
-]
 ANN = Viewer.seat("party", ["ann"])
-
-
-def _two_rooms(new_battle):
-    return new_battle(rows=SPLIT, party=[(character("Ann"), (1, 2)), (character("Bo"), (6, 0))],
-                      enemies=[(enemy_def(), (7, 4))])
 
 
 def test_the_viewers_say_who_looks():
@@ -35,7 +23,7 @@ def test_the_viewers_say_who_looks():
 
 
 def test_a_seat_knows_only_what_its_characters_see(new_battle):
-    battle = _two_rooms(new_battle)
+    battle = ann_bo_and_a_grunt(new_battle)
     give_turn(battle, "ann")
     seat = build(battle, ANN)
     assert [u.id for u in seat.units] == ["ann", "bo"]
@@ -50,7 +38,7 @@ def test_a_seat_knows_only_what_its_characters_see(new_battle):
 
 
 def test_an_enemys_turn_offers_a_player_nothing_to_pick(new_battle):
-    battle = _two_rooms(new_battle)
+    battle = ann_bo_and_a_grunt(new_battle)
     give_turn(battle, "grunt")
     party = build(battle, Viewer.of_side("party"))
     assert party.current == "grunt" and party.targets["attack"] == () and party.targets["ally"] == ()
@@ -60,14 +48,14 @@ def test_an_enemys_turn_offers_a_player_nothing_to_pick(new_battle):
 
 
 def test_the_opening_line_never_counts_the_unseen(new_battle):
-    battle = _two_rooms(new_battle)
+    battle = ann_bo_and_a_grunt(new_battle)
     seat = build(battle, ANN, Journal(ANN))
     assert seat.log_text()[0] == "The battle begins: Ann, Bo."
     assert build(battle, Viewer.gm(), Journal(Viewer.gm())).log_text()[0] == "The battle begins: Ann, Bo, Grunt."
 
 
 def test_a_gm_act_on_someone_unseen_reaches_a_player_only_by_what_they_see(new_battle):
-    battle = _two_rooms(new_battle)
+    battle = ann_bo_and_a_grunt(new_battle)
     give_turn(battle, "bo")
     readers = {v: Reader(v) for v in (ANN, Viewer.of_side("party"), Viewer.spectator(), Viewer.gm())}
     for r in readers.values():
@@ -84,14 +72,20 @@ def test_a_gm_act_on_someone_unseen_reaches_a_player_only_by_what_they_see(new_b
             assert new == [], (viewer, new)
 
 
-def test_a_log_line_is_narrated_once_and_kept(new_battle):
-    """The grunt, seen when it was hurt, is named in the log; hidden later, that line stays."""
-    battle = _two_rooms(new_battle)
+def _party_reads_the_grunt_hurt(new_battle):
+    """Bo's turn; the party's reader; the GM hurts the grunt (seen by Bo): the battle, the
+    reader and the log it read."""
+    battle = ann_bo_and_a_grunt(new_battle)
     give_turn(battle, "bo")
     party = Reader(Viewer.of_side("party"))
     party.model(battle)
     override(battle, overrides.Damage(("grunt",), 1))
-    said = party.model(battle).log_text()
+    return battle, party, party.model(battle).log_text()
+
+
+def test_a_log_line_is_narrated_once_and_kept(new_battle):
+    """The grunt, seen when it was hurt, is named in the log; hidden later, that line stays."""
+    battle, party, said = _party_reads_the_grunt_hurt(new_battle)
     assert any(line.startswith("Grunt takes 1 damage") for line in said)
     override(battle, overrides.AddEffect("grunt", "hidden", 3))
     assert party.model(battle).log_text()[:len(said)] == said  # not re-narrated with today's sight
@@ -99,7 +93,7 @@ def test_a_log_line_is_narrated_once_and_kept(new_battle):
 
 
 def test_the_model_is_built_once_per_change_not_per_read(new_battle):
-    battle = _two_rooms(new_battle)
+    battle = ann_bo_and_a_grunt(new_battle)
     give_turn(battle, "bo")
     reader = Reader(Viewer.of_side("party"))
     first = reader.model(battle)
@@ -112,13 +106,8 @@ def test_the_model_is_built_once_per_change_not_per_read(new_battle):
 def test_a_rebuilt_battle_keeps_the_journal_as_it_was_read(new_battle):
     """An undo replays the battle to fewer inputs: the lines read live stay, nothing is narrated
     twice, and what happens next is added."""
-    battle = _two_rooms(new_battle)
-    give_turn(battle, "bo")
-    reader = Reader(Viewer.of_side("party"))
-    reader.model(battle)
-    override(battle, overrides.Damage(("grunt",), 1))
-    live = reader.model(battle).log_text()
-    again = _two_rooms(new_battle)  # the same battle, replayed without the override
+    _, reader, live = _party_reads_the_grunt_hurt(new_battle)
+    again = ann_bo_and_a_grunt(new_battle)  # the same battle, replayed without the override
     give_turn(again, "bo")
     assert reader.model(again).log_text() == live
     override(again, overrides.Damage(("grunt",), 2))
@@ -130,7 +119,7 @@ def test_an_area_aimed_into_the_dark_names_no_one_there(new_battle):
     """The targets panel lists whom an area would touch: only those the viewer may know (R-13),
     not the grunt behind the wall that no one of Ann's sees."""
     nova = ability("Nova", "II", "damage", target="area", radius=1)
-    battle = new_battle(rows=SPLIT, party=[(character("Ann", abilities=[nova]), (1, 2))],
+    battle = new_battle(rows=TWO_ROOMS, party=[(character("Ann", abilities=[nova]), (1, 2))],
                         enemies=[(enemy_def(), (7, 4))])
     ann = give_turn(battle, "ann")
     aimed = gear(ann).character.ability("Nova")

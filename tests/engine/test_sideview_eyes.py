@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine_kit import character, enemy_def, give_turn
+from engine_kit import ann_bo_and_a_grunt, give_turn
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.actions import Move, Success, perform
 from horizon_tui.engine.battle import put
@@ -14,22 +14,10 @@ from horizon_tui.engine.components import ActiveEffect, Effects, Presence
 from horizon_tui.engine.narrate import describe
 from horizon_tui.engine.sideview import eyes_open, remembered_cells, side_view, targetable, unseen_ids
 
-SPLIT = [  # two rooms, a wall between them: Ann on the left, Bo and the grunt on the right
-    "....#....",
-    "....#....",
-    "....#....",
-    "....#....",
-    "....#....",
-]
-
-
-def _two_rooms(new_battle):
-    return new_battle(rows=SPLIT, party=[(character("Ann"), (1, 2)), (character("Bo"), (6, 0))],
-                      enemies=[(enemy_def(), (7, 4))])
 
 
 def test_a_seat_sees_through_its_own_characters_eyes_only(new_battle):
-    battle = _two_rooms(new_battle)
+    battle = ann_bo_and_a_grunt(new_battle)
     party = side_view(battle, "party")
     assert [u.id for u in party.units] == ["ann", "bo", "grunt"]  # Bo sees the grunt for the party
     ann_only = side_view(battle, "party", frozenset({"ann"}))
@@ -42,7 +30,7 @@ def test_a_seat_sees_through_its_own_characters_eyes_only(new_battle):
 
 
 def test_targeting_and_the_log_follow_the_seats_eyes(new_battle):
-    battle = _two_rooms(new_battle)
+    battle = ann_bo_and_a_grunt(new_battle)
     ann = give_turn(battle, "ann")
     assert [e.uid for e in targetable(battle, ann)] == ["grunt"]  # the party sees it (through Bo)
     assert targetable(battle, ann, frozenset({"ann"})) == []
@@ -54,7 +42,7 @@ def test_targeting_and_the_log_follow_the_seats_eyes(new_battle):
 
 
 def test_r13_a_hidden_enemy_is_unseen_by_every_seat_and_never_named(new_battle):
-    battle = _two_rooms(new_battle)
+    battle = ann_bo_and_a_grunt(new_battle)
     put(battle["grunt"], Effects, Effects((ActiveEffect("hidden", 3, Fraction(0)),)))
     for eyes in (None, frozenset({"bo"}), frozenset({"ann", "bo"})):
         assert "grunt" not in [u.id for u in side_view(battle, "party", eyes).units]
@@ -65,7 +53,7 @@ def test_r13_a_hidden_enemy_is_unseen_by_every_seat_and_never_named(new_battle):
 
 
 def test_a_seat_whose_characters_are_all_out_watches_with_the_sides_eyes(new_battle):
-    battle = _two_rooms(new_battle)
+    battle = ann_bo_and_a_grunt(new_battle)
     assert eyes_open(battle, "party", frozenset({"ann"})) == {"ann"}
     battle.set_presence(battle["ann"], Presence.dead)
     assert eyes_open(battle, "party", frozenset({"ann"})) is None
@@ -73,7 +61,7 @@ def test_a_seat_whose_characters_are_all_out_watches_with_the_sides_eyes(new_bat
 
 
 def test_what_a_seat_remembers_comes_from_where_its_own_characters_stood(new_battle):
-    battle = _two_rooms(new_battle)
+    battle = ann_bo_and_a_grunt(new_battle)
     give_turn(battle, "bo")
     assert isinstance(perform(battle, Move("bo", (6, 4)), auto_end=False), Success)
     bo, ann = frozenset({"bo"}), frozenset({"ann"})

@@ -28,22 +28,32 @@ async def take_keyboard(pilot, app, screen) -> str:
     return due
 
 
-async def test_a_table_at_one_keyboard_hands_each_seat_its_turn_and_what_it_may_see(session, catalogue,
-                                                                                   tmp_path, monkeypatch):
+def lantern_road_gm_app(session, catalogue, tmp_path, monkeypatch):
+    """The GM tool as mira, on the Lantern Road campaign, its tables under `tmp_path`."""
     monkeypatch.setenv("HORIZON_TABLES", str(tmp_path / "tables"))
     monkeypatch.setenv("HORIZON_ACCOUNT", "mira")
-    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    return create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+
+
+async def open_at_one_keyboard(pilot, app) -> GMTableScreen:
+    """The campaign's fight at this keyboard (ctrl+k): alice plays Iriel, bob Sefa."""
+    await pilot.press("a")
+    await pilot.pause()
+    assert isinstance(app.screen, OpenTableScreen)
+    app.screen.query_one("#seat-Iriel").value = "alice"
+    app.screen.query_one("#seat-Sefa").value = "bob"
+    app.screen.query_one("#seat-Sefa").focus()  # a focused field must not take ctrl+k for itself
+    await pilot.pause()
+    await pilot.press("ctrl+k")
+    await pilot.pause()
+    return next(s for s in app.screen_stack if isinstance(s, GMTableScreen))
+
+
+async def test_a_table_at_one_keyboard_hands_each_seat_its_turn_and_what_it_may_see(session, catalogue,
+                                                                                   tmp_path, monkeypatch):
+    app = lantern_road_gm_app(session, catalogue, tmp_path, monkeypatch)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, OpenTableScreen)
-        app.screen.query_one("#seat-Iriel").value = "alice"
-        app.screen.query_one("#seat-Sefa").value = "bob"
-        app.screen.query_one("#seat-Sefa").focus()  # a focused field must not take ctrl+k for itself
-        await pilot.pause()
-        await pilot.press("ctrl+k")
-        await pilot.pause()
-        screen = next(s for s in app.screen_stack if isinstance(s, GMTableScreen))
+        screen = await open_at_one_keyboard(pilot, app)
         assert screen.hotseat and screen.proc is None  # no process, no socket: the Table in this one
         assert not list((tmp_path / "tables").glob("*/table.sock"))
         seen = {"alice": 0, "bob": 0, "mira": 0}

@@ -7,10 +7,7 @@ from __future__ import annotations
 
 from horizon_tui.engine.battle import ident, pos, team
 from horizon_tui.ui.battle.table_screen import HandOver
-from horizon_tui.ui.gm.app import create_gm_app
-from horizon_tui.ui.gm.screens.table import GMTableScreen, OpenTableScreen
-
-SIZE = (100, 34)
+from tests.gm.test_table_hotseat import SIZE, lantern_road_gm_app, open_at_one_keyboard
 
 
 async def seat_takes_keyboard(pilot, app, screen, seat: str) -> None:
@@ -32,18 +29,9 @@ def pane_text(screen) -> str:
 
 async def test_a_seats_log_after_a_hand_over_and_an_undo_is_the_log_it_saw_live(session, catalogue, tmp_path,
                                                                               monkeypatch):
-    monkeypatch.setenv("HORIZON_TABLES", str(tmp_path / "tables"))
-    monkeypatch.setenv("HORIZON_ACCOUNT", "mira")
-    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    app = lantern_road_gm_app(session, catalogue, tmp_path, monkeypatch)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, OpenTableScreen)
-        app.screen.query_one("#seat-Iriel").value = "alice"
-        app.screen.query_one("#seat-Sefa").value = "bob"
-        await pilot.press("ctrl+k")
-        await pilot.pause()
-        screen = next(s for s in app.screen_stack if isinstance(s, GMTableScreen))
+        screen = await open_at_one_keyboard(pilot, app)
         battle = screen.battle
         enemy = next(e for e in battle.combatants() if team(e) == "enemies")
         name, iriel = ident(enemy).name, battle["iriel"]
