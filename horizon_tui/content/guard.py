@@ -31,6 +31,8 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.content.data_folder import data_dir
+from horizon_tui.content.key_lines import with_key_lines
 from horizon_tui.errors import DataError, Problem
 
 LIMITS_FILE = "limits.toml"
@@ -365,9 +367,7 @@ def _summary(rest: int) -> str:
 
 
 def locate_capped(problems: list[Problem], text: str, limits: Limits | None = None) -> list[Problem]:
-    from horizon_tui.content.files import locate
-
-    return locate(cap(problems, limits), text, limits)
+    return with_key_lines(cap(problems, limits), text)
 
 
 # --- numbers written as text (files and forms) -----------------------------------------------
@@ -566,8 +566,6 @@ def load_limits(path: Path) -> Limits:
 
 def limits_path(root: Path | None = None) -> Path:
     """The limits of a data folder; the shipped ones when that folder has none."""
-    from horizon_tui.content.catalogue import data_dir
-
     chosen = (root or data_dir()) / LIMITS_FILE
     if chosen.is_file():
         return chosen
