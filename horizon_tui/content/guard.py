@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import difflib
 import json
 import math
 import os
 import re
+import stat
 import tomllib
 import unicodedata
 from fractions import Fraction
@@ -114,8 +116,6 @@ def read_limited(path: Path, max_bytes: int) -> bytes:
     """A plain file's bytes, at most `max_bytes` (DataError naming the limit if it is bigger).
 
     A FIFO or a device (/dev/zero, a pipe) would block or never end: plain files only."""
-    import stat
-
     try:  # a FIFO or a device (/dev/zero, a pipe) would block or never end: plain files only
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise DataError.one(path, "", "is not a plain file (a folder, a device or a pipe)")
@@ -519,8 +519,6 @@ REQUIRED_RANGES = (
 
 def load_limits(path: Path) -> Limits:
     """`data/limits.toml` read (with small built-in bounds of its own); DataError with every problem."""
-    import difflib
-
     text = _read_text(path, _BOOTSTRAP.file_bytes)
     data = parse_text(text, path, json_format=False, limits=_BOOTSTRAP)
     file = str(path)

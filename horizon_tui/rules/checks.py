@@ -12,6 +12,7 @@ import attrs
 from horizon_tui.content.models import Difficulty
 from horizon_tui.content.ruleset import CheckRules, DialogueRules, Ruleset, SpeciesRules
 from horizon_tui.rules.dice import parse_dice
+from horizon_tui.rules.odds import at_least_chance
 from horizon_tui.rules.progression import needs_difficulty_check
 
 
@@ -159,8 +160,6 @@ def dialogue_success_chance(
 ) -> Fraction:
     """The exact odds of a dialogue check over the die's whole distribution (`rules.odds`: 3d6
     is not 16 equally likely faces), shown before rolling."""
-    from horizon_tui.rules.odds import at_least_chance
-
     _, score = dialogue_score(kind, attributes, stats, dialogue)
     return at_least_chance(dialogue.die, score + modifier - dialogue_defence(target_willpower, dialogue))
 
