@@ -20,6 +20,7 @@ SEED_ENV = "HORIZON_SEED"
 
 if TYPE_CHECKING:
     from horizon_tui.engine.persist import BattleSession
+    from horizon_tui.engine.readmodel import ReadModel
     from horizon_tui.ui.player.app import HorizonApp
 
 
@@ -161,12 +162,17 @@ def open_session(app: HorizonApp, session: BattleSession) -> None:
     app.push_screen(BattleScreen(session, on_end=lambda s: finish(app, s, character_path), autosave=autosave))
 
 
-def summary_rows(session: BattleSession) -> list[tuple[str, ...]]:
+def summary_rows(session: BattleSession, known: ReadModel | None = None) -> list[tuple[str, ...]]:
+    """A row per combatant (its damage dealt and taken, effects applied, how it ended); with a
+    viewer's read model, only those in its initiative (whom it may know: never one it didn't see)."""
     from horizon_tui.engine.battle import comp, ident
     from horizon_tui.engine.components import Presence, Tally
 
+    shown = None if known is None else {entry.id for entry in known.initiative}
     rows = []
     for e in session.battle.combatants():
+        if shown is not None and ident(e).id not in shown:
+            continue
         i, tally = ident(e), comp(e, Tally)
         rows.append((i.name, i.base_team, str(tally.damage_dealt), str(tally.damage_taken),
                      str(tally.effects_applied), comp(e, Presence).value))

@@ -217,7 +217,7 @@ class TableBattleScreen(BattleScreen):
         shares = [f"{name} {xp}" for name, xp in result.xp.items() if xp]
         footer = ("XP (R-14, the GM may change it): " + ", ".join(shares)) if shares else "No XP earned."
         footer += f"\n{self.fingerprint()}"
-        self.app.push_screen(BattleSummary(headline, summary_rows(self.session), footer,
+        self.app.push_screen(BattleSummary(headline, summary_rows(self.session, self.known()), footer,
                                            hint="enter: back to the battlefield (ctrl+l leaves the table)"))
 
     # -- the table's controls -------------------------------------------------------------------
