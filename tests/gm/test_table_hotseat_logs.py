@@ -65,3 +65,10 @@ async def test_a_seats_log_after_a_hand_over_and_an_undo_is_the_log_it_saw_live(
         assert any(line.startswith("— ") and "table log" in line for line in after[len(live):])  # the undo
         assert not any(name in line for line in after[len(live):])  # nothing since names it
         assert f"GM: move on {name}." in pane_text(screen)
+
+        # While the hidden enemy acts, her status line names neither it nor who plays it.
+        turn = screen.battle.index
+        screen.battle.index = screen.battle.order.index(ident(enemy).id)
+        status = screen._status_text().plain  # noqa: SLF001 - the status line's words, as drawn
+        screen.battle.index = turn
+        assert name not in status and "mira" not in status.split("]", 1)[1] and "is acting" in status, status

@@ -150,7 +150,10 @@ class TableBattleScreen(BattleScreen):
         owner = owner or next((n for n, s in self.client.seating.items() if s.get("role") == "gm"), "the AI")
         if self.client.replica.paused:
             return seat + Text("paused by the GM", style="yellow")
-        return seat + Text(f"{ident(current).name}'s turn: {owner} plays it…", style="dim")
+        known = self.known()
+        if known.current is None:  # one this seat can't see: neither its name nor who plays it (R-13)
+            return seat + Text(f"{known.acting} is acting…", style="dim")
+        return seat + Text(f"{known.acting}'s turn: {owner} plays it…", style="dim")
 
     # -- the table talking back -----------------------------------------------------------------
     def _table_changed(self, client, message: dict[str, Any]) -> None:
