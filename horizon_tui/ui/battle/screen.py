@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog
 
 from horizon_tui.engine import ai, targeting
 from horizon_tui.engine.actions import FreeAction, Impossible, Move, move_costs
@@ -32,7 +32,7 @@ from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's s
     DIRECTIONS, Act, CursorMode, Mode, MoveMode, NamedMode, Stay, Switch, TargetMode,
 )
 from horizon_tui.ui.battle.view import Overlay, glyph_map
-from horizon_tui.ui.battle.widget import BattlefieldView
+from horizon_tui.ui.battle.widget import BattlefieldView, Panel
 from horizon_tui.play.keymap import battle_bindings
 from horizon_tui.ui.widgets.bars import KeyBar
 
@@ -92,20 +92,20 @@ class BattleScreen(Screen):
     # --- layout ---------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="initiative", markup=False)
+        yield Panel(id="initiative")
         with Horizontal(id="battle-main"):
             with Vertical(id="map-column"):
                 view = BattlefieldView(self.battle, self.side, id="map")
                 view.glyphs = self.glyphs
                 yield view
-                yield Static(id="legend", markup=False)
+                yield Panel(id="legend")
             side = VerticalScroll(id="battle-side")
             side.can_focus = False  # a focused scroller would take the arrows, PgUp, Home from moving
             with side:
-                yield Static(id="unit", markup=False)
-                yield Static(id="enemies", markup=False)
-                yield Static(id="slots", markup=False)
-        yield Static(id="status", markup=False)
+                yield Panel(id="unit")
+                yield Panel(id="enemies")
+                yield Panel(id="slots")
+        yield Panel(id="status")
         log = RichLog(id="log", wrap=True, markup=False, max_lines=500)
         log.can_focus = False  # likewise; `m` opens the whole log to scroll
         yield log
@@ -311,19 +311,19 @@ class BattleScreen(Screen):
         if focus is not None:
             view.keep_in_view(focus, centred=self._centre)
             self._centre = False
-        self.query_one("#initiative", Static).update(self._initiative_text(known))
-        self.query_one("#unit", Static).update(self._unit_panel(known))
+        self.query_one("#initiative", Panel).show(self._initiative_text(known))
+        self.query_one("#unit", Panel).show(self._unit_panel(known))
         me = self.me
-        self.query_one("#enemies", Static).update(panels.enemies_text(known, self.glyphs, me or current))
-        self.query_one("#legend", Static).update(panels.legend_text(battle, known, self.glyphs))
-        self.query_one("#slots", Static).update(self._slots_text(me))
-        self.query_one("#status", Static).update(self._status_text())
+        self.query_one("#enemies", Panel).show(panels.enemies_text(known, self.glyphs, me or current))
+        self.query_one("#legend", Panel).show(panels.legend_text(battle, known, self.glyphs))
+        self.query_one("#slots", Panel).show(self._slots_text(me))
+        self.query_one("#status", Panel).show(self._status_text())
 
     def _unit_panel(self, known) -> Text:
         me = self.me
         if isinstance(self.input, TargetMode) and me is not None:
             return panels.targets_text(self.battle, self.input, me)
-        shown = self._shown_unit(known.visible)
+        shown = self._shown_unit(known)
         if shown is None:
             return Text("")
         unit = known.unit(ident(shown).id)
@@ -365,10 +365,10 @@ class BattleScreen(Screen):
             text.append(f" {self.glyphs.get(cid, '')} {ident(e).name} ", style=style)
         return text
 
-    def _shown_unit(self, visible) -> Entity | None:
+    def _shown_unit(self, known) -> Entity | None:
         if self.cursor is not None:
             e = self.battle.at(self.cursor)
-            if e is not None and side_view(self.battle, self.side, self.eyes).unit(ident(e).id) is not None:
+            if e is not None and known.unit(ident(e).id) is not None:
                 return e
         return self.me or self.battle.current
 
