@@ -92,10 +92,12 @@ class BattlefieldView(Widget):
             return
         left, top = self._margins()
         cam_x, cam_y = self.camera
+        spans = []
         for y in rows.tolist():
             xs = np.flatnonzero(changed[y])
             x0, x1 = int(xs[0]) + left - cam_x, int(xs[-1]) + 1 + left - cam_x
-            self.refresh(Region(x0, y + top - cam_y, x1 - x0, 1).intersection(self.size.region))
+            spans.append(Region(x0, y + top - cam_y, x1 - x0, 1).intersection(self.size.region))
+        self.refresh(*spans)  # one call: each call asks the app for an idle pass
 
     def _margins(self) -> tuple[int, int]:
         """A map smaller than the pane sits in its middle."""
