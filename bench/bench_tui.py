@@ -88,6 +88,7 @@ def startup(runs: int = 9) -> None:
 
 
 def frames(runs: int = 200) -> None:
+    import attrs
     import numpy as np
     import tcod.console
 
@@ -96,7 +97,9 @@ def frames(runs: int = 200) -> None:
     from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine.battle import PartyMember, create_battle, pos
     from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.ui.battle.view import BaseLayer, StripCache, draw, team_view
+    from horizon_tui.engine.readmodel import build
+    from horizon_tui.engine.viewer import Viewer
+    from horizon_tui.ui.battle.view import BaseLayer, StripCache, draw
 
     catalogue = default_catalogue()
     enemies = load_enemies(catalogue)
@@ -105,12 +108,17 @@ def frames(runs: int = 200) -> None:
     battle = create_battle(setup, party, 1, catalogue, enemies)
     field = battle.battlefield
     console = tcod.console.Console(field.width, field.height, order="C")
-    visible = team_view(battle, "party")
-    remembered = np.ones_like(visible)
+    party = Viewer.of_side("party")
+
+    def known():  # the party's read model, everything remembered (built once per change, untimed)
+        model = build(battle, party)
+        return attrs.evolve(model, remembered=np.ones_like(model.visible), current="iriel")
+
+    shown = known()
 
     def rebuild() -> None:
         cache = StripCache()
-        draw(console, battle, visible, remembered, active="iriel")
+        draw(console, battle, shown)
         for y in range(field.height):
             cache.row(console, y)
 
@@ -122,7 +130,7 @@ def frames(runs: int = 200) -> None:
     print(f"rebuild the whole {field.width}x{field.height} battlefield: median {statistics.median(times) * 1000:.2f} ms (target < 3 ms)")
 
     cache, base = StripCache(), BaseLayer()
-    draw(console, battle, visible, remembered, base=base)
+    draw(console, battle, shown, base=base)
     for y in range(field.height):
         cache.row(console, y)
     hero = battle["iriel"]
@@ -131,8 +139,9 @@ def frames(runs: int = 200) -> None:
     times = []
     for i in range(runs):
         battle.place(hero, steps[i % 2] if steps[i % 2] not in battle.occupancy else home)
+        shown = known()
         start = time.perf_counter()
-        draw(console, battle, visible, remembered, base=base)
+        draw(console, battle, shown, base=base)
         for y in range(field.height):
             cache.row(console, y)
         times.append(time.perf_counter() - start)

@@ -1,7 +1,8 @@
 """Drawing a battle into a tcod console, and a tcod console into Textual `Strip`s.
 
-`draw` paints terrain (visible, remembered or unknown to the player's side), combatants as
-glyphs coloured by team, the active combatant, and an overlay (reach, area, path, cursor).
+`draw` paints a viewer's read model (`engine.readmodel`): terrain visible, remembered or unknown
+to it, the combatants it may know as glyphs coloured by team, the one acting, and an overlay
+(reach, area, path, cursor). It never works out sight itself.
 `StripCache` turns console rows into Strips with cached styles, re-building only rows whose
 cells changed, so a frame where one combatant moved touches two rows.
 """
@@ -18,9 +19,9 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from horizon_tui.engine.battle import Battle, gear, ident, pos, team
+from horizon_tui.engine.battle import Battle, gear, ident
 from horizon_tui.engine.battlefield import Terrain
-from horizon_tui.engine.sideview import visible_cells, visible_units
+from horizon_tui.engine.readmodel import ReadModel
 
 # Colours: one palette, named for what they show.
 FLOOR_LIT, FLOOR_DIM = (110, 110, 100), (55, 55, 60)
@@ -49,11 +50,6 @@ class Overlay:
     cursor: tuple[int, int] | None = None
     cursor_blocked: bool = False
     greyed: Iterable[tuple[int, int]] = ()  # combatants that can't be targeted now
-
-
-def team_view(battle: Battle, side: str | None) -> np.ndarray:
-    """What a side sees now (`engine.sideview.visible_cells`); `None` is the game master."""
-    return visible_cells(battle, side)
 
 
 TERRAIN_GLYPHS = frozenset(" .#,")
@@ -102,24 +98,21 @@ class BaseLayer:
 def draw(
     console: tcod.console.Console,
     battle: Battle,
-    visible: np.ndarray,
-    remembered: np.ndarray,
+    known: ReadModel,
     *,
-    side: str | None = "party",
-    active: str | None = None,
     overlay: Overlay | None = None,
     base: BaseLayer | None = None,
     glyphs: dict[str, str] | None = None,
 ) -> None:
-    """Paint the battle as `side` knows it. `console` is the map's size ([y, x] arrays)."""
-    field = battle.battlefield
+    """Paint `battle`'s field as `known` (a viewer's read model) shows it. `console` is the map's
+    size ([y, x] arrays)."""
+    terrain = battle.battlefield.terrain
     rgb = console.rgb
-    known = visible | remembered
     if base is not None:
-        base.paint(rgb, field.terrain, visible, remembered)
+        base.paint(rgb, terrain, known.visible, known.remembered)
     else:
-        _paint_terrain(rgb, field.terrain, visible, remembered)
-    _paint_overlay_and_units(rgb, battle, visible, known, side, active, overlay, glyphs or {})
+        _paint_terrain(rgb, terrain, known.visible, known.remembered)
+    _paint_overlay_and_units(rgb, battle, known, overlay, glyphs or {})
 
 
 def _paint_terrain(rgb: np.ndarray, terrain: np.ndarray, visible: np.ndarray, remembered: np.ndarray) -> None:
@@ -129,23 +122,22 @@ def _paint_terrain(rgb: np.ndarray, terrain: np.ndarray, visible: np.ndarray, re
     rgb["bg"] = np.where(visible[..., None], BG_LIT, np.where(remembered[..., None], BG_DIM, BG_NONE))
 
 
-def _paint_overlay_and_units(rgb, battle: Battle, visible, known, side, active, overlay, glyphs) -> None:
+def _paint_overlay_and_units(rgb, battle: Battle, known: ReadModel, overlay, glyphs) -> None:
     field = battle.battlefield
     if overlay is not None:
         if overlay.reach is not None:
-            rgb["bg"][overlay.reach & known] = REACH_BG
+            rgb["bg"][overlay.reach & (known.visible | known.remembered)] = REACH_BG
         for x, y in overlay.path:
             if field.in_bounds((x, y)):
                 rgb["bg"][y, x] = PATH_BG
         for x, y in overlay.area:
             if field.in_bounds((x, y)):
                 rgb["bg"][y, x] = AREA_BG
-    for e in visible_units(battle, side, visible):  # fog of war and R-13's hidden: what its side sees
-        x, y = pos(e)
-        i = ident(e)
-        rgb["ch"][y, x] = ord(glyphs.get(i.id) or i.glyph[:1] or "?")
-        rgb["fg"][y, x] = TEAM_COLOURS.get(team(e), (230, 230, 230))
-        if i.id == active:
+    for u in known.units:  # fog of war and R-13's hidden: only what the viewer may know
+        x, y = u.position
+        rgb["ch"][y, x] = ord(glyphs.get(u.id) or u.glyph[:1] or "?")
+        rgb["fg"][y, x] = TEAM_COLOURS.get(u.team, (230, 230, 230))
+        if u.id == known.current:
             rgb["bg"][y, x] = ACTIVE_BG
     if overlay is not None:
         for x, y in overlay.greyed:

@@ -18,7 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from horizon_tui.engine.battle import Battle
-from horizon_tui.engine.sideview import remembered_cells
+from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.ui.battle.view import BaseLayer, Overlay, StripCache, draw
 
 
@@ -43,14 +43,13 @@ def centre(focus: int, view: int, world: int) -> int:
 
 
 class BattlefieldView(Widget):
-    """Shows one battle as one side knows it; the screen decides what and when to redraw."""
+    """Shows one battle as a viewer's read model has it; the screen decides what and when to redraw."""
 
     MARGIN = 4  # cells kept between the focus and the edge of the view
 
-    def __init__(self, battle: Battle, side: str | None = "party", **kwargs) -> None:
+    def __init__(self, battle: Battle, **kwargs) -> None:
         super().__init__(**kwargs)
         self.battle = battle
-        self.side = side
         field = battle.battlefield
         self.console = tcod.console.Console(field.width, field.height, order="C")
         self.remembered = np.zeros((field.height, field.width), dtype=bool)
@@ -73,15 +72,11 @@ class BattlefieldView(Widget):
         self._line_style = None
         super().notify_style_update()
 
-    def redraw(self, visible: np.ndarray, active: str | None, overlay: Overlay | None,
-               remembered: np.ndarray | None = None) -> None:
+    def redraw(self, known: ReadModel, overlay: Overlay | None) -> None:
         """Repaint the console; only rows whose cells changed are rebuilt and refreshed."""
-        self.seen_now = visible
-        # what its side has seen (R-13), from the engine's side view when the screen has it
-        self.remembered = remembered if remembered is not None else remembered_cells(self.battle, self.side, visible)
+        self.seen_now, self.remembered = known.visible, known.remembered
         before = self.console.rgb.copy()
-        draw(self.console, self.battle, visible, self.remembered, side=self.side, active=active,
-             overlay=overlay, base=self.base, glyphs=self.glyphs)
+        draw(self.console, self.battle, known, overlay=overlay, base=self.base, glyphs=self.glyphs)
         self.refresh_cells(before != self.console.rgb)
 
     def refresh_cells(self, changed: np.ndarray) -> None:

@@ -111,10 +111,10 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         text.append(self.TRACKER_LEGEND, style="dim")
         return text
 
-    def _shown_unit(self, visible):
+    def _shown_unit(self, known):
         if self.cursor is None and self._selected_id() is not None:
-            return self.battle[self._selected_id()]
-        return super()._shown_unit(visible)
+            return known.unit(self._selected_id())
+        return super()._shown_unit(known)
 
     def _overlay(self):
         if self.mode == "place" and self.cursor is not None:

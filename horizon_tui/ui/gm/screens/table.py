@@ -242,9 +242,9 @@ class GMTableScreen(TrackerMixin, OverrideMenu, TableBattleScreen):
         if self._gm_only() and not self.battle.over:
             self._join_catalogue()
 
-    def _shown_unit(self, visible):
+    def _shown_unit(self, known):
         chosen = self._selected_id() if self.role == "gm" and self.cursor is None else None
-        return self.battle[chosen] if chosen is not None else super()._shown_unit(visible)
+        return known.unit(chosen) if chosen is not None else super()._shown_unit(known)
 
     def _override(self, change, label: str, extra=None) -> bool:
         """An override goes to the table; it comes back as an update, like any input."""
