@@ -14,8 +14,8 @@
    for --seconds (20): the time from each key to the first bytes of the redraw, and to the end of
    it (no more bytes for 15 ms). Target: p95 key → redraw ≤ 100 ms.
 
-With --battle (instead of 1-3): every account has Iriel with a battle in progress on the
-steppe (50x50). 4. One session resumes it (Load ▸ Battles ▸ enter) and moves right and left,
+With --battle (instead of 1-3): every account has Iriel with a battle in progress on open
+ground (50x50, its one enemy walled in: the battle lasts). 4. One session resumes it (Load ▸ Battles ▸ enter) and moves right and left,
 one key at a time: the session process's CPU (/proc/PID/stat) from each move key to the end of
 its redraw, summed over --moves moves, and the bytes a move sends. Target: ≤ 5 ms of CPU per move.
 5. For each of --battle-sessions (10,25,50) players at once, each resuming and pressing a move
@@ -268,7 +268,11 @@ class Player:
             await self.until(YOUR_TURN, mark, timeout=10)
         except TimeoutError:
             self.process.stdin.write(b"x")  # a --more-- took the first one
-            await self.until(YOUR_TURN, mark, timeout=10)
+            try:
+                await self.until(YOUR_TURN, mark, timeout=10)
+            except TimeoutError:
+                raise SystemExit(f"{self.user}: no turn came back; the screen ends with "
+                                 f"{plain(bytes(self.output[-3000:]))!r}") from None
         await self.quiet()
 
     async def move(self, n: int) -> tuple[float, float, int, bool] | None:
@@ -360,8 +364,32 @@ async def bench(args) -> None:
             server.stop()
 
 
+def open_ground() -> str:
+    """A 50x50 encounter of open ground with thickets and rocks; its one enemy is walled in,
+    so that the battle lasts however long the players move (on the steppe Iriel falls in six
+    rounds), while the map, sight and panels cost what a battle of that size costs."""
+    rows = []
+    for y in range(50):
+        row = []
+        for x in range(50):
+            walled_in = 44 <= x <= 48 and 44 <= y <= 48 and not (45 <= x <= 47 and 45 <= y <= 47)
+            if x in (0, 49) or y in (0, 49) or walled_in or ((x * 11 + y * 5) % 41 == 0 and x > 3):
+                row.append("#")
+            elif (x * 7 + y * 13) % 23 == 0:
+                row.append(",")
+            else:
+                row.append(".")
+        rows.append(row)
+    rows[46][46] = "s"
+    rows[25][2] = "@"
+    body = "\n".join("".join(row) for row in rows)
+    return ('name = "Open Ground"\ndescription = "The benchmark\'s field."\ndifficulty = "normal"\n'
+            f"[map]\nrows = '''\n{body}\n'''\n[map.legend]\ns = {{ enemy = \"skeleton\" }}\n")
+
+
 def battles_in_progress(server: Server) -> None:
-    """Every account: Iriel, and her battle on the steppe begun and played to her first turn."""
+    """Every account: Iriel, and her battle on open ground (`open_ground`) begun and played to
+    her first turn."""
     import shutil
 
     from horizon_tui.content.catalogue import default_catalogue
@@ -375,7 +403,8 @@ def battles_in_progress(server: Server) -> None:
 
     catalogue = default_catalogue()
     enemies = checked_enemies(catalogue)
-    encounter = REPO / "data/encounters/steppe_raid.toml"
+    encounter = server.data_dir / "open_ground.toml"
+    encounter.write_text(open_ground())
     accounts = Accounts(server.data_dir / "server")
     for user in server.users:
         saves = accounts.prepare_user(user)[1]
