@@ -85,13 +85,15 @@ class BattlefieldView(Widget):
         rows = np.flatnonzero(changed.any(axis=1))
         if not len(rows):
             return
+        cells = changed[rows]
+        first = cells.argmax(axis=1)
+        last = cells.shape[1] - cells[:, ::-1].argmax(axis=1)  # one past the last changed cell
         left, top = self._margins()
         cam_x, cam_y = self.camera
-        spans = []
-        for y in rows.tolist():
-            xs = np.flatnonzero(changed[y])
-            x0, x1 = int(xs[0]) + left - cam_x, int(xs[-1]) + 1 + left - cam_x
-            spans.append(Region(x0, y + top - cam_y, x1 - x0, 1).intersection(self.size.region))
+        on_screen = self.size.region
+        spans = [Region(x0 + left - cam_x, y + top - cam_y, x1 - x0, 1).intersection(on_screen)
+                 for y, x0, x1 in zip(rows.tolist(), first.tolist(), last.tolist())]
+        spans = [span for span in spans if span]  # rows off screen: nothing to repaint
         self.refresh(*spans)  # one call: each call asks the app for an idle pass
 
     def _margins(self) -> tuple[int, int]:
