@@ -31,6 +31,7 @@ from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.ui.gm.screens.gm_overrides import OverrideMenu
 from horizon_tui.ui.gm.screens.tracker import TrackerMixin
 from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
+from horizon_tui.ui.battle.roles import LocalEngine
 from horizon_tui.ui.battle.screen import BattleScreen
 from horizon_tui.ui.battle.view import Overlay
 
@@ -74,7 +75,8 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     ]
 
     def __init__(self, session: BattleSession, name: str, *, mapless: bool = False) -> None:
-        super().__init__(session, on_end=self._ended, autosave=None, side=None)
+        # the campaign recorder: every input is saved into the campaign as it happens (`_record`)
+        super().__init__(session, driver=LocalEngine(on_end=self._ended, after_input=self._input_recorded), side=None)
         self.battle_name = name
         self.mapless = mapless  # the tracker alone, distances ruled by the GM
         self.marked: set[str] = set()
@@ -188,7 +190,7 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
                         timeout=10)
         self.app.call_later(self.app.pop_screen)
 
-    def after_input(self, action, outcome) -> None:
+    def _input_recorded(self, action, outcome) -> None:
         self._record(f"{self.battle_name}: {type(action).__name__.lower()}")
 
     def _override(self, change, label: str, extra=None) -> bool:
