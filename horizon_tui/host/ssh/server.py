@@ -29,12 +29,12 @@ from horizon_tui.storage.accounts import (
     private_tree,
 )
 from horizon_tui.host.ssh.hostkey import fingerprint, load_or_create_host_key
-from horizon_tui.host.ssh.limits import LoginLimiter, PreAuthGate, Startups
-from horizon_tui.host.ssh.prefork import SessionServer
-from horizon_tui.host.ssh import live
-from horizon_tui.host.ssh.recording import RecordingLimits, prune
+from horizon_tui.host.limits import LoginLimiter, PreAuthGate, Startups
+from horizon_tui.host.prefork import SessionServer
+from horizon_tui.host import live
+from horizon_tui.host.recording import RecordingLimits, prune
 from horizon_tui.host.ssh.channel import AppSession
-from horizon_tui.host.ssh.watch import WATCH_USER
+from horizon_tui.host.watch import WATCH_USER
 
 SAVES_NAME = "saves"  # the app runs in the user's folder and is given this relative name
 _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # not SIGHUP: `nohup horizon serve-ssh` must survive
@@ -151,6 +151,7 @@ class SSHHost:
         self.port: int | None = None
         self.python_path = str(Path(horizon_tui.__file__).resolve().parent.parent)
         self.session_server: SessionServer | None = None  # the pre-forked player app (prefork.py)
+        self.web = None  # the browser front end on this loop (host/web/), with --web
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task] = set()
         self._stopping = False

@@ -62,7 +62,7 @@ def _port(text: str) -> int:
 
 
 def _startups(text: str):
-    from horizon_tui.host.ssh.limits import Startups
+    from horizon_tui.host.limits import Startups
 
     try:
         return Startups.parse(text)
@@ -138,7 +138,7 @@ def add_live_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def live_settings(args) -> dict:
-    from horizon_tui.host.ssh.recording import RecordingLimits
+    from horizon_tui.host.recording import RecordingLimits
 
     limits = RecordingLimits(max_bytes=int(args.recording_max_mib * 2**20),
                              max_user_bytes=int(args.recordings_max_mib * 2**20),
@@ -152,7 +152,7 @@ def add_who_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_who(args) -> int:
-    from horizon_tui.host.ssh.live import print_who
+    from horizon_tui.host.live import print_who
 
     return print_who(data_dir_of(args))
 
@@ -183,8 +183,8 @@ def cmd_serve_ssh(args) -> int:
     import asyncio
     import socket
 
-    from horizon_tui.host.ssh.limits import Startups
-    from horizon_tui.host.ssh.motd import read_motd
+    from horizon_tui.host.limits import Startups
+    from horizon_tui.host.motd import read_motd
     from horizon_tui.host.ssh.server import HostSettings, configure_logging, serve
 
     startups = args.max_startups or Startups()
