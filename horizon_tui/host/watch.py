@@ -43,6 +43,20 @@ def game_label(session: GameSession) -> str:
     return f"{session.user}" + (f" ({character})" if character else "")
 
 
+def watch_refusal(host, target: GameSession) -> str | None:
+    """Why `target` may not be watched just now (the host's policy, the game, the player's
+    choice), or None; the SSH list and the web's watchers ask the same."""
+    if host.settings.spectators == "none":
+        return WATCHING_OFF
+    if not target.playing:
+        return f"{game_label(target)}'s game has ended."
+    if not target.watchable:
+        return f"{game_label(target)} doesn't want watchers just now."
+    if target not in host.sessions:
+        return "That game has ended."
+    return None
+
+
 class WatchList:
     """One watcher's list and, while watching, the copy of one game's screen."""
 
@@ -94,15 +108,7 @@ class WatchList:
                       key=lambda s: s.started_wall or 0)
 
     def refusal(self, target: GameSession) -> str | None:
-        if self.host.settings.spectators == "none":
-            return WATCHING_OFF
-        if not target.playing:
-            return f"{game_label(target)}'s game has ended."
-        if not target.watchable:
-            return f"{game_label(target)} doesn't want watchers just now."
-        if target not in self.host.sessions:
-            return "That game has ended."
-        return None
+        return watch_refusal(self.host, target)
 
     def draw(self) -> None:
         self.entries = self.games()
