@@ -217,8 +217,9 @@ class SSHHost:
             await asyncio.wait(endings, timeout=self.settings.stop_grace + 6)
             # Each client is told its game's exit status before its connection is closed.
             closing = [asyncio.ensure_future(s.chan.wait_closed()) for s in sessions
-                       if getattr(s, "chan", None)]
-            await asyncio.wait(closing, timeout=1)
+                       if getattr(s, "chan", None)]  # a browser's game has no channel
+            if closing:
+                await asyncio.wait(closing, timeout=1)
         for connection in list(self.connections):
             connection.conn.close()
         waits = [asyncio.ensure_future(c.conn.wait_closed()) for c in list(self.connections)]

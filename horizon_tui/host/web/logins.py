@@ -8,7 +8,7 @@ web-logout`, `horizon users remove`) forgets every cookie of an account.
 
 `LoginStore` is the interface (what the web front end and the commands use); `MemoryLoginStore`
 keeps it in memory (tests), `FileLoginStore` in the host's data folder (`web/logins.json`, 0600,
-updated under a lock) so a restart keeps the sessions and another process (`horizon users
+updated under a lock; one that can't be read is moved aside, never written over) so a restart keeps the sessions and another process (`horizon users
 remove`) can end them.
 """
 
@@ -173,6 +173,7 @@ class FileLoginStore(LoginStore):
     def __init__(self, data_dir: Path, clock: Callable[[], float] = time.time):
         super().__init__(clock)
         self.path = Path(data_dir) / "web" / "logins.json"
+        self.damaged = False
 
     def _read(self) -> dict:
         try:
@@ -180,14 +181,19 @@ class FileLoginStore(LoginStore):
                 raw = handle.read(STORE_LIMIT + 1)
         except FileNotFoundError:
             return _valid_state(None)
-        if len(raw) > STORE_LIMIT:
-            return _valid_state(None)
         try:
+            if len(raw) > STORE_LIMIT:
+                raise ValueError("too large")
             return _valid_state(json.loads(raw))
         except (ValueError, RecursionError):
+            self.damaged = True  # kept aside, never written over (`_write`)
             return _valid_state(None)
 
     def _write(self, state: dict) -> None:
+        if self.damaged and self.path.exists():
+            aside = self.path.with_name(f"{self.path.name}.damaged-{int(time.time())}")
+            self.path.replace(aside)
+            self.damaged = False
         write_private_json(self.path, state)
 
     @contextlib.contextmanager

@@ -537,7 +537,7 @@ class WebFront:
         response = web.HTTPSeeOther("/")
         response.set_cookie(COOKIE, cookie, max_age=int(SESSION_LIFETIME), path="/", httponly=True,
                             secure=self.secure, samesite="Strict")
-        return response
+        raise response
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -564,8 +564,9 @@ class WebFront:
                 columns, rows = self._size(request)
                 game.resize(columns, rows)
             else:
-                game = self._new_game(ws, user, key, address, request)
+                game, refusal = self._new_game(ws, user, key, address, request)
                 if game is None:
+                    await self._refuse(ws, refusal)
                     return ws
             await self._read_keys(ws, game)
         finally:
@@ -574,7 +575,8 @@ class WebFront:
                 game.socket_closed(ws)
         return ws
 
-    def _new_game(self, ws, user: str, key: str, address: str, request) -> WebGame | None:
+    def _new_game(self, ws, user: str, key: str, address: str, request) -> tuple[WebGame | None, str]:
+        """A game for this socket, started; or None and the line saying why not."""
         try:
             role = self.host.accounts.role(user)
         except Exception:  # noqa: BLE001 (an unreadable account plays as a player)
@@ -586,12 +588,11 @@ class WebFront:
         refusal = self.host.admit(game)
         if refusal:
             self.host.log_refusal(client, refusal[0])
-            asyncio.ensure_future(self._refuse(ws, refusal[1]))
-            return None
+            return None, refusal[1]
         self.games[game.resume_id] = game
         game.attach(ws)
         game.begin()
-        return game
+        return game, ""
 
     async def _refuse(self, ws: web.WebSocketResponse, message: str) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError):
