@@ -26,7 +26,9 @@
   term.open(document.getElementById("terminal"));
 
   let socket = null;
-  let resumeId = null;
+  // The game this tab plays, kept for the tab's life (a reload or a trip to /watch resumes it).
+  const RESUME = "horizon-game";
+  let resumeId = watching ? null : sessionStorage.getItem(RESUME);
   let ended = false;
   let failures = 0;
   let playerSize = null;
@@ -95,6 +97,7 @@
   function control(message) {
     if (message.game) {
       resumeId = message.game;
+      sessionStorage.setItem(RESUME, resumeId);
     }
     if (message.watching) {
       showBanner("Watching " + message.watching + " (read-only). Esc or Back: the list of games.");
@@ -111,13 +114,18 @@
     }
     if (message.exit !== undefined) {
       ended = true;
+      if (!watching) {
+        sessionStorage.removeItem(RESUME);
+      }
       showBanner(message.message || (watching ? "The game ended." :
         "Your game ended and was saved. Reload the page to play again."));
     }
   }
 
   function connect() {
-    socket = new WebSocket(socketUrl());
+    const early = window.horizonEarlySocket;
+    window.horizonEarlySocket = null;
+    socket = early ? early.socket : new WebSocket(socketUrl());
     socket.binaryType = "arraybuffer";
     socket.onopen = function () {
       failures = 0;
@@ -152,6 +160,17 @@
       showBanner("Connection lost — reconnecting to your game…");
       setTimeout(connect, Math.min(500 * 2 ** failures, 4000));
     };
+    if (early) {  // what early.js's socket got before this page's terminal was there
+      if (socket.readyState === WebSocket.OPEN) {
+        socket.onopen();
+      }
+      for (const event of early.queue) {
+        socket.onmessage(event);
+      }
+      if (early.closed) {
+        socket.onclose(early.closed);
+      }
+    }
   }
 
   if (watching) {
