@@ -294,7 +294,13 @@ def parse_public_url(text: str) -> str:
         raise ValueError(f"{text!r} is not an http:// or https:// address (e.g. https://horizon.example.org)")
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
         raise ValueError(f"{text!r}: give the site's address only, without a path (the game is served at its root)")
-    return f"{parts.scheme}://{parts.netloc.lower()}"
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"{text!r}: the port must be a number from 1 to 65535") from None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{host}" + (f":{port}" if port and port != default else "")  # as browsers send Origin
 
 
 def _is_loopback(address: str) -> bool:
