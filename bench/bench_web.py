@@ -37,7 +37,7 @@ from pathlib import Path
 
 import aiohttp
 import asyncssh
-from bench_ssh import memory_kib, percentile, plain, settle
+from bench_ssh import memory_kib, percentile, plain, process_tree, settle
 
 REPO = Path(__file__).resolve().parent.parent
 READY = "Recent characters"
@@ -97,23 +97,9 @@ class WebHost:
                 allow_redirects=False) as response:
             return response.cookies["horizon_session"].value
 
-    def tree(self) -> list[int]:
-        parents: dict[int, int] = {}
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    parents[int(entry)] = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
-                except OSError:
-                    continue
-        found, frontier = [self.process.pid], [self.process.pid]
-        while frontier:
-            frontier = [pid for pid, parent in parents.items() if parent in frontier]
-            found += frontier
-        return found
-
     def total_pss_kib(self) -> int:
         total = 0
-        for pid in self.tree():
+        for pid in process_tree(self.process.pid):
             try:
                 total += memory_kib(pid)[1]
             except (OSError, KeyError):

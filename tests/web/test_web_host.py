@@ -267,3 +267,13 @@ async def test_watching_needs_a_login_unless_anyone_may(start_host, http):
     host_anyone = await start_host(spectators="anyone", data_dir=host.settings.data_dir.parent / "other")
     async with http.get(f"{host_anyone.web.origin}/watch") as page:
         assert page.status == 200 and "No one is playing" in await page.text()
+
+
+async def test_a_connection_that_sends_no_request_is_closed_after_the_login_grace_time(start_host):
+    host = await start_host(login_timeout=0.5)
+    reader, writer = await asyncio.open_connection("127.0.0.1", host.web.port)
+    writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+    started = asyncio.get_running_loop().time()
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the host
+    assert asyncio.get_running_loop().time() - started < 3
+    writer.close()

@@ -357,8 +357,11 @@ class WebFront:
 
     async def start(self) -> int:
         host, port = self.listen
+        # The SSH host's login grace time: a connection that sends no whole request by then (or
+        # sits idle between requests that long) is closed, as an SSH connection not logged in is.
+        grace = self.host.settings.login_timeout or 75.0
         self._runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False,
-                                     shutdown_timeout=1.0)
+                                     shutdown_timeout=1.0, keepalive_timeout=grace)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port, reuse_address=True)
         await site.start()
@@ -665,7 +668,7 @@ class WebFront:
         _who, refused = self._may_watch(request)
         if refused is not None:
             return refused
-        return web.FileResponse(STATIC / "watch.html", headers={"Cache-Control": "no-store"})
+        return web.FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-store"})  # watches at /watch/
 
     async def _watch_socket(self, request: web.Request) -> web.StreamResponse:
         who, refused = self._may_watch(request)
