@@ -624,7 +624,7 @@ class WebFront:
             data = json.loads(text)
             columns, rows = data["resize"]
             columns, rows = int(columns), int(rows)
-        except (ValueError, TypeError, KeyError, RecursionError):
+        except (ValueError, TypeError, KeyError, RecursionError, OverflowError):
             return  # not a resize: nothing else is understood
         game.resize(columns, rows)
 
