@@ -309,3 +309,23 @@ async def test_watch_a_game_from_the_menu_and_back_in_the_browser(start_host, ht
             break
         await term._read_one()
     assert int(term.line("PID ")) != first_pid and len(host.sessions) == 1
+
+
+async def test_a_browser_game_is_listed_by_who_and_watched_over_ssh(start_host, http, user_keys, server_dir):
+    from ssh_kit import Terminal
+
+    from horizon_tui.host.live import live_sessions
+
+    host = await start_host()
+    await log_in(http, host, "alice")
+    player = await SocketTerminal.open(http, host)
+    await player.expect("READY")
+    assert [s.player for s in live_sessions(server_dir)] == ["alice"]  # `horizon who`
+    async with await connect_ssh(host, "bob", user_keys["bob"]) as conn:
+        watcher = await Terminal.open(conn, size=(100, 30), command="watch")
+        await watcher.expect("FAKE-HERO")
+        watcher.send("\r")
+        await player.expect("REDRAW")  # the browser's app drew its screen for the watcher
+        await watcher.expect("REDRAW")
+        await player.send("z")
+        await watcher.expect("KEY 'z'")
