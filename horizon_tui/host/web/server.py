@@ -469,6 +469,8 @@ class WebFront:
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         """Every response, pages, files, errors and websocket upgrades alike."""
         response.headers.update(SECURITY_HEADERS)
+        if request.path.startswith("/static/") and response.status == 200:
+            response.headers["Cache-Control"] = "public, max-age=3600"  # a reload needn't fetch xterm.js again
 
     def _user(self, request: web.Request) -> tuple[str | None, str]:
         """The logged-in account of this request (or None) and its session key."""
