@@ -116,19 +116,7 @@ class Server:
 
     def tree(self) -> list[int]:
         """The server and every process under it (the session server and the sessions)."""
-        parents: dict[int, int] = {}
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    stat = Path(f"/proc/{entry}/stat").read_text()
-                except OSError:
-                    continue
-                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-        found, frontier = [self.process.pid], [self.process.pid]
-        while frontier:
-            frontier = [pid for pid, parent in parents.items() if parent in frontier]
-            found += frontier
-        return found
+        return process_tree(self.process.pid)
 
     def app_pids(self) -> list[int]:
         """The sessions' processes: the tree's leaves that run the app."""
@@ -156,6 +144,23 @@ class Server:
             part = "server" if pid == self.process.pid else "sessions" if pid in sessions else "session server"
             parts[part] += pss
         return parts
+
+
+def process_tree(root: int) -> list[int]:
+    """`root` and every process under it."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = [root], [root]
+    while frontier:
+        frontier = [pid for pid, parent in parents.items() if parent in frontier]
+        found += frontier
+    return found
 
 
 def memory_kib(pid: int) -> tuple[int, int]:
@@ -477,7 +482,7 @@ async def run_battles(args, server: Server) -> None:
 
 async def local_start(args, saves: Path, size=(100, 30)) -> float:
     """A local `horizon` on a PTY of the same size: start → "New character" drawn."""
-    from horizon_tui.host.ssh.pty_process import PtyProcess
+    from horizon_tui.host.pty_process import PtyProcess
 
     script = Path(sys.executable).with_name("horizon")
     argv = [str(script)] if script.exists() else [sys.executable, "-m", "horizon_tui.cli"]
