@@ -11,13 +11,13 @@ formats it and never works out sight.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog
 
 from horizon_tui.engine import ai, targeting
 from horizon_tui.engine.actions import FreeAction, Impossible, Move, move_costs
@@ -25,7 +25,7 @@ from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident, pos, te
 from horizon_tui.engine.components import FreeActions, Loadout, Presence
 from horizon_tui.engine.persist import BattleSession
 from horizon_tui.engine.readmodel import ReadModel, Reader
-from horizon_tui.engine.runner import needs_input, submit
+from horizon_tui.engine.runner import needs_input
 from horizon_tui.engine.sideview import Eyes
 from horizon_tui.engine.viewer import Viewer
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal
@@ -33,8 +33,9 @@ from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
     DIRECTIONS, Act, CursorMode, Mode, MoveMode, NamedMode, Stay, Switch, TargetMode,
 )
+from horizon_tui.ui.battle.roles import SENT, ActorPolicy, BattlePanel, Driver, LocalEngine, Solo
 from horizon_tui.ui.battle.view import Overlay, glyph_map
-from horizon_tui.ui.battle.widget import BattlefieldView
+from horizon_tui.ui.battle.widget import BattlefieldView, Panel
 from horizon_tui.play.keymap import battle_bindings
 from horizon_tui.ui.widgets.bars import KeyBar
 
@@ -47,14 +48,18 @@ class BattleScreen(Screen):
     BINDINGS = battle_bindings()
     AUTO_FOCUS = None  # nothing focused: every key goes to the screen's bindings (tui/keymap.py)
 
-    def __init__(self, session: BattleSession, *, on_end: Callable[[BattleSession], None] | None = None,
-                 autosave: Callable[[BattleSession], None] | None = None, side: str | None = "party",
-                 eyes: Eyes = None, id: str | None = "battle-field") -> None:
+    def __init__(self, session: BattleSession, *, driver: Driver | None = None, policy: ActorPolicy | None = None,
+                 side: str | None = "party", eyes: Eyes = None, panels: Sequence[BattlePanel] = (),
+                 id: str | None = "battle-field") -> None:
+        """`driver`: what carries the inputs and keeps the battle (default: the engine here, no
+        saving); `policy`: who acts here (default: everyone asking for input, `roles.Solo`);
+        `side` and `eyes`: who looks; `panels`: `roles.BattlePanel` widgets atop the side column."""
         super().__init__(id=id)
         self.session = session
         self.battle: Battle = session.battle
-        self.on_end = on_end
-        self.autosave = autosave
+        self.driver: Driver = driver if driver is not None else LocalEngine()
+        self.policy: ActorPolicy = policy if policy is not None else Solo()
+        self.panels = tuple(panels)
         # who looks (a side, a table seat's characters' eyes, None: the GM) and its read model
         self.reader = Reader(Viewer.from_sight(side, eyes))
         self.input: Mode = MoveMode(self.battle, self.known)
@@ -110,20 +115,21 @@ class BattleScreen(Screen):
     # --- layout ---------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="initiative", markup=False)
+        yield Panel(id="initiative")
         with Horizontal(id="battle-main"):
             with Vertical(id="map-column"):
                 view = BattlefieldView(self.battle, id="map")
                 view.glyphs = self.glyphs
                 yield view
-                yield Static(id="legend", markup=False)
+                yield Panel(id="legend")
             side = VerticalScroll(id="battle-side")
             side.can_focus = False  # a focused scroller would take the arrows, PgUp, Home from moving
             with side:
-                yield Static(id="unit", markup=False)
-                yield Static(id="enemies", markup=False)
-                yield Static(id="slots", markup=False)
-        yield Static(id="status", markup=False)
+                yield from self.panels
+                yield Panel(id="unit")
+                yield Panel(id="enemies")
+                yield Panel(id="slots")
+        yield Panel(id="status")
         log = RichLog(id="log", wrap=True, markup=False, max_lines=500)
         log.can_focus = False  # likewise; `m` opens the whole log to scroll
         yield log
@@ -171,8 +177,9 @@ class BattleScreen(Screen):
 
     @property
     def me(self) -> Entity | None:
+        """The combatant whose turn it is, if it takes its keys here (the screen's policy)."""
         current = self.battle.current
-        return current if current is not None and needs_input(self.battle, current) else None
+        return current if current is not None and self.policy.acts_here(self.battle, current) else None
 
     def _schedule_ai(self) -> None:
         if self._ai_timer is not None:
@@ -181,7 +188,7 @@ class BattleScreen(Screen):
         if self.battle.over:
             self._finish()
             return
-        if self.me is None and self.battle.current is not None and not self.more:
+        if self.driver.plays_ai and self.me is None and self.battle.current is not None and not self.more:
             self._ai_timer = self.set_timer(SPEEDS[self.speed], self._ai_step)
 
     def _ai_step(self) -> None:
@@ -206,38 +213,38 @@ class BattleScreen(Screen):
         """Submit a player action; report a refusal in the status line."""
         me = self.me
         if me is None:
-            return False
+            return self.refuse(self.policy.waiting) if self.policy.waiting else False
         before = self.battle.current
-        outcome = submit(self.battle, action, self.session.inputs)
+        outcome = self.driver.submit(self.session, action)
         if isinstance(outcome, Impossible):
             return self.refuse(outcome.reason)
+        if outcome == SENT:  # it comes back as the table's update
+            self.prompt = "sent to the table…"
+            self._leave_mode()
+            self.refresh_all()
+            return True
         self.prompt = ""
         self._leave_mode()
         self._check_more()
         if self.battle.current is not before:
             self._save()
-        self.after_input(action, outcome)
+        self.driver.recorded(action, outcome)
         self.refresh_all()
         self._schedule_ai()
         return True
 
-    def after_input(self, action, outcome) -> None:
-        """Called after each accepted player or GM input; the GM's screen logs and saves here."""
-
     def _save(self) -> None:
-        if self.autosave is not None and not self.battle.over:
-            try:
-                self.autosave(self.session)
-            except Exception as exc:  # noqa: BLE001 - a failed save must not end the battle
-                self.notify(f"Battle not saved: {exc}", severity="error")
+        try:
+            self.driver.save(self.session)
+        except Exception as exc:  # noqa: BLE001 - a failed save must not end the battle
+            self.notify(f"Battle not saved: {exc}", severity="error")
 
     def _finish(self) -> None:
         if self._finished:
             return
         self._finished = True
         self.refresh_all()
-        if self.on_end is not None:
-            self.on_end(self.session)
+        self.driver.ended(self.session)
 
     # --- keys → the mode in force → what happens --------------------------------------------------
 
@@ -331,13 +338,15 @@ class BattleScreen(Screen):
         if focus is not None:
             view.keep_in_view(focus, centred=self._centre)
             self._centre = False
-        self.query_one("#initiative", Static).update(self._initiative_text(known))
-        self.query_one("#unit", Static).update(self._unit_panel(known))
+        self.query_one("#initiative", Panel).show(self._initiative_text(known))
+        self.query_one("#unit", Panel).show(self._unit_panel(known))
         me = self.me
-        self.query_one("#enemies", Static).update(panels.enemies_text(known, self.glyphs))
-        self.query_one("#legend", Static).update(panels.legend_text(known, self.glyphs))
-        self.query_one("#slots", Static).update(self._slots_text(me))
-        self.query_one("#status", Static).update(self._status_text())
+        self.query_one("#enemies", Panel).show(panels.enemies_text(known, self.glyphs))
+        self.query_one("#legend", Panel).show(panels.legend_text(known, self.glyphs))
+        self.query_one("#slots", Panel).show(self._slots_text(me))
+        self.query_one("#status", Panel).show(self._status_text())
+        for panel in self.panels:
+            panel.show_model(known, self.battle)
 
     def _unit_panel(self, known) -> Text:
         me = self.me
@@ -432,11 +441,10 @@ class BattleScreen(Screen):
         return Text(self._cursor_hint())
 
     def _played_here(self) -> list[Entity]:
-        """The combatants of this screen's side that ask it for keys, in turn order; a table seat
-        plays its own characters only (`eyes`), the others' players are elsewhere."""
+        """The combatants of this screen's side that take their keys here (its policy), in turn
+        order: a table seat plays its own characters only, the others' players are elsewhere."""
         return [self.battle[cid] for cid in self.battle.order
-                if team(self.battle[cid]) == self.side and needs_input(self.battle, self.battle[cid])
-                and (self.eyes is None or cid in self.eyes)]
+                if team(self.battle[cid]) == self.side and self.policy.acts_here(self.battle, self.battle[cid])]
 
     def _several_played(self) -> bool:
         """More than one combatant played at this screen (a hot-seat party)."""

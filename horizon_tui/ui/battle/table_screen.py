@@ -15,7 +15,7 @@ seat may see. Every seat's log is narrated as the battle goes, with that seat's 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -25,12 +25,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from horizon_tui.engine.battle import Entity, cid, ident
+from horizon_tui.engine.battle import cid, ident
 from horizon_tui.engine.persist import BattleSession
 from horizon_tui.engine.readmodel import Reader
-from horizon_tui.engine.runner import action_to_dict, needs_input
 from horizon_tui.engine.viewer import Viewer
 from horizon_tui.ui.battle.modes import MoveMode
+from horizon_tui.ui.battle.roles import BattlePanel, TableDriver, TableSeat
 from horizon_tui.ui.battle.screen import BattleScreen
 
 
@@ -46,31 +46,32 @@ class TableBattleScreen(BattleScreen):
     ]
 
     def __init__(self, client, *, title: str = "", spec=None,
-                 on_end: Callable[[BattleSession], None] | None = None) -> None:
+                 on_end: Callable[[BattleSession], None] | None = None, panels: Sequence[BattlePanel] = ()) -> None:
         """`client`: a `table.server.TableClient` (or a hot-seat `table.hotseat.LocalClient`);
         `spec`: the table's `TableSpec` (its encounter and party, for the battle's record)."""
         replica = client.replica
         assert replica is not None, "connect the client first"
         self.client = client
-        seating = client.seating
-        self.held = {c for s in seating.values() if s.get("role") == "player" for c in s.get("characters", ())}
         session = BattleSession(replica.battle, spec.encounter if spec else (title or "table"),
                                 list(spec.party) if spec else [], replica.inputs)
-        super().__init__(session, on_end=on_end)
+        # The table plays the AI's turns and keeps the save; a player's or spectator's screen shows
+        # the result as the table saw it when the battle ends (the GM's records it: `on_end`).
+        super().__init__(session, driver=TableDriver(client, on_end or self._show_result_of),
+                         policy=TableSeat(client), panels=panels)
         self.title = title or "At the table"
         self.answers: list[dict[str, Any]] = []  # the GM's answers to this seat's requests
         self.hotseat = bool(getattr(client, "hotseat", False))
         self.readers: dict[str, Reader] = {}  # at one keyboard: every seat's, each read live
         self.reader = self._reader_for(client.seat)
         if self.hotseat:
-            for seat in seating:
+            for seat in client.seating:
                 self._reader_for(seat)
         client.on_change = self._table_changed
 
     # -- who sits here ----------------------------------------------------------------------------
     @property
     def role(self) -> str:
-        return self.client.seating.get(self.client.seat, {}).get("role", "spectator")
+        return self.policy.role
 
     @property
     def characters(self) -> frozenset[str]:
@@ -94,36 +95,6 @@ class TableBattleScreen(BattleScreen):
         if seen:
             return {u.id: u.name for u in self.known().units}
         return {uid: ident(e).name for uid, e in self.battle.by_id.items()}
-
-    # -- who acts here --------------------------------------------------------------------------
-    @property
-    def me(self) -> Entity | None:
-        current = self.battle.current
-        if current is None or self.battle.over or not needs_input(self.battle, current):
-            return None
-        if self.role == "player" and cid(current) in self.characters:
-            return current
-        if self.role == "gm" and cid(current) not in self.held:
-            return current
-        return None
-
-    def _act(self, action) -> bool:
-        if self.me is None:
-            return self.refuse("not your turn: the table waits for another seat")
-        if self.client.replica.paused:
-            return self.refuse("the GM has paused the table")
-        self.prompt = "sent to the table…"
-        self._leave_mode()
-        self.client.act(action_to_dict(action))
-        self.refresh_all()
-        return True
-
-    def _schedule_ai(self) -> None:  # the table plays the AI's turns; a view only shows them
-        if self.battle.over:
-            self._finish()
-
-    def _save(self) -> None:  # the table keeps the battle save
-        pass
 
     def fingerprint(self) -> str:
         """This view's battle as everyone at the table can compare it aloud: the inputs so far and
@@ -197,15 +168,8 @@ class TableBattleScreen(BattleScreen):
         self.query_one("#map").battle = self.battle  # the map draws the rebuilt battle, not the old one
         self.input = MoveMode(self.battle, self.known)
 
-    def _finish(self) -> None:
-        if self._finished:
-            return
-        if self.on_end is None:  # a player's or spectator's screen: the result, as the table saw it
-            self._finished = True
-            self.refresh_all()
-            self.show_result()
-            return
-        super()._finish()
+    def _show_result_of(self, session: BattleSession) -> None:
+        self.show_result()
 
     def show_result(self) -> None:
         from horizon_tui.rules.texts import counted

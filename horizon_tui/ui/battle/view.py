@@ -164,16 +164,15 @@ class StripCache:
     """Console rows → Strips, with one Style per colour pair and a cache per row."""
 
     def __init__(self) -> None:
-        self._styles: dict[int, Style] = {}  # by colour pair: fg RGB << 24 | bg RGB
+        self._styles: dict[int, Style] = {}  # by colour pair (`_pairs`)
         self._rows: dict[int, tuple[bytes, Strip]] = {}
         self.rebuilt = 0  # rows rebuilt since the last reset (for tests and the benchmark)
 
     def _style(self, pair: int) -> Style:
         style = self._styles.get(pair)
         if style is None:
-            fg, bg = pair >> 24, pair & 0xFFFFFF
-            style = Style(color=Color.from_rgb(fg >> 16, (fg >> 8) & 255, fg & 255),
-                          bgcolor=Color.from_rgb(bg >> 16, (bg >> 8) & 255, bg & 255))
+            r, g, b, br, bg, bb = pair.to_bytes(8, "little")[:6]  # `_pairs`: fg RGB, then bg RGB
+            style = Style(color=Color.from_rgb(r, g, b), bgcolor=Color.from_rgb(br, bg, bb))
             self._styles[pair] = style
         return style
 
@@ -191,7 +190,7 @@ class StripCache:
     def _segments(self, cells: np.ndarray) -> list[Segment]:
         """Runs of cells with the same colours become one Segment: each cell's colour pair as
         one integer, the runs where it changes, one Style per pair."""
-        pairs = _pairs(cells["fg"], cells["bg"])
+        pairs = _pairs(cells)
         bounds = [0, *(np.flatnonzero(pairs[1:] != pairs[:-1]) + 1).tolist(), len(cells)]
         text = np.ascontiguousarray(cells["ch"], dtype="<u4").tobytes().decode("utf-32-le")
         styles, new_style = self._styles, self._style  # a Style (truthy) once made
@@ -202,12 +201,12 @@ class StripCache:
         self._rows.clear()
 
 
-def _rgb(colours: np.ndarray) -> np.ndarray:
-    c = colours.astype(np.uint64)
-    return (c[..., 0] << np.uint64(16)) | (c[..., 1] << np.uint64(8)) | c[..., 2]
-
-
-def _pairs(fg: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    """uint64 per cell: its foreground RGB in bits 24-47, its background RGB in bits 0-23."""
-    return (_rgb(fg) << np.uint64(24)) | _rgb(bg)
-
+def _pairs(cells: np.ndarray) -> np.ndarray:
+    """uint64 per cell of a console row: its six colour bytes (fg RGB, bg RGB) read as one
+    little-endian integer, taken from the row's raw bytes at once."""
+    raw = np.ascontiguousarray(cells).view(np.uint8).reshape(len(cells), cells.dtype.itemsize)
+    fg, bg = cells.dtype.fields["fg"][1], cells.dtype.fields["bg"][1]  # byte offsets (padding between)
+    packed = np.zeros((len(cells), 8), dtype=np.uint8)
+    packed[:, 0:3] = raw[:, fg:fg + 3]
+    packed[:, 3:6] = raw[:, bg:bg + 3]
+    return packed.view("<u8").ravel()
