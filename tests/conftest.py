@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -104,3 +105,13 @@ def write_character(tmp_path: Path) -> Callable[..., Path]:
 def _private_user_data_dir(tmp_path_factory, monkeypatch):
     """No test writes into the real user data folder (horizon_tui.paths): each gets its own."""
     monkeypatch.setenv("HORIZON_DATA_DIR", str(tmp_path_factory.mktemp("user-data")))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Say at the end of every run whether the PostgreSQL tests ran (tests/storage/conftest.py)."""
+    url = os.environ.get("HORIZON_TEST_POSTGRES_URL")
+    if url:
+        terminalreporter.write_line(f"PostgreSQL: the tests that need one ran against {url}")
+    else:
+        terminalreporter.write_line("PostgreSQL: HORIZON_TEST_POSTGRES_URL is not set, so the tests that need "
+                                    "one were skipped (.ci/run starts one: .ci/postgres.sh)")
