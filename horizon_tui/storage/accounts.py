@@ -297,3 +297,17 @@ class Accounts:
         self._make_private_dir(home)
         self._make_private_dir(saves)
         return home, saves
+
+
+def host_accounts(data_dir: Path, database: str | None = None) -> Accounts:
+    """A host's accounts: in its data folder's files, or in the database `database` names (a URL;
+    several hosts share one PostgreSQL), into which the data folder's own accounts are imported the
+    first time (the folders stay). DatabaseError if that database can't be used."""
+    accounts = Accounts(data_dir)
+    if database is None:
+        return accounts
+    from horizon_tui.storage.host_sql import SqlAccounts, open_database
+
+    records = SqlAccounts(open_database(database))
+    records.import_folders(accounts.records, is_valid_name)
+    return Accounts(data_dir, records)

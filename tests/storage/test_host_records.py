@@ -1,4 +1,4 @@
-"""The host's repositories (storage/host_records.py): one contract, four implementations — the
+"""The host's repositories (storage/host_records.py, host_sql.py): one contract, four implementations — the
 in-memory twin, the data folder's files, SQLite and a real PostgreSQL (skipped, saying why,
 without HORIZON_TEST_POSTGRES_URL)."""
 
@@ -9,14 +9,10 @@ import pytest
 import sqlalchemy as sa
 
 from horizon_tui.storage.accounts import AccountError, Accounts, is_valid_name
-from horizon_tui.storage.host_records import (
+from horizon_tui.storage.host_records import FolderAccounts, FolderOffers, MemoryAccounts, MemoryOffers, Offer
+from horizon_tui.storage.host_sql import (
     ACCOUNTS_TABLE,
     DatabaseError,
-    FolderAccounts,
-    FolderOffers,
-    MemoryAccounts,
-    MemoryOffers,
-    Offer,
     SqlAccounts,
     SqlOffers,
     open_database,
@@ -38,12 +34,6 @@ def database_url(kind, request) -> str | None:
     if kind == "postgres":
         return request.getfixturevalue("postgres_url")
     return None
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def sql_url(request) -> str:
-    """What only a database does: each SQL database."""
-    return request.getfixturevalue(f"{request.param}_url")
 
 
 @pytest.fixture

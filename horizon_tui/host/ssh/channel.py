@@ -29,6 +29,7 @@ from horizon_tui.host.ssh.pty_process import PtyProcess
 from horizon_tui.host.ssh.recording import Recorder, prune, recording_path
 from horizon_tui.host.ssh.watch import WATCH_COMMAND, WATCHING_OFF, WatchList
 from horizon_tui.paths import private_dir
+from horizon_tui.storage.host_records import ENV_DATABASE
 from horizon_tui.table.lobby import ENV_ACCOUNT, ENV_TABLES
 from horizon_tui.play.hosting import ENV_SESSION, ENV_WATCH, REDRAW_SIGNAL, WATCH_EXIT
 
@@ -213,6 +214,8 @@ class AppSession(asyncssh.SSHServerSession):
             # who this session is at a live table, and where the host's tables are.
             env[ENV_ACCOUNT] = self.user
             env[ENV_TABLES] = str(private_dir(Path(host.settings.data_dir) / "tables"))
+            if host.settings.database:  # offers to a GM reach the GM on every host (host_records.py)
+                env[ENV_DATABASE] = host.settings.database
             if host.settings.spectators != "none":
                 env[ENV_WATCH] = "1"
             argv = host.app_argv(saves, getattr(self.connection, "role", "player"))

@@ -25,6 +25,7 @@ from horizon_tui.storage.accounts import (
     AccountError,
     Accounts,
     accepts_key,
+    host_accounts,
     is_valid_name,
     private_tree,
 )
@@ -112,6 +113,7 @@ class HostSettings:
     spectators: str = "users"             # who may watch live games: none | users | anyone (watch.py)
     record: bool = True                   # every game recorded as asciicast v2 (recording.py)
     recording_limits: RecordingLimits = RecordingLimits()
+    database: str | None = None           # accounts (and offers) in this database, not the folder's files
 
 
 class _PrivateUmask:
@@ -141,7 +143,8 @@ class SSHHost:
     def __init__(self, settings: HostSettings, *, log: logging.Logger | None = None):
         self.settings = settings
         self.log = log or logging.getLogger("horizon.ssh")
-        self.accounts = Accounts(settings.data_dir)
+        # in the data folder's files, or the database's (DatabaseError: the host doesn't start, saying why)
+        self.accounts: Accounts = host_accounts(settings.data_dir, settings.database)
         self.limiter = LoginLimiter(settings.max_failed_logins, settings.failed_login_window,
                                     settings.login_ban)
         self.preauth = PreAuthGate(settings.max_startups, settings.max_startups_per_source)

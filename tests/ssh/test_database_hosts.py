@@ -1,0 +1,90 @@
+"""`serve-ssh --database URL` and `horizon users … --database URL`: the accounts in a database that
+several hosts share (SQLite here, and a real PostgreSQL when .ci/run started one)."""
+
+from __future__ import annotations
+
+import asyncssh
+import pytest
+from ssh_kit import FAKE_APP_COMMAND, Terminal, connect
+
+from horizon_tui.cli import main
+from horizon_tui.host.ssh.server import HostSettings, SSHHost
+
+
+def users(capsys, *args) -> tuple[int, str, str]:
+    code = main(["users", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def pub_file(tmp_path, user_keys):
+    path = tmp_path / "alice.pub"
+    path.write_bytes(user_keys["alice"].export_public_key("openssh"))
+    return path
+
+
+def test_users_commands_on_two_data_folders_share_one_database(capsys, tmp_path, pub_file, sql_url):
+    one, two = tmp_path / "host-a", tmp_path / "host-b"
+    code, out, _ = users(capsys, "add", "alice", "--key", pub_file, "--data-dir", one, "--database", sql_url)
+    assert code == 0 and "added user alice" in out
+    assert not (one / "users" / "alice" / "authorized_keys").exists()  # the database's, not the folder's
+    assert users(capsys, "list", "--data-dir", two, "--database", sql_url)[:2] == (0, "alice\tplayer\t1 key\n")
+    assert users(capsys, "role", "alice", "gm", "--data-dir", two, "--database", sql_url)[0] == 0
+    assert users(capsys, "list", "--data-dir", one, "--database", sql_url)[1] == "alice\tgm\t1 key\n"
+    code, out, _ = users(capsys, "remove", "alice", "--data-dir", one, "--database", sql_url)
+    assert code == 0 and "their saves stay" in out
+    code, out, err = users(capsys, "list", "--data-dir", two, "--database", sql_url)
+    assert (code, out) == (0, "") and "no users in the database" in err
+    code, _, err = users(capsys, "remove", "alice", "--data-dir", two, "--database", sql_url)
+    assert code == 1 and "no user 'alice' in the database" in err
+
+
+def test_a_data_folders_accounts_are_imported_into_the_database_and_kept(capsys, tmp_path, pub_file, sqlite_url):
+    data = tmp_path / "srv"
+    assert users(capsys, "add", "alice", "--key", pub_file, "--gm", "--data-dir", data)[0] == 0
+    assert users(capsys, "list", "--data-dir", data, "--database", sqlite_url)[1] == "alice\tgm\t1 key\n"
+    assert (data / "users" / "alice" / "authorized_keys").is_file()  # never deleted
+
+
+@pytest.mark.parametrize("url, message", [
+    ("mysql://root@localhost/horizon", "'mysql' databases are not supported"),
+    ("postgresql://horizon:s3cret@/nowhere?host=/nonexistent&connect_timeout=2", "can't be used"),
+])
+def test_a_database_that_cannot_be_used_is_one_clear_line(capsys, tmp_path, pub_file, url, message):
+    code, out, err = users(capsys, "list", "--data-dir", tmp_path, "--database", url)
+    assert code == 1 and message in err and "Traceback" not in err and "s3cret" not in err
+
+
+def test_serve_ssh_says_it_takes_a_database(capsys):
+    with pytest.raises(SystemExit):
+        main(["serve-ssh", "--help"])
+    assert "--database URL" in capsys.readouterr().out
+
+
+async def _start(data_dir, database: str) -> SSHHost:
+    host = SSHHost(HostSettings(data_dir=data_dir, port=0, app_command=FAKE_APP_COMMAND, stop_grace=2.0,
+                                keepalive_interval=0, database=database))
+    await host.start()
+    return host
+
+
+async def test_an_account_added_on_one_host_logs_in_on_the_other(tmp_path, user_keys, sql_url):
+    """Two hosts on two ports, two data folders, one database (as behind a TCP balancer)."""
+    first = await _start(tmp_path / "host-a", sql_url)
+    second = await _start(tmp_path / "host-b", sql_url)
+    try:
+        pub = tmp_path / "alice.pub"
+        pub.write_bytes(user_keys["alice"].export_public_key("openssh"))
+        first.accounts.add("alice", pub)
+        async with await connect(second, "alice", user_keys["alice"]) as conn:
+            terminal = await Terminal.open(conn)
+            await terminal.expect("MAIN MENU")
+            terminal.send("q")
+            await terminal.finish()
+        second.accounts.remove("alice")
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(first, "alice", user_keys["alice"])
+    finally:
+        await first.stop()
+        await second.stop()
