@@ -135,10 +135,8 @@ def postgres_url() -> str:
     pytest.importorskip("psycopg", reason="no PostgreSQL driver: pip install 'horizon-tui[postgres]'")
     import sqlalchemy as sa
 
-    from horizon_tui.storage.host_sql import sqlalchemy_url
-
     schema = f"t_{uuid.uuid4().hex[:16]}"
-    admin = sa.create_engine(sqlalchemy_url(url))
+    admin = sa.create_engine(sa.make_url(url).set(drivername="postgresql+psycopg"))
     with admin.begin() as conn:
         conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
     separator = "&" if "?" in url else "?"

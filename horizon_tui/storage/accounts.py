@@ -306,8 +306,8 @@ def host_accounts(data_dir: Path, database: str | None = None) -> Accounts:
     accounts = Accounts(data_dir)
     if database is None:
         return accounts
-    from horizon_tui.storage.host_sql import SqlAccounts, open_database
+    from horizon_tui.storage.host_sql import SqlAccounts, shared_database  # SQLAlchemy only when used
 
-    records = SqlAccounts(open_database(database))
+    records = SqlAccounts(shared_database(database))
     records.import_folders(accounts.records, is_valid_name)
     return Accounts(data_dir, records)

@@ -20,7 +20,11 @@ from typing import Protocol
 
 import attrs
 
+from horizon_tui.content.guard import current, read_limited
+from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.paths import private_dir, write_private_bytes
+from horizon_tui.storage.atomic import atomic_write
+from horizon_tui.storage.lock import SaveLock
 
 ROLES = ("player", "gm")
 KEYS_FILE = "authorized_keys"
@@ -28,14 +32,14 @@ ROLE_FILE = "role"
 OFFERS = ".offers"
 OFFER_SEPARATOR = "--"
 ENV_DATABASE = "HORIZON_DATABASE"  # set by serve-ssh --database for the apps it starts
+ENV_ACCOUNT = "HORIZON_ACCOUNT"  # the account an app over SSH runs for (set by the host)
+TIME_SLACK_S = 0.001  # file times and a database's floats round differently
 
 
 # --- accounts ----------------------------------------------------------------------------------
 
 def read_keys_file(path: Path) -> bytes:
     """An account's key file, held to the file size limit (content.guard); b"" when missing."""
-    from horizon_tui.content.guard import current, read_limited
-
     if not os.path.lexists(path):
         return b""
     return read_limited(path, current().file_bytes)
@@ -107,22 +111,15 @@ class FolderAccounts:
         return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith(b"#")]
 
     def role(self, name: str) -> str:
-        from horizon_tui.content.guard import read_limited
-        from horizon_tui.errors import DataError
-
         try:  # plain files only, a few bytes: a pipe there would block every login
             return stored_role(read_limited(self._folder(name) / ROLE_FILE, 64).decode("utf-8").strip())
         except (DataError, UnicodeDecodeError):
             return "player"
 
     def put_keys(self, name: str, lines: list[bytes]) -> None:
-        from horizon_tui.storage.atomic import atomic_write
-
         atomic_write(self._folder(name) / KEYS_FILE, b"".join(line + b"\n" for line in lines))
 
     def set_role(self, name: str, role: str) -> None:
-        from horizon_tui.storage.atomic import atomic_write
-
         path = self._folder(name) / ROLE_FILE
         if not (self._folder(name) / KEYS_FILE).is_file():
             return
@@ -215,6 +212,91 @@ class FolderOffers:
                       for p in self.root.glob(f"*/{player}{OFFER_SEPARATOR}*"))
 
 
+# --- players' characters -----------------------------------------------------------------------
+
+@attrs.frozen
+class StoredCharacter:
+    filename: str  # the file's name in the player's characters folder
+    content: bytes  # the TOML (or JSON) file's bytes, as the player app wrote them
+    changed_at: float
+
+
+class CharacterRepository(Protocol):
+    """A player's character files by account (the database's copy that every host shares)."""
+
+    def listing(self, account: str) -> list[StoredCharacter]: ...  # by file name
+    def put(self, account: str, character: StoredCharacter) -> None: ...  # replaces that file name
+    def remove(self, account: str, filename: str) -> bool: ...
+
+
+class MemoryCharacters:
+    """The in-memory twin."""
+
+    def __init__(self):
+        self._rows: dict[tuple[str, str], StoredCharacter] = {}
+
+    def listing(self, account: str) -> list[StoredCharacter]:
+        return [row for (owner, _), row in sorted(self._rows.items()) if owner == account]
+
+    def put(self, account: str, character: StoredCharacter) -> None:
+        self._rows[(account, character.filename)] = character
+
+    def remove(self, account: str, filename: str) -> bool:
+        return self._rows.pop((account, filename), None) is not None
+
+
+def is_character_filename(name: str) -> bool:
+    """A name a row may give a file in the characters folder: no folder, nothing hidden."""
+    from horizon_tui.storage.character_files import CHARACTER_SUFFIXES  # which imports this module
+
+    return (0 < len(name) <= 255 and not name.startswith(".") and not set(name) & {"/", "\\", "\0"}
+            and Path(name).suffix.lower() in CHARACTER_SUFFIXES)
+
+
+def sync_characters(repository: CharacterRepository, account: str, folder: Path,
+                    max_bytes: int) -> tuple[list[str], list[str]]:
+    """Make the player's characters folder and the repository agree, the newer copy of each file
+    winning: a row newer than the file (saved through another host) is written to the folder, a
+    file newer than its row or without one (imported, or there before the database) becomes the
+    row. Nothing is deleted on either side. Returns the file names (written here, sent there)."""
+    rows = {row.filename: row for row in repository.listing(account)}
+    written, sent = [], []
+    for name, row in rows.items():
+        if not is_character_filename(name) or len(row.content) > max_bytes:
+            continue
+        path = Path(folder) / name
+        try:
+            here = path.stat().st_mtime if path.is_file() else None
+            if here is not None and (here >= row.changed_at - TIME_SLACK_S or path.read_bytes() == row.content):
+                continue
+            private_dir(Path(folder))
+            atomic_write(path, row.content)
+            os.utime(path, (row.changed_at, row.changed_at))
+            written.append(name)
+        except OSError:
+            continue  # this file stays as it is; the next listing tries again
+    if not Path(folder).is_dir():
+        return written, sent
+    for path in sorted(Path(folder).iterdir()):
+        name = path.name
+        if name in written or not is_character_filename(name):
+            continue
+        try:
+            if not path.is_file() or path.stat().st_size > max_bytes:
+                continue
+            mtime = path.stat().st_mtime
+            row = rows.get(name)
+            if row is not None and mtime <= row.changed_at + TIME_SLACK_S:
+                continue
+            content = path.read_bytes()
+        except OSError:
+            continue
+        if row is None or content != row.content:
+            repository.put(account, StoredCharacter(name, content, mtime))
+            sent.append(name)
+    return written, sent
+
+
 def offers_repository(tables_dir: Path) -> OfferRepository:
     """Where this app's offers are: the database the host was started with (`HORIZON_DATABASE`,
     set by `serve-ssh --database`), else the tables folder's files."""
@@ -224,3 +306,31 @@ def offers_repository(tables_dir: Path) -> OfferRepository:
     from horizon_tui.storage.host_sql import SqlOffers, shared_database  # SQLAlchemy only when used
 
     return SqlOffers(shared_database(url))
+
+
+def sync_with_host_database(saves_dir: Path) -> None:
+    """Over SSH with `serve-ssh --database`: bring the player's characters folder and the
+    database's rows into agreement (`sync_characters`) before it is listed. Without a database,
+    or when it can't be reached (the list then shows what this host has), nothing."""
+    url, account = os.environ.get(ENV_DATABASE), os.environ.get(ENV_ACCOUNT)
+    if not url or not account:
+        return
+    from horizon_tui.storage.host_sql import SqlCharacters, shared_database  # SQLAlchemy only when used
+
+    try:
+        sync_characters(SqlCharacters(shared_database(url)), account, Path(saves_dir) / "characters",
+                        current().file_bytes)
+    except HorizonError:
+        return
+
+
+def save_lock_class():
+    """What holds a save for writing in this app: `SharedSaveLock` (host_locks.py) over SSH when
+    the host shares a PostgreSQL database with other hosts, so the second window is read-only on
+    whichever host it is; else `storage.lock.SaveLock`, the files beside the save (one machine)."""
+    url = os.environ.get(ENV_DATABASE, "")
+    if url.startswith(("postgresql", "postgres")) and os.environ.get(ENV_ACCOUNT):
+        from horizon_tui.storage.host_locks import SharedSaveLock  # SQLAlchemy only when used
+
+        return SharedSaveLock
+    return SaveLock

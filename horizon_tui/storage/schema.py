@@ -12,7 +12,7 @@ Campaigns and battles are journals: a row per GM action or battle input, written
 from __future__ import annotations
 
 from sqlalchemy import (
-    BigInteger, Column, Float, ForeignKey, Integer, MetaData, String, Table, Text, UniqueConstraint,
+    BigInteger, Column, Float, ForeignKey, Integer, LargeBinary, MetaData, String, Table, Text, UniqueConstraint,
 )
 
 # Constraint names fixed by convention, so a migration can name what it alters on either database.
@@ -77,4 +77,49 @@ battle_inputs = Table(
     Column("battle_id", Integer, ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True),
     Column("seq", BigInteger, primary_key=True),
     Column("input", Text, nullable=False),  # JSON: one action as the engine's codec writes it
+)
+
+
+# --- the SSH host's records (storage/host_sql.py): shared by every host of one database ---------
+
+host_accounts = Table(
+    "host_accounts", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("role", String(8), nullable=False),  # player | gm (anything else reads as player)
+    Column("key_lines", Text, nullable=False),  # OpenSSH public key lines, one per line
+    Column("changed_at", Float, nullable=False),
+)
+
+host_imports = Table(  # what a data folder's files gave the database once, so never twice
+    "host_imports", metadata,
+    Column("source", String(64), primary_key=True),  # a hash of the machine, the folder and the record
+    Column("imported_at", Float, nullable=False),
+)
+
+host_offers = Table(  # character files a player offered to a GM's account
+    "host_offers", metadata,
+    Column("gm", String(32), primary_key=True),
+    Column("player", String(32), primary_key=True),
+    Column("filename", String(255), primary_key=True),
+    Column("content", LargeBinary, nullable=False),
+    Column("offered_at", Float, nullable=False),
+)
+
+host_characters = Table(  # a player's characters: the TOML file's bytes, as the player app wrote them
+    "host_characters", metadata,
+    Column("account", String(32), primary_key=True),
+    Column("filename", String(255), primary_key=True),
+    Column("content", LargeBinary, nullable=False),
+    Column("changed_at", Float, nullable=False),
+)
+
+host_save_holders = Table(  # one writer per save across hosts (storage/host_locks.py)
+    "host_save_holders", metadata,
+    Column("save", String(255), primary_key=True),  # ACCOUNT/KIND/FILE
+    Column("token", String(64), nullable=False),
+    Column("who", Text, nullable=False),
+    Column("host", String(255), nullable=False),
+    Column("pid", Integer, nullable=False),
+    Column("since", Float, nullable=False),
+    Column("session", String(64), nullable=False),  # the holder's database session (alive while it is)
 )

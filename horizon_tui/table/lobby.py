@@ -28,6 +28,7 @@ import attrs
 
 from horizon_tui.errors import echo
 from horizon_tui.paths import private_dir, write_private_json
+from horizon_tui.storage.host_records import ENV_ACCOUNT as ENV_ACCOUNT  # who an app over SSH is
 from horizon_tui.storage.host_records import (
     OFFER_SEPARATOR,
     OFFERS,
@@ -151,7 +152,6 @@ def load_table(folder: Path, catalogue=None) -> TableSpec:
                      float(spec.get("absent_wait_s", 60)), rebuild, party, opening, catalogue)
 
 
-ENV_ACCOUNT = "HORIZON_ACCOUNT"
 ENV_TABLES = "HORIZON_TABLES"
 
 

@@ -48,8 +48,8 @@ def test_a_data_folders_accounts_are_imported_into_the_database_and_kept(capsys,
 
 
 @pytest.mark.parametrize("url, message", [
-    ("mysql://root@localhost/horizon", "'mysql' databases are not supported"),
-    ("postgresql://horizon:s3cret@/nowhere?host=/nonexistent&connect_timeout=2", "can't be used"),
+    ("mysql://root@localhost/horizon", "not a database Horizon can use"),
+    ("postgresql://horizon:s3cret@/nowhere?host=/nonexistent&connect_timeout=2", "can't be opened"),
 ])
 def test_a_database_that_cannot_be_used_is_one_clear_line(capsys, tmp_path, pub_file, url, message):
     code, out, err = users(capsys, "list", "--data-dir", tmp_path, "--database", url)

@@ -66,11 +66,12 @@ def test_an_older_database_is_copied_before_it_is_migrated(tmp_path: Path, monke
         conn.execute("INSERT INTO campaigns (slug, name, created_at, updated_at, head, summary) "
                      "VALUES ('old', 'Old', 0, 0, 0, '{}')")
     migrated = []
-    monkeypatch.setattr(database, "SCHEMA_REVISION", "0002")
-    monkeypatch.setattr(database, "known_revisions", lambda: {"0001", "0002"})
+    current, following = database.SCHEMA_REVISION, f"{int(database.SCHEMA_REVISION) + 1:04d}"
+    monkeypatch.setattr(database, "SCHEMA_REVISION", following)
+    monkeypatch.setattr(database, "known_revisions", lambda: {current, following})
     monkeypatch.setattr(database, "upgrade", lambda db, revision="head": migrated.append(db.where))
     open_database(data_dir=tmp_path).close()
-    copy = tmp_path / f"{DATABASE_FILE}.before-0002"
+    copy = tmp_path / f"{DATABASE_FILE}.before-{following}"
     assert migrated and copy.is_file()
     with sqlite3.connect(copy) as conn:
         assert conn.execute("SELECT name FROM campaigns").fetchall() == [("Old",)]
