@@ -88,3 +88,67 @@ async def test_an_account_added_on_one_host_logs_in_on_the_other(tmp_path, user_
     finally:
         await first.stop()
         await second.stop()
+
+
+async def test_two_hosts_one_postgresql_a_character_and_its_second_window(tmp_path, user_keys, postgres_url,
+                                                                          example_data):
+    """The real player app on two hosts sharing a PostgreSQL: alice's character, saved on host A
+    (in A's folder before the database, then its row), opens through host B, and while A's
+    window holds it, B's window on it can only be read-only."""
+    import tomli_w
+
+    from horizon_tui.storage.host_sql import SqlCharacters, shared_database
+
+    first = SSHHost(HostSettings(data_dir=tmp_path / "host-a", port=0, stop_grace=2.0, keepalive_interval=0,
+                                 database=postgres_url))
+    second = SSHHost(HostSettings(data_dir=tmp_path / "host-b", port=0, stop_grace=2.0, keepalive_interval=0,
+                                  database=postgres_url))
+    pub = tmp_path / "alice.pub"
+    pub.write_bytes(user_keys["alice"].export_public_key("openssh"))
+    first.accounts.add("alice", pub)
+    characters = tmp_path / "host-a" / "users" / "alice" / "saves" / "characters"
+    characters.mkdir(parents=True)
+    (characters / "iriel.toml").write_text(tomli_w.dumps(example_data()))
+    await first.start()
+    await second.start()
+    try:
+        await first.session_server.wait_ready()
+        await second.session_server.wait_ready()
+        async with await connect(first, "alice", user_keys["alice"]) as conn_a:
+            on_a = await Terminal.open(conn_a, size=(110, 32))
+            await on_a.expect("Iriel", timeout=30)  # listed on A: now a row too
+            on_a.send("l")
+            await on_a.expect("enter opens", timeout=10)
+            on_a.send("\r")
+            await on_a.expect("Iriel", timeout=10)
+            [row] = SqlCharacters(shared_database(postgres_url)).listing("alice")
+            assert row.filename == "iriel.toml" and b"Iriel" in row.content
+            async with await connect(second, "alice", user_keys["alice"]) as conn_b:
+                on_b = await Terminal.open(conn_b, size=(110, 32))
+                await on_b.expect("Iriel", timeout=30)  # through host B, which never had the file
+                on_b.send("l")
+                await on_b.expect("enter opens", timeout=10)
+                on_b.send("\r")
+                await on_b.expect("open in another session", timeout=10)
+                on_b.send("o")  # Open read-only
+                await on_b.expect("Read-only", timeout=10)
+                on_b.send("\x11")
+                await on_b.finish(timeout=10)
+            on_a.send("\x11")
+            await on_a.finish(timeout=10)
+        assert (tmp_path / "host-b" / "users" / "alice" / "saves" / "characters" / "iriel.toml").is_file()
+    finally:
+        await first.stop()
+        await second.stop()
+        shared_database(postgres_url).close()
+
+
+def test_a_relative_sqlite_path_is_the_same_file_for_every_app(capsys, tmp_path, pub_file, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert users(capsys, "add", "alice", "--key", pub_file, "--data-dir", "srv", "--database", "sqlite:///h.db")[0] == 0
+    assert (tmp_path / "h.db").is_file()
+    monkeypatch.chdir(tmp_path / "srv")
+    assert users(capsys, "list", "--data-dir", ".", "--database", f"sqlite:///{tmp_path / 'h.db'}")[1] == "alice\tplayer\t1 key\n"
+    with pytest.raises(SystemExit):
+        main(["users", "list", "--database", ""])
+    assert "an empty URL" in capsys.readouterr().err

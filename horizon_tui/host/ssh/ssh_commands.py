@@ -76,8 +76,20 @@ def _data_dir_argument(parser: argparse.ArgumentParser) -> None:
                              "folder's server/, e.g. ~/.local/share/horizon/server)")
 
 
+def _database(text: str) -> str:
+    """A database URL; an SQLite file's relative path made absolute here, since the apps the host
+    starts run in each user's folder and would otherwise each open a file of their own."""
+    prefix = "sqlite:///"
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty URL (sqlite:///PATH or postgresql://USER@HOST/DB)")
+    if text.startswith(prefix) and not text.startswith(prefix + "/"):
+        path, _, query = text[len(prefix):].partition("?")
+        return prefix + str(Path(path).expanduser().resolve()) + (f"?{query}" if query else "")
+    return text
+
+
 def _database_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--database", default=None, metavar="URL",
+    parser.add_argument("--database", type=_database, default=None, metavar="URL",
                         help="keep accounts (and what players offer their GM) in this database "
                              "instead of the data folder's files: postgresql://USER@HOST/DB for "
                              "several hosts behind a balancer (pip install 'horizon-tui[postgres]'), "
