@@ -27,6 +27,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from horizon_tui.content.guard import current
+from horizon_tui.errors import HorizonError
 from horizon_tui.storage.host_records import ENV_ACCOUNT, ENV_DATABASE, StoredCharacter, is_character_filename
 from horizon_tui.storage.host_sql import SqlCharacters, shared_database
 from horizon_tui.storage.lock import Holder, LockLost, SaveInUse
@@ -65,7 +66,11 @@ class SharedSaveLock:
         database = shared_database(os.environ[ENV_DATABASE])
         account = os.environ[ENV_ACCOUNT]
         key = save_key(account, path)
-        session_conn = database.engine.connect()
+        try:
+            session_conn = database.engine.connect()
+        except sa.exc.SQLAlchemyError:  # the app then opens it read-only, saying why
+            raise HorizonError(f"{Path(path).name}: the database that keeps who writes it ({database.where}) "
+                               "can't be reached") from None
         try:
             session = session_conn.execute(_SESSION).scalar()
             session_conn.commit()

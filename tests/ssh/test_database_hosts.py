@@ -152,3 +152,31 @@ def test_a_relative_sqlite_path_is_the_same_file_for_every_app(capsys, tmp_path,
     with pytest.raises(SystemExit):
         main(["users", "list", "--database", ""])
     assert "an empty URL" in capsys.readouterr().err
+
+
+def test_serve_ssh_with_a_database_it_cannot_use_stops_with_one_clear_line(capsys, tmp_path):
+    code = main(["serve-ssh", "--port", "0", "--data-dir", str(tmp_path / "srv"),
+                 "--database", "postgresql://horizon:s3cret@/gone?host=/nonexistent&connect_timeout=2"])
+    err = capsys.readouterr().err
+    assert code == 1 and "can't be opened" in err and "s3cret" not in err and "Traceback" not in err
+
+
+async def test_while_the_database_is_unreachable_nobody_logs_in_and_the_host_says_why(
+        tmp_path, user_keys, sqlite_url, caplog):
+    import sqlalchemy as sa
+
+    from horizon_tui.storage.accounts import Accounts
+    from horizon_tui.storage.database import Database
+    from horizon_tui.storage.host_sql import SqlAccounts
+
+    caplog.set_level("WARNING", logger="horizon.ssh")
+    host = await _start(tmp_path / "srv", sqlite_url)
+    try:
+        gone = Database(sa.create_engine(f"postgresql+psycopg://x@/gone?host={tmp_path}&connect_timeout=2"),
+                        "postgresql://x@/gone", None)
+        host.accounts = Accounts(tmp_path / "srv", SqlAccounts(gone))
+        with pytest.raises(asyncssh.PermissionDenied):
+            await connect(host, "alice", user_keys["alice"])
+        assert "accounts of alice can't be read: postgresql://x@/gone" in caplog.text
+    finally:
+        await host.stop()

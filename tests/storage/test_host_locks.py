@@ -84,3 +84,19 @@ def test_a_character_saved_under_the_lock_is_its_row(shared, tmp_path):
         save.write_bytes(b"name = 'Iriel'\nxp = 3\n")
     [row] = SqlCharacters(shared_database(shared)).listing("alice")
     assert (row.filename, row.content) == ("iriel.toml", b"name = 'Iriel'\nxp = 3\n")
+
+
+def test_a_database_gone_away_opens_the_save_read_only_saying_why(shared, tmp_path, monkeypatch):
+    """The player app opens a save read-only on a HorizonError (ui/player/app.py: open_character)."""
+    import sqlalchemy as sa
+
+    from horizon_tui.errors import HorizonError
+    from horizon_tui.storage import host_locks
+    from horizon_tui.storage.database import Database
+
+    gone = Database(sa.create_engine(f"postgresql+psycopg://x@/gone?host={tmp_path}&connect_timeout=2"),
+                    "postgresql://x@/gone", None)
+    monkeypatch.setattr(host_locks, "shared_database", lambda url: gone)
+    with pytest.raises(HorizonError, match=r"iriel.toml: the database that keeps who writes it \(postgresql://x@/gone\) "
+                                           "can't be reached"):
+        SharedSaveLock.acquire(tmp_path / "characters" / "iriel.toml", "alice")

@@ -20,9 +20,9 @@ import asyncssh
 import attrs
 
 import horizon_tui
+from horizon_tui.errors import HorizonError
 from horizon_tui.paths import default_server_dir
 from horizon_tui.storage.accounts import (
-    AccountError,
     Accounts,
     accepts_key,
     host_accounts,
@@ -388,13 +388,13 @@ class _Connection(asyncssh.SSHServer):
         if self._claimed is None:
             self._fail("invalid user name")
             return True
-        if (username == WATCH_USER and self.host.settings.spectators == "anyone"
-                and not self.host.accounts.exists(username)):
-            self.watch_only = True  # `--spectators anyone`: no key, and only the list of games
-            return False
-        try:
+        try:  # HorizonError: the accounts' database can't be reached (nobody logs in meanwhile)
+            if (username == WATCH_USER and self.host.settings.spectators == "anyone"
+                    and not self.host.accounts.exists(username)):
+                self.watch_only = True  # `--spectators anyone`: no key, and only the list of games
+                return False
             self._allowed = self.host.accounts.allowed_keys(username)
-        except (AccountError, OSError) as exc:
+        except (HorizonError, OSError) as exc:
             self.host.log.warning("accounts of %s can't be read: %s", username, exc)
         return True
 
@@ -440,7 +440,7 @@ class _Connection(asyncssh.SSHServer):
         self.user = self._claimed
         try:
             self.role = self.host.accounts.role(self.user)
-        except (AccountError, OSError):
+        except (HorizonError, OSError):
             self.role = "player"
         self.host.log.info("login user=%s role=%s addr=%s", self.user, self.role, self.where)
         if s.login_timeout:  # a login that opens no session doesn't keep its place
