@@ -226,25 +226,33 @@ def _plain(value: Any) -> Any:
     return value
 
 
+# A campaign's fields other than its log, in the order a campaign file writes them: storage keeps
+# them as the campaign's state, and a GM action's journal row holds those it changed.
+STATE_FIELDS = ("name", "seed", "day", "draws", "notes", "party", "npcs", "rules", "battle", "carried", "rests")
+
+
+def state_field(campaign: Campaign, name: str, catalogue: Catalogue) -> Any:
+    """One of STATE_FIELDS as plain JSON data."""
+    if name == "party":
+        return [{"character": character_to_dict(m.character, catalogue), "source": m.source, "notes": m.notes}
+                for m in campaign.party]
+    if name == "npcs":
+        return [converter.unstructure(n) for n in campaign.npcs]
+    if name == "rules":
+        return _plain(campaign.rules)
+    return getattr(campaign, name)
+
+
+def log_line(entry: LogEntry) -> dict[str, Any]:
+    return {"day": entry.day, "kind": entry.kind, "text": entry.text, "data": entry.data}
+
+
 def campaign_to_dict(campaign: Campaign, catalogue: Catalogue) -> dict[str, Any]:
     return {
         "kind": KIND,
         "schema": SCHEMA,
-        "name": campaign.name,
-        "seed": campaign.seed,
-        "day": campaign.day,
-        "draws": campaign.draws,
-        "notes": campaign.notes,
-        "party": [
-            {"character": character_to_dict(m.character, catalogue), "source": m.source, "notes": m.notes}
-            for m in campaign.party
-        ],
-        "npcs": [converter.unstructure(n) for n in campaign.npcs],
-        "rules": _plain(campaign.rules),
-        "battle": campaign.battle,
-        "carried": campaign.carried,
-        "rests": campaign.rests,
-        "log": [{"day": e.day, "kind": e.kind, "text": e.text, "data": e.data} for e in campaign.log],
+        **{name: state_field(campaign, name, catalogue) for name in STATE_FIELDS},
+        "log": [log_line(e) for e in campaign.log],
     }
 
 

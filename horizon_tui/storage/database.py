@@ -98,6 +98,8 @@ class Database:
         except OperationalError as exc:
             raise StorageRefused(f"{self.where}: not saved: {_reason(exc)}") from None
         except sqlalchemy.exc.DatabaseError as exc:
+            if type(exc) is not sqlalchemy.exc.DatabaseError:  # a constraint, a bug: not the file's fault
+                raise
             raise DatabaseError(self.where, f"damaged: {_reason(exc)}") from None
 
     def close(self) -> None:

@@ -18,6 +18,7 @@ from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
 from horizon_tui.campaign.open_campaign import ReadOnly
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
+from tests.gm.conftest import stored
 
 SIZE = (80, 24)
 
@@ -43,7 +44,7 @@ def other_window(session):
 
 
 async def test_a_campaign_open_in_another_process_says_who_and_offers_read_only(session, catalogue, other_window):
-    before = session.path.read_bytes()
+    before = stored(session)
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -57,7 +58,7 @@ async def test_a_campaign_open_in_another_process_says_who_and_offers_read_only(
         assert not app.act(lambda c: campaign_changes.advance_day(c), "next day")  # refused with the reason
         with pytest.raises(ReadOnly, match="Ada at the other table"):
             app.gm.apply(campaign_changes.advance_day, "next day")
-    assert session.path.read_bytes() == before  # nothing written over the other window's work
+    assert stored(session) == before  # nothing written over the other window's work
 
 
 async def test_once_the_other_window_closes_the_campaign_opens_for_writing(session, catalogue, other_window):
@@ -70,7 +71,7 @@ async def test_once_the_other_window_closes_the_campaign_opens_for_writing(sessi
         assert app.act(campaign_changes.advance_day, "next day")
         holder = json.loads(session.path.with_name(f".{session.path.name}.owner").read_text())
         assert "horizon gm" in holder["who"]
-    assert json.loads(session.path.read_text())["day"] == 2
+    assert session.store.load(session.slug).campaign.day == 2
 
 
 async def test_taking_it_over_makes_the_other_window_read_only(session, catalogue):
@@ -87,7 +88,7 @@ async def test_taking_it_over_makes_the_other_window_read_only(session, catalogu
             assert not second.gm.read_only and second.act(campaign_changes.advance_day, "next day")
         assert not first.act(campaign_changes.advance_day, "next day")  # LockLost: not saved
         assert first.gm.read_only
-    assert json.loads(session.path.read_text())["day"] == 2
+    assert session.store.load(session.slug).campaign.day == 2
 
 
 def test_xp_awards_are_bounded_by_the_rules(session):
