@@ -172,3 +172,40 @@ def test_a_session_on_the_twin_needs_no_files(tmp_path: Path, catalogue):
     session = CampaignSession(store, key, campaign)
     session.apply(changes.advance_day, "day")
     assert store.load(key).campaign.day == 2 and not (tmp_path / "nowhere").exists()
+
+
+# --- reading the end of a long log ---------------------------------------------------------------------
+
+
+class CountedLog(tuple):
+    """A log that counts the lines read from it, by iteration or by index."""
+
+    reads = 0
+
+    def __iter__(self):
+        for entry in tuple.__iter__(self):
+            CountedLog.reads += 1
+            yield entry
+
+    def __getitem__(self, index):
+        CountedLog.reads += 1
+        return tuple.__getitem__(self, index)
+
+
+def test_todays_lines_and_the_last_rolls_are_read_from_the_end_of_the_log(catalogue):
+    """Day 500 of a 20,000-line log (40 lines a day): today's 40 lines and the last 30 rolls are
+    found by reading about that many lines back, not the 20,000 (the dashboard, the dice dialog and
+    the session log redraw on every action)."""
+    from horizon_tui.campaign.model import Campaign
+
+    kinds = ("roll", "check", "note", "roll")
+    lines = CountedLog(LogEntry(1 + n // 40, kinds[n % 4], f"line {n}") for n in range(20_000))
+    campaign = Campaign(name="Long Road", seed=1, day=500, log=lines)
+    CountedLog.reads = 0
+    today = campaign.today()
+    assert [e.text for e in today] == [f"line {n}" for n in range(19_960, 20_000)]
+    assert len(campaign.today("check")) == 10 and len(campaign.lines_of(499, "roll")) == 20
+    rolls = campaign.last_lines("roll", 30)
+    assert len(rolls) == 30 and rolls[-1].text == "line 19999" and rolls[0].text == "line 19940"
+    assert CountedLog.reads < 300
+    assert changes.advance_day(campaign).log[-1].data == {"fights": 0, "checks": 10}

@@ -22,7 +22,7 @@ from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.campaign.model import Campaign
 from horizon_tui.campaign.open_campaign import CampaignSession
 from horizon_tui.campaign.campaign_files import CampaignStore
-from horizon_tui.storage.lock import SaveInUse, SaveLock
+from horizon_tui.storage.lock import LockLost, SaveInUse, SaveLock
 from horizon_tui.ui.player.app import HorizonApp
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.play.library import CharacterLibrary, CharacterSession
@@ -158,8 +158,8 @@ class GMApp(HorizonApp):
         path = self.store.lock_path(key)
         lock = None
         if not read_only:
-            if self.gm is not None and self.gm.path == path and self.gm.lock is not None:
-                lock = self.gm.lock  # already ours: reopening reloads it
+            if self.gm is not None and self.gm.path == path and self.gm.lock is not None and self.gm.lock.holds():
+                lock = self.gm.lock  # still ours: reopening reloads it (a lock taken over since is acquired anew)
                 self.gm.lock = None
             else:
                 try:
@@ -345,11 +345,33 @@ class GMApp(HorizonApp):
             self.bell()
             self.notify(str(exc), title="Not done", severity="warning", timeout=6)
             return False
+        except LockLost as exc:
+            self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+            self.refresh_screens()  # the READ-ONLY banner
+            self._offer_take_back(self.gm.slug, self.gm.campaign.name, self.gm.held_by)
+            return False
         except (DataError, HorizonError, OSError) as exc:
             message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
             self.notify(message, title="Not saved", severity="error", timeout=10)
             return False
         return True
+
+    def _offer_take_back(self, key: str, name: str, holder: str) -> None:
+        """This window's campaign was taken over: it stays read-only unless the GM takes it back
+        (reopened from storage, with what the other window saved)."""
+        from horizon_tui.ui.battle.dialogs import ChoiceDialog
+
+        if isinstance(self.screen, ModalScreen):
+            return  # a dialog is up already; the banner and `o` still offer it
+
+        def chosen(choice: str | None) -> None:
+            if choice == "take":
+                self.open_campaign(key, take_over=True)
+
+        self.push_screen(ChoiceDialog(f"{name} was taken over: {holder}", [
+            ("read", "Stay read-only here (see everything, change nothing)"),
+            ("take", "Take it back (reopen it with what the other window saved)"),
+        ]), chosen)
 
     async def action_undo(self) -> None:
         if self.gm is None:
