@@ -6,7 +6,8 @@ Storage knows a campaign as plain JSON data, never the campaign model (a layer a
 *state* (every field but the session log, by name), its *log* (a list of lines) and its
 *journal* (one `CampaignChange` per GM action). Each action is one row written in one
 transaction with the log lines it added, O(change), never O(campaign); every SNAPSHOT_EVERY rows
-the state is kept whole, so opening reads one snapshot, at most SNAPSHOT_EVERY - 1 rows and the log.
+(and after a row of more than SNAPSHOT_AFTER_BYTES) the state is kept whole, so opening reads one
+snapshot, at most SNAPSHOT_EVERY - 1 small rows and the log.
 Undo reads the row it takes back and appends its inverse: the journal only grows.
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 import attrs
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 
 from horizon_tui.content.guard import decode_json_bytes
 from horizon_tui.errors import DataError, HorizonError
@@ -26,6 +27,7 @@ from horizon_tui.storage import schema
 from horizon_tui.storage.database import Database
 
 SNAPSHOT_EVERY = 100
+SNAPSHOT_AFTER_BYTES = 64 * 1024  # a row this big (thousands of log lines at once) is not replayed: a snapshot follows it
 Plain = dict[str, Any]
 
 
@@ -138,8 +140,8 @@ def replay(state: Plain, changes: list[CampaignChange]) -> Plain:
     return state
 
 
-def edited_log(log: list[Plain], change: CampaignChange) -> list[Plain]:
-    return [*log[:change.log_keep], *change.log_added]
+def snapshot_due(seq: int, row: str) -> bool:
+    return seq % SNAPSHOT_EVERY == 0 or len(row) > SNAPSHOT_AFTER_BYTES
 
 
 # --- the in-memory twin ---------------------------------------------------------------------------------
@@ -195,13 +197,14 @@ class MemoryCampaigns:
         kept = self._kept(slug)
         if head != len(kept.journal):
             raise JournalMoved(slug, head, len(kept.journal))
-        kept.journal.append((change.label, change.to_json()))
+        text = change.to_json()
+        kept.journal.append((change.label, text))
         del kept.log[change.log_keep:]
         kept.log.extend(dumps(line) for line in change.log_added)
         kept.summary, kept.updated_at = dumps(summary), time.time()
         kept.name = str(change.after.get("name", kept.name))
         seq = len(kept.journal)
-        if seq % SNAPSHOT_EVERY == 0:
+        if snapshot_due(seq, text):
             kept.snapshots[seq] = dumps(snapshot())
         return seq
 
@@ -306,9 +309,9 @@ class SqlCampaigns:
             campaign_id, found = self._id_and_head(conn, slug)
             if found != head:
                 raise JournalMoved(slug, head, found)
-            seq = head + 1
+            seq, text = head + 1, change.to_json()
             conn.execute(insert(schema.campaign_journal).values(
-                campaign_id=campaign_id, seq=seq, label=change.label, change=change.to_json(), at=time.time()))
+                campaign_id=campaign_id, seq=seq, label=change.label, change=text, at=time.time()))
             if change.log_removed:
                 conn.execute(delete(schema.campaign_log).where(log.campaign_id == campaign_id,
                                                                log.position >= change.log_keep))
@@ -317,7 +320,7 @@ class SqlCampaigns:
             if "name" in change.after:
                 values["name"] = str(change.after["name"])
             conn.execute(update(schema.campaigns).where(c.id == campaign_id).values(**values))
-            if seq % SNAPSHOT_EVERY == 0:
+            if snapshot_due(seq, text):
                 self._snapshot(conn, campaign_id, seq, snapshot())
         return seq
 
@@ -326,8 +329,9 @@ class SqlCampaigns:
         """Keep the state whole at `seq`, and drop the snapshots before the previous one."""
         snapshots = schema.campaign_snapshots.c
         conn.execute(insert(schema.campaign_snapshots).values(campaign_id=campaign_id, seq=seq, state=dumps(state)))
+        previous = select(func.max(snapshots.seq)).where(snapshots.campaign_id == campaign_id, snapshots.seq < seq)
         conn.execute(delete(schema.campaign_snapshots).where(snapshots.campaign_id == campaign_id,
-                                                             snapshots.seq < seq - SNAPSHOT_EVERY))
+                                                             snapshots.seq < previous.scalar_subquery()))
 
     def change(self, slug: str, seq: int) -> CampaignChange:
         journal = schema.campaign_journal.c

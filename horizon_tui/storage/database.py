@@ -22,6 +22,7 @@ second process wait for the writer instead of failing at once.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,6 +99,8 @@ class Database:
         except OperationalError as exc:
             raise StorageRefused(f"{self.where}: not saved: {_reason(exc)}") from None
         except sqlalchemy.exc.DatabaseError as exc:
+            if type(exc) is not sqlalchemy.exc.DatabaseError:  # a constraint, a bug: not the file's fault
+                raise
             raise DatabaseError(self.where, f"damaged: {_reason(exc)}") from None
 
     def close(self) -> None:
@@ -140,8 +143,10 @@ def _open_sqlite(parsed: sqlalchemy.URL, migrate: bool) -> Database:
     _check_sqlite_file(file)
     try:
         private_dir(file.parent)
+        if not file.exists():  # private to the user, as every save is; SQLite's -wal and -shm take its mode
+            os.close(os.open(file, os.O_WRONLY | os.O_CREAT, 0o600))
     except OSError as exc:
-        raise DatabaseError(where, f"can't make its folder: {exc.strerror}") from None
+        raise DatabaseError(where, f"can't make it: {exc.strerror}") from None
     engine = sqlalchemy.create_engine(
         parsed.set(database=str(file)), connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000})
     event.listen(engine, "connect", _sqlite_connected)

@@ -123,6 +123,21 @@ def test_sqlite_writes_one_row_per_action_and_a_small_snapshot_every_interval(tm
         db.close()
 
 
+def test_a_big_row_is_followed_by_a_snapshot_so_opening_does_not_replay_it(tmp_path: Path):
+    db = open_database(data_dir=tmp_path)
+    try:
+        repository = SqlCampaigns(db)
+        repository.create("c", "C", STATE, [FIRST], {})
+        lines = tuple(dict(FIRST, text=f"imported line {n}") for n in range(3000))
+        repository.append("c", CampaignChange("import", log_keep=1, log_added=lines), head=0, summary={},
+                          snapshot=lambda: dict(STATE, notes="after the import"))
+        with db.reading() as conn:
+            assert conn.execute(select(schema.campaign_snapshots.c.seq)).scalars().all() == [0, 1]
+        assert repository.load("c").state["notes"] == "after the import" and len(repository.load("c").log) == 3001
+    finally:
+        db.close()
+
+
 def test_a_damaged_row_is_a_data_error_naming_the_database_and_row(tmp_path: Path):
     db = open_database(data_dir=tmp_path)
     try:

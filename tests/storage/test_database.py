@@ -27,6 +27,7 @@ def test_a_new_database_is_created_at_the_newest_revision_in_wal_mode(tmp_path: 
     db = open_database(data_dir=tmp_path)
     try:
         assert db.file == (tmp_path / DATABASE_FILE).resolve()
+        assert db.file.stat().st_mode & 0o777 == 0o600  # private, as every save is
         with db.reading() as conn:
             assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
             assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL

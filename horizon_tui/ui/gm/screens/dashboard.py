@@ -157,8 +157,8 @@ class DashboardScreen(Screen):
         npcs.border_subtitle = "n new NPC · enter edits"
 
         today = Text()
-        for entry in campaign.log:
-            if entry.day == campaign.day and entry.kind in SHOWN_LOG:
+        for entry in campaign.today():
+            if entry.kind in SHOWN_LOG:
                 style = {"check": "", "battle": "bold", "day": "bold", "roll": "dim", "npc": "dim",
                          "rules": "yellow", "level_up": "bold green", "xp": "green"}.get(entry.kind, "")
                 today.append(f"• {entry.text}\n", style=style)
