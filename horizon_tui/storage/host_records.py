@@ -14,6 +14,8 @@ is the callers' (storage.accounts, table.lobby), once, whatever the repository.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 from pathlib import Path
 from typing import Protocol
@@ -253,48 +255,93 @@ def is_character_filename(name: str) -> bool:
             and Path(name).suffix.lower() in CHARACTER_SUFFIXES)
 
 
-def sync_characters(repository: CharacterRepository, account: str, folder: Path,
-                    max_bytes: int) -> tuple[list[str], list[str]]:
-    """Make the player's characters folder and the repository agree, the newer copy of each file
-    winning: a row newer than the file (saved through another host) is written to the folder, a
-    file newer than its row or without one (imported, or there before the database) becomes the
-    row. Nothing is deleted on either side. Returns the file names (written here, sent there)."""
+SYNCED = ".synced.json"  # in the characters folder: the files it and the rows last both had
+REMOVED = "removed"  # where a character removed through another host is set aside here
+
+
+@attrs.frozen
+class SyncResult:
+    written: list[str]  # rows newer than this folder's copy (or new here), written here
+    sent: list[str]  # files newer than their row (or new), sent as rows
+    unrowed: list[str]  # gone from here since the last sync (set aside, deleted): their rows removed
+    set_aside: list[str]  # their rows removed through another host: moved here to `removed/`
+
+
+def _read_synced(folder: Path) -> set[str]:
+    try:
+        raw = read_limited(folder / SYNCED, 1_000_000)
+        names = json.loads(raw)
+        return {name for name in names if isinstance(name, str)} if isinstance(names, list) else set()
+    except (DataError, ValueError, RecursionError):
+        return set()  # none yet, or damaged: nothing is taken as removed
+
+
+def _set_aside(path: Path) -> None:
+    """Move `path` into `removed/` beside it, never over another file."""
+    folder = private_dir(path.parent / REMOVED)
+    target, n = folder / path.name, 2
+    while target.exists():
+        target = folder / f"{path.stem}-{n}{path.suffix}"
+        n += 1
+    path.rename(target)
+
+
+def sync_characters(repository: CharacterRepository, account: str, folder: Path, max_bytes: int) -> SyncResult:
+    """Make the player's characters folder and the repository agree. A file both sides have: the
+    newer copy wins (a row saved through another host is written here; a file saved here becomes
+    the row). A file one side lacks: new on the other side (copied over) unless both had it at
+    the last sync (`.synced.json`), in which case it was removed on this side since (set aside as
+    damaged, say): the row is removed, or the file is moved to `removed/`. Nothing is deleted."""
+    folder = Path(folder)
     rows = {row.filename: row for row in repository.listing(account)}
-    written, sent = [], []
+    known = _read_synced(folder)
+    result = SyncResult([], [], [], [])
     for name, row in rows.items():
         if not is_character_filename(name) or len(row.content) > max_bytes:
             continue
-        path = Path(folder) / name
+        path = folder / name
         try:
+            if not path.exists() and name in known:
+                repository.remove(account, name)
+                result.unrowed.append(name)
+                continue
             here = path.stat().st_mtime if path.is_file() else None
             if here is not None and (here >= row.changed_at - TIME_SLACK_S or path.read_bytes() == row.content):
                 continue
-            private_dir(Path(folder))
+            private_dir(folder)
             atomic_write(path, row.content)
             os.utime(path, (row.changed_at, row.changed_at))
-            written.append(name)
+            result.written.append(name)
         except OSError:
             continue  # this file stays as it is; the next listing tries again
-    if not Path(folder).is_dir():
-        return written, sent
-    for path in sorted(Path(folder).iterdir()):
-        name = path.name
-        if name in written or not is_character_filename(name):
-            continue
-        try:
-            if not path.is_file() or path.stat().st_size > max_bytes:
+    if folder.is_dir():
+        for path in sorted(folder.iterdir()):
+            name = path.name
+            if name in result.written or not is_character_filename(name):
                 continue
-            mtime = path.stat().st_mtime
-            row = rows.get(name)
-            if row is not None and mtime <= row.changed_at + TIME_SLACK_S:
+            try:
+                if not path.is_file() or path.stat().st_size > max_bytes:
+                    continue
+                row = rows.get(name)
+                if row is None and name in known:
+                    _set_aside(path)
+                    result.set_aside.append(name)
+                    continue
+                mtime = path.stat().st_mtime
+                if row is not None and mtime <= row.changed_at + TIME_SLACK_S:
+                    continue
+                content = path.read_bytes()
+            except OSError:
                 continue
-            content = path.read_bytes()
-        except OSError:
-            continue
-        if row is None or content != row.content:
-            repository.put(account, StoredCharacter(name, content, mtime))
-            sent.append(name)
-    return written, sent
+            if row is None or content != row.content:
+                repository.put(account, StoredCharacter(name, content, mtime))
+                result.sent.append(name)
+        rowed = (set(rows) - set(result.unrowed)) | set(result.sent)
+        now = sorted(rowed & {p.name for p in folder.iterdir() if p.is_file()})
+        if set(now) != known:
+            with contextlib.suppress(OSError):
+                write_private_bytes(folder / SYNCED, json.dumps(now).encode())
+    return result
 
 
 def offers_repository(tables_dir: Path) -> OfferRepository:

@@ -219,6 +219,11 @@ def test_characters_are_rows_per_account(characters_repo):
     assert [c.filename for c in repo.listing("alice")] == ["iriel.toml"] and len(repo.listing("bob")) == 1
 
 
+def _synced(repo, folder) -> tuple[list[str], list[str], list[str], list[str]]:
+    result = sync_characters(repo, "alice", folder, 10_000)
+    return result.written, result.sent, result.unrowed, result.set_aside
+
+
 def test_two_hosts_characters_folders_agree_through_the_rows(tmp_path):
     """Host A's folder, host B's folder, one repository: the newer copy of each file wins."""
     import os
@@ -230,15 +235,37 @@ def test_two_hosts_characters_folders_agree_through_the_rows(tmp_path):
     os.utime(a / "iriel.toml", (1000, 1000))
     (a / ".iriel.toml.owner").write_text("{}")  # not a character: never a row
     (a / "iriel.toml.1").write_text("backup")  # nor a backup
-    assert sync_characters(repo, "alice", a, 10_000) == ([], ["iriel.toml"])  # there before the database
-    assert sync_characters(repo, "alice", b, 10_000) == (["iriel.toml"], [])
+    assert _synced(repo, a) == ([], ["iriel.toml"], [], [])  # there before the database
+    assert _synced(repo, b) == (["iriel.toml"], [], [], [])
     assert (b / "iriel.toml").read_bytes() == b"name = 'Iriel'\n" and (b / "iriel.toml").stat().st_mtime == 1000
-    assert sync_characters(repo, "alice", b, 10_000) == ([], [])  # nothing new either way
+    assert _synced(repo, b) == ([], [], [], [])  # nothing new either way
     (b / "iriel.toml").write_bytes(b"name = 'Iriel'\nxp = 9\n")  # saved on host B, later
     os.utime(b / "iriel.toml", (2000, 2000))
-    assert sync_characters(repo, "alice", b, 10_000) == ([], ["iriel.toml"])
-    assert sync_characters(repo, "alice", a, 10_000) == (["iriel.toml"], [])
+    assert _synced(repo, b) == ([], ["iriel.toml"], [], [])
+    assert _synced(repo, a) == (["iriel.toml"], [], [], [])
     assert (a / "iriel.toml").read_bytes() == b"name = 'Iriel'\nxp = 9\n"
+
+
+def test_a_character_set_aside_on_one_host_is_set_aside_on_the_other(tmp_path):
+    """By hand: 'Set damaged aside' on host A came back at A's next listing (its row was still
+    there) and stayed listed on host B. Now its row goes, and B moves its copy aside too."""
+    repo = MemoryCharacters()
+    a, b = tmp_path / "a" / "characters", tmp_path / "b" / "characters"
+    a.mkdir(parents=True)
+    (a / "broken.toml").write_text("name = [")
+    (a / "iriel.toml").write_text("name = 'Iriel'\n")
+    _synced(repo, a)
+    _synced(repo, b)
+    (a / "damaged").mkdir()
+    (a / "broken.toml").rename(a / "damaged" / "broken.toml")  # the Load screen's `m`
+    assert _synced(repo, a) == ([], [], ["broken.toml"], [])
+    assert not (a / "broken.toml").exists() and [c.filename for c in repo.listing("alice")] == ["iriel.toml"]
+    assert _synced(repo, b) == ([], [], [], ["broken.toml"])
+    assert (b / "removed" / "broken.toml").read_text() == "name = [" and not (b / "broken.toml").exists()
+    assert _synced(repo, a) == _synced(repo, b) == ([], [], [], [])
+    (b / "broken.toml").write_text("name = 'Fixed'\n")  # a new file by that name is new again
+    assert _synced(repo, b) == ([], ["broken.toml"], [], [])
+    assert _synced(repo, a) == (["broken.toml"], [], [], [])
 
 
 def test_a_hostile_row_never_writes_outside_the_characters_folder(tmp_path):
@@ -247,5 +274,6 @@ def test_a_hostile_row_never_writes_outside_the_characters_folder(tmp_path):
         repo.put("alice", StoredCharacter(name, b"x", 5.0))
     repo.put("alice", StoredCharacter("huge.toml", b"x" * 100, 5.0))
     folder = tmp_path / "saves" / "characters"
-    assert sync_characters(repo, "alice", folder, 50) == ([], [])
+    result = sync_characters(repo, "alice", folder, 50)
+    assert (result.written, result.sent) == ([], [])
     assert not folder.exists() and not (tmp_path / "saves" / "escape.toml").exists()
