@@ -52,22 +52,21 @@ def engines():
         database.close()
 
 
+def _repository(kind, database_url, engines, memory, folder, sql):
+    """One repository of each kind: the in-memory twin, the files, or SQL on `database_url`."""
+    return {"memory": memory, "folder": folder}.get(kind, lambda: sql(engines(database_url)))()
+
+
 @pytest.fixture
 def accounts_repo(kind, database_url, tmp_path, engines):
-    if kind == "memory":
-        return MemoryAccounts()
-    if kind == "folder":
-        return FolderAccounts(tmp_path / "users")
-    return SqlAccounts(engines(database_url))
+    return _repository(kind, database_url, engines, MemoryAccounts, lambda: FolderAccounts(tmp_path / "users"),
+                       SqlAccounts)
 
 
 @pytest.fixture
 def offers_repo(kind, database_url, tmp_path, engines):
-    if kind == "memory":
-        return MemoryOffers()
-    if kind == "folder":
-        return FolderOffers(tmp_path / "tables")
-    return SqlOffers(engines(database_url))
+    return _repository(kind, database_url, engines, MemoryOffers, lambda: FolderOffers(tmp_path / "tables"),
+                       SqlOffers)
 
 
 def _key(comment: str) -> bytes:
