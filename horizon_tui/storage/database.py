@@ -151,19 +151,25 @@ def _open_sqlite(parsed: sqlalchemy.URL, migrate: bool) -> Database:
         parsed.set(database=str(file)), connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000})
     event.listen(engine, "connect", _sqlite_connected)
     event.listen(engine, "begin", _sqlite_begin)
-    database = Database(engine, where, file)
+    return _checked(Database(engine, where, file), migrate)
+
+
+def _checked(database: Database, migrate: bool) -> Database:
+    """`database` once it is sound (SQLite's quick_check) and at the schema's revision; else
+    closed, and a DatabaseError naming it."""
     try:
-        with engine.connect() as conn:
-            problem = conn.exec_driver_sql("PRAGMA quick_check(3)").scalars().all()
-        if problem != ["ok"]:
-            raise DatabaseError(where, "damaged: " + "; ".join(str(p) for p in problem)[:300])
+        if database.is_sqlite:
+            with database.engine.connect() as conn:
+                problem = conn.exec_driver_sql("PRAGMA quick_check(3)").scalars().all()
+            if problem != ["ok"]:
+                raise DatabaseError(database.where, "damaged: " + "; ".join(str(p) for p in problem)[:300])
         _check_revision(database, migrate)
     except DatabaseError:
-        engine.dispose()
+        database.close()
         raise
     except SQLAlchemyError as exc:
-        engine.dispose()
-        raise DatabaseError(where, f"can't be opened: {_reason(exc)}") from None
+        database.close()
+        raise DatabaseError(database.where, f"can't be opened: {_reason(exc)}") from None
     return database
 
 
@@ -210,16 +216,7 @@ def _open_server(parsed: sqlalchemy.URL, migrate: bool) -> Database:
         engine = sqlalchemy.create_engine(parsed, pool_pre_ping=True)
     except (NoSuchModuleError, ModuleNotFoundError):
         raise DatabaseError(where, "PostgreSQL needs its driver: pip install 'horizon[postgres]'") from None
-    database = Database(engine, where, None)
-    try:
-        _check_revision(database, migrate)
-    except DatabaseError:
-        engine.dispose()
-        raise
-    except SQLAlchemyError as exc:
-        engine.dispose()
-        raise DatabaseError(where, f"can't be opened: {_reason(exc)}") from None
-    return database
+    return _checked(Database(engine, where, None), migrate)
 
 
 def current_revision(conn: Connection) -> str | None:

@@ -44,12 +44,17 @@ def started(data: Path, seed: int = 11):
     return session, catalogue
 
 
-def test_a_battle_saved_under_one_venv_resumes_under_another(tmp_path: Path):
-    old = install(tmp_path / "old-venv")
-    session, catalogue = started(old)
-    save = tmp_path / "saves" / "battles" / "iriel.json"
-    save.parent.mkdir(parents=True)
+def saved(data: Path, save: Path):
+    """A battle begun on `data`'s wolves.toml and four inputs in, saved at `save`."""
+    session, catalogue = started(data)
+    save.parent.mkdir(parents=True, exist_ok=True)
     save_session(save, session, catalogue)
+    return session, catalogue
+
+
+def test_a_battle_saved_under_one_venv_resumes_under_another(tmp_path: Path):
+    save = tmp_path / "saves" / "battles" / "iriel.json"
+    session, _ = saved(install(tmp_path / "old-venv"), save)
     text = save.read_text()
     assert str(tmp_path) not in text and "site-packages" not in text  # no install path in the save
     assert json.loads(text)["encounter"] == "wolves"
@@ -65,9 +70,8 @@ def test_a_battle_saved_under_one_venv_resumes_under_another(tmp_path: Path):
 def test_an_older_save_naming_a_vanished_install_resumes_by_the_encounters_id(tmp_path: Path):
     """Saves of older versions held `…/site-packages/horizon_tui/data/encounters/wolves.toml`."""
     old = install(tmp_path / "old-venv")
-    session, catalogue = started(old)
     save = tmp_path / "iriel.json"
-    save_session(save, session, catalogue)
+    session, _ = saved(old, save)
     data = json.loads(save.read_text())
     del data["setup"]
     data["encounter"] = str(old / "encounters" / "wolves.toml")
@@ -80,9 +84,8 @@ def test_an_older_save_naming_a_vanished_install_resumes_by_the_encounters_id(tm
 
 def test_an_encounter_changed_since_the_battle_began_resumes_from_the_copy_kept(tmp_path: Path):
     data = install(tmp_path / "venv")
-    session, catalogue = started(data)
     save = tmp_path / "iriel.json"
-    save_session(save, session, catalogue)
+    session, catalogue = saved(data, save)
     wolves = data / "encounters" / "wolves.toml"
     wolves.write_text(wolves.read_text().replace("[map]", "xp = 999\n\n[map]", 1) + "\n# edited\n")
     resumed = load_session(save, catalogue, load_enemies(catalogue))
@@ -92,12 +95,10 @@ def test_an_encounter_changed_since_the_battle_began_resumes_from_the_copy_kept(
 
 
 def test_a_copy_that_does_not_match_its_hash_is_reported(tmp_path: Path):
-    data = install(tmp_path / "venv")
-    session, catalogue = started(data)
     save = tmp_path / "iriel.json"
-    save_session(save, session, catalogue)
-    saved = json.loads(save.read_text())
-    saved["setup"]["text"] += "\n# changed by hand\n"
-    save.write_text(json.dumps(saved))
+    _, catalogue = saved(install(tmp_path / "venv"), save)
+    kept = json.loads(save.read_text())
+    kept["setup"]["text"] += "\n# changed by hand\n"
+    save.write_text(json.dumps(kept))
     with pytest.raises(DataError, match="setup.sha256"):
         load_session(save, catalogue, load_enemies(catalogue))

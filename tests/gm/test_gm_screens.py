@@ -122,3 +122,23 @@ async def test_the_npc_editor_makes_and_edits_npcs(session, catalogue):
         await pilot.press(*"Grukk", "ctrl+s")  # a name already taken
         assert isinstance(app.screen, NpcEditorScreen)
 
+
+
+async def test_a_dice_roll_redraws_the_days_log_not_the_rosters(session, catalogue):
+    """A logged roll changes the Today panel only: the party and NPC tables (a rules build per
+    member) are rebuilt when what they show changes (an XP award), not on every action."""
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        dashboard = app.screen
+        assert isinstance(dashboard, DashboardScreen)
+        party = dashboard.query_one("#party", DataTable)
+        cleared = []
+        original = party.clear
+        party.clear = lambda *a, **k: (cleared.append(1), original(*a, **k))[1]
+        assert app.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
+        await pilot.pause()
+        assert cleared == [] and "1d20 = " in str(dashboard.query_one("#gm-today-log", Static).render())
+        assert app.act(lambda c: changes.award_xp(c, {"Iriel": 10}), "xp")
+        await pilot.pause()
+        assert cleared == [1] and "10" in str(party.get_row("Iriel"))

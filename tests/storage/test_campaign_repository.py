@@ -104,53 +104,48 @@ def test_a_renamed_campaign_is_listed_by_its_new_name(repository):
     assert repository.listing()[0].name == "New" and repository.load("c").state["name"] == "New"
 
 
-def test_sqlite_writes_one_row_per_action_and_a_small_snapshot_every_interval(tmp_path: Path):
+@pytest.fixture
+def in_sqlite(tmp_path: Path):
+    """An SQLite database holding campaign "c" (one line in its log), and its repository."""
+    db = open_database(data_dir=tmp_path)
+    repository = SqlCampaigns(db)
+    repository.create("c", "C", STATE, [FIRST], {})
+    yield db, repository
+    db.close()
+
+
+def test_sqlite_writes_one_row_per_action_and_a_small_snapshot_every_interval(in_sqlite):
     """O(change): an action adds one journal row and its log lines; the snapshot holds no log."""
-    db = open_database(data_dir=tmp_path)
-    try:
-        repository = SqlCampaigns(db)
-        repository.create("c", "C", STATE, [FIRST], {})
-        for n in range(SNAPSHOT_EVERY + 1):
-            repository.append("c", roll(n, n), head=n, summary={}, snapshot=lambda: dict(STATE))
-        with db.reading() as conn:
-            count = {t.name: conn.execute(select(func.count()).select_from(t)).scalar()
-                     for t in (schema.campaign_journal, schema.campaign_log, schema.campaign_snapshots)}
-            states = conn.execute(select(schema.campaign_snapshots.c.state)).scalars().all()
-        assert count == {"campaign_journal": SNAPSHOT_EVERY + 1, "campaign_log": SNAPSHOT_EVERY + 2,
-                         "campaign_snapshots": 2}
-        assert all("1d20" not in state for state in states)
-    finally:
-        db.close()
+    db, repository = in_sqlite
+    for n in range(SNAPSHOT_EVERY + 1):
+        repository.append("c", roll(n, n), head=n, summary={}, snapshot=lambda: dict(STATE))
+    with db.reading() as conn:
+        count = {t.name: conn.execute(select(func.count()).select_from(t)).scalar()
+                 for t in (schema.campaign_journal, schema.campaign_log, schema.campaign_snapshots)}
+        states = conn.execute(select(schema.campaign_snapshots.c.state)).scalars().all()
+    assert count == {"campaign_journal": SNAPSHOT_EVERY + 1, "campaign_log": SNAPSHOT_EVERY + 2,
+                     "campaign_snapshots": 2}
+    assert all("1d20" not in state for state in states)
 
 
-def test_a_big_row_is_followed_by_a_snapshot_so_opening_does_not_replay_it(tmp_path: Path):
-    db = open_database(data_dir=tmp_path)
-    try:
-        repository = SqlCampaigns(db)
-        repository.create("c", "C", STATE, [FIRST], {})
-        lines = tuple(dict(FIRST, text=f"imported line {n}") for n in range(3000))
-        repository.append("c", CampaignChange("import", log_keep=1, log_added=lines), head=0, summary={},
-                          snapshot=lambda: dict(STATE, notes="after the import"))
-        with db.reading() as conn:
-            assert conn.execute(select(schema.campaign_snapshots.c.seq)).scalars().all() == [0, 1]
-        assert repository.load("c").state["notes"] == "after the import" and len(repository.load("c").log) == 3001
-    finally:
-        db.close()
+def test_a_big_row_is_followed_by_a_snapshot_so_opening_does_not_replay_it(in_sqlite):
+    db, repository = in_sqlite
+    lines = tuple(dict(FIRST, text=f"imported line {n}") for n in range(3000))
+    repository.append("c", CampaignChange("import", log_keep=1, log_added=lines), head=0, summary={},
+                      snapshot=lambda: dict(STATE, notes="after the import"))
+    with db.reading() as conn:
+        assert conn.execute(select(schema.campaign_snapshots.c.seq)).scalars().all() == [0, 1]
+    assert repository.load("c").state["notes"] == "after the import" and len(repository.load("c").log) == 3001
 
 
-def test_a_damaged_row_is_a_data_error_naming_the_database_and_row(tmp_path: Path):
-    db = open_database(data_dir=tmp_path)
-    try:
-        repository = SqlCampaigns(db)
-        repository.create("c", "C", STATE, [FIRST], {})
-        repository.append("c", roll(1, 0), head=0, summary={}, snapshot=dict)
-        with db.writing() as conn:
-            conn.execute(schema.campaign_journal.update().values(change='{"after": [1,'))
-        with pytest.raises(DataError) as caught:
-            repository.load("c")
-        assert str(db.file) in str(caught.value) and "journal 1" in str(caught.value)
-    finally:
-        db.close()
+def test_a_damaged_row_is_a_data_error_naming_the_database_and_row(in_sqlite):
+    db, repository = in_sqlite
+    repository.append("c", roll(1, 0), head=0, summary={}, snapshot=dict)
+    with db.writing() as conn:
+        conn.execute(schema.campaign_journal.update().values(change='{"after": [1,'))
+    with pytest.raises(DataError) as caught:
+        repository.load("c")
+    assert str(db.file) in str(caught.value) and "journal 1" in str(caught.value)
 
 
 def test_the_twin_keeps_no_object_the_caller_can_change(repository):

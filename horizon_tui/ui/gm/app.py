@@ -348,7 +348,8 @@ class GMApp(HorizonApp):
         except LockLost as exc:
             self.notify(str(exc), title="Not saved", severity="error", timeout=10)
             self.refresh_screens()  # the READ-ONLY banner
-            self._offer_take_back(self.gm.slug, self.gm.campaign.name, self.gm.held_by)
+            # asked once the screen that acted has done with the refusal (a fight leaves itself)
+            self.call_after_refresh(self._offer_take_back, self.gm.slug, self.gm.campaign.name, self.gm.held_by)
             return False
         except (DataError, HorizonError, OSError) as exc:
             message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
