@@ -15,6 +15,9 @@
    /tmp/venv312/bin/python bench/bench_web.py` (playwright is in the dev extra; without it only
    the bare-client numbers and memory are printed).
 
+4. With --sessions N: N web sessions (bare clients) at their menus, each moving the highlight
+   every --interval s for --seconds: key → first bytes of the redraw. Goal: p95 ≤ 100 ms at 50.
+
 The host runs as its own process (`horizon serve-ssh --web 127.0.0.1:0`, a throw-away data
 folder); a link from `ssh … web-login` (asyncssh) is spent once for a cookie every client uses.
 
@@ -37,7 +40,7 @@ from pathlib import Path
 
 import aiohttp
 import asyncssh
-from bench_ssh import memory_kib, percentile, plain, settle
+from bench_ssh import memory_kib, percentile, plain, process_tree, settle
 
 REPO = Path(__file__).resolve().parent.parent
 READY = "Recent characters"
@@ -97,23 +100,9 @@ class WebHost:
                 allow_redirects=False) as response:
             return response.cookies["horizon_session"].value
 
-    def tree(self) -> list[int]:
-        parents: dict[int, int] = {}
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    parents[int(entry)] = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
-                except OSError:
-                    continue
-        found, frontier = [self.process.pid], [self.process.pid]
-        while frontier:
-            frontier = [pid for pid, parent in parents.items() if parent in frontier]
-            found += frontier
-        return found
-
     def total_pss_kib(self) -> int:
         total = 0
-        for pid in self.tree():
+        for pid in process_tree(self.process.pid):
             try:
                 total += memory_kib(pid)[1]
             except (OSError, KeyError):
@@ -144,6 +133,30 @@ class BareClient:
             elif message.type != aiohttp.WSMsgType.TEXT:
                 raise SystemExit(f"the socket closed before the menu: {plain(self.output)[-500:]!r}")
         return time.perf_counter() - started
+
+    async def press_keys(self, seconds: float, interval: float, delays: list, missed: list) -> None:
+        """Down/Up every `interval` for `seconds`: the time from each key to the first bytes."""
+        end = time.perf_counter() + seconds
+        index = 0
+        await asyncio.sleep(interval * (hash(self) % 100) / 100)  # not all in step
+        while time.perf_counter() < end:
+            await self.ws.send_bytes((b"\x1b[B", b"\x1b[A")[index % 2])
+            index += 1
+            sent = time.perf_counter()
+            try:
+                while True:
+                    message = await asyncio.wait_for(self.ws.receive(), 2.0)
+                    if message.type == aiohttp.WSMsgType.BINARY:
+                        delays.append(time.perf_counter() - sent)
+                        break
+            except TimeoutError:
+                missed.append(1)
+            await asyncio.sleep(max(0.0, interval - (time.perf_counter() - sent)))
+            while True:  # the rest of that redraw
+                try:
+                    await asyncio.wait_for(self.ws.receive(), 0.015)
+                except TimeoutError:
+                    break
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -234,6 +247,24 @@ async def memory(args, host: WebHost, cookie: str) -> None:
     await asyncio.gather(first.close(), *(client.close() for client in more))
 
 
+async def load(args, host: WebHost, cookie: str) -> None:
+    """--sessions bare web clients at their menus, each moving the highlight every --interval."""
+    clients = [BareClient(host, cookie) for _ in range(args.sessions)]
+    started = time.perf_counter()
+    await asyncio.gather(*(client.connect() for client in clients))
+    print(f"{args.sessions} web sessions connecting at once: all menus drawn after "
+          f"{(time.perf_counter() - started) * 1000:.0f} ms")
+    await asyncio.sleep(2.0)
+    delays, missed = [], []
+    await asyncio.gather(*(client.press_keys(args.seconds, args.interval, delays, missed) for client in clients))
+    if delays:
+        print(f"  key → first bytes with {args.sessions} web sessions moving (main menu, bare clients): "
+              f"p50 {percentile(delays, 50) * 1000:.0f} ms, p95 {percentile(delays, 95) * 1000:.0f} ms, "
+              f"max {max(delays) * 1000:.0f} ms; {len(delays)} keys, {len(missed)} unanswered within 2 s "
+              f"(goal p95 ≤ 100)")
+    await asyncio.gather(*(client.close() for client in clients))
+
+
 def find_chromium(given: str | None) -> str | None:
     return given or shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -262,6 +293,9 @@ async def bench(args) -> None:
                                                    else "Playwright is not installed"))
             if args.memory_sessions > 1:
                 await memory(args, host, cookie)
+            if args.sessions:
+                await asyncio.sleep(2.0)
+                await load(args, host, cookie)
         finally:
             host.stop()
 
@@ -272,6 +306,10 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=60, help="keys for key → frame")
     parser.add_argument("--gap", type=float, default=0.15, help="seconds between those keys")
     parser.add_argument("--memory-sessions", type=int, default=11, help="web sessions for the memory step")
+    parser.add_argument("--sessions", type=int, default=0,
+                        help="then this many web sessions moving at once (bare clients; e.g. 50)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long they move")
+    parser.add_argument("--interval", type=float, default=0.5, help="seconds between one session's keys")
     parser.add_argument("--chromium", default=None, help="the browser (default: chromium on PATH)")
     args = parser.parse_args()
     asyncio.run(bench(args))

@@ -4,6 +4,9 @@
 // 19 px high, as play.js draws it); play.js sends the measured size once the terminal is there.
 (function () {
   "use strict";
+  if (location.pathname.startsWith("/watch/")) {
+    return;  // a watcher's page: play.js opens its read-only socket
+  }
   const CELL_WIDTH = 16 * 0.602;
   const CELL_HEIGHT = 19;
   const early = { socket: null, queue: [], closed: null };

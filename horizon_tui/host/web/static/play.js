@@ -1,11 +1,15 @@
-// The page that plays (or watches): xterm.js on a websocket to the host (host/web/server.py).
+// The page that plays (or, at /watch/GAME, watches): xterm.js on a websocket to the host (host/web/server.py).
 // Binary frames carry the terminal's bytes both ways; text frames carry JSON: {"resize": [c, r]}
 // from here; {"game": id} (to resume after a reconnect), {"message": …}, {"exit": code},
 // {"refused": …} and {"watching": name, "size": [c, r]} from the host.
 (function () {
   "use strict";
   const body = document.body;
-  const watching = body.dataset.watching === "1";
+  const watching = location.pathname.startsWith("/watch/");  // /watch/GAME: read-only
+  if (watching) {
+    body.dataset.watching = "1";
+    document.title = "Horizon — watching";
+  }
   const banner = document.getElementById("banner");
   const encoder = new TextEncoder();
   // Numpad keys by KeyboardEvent.code, whatever NumLock says: the application keypad's
@@ -83,10 +87,7 @@
 
   function socketUrl() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    let path = body.dataset.socket;
-    if (watching) {
-      path += encodeURIComponent(location.pathname.split("/").pop());
-    }
+    const path = watching ? "/ws/watch/" + encodeURIComponent(location.pathname.split("/").pop()) : "/ws";
     const query = new URLSearchParams({ cols: term.cols, rows: term.rows });
     if (resumeId) {
       query.set("resume", resumeId);
