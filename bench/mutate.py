@@ -89,22 +89,24 @@ def _battle_save(encounter: Path, character_file: Path, target: Path) -> Path:
 
 
 def _campaign(saves: Path, character_file: Path) -> Path:
+    """A campaign file as older versions wrote it (`SAVES/campaigns/*.json`): what the GM tool
+    imports into its database on first open, so what a hostile folder can hand it."""
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.characters import load_character
     from horizon_tui.campaign import changes
-    from horizon_tui.campaign.open_campaign import CampaignSession
-    from horizon_tui.campaign.campaign_files import CampaignStore
+    from horizon_tui.campaign.campaign_files import encode
+    from horizon_tui.campaign.model import Campaign
 
-    store = CampaignStore(saves, default_catalogue())
-    path = store.path_for("Lantern Road")
-    if path.exists():
-        return path
-    path, campaign = store.create("Lantern Road", seed=1234)
-    session = CampaignSession(store, path, campaign)
-    character = load_character(character_file, store.catalogue)
-    session.apply(lambda c: changes.add_member(c, character, str(character_file)), "joins")
-    session.close()
-    return path
+    target = saves / "campaigns" / "lantern-road.json"
+    if target.exists():
+        return target
+    catalogue = default_catalogue()
+    character = load_character(character_file, catalogue)
+    campaign = Campaign(name="Lantern Road", seed=1234).logged("day", "The campaign Lantern Road begins: day 1")
+    campaign = changes.add_member(campaign, character, str(character_file))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(encode(campaign, catalogue))
+    return target
 
 
 def _account(target: Path) -> Path:

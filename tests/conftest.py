@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import uuid
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -104,3 +106,52 @@ def write_character(tmp_path: Path) -> Callable[..., Path]:
 def _private_user_data_dir(tmp_path_factory, monkeypatch):
     """No test writes into the real user data folder (horizon_tui.paths): each gets its own."""
     monkeypatch.setenv("HORIZON_DATA_DIR", str(tmp_path_factory.mktemp("user-data")))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Say at the end of every run whether the PostgreSQL tests ran (`postgres_url` below)."""
+    url = os.environ.get(POSTGRES_ENV)
+    if url:
+        terminalreporter.write_line(f"PostgreSQL: the tests that need one ran against {url}")
+    else:
+        terminalreporter.write_line("PostgreSQL: HORIZON_TEST_POSTGRES_URL is not set, so the tests that need "
+                                    "one were skipped (.ci/run starts one: .ci/postgres.sh)")
+
+
+# --- databases: SQLite in a temp folder, and a real PostgreSQL when .ci/run started one ----------
+
+POSTGRES_ENV = "HORIZON_TEST_POSTGRES_URL"
+NO_POSTGRES = f"no PostgreSQL: {POSTGRES_ENV} is not set (.ci/run starts one; see .ci/postgres.sh)"
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    """A URL of the PostgreSQL .ci/run started (the test is skipped, saying why, without one)
+    whose connections see only a fresh schema of their own, dropped after the test, so tests
+    running side by side never see each other's rows."""
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        pytest.skip(NO_POSTGRES)
+    pytest.importorskip("psycopg", reason="no PostgreSQL driver: pip install 'horizon-tui[postgres]'")
+    import sqlalchemy as sa
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    admin = sa.create_engine(sa.make_url(url).set(drivername="postgresql+psycopg"))
+    with admin.begin() as conn:
+        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    separator = "&" if "?" in url else "?"
+    yield f"{url}{separator}options=-csearch_path%3D{schema}"
+    with admin.begin() as conn:
+        conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'host.db'}"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def sql_url(request) -> str:
+    """Each SQL database in turn."""
+    return request.getfixturevalue(f"{request.param}_url")

@@ -270,8 +270,8 @@ def advance_day(campaign: Campaign) -> Campaign:
     if campaign.battle is None and campaign.carried:
         campaign = rest(campaign, "the night")
     campaign = attrs.evolve(campaign, day=campaign.day + 1)
-    checks = len([e for e in campaign.log if e.day == campaign.day - 1 and e.kind == "check"])
-    fights = len([e for e in campaign.log if e.day == campaign.day - 1 and e.kind == "battle"])
+    checks = len(campaign.lines_of(campaign.day - 1, "check"))
+    fights = len(campaign.lines_of(campaign.day - 1, "battle"))
     return campaign.logged("day", f"Day {campaign.day} begins (yesterday: {fights} fight{'s' if fights != 1 else ''}, "
                                   f"{checks} dialogue check{'s' if checks != 1 else ''}; today's checks start again)",
                            fights=fights, checks=checks)

@@ -90,7 +90,7 @@ def _without_odds(ruling: str) -> str:
 
 
 def day_markdown(campaign: Campaign, day: int) -> list[str]:
-    entries = [e for e in campaign.log if e.day == day]
+    entries = campaign.lines_of(day)
     lines = [f"## Day {day}", ""]
     empty = True
     for title, kinds in SECTIONS:
@@ -131,7 +131,7 @@ def gm_markdown(campaign: Campaign, days: list[int] | None = None) -> str:
     lines = [f"# {campaign.name} — the GM's log", ""]
     for day in days:
         lines += [f"## Day {day}", ""]
-        for entry in (e for e in campaign.log if e.day == day):
+        for entry in campaign.lines_of(day):
             lines.append(f"- *{entry.kind}* — {_escape(entry.text)}")
             d = entry.data
             if entry.kind == "check":

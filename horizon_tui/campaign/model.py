@@ -188,7 +188,32 @@ class Campaign:
         return next((n for n in self.npcs if n.name == name), None)
 
     def today(self, kind: str | None = None) -> list[LogEntry]:
-        return [e for e in self.log if e.day == self.day and (kind is None or e.kind == kind)]
+        return self.lines_of(self.day, kind)
+
+    def lines_of(self, day: int, kind: str | None = None) -> list[LogEntry]:
+        """The log's lines of `day`, read back from the end: days only advance, so a day's lines
+        are together and the newest last (today's checks at the end of a 20,000-line campaign read
+        today's lines, not the whole log). A log out of day order (a file edited by hand) gives the
+        lines of `day` after its last line of an earlier day."""
+        found = []
+        for entry in reversed(self.log):
+            if entry.day < day:
+                break
+            if entry.day == day and (kind is None or entry.kind == kind):
+                found.append(entry)
+        found.reverse()
+        return found
+
+    def last_lines(self, kind: str, count: int) -> list[LogEntry]:
+        """The newest `count` lines of `kind`, oldest first, read back from the end of the log."""
+        found = []
+        for entry in reversed(self.log):
+            if entry.kind == kind:
+                found.append(entry)
+                if len(found) == count:
+                    break
+        found.reverse()
+        return found
 
     # --- changes (each returns a new campaign) ---------------------------------------------
 
@@ -226,25 +251,33 @@ def _plain(value: Any) -> Any:
     return value
 
 
+# A campaign's fields other than its log, in the order a campaign file writes them: storage keeps
+# them as the campaign's state, and a GM action's journal row holds those it changed.
+STATE_FIELDS = ("name", "seed", "day", "draws", "notes", "party", "npcs", "rules", "battle", "carried", "rests")
+
+
+def state_field(campaign: Campaign, name: str, catalogue: Catalogue) -> Any:
+    """One of STATE_FIELDS as plain JSON data."""
+    if name == "party":
+        return [{"character": character_to_dict(m.character, catalogue), "source": m.source, "notes": m.notes}
+                for m in campaign.party]
+    if name == "npcs":
+        return [converter.unstructure(n) for n in campaign.npcs]
+    if name == "rules":
+        return _plain(campaign.rules)
+    return getattr(campaign, name)
+
+
+def log_line(entry: LogEntry) -> dict[str, Any]:
+    return {"day": entry.day, "kind": entry.kind, "text": entry.text, "data": entry.data}
+
+
 def campaign_to_dict(campaign: Campaign, catalogue: Catalogue) -> dict[str, Any]:
     return {
         "kind": KIND,
         "schema": SCHEMA,
-        "name": campaign.name,
-        "seed": campaign.seed,
-        "day": campaign.day,
-        "draws": campaign.draws,
-        "notes": campaign.notes,
-        "party": [
-            {"character": character_to_dict(m.character, catalogue), "source": m.source, "notes": m.notes}
-            for m in campaign.party
-        ],
-        "npcs": [converter.unstructure(n) for n in campaign.npcs],
-        "rules": _plain(campaign.rules),
-        "battle": campaign.battle,
-        "carried": campaign.carried,
-        "rests": campaign.rests,
-        "log": [{"day": e.day, "kind": e.kind, "text": e.text, "data": e.data} for e in campaign.log],
+        **{name: state_field(campaign, name, catalogue) for name in STATE_FIELDS},
+        "log": [log_line(e) for e in campaign.log],
     }
 
 
@@ -274,6 +307,10 @@ def campaign_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str = "
                                         f"(as {roster}.{names.index(name)}): names are unique in a roster")
         log = []
         for index, entry in enumerate(_list(data, "log", file)):
+            if (type(entry) is dict and type(entry.get("day")) is int and type(entry.get("kind")) is str
+                    and type(entry.get("text")) is str and type(entry.get("data") or {}) is dict):
+                log.append(LogEntry(entry["day"], entry["kind"], entry["text"], entry.get("data") or {}))
+                continue  # the usual line, checked in one go: a long log opens in milliseconds
             where = f"log.{index}"
             entry = _table(entry, where, file)
             log.append(LogEntry(_whole(entry, "day", file, where), _text(entry, "kind", file, where),

@@ -1,41 +1,41 @@
-"""The open campaign: every GM action goes through `apply`, which saves at once and remembers
-the state before it, so `undo` can step back one action at a time (in and out of battle).
+"""The open campaign (the unit of work): every GM action goes through `apply`, which saves it at
+once as one journal row (storage.campaigns) and remembers it, so `undo` can step back one action
+at a time (in and out of battle).
 
-Undo keeps the previous states as the file's own bytes (compressed): restoring one is exact by
+A row holds only what the action changed: the campaign's fields whose value differs (found by
+identity first — the campaign is immutable, so an untouched field is the same object — then by
+value) and how the session log changed (lines appended, or dropped and added). Saving is
+O(change), not O(campaign). Undo reads the row back and writes its inverse: restoring is exact by
 construction (the test compares serialised campaigns), and no action needs an inverse written for it.
 """
 
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import attrs
 
-from horizon_tui.content.catalogue import Catalogue
-from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.campaign import house_rules
-from horizon_tui.campaign.model import Campaign
-from horizon_tui.campaign.campaign_files import CampaignStore, decode, encode
+from horizon_tui.campaign.campaign_files import CampaignStore, check_rules, from_plain, state_of
+from horizon_tui.campaign.model import KIND, SCHEMA, STATE_FIELDS, Campaign, log_line, state_field
+from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.guard import decode_json_bytes
+from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.errors import DataError
+from horizon_tui.storage.campaigns import CampaignChange
 from horizon_tui.storage.lock import LockLost, SaveLock
 
 UNDO_LIMIT = 500
+DAY_LIMIT = 2**62  # a log line's day is a database integer (64 bits)
 
 
 @attrs.frozen
 class Step:
+    seq: int  # the journal row this window wrote
     label: str  # what the action was, in words ("Iriel tries charm on Oswin")
-    before: bytes  # the campaign file before it, zlib-compressed: 500 steps of a 3 MB file were 1.6 GB
-
-    @classmethod
-    def of(cls, label: str, data: bytes) -> Step:
-        return cls(label, zlib.compress(data, 1))
-
-    @property
-    def file(self) -> bytes:
-        return zlib.decompress(self.before)
 
 
 class ReadOnly(ValueError):
@@ -44,21 +44,32 @@ class ReadOnly(ValueError):
 
 class CampaignSession:
     """The open campaign. `lock` is this window's right to write it (`storage.lock`); without one
-    the session is read-only: every action is refused with the reason, the file is never written."""
+    the session is read-only: every action is refused with the reason, nothing is written."""
 
-    def __init__(self, store: CampaignStore, path: Path, campaign: Campaign, data: bytes | None = None,
+    def __init__(self, store: CampaignStore, slug: str, campaign: Campaign, head: int = 0,
                  lock: SaveLock | None = None, *, read_only: bool = False, held_by: str = ""):
         self.store = store
+        self.slug = slug
         self.lock = lock
         self.read_only = read_only
         self.was_read_only = read_only  # opened read-only (not made so by a takeover since)
         self.held_by = held_by  # who holds it, when read-only because it is open elsewhere
-        self.path = Path(path)
         self.campaign = campaign
-        self.encoded = data if data is not None else encode(campaign, store.catalogue)
+        self.head = head  # the last journal row, as this window knows it
+        self.fields = state_of(campaign, store.catalogue)  # the stored state: what a change is compared with
         self.history: list[Step] = []
         self._rules: tuple[str, Ruleset] | None = None
         self.listeners: list[Callable[[CampaignSession, str], None]] = []
+
+    @property
+    def path(self) -> Path:
+        """The campaign's place in the saves folder (its lock records sit beside it)."""
+        return self.store.lock_path(self.slug)
+
+    @property
+    def where(self) -> str:
+        """The campaign as messages name it: the database and the campaign."""
+        return f"{self.store.where}: campaign {self.slug}"
 
     @property
     def base(self) -> Catalogue:
@@ -77,7 +88,7 @@ class CampaignSession:
         if self._rules is not None and self._rules[0] == key:
             return self._rules[1]
         rules = self.base.rules if not overrides else house_rules.to_ruleset(
-            house_rules.merge(self.defaults, overrides), f"{self.path}: rules")
+            house_rules.merge(self.defaults, overrides), f"{self.where}: rules")
         self._rules = (key, rules)
         return rules
 
@@ -93,20 +104,56 @@ class CampaignSession:
     # --- actions ---------------------------------------------------------------------------
 
     def apply(self, change: Callable[[Campaign], Campaign], label: str) -> Campaign:
-        """Run one GM action: the new campaign is saved before it becomes current. A `ValueError`
-        from the action (a refusal) and a failed save leave everything as it was."""
+        """Run one GM action: it is saved before it becomes current. A `ValueError` from the
+        action (a refusal) and a failed save leave everything as it was."""
         if self.read_only:
             raise ReadOnly(self.read_only_reason())
         new = change(self.campaign)
-        data = encode(new, self.base)
-        if data == self.encoded:
+        row = self.difference(new, label)
+        if row is None:
             return self.campaign
-        self._write(data)
-        self.history.append(Step.of(label, self.encoded))
+        self.check(row, new)
+        self._write(row)
+        self.history.append(Step(self.head, label))
         del self.history[:-UNDO_LIMIT]
-        self.campaign, self.encoded = new, data
+        self.campaign = new
         self._notify(label)
         return new
+
+    def difference(self, new: Campaign, label: str) -> CampaignChange | None:
+        """The journal row that takes the current campaign to `new`; None when nothing changed."""
+        old = self.campaign
+        after: dict[str, Any] = {}
+        before: dict[str, Any] = {}
+        for name in STATE_FIELDS:
+            if getattr(new, name) is getattr(old, name):
+                continue
+            value = state_field(new, name, self.base)
+            if value != self.fields[name]:
+                after[name], before[name] = value, self.fields[name]
+        kept = len(old.log)
+        if new.log is not old.log and (len(new.log) < kept or new.log[:kept] != old.log):  # a line changed or went: from the first that did
+            kept = next((i for i, (a, b) in enumerate(zip(old.log, new.log)) if a != b), min(len(old.log), len(new.log)))
+        removed = tuple(log_line(e) for e in old.log[kept:])
+        added = tuple(log_line(e) for e in new.log[kept:])
+        if not after and not removed and not added:
+            return None
+        return CampaignChange(label, after, before, kept, removed, added)
+
+    def check(self, row: CampaignChange, new: Campaign) -> None:
+        """The row reads back as the campaign it makes, as opening the campaign will read it: its
+        size, nesting and texts (by hand a 200,000-character note made a campaign that never
+        opened again), each changed field and the house rules. DataError naming the key, nothing written."""
+        where = self.where
+        decode_json_bytes(row.to_json().encode("utf-8"), where)
+        for line in row.log_added:
+            if not -DAY_LIMIT < line["day"] < DAY_LIMIT:
+                raise DataError.one(where, "day", f"day {line['day']:.3g} is past what the session log keeps "
+                                    f"(days up to {DAY_LIMIT:,})")
+        from_plain({"kind": KIND, "schema": SCHEMA, "name": new.name, "seed": new.seed, **row.after,
+                    "log": list(row.log_added)}, self.base, where)
+        if "rules" in row.after:
+            check_rules(new, self.base, where)
 
     @property
     def can_undo(self) -> bool:
@@ -119,31 +166,45 @@ class CampaignSession:
         step = self.history[-1]
         if self.read_only:
             raise ReadOnly(self.read_only_reason())
-        data = step.file
-        campaign = decode(data, self.base, str(self.path))
-        self._write(data)
+        row = self.store.repository.change(self.slug, step.seq).inverse(step.seq)
+        campaign = self._changed(row)
+        self._write(row)
         self.history.pop()
-        self.campaign, self.encoded = campaign, data
+        self.campaign = campaign
         self._notify(f"undo: {step.label}")
         return step.label
+
+    def _changed(self, row: CampaignChange) -> Campaign:
+        """The current campaign with `row` applied (its fields read as opening the campaign reads them)."""
+        read = from_plain({"kind": KIND, "schema": SCHEMA, "name": self.campaign.name, "seed": self.campaign.seed,
+                           **row.after, "log": list(row.log_added)}, self.base, self.where)
+        fields = {name: getattr(read, name) for name in row.after}
+        return attrs.evolve(self.campaign, **fields, log=(*self.campaign.log[:row.log_keep], *read.log))
 
     def read_only_reason(self) -> str:
         where = f" (open for writing: {self.held_by})" if self.held_by else ""
         return f"{self.campaign.name} is open read-only in this window{where}: nothing is saved"
 
-    def _write(self, data: bytes) -> None:
-        """Save under this window's lock; a lock taken over by another window makes this one
-        read-only (LockLost is raised, nothing is written)."""
+    def _write(self, row: CampaignChange) -> None:
+        """Save one row under this window's lock; a lock taken over by another window makes this
+        one read-only (LockLost is raised, nothing is written)."""
         if self.lock is None:
-            self.store.write(self.path, data)
+            self._append(row)
             return
         try:
             with self.lock.guard():
-                self.store.write(self.path, data)
+                self._append(row)
         except LockLost as exc:
             self.read_only = True
             self.held_by = exc.holder.describe() if exc.holder else "another window"
             raise
+
+    def _append(self, row: CampaignChange) -> None:
+        fields = {**self.fields, **row.after}
+        summary = {"day": fields["day"], "party": len(fields["party"]), "npcs": len(fields["npcs"])}  # as summary_of
+        self.head = self.store.repository.append(self.slug, row, head=self.head, summary=summary,
+                                                 snapshot=lambda: fields)
+        self.fields = fields
 
     def close(self) -> None:
         """Let go of the campaign (another window may then open it for writing)."""
@@ -154,3 +215,10 @@ class CampaignSession:
     def _notify(self, label: str) -> None:
         for listener in list(self.listeners):
             listener(self, label)
+
+
+def open_session(store: CampaignStore, slug: str, lock: SaveLock | None = None, *, read_only: bool = False,
+                 held_by: str = "") -> CampaignSession:
+    """The campaign `slug` as stored, open in a session (DataError if it can't be read)."""
+    opened = store.load(slug)
+    return CampaignSession(store, slug, opened.campaign, opened.head, lock, read_only=read_only, held_by=held_by)

@@ -18,7 +18,7 @@ from horizon_tui.content.catalogue import Catalogue, data_dir
 from horizon_tui.content.characters import character_from_dict
 from horizon_tui.content.convert import structure
 from horizon_tui.content.files import read_document, with_lines
-from horizon_tui.content.guard import LATER, LIMIT, NAME
+from horizon_tui.content.guard import LATER, LIMIT, NAME, parse_text
 from horizon_tui.content.models import STATS, Character
 from horizon_tui.errors import DataError, Problem
 
@@ -166,9 +166,13 @@ def load_enemies(catalogue: Catalogue, root: Path | None = None) -> dict[str, En
     return enemies
 
 
-def read_encounter_file(path: Path) -> tuple[EncounterFile, str]:
-    """The encounter file's keys, and its text (to locate later problems' lines)."""
-    data, text = read_document(path)
+def read_encounter_file(path: Path, text: str | None = None) -> tuple[EncounterFile, str]:
+    """The encounter file's keys, and its text (to locate later problems' lines). `text`: the
+    file's text kept elsewhere (a battle save's copy of its set-up), read as the file would be."""
+    if text is None:
+        data, text = read_document(path)
+    else:
+        data = parse_text(text, path, json_format=Path(path).suffix.lower() == ".json")
     try:
         return structure(data, EncounterFile, str(path)), text
     except DataError as exc:

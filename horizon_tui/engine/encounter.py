@@ -58,12 +58,15 @@ class _Unit:
     key: str  # where in the file, for problems
 
 
-def load_encounter(name_or_path: str | Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> EncounterSetup:
+def load_encounter(name_or_path: str | Path, catalogue: Catalogue, enemies: dict[str, EnemyDef], *,
+                   text: str | None = None) -> EncounterSetup:
     """An encounter by id (from the catalogue's `encounters/`) or path. Raises DataError with
     every problem found: unknown enemies, units in walls, off the map or on one cell, maps over
-    `Ruleset.turns.max_size`, ragged rows, unknown glyphs, too few party start cells."""
-    path = encounter_path(str(name_or_path), catalogue.root)
-    encounter, text = read_encounter_file(path)
+    `Ruleset.turns.max_size`, ragged rows, unknown glyphs, too few party start cells.
+
+    `text`: the encounter file's text as a battle save kept it (`name_or_path` then only names it)."""
+    path = encounter_path(str(name_or_path), catalogue.root) if text is None else Path(str(name_or_path))
+    encounter, text = read_encounter_file(path, text)
     file = str(path)
     problems: list[Problem] = []
 

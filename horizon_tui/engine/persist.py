@@ -4,10 +4,17 @@ A battle is deterministic from its seed and the decisions made in it, so the sav
 set-up (encounter, party, seed) and the recorded inputs. Loading replays them and checks the
 replayed log against the saved length and last event; a save that doesn't replay is reported
 and left as it is.
+
+The encounter is named by its id in the catalogue, never by where the catalogue is installed (a
+venv rebuilt, moved or upgraded to another Python must not strand a battle), and the save keeps a
+copy of the encounter file as the battle began with its hash (`setup`): an encounter whose file
+changed or went is rebuilt from that copy. Older saves named an install path
+(`…/site-packages/horizon_tui/data/encounters/wolves.toml`): read as the id `wolves`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -34,9 +41,52 @@ class BattleSession:
     """A live battle with what's needed to save it: its set-up and the inputs given so far."""
 
     battle: Battle
-    encounter: str  # an id or a path, as the encounter loader takes it
+    encounter: str  # an id in the catalogue, or the path of a GM's own encounter file
     party: list[PartyMember]
     inputs: list[Input] = attrs.field(factory=list)
+    setup_copy: EncounterCopy | None = None  # the encounter file as the battle began (read once, then kept)
+
+
+@attrs.frozen
+class EncounterCopy:
+    """An encounter file's text as a battle began with it, and its hash."""
+
+    text: str
+    sha256: str
+
+    @classmethod
+    def of(cls, text: str) -> EncounterCopy:
+        return cls(text, hashlib.sha256(text.encode("utf-8")).hexdigest())
+
+
+def portable_encounter(encounter: str, catalogue: Catalogue) -> str:
+    """The encounter as a save names it: a file in an install's `data/encounters/` (this one's or
+    another venv's) whose id this catalogue has is named by its id; anything else as given."""
+    path = Path(encounter)
+    if (path.suffix == ".toml" and path.parent.name == "encounters" and path.parent.parent.name == "data"
+            and (catalogue.root / "encounters" / path.name).is_file()):
+        return path.stem
+    return encounter
+
+
+def _read_encounter_text(encounter: str, catalogue: Catalogue) -> str | None:
+    """The encounter file's text now, None if there is none to read (gone, unreadable, too big)."""
+    from horizon_tui.content.encounters import encounter_path
+    from horizon_tui.content.guard import current, read_limited
+
+    try:
+        return read_limited(encounter_path(encounter, catalogue.root), current().file_bytes).decode("utf-8")
+    except (DataError, OSError, UnicodeDecodeError):
+        return None
+
+
+def encounter_copy(session: BattleSession, catalogue: Catalogue) -> EncounterCopy | None:
+    """The copy of the battle's encounter the save keeps, read from its file the first time."""
+    if session.setup_copy is None and session.encounter not in ("placed", ""):
+        text = _read_encounter_text(session.encounter, catalogue)
+        if text is not None:
+            session.setup_copy = EncounterCopy.of(text)
+    return session.setup_copy
 
 
 def session_to_dict(session: BattleSession, catalogue: Catalogue) -> dict[str, Any]:
@@ -45,7 +95,7 @@ def session_to_dict(session: BattleSession, catalogue: Catalogue) -> dict[str, A
         "kind": KIND,
         "schema": SCHEMA,
         "seed": battle.seed,
-        "encounter": session.encounter,
+        "encounter": portable_encounter(session.encounter, catalogue),
         "party": [
             {"character": character_to_dict(m.character, catalogue), "controller": m.controller}
             | ({"hand_set": hand_set_to_dict(m.hand_set)} if m.hand_set else {})
@@ -59,7 +109,7 @@ def session_to_dict(session: BattleSession, catalogue: Catalogue) -> dict[str, A
         "log_length": len(battle.log),
         "last_event": battle.log[-1].to_json() if battle.log else None,
         "log_sha256": log_digest(battle),
-    }
+    } | ({"setup": {"sha256": copy.sha256, "text": copy.text}} if (copy := encounter_copy(session, catalogue)) else {})
 
 
 def hand_set_to_dict(hand_set: dict[str, Fraction]) -> dict[str, str]:
@@ -126,7 +176,6 @@ def session_from_dict(
     `setup`: the battle's set-up when it was built in memory rather than read from the encounter
     file named in the save (a GM's battle placed by hand on a map, `campaign.battles`)."""
     from horizon_tui.engine.battle import create_battle
-    from horizon_tui.engine.encounter import load_encounter
 
     if not is_battle_save(data):
         raise DataError.one(file, "kind", f"not a battle save (expected kind = {KIND!r})")
@@ -143,7 +192,7 @@ def session_from_dict(
     if problems:
         raise DataError(problems)
     seed = data["seed"]
-    encounter = data["encounter"]
+    encounter = portable_encounter(data["encounter"], catalogue)
     party_data = data["party"]
     inputs_data = data["inputs"]
     party = []
@@ -172,8 +221,9 @@ def session_from_dict(
             inputs.append(Input(item["at"], action_from_dict(item["action"]), bool(item.get("auto_end", True))))
         except Exception as exc:  # noqa: BLE001 - any malformed input is a problem with the file
             raise DataError.one(file, f"inputs.{index}", f"not an action this version knows ({exc})") from None
+    kept = _kept_setup(data.get("setup"), file)
     if setup is None:
-        setup = load_encounter(encounter, catalogue, enemies)
+        setup = _encounter_setup(encounter, kept, catalogue, enemies)
     try:
         battle = create_battle(setup, party, seed, catalogue, enemies)
     except DataError:
@@ -201,4 +251,28 @@ def session_from_dict(
             file, "log_length",
             "the battle replays differently (the rules or the catalogue changed since it was saved)",
         )
-    return BattleSession(battle, encounter, party, inputs)
+    return BattleSession(battle, encounter, party, inputs, kept)
+
+
+def _kept_setup(value: Any, file: str) -> EncounterCopy | None:
+    if value is None:
+        return None  # a save of an older version: its encounter is read from the catalogue
+    if not isinstance(value, dict) or not isinstance(value.get("text"), str) or not isinstance(value.get("sha256"), str):
+        raise DataError.one(file, "setup", "expected the encounter's copy: a table with `text` and `sha256`")
+    kept = EncounterCopy.of(value["text"])
+    if kept.sha256 != value["sha256"]:
+        raise DataError.one(file, "setup.sha256", "doesn't match the encounter's copy kept beside it")
+    return kept
+
+
+def _encounter_setup(encounter: str, kept: EncounterCopy | None, catalogue: Catalogue,
+                     enemies: dict[str, EnemyDef]) -> EncounterSetup:
+    """The encounter from its file while the file is as the battle began; else from the copy the
+    save kept (the file changed or is gone: the battle goes on as it began)."""
+    from horizon_tui.engine.encounter import load_encounter
+
+    if kept is not None:
+        now = _read_encounter_text(encounter, catalogue)
+        if now is None or EncounterCopy.of(now).sha256 != kept.sha256:
+            return load_encounter(f"{Path(encounter).stem}.toml", catalogue, enemies, text=kept.text)  # the id as before
+    return load_encounter(encounter, catalogue, enemies)

@@ -31,6 +31,7 @@ from horizon_tui.host.recording import Recorder, prune, recording_path
 from horizon_tui.host.watch import WatchList
 from horizon_tui.paths import private_dir
 from horizon_tui.play.hosting import ENV_SESSION, ENV_WATCH, REDRAW_SIGNAL, WATCH_EXIT
+from horizon_tui.storage.host_records import ENV_DATABASE
 from horizon_tui.table.lobby import ENV_ACCOUNT, ENV_TABLES
 
 if TYPE_CHECKING:
@@ -237,6 +238,8 @@ class GameSession:
             # who this session is at a live table, and where the host's tables are.
             env[ENV_ACCOUNT] = self.user
             env[ENV_TABLES] = str(private_dir(Path(host.settings.data_dir) / "tables"))
+            if host.settings.database:  # characters, locks and offers shared by every host (storage/host_records.py)
+                env[ENV_DATABASE] = host.settings.database
             if host.settings.spectators != "none":
                 env[ENV_WATCH] = "1"
             argv = host.app_argv(saves, getattr(self.connection, "role", "player"))

@@ -1,8 +1,10 @@
 """The SSH host's accounts: one folder per user under `DATA_DIR/users/NAME/`.
 
-`users/NAME/authorized_keys` (OpenSSH format, written atomically) is the account; `users/NAME/role`
-says `gm` for a game master's account (none, or `player`: a player's); the player app's saves live
-in `users/NAME/saves/`. A name is letters, digits, `-` and `_`, 1–32 characters, checked when an
+An account's records (its public keys and role) are in an `AccountRepository` (host_records.py):
+by default the folder's own files, `users/NAME/authorized_keys` (OpenSSH format, written
+atomically) and `users/NAME/role` (`gm` for a game master's account; none, or `player`: a
+player's); with `--database URL`, a database's table that several hosts share. The player app's
+saves live in `users/NAME/saves/`. A name is letters, digits, `-` and `_`, 1–32 characters, checked when an
 account is added and again at every login, so no name reaches outside its folder. Everything in
 the data folder is the host owner's alone: folders 0700, files 0600 (`private_tree`).
 """
@@ -16,12 +18,17 @@ from pathlib import Path
 
 from horizon_tui.errors import HorizonError, echo
 from horizon_tui.paths import private_dir
+from horizon_tui.storage.host_records import KEYS_FILE as KEYS_FILE  # the account files' names, for
+from horizon_tui.storage.host_records import ROLE_FILE as ROLE_FILE  # `horizon validate` and tests
+from horizon_tui.storage.host_records import (
+    ROLES,
+    AccountRepository,
+    FolderAccounts,
+    read_keys_file,
+)
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 NAME_RULE = "letters, digits, '-' and '_', 1 to 32 characters"
-KEYS_FILE = "authorized_keys"
-ROLE_FILE = "role"
-ROLES = ("player", "gm")
 # The user key types ssh-audit's hardening guide keeps (PubkeyAcceptedAlgorithms, RequiredRSASize).
 KEY_TYPES = (b"ssh-ed25519", b"sk-ssh-ed25519@openssh.com", b"ssh-rsa")
 MIN_RSA_BITS = 3072
@@ -115,15 +122,6 @@ def parse_public_keys(text: str, source: str) -> list[bytes]:
     return lines
 
 
-def read_keys_file(path: Path) -> bytes:
-    """An account's key file, held to the file size limit (content.guard); b"" when missing."""
-    from horizon_tui.content.guard import current, read_limited
-
-    if not os.path.lexists(path):
-        return b""
-    return read_limited(path, current().file_bytes)
-
-
 def check_keys_file(path: Path) -> list:
     """`horizon validate` of an account file: one problem per line that isn't an OpenSSH public
     key (at most `files.problems`), read as the host reads it at login."""
@@ -173,12 +171,17 @@ def key_blobs(lines: list[bytes]) -> set[bytes]:
 
 
 class Accounts:
-    """The accounts under one data folder. Reads the files every time, so `horizon users add`
-    takes effect for a running server without a restart."""
+    """The accounts of one host: their records in `records` (an `AccountRepository`: the data
+    folder's files by default, a database with `--database`), each user's folder (saves,
+    recordings) under `data_dir/users/NAME/`. Reads the records every time, so `horizon users
+    add` takes effect for a running server without a restart."""
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, records: AccountRepository | None = None):
         self.data_dir = Path(data_dir).expanduser().resolve()
         self.users_dir = self.data_dir / "users"
+        self.records = records if records is not None else FolderAccounts(self.users_dir)
+        self.where = (f"{self.data_dir}" if isinstance(self.records, FolderAccounts)
+                      else "the database")  # named in "no user 'x' in …"
 
     def user_dir(self, name: str) -> Path:
         check_name(name)
@@ -190,23 +193,24 @@ class Accounts:
     def saves_dir(self, name: str) -> Path:
         return self.user_dir(name) / "saves"
 
-    def keys_path(self, name: str) -> Path:
-        return self.user_dir(name) / KEYS_FILE
-
     def exists(self, name: str) -> bool:
-        return is_valid_name(name) and self.keys_path(name).is_file()
+        from horizon_tui.errors import DataError
+
+        if not is_valid_name(name):
+            return False
+        self.user_dir(name)  # a symbolic link there is refused
+        try:
+            return bool(self.records.key_lines(name)) or name in self.records.names()
+        except DataError:
+            return True  # there, but unreadable: `allowed_keys` lets nobody in
 
     def names(self) -> list[str]:
-        if not self.users_dir.is_dir():
-            return []
-        return sorted(p.name for p in self.users_dir.iterdir()
-                      if is_valid_name(p.name) and (p / KEYS_FILE).is_file())
+        return [name for name in self.records.names() if is_valid_name(name)]
 
     def key_lines(self, name: str) -> list[bytes]:
-        """The lines of the account's key file; DataError if it is too big or can't be read."""
-        text = read_keys_file(self.keys_path(name))
-        return [line.strip() for line in text.splitlines()
-                if line.strip() and not line.startswith(b"#")]
+        """The account's public key lines; DataError if its key file is too big or can't be read."""
+        check_name(name)
+        return self.records.key_lines(name)
 
     def allowed_keys(self, name: str) -> set[bytes]:
         """The key blobs that may log in as `name`; empty for an unknown or invalid name."""
@@ -220,39 +224,26 @@ class Accounts:
             return set()  # too big or unreadable: lets nobody in (`horizon validate` says why)
 
     def role(self, name: str) -> str:
-        """`gm` or `player`. A role file that says anything else is read as `player`: an
+        """`gm` or `player`. A stored role that says anything else is read as `player`: an
         account is never given more than it was."""
-        from horizon_tui.content.guard import read_limited
-        from horizon_tui.errors import DataError
-
-        try:  # plain files only, a few bytes: a pipe there would block every login
-            text = read_limited(self.user_dir(name) / ROLE_FILE, 64).decode("utf-8").strip()
-        except (DataError, UnicodeDecodeError):
+        if not is_valid_name(name):
             return "player"
-        return text if text in ROLES else "player"
+        return self.records.role(name)
 
     def set_role(self, name: str, role: str) -> None:
-        from horizon_tui.storage.atomic import atomic_write
-
         if role not in ROLES:
             raise AccountError(f"role {role!r} is not one of: {', '.join(ROLES)}")
         if not self.exists(name):
-            raise AccountError(f"no user {name!r} in {self.data_dir}")
-        path = self.user_dir(name) / ROLE_FILE
-        if role == "player":
-            path.unlink(missing_ok=True)
-        else:
-            atomic_write(path, f"{role}\n".encode())
+            raise AccountError(f"no user {name!r} in {self.where}")
+        self.records.set_role(name, role)
 
     def add(self, name: str, key_file: Path, role: str | None = None) -> tuple[int, bool]:
         """Add the keys of `key_file` to `name` (creating the account), and set its role when
         one is given. Returns (keys added, whether the account is new)."""
-        from horizon_tui.storage.atomic import atomic_write
-
-        check_name(name)
         from horizon_tui.content.guard import current, read_limited
         from horizon_tui.errors import DataError
 
+        check_name(name)
         try:  # plain files only, held to the file size limit: a pipe or /dev/zero never ends
             text = read_limited(Path(key_file), current().file_bytes).decode("utf-8")
         except DataError as exc:
@@ -276,7 +267,7 @@ class Accounts:
         self._make_private_dir(self.users_dir)
         self._make_private_dir(self.user_dir(name))
         if added or created:
-            atomic_write(self.keys_path(name), b"".join(line + b"\n" for line in existing + added))
+            self.records.put_keys(name, existing + added)
         if role is not None:
             self.set_role(name, role)
         return len(added), created
@@ -284,11 +275,8 @@ class Accounts:
     def remove(self, name: str) -> Path:
         """Remove the account (its keys); the saves stay. Returns the user's folder."""
         check_name(name)
-        path = self.keys_path(name)
-        if not path.is_file():
-            raise AccountError(f"no user {name!r} in {self.data_dir}")
-        path.unlink()
-        (self.user_dir(name) / ROLE_FILE).unlink(missing_ok=True)  # a new account starts a player
+        if not self.records.remove(name):
+            raise AccountError(f"no user {name!r} in {self.where}")
         return self.user_dir(name)
 
     @staticmethod
@@ -309,3 +297,17 @@ class Accounts:
         self._make_private_dir(home)
         self._make_private_dir(saves)
         return home, saves
+
+
+def host_accounts(data_dir: Path, database: str | None = None) -> Accounts:
+    """A host's accounts: in its data folder's files, or in the database `database` names (a URL;
+    several hosts share one PostgreSQL), into which the data folder's own accounts are imported the
+    first time (the folders stay). DatabaseError if that database can't be used."""
+    accounts = Accounts(data_dir)
+    if database is None:
+        return accounts
+    from horizon_tui.storage.host_sql import SqlAccounts, shared_database  # SQLAlchemy only when used
+
+    records = SqlAccounts(shared_database(database))
+    records.import_folders(accounts.records, is_valid_name)
+    return Accounts(data_dir, records)

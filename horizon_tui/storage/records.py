@@ -34,8 +34,11 @@ def encounter_name(encounter: str | Path) -> str:
     from horizon_tui.content.guard import read_document
     from horizon_tui.errors import DataError
 
+    from horizon_tui.content.encounters import encounter_path
+
     path = Path(encounter)
-    try:
+    try:  # a save names a shipped encounter by its id (engine.persist), a GM's own by its path
+        path = encounter_path(str(encounter))
         name = read_document(path)[0].get("name")
     except (DataError, OSError, ValueError):
         name = None

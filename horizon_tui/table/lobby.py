@@ -4,7 +4,8 @@ A table is a folder under the host's `tables/`: `spec.json` (what the table proc
 encounter, the seed, the party's characters, the seats), `table.sock` (the process's socket),
 `battle.json` (the battle save, kept after every accepted input so a crash loses nothing) and
 `invites/NAME.json` (each seat's token, read only by that account's session). Beside the tables,
-`.offers/GM/PLAYER--FILE` holds the characters players offered to a GM (`offer_character`): over
+`.offers/GM/PLAYER--FILE` holds the characters players offered to a GM (`offer_character`; kept in
+the host's database instead when it was started with `--database`, storage/host_records.py): over
 SSH the GM's session can't reach a player's saves, so this is how a player's own character comes
 into the GM's campaign (the GM's Import lists them). The GM's session
 opens the table; the table runs in a process of its own (`python -m horizon_tui.table DIR`), so
@@ -26,7 +27,16 @@ from typing import Any
 import attrs
 
 from horizon_tui.errors import echo
-from horizon_tui.paths import private_dir, write_private_bytes, write_private_json
+from horizon_tui.paths import private_dir, write_private_json
+from horizon_tui.storage.host_records import ENV_ACCOUNT as ENV_ACCOUNT  # who an app over SSH is
+from horizon_tui.storage.host_records import (
+    OFFER_SEPARATOR,
+    OFFERS,
+    FolderOffers,
+    Offer,
+    OfferRepository,
+    offers_repository,
+)
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 ACCOUNT = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
@@ -142,7 +152,6 @@ def load_table(folder: Path, catalogue=None) -> TableSpec:
                      float(spec.get("absent_wait_s", 60)), rebuild, party, opening, catalogue)
 
 
-ENV_ACCOUNT = "HORIZON_ACCOUNT"
 ENV_TABLES = "HORIZON_TABLES"
 
 
@@ -198,8 +207,6 @@ def invites_for(tables_dir: Path, account: str) -> list[Invite]:
 
 # --- characters offered to a GM ----------------------------------------------------------------
 
-OFFERS = ".offers"
-OFFER_SEPARATOR = "--"
 MAX_OFFERS_PER_PLAYER = 12  # to every GM together (so made-up GM names can't fill the disk); the
                             # same file offered again to the same GM replaces the old copy
 
@@ -208,9 +215,12 @@ def offers_dir(tables_dir: Path, gm: str) -> Path:
     return Path(tables_dir) / OFFERS / gm
 
 
-def offer_character(tables_dir: Path, account: str, gm: str, save: Path, max_bytes: int) -> Path:
-    """Copy `account`'s character file `save` for the GM account `gm` to import; returns the copy.
-    ValueError (a sentence for the player) for a bad GM name, too many offers or too big a file."""
+def offer_character(tables_dir: Path, account: str, gm: str, save: Path, max_bytes: int,
+                    offers: OfferRepository | None = None) -> Path:
+    """Offer `account`'s character file `save` to the GM account `gm` to import (kept in `offers`:
+    the host's database with `serve-ssh --database`, else the tables folder); returns where the
+    GM's Import reads it. ValueError (a sentence for the player) for a bad GM name, too many
+    offers or too big a file."""
     gm = gm.strip()
     if not ACCOUNT.fullmatch(gm):
         raise ValueError(f"{echo(gm)} is not an account name (lower-case letters, digits, - and _)")
@@ -219,24 +229,29 @@ def offer_character(tables_dir: Path, account: str, gm: str, save: Path, max_byt
     data = Path(save).read_bytes()
     if len(data) > max_bytes:
         raise ValueError(f"{Path(save).name} is bigger than {max_bytes:,} bytes")
-    target = offers_dir(tables_dir, gm) / f"{account}{OFFER_SEPARATOR}{Path(save).name}"
-    root = Path(tables_dir) / OFFERS
-    mine = [p for p in root.glob(f"*/{account}{OFFER_SEPARATOR}*") if p != target] if root.is_dir() else []
+    offers = offers if offers is not None else offers_repository(tables_dir)
+    mine = [offer for offer in offers.by_player(account) if offer != (gm, Path(save).name)]
     if len(mine) >= MAX_OFFERS_PER_PLAYER:
         raise ValueError(f"you have {len(mine)} characters offered already; ask your GM to import them")
-    private_dir(target.parent)
-    write_private_bytes(target, data)
-    return target
+    offers.put(Offer(gm, account, Path(save).name, data, time.time()))
+    return offers_dir(tables_dir, gm) / f"{account}{OFFER_SEPARATOR}{Path(save).name}"
 
 
-def offers_for(tables_dir: Path, gm: str) -> list[Path]:
-    """The character files offered to `gm`, newest first."""
-    folder = offers_dir(tables_dir, gm)
-    if not ACCOUNT.fullmatch(gm) or not folder.is_dir():
+def offers_for(tables_dir: Path, gm: str, offers: OfferRepository | None = None) -> list[Path]:
+    """The character files offered to `gm`, newest first, as files the GM's Import reads: the
+    tables folder's own, or the database's written there (private) when the host keeps them in
+    one, so an offer made through another host is here too."""
+    if not ACCOUNT.fullmatch(gm):
         return []
-    found = [p for p in folder.iterdir() if OFFER_SEPARATOR in p.name and not p.name.startswith(".")
-             and p.suffix in (".toml", ".json") and p.is_file()]
-    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+    offers = offers if offers is not None else offers_repository(tables_dir)
+    if isinstance(offers, FolderOffers) and offers.root == Path(tables_dir) / OFFERS:
+        return offers.paths_for(gm)
+    copies = FolderOffers(tables_dir)
+    for offer in offers.for_gm(gm):
+        if (ACCOUNT.fullmatch(offer.player) and not offer.filename.startswith(".")
+                and not set(offer.filename) & {"/", "\0"}):
+            copies.put(offer)
+    return copies.paths_for(gm)
 
 
 def offered_by(path: Path | str) -> str | None:

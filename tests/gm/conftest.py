@@ -3,6 +3,7 @@ that party and two NPCs (one who can be talked round, one who can't)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from horizon_tui.content.characters import load_character
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.model import Npc
 from horizon_tui.campaign.open_campaign import CampaignSession
-from horizon_tui.campaign.campaign_files import CampaignStore
+from horizon_tui.campaign.campaign_files import CampaignStore, encode
 
 REPO = Path(__file__).resolve().parents[2]
 PARTY = sorted((REPO / "examples" / "party").glob("*.toml"))  # brakka, iriel, morwen, sefa
@@ -36,9 +37,30 @@ def store(saves: Path, catalogue) -> CampaignStore:
     return CampaignStore(saves, catalogue)
 
 
+def stored(session: CampaignSession) -> bytes:
+    """The campaign as the database keeps it, read back as opening it reads it."""
+    return encode(session.store.load(session.slug).campaign, session.store.catalogue)
+
+
+def current(session: CampaignSession) -> bytes:
+    return encode(session.campaign, session.store.catalogue)
+
+
+def legacy_file(saves: Path, data: dict | str | bytes, name: str = "lantern-road.json") -> Path:
+    """A campaign file as older versions wrote it (`SAVES/campaigns/NAME`), in a saves folder of
+    its own: what the store imports on first open (or lists with its problem)."""
+    folder = saves / "campaigns"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    if isinstance(data, dict):
+        data = json.dumps(data)
+    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return path
+
+
 def make_campaign(store: CampaignStore, name: str = "Lantern Road", npcs=(OSWIN, GRUKK)) -> CampaignSession:
-    path, campaign = store.create(name, seed=1234)
-    session = CampaignSession(store, path, campaign)
+    key, campaign = store.create(name, seed=1234)
+    session = CampaignSession(store, key, campaign)
     for file in PARTY:
         character = load_character(file, store.catalogue)
         session.apply(lambda c, ch=character, f=file: changes.add_member(c, ch, str(f)), f"{character.name} joins")

@@ -21,7 +21,9 @@ from horizon_tui.campaign import changes as campaign_changes
 from horizon_tui.campaign.model import Npc
 from horizon_tui.campaign.export import export, gm_markdown, session_markdown
 from horizon_tui.campaign.initiative import Reorder, delay_position, ready_position, tracker_rows
-from horizon_tui.campaign.campaign_files import decode, encode
+from horizon_tui.campaign.campaign_files import decode
+from horizon_tui.storage import schema
+from tests.gm.conftest import current, stored
 
 
 def check(session, character, npc, text="I ask nicely.", kind="persuasion", modifier=0, override_reason=""):
@@ -38,13 +40,14 @@ def more_npcs(session, n):
 # --- files ---------------------------------------------------------------------------------------
 
 
-def test_a_campaign_round_trips_through_its_file_byte_for_byte(session, store):
-    loaded, data = store.load(session.path)
-    assert data == session.encoded
-    assert encode(loaded, store.catalogue) == session.encoded
+def test_a_campaign_round_trips_through_the_database_exactly(session, store):
+    loaded = store.load(session.slug).campaign
+    assert loaded == session.campaign
+    assert stored(session) == current(session)
     assert [m.name for m in loaded.party] == ["Brakka", "Iriel", "Morwen", "Sefa"]
     assert loaded.npc("Grukk").checkable is False
-    assert json.loads(data)["kind"] == "horizon-campaign"
+    assert json.loads(current(session))["kind"] == "horizon-campaign"
+    assert decode(current(session), store.catalogue) == loaded
 
 
 def test_several_campaigns_live_side_by_side_and_names_are_unique(store, session):
@@ -52,15 +55,18 @@ def test_several_campaigns_live_side_by_side_and_names_are_unique(store, session
     assert {e.name for e in store.entries()} == {"Lantern Road", "The Sunken Coast"}
     with pytest.raises(ValueError, match="exists already"):
         store.create("lantern road")
-    assert store.find("LANTERN ROAD") == session.path
+    assert store.find("LANTERN ROAD") == session.slug == "lantern-road"
 
 
-def test_a_campaign_file_that_went_bad_is_reported_and_never_overwritten(session, store):
-    session.path.write_text("{ not json", encoding="utf-8")
-    assert "can't be read" in next(e for e in store.entries() if e.path == session.path).problem
-    with pytest.raises(DataError):
-        session.apply(campaign_changes.advance_day, "day")
-    assert session.path.read_text(encoding="utf-8") == "{ not json"
+def test_a_campaign_whose_stored_state_went_bad_is_reported_and_kept_as_it_is(session, store):
+    with store.repository.database.writing() as conn:
+        conn.execute(schema.campaign_snapshots.update().values(state="{ not json"))
+    with pytest.raises(DataError) as caught:
+        store.load(session.slug)
+    assert str(store.repository.database.file) in str(caught.value) and "snapshot 0" in str(caught.value)
+    assert "Lantern Road" in {e.name for e in store.entries()}  # still listed: opening says what is wrong
+    with store.repository.database.reading() as conn:
+        assert conn.execute(schema.campaign_snapshots.select()).first().state == "{ not json"
 
 
 def test_a_change_the_campaign_could_not_be_opened_with_again_is_not_saved(session, store):
@@ -68,19 +74,22 @@ def test_a_change_the_campaign_could_not_be_opened_with_again_is_not_saved(sessi
     at most files.text_length, 100,000). The write is read back as opening reads it: refused."""
     import attrs
 
-    before = session.path.read_bytes()
+    before = stored(session)
     npc = session.campaign.npcs[0]
     with pytest.raises(DataError) as caught:
         session.apply(lambda c: campaign_changes.save_npc(c, npc.name, attrs.evolve(npc, notes="n" * 200_000)), "notes")
-    assert "npcs.0.notes: a text of 200,000 characters; at most 100,000" in str(caught.value)
-    assert session.path.read_bytes() == before and session.encoded == before
-    assert store.load(session.path)[0] == session.campaign
+    assert "a text of 200,000 characters; at most 100,000" in str(caught.value)
+    assert stored(session) == before == current(session)
+    assert store.load(session.slug).campaign == session.campaign
 
 
-def test_every_change_is_saved_at_once_with_backups(session):
+def test_every_change_is_saved_at_once_as_one_journal_row(session, store):
+    head = store.repository.load(session.slug).head
     session.apply(campaign_changes.advance_day, "day")
-    assert session.path.read_bytes() == session.encoded
-    assert session.path.with_name(session.path.name + ".1").exists()
+    assert stored(session) == current(session)
+    assert store.repository.load(session.slug).head == head + 1
+    row = store.repository.change(session.slug, head + 1)
+    assert row.after == {"day": 2} and row.before == {"day": 1} and [line["kind"] for line in row.log_added] == ["day"]
 
 
 # --- R-12 daily limits ---------------------------------------------------------------------------
@@ -92,10 +101,10 @@ def test_a_fifth_check_in_a_day_is_refused_and_an_override_is_recorded_with_its_
         check(session, "Iriel", f"Villager {i}")
     plan = campaign_changes.plan_check(session.campaign, "Iriel", "Mayor Oswin", "charm", 0, session.rules)
     assert plan.refusal and "4 checks today" in plan.refusal
-    before = session.encoded
+    before = stored(session)
     with pytest.raises(ValueError, match="limit is 4 per day"):
         session.apply(lambda c: campaign_changes.roll_check(c, plan, "One more try.", session.rules)[0], "check")
-    assert session.encoded == before  # refused: nothing changed, nothing saved
+    assert stored(session) == before == current(session)  # refused: nothing changed, nothing saved
     entry = check(session, "Iriel", "Mayor Oswin", "One more try.", "charm",
                   override_reason="the mayor asked to see her again")
     assert entry.data["override"] == "the mayor asked to see her again"
@@ -152,11 +161,11 @@ def test_settlement_reactions_roll_for_uncommon_species_and_move_that_days_check
 
 
 def test_undo_restores_the_exact_previous_state_one_action_at_a_time(session, store):
-    states = [session.encoded]
+    states = [current(session)]
     check(session, "Iriel", "Mayor Oswin", "Please.")
-    states.append(session.encoded)
+    states.append(current(session))
     session.apply(lambda c: campaign_changes.award_xp(c, {"Iriel": 400}, "quest"), "xp")
-    states.append(session.encoded)
+    states.append(current(session))
     iriel = session.campaign.member("Iriel").character
     from horizon_tui.rules.character import buy_point
 
@@ -165,13 +174,12 @@ def test_undo_restores_the_exact_previous_state_one_action_at_a_time(session, st
         bought = buy_point(bought, "cognition", session.rules)
     session.apply(lambda c: campaign_changes.update_character(c, "Iriel", bought, session.rules), "level up")
     assert session.campaign.log[-1].kind == "level_up" and "reaches level 3" in session.campaign.log[-1].text
-    states.append(session.encoded)
+    states.append(current(session))
     session.apply(campaign_changes.advance_day, "day")
     for expected in reversed(states):
         assert session.undo() is not None
-        assert session.encoded == expected
-        assert session.path.read_bytes() == expected
-        assert encode(session.campaign, store.catalogue) == expected
+        assert current(session) == expected
+        assert stored(session) == expected
     assert session.undo() is None
 
 
@@ -221,7 +229,7 @@ def test_a_campaign_keeps_only_its_differences_and_two_campaigns_differ(session,
     session.apply(lambda c: campaign_changes.set_rules(c, overrides, changes), "rules")
     other = make_campaign(store, "Other Road")
     assert session.rules.level_row(2).slots == 4 and other.rules.level_row(2).slots == 3
-    reopened, _ = store.load(session.path)
+    reopened = store.load(session.slug).campaign
     assert session.rules_for(reopened.rules).level_row(2).slots == 4
 
 

@@ -45,7 +45,8 @@ import json  # noqa: E402
 import pytest  # noqa: E402
 
 from horizon_tui.errors import DataError  # noqa: E402
-from horizon_tui.campaign.campaign_files import decode, encode  # noqa: E402
+from horizon_tui.campaign.campaign_files import CampaignStore, decode, encode  # noqa: E402
+from tests.gm.conftest import current, legacy_file, stored  # noqa: E402
 
 
 @pytest.mark.parametrize(("change", "key", "said"), [
@@ -96,13 +97,16 @@ async def test_a_campaign_whose_house_rules_do_not_hold_is_listed_as_damaged_not
     the first screen that read its rules crashed the app (exit 70, a crash report)."""
     data = json.loads(encode(session.campaign, session.store.catalogue))
     data["rules"] = rules
-    session.path.write_text(json.dumps(data))
+    saves = session.store.saves_dir.parent / "old-saves"
+    legacy_file(saves, data)
+    store = CampaignStore(saves, catalogue)
     with pytest.raises(DataError) as caught:
-        session.store.load(session.path)
+        store.load("lantern-road")
     assert "rules" in str(caught.value) and "levels" in str(caught.value)
-    [entry] = session.store.entries()
+    [entry] = store.entries()
     assert entry.problem and "levels" in entry.problem
-    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    store.close()
+    app = create_gm_app(saves, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.gm is None  # not opened: the campaign list says why
@@ -130,19 +134,18 @@ async def test_a_damaged_campaign_can_be_set_aside_from_the_list(session, catalo
     from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
     from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
-    text = session.path.read_text()
-    broken = session.path.with_name("broken.json")
-    broken.write_text(text[: len(text) // 2])
+    text = current(session).decode()
+    broken = legacy_file(session.store.saves_dir, text[: len(text) // 2], "broken.json")
     app = create_gm_app(session.store.saves_dir, catalogue)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, CampaignsScreen)
-        names = [e.path.name for e in screen.entries]
-        good, bad = names.index("lantern-road.json"), names.index("broken.json")
+        names = [e.slug for e in screen.entries]
+        good, bad = names.index("lantern-road"), names.index("broken")
         screen.query_one("#campaigns").move_cursor(row=good)
         await pilot.press("m")
-        assert app.screen is screen and session.path.exists()  # a good one is never moved
+        assert app.screen is screen and stored(session) == current(session)  # a good one is never moved
         screen.query_one("#campaigns").move_cursor(row=bad)
         await pilot.press("m")
         assert isinstance(app.screen, ConfirmDialog)
@@ -152,7 +155,7 @@ async def test_a_damaged_campaign_can_be_set_aside_from_the_list(session, catalo
         await pilot.press("y")
         await pilot.pause()
         assert not broken.exists() and (broken.parent / "damaged" / "broken.json").exists()
-        assert [e.path.name for e in screen.entries] == ["lantern-road.json"]
+        assert [e.slug for e in screen.entries] == ["lantern-road"]
 
 
 @pytest.mark.parametrize(("state", "key"), [
@@ -193,13 +196,14 @@ async def test_export_all_goes_over_the_days_the_log_has_not_every_number_up_to_
     app building a list of every day from 1."""
     data = json.loads(encode(session.campaign, session.store.catalogue))
     data["day"] = 10**39
-    session.path.write_text(json.dumps(data))
-    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    saves = session.store.saves_dir.parent / "old-saves"
+    legacy_file(saves, data)
+    app = create_gm_app(saves, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("l")
         await pilot.press("M")
         await pilot.pause()
-        [path] = session.store.folder.glob("*all-days*.md")
+        [path] = (saves / "campaigns").glob("*all-days*.md")
         assert path.read_text().startswith("# Lantern Road") and "Iriel" in path.read_text()
 
 
@@ -352,14 +356,14 @@ def test_two_campaign_names_of_one_file_name_are_two_campaigns(store):
     same file name (emoji, accents, punctuation) get a file of their own; only the same name is refused."""
     first, _ = store.create("🐉", seed=1)
     second, _ = store.create("🦄", seed=2)
-    assert first != second and second.name == "campaign-2.json"
+    assert (first, second) == ("campaign", "campaign-2")
     assert {e.name for e in store.entries()} == {"🐉", "🦄"}
     assert store.find("🦄") == second
     with pytest.raises(ValueError, match="exists already"):
         store.create("🦄 ")
     third, _ = store.create("Iron Coast!", seed=3)
     fourth, _ = store.create("iron coast?", seed=4)
-    assert (third.name, fourth.name) == ("iron-coast.json", "iron-coast-2.json")
+    assert (third, fourth) == ("iron-coast", "iron-coast-2")
 
 
 async def test_a_fight_without_a_map_walks_no_one_on_the_hidden_map(session, catalogue):
@@ -400,11 +404,12 @@ def test_the_undo_history_of_a_long_campaign_keeps_its_steps_small(session):
 
     lines = tuple(LogEntry(1, "roll", f"1d20 = {i}", {"expr": "1d20", "total": i}) for i in range(3000))
     session.apply(lambda c: attrs.evolve(c, log=c.log + lines), "a long log")
-    before = session.path.read_bytes()
+    before = stored(session)
     session.apply(lambda c: campaign_changes.roll_dice(c, "1d20")[0], "roll")
-    assert sum(len(step.before) for step in session.history) * 4 < 2 * len(before)
+    row = session.store.repository.change(session.slug, session.history[-1].seq)
+    assert len(row.to_json()) < 300 < len(before) // 100  # the roll's row: its line and the draw count
     session.undo()
-    assert session.path.read_bytes() == before and session.encoded == before
+    assert stored(session) == before == current(session)
 
 
 async def test_ctrl_z_with_a_form_half_filled_neither_drops_it_nor_undoes_behind_it(session, catalogue):
@@ -520,12 +525,12 @@ async def test_a_fight_taken_over_by_another_window_stops_in_this_one(session, c
         await pilot.pause()
         other = SaveLock.acquire(session.path, "Ada's window", take_over=True)
         try:
-            before = session.path.read_bytes()
+            before = stored(session)
             await pilot.press(".")  # the turn's end can't be saved
             await pilot.pause()
             await pilot.pause()
             assert not isinstance(app.screen, GMBattleScreen) and app.gm.read_only
             assert screen._ai_timer is None
-            assert session.path.read_bytes() == before
+            assert stored(session) == before
         finally:
             other.release()

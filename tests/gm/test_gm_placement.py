@@ -14,7 +14,7 @@ from horizon_tui.engine.components import Controller
 from horizon_tui.campaign import battles
 from horizon_tui.campaign import changes
 from horizon_tui.ui.gm.app import create_gm_app
-from horizon_tui.campaign.model import Npc, campaign_from_dict
+from horizon_tui.campaign.model import Npc
 from horizon_tui.ui.gm.screens.dialogs import PromptDialog
 from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
 from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
@@ -99,9 +99,8 @@ async def test_place_two_members_and_a_hostile_npc_then_fight_save_and_rebuild(s
         assert record["placed"]["map"] == SPEC
         log = [e.to_json() for e in battle.log]
 
-    # saved: the campaign file on disk rebuilds the same battle, with no encounter file behind it
-    data = json.loads(app.gm.path.read_text())
-    campaign = campaign_from_dict(data, catalogue)
+    # saved: the campaign as stored rebuilds the same battle, with no encounter file behind it
+    campaign = session.store.load(session.slug).campaign
     rebuilt = battles.session_from_record(campaign.battle, catalogue, app.gm.rules_for, app.enemies())
     assert [e.to_json() for e in rebuilt.battle.log] == log
 

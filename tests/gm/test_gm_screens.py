@@ -3,11 +3,12 @@ run over the campaign, the NPC editor."""
 
 from __future__ import annotations
 
-import json
 
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
 from horizon_tui.campaign import changes
+from horizon_tui.campaign.campaign_files import CampaignStore
+from tests.gm.conftest import current
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
@@ -38,7 +39,7 @@ async def test_a_first_start_makes_a_campaign_and_imports_a_saved_character(save
         await pilot.pause()
         assert isinstance(app.screen, SheetScreen)
         name = app.session.character.name
-        assert "lantern-road.json" in shown(app.screen, "#sheet-path")
+        assert "lantern-road" in shown(app.screen, "#sheet-path")
         await pilot.press("escape")
         assert isinstance(app.screen, DashboardScreen)
         assert app.screen.query_one("#party", DataTable).row_count == 1
@@ -46,15 +47,16 @@ async def test_a_first_start_makes_a_campaign_and_imports_a_saved_character(save
         await pilot.pause()
         assert isinstance(app.screen, DashboardScreen) and app.campaign.name == "Coast"
         assert app.screen.query_one("#party", DataTable).row_count == 0
-    assert sorted(p.name for p in (saves / "campaigns").glob("*.json")) == ["coast.json", "lantern-road.json"]
-    data = json.loads((saves / "campaigns" / "lantern-road.json").read_text(encoding="utf-8"))
-    assert [m["character"]["name"] for m in data["party"]] == [name]
-    assert data["party"][0]["source"].endswith(".toml")
+    store = CampaignStore(saves, catalogue)
+    assert sorted(e.slug for e in store.entries()) == ["coast", "lantern-road"]
+    party = store.load("lantern-road").campaign.party
+    assert [m.name for m in party] == [name]
+    assert party[0].source.endswith(".toml")
 
 
 async def test_a_party_character_levels_up_in_the_player_apps_screens_and_ctrl_z_takes_it_back(session, catalogue):
     session.apply(lambda c: changes.award_xp(c, {"Brakka": 100}), "xp")
-    before = session.encoded
+    before = current(session)
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")  # Brakka, first in the Party roster
@@ -69,7 +71,7 @@ async def test_a_party_character_levels_up_in_the_player_apps_screens_and_ctrl_z
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert isinstance(app.screen, DashboardScreen)  # a character screen closes before its data goes
-        assert app.gm.encoded == before
+        assert current(app.gm) == before
 
 
 async def test_the_npc_editor_makes_and_edits_npcs(session, catalogue):
@@ -120,3 +122,23 @@ async def test_the_npc_editor_makes_and_edits_npcs(session, catalogue):
         await pilot.press(*"Grukk", "ctrl+s")  # a name already taken
         assert isinstance(app.screen, NpcEditorScreen)
 
+
+
+async def test_a_dice_roll_redraws_the_days_log_not_the_rosters(session, catalogue):
+    """A logged roll changes the Today panel only: the party and NPC tables (a rules build per
+    member) are rebuilt when what they show changes (an XP award), not on every action."""
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        dashboard = app.screen
+        assert isinstance(dashboard, DashboardScreen)
+        party = dashboard.query_one("#party", DataTable)
+        cleared = []
+        original = party.clear
+        party.clear = lambda *a, **k: (cleared.append(1), original(*a, **k))[1]
+        assert app.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
+        await pilot.pause()
+        assert cleared == [] and "1d20 = " in str(dashboard.query_one("#gm-today-log", Static).render())
+        assert app.act(lambda c: changes.award_xp(c, {"Iriel": 10}), "xp")
+        await pilot.pause()
+        assert cleared == [1] and "10" in str(party.get_row("Iriel"))

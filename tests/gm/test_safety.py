@@ -18,6 +18,8 @@ from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
 from horizon_tui.campaign.open_campaign import ReadOnly
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
+from horizon_tui.storage.lock import SaveLock
+from tests.gm.conftest import stored
 
 SIZE = (80, 24)
 
@@ -43,7 +45,7 @@ def other_window(session):
 
 
 async def test_a_campaign_open_in_another_process_says_who_and_offers_read_only(session, catalogue, other_window):
-    before = session.path.read_bytes()
+    before = stored(session)
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -57,7 +59,7 @@ async def test_a_campaign_open_in_another_process_says_who_and_offers_read_only(
         assert not app.act(lambda c: campaign_changes.advance_day(c), "next day")  # refused with the reason
         with pytest.raises(ReadOnly, match="Ada at the other table"):
             app.gm.apply(campaign_changes.advance_day, "next day")
-    assert session.path.read_bytes() == before  # nothing written over the other window's work
+    assert stored(session) == before  # nothing written over the other window's work
 
 
 async def test_once_the_other_window_closes_the_campaign_opens_for_writing(session, catalogue, other_window):
@@ -70,7 +72,54 @@ async def test_once_the_other_window_closes_the_campaign_opens_for_writing(sessi
         assert app.act(campaign_changes.advance_day, "next day")
         holder = json.loads(session.path.with_name(f".{session.path.name}.owner").read_text())
         assert "horizon gm" in holder["who"]
-    assert json.loads(session.path.read_text())["day"] == 2
+    assert session.store.load(session.slug).campaign.day == 2
+
+
+async def test_a_window_reopening_its_campaign_after_the_taker_quit_holds_it_again(session, catalogue):
+    """By hand: window A's campaign was taken over by window B; B quit; in A, o and enter reopened
+    it, the READ-ONLY banner went, and every change still said "Not saved … was taken over". A
+    window either holds the lock and saves, or shows that it doesn't and offers to take it back."""
+    from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
+
+    first = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with first.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        second = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+        async with second.run_test(size=SIZE) as pilot2:
+            await pilot2.pause()
+            await pilot2.press("down", "enter")  # B takes it over
+            await pilot2.pause()
+            assert second.act(campaign_changes.advance_day, "B's day")
+        # B has quit. A's next change is refused, and A says so and offers to take it back.
+        assert not first.act(campaign_changes.advance_day, "A's day")
+        await pilot.pause()
+        assert first.gm.read_only and isinstance(first.screen, ChoiceDialog)
+        assert "taken over" in first.screen.title_text
+        await pilot.press("escape")  # stays read-only
+        await pilot.pause()
+        await pilot.press("o")
+        assert isinstance(first.screen, CampaignsScreen)
+        await pilot.press("enter")  # reopen it: B let go, so A holds it again
+        await pilot.pause()
+        assert isinstance(first.screen, DashboardScreen) and not first.gm.read_only
+        assert first.gm.lock.holds() and first.campaign.day == 2  # with what B saved
+        assert first.act(campaign_changes.advance_day, "A's day")
+    assert session.store.load(session.slug).campaign.day == 3
+
+
+async def test_a_window_whose_campaign_was_taken_over_can_take_it_back(session, catalogue):
+    first = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with first.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        other = SaveLock.acquire(session.path, "Ada's window", take_over=True)
+        assert not first.act(campaign_changes.advance_day, "next day")
+        await pilot.pause()
+        assert isinstance(first.screen, ChoiceDialog) and "Ada's window" in first.screen.title_text
+        await pilot.press("down", "enter")  # take it back
+        await pilot.pause()
+        assert not first.gm.read_only and first.act(campaign_changes.advance_day, "next day")
+        assert not other.holds()
+    assert session.store.load(session.slug).campaign.day == 2
 
 
 async def test_taking_it_over_makes_the_other_window_read_only(session, catalogue):
@@ -87,7 +136,7 @@ async def test_taking_it_over_makes_the_other_window_read_only(session, catalogu
             assert not second.gm.read_only and second.act(campaign_changes.advance_day, "next day")
         assert not first.act(campaign_changes.advance_day, "next day")  # LockLost: not saved
         assert first.gm.read_only
-    assert json.loads(session.path.read_text())["day"] == 2
+    assert session.store.load(session.slug).campaign.day == 2
 
 
 def test_xp_awards_are_bounded_by_the_rules(session):

@@ -123,8 +123,8 @@ def ssh_argv(port: int, name: str, key: Path) -> list[str]:
 def make_campaign(saves: Path) -> None:
     """The GM's campaign, made as the GM tool makes one: the two seated characters in the party."""
     store = CampaignStore(saves, default_catalogue())
-    path, campaign = store.create("Friday Crypt", seed=11)
-    session = CampaignSession(store, path, campaign)
+    key, campaign = store.create("Friday Crypt", seed=11)
+    session = CampaignSession(store, key, campaign)
     for stem in SEATS.values():
         character = load_character(REPO / "examples" / "party" / f"{stem}.toml", store.catalogue)
         session.apply(lambda c, ch=character, s=stem: changes.add_member(c, ch, s), f"{character.name} joins")
@@ -132,7 +132,7 @@ def make_campaign(saves: Path) -> None:
 
 def party_xp(saves: Path) -> int:
     store = CampaignStore(saves, default_catalogue())
-    campaign, _ = store.load(store.path_for("Friday Crypt"))
+    campaign = store.load(store.find("Friday Crypt")).campaign
     return sum(member.character.xp for member in campaign.party)
 
 

@@ -123,7 +123,7 @@ async def test_the_gm_tool_lists_damaged_campaigns_with_their_problem(tmp_path, 
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, CampaignsScreen)
-        problems = {e.path.name: e.problem for e in app.screen.entries}
+        problems = {e.file.name: e.problem for e in app.screen.entries}
         assert set(problems) == {"bad.json", "deep.json", "garbage.json"}
         assert all(problems.values())
         assert "nested too deeply" in problems["deep.json"] and "UTF-8" in problems["garbage.json"]

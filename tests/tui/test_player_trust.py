@@ -99,7 +99,7 @@ async def test_start_the_new_one_keeps_the_old_where_load_lists_it_and_it_resume
         assert isinstance(app.screen, QuestionDialog)
         await pilot.press("s")
         screen = await _battle(pilot, app)
-        assert Path(screen.session.encounter).name == "crypt.toml"
+        assert screen.session.encounter == "crypt"  # resumed: named by id
         assert [b.encounter_name for b in records.kept_battles(saves)] == ["Wolves at Dusk"]
 
 
@@ -113,7 +113,7 @@ async def test_resume_it_resumes(saves, catalogue):
         await pilot.pause()
         await pilot.press("r")
         screen = await _battle(pilot, app)
-        assert Path(screen.session.encounter).name == "crypt.toml" and len(screen.session.inputs) == len(inputs)
+        assert screen.session.encounter == "crypt" and len(screen.session.inputs) == len(inputs)  # by id, not path
 
 
 # --- records (morgue files) --------------------------------------------------------------------
@@ -412,7 +412,7 @@ async def test_load_lists_battles_kept_and_finished_and_a_record_reads_in_full(s
         assert "The battle begins" in str(app.screen.query_one("#record-text", Static).render())
         await pilot.press("escape", "up", "enter")  # the kept battle resumes
         screen = await _battle(pilot, app)
-        assert Path(screen.session.encounter).name == "crypt.toml"
+        assert screen.session.encounter == "crypt"  # resumed: named by id
         assert records.kept_battles(saves) == []
 
 
@@ -481,3 +481,23 @@ async def test_a_battle_save_that_cant_be_read_is_not_offered_to_resume(saves, c
         assert Path(screen.session.encounter).name == "wolves.toml"
     kept = list((saves / "battles" / "kept").glob("*.json"))  # (with its backups beside it)
     assert len(kept) == 1 and kept[0].read_text(encoding="utf-8").startswith('{"kind": "horizon-battle"')
+
+
+async def test_a_saved_battle_that_no_longer_replays_is_reported_without_the_saves_folder(saves, catalogue):
+    """Over SSH the saves folder is the host's: the player is told the save's name and what is
+    wrong, never where the host keeps it."""
+    from horizon_tui.ui.battle import flow
+
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        save = await _a_battle_left_in_progress(pilot, app, path)
+        data = json.loads(save.read_text())
+        data["log_length"] += 1000
+        save.write_text(json.dumps(data))
+        app.clear_notifications()
+        flow.resume(app)
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert any(m.startswith("champion.json: log_length: the battle replays differently") for m in said), said
+        assert not any(str(saves) in m for m in said)

@@ -20,11 +20,12 @@ import asyncssh
 import attrs
 
 import horizon_tui
+from horizon_tui.errors import HorizonError
 from horizon_tui.paths import default_server_dir
 from horizon_tui.storage.accounts import (
-    AccountError,
     Accounts,
     accepts_key,
+    host_accounts,
     is_valid_name,
     private_tree,
 )
@@ -115,6 +116,7 @@ class HostSettings:
     recording_limits: RecordingLimits = RecordingLimits()
     web: tuple[str, int] | None = None    # --web HOST:PORT: browsers play here too (host/web/)
     web_url: str | None = None            # --web-url: the address browsers use (behind a TLS proxy)
+    database: str | None = None           # accounts (and offers) in this database, not the folder's files
 
 
 class _PrivateUmask:
@@ -144,7 +146,8 @@ class SSHHost:
     def __init__(self, settings: HostSettings, *, log: logging.Logger | None = None):
         self.settings = settings
         self.log = log or logging.getLogger("horizon.ssh")
-        self.accounts = Accounts(settings.data_dir)
+        # in the data folder's files, or the database's (DatabaseError: the host doesn't start, saying why)
+        self.accounts: Accounts = host_accounts(settings.data_dir, settings.database)
         self.limiter = LoginLimiter(settings.max_failed_logins, settings.failed_login_window,
                                     settings.login_ban)
         self.preauth = PreAuthGate(settings.max_startups, settings.max_startups_per_source)
@@ -396,13 +399,13 @@ class _Connection(asyncssh.SSHServer):
         if self._claimed is None:
             self._fail("invalid user name")
             return True
-        if (username == WATCH_USER and self.host.settings.spectators == "anyone"
-                and not self.host.accounts.exists(username)):
-            self.watch_only = True  # `--spectators anyone`: no key, and only the list of games
-            return False
-        try:
+        try:  # HorizonError: the accounts' database can't be reached (nobody logs in meanwhile)
+            if (username == WATCH_USER and self.host.settings.spectators == "anyone"
+                    and not self.host.accounts.exists(username)):
+                self.watch_only = True  # `--spectators anyone`: no key, and only the list of games
+                return False
             self._allowed = self.host.accounts.allowed_keys(username)
-        except (AccountError, OSError) as exc:
+        except (HorizonError, OSError) as exc:
             self.host.log.warning("accounts of %s can't be read: %s", username, exc)
         return True
 
@@ -448,7 +451,7 @@ class _Connection(asyncssh.SSHServer):
         self.user = self._claimed
         try:
             self.role = self.host.accounts.role(self.user)
-        except (AccountError, OSError):
+        except (HorizonError, OSError):
             self.role = "player"
         self.host.log.info("login user=%s role=%s addr=%s", self.user, self.role, self.where)
         if s.login_timeout:  # a login that opens no session doesn't keep its place

@@ -94,6 +94,26 @@ def _data_dir_argument(parser: argparse.ArgumentParser) -> None:
                              "folder's server/, e.g. ~/.local/share/horizon/server)")
 
 
+def _database(text: str) -> str:
+    """A database URL; an SQLite file's relative path made absolute here, since the apps the host
+    starts run in each user's folder and would otherwise each open a file of their own."""
+    prefix = "sqlite:///"
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty URL (sqlite:///PATH or postgresql://USER@HOST/DB)")
+    if text.startswith(prefix) and not text.startswith(prefix + "/"):
+        path, _, query = text[len(prefix):].partition("?")
+        return prefix + str(Path(path).expanduser().resolve()) + (f"?{query}" if query else "")
+    return text
+
+
+def _database_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--database", type=_database, default=None, metavar="URL",
+                        help="keep accounts (and what players offer their GM) in this database "
+                             "instead of the data folder's files: postgresql://USER@HOST/DB for "
+                             "several hosts behind a balancer (pip install 'horizon-tui[postgres]'), "
+                             "or sqlite:///PATH; the folder's accounts are imported the first time")
+
+
 def data_dir_of(args) -> Path:
     """`--data-dir` as an absolute path, resolved once, here (serve-ssh and users agree)."""
     from horizon_tui.host.ssh.server import resolved_dir
@@ -108,6 +128,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for every address)")
     parser.add_argument("--port", type=_port, default=2222, help="port (default 2222)")
     _data_dir_argument(parser)
+    _database_argument(parser)
     parser.add_argument("--motd", type=path_argument, default=None, metavar="FILE",
                         help="a message (UTF-8 text, at most 8 KiB) shown after login, before the menu")
     parser.add_argument("--idle-timeout", type=_seconds, default=1800.0, metavar="SECONDS",
@@ -193,15 +214,19 @@ def add_users_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--gm", action="store_true",
                    help="a game master's account (an existing player's account becomes one)")
     _data_dir_argument(p)
+    _database_argument(p)
     p = sub.add_parser("list", help="the accounts: name, role, keys")
     _data_dir_argument(p)
+    _database_argument(p)
     p = sub.add_parser("role", help="make NAME's account a GM's or a player's")
     p.add_argument("name")
     p.add_argument("role", choices=("gm", "player"))
     _data_dir_argument(p)
+    _database_argument(p)
     p = sub.add_parser("remove", help="remove NAME's account (their saves stay)")
     p.add_argument("name")
     _data_dir_argument(p)
+    _database_argument(p)
 
 
 def cmd_serve_ssh(args) -> int:
@@ -231,7 +256,8 @@ def cmd_serve_ssh(args) -> int:
         login_ban=args.login_ban, login_timeout=args.login_grace_time, max_startups=startups,
         max_startups_per_source=args.max_startups_per_source,
         max_connections_per_user=args.max_connections_per_user, motd=motd,
-        app_command=app_command, web=args.web, web_url=args.web_url, **live_settings(args))
+        app_command=app_command, web=args.web, web_url=args.web_url, database=args.database,
+        **live_settings(args))
     try:
         return asyncio.run(serve(settings))
     except socket.gaierror as exc:  # the name of no address
@@ -244,10 +270,10 @@ def cmd_serve_ssh(args) -> int:
 
 def cmd_users(args) -> int:
     from horizon_tui.host.web.logins import FileLoginStore
-    from horizon_tui.storage.accounts import Accounts
+    from horizon_tui.storage.accounts import host_accounts
 
     data_dir = data_dir_of(args)
-    accounts = Accounts(data_dir)
+    accounts = host_accounts(data_dir, args.database)
     if args.users_command == "add":
         was = accounts.role(args.name) if accounts.exists(args.name) else None
         added, created = accounts.add(args.name, args.key, role="gm" if args.gm else None)
@@ -270,7 +296,7 @@ def cmd_users(args) -> int:
             keys = len(accounts.key_lines(name))
             print(f"{name}\t{accounts.role(name)}\t{keys} key{'s' if keys != 1 else ''}")
         if not names:
-            print(f"no users in {data_dir} (add one with `horizon users add NAME --key FILE`)",
+            print(f"no users in {accounts.where} (add one with `horizon users add NAME --key FILE`)",
                   file=sys.stderr)
         return 0
     if args.users_command == "role":

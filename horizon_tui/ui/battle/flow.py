@@ -119,7 +119,11 @@ def resume(app: HorizonApp, fresh=None) -> None:
     try:
         session = load_session(path, app.catalogue, _enemies(app))
     except DataError as exc:
-        app.notify(str(exc.problems[0]), title="The saved battle can't be resumed", severity="error", timeout=10)
+        from horizon_tui.play.library import short_problem
+
+        # the save's name, never its folder: over SSH that is the host's path
+        app.notify(f"{path.name}: {short_problem(exc.problems[0])}", title="The saved battle can't be resumed",
+                   severity="error", timeout=10)
         _offer_set_aside(app, path, exc, fresh)
         return
     open_session(app, session)

@@ -22,7 +22,7 @@ from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.campaign.model import Campaign
 from horizon_tui.campaign.open_campaign import CampaignSession
 from horizon_tui.campaign.campaign_files import CampaignStore
-from horizon_tui.storage.lock import SaveInUse, SaveLock
+from horizon_tui.storage.lock import LockLost, SaveInUse, SaveLock
 from horizon_tui.ui.player.app import HorizonApp
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.play.library import CharacterLibrary, CharacterSession
@@ -122,14 +122,14 @@ class GMApp(HorizonApp):
         self._exit_on_signals()
         name = self._campaign_name
         if name:
-            path = self.store.find(name)
-            if path is None:
+            key = self.store.find(name)
+            if key is None:
                 try:
-                    path, _ = self.store.create(name)
-                except (ValueError, OSError) as exc:
+                    key, _ = self.store.create(name)
+                except (ValueError, HorizonError) as exc:
                     self.notify(str(exc), severity="error")
-                    path = None
-            if path is not None and (self.open_campaign(path) or isinstance(self.screen, ModalScreen)):
+                    key = None
+            if key is not None and (self.open_campaign(key) or isinstance(self.screen, ModalScreen)):
                 return  # open, or asking what to do since it is open elsewhere
         self.action_campaigns()
 
@@ -145,32 +145,34 @@ class GMApp(HorizonApp):
             user = "someone"
         return f"{user}@{socket.gethostname()} (horizon gm)"
 
-    def open_campaign(self, path: Path, *, read_only: bool = False, take_over: bool = False,
+    def open_campaign(self, key: str, *, read_only: bool = False, take_over: bool = False,
                       held_by: str = "") -> bool:
-        """Open a campaign for writing: this window takes its lock. Open in another window, it
-        is not opened; the GM is told who has it since when, and offered read-only."""
+        """Open a campaign (by its slug) for writing: this window takes its lock. Open in another
+        window, it is not opened; the GM is told who has it since when, and offered read-only."""
         try:
-            campaign, data = self.store.load(path)
+            opened = self.store.load(key)
         except DataError as exc:
             self.notify(str(exc.problems[0]), title="Can't open this campaign", severity="error", timeout=10)
             return False
+        campaign = opened.campaign
+        path = self.store.lock_path(key)
         lock = None
         if not read_only:
-            if self.gm is not None and self.gm.path == Path(path) and self.gm.lock is not None:
-                lock = self.gm.lock  # already ours: reopening reloads it
+            if self.gm is not None and self.gm.path == path and self.gm.lock is not None and self.gm.lock.holds():
+                lock = self.gm.lock  # still ours: reopening reloads it (a lock taken over since is acquired anew)
                 self.gm.lock = None
             else:
                 try:
                     lock = SaveLock.acquire(path, self.who, take_over=take_over)
                 except SaveInUse as exc:
-                    self._offer_read_only(Path(path), campaign.name, exc.holder.describe())
+                    self._offer_read_only(key, campaign.name, exc.holder.describe())
                     return False
                 except HorizonError as exc:
                     self.notify(str(exc), title="Can't open this campaign", severity="error", timeout=10)
                     return False
         if self.gm is not None:
             self.gm.close()
-        self.gm = CampaignSession(self.store, path, campaign, data, lock, read_only=read_only, held_by=held_by)
+        self.gm = CampaignSession(self.store, key, campaign, opened.head, lock, read_only=read_only, held_by=held_by)
         self.gm.listeners.append(lambda session, label: self.refresh_screens())
         self._member = None
         self.sub_title = campaign.name + (" — READ-ONLY" if read_only else "")
@@ -183,14 +185,14 @@ class GMApp(HorizonApp):
             self.notify(f"{campaign.name}, day {campaign.day}", title="Campaign open", timeout=3)
         return True
 
-    def _offer_read_only(self, path: Path, name: str, holder: str) -> None:
+    def _offer_read_only(self, key: str, name: str, holder: str) -> None:
         from horizon_tui.ui.battle.dialogs import ChoiceDialog
 
         def chosen(choice: str | None) -> None:
             if choice == "read":
-                self.open_campaign(path, read_only=True, held_by=holder)
+                self.open_campaign(key, read_only=True, held_by=holder)
             elif choice == "take":
-                self.open_campaign(path, take_over=True)
+                self.open_campaign(key, take_over=True)
             elif self.gm is None:
                 self.action_campaigns()
 
@@ -219,6 +221,7 @@ class GMApp(HorizonApp):
     def on_unmount(self) -> None:
         if self.gm is not None:
             self.gm.close()
+        self.store.close()  # the database checkpoints and removes its -wal and -shm files
 
     def refresh_screens(self) -> None:
         """Every screen in the stack that shows campaign data redraws (cheap: small tables)."""
@@ -342,11 +345,34 @@ class GMApp(HorizonApp):
             self.bell()
             self.notify(str(exc), title="Not done", severity="warning", timeout=6)
             return False
+        except LockLost as exc:
+            self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+            self.refresh_screens()  # the READ-ONLY banner
+            # asked once the screen that acted has done with the refusal (a fight leaves itself)
+            self.call_after_refresh(self._offer_take_back, self.gm.slug, self.gm.campaign.name, self.gm.held_by)
+            return False
         except (DataError, HorizonError, OSError) as exc:
             message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
             self.notify(message, title="Not saved", severity="error", timeout=10)
             return False
         return True
+
+    def _offer_take_back(self, key: str, name: str, holder: str) -> None:
+        """This window's campaign was taken over: it stays read-only unless the GM takes it back
+        (reopened from storage, with what the other window saved)."""
+        from horizon_tui.ui.battle.dialogs import ChoiceDialog
+
+        if isinstance(self.screen, ModalScreen):
+            return  # a dialog is up already; the banner and `o` still offer it
+
+        def chosen(choice: str | None) -> None:
+            if choice == "take":
+                self.open_campaign(key, take_over=True)
+
+        self.push_screen(ChoiceDialog(f"{name} was taken over: {holder}", [
+            ("read", "Stay read-only here (see everything, change nothing)"),
+            ("take", "Take it back (reopen it with what the other window saved)"),
+        ]), chosen)
 
     async def action_undo(self) -> None:
         if self.gm is None:

@@ -360,11 +360,13 @@ class HorizonApp(CrashGuard, App[None]):
         """Make `path` the character being played and show its sheet (over the main menu); with
         `then_battle`, the encounter list over the sheet (loaded from there to fight).
 
-        One window writes a character (`storage.lock.SaveLock`): if another window or session holds
+        One window writes a character (`storage.lock.SaveLock`; across hosts sharing a database,
+        `storage.host_locks.SharedSaveLock`): if another window or session holds
         it, the player is asked to open it read-only, take it over, or cancel. `take_over`
         answers that question beforehand (False: read-only)."""
         from horizon_tui.errors import DataError, HorizonError
-        from horizon_tui.storage.lock import SaveInUse, SaveLock
+        from horizon_tui.storage.host_records import save_lock_class
+        from horizon_tui.storage.lock import SaveInUse
 
         path = Path(path)
         if character is None:
@@ -380,7 +382,7 @@ class HorizonApp(CrashGuard, App[None]):
             self._show_character(path, character, None, then_battle)
             return
         try:
-            lock = SaveLock.acquire(path, self.who, take_over=bool(take_over))
+            lock = save_lock_class().acquire(path, self.who, take_over=bool(take_over))
         except SaveInUse as exc:
             self._ask_in_use(path, character, exc, then_battle)
             return
@@ -609,7 +611,7 @@ class HorizonApp(CrashGuard, App[None]):
         import attrs
 
         from horizon_tui.errors import DataError, HorizonError
-        from horizon_tui.storage.lock import SaveLock
+        from horizon_tui.storage.host_records import save_lock_class
 
         matches = [e for e in self.library.entries() if e.character is not None and e.character.name == name]
         if len(matches) != 1:
@@ -618,7 +620,7 @@ class HorizonApp(CrashGuard, App[None]):
             return
         entry = matches[0]
         try:
-            with SaveLock.acquire(entry.path, self.who) as lock, lock.guard():
+            with save_lock_class().acquire(entry.path, self.who) as lock, lock.guard():
                 character = self.library.load(entry.path)
                 self.library.save(entry.path, attrs.evolve(character, xp=character.xp + gained))
         except (DataError, HorizonError, OSError) as exc:

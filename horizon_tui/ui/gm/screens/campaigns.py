@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 
 from horizon_tui.campaign.campaign_files import CampaignEntry
+from horizon_tui.errors import HorizonError
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.play.forms import name_length
 
@@ -43,7 +44,7 @@ class CampaignsScreen(Screen):
         self.query_one("#campaigns-box").border_subtitle = "enter opens"
         self.query_one("#new-campaign").border_title = "Start one"
         table = self.query_one("#campaigns", DataTable)
-        for label in ("Campaign", "Day", "Party", "NPCs", "File"):
+        for label in ("Campaign", "Day", "Party", "NPCs", "Key"):
             table.add_column(label)
         self.refresh_view()
         if not self.entries:
@@ -55,33 +56,36 @@ class CampaignsScreen(Screen):
         table.clear()
         for index, e in enumerate(self.entries):
             if e.problem:
-                table.add_row(Text(f"⚠ {e.name}", style="red"), "", "", "", Text(f"{e.path.name}: {e.problem}",
-                                                                                  style="red"), key=str(index))
+                shown = f"{e.file.name}: {e.problem}" if e.file else e.problem
+                table.add_row(Text(f"⚠ {e.name}", style="red"), "", "", "", Text(shown, style="red"), key=str(index))
             else:
-                table.add_row(Text(e.name, style="bold"), str(e.day), str(e.party), str(e.npcs), e.path.name,
+                table.add_row(Text(e.name, style="bold"), str(e.day), str(e.party), str(e.npcs), e.slug,
                               key=str(index))
         note = self.query_one("#campaigns-note", Static)
-        note.update(f"Campaigns are kept in {self.app.store.folder} — one JSON file each, saved after every change."
-                    if self.entries else f"No campaigns yet in {self.app.store.folder}: name one below.")
+        note.update(f"Campaigns are kept in {self.app.store.where} — every change saved as it is made."
+                    if self.entries else f"No campaigns yet in {self.app.store.where}: name one below.")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         entry = self.entries[int(event.row_key.value)]
         if entry.problem:
-            self.app.notify(f"{entry.path.name}: {entry.problem} (the file is left as it is; m moves it to "
-                            "damaged/)", severity="error")
+            if entry.file is not None:
+                self.app.notify(f"{entry.file.name}: {entry.problem} (the file is left as it is; m moves it to "
+                                "damaged/)", severity="error")
+            else:
+                self.app.notify(entry.problem, severity="error")
             return
-        self.app.open_campaign(entry.path)
+        self.app.open_campaign(entry.slug)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         try:
-            path, _ = self.app.store.create(event.value)
-        except (ValueError, OSError) as exc:
+            key, _ = self.app.store.create(event.value)
+        except (ValueError, HorizonError) as exc:
             self.app.bell()
             self.app.notify(str(exc), severity="warning")
             return
-        self.app.open_campaign(path)
+        self.app.open_campaign(key)
 
     def action_set_aside(self) -> None:
         """Move the highlighted damaged campaign to `damaged/`, after asking; never a good one."""
@@ -91,12 +95,12 @@ class CampaignsScreen(Screen):
         if not self.entries:
             return
         entry = self.entries[min(self.query_one("#campaigns", DataTable).cursor_row, len(self.entries) - 1)]
-        if not entry.problem:
-            self.app.notify(f"{entry.path.name} is not damaged; only damaged campaigns are moved aside.",
+        if entry.file is None:
+            self.app.notify(f"{entry.name} is not a damaged file; only damaged campaign files are moved aside.",
                             severity="warning")
             return
 
-        ask_set_aside(self.app, entry.path, "campaign", move_to_damaged, self.refresh_view)
+        ask_set_aside(self.app, entry.file, "campaign", move_to_damaged, self.refresh_view)
 
     def action_new(self) -> None:
         self.query_one("#campaign-name", Input).focus()

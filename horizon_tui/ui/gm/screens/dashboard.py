@@ -63,6 +63,7 @@ class DashboardScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__(id="gm-dashboard")
+        self._rosters_shown: tuple | None = None  # what the party and NPC tables were built from
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -107,6 +108,7 @@ class DashboardScreen(Screen):
             status.update(Text("No campaign open: o lists the campaigns.", style="dim"))
             party.clear()
             npcs.clear()
+            self._rosters_shown = None
             return
         rules = self.app.rules
         read_only = self.app.gm is not None and self.app.gm.read_only
@@ -122,7 +124,17 @@ class DashboardScreen(Screen):
         if campaign.battle:
             line.append(f"  ·  battle in progress: {campaign.battle.get('name')} (b resumes)", style="bold red")
         status.update(line)
+        self._refresh_rosters(campaign, rules, party, npcs)
+        self._refresh_today(campaign)
 
+    def _refresh_rosters(self, campaign, rules, party: DataTable, npcs: DataTable) -> None:
+        """The party and NPC tables, rebuilt only when what they show changed: a dice roll or a
+        note (most GM actions) leaves them as they are."""
+        shown = (campaign.party, campaign.npcs, campaign.carried, rules, len(campaign.today("check")))
+        if self._rosters_shown is not None and all(a is b for a, b in zip(shown[:4], self._rosters_shown[:4])) \
+                and shown[4] == self._rosters_shown[4]:
+            return
+        self._rosters_shown = shown
         row = party.cursor_row
         party.clear()
         for m in campaign.party:
@@ -156,9 +168,10 @@ class DashboardScreen(Screen):
             party.border_subtitle = "enter: sheet, level-up (u), abilities (a), loadout (o)"
         npcs.border_subtitle = "n new NPC · enter edits"
 
+    def _refresh_today(self, campaign) -> None:
         today = Text()
-        for entry in campaign.log:
-            if entry.day == campaign.day and entry.kind in SHOWN_LOG:
+        for entry in campaign.today():
+            if entry.kind in SHOWN_LOG:
                 style = {"check": "", "battle": "bold", "day": "bold", "roll": "dim", "npc": "dim",
                          "rules": "yellow", "level_up": "bold green", "xp": "green"}.get(entry.kind, "")
                 today.append(f"• {entry.text}\n", style=style)

@@ -23,7 +23,7 @@ class DiceScreen(ModalScreen[None]):
         super().__init__(classes="dialog-screen")
 
     def compose(self) -> ComposeResult:
-        last = next((e.data.get("expr") for e in reversed(self.app.campaign.log) if e.kind == "roll"), "1d20")
+        last = next((e.data.get("expr") for e in self.app.campaign.last_lines("roll", 1)), "1d20")
         with Vertical(classes="dialog gm-dice") as box:
             box.border_title = "Dice"
             box.border_subtitle = "enter rolls · esc closes"
@@ -37,7 +37,7 @@ class DiceScreen(ModalScreen[None]):
         self.refresh_view()
 
     def refresh_view(self) -> None:
-        rolls = [e for e in self.app.campaign.log if e.kind == "roll"][-HISTORY:]
+        rolls = self.app.campaign.last_lines("roll", HISTORY)
         text = Text()
         for entry in reversed(rolls):
             text.append(f"day {entry.day}  ", style="dim")

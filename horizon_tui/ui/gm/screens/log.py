@@ -54,9 +54,8 @@ class SessionLogScreen(Screen):
         table = self.query_one("#log-entries", DataTable)
         table.clear()
         table.border_title = f"Day {self.day} of {campaign.day}"
-        for entry in campaign.log:
-            if entry.day == self.day:
-                table.add_row(str(entry.day), Text(entry.kind, style="dim"), entry.text)
+        for entry in campaign.lines_of(self.day):
+            table.add_row(str(entry.day), Text(entry.kind, style="dim"), entry.text)
         shown = gm_markdown(campaign, [self.day]) if self.gm_view else session_markdown(campaign, [self.day])
         self.query_one("#log-preview").border_title = "The GM's full log" if self.gm_view else "The players' recap"
         self.query_one("#log-markdown", Static).update(Markdown(shown))
