@@ -71,7 +71,7 @@ class CampaignsScreen(Screen):
             self.app.notify(f"{entry.path.name}: {entry.problem} (the file is left as it is; m moves it to "
                             "damaged/)", severity="error")
             return
-        self.app.open_campaign(entry.path)
+        self._open(entry.path)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -81,7 +81,12 @@ class CampaignsScreen(Screen):
             self.app.bell()
             self.app.notify(str(exc), severity="warning")
             return
-        self.app.open_campaign(path)
+        self._open(path)
+
+    def _open(self, path) -> None:
+        """Opening a campaign closes every screen over the dashboard: a form's work is asked about."""
+        if not self.app.asked_first(lambda: self._open(path)):
+            self.app.open_campaign(path)
 
     def action_set_aside(self) -> None:
         """Move the highlighted damaged campaign to `damaged/`, after asking; never a good one."""

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static, TextArea
 
 from horizon_tui.campaign import changes
-from horizon_tui.ui.gm.screens.widgets import Dropdown
+from horizon_tui.ui.gm.screens.widgets import Dropdown, leave_asking
 from horizon_tui.ui.gm.screens.dialogs import reason_dialog
 from horizon_tui.rules.checks import DialogueRoll, dialogue_defence
 from horizon_tui.rules.numbers import one_decimal, percent_text
@@ -27,6 +27,7 @@ class DialogueScreen(Screen):
     TITLE = "Dialogue checks"
     AUTO_FOCUS = "#roleplay"
     GM_SCREEN = True
+    UNDO_KEEPS_WORK = True  # what is typed here stays through ctrl+z (`GMApp.action_undo`)
     BINDINGS = [
         Binding("ctrl+r", "roll", "Roll the check", id="talk.roll"),
         Binding("ctrl+t", "reactions", "Settlement reactions", id="talk.reactions",
@@ -34,7 +35,7 @@ class DialogueScreen(Screen):
         Binding("ctrl+up", "modifier(1)", "Modifier +1", id="talk.plus"),
         Binding("ctrl+down", "modifier(-1)", "Modifier −1", id="talk.minus"),
         Binding("ctrl+n", "next_day", "Next day", id="talk.day"),
-        Binding("escape", "app.pop_screen", "Back", id="talk.back"),
+        Binding("escape", "back", "Back", id="talk.back"),
     ]
 
     def __init__(self) -> None:
@@ -184,6 +185,19 @@ class DialogueScreen(Screen):
         self._show_odds()
 
     # --- actions -----------------------------------------------------------------------------
+
+    def unsaved_work(self) -> str | None:
+        """What the character says, typed and not rolled, or a GM modifier set for the check."""
+        said = " ".join(self.query_one("#roleplay", TextArea).text.split())
+        modifier = self._value("modifier").strip()
+        if said:
+            return f"the words typed (“{said[:30]}{'…' if len(said) > 30 else ''}”)"
+        if modifier not in ("", "0"):
+            return f"the GM modifier {modifier}"
+        return None
+
+    def action_back(self) -> None:
+        leave_asking(self, self.app.pop_screen, "Dialogue")
 
     def action_modifier(self, step: int) -> None:
         d = self.app.rules.dialogue

@@ -17,6 +17,7 @@ from horizon_tui.engine import mapgen
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.campaign import battles
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.ui.gm.screens.widgets import leave_asking
 from horizon_tui.play.forms import parse_whole
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
@@ -96,7 +97,7 @@ class PlacementScreen(Screen):
         Binding("enter", "place", "Place", id="gmplace.place", priority=True),
         Binding("tab", "next_unit", "Next unit", id="gmplace.next", priority=True),
         Binding("ctrl+s", "start", "Start", id="gmplace.start"),
-        Binding("escape", "app.pop_screen", "Back", id="gmplace.back"),
+        Binding("escape", "back", "Back", id="gmplace.back"),
     ]
 
     def __init__(self, spec: dict, battlefield: Battlefield, units: list[Unit], seed: int | None = None) -> None:
@@ -191,6 +192,16 @@ class PlacementScreen(Screen):
             if isinstance(app.screen, EncounterPickerScreen):
                 app.pop_screen()
             app.push_screen(GMBattleScreen(made[0], name))
+
+    def unsaved_work(self) -> str | None:
+        """Units put on their cells, the battle not started."""
+        placed = [u.name for u in self.units if u.at is not None]
+        if not placed:
+            return None
+        return f"the placement of {', '.join(placed)} (ctrl+s starts the battle)"
+
+    def action_back(self) -> None:
+        leave_asking(self, self.app.pop_screen, "Place the battle")
 
     # --- drawing -------------------------------------------------------------------------------
 

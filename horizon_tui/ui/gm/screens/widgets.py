@@ -31,3 +31,16 @@ class Dropdown(Select):
                 self.value = value
                 return
         self.app.bell()
+
+
+def leave_asking(screen, leave, title: str) -> None:
+    """esc on a GM form: `leave()` at once when the form holds nothing unsaved (its
+    `unsaved_work()`), else after the GM says to forget it (no is the default answer)."""
+    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+
+    unsaved = screen.unsaved_work()
+    if unsaved is None:
+        leave()
+        return
+    screen.app.push_screen(ConfirmDialog(f"Leave and forget {unsaved}?", yes="Forget it", no="Stay",
+                                         title=title), lambda forget: forget and leave())
