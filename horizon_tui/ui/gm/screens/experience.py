@@ -15,9 +15,11 @@ from horizon_tui.ui.gm.screens.widgets import Dropdown, leave_asking
 from horizon_tui.rules.character import build
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.play.forms import parse_whole
+from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
-SPLITS = [("the party, shared equally (R-14)", "party"), ("one character", "one"), ("each share by hand", "hand")]
+# short enough for the dropdown's width at 60 columns (a long option wrapped over 3–5 lines)
+SPLITS = [("party, equal", "party"), ("one character", "one"), ("by hand", "hand")]
 
 
 class ExperienceScreen(Screen):
@@ -33,9 +35,10 @@ class ExperienceScreen(Screen):
         Binding("escape", "back", "Back", id="xp.back"),
     ]
 
-    def __init__(self, shares: dict[str, int] | None = None, reason: str = "", on_award=None) -> None:
+    def __init__(self, shares: dict[str, int] | None = None, reason: str = "", on_award=None, note: str = "") -> None:
         super().__init__(id="gm-xp")
         self.preset = shares
+        self.note = note  # how the offered shares were found (R-4's guide for a foe worth 0)
         self.reason = reason
         self.on_award = on_award  # told the shares awarded (a table tells its players)
         self.awarded = False  # the preset shares (a battle's R-14 award) were given
@@ -66,7 +69,7 @@ class ExperienceScreen(Screen):
                         yield Input(value, id=f"xp-hand-{index}", compact=True, type="integer")
                 yield Static(id="xp-preview", classes="panel")
             with Vertical(id="xp-side"):
-                yield DataTable(id="xp-buyers", cursor_type="row", zebra_stripes=True)
+                yield RowList(id="xp-buyers", cursor_type="row", zebra_stripes=True)
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -132,6 +135,8 @@ class ExperienceScreen(Screen):
             lost = total - sum(shares.values())
             if lost:
                 text.append(f"{lost} XP doesn't divide evenly and is lost (R-14)\n", style="dim")
+        if self.note and not self.awarded:
+            text.append(f"{self.note}\n", style="yellow")
         text.append("ctrl+s awards it", style="dim")
         preview.update(text)
 
