@@ -50,9 +50,14 @@ class GMApp(HorizonApp):
     TITLE = "Horizon GM"
     PLAYER_FILES = False  # a campaign's characters: the GM tool's own import
     COMMANDS = HorizonApp.COMMANDS
+    # below 80 columns (60×20 is the smallest the GM tool is laid out for, gm.tcss) the screens
+    # carry the class "-narrow": side panels give way to what the GM works on
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal")]
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", id="gm.undo", tooltip="Take back the last GM action"),
-        Binding("r", "dice", "Dice", id="gm.dice", tooltip="The dice roller, with its history"),
+        # r on the dashboard; from any screen f5 (a letter here fired from every table and list: a
+        # stray r on the XP screen opened the dice)
+        Binding("f5", "dice", "Dice", id="gm.dice", show=False, tooltip="The dice roller, with its history"),
     ]
 
     def __init__(self, store: CampaignStore, *, campaign: str | None = None):

@@ -20,6 +20,7 @@ from horizon_tui.campaign import encounter_file as ef
 from horizon_tui.ui.gm.screens.tracker import whole_in
 from horizon_tui.ui.gm.screens.widgets import Dropdown, leave_asking
 from horizon_tui.rules.numbers import percent_text
+from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.play.forms import name_length
 
@@ -57,9 +58,9 @@ class EncounterBuilderScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Horizontal():
-            yield DataTable(id="build-catalogue", cursor_type="row", zebra_stripes=True)
+            yield RowList(id="build-catalogue", cursor_type="row", zebra_stripes=True)
             with Vertical(id="build-side"):
-                yield DataTable(id="build-groups", cursor_type="row")
+                yield RowList(id="build-groups", cursor_type="row")
                 with Grid(classes="form", id="build-form"):
                     yield Label("Name")
                     yield Input(self.draft.name, id="build-name", compact=True, max_length=name_length())

@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 
 from horizon_tui.campaign.campaign_files import CampaignEntry
+from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.play.forms import name_length
 
@@ -31,7 +32,7 @@ class CampaignsScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="campaigns-box", classes="panel"):
-            yield DataTable(id="campaigns", cursor_type="row", zebra_stripes=True)
+            yield RowList(id="campaigns", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="new-campaign", classes="panel"):
             yield Label("New campaign ")
             yield Input(placeholder="a name, then enter", id="campaign-name", compact=True, max_length=name_length())

@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static, TextArea
 
@@ -65,12 +65,12 @@ class DialogueScreen(Screen):
                     yield Input("0", id="talk-modifier", compact=True,
                                 placeholder=f"{dialogue.modifier_min}…{dialogue.modifier_max}")
                     yield Label("Settlement")
-                    yield Input("", id="talk-settlement", compact=True, placeholder="where (blank: nowhere special)")
+                    yield Input("", id="talk-settlement", compact=True, placeholder="blank: none")
                 yield Label("What the character says or does", classes="gm-label")
                 yield TextArea(id="roleplay")
                 yield Static(id="talk-odds", classes="panel")
                 yield Static(id="talk-result", classes="panel")
-            with Vertical(id="talk-side"):
+            with VerticalScroll(id="talk-side"):  # scrolled to the newest check after each roll
                 yield Static(id="talk-today", classes="panel")
         yield KeyBar()
 
@@ -176,6 +176,8 @@ class DialogueScreen(Screen):
         if not text:
             text.append(f"Day {campaign.day}: no checks yet.", style="dim")
         self.query_one("#talk-today", Static).update(text)
+        self.query_one("#talk-side", VerticalScroll).call_after_refresh(
+            self.query_one("#talk-side", VerticalScroll).scroll_end, animate=False)
         self.sub_title = f"day {campaign.day}"
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -244,6 +246,8 @@ class DialogueScreen(Screen):
             self.last = (plan, rolled[0])
             self.query_one("#roleplay", TextArea).clear()
             self.refresh_view()
+            form = self.query_one("#talk-form", VerticalScroll)  # the roll is the form's last panel:
+            form.call_after_refresh(form.scroll_end, animate=False)  # below the fold at 80×24, brought into view
 
     def action_reactions(self) -> None:
         place = self._value("settlement").strip()
