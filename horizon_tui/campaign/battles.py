@@ -18,7 +18,7 @@ import attrs
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
-from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.content.encounters import EnemyDef, encounter_path, read_encounter_file
 from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
@@ -276,8 +276,6 @@ def map_name(spec: dict[str, Any], foes: list[str] | tuple[str, ...] = (), root:
     encounter's map ("Goblin Ambush"), else whom the party fought and where ("Against Grukk and
     Mayor Oswin in the caves"); without foes, the map ("The caves, 16×12")."""
     if "encounter" in spec:
-        from horizon_tui.content.encounters import encounter_path, read_encounter_file
-
         try:
             encounter, _ = read_encounter_file(encounter_path(str(spec["encounter"]), root))
             return str(encounter.name) or Path(str(spec["encounter"])).stem

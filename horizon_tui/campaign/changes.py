@@ -14,14 +14,17 @@ import attrs
 
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.characters import load_character
 from horizon_tui.content.models import Ability, Character
 from horizon_tui.content.ruleset import Experience, Ruleset
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
+from horizon_tui.errors import DataError
 from horizon_tui.campaign.model import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Campaign, Member, Npc
 from horizon_tui.rules.character import build
 from horizon_tui.rules.checks import (DialogueRoll, dialogue_check, dialogue_limit_refusal, dialogue_success_chance,
                                       settlement_reaction)
 from horizon_tui.rules.progression import affordable_points
+from horizon_tui.rules.rating import guide_xp
 from horizon_tui.rules.reward import equal_shares
 
 # --- party ----------------------------------------------------------------------------------------
@@ -40,9 +43,6 @@ def read_characters(campaign: Campaign, paths: list[Path], catalogue: Catalogue
     source), and a line per file that doesn't (its file and why: the reading's first problem,
     a file that can't be opened, a name in the party already or twice among these). Nothing
     raises: one bad file never stops the others."""
-    from horizon_tui.content.characters import load_character
-    from horizon_tui.errors import DataError
-
     read: list[tuple[Character, str]] = []
     problems: list[str] = []
     names = {m.name for m in campaign.party}
@@ -325,35 +325,18 @@ def split_xp(total: int, names: list[str]) -> dict[str, int]:
     return equal_shares(total, names)
 
 
-def guide_xp(level: int, catalogue_xp: dict[int, list[int]], rules: Ruleset) -> int:
-    """What defeating a level-`level` foe the data gives no XP (an NPC's default 0) is worth, as a
-    suggestion: R-4's guide gives a level-L enemy about `rating.guide_points(L)` attribute points,
-    so it is worth what the catalogue's enemies of the same guide points are worth (their median
-    XP, `catalogue_xp`: level → XP values), scaled by the points' ratio squared from the nearest
-    level the catalogue has when it has none of that level. 0 when the catalogue has no XP at all."""
-    from horizon_tui.rules.rating import guide_points
-
-    levels = {lvl: sorted(values) for lvl, values in catalogue_xp.items() if values}
-    if not levels:
-        return 0
-    nearest = min(levels, key=lambda lvl: (abs(lvl - level), lvl))
-    values = levels[nearest]
-    median = values[len(values) // 2]
-    ratio = Fraction(guide_points(level, rules), guide_points(nearest, rules))
-    return max(0, round(median * ratio * ratio))
-
-
 def award_suggestion(fallen: list[tuple[str, int, int]], standing: list[str], catalogue_xp: dict[int, list[int]],
                      rules: Ruleset) -> tuple[dict[str, int], list[str]]:
     """The award offered after a fight whose R-14 shares are all 0: `fallen` (name, level, XP)
     are the defeated foes; those worth 0 XP (an NPC's default) are valued by `guide_xp`, and the
     total shared by the party members `standing` (R-14). The shares and a line per foe valued."""
+
     notes, total = [], 0
     for name, level, xp in fallen:
         if xp:
             total += xp
             continue
-        worth = guide_xp(level, catalogue_xp, rules)
+        worth = guide_xp(level, catalogue_xp, rules)  # R-4's guide (rules.rating)
         total += worth
         notes.append(f"{name} (level {level}) gave 0 XP; R-4's guide puts it at {worth} XP")
     return split_xp(total, standing), notes

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.model import Npc
+from horizon_tui.rules.rating import guide_xp
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import ident, is_active, team
 from horizon_tui.ui.battle.dialogs import BattleSummary
@@ -18,10 +19,10 @@ CATALOGUE_XP = {1: [20, 20, 20], 2: [80, 80, 80], 3: [180, 180], 8: [1280]}
 
 def test_r4s_guide_values_a_foe_by_the_catalogue_of_its_level(catalogue):
     rules = catalogue.rules
-    assert changes.guide_xp(2, CATALOGUE_XP, rules) == 80
+    assert guide_xp(2, CATALOGUE_XP, rules) == 80
     # none at level 9: level 8's 1280 × (112 ÷ 102)² guide points (R-4: 42 + 10·(L−2)) = 1543.3
-    assert changes.guide_xp(9, CATALOGUE_XP, rules) == 1543
-    assert changes.guide_xp(2, {}, rules) == 0
+    assert guide_xp(9, CATALOGUE_XP, rules) == 1543
+    assert guide_xp(2, {}, rules) == 0
     shares, notes = changes.award_suggestion([("Grukk", 2, 0), ("Wolf", 1, 20)], ["A", "B"], CATALOGUE_XP, rules)
     assert shares == {"A": 50, "B": 50}  # (80 + 20) ÷ 2, R-14
     assert notes == ["Grukk (level 2) gave 0 XP; R-4's guide puts it at 80 XP"]
@@ -66,7 +67,7 @@ async def test_an_npc_worth_0_xp_is_offered_at_r4s_guide(session, catalogue):
         xp_screen = app.screen
         assert isinstance(xp_screen, ExperienceScreen)
         standing = [ident(e).name for e in screen.battle.combatants() if ident(e).kind == "character" and is_active(e)]
-        worth = changes.guide_xp(2, {d.level: [x.xp for x in app.enemies().values() if x.level == d.level]
+        worth = guide_xp(2, {d.level: [x.xp for x in app.enemies().values() if x.level == d.level]
                                      for d in app.enemies().values()}, app.rules)
         assert worth == 80  # the catalogue's level-2 enemies
         total = sum(goblins)  # the toll-taker's 0 among them, valued at 80 instead

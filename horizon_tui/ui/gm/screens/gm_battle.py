@@ -16,7 +16,7 @@ from textual.widgets import Static
 
 from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectSpec, Target
 from horizon_tui.engine.actions import FreeAction, Impossible
-from horizon_tui.engine.battle import BattleError, comp, ident, pos, team
+from horizon_tui.engine.battle import BattleError, comp, ident, is_active, pos, team
 from horizon_tui.engine.components import FreeActions, Presence
 from horizon_tui.engine.persist import BattleSession, session_to_dict
 from horizon_tui.engine.runner import override
@@ -366,7 +366,6 @@ def offered_award(app, session: BattleSession, shares: dict[str, int]) -> tuple[
     """The award offered after a fight: R-14's shares (party members only), or, when a defeated
     foe was worth 0 XP (an NPC's default), R-4's guide's value of it shared by those standing
     (`changes.award_suggestion`), with a line per foe so valued."""
-    from horizon_tui.engine.battle import is_active
 
     battle = session.battle
     fallen = [(ident(e).name, ident(e).level, ident(e).xp_value) for e in battle.combatants()

@@ -8,6 +8,8 @@ from textual.strip import Strip
 from textual.widgets import Checkbox, Select, SelectionList
 from textual.widgets.option_list import OptionDoesNotExist
 
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+
 
 class Dropdown(Select):
     """A Select that owns the letters typed while it has focus: a letter jumps to the next option
@@ -70,8 +72,6 @@ class OnOffBox(Checkbox):
 def leave_asking(screen, leave, title: str) -> None:
     """esc on a GM form: `leave()` at once when the form holds nothing unsaved (its
     `unsaved_work()`), else after the GM says to forget it (no is the default answer)."""
-    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-
     unsaved = screen.unsaved_work()
     if unsaved is None:
         leave()
