@@ -59,3 +59,18 @@ async def test_switches_read_on_and_off_without_colour(session, catalogue, monke
         assert box.BUTTON_INNER == "✓"
         box.value = False
         assert box.BUTTON_INNER == " "
+
+
+async def test_space_in_a_pick_list_ticks_the_first_at_once(session, catalogue):
+    """The NPCs who join a placed fight: space ticked nothing until an arrow had lit a row."""
+    from horizon_tui.ui.gm.screens.placement import PickDialog
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    picked: list = []
+    async with app.run_test(size=SIZE) as pilot:
+        await app.push_screen(PickDialog("Which NPCs join?", [("Grukk", "Grukk"), ("Mayor Oswin", "Mayor Oswin")]),
+                              picked.append)
+        await pilot.pause()
+        await pilot.press("space", "enter")
+        await pilot.pause()
+    assert picked == [["Grukk"]]

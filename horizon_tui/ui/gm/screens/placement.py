@@ -292,6 +292,11 @@ class PickDialog(ModalScreen[list[str] | None]):
             box.border_subtitle = "space picks · enter: OK · esc: cancel"
             yield CheckList(*[(label, value, False) for value, label in self.options], id="pick-list")
 
+    def on_mount(self) -> None:
+        picks = self.query_one("#pick-list", CheckList)
+        if picks.option_count:
+            picks.highlighted = 0  # space ticks the first at once (it ticked nothing until a move)
+
     def action_done(self) -> None:
         self.dismiss(list(self.query_one("#pick-list", SelectionList).selected))
 
