@@ -52,7 +52,9 @@ class EffectBadge:
     turns_left: int | None  # None: until removed (hidden)
 
     def __str__(self) -> str:
-        return f"{self.icon}{self.effect}" + ("" if self.turns_left is None else f" {self.turns_left}t")
+        if self.turns_left is None:  # hidden: until revealed, in capitals as the GM's reminder
+            return f"{self.icon}{self.effect.upper()}"
+        return f"{self.icon}{self.effect} {self.turns_left}t"
 
 
 def tracker_rows(battle: Battle) -> list[TrackerRow]:

@@ -29,7 +29,7 @@ SHOWN_LOG = {"check", "reaction", "battle", "xp", "level_up", "points", "ability
 # Every dashboard key in three lines of at most 78 characters (#gm-keys holds 3): the key bar
 # alone cuts them off at 80 columns, and two longer lines wrapped into four, the last one hidden.
 KEYS = ("b battle · a at the table · x XP · c checks · s rest · t next day · l log\n"
-        "g rules · r/f5 dice · o campaigns · enter/e sheet · n new NPC · w new character\n"
+        "g rules · r dice · o campaigns · enter/e sheet · n new NPC · w new character\n"
         "i import · del remove · ctrl+z undo · q quit")
 
 
