@@ -26,9 +26,11 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((60, 20), id="60x20")]
 
 
 async def quiet(pilot) -> None:
-    """No toast in the picture: whether one is still up depends on the machine's speed."""
+    """No toast nor text cursor in the picture: whether a toast is still up, or the cursor's blink
+    on, depends on the machine's speed."""
     await pilot.pause()
     pilot.app.clear_notifications()
+    pilot.app.screen.set_focus(None)
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
