@@ -86,3 +86,11 @@ async def test_a_missing_path_is_named_and_nothing_changes(store, catalogue):
         await pilot.pause()
         assert "no such file or folder" in str(screen.query_one("#import-note").render())
         assert screen.ticked() == [] and app.campaign.party == ()
+
+
+def test_completion_finds_a_name_in_a_large_folder(tmp_path):
+    """Every name of a folder is read (only the matches' details): a first version read 500 and
+    missed the rest."""
+    for index in range(1200):
+        (tmp_path / f"c{index:04d}.toml").touch()
+    assert complete_path(f"{tmp_path}/c119") == f"{tmp_path}/c1190.toml"

@@ -6,6 +6,7 @@ why, and the others join."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from rich.text import Text
@@ -22,7 +23,7 @@ from horizon_tui.ui.gm.screens.widgets import CheckList, leave_asking
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 CHARACTER_SUFFIXES = (".toml", ".json")
-MAX_COMPLETIONS_READ = 500  # entries of a folder looked at for a completion: a huge folder never stalls typing
+MAX_COMPLETIONS_READ = 100_000  # names of a folder read for a completion: a vast one never stalls typing
 
 
 class PathSuggester(Suggester):
@@ -36,29 +37,28 @@ class PathSuggester(Suggester):
 
 
 def complete_path(value: str) -> str | None:
-    """`value` completed to the first folder entry it starts (a character file or a folder), or
-    None. Over SSH only inside the GM's own folder (`transfer.confined`)."""
+    """`value` completed to the first folder entry (by name) it starts, a character file or a
+    folder, or None. Over SSH only inside the GM's own folder (`transfer.confined`). A folder's
+    names are read once (no file's details but the matches'), at most `MAX_COMPLETIONS_READ`."""
     if not value:
         return None
     head, _, stem = value.rpartition("/")
     folder_text = head + "/" if head or value.startswith("/") else ""
     try:
         folder = confined(Path(folder_text or "."))
-        entries = []
-        for count, entry in enumerate(folder.iterdir()):
-            if count >= MAX_COMPLETIONS_READ:
-                break
-            if entry.name.startswith(stem) and entry.name != stem and not entry.name.startswith("."):
-                entries.append(entry)
+        matches = []
+        with os.scandir(folder) as entries:
+            for count, entry in enumerate(entries):
+                if count >= MAX_COMPLETIONS_READ:
+                    break
+                if entry.name.startswith(stem) and entry.name != stem and not entry.name.startswith("."):
+                    matches.append(entry)
+        for entry in sorted(matches, key=lambda e: e.name):
+            is_dir = entry.is_dir()
+            if is_dir or Path(entry.name).suffix.lower() in CHARACTER_SUFFIXES:
+                return f"{folder_text}{entry.name}{'/' if is_dir else ''}"
     except (OSError, ValueError):
         return None
-    for entry in sorted(entries, key=lambda e: e.name):
-        try:
-            is_dir = entry.is_dir()
-        except OSError:
-            continue
-        if is_dir or entry.suffix.lower() in CHARACTER_SUFFIXES:
-            return f"{folder_text}{entry.name}{'/' if is_dir else ''}"
     return None
 
 
