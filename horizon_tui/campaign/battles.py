@@ -18,7 +18,7 @@ import attrs
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
-from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.content.encounters import EnemyDef, encounter_path, read_encounter_file
 from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
@@ -253,10 +253,40 @@ def placed_setup(placed: dict[str, Any], catalogue: Catalogue, enemies: dict[str
     )
 
 
-def map_name(spec: dict[str, Any]) -> str:
+def distinct_glyphs(units: list[tuple[str, str]]) -> list[str]:
+    """A map glyph for each (name, side), no two alike even told apart by case (Morwen and Marta
+    were both M): the first letter of the name not taken yet, else a digit; capitals for the party,
+    small letters for its foes."""
+    taken: set[str] = set()
+    glyphs = []
+    for name, side in units:
+        letters = [c for c in name if c.isalpha()]
+        glyph = next((c for c in letters if c.lower() not in taken),
+                     next((d for d in "123456789" if d not in taken), "?"))
+        taken.add(glyph.lower())
+        glyphs.append(glyph.upper() if side == "party" else glyph.lower())
+    return glyphs
+
+
+PLACES = {"caves": "in the caves", "rooms": "in the halls", "open": "in the open"}  # mapgen.GENERATORS, in words
+
+
+def map_name(spec: dict[str, Any], foes: list[str] | tuple[str, ...] = (), root: Path | None = None) -> str:
+    """A placed fight's title, as the players' recap tells it: the encounter's own name for an
+    encounter's map ("Goblin Ambush"), else whom the party fought and where ("Against Grukk and
+    Mayor Oswin in the caves"); without foes, the map ("The caves, 16×12")."""
     if "encounter" in spec:
-        return f"On the map of {Path(str(spec['encounter'])).stem}"
-    return f"On a {spec['generator']} map {spec['width']}×{spec['height']} (seed {spec.get('seed', 0)})"
+        try:
+            encounter, _ = read_encounter_file(encounter_path(str(spec["encounter"]), root))
+            return str(encounter.name) or Path(str(spec["encounter"])).stem
+        except (DataError, OSError, ValueError):
+            return Path(str(spec["encounter"])).stem.replace("_", " ").capitalize()
+    place = PLACES.get(str(spec.get("generator")), f"on a {spec.get('generator')} map")
+    if foes:
+        names = list(foes)
+        who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"Against {who} {place}"
+    return f"{place.removeprefix('in ').capitalize()}, {spec.get('width')}×{spec.get('height')}"
 
 
 def start_placed_battle(
@@ -303,7 +333,7 @@ def start_placed_battle(
     if not hostile:
         raise ValueError("place at least one NPC against the party (an NPC is hostile unless friendly or an ally)")
     placed = {
-        "name": map_name(map_spec), "map": dict(map_spec),
+        "name": map_name(map_spec, list(dict.fromkeys(npc.name for npc, _ in hostile)), base.root), "map": dict(map_spec),
         "party_start": [list(cell) for _, cell in members + allies],
         "enemies": [
             {"id": d.id, "name": npc.name, "at": list(cell), "character": character_to_dict(d.character, catalogue),
@@ -399,7 +429,7 @@ def summary(session: BattleSession, name: str) -> dict[str, Any]:
 
 # Overrides that are the tracker's bookkeeping, not a GM's hand on the fight: kept in the GM's log,
 # never in the players' recap nor counted as an override.
-TRACKER_KEYS = frozenset({"initiative", "initiative value", "controller", "joins"})
+TRACKER_KEYS = frozenset({"initiative", "initiative value", "controller", "joins", "hold", "re-enter"})
 BOOKKEEPING = frozenset({"carried from the last fight", "a fight without a map", "a GM-played NPC", "revealed"})
 
 

@@ -7,20 +7,24 @@ read is a `ValueError` with the reason; nothing is changed then.
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import attrs
 
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.characters import load_character
 from horizon_tui.content.models import Ability, Character
 from horizon_tui.content.ruleset import Experience, Ruleset
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
+from horizon_tui.errors import DataError
 from horizon_tui.campaign.model import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Campaign, Member, Npc
 from horizon_tui.rules.character import build
 from horizon_tui.rules.checks import (DialogueRoll, dialogue_check, dialogue_limit_refusal, dialogue_success_chance,
                                       settlement_reaction)
 from horizon_tui.rules.progression import affordable_points
+from horizon_tui.rules.rating import guide_xp
 from horizon_tui.rules.reward import equal_shares
 
 # --- party ----------------------------------------------------------------------------------------
@@ -31,6 +35,41 @@ def add_member(campaign: Campaign, character: Character, source: str = "") -> Ca
         raise ValueError(f"{character.name} is already in the party")
     campaign = attrs.evolve(campaign, party=(*campaign.party, Member(character, source)))
     return campaign.logged("party", f"{character.name} joins the party", character=character.name)
+
+
+def read_characters(campaign: Campaign, paths: list[Path], catalogue: Catalogue
+                    ) -> tuple[list[tuple[Character, str]], list[str]]:
+    """Several character files read to join the party at once: those that read (character,
+    source), and a line per file that doesn't (its file and why: the reading's first problem,
+    a file that can't be opened, a name in the party already or twice among these). Nothing
+    raises: one bad file never stops the others."""
+    read: list[tuple[Character, str]] = []
+    problems: list[str] = []
+    names = {m.name for m in campaign.party}
+    for path in paths:
+        try:
+            character = load_character(path, catalogue)
+        except DataError as exc:
+            problems.append(str(exc.problems[0]))
+            continue
+        except (OSError, UnicodeError, ValueError) as exc:
+            problems.append(f"{path.name}: {getattr(exc, 'strerror', None) or exc}")
+            continue
+        if character.name in names:
+            problems.append(f"{path.name}: {character.name} is in the party already")
+            continue
+        names.add(character.name)
+        read.append((character, str(path)))
+    return read, problems
+
+
+def add_members(campaign: Campaign, joining: list[tuple[Character, str]]) -> Campaign:
+    """Several characters join the party in one action (one undo takes them all back)."""
+    if not joining:
+        raise ValueError("no character to add")
+    for character, source in joining:
+        campaign = add_member(campaign, character, source)
+    return campaign
 
 
 def remove_member(campaign: Campaign, name: str) -> Campaign:
@@ -284,6 +323,23 @@ def split_xp(total: int, names: list[str]) -> dict[str, int]:
     """R-14 [H]: shared equally among the party's characters, as the battle's reward is
     (rules.reward.equal_shares; what doesn't divide is lost)."""
     return equal_shares(total, names)
+
+
+def award_suggestion(fallen: list[tuple[str, int, int]], standing: list[str], catalogue_xp: dict[int, list[int]],
+                     rules: Ruleset) -> tuple[dict[str, int], list[str]]:
+    """The award offered after a fight whose R-14 shares are all 0: `fallen` (name, level, XP)
+    are the defeated foes; those worth 0 XP (an NPC's default) are valued by `guide_xp`, and the
+    total shared by the party members `standing` (R-14). The shares and a line per foe valued."""
+
+    notes, total = [], 0
+    for name, level, xp in fallen:
+        if xp:
+            total += xp
+            continue
+        worth = guide_xp(level, catalogue_xp, rules)  # R-4's guide (rules.rating)
+        total += worth
+        notes.append(f"{name} (level {level}) gave 0 XP; R-4's guide puts it at {worth} XP")
+    return split_xp(total, standing), notes
 
 
 def award_xp(campaign: Campaign, amounts: dict[str, int], reason: str = "", limit: int | None = None) -> Campaign:

@@ -1,6 +1,6 @@
-"""The session log as Markdown, twice: the players' recap (the day's conversations with what was
-said, settlement reactions, battles and their results, rests, experience, level-ups and new
-abilities) and the GM's full log (every entry, with the numbers behind it).
+"""The session log as Markdown, twice: the players' recap (the day told in order: conversations
+with what was said, settlement reactions, battles and their results, rests, experience,
+level-ups and new abilities) and the GM's full log (every entry, with the numbers behind it).
 
 The recap leaves out the GM's side of the screen: overrides, the tracker's bookkeeping, the GM's
 dice rolls, NPC statistics (their willpower, the totals and odds of a check against them), NPC
@@ -16,16 +16,11 @@ from horizon_tui.campaign.model import Campaign, LogEntry
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.storage.atomic import atomic_write
 
-SECTIONS = (
-    ("Conversations", ("check",)),
-    ("Settlement reactions", ("reaction",)),
-    ("Battles", ("battle",)),
-    ("Rests", ("rest",)),
-    ("Experience", ("xp",)),
-    ("Level-ups", ("level_up", "points")),
-    ("New abilities", ("ability",)),
-    ("The party", ("party",)),
-)
+# What the players' recap tells, in the order it happened (the rest is the GM's side: dice, NPC
+# edits, rules, notes). A heading above a run of entries of one kind keeps the story easy to scan.
+RECAP_KINDS = {"check": "Conversation", "reaction": "Settlement reactions", "battle": "Battle", "rest": "Rest",
+               "xp": "Experience", "level_up": "Level-ups", "points": "Level-ups", "ability": "New abilities",
+               "party": "The party"}
 
 
 def _escape(text: str) -> str:
@@ -57,7 +52,7 @@ def _num(value) -> str:
     return "?" if value is None else f"{float(value):g}"
 
 
-def _battle(entry: LogEntry) -> list[str]:
+def _battle(entry: LogEntry, campaign: Campaign | None = None) -> list[str]:
     d = entry.data
     won = {"party": "the party wins", "enemies": "the enemies win", "draw": "a draw"}.get(d.get("winner"), "unfinished")
     from horizon_tui.campaign.battles import rounds_text
@@ -73,7 +68,9 @@ def _battle(entry: LogEntry) -> list[str]:
         lines.append(f"- Joined mid-fight: {', '.join(d['joined'])}")
     if d.get("revived"):
         lines.append(f"- Back on their feet: {', '.join(d['revived'])}")
-    xp = d.get("xp") or {}
+    # the party's XP: an allied NPC's share is the GM's bookkeeping (it keeps it, campaign.battles)
+    xp = {name: n for name, n in (d.get("xp") or {}).items()
+          if campaign is None or campaign.member(name) is not None or campaign.npc(name) is None}
     if xp:
         lines.append("- XP earned (R-14): " + ", ".join(f"{name} {n}" for name, n in xp.items()))
     for ruling in d.get("free_actions") or []:
@@ -90,26 +87,27 @@ def _without_odds(ruling: str) -> str:
 
 
 def day_markdown(campaign: Campaign, day: int) -> list[str]:
-    entries = campaign.lines_of(day)
+    """One day of the recap, told in the order it happened: a conversation, then the fight it led
+    to, the XP and the level-up after it (a heading starts each run of one kind)."""
+    entries = [e for e in campaign.lines_of(day) if e.kind in RECAP_KINDS]
     lines = [f"## Day {day}", ""]
-    empty = True
-    for title, kinds in SECTIONS:
-        chosen = [e for e in entries if e.kind in kinds]
-        if not chosen:
-            continue
-        empty = False
-        lines += [f"### {title}" if title != "Battles" else "### Battles", ""]
-        for entry in chosen:
-            if entry.kind == "check":
-                lines += _check(entry)
-            elif entry.kind == "battle":
-                lines += [line.replace("### ", "#### ", 1) if line.startswith("### ") else line for line in _battle(entry)]
+    if not entries:
+        return [*lines, "Nothing recorded.", ""]
+    heading = None
+    for entry in entries:
+        if entry.kind == "battle":
+            if lines[-1]:
                 lines.append("")
-            else:
-                lines.append(f"- {_escape(entry.text)}")
-        lines.append("")
-    if empty:
-        lines += ["Nothing recorded.", ""]
+            lines += [*_battle(entry, campaign), ""]
+            heading = None
+            continue
+        if RECAP_KINDS[entry.kind] != heading:
+            heading = RECAP_KINDS[entry.kind]
+            if lines[-1]:
+                lines.append("")
+            lines += [f"### {heading}", ""]
+        lines += _check(entry) if entry.kind == "check" else [f"- {_escape(entry.text)}"]
+    lines.append("")
     return lines
 
 

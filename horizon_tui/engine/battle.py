@@ -74,6 +74,9 @@ class Battle:
     # someone falls, flees, joins or changes sides (`set_presence`, `set_team`).
     sides: dict[str, dict[str, Entity]] = attrs.field(factory=dict)
     forced: dict[str, bool] = attrs.field(factory=dict)  # a GM-forced result for a combatant's next check
+    # a turn the GM held after it began (overrides.Hold): combatant id → the round; taken up again
+    # when it re-enters that round, without beginning twice (its effects ticked once)
+    held_turns: dict[str, int] = attrs.field(factory=dict)
     ai_profiles: AiProfiles | None = None  # data/ai.toml, what the AI plays (engine.ai)
     memo: dict[Any, Any] = attrs.field(factory=dict, repr=False)  # derived data the AI reuses, never state
     placements: int = 0  # how many times anyone was placed: sight can't change without it (turns.update_sight)

@@ -99,7 +99,9 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
         case ev.Fled():
             return f"{n(event.target)} flees the battlefield."
         case ev.Override():
-            return f"GM: {event.what} on {n(event.target)}{' — ' + event.reason if event.reason else ''}."
+            # a tracker act carries what it changed, "2nd → 4th" (engine.overrides): the log says it
+            change = f" ({event.value})" if isinstance(event.value, str) and " → " in event.value else ""
+            return f"GM: {event.what} on {n(event.target)}{change}{' — ' + event.reason if event.reason else ''}."
         case ev.Result():
             won = {"party": "The party wins", "enemies": "The enemies win", "draw": "The battle ends in a draw"}[event.winner]
             xp = ", ".join(f"{k} +{v} XP" for k, v in event.xp.items())

@@ -15,11 +15,36 @@ from horizon_tui.content.models import EFFECTS, Difficulty
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.actions import Impossible, Outcome, Success
 from horizon_tui.engine.battle import Battle, cid, comp, effects, gear, hp, ident, is_active, put
-from horizon_tui.engine.components import Charges, Controller, Cooldowns, Health, Presence
-from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect, restore_health
-from horizon_tui.engine.turns import check_end, free_cell_near, update_sight
+from horizon_tui.engine.components import Charges, Controller, Cooldowns, Health, Presence, TurnState
+from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect, expire_turn_effects, restore_health
+from horizon_tui.engine.turns import advance, check_end, free_cell_near, update_sight
 
 CONTROLLERS = ("player", "ai", "gm")
+CONTROLLER_NAMES = {"player": "player", "gm": "GM", "ai": "AI"}
+
+
+def place_text(position: int) -> str:
+    """A place in the turn order, 0 first: "1st", "2nd", "3rd", "11th"."""
+    n = position + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def acted_this_round(battle: Battle) -> set[str]:
+    """Who has begun a turn this round: the `turn` events since the last `round` event."""
+    acted: set[str] = set()
+    for event in reversed(battle.log):
+        if isinstance(event, ev.RoundStart):
+            break
+        if isinstance(event, ev.Turn):
+            acted.add(event.actor)
+    return acted
+
+
+def held(battle: Battle) -> list[str]:
+    """Those the GM holds out of the turn order (`Hold`), on the battlefield, in spawn order."""
+    order = set(battle.order)
+    return [combatant_id for combatant_id in battle.active if combatant_id not in order]
 
 
 def _start(battle: Battle, target: str, what: str, value, reason: str) -> int | Impossible:
@@ -51,14 +76,18 @@ class SetHealth:
         start = _start(battle, self.target, "set health", self.hp, self.reason)
         if isinstance(start, Impossible):
             return start
-        current = hp(e)
-        wanted = min(self.hp, current.max_hp)
-        if wanted < current.hp:
-            deal_damage(battle, e, current.hp - wanted, "gm")
-        elif wanted > current.hp:
-            restore_health(battle, e, wanted - current.hp, "gm")
-        check_end(battle)
+        _health_to(battle, e, min(self.hp, hp(e).max_hp))
         return Success(battle.log[start:])
+
+
+def _health_to(battle: Battle, e, wanted: int) -> None:
+    """Health set by the GM: taken as damage (temporary health first) or restored."""
+    current = hp(e)
+    if wanted < current.hp:
+        deal_damage(battle, e, current.hp - wanted, "gm")
+    elif wanted > current.hp:
+        restore_health(battle, e, wanted - current.hp, "gm")
+    check_end(battle)
 
 
 @attrs.frozen
@@ -228,10 +257,14 @@ class SetController:
     def __call__(self, battle: Battle) -> Outcome:
         if self.kind not in CONTROLLERS:
             return Impossible(f"a controller is one of {', '.join(CONTROLLERS)}")
-        start = _start(battle, self.target, "controller", self.kind, self.reason)
+        e = battle.by_id.get(self.target)
+        was = comp(e, Controller).kind if e is not None else None
+        if was == self.kind:
+            return Impossible(f"{ident(e).name} is played by the {CONTROLLER_NAMES[self.kind]} already")
+        start = _start(battle, self.target, "controller",
+                       f"{CONTROLLER_NAMES.get(was, was)} → {CONTROLLER_NAMES[self.kind]}", self.reason)
         if isinstance(start, Impossible):
             return start
-        e = battle[self.target]
         e.components[Controller] = attrs.evolve(comp(e, Controller), kind=self.kind)
         return Success(battle.log[start:])
 
@@ -251,16 +284,114 @@ class Reorder:
         if self.target not in battle.order:
             return Impossible(f"{self.target!r} is not in the turn order")
         position = max(0, min(self.position, len(battle.order) - 1))
-        if battle.order.index(self.target) == position:
+        was = battle.order.index(self.target)
+        if was == position:
             return Impossible("it is already there")
         start = len(battle.log)
         current = battle.order[battle.index] if 0 <= battle.index < len(battle.order) else None
-        battle.emit(ev.Override, target=self.target, what="initiative", value=position + 1, reason=self.reason)
+        battle.emit(ev.Override, target=self.target, what="initiative",
+                    value=f"{place_text(was)} → {place_text(position)}", reason=self.reason)
         order = [c for c in battle.order if c != self.target]
         order.insert(position, self.target)
         battle.order = order
         if current is not None:
             battle.index = order.index(current)
+        return Success(battle.log[start:])
+
+
+@attrs.frozen
+class Hold:
+    """The GM holds a combatant out of the turn order until `ReEnter` puts it back anywhere (a
+    delay, as Foundry's tracker and Improved Initiative allow): the one whose turn it is, before
+    it acts (the turn passes on; when it re-enters this round its turn is taken up as it was left,
+    its effects not ticked twice, `turns.begin_turn`), or one still waiting for its turn."""
+
+    target: str
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        if battle.over:
+            return Impossible("the battle is over")
+        e = battle.by_id.get(self.target)
+        if e is None or self.target not in battle.order:
+            return Impossible(f"{self.target!r} is not in the turn order")
+        name = ident(e).name
+        if not is_active(e):
+            return Impossible(f"{name} is out of the battle")
+        current = battle.current is e
+        if current and comp(e, TurnState).acted:
+            return Impossible(f"{name} has acted this turn: end the turn (.)")
+        if not current and self.target in acted_this_round(battle):
+            return Impossible(f"{name} has had its turn this round: {{ and }} move it in the order")
+        position = battle.order.index(self.target)
+        start = len(battle.log)
+        battle.emit(ev.Override, target=self.target, what="hold", value=f"{place_text(position)} → held",
+                    reason=self.reason)
+        battle.order.remove(self.target)
+        if current:
+            battle.held_turns[self.target] = battle.round
+            battle.index = position - 1  # the one before: `advance` begins the one after it
+            advance(battle, count_off=False)
+        elif position < battle.index:
+            battle.index -= 1
+        return Success(battle.log[start:])
+
+
+@attrs.frozen
+class ReEnter:
+    """A held combatant (`Hold`) back in the turn order at `position` (0 first; the combatant
+    whose turn it is keeps it). Right after the current turn it acts next; before it, it acts
+    there from the next round on (a turn held this round is then counted off, as it ends)."""
+
+    target: str
+    position: int
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        if battle.over:
+            return Impossible("the battle is over")
+        e = battle.by_id.get(self.target)
+        if e is None or self.target in battle.order or not is_active(e):
+            return Impossible(f"{ident(e).name if e is not None else self.target} is not held")
+        position = max(0, min(self.position, len(battle.order)))
+        start = len(battle.log)
+        battle.emit(ev.Override, target=self.target, what="re-enter", value=f"held → {place_text(position)}",
+                    reason=self.reason)
+        battle.order.insert(position, self.target)
+        comes_this_round = position > battle.index
+        if position <= battle.index:
+            battle.index += 1
+        if self.target in battle.held_turns and (battle.held_turns[self.target] != battle.round
+                                                 or not comes_this_round):
+            del battle.held_turns[self.target]
+            expire_turn_effects(battle, e)  # R-10: the held turn ends unused, and is counted off
+        return Success(battle.log[start:])
+
+
+@attrs.frozen
+class AdjustHealth:
+    """Health up or down by a step, from the tracker's row (+/−): a change of the number as the
+    GM reads it, logged from → to. Not a hit (no armour, R-9) and never below 0 nor over its
+    maximum; a fallen combatant is brought back only by `Revive`."""
+
+    target: str
+    step: int
+    reason: str = ""
+
+    def __call__(self, battle: Battle) -> Outcome:
+        e = battle.by_id.get(self.target)
+        if e is None:
+            return Impossible(f"no combatant {self.target!r}")
+        if comp(e, Presence) is not Presence.active:
+            return Impossible(f"{ident(e).name} is {comp(e, Presence).value}: revive it instead (v)")
+        current = hp(e)
+        wanted = max(0, min(current.max_hp, current.hp + self.step))
+        if wanted == current.hp:
+            return Impossible(f"{ident(e).name}'s health is {current.hp}/{current.max_hp} already")
+        start = _start(battle, self.target, "health", f"{current.hp} → {wanted}", self.reason)
+        if isinstance(start, Impossible):
+            return start
+        _health_to(battle, e, wanted)
         return Success(battle.log[start:])
 
 
@@ -543,7 +674,8 @@ OVERRIDE_TYPES: dict[str, type] = {
     cls.__name__: cls
     for cls in (SetHealth, AddEffect, RemoveEffect, SetCharges, ResetCooldown, ForceCheck, Teleport,
                 SetController, Reorder, Damage, Heal, Revive, Withdraw, Reinforce, SetInitiative, SetCooldown,
-                GrantTempHealth, StartHealth)
+                GrantTempHealth, StartHealth, Hold, ReEnter, AdjustHealth)
 }
 
-__all__ = [*OVERRIDE_TYPES, "OVERRIDE_TYPES", "CONTROLLERS", "Health"]
+__all__ = [*OVERRIDE_TYPES, "OVERRIDE_TYPES", "CONTROLLERS", "CONTROLLER_NAMES", "Health", "acted_this_round",
+           "held", "place_text"]

@@ -132,13 +132,16 @@ def start(battle: Battle) -> None:
     advance(battle)
 
 
-def advance(battle: Battle) -> None:
+def advance(battle: Battle, *, count_off: bool = True) -> None:
     """End the current turn and begin the next combatant's, skipping those out of the battle.
-    Turns that run themselves (stunned, getting up) pass straight on."""
+    Turns that run themselves (stunned, getting up) pass straight on. `count_off=False`: the turn
+    ending is not counted off (a GM's `overrides.Hold`: it is taken up again later)."""
     table = battle.registry._components_by_entity  # noqa: SLF001 - `is_active`, `effects`, inlined
     while True:
         ending = battle.current
-        if ending is not None and table[ending][Presence] is Presence.active and table[ending][Effects].active:
+        if not count_off:
+            count_off = True  # only the held turn; those passed over after it end as any turn
+        elif ending is not None and table[ending][Presence] is Presence.active and table[ending][Effects].active:
             expire_turn_effects(battle, ending)  # R-10: the covered turn is counted off
         if check_end(battle) or not battle.order:
             return
@@ -163,6 +166,11 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
     already ended by itself (stunned, getting up, fallen to bleeding)."""
     held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
     state = held[TurnState]
+    if battle.held_turns and battle.held_turns.pop(e.uid, None) == battle.round:
+        # a turn the GM held (overrides.Hold) taken up again: it goes on as it was left, not begun twice
+        battle.emit(ev.Turn, actor=e.uid, movement=state.movement_left)
+        update_sight(battle, e)
+        return True
     budget = movement_budget(battle, e)
     put(e, TurnState, TurnState(state.own_turns + 1, budget, False))
     battle.emit(ev.Turn, actor=e.uid, movement=budget)

@@ -32,3 +32,19 @@ def recommended_level(enemy_points: Iterable[int], party_size: int, rules: Rules
     each = Fraction(sum(enemy_points), party_size)
     level = c.starting_level + (each - c.starting_points) / e.points_per_level
     return max(1, whole(level))
+
+
+def guide_xp(level: int, catalogue_xp: dict[int, list[int]], rules: Ruleset) -> int:
+    """What defeating a level-`level` foe the data gives no XP (an NPC's default 0) is worth, as a
+    suggestion: R-4's guide gives a level-L enemy about `rating.guide_points(L)` attribute points,
+    so it is worth what the catalogue's enemies of the same guide points are worth (their median
+    XP, `catalogue_xp`: level → XP values), scaled by the points' ratio squared from the nearest
+    level the catalogue has when it has none of that level. 0 when the catalogue has no XP at all."""
+    levels = {lvl: sorted(values) for lvl, values in catalogue_xp.items() if values}
+    if not levels:
+        return 0
+    nearest = min(levels, key=lambda lvl: (abs(lvl - level), lvl))
+    values = levels[nearest]
+    median = values[len(values) // 2]
+    ratio = Fraction(guide_points(level, rules), guide_points(nearest, rules))
+    return max(0, round(median * ratio * ratio))

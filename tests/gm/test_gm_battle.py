@@ -118,16 +118,18 @@ async def test_the_tracker_reorders_delays_and_readies_by_keys_and_a_battle_resu
         assert current < len(order) - 2, "the test needs two combatants still to act"
         waiting = order[current + 1]
         screen.selected = waiting
-        await pilot.press("d")  # delay: one place later
-        assert battle.order.index(waiting) == current + 2
-        await pilot.press("e")  # ready: right after the current turn
+        await pilot.press("d")  # hold: out of the order until brought back
+        assert waiting not in battle.order and battle.index == current
+        await pilot.press("d")  # back in, right after the current turn
         assert battle.order.index(waiting) == current + 1
         await pilot.press("right_curly_bracket")  # } one place later by hand
         assert battle.order.index(waiting) == current + 2
+        await pilot.press("e")  # ready: right after the current turn
+        assert battle.order.index(waiting) == current + 1
         screen.selected = order[current]
-        await pilot.press("d")  # its turn has begun
-        assert "its turn has begun" in screen.prompt
-        assert [e.what for e in battle.log if e.type == "override"] == ["initiative"] * 3
+        await pilot.press("e")  # it is acting: nothing to ready
+        assert "it is acting now" in screen.prompt
+        assert [e.what for e in battle.log if e.type == "override"] == ["hold", "re-enter", "initiative", "initiative"]
         expected = list(battle.order)
         await pilot.press("q")
         await pilot.press("enter")  # leave for now
@@ -138,7 +140,7 @@ async def test_the_tracker_reorders_delays_and_readies_by_keys_and_a_battle_resu
         await pilot.pause()
         resumed = app.screen
         assert isinstance(resumed, GMBattleScreen) and resumed.battle.order == expected
-        await pilot.press("ctrl+z", "ctrl+z", "ctrl+z")
+        await pilot.press("ctrl+z", "ctrl+z", "ctrl+z", "ctrl+z")
         await pilot.pause()
         assert app.screen.battle.order == order
         await pilot.press("ctrl+z")  # the battle's start

@@ -12,9 +12,9 @@ from tests.gm.conftest import current
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
+from horizon_tui.ui.gm.screens.importing import ImportScreen
 from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
 from horizon_tui.ui.player.screens.level_up import LevelUpScreen
-from horizon_tui.ui.player.screens.load import LoadScreen
 from horizon_tui.ui.player.screens.sheet import SheetScreen
 
 SIZE = (120, 40)
@@ -34,15 +34,17 @@ async def test_a_first_start_makes_a_campaign_and_imports_a_saved_character(save
         assert isinstance(app.screen, DashboardScreen)
         assert app.screen.query_one("#party", DataTable).border_title == "Party"
         await pilot.press("i")
-        assert isinstance(app.screen, LoadScreen)
-        await pilot.press("enter")  # the newest save
+        assert isinstance(app.screen, ImportScreen)
+        await pilot.press("space", "ctrl+s")  # the newest save, ticked and imported
         await pilot.pause()
-        assert isinstance(app.screen, SheetScreen)
-        name = app.session.character.name
-        assert "lantern-road" in shown(app.screen, "#sheet-path")
+        name = app.campaign.party[0].name
         await pilot.press("escape")
         assert isinstance(app.screen, DashboardScreen)
         assert app.screen.query_one("#party", DataTable).row_count == 1
+        await pilot.press("enter")  # its sheet, the campaign's copy
+        assert isinstance(app.screen, SheetScreen)
+        assert "lantern-road" in shown(app.screen, "#sheet-path")
+        await pilot.press("escape")
         await pilot.press("o", "n", *"Coast", "enter")  # a second campaign, side by side
         await pilot.pause()
         assert isinstance(app.screen, DashboardScreen) and app.campaign.name == "Coast"

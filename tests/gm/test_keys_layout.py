@@ -3,6 +3,8 @@ fire from it); ctrl+u on the XP screen levels up even from its XP field; 80×24 
 
 from __future__ import annotations
 
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+
 from textual.widgets import Input, Select
 
 from horizon_tui.ui.gm.app import create_gm_app
@@ -45,6 +47,9 @@ async def test_ctrl_u_on_the_xp_screen_levels_up_even_from_the_xp_field(session,
         field = app.screen.query_one("#xp-amount", Input)
         assert app.focused is field
         await pilot.press(*"120", "ctrl+u")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and "120 XP" in app.screen.question  # typed, not awarded
+        await pilot.press("y")
         await pilot.pause()
         assert isinstance(app.screen, LevelUpScreen)
 

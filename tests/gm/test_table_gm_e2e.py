@@ -138,7 +138,8 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                     assert campaign.carried["Iriel"]["hp"] == max(0, hp(iriel).hp) < hp(iriel).max_hp
                     assert campaign.carried == {n: s for n, s in carry.capture(gm_screen.battle).items()}
                     recap = session_markdown(campaign)
-                    assert "Battle" in recap and "roof falls in" not in recap  # the recap has no overrides
+                    # the fight in the recap under its own name; no overrides there
+                    assert "— the party wins after" in recap and "roof falls in" not in recap
                     # alice's screen shows the result with the R-14 shares.
                     footer = str(player_app.screen.query_one("#summary-footer").render())
                     standing = {n: x for n, x in result.xp.items() if x}

@@ -50,9 +50,14 @@ class GMApp(HorizonApp):
     TITLE = "Horizon GM"
     PLAYER_FILES = False  # a campaign's characters: the GM tool's own import
     COMMANDS = HorizonApp.COMMANDS
+    # below 80 columns (60×20 is the smallest the GM tool is laid out for, gm.tcss) the screens
+    # carry the class "-narrow": side panels give way to what the GM works on
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-normal")]
     BINDINGS = [
         Binding("ctrl+z", "undo", "Undo", id="gm.undo", tooltip="Take back the last GM action"),
-        Binding("r", "dice", "Dice", id="gm.dice", tooltip="The dice roller, with its history"),
+        # r on the dashboard; from any screen f5 (a letter here fired from every table and list: a
+        # stray r on the XP screen opened the dice)
+        Binding("f5", "dice", "Dice", id="gm.dice", show=False, tooltip="The dice roller, with its history"),
     ]
 
     def __init__(self, store: CampaignStore, *, campaign: str | None = None):
@@ -63,6 +68,7 @@ class GMApp(HorizonApp):
         super().__init__(store.saves_dir, store.catalogue)
         self._campaign_name = campaign
         self.enemy_defs = None
+        self._forget_confirmed = False  # the GM said to forget the forms' work: the action goes on
 
     # --- what the player app's screens read -----------------------------------------------
 
@@ -236,20 +242,69 @@ class GMApp(HorizonApp):
         if not isinstance(self.screen, CampaignsScreen):
             self.push_screen(CampaignsScreen())
 
+    def asked_first(self, again: Callable[[], object], closing: list | None = None) -> bool:
+        """Before an action that closes screens (`closing`; default every screen over the
+        dashboard, as the palette's Main menu does): True when one of them holds work not saved
+        (its `unsaved_work()`) and the GM is being asked; `again` runs if they say to forget it."""
+        if self._forget_confirmed:
+            self._forget_confirmed = False
+            return False
+        closing = self.screen_stack[1:] if closing is None else closing
+        unsaved = [what for screen in closing if (what := unsaved_work(screen))]
+        if not unsaved:
+            return False
+
+        def answer(forget: bool | None) -> None:
+            if forget:
+                self._forget_confirmed = True
+                self.call_later(again)
+
+        self.push_screen(ConfirmDialog(f"Leave and forget {' and '.join(unsaved)}?", yes="Forget it", no="Stay",
+                                       title="Not saved"), answer)
+        return True
+
+    def _closed_by_character_screen(self, name: str) -> list:
+        """The screens the player app's `_character_screen(name)` (or its sheet action) pops: those
+        over the sheet for the sheet; every one over the dashboard when no sheet is open."""
+        from horizon_tui.ui.player.screens.sheet import SheetScreen
+
+        stack = self.screen_stack
+        sheet = next((index for index, screen in enumerate(stack) if isinstance(screen, SheetScreen)), None)
+        if name == "sheet":
+            return stack[sheet + 1:] if sheet is not None else []
+        return [] if sheet is not None else stack[1:]
+
     def action_main_menu(self) -> None:
-        self._to_menu()
+        if not self.asked_first(self.action_main_menu):
+            self._to_menu()
+
+    def action_sheet(self) -> None:
+        if not self.asked_first(self.action_sheet, self._closed_by_character_screen("sheet")):
+            super().action_sheet()
+
+    def action_level_up(self) -> None:
+        if not self.asked_first(self.action_level_up, self._closed_by_character_screen("level_up")):
+            super().action_level_up()
+
+    def action_abilities(self) -> None:
+        if not self.asked_first(self.action_abilities, self._closed_by_character_screen("abilities")):
+            super().action_abilities()
+
+    def action_loadout(self) -> None:
+        if not self.asked_first(self.action_loadout, self._closed_by_character_screen("loadout")):
+            super().action_loadout()
 
     def action_new_character(self) -> None:
         from horizon_tui.ui.player.screens.wizard import CreationWizard
 
-        if self._need_campaign():
+        if self._need_campaign() and not self.asked_first(self.action_new_character):
             self._to_menu()
             self.push_screen(CreationWizard())
 
     def action_load_character(self) -> None:
         from horizon_tui.ui.player.screens.load import LoadScreen
 
-        if self._need_campaign():
+        if self._need_campaign() and not self.asked_first(self.action_load_character):
             self._to_menu()
             self.push_screen(LoadScreen())
 
@@ -284,6 +339,8 @@ class GMApp(HorizonApp):
         from horizon_tui.ui.player.screens.sheet import SheetScreen
 
         if self.campaign is None or self.campaign.member(name) is None:
+            return
+        if self.asked_first(lambda: self.open_member(name, then)):
             return
         self._member = name
         self._to_menu()
@@ -380,7 +437,7 @@ class GMApp(HorizonApp):
         if isinstance(self.screen, ModalScreen):
             self.notify("Close this dialog first (esc), then ctrl+z", timeout=3)
             return
-        unsaved = unsaved_work(self.screen)
+        unsaved = None if getattr(self.screen, "UNDO_KEEPS_WORK", False) else unsaved_work(self.screen)
         if unsaved is not None:  # undo would close the form (or drop its draft) and step back behind it
             self.notify(f"ctrl+z takes back the campaign's last action: first save or leave {unsaved} "
                         "(ctrl+s, esc)", title="Not undone", severity="warning", timeout=6)

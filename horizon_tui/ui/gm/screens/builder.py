@@ -18,8 +18,9 @@ from horizon_tui.engine import mapgen
 from horizon_tui.errors import DataError
 from horizon_tui.campaign import encounter_file as ef
 from horizon_tui.ui.gm.screens.tracker import whole_in
-from horizon_tui.ui.gm.screens.widgets import Dropdown
+from horizon_tui.ui.gm.screens.widgets import Dropdown, leave_asking
 from horizon_tui.rules.numbers import percent_text
+from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.play.forms import name_length
 
@@ -34,6 +35,7 @@ class EncounterBuilderScreen(Screen):
     TITLE = "Build an encounter"
     AUTO_FOCUS = "#build-catalogue"
     GM_SCREEN = True
+    UNDO_KEEPS_WORK = True  # what is typed here stays through ctrl+z (`GMApp.action_undo`)
     BINDINGS = [
         Binding("enter", "add", "Add one", id="build.add", show=False),
         Binding("plus,equals_sign", "add", "+1", id="build.plus", key_display="+"),
@@ -43,21 +45,22 @@ class EncounterBuilderScreen(Screen):
         Binding("ctrl+e", "simulate", "Win chance", id="build.simulate", priority=True,  # over Input's "end"
                 tooltip="Simulate this party against it (the AI plays both sides)"),
         Binding("ctrl+s", "save", "Save file", id="build.save"),
-        Binding("escape", "app.pop_screen", "Back", id="build.back"),
+        Binding("escape", "back", "Back", id="build.back"),
     ]
 
     def __init__(self) -> None:
         super().__init__(id="gm-build")
         self.draft = ef.Draft()
+        self.saved_draft: ef.Draft | None = None  # as first read from the form, then as last saved
         self.setup = None
         self.estimate_text = Text("ctrl+e: the win chance for this party", style="dim")
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Horizontal():
-            yield DataTable(id="build-catalogue", cursor_type="row", zebra_stripes=True)
+            yield RowList(id="build-catalogue", cursor_type="row", zebra_stripes=True)
             with Vertical(id="build-side"):
-                yield DataTable(id="build-groups", cursor_type="row")
+                yield RowList(id="build-groups", cursor_type="row")
                 with Grid(classes="form", id="build-form"):
                     yield Label("Name")
                     yield Input(self.draft.name, id="build-name", compact=True, max_length=name_length())
@@ -281,4 +284,17 @@ class EncounterBuilderScreen(Screen):
             self.app.bell()
             self.notify(str(exc.problems[0]) if isinstance(exc, DataError) else str(exc), severity="error")
             return
+        self.saved_draft = self.draft
         self.notify(str(path), title="Encounter saved", timeout=6)
+
+    # --- leaving ------------------------------------------------------------------------------
+
+    def unsaved_work(self) -> str | None:
+        """The encounter as built differs from the one last saved (or from a new one)."""
+        problem = self._read_form()
+        if problem is None and self.draft == (self.saved_draft or ef.Draft()):
+            return None
+        return f"the encounter {self.draft.name!r} (not saved to a file: ctrl+s saves it)"
+
+    def action_back(self) -> None:
+        leave_asking(self, self.app.pop_screen, "Build an encounter")

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from horizon_tui.campaign.campaign_files import CampaignEntry
 from horizon_tui.errors import HorizonError
+from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.play.forms import name_length
 
@@ -32,7 +33,7 @@ class CampaignsScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Vertical(id="campaigns-box", classes="panel"):
-            yield DataTable(id="campaigns", cursor_type="row", zebra_stripes=True)
+            yield RowList(id="campaigns", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="new-campaign", classes="panel"):
             yield Label("New campaign ")
             yield Input(placeholder="a name, then enter", id="campaign-name", compact=True, max_length=name_length())
@@ -75,7 +76,7 @@ class CampaignsScreen(Screen):
             else:
                 self.app.notify(entry.problem, severity="error")
             return
-        self.app.open_campaign(entry.slug)
+        self._open(entry.slug)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -85,7 +86,12 @@ class CampaignsScreen(Screen):
             self.app.bell()
             self.app.notify(str(exc), severity="warning")
             return
-        self.app.open_campaign(key)
+        self._open(key)
+
+    def _open(self, key: str) -> None:
+        """Opening a campaign closes every screen over the dashboard: a form's work is asked about."""
+        if not self.app.asked_first(lambda: self._open(key)):
+            self.app.open_campaign(key)
 
     def action_set_aside(self) -> None:
         """Move the highlighted damaged campaign to `damaged/`, after asking; never a good one."""

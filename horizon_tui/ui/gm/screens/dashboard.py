@@ -17,6 +17,7 @@ from horizon_tui.rules.character import build
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 PARTY_COLUMNS = ("Name", "Species", "Level", "Health", "XP", "Can buy", "Free act.", "Checks", "Notes")
@@ -46,7 +47,8 @@ class DashboardScreen(Screen):
         Binding("e", "open", "Sheet / edit", id="dash.edit"),
         Binding("n", "new_npc", "New NPC", id="dash.new_npc"),
         Binding("w", "app.new_character", "New character", id="dash.new_character"),
-        Binding("i", "app.load_character", "Import", id="dash.import", tooltip="Add a saved character to the party"),
+        Binding("i", "import_characters", "Import", id="dash.import",
+                tooltip="Characters into the party, several at once: saves, the examples, any file"),
         Binding("delete,backspace", "remove", "Remove", id="dash.remove"),
         Binding("c", "checks", "Checks", id="dash.checks", tooltip="Dialogue checks and settlement reactions"),
         Binding("b", "app.battle", "Battle", id="dash.battle"),
@@ -57,6 +59,7 @@ class DashboardScreen(Screen):
         Binding("t", "next_day", "Next day", id="dash.day"),
         Binding("s", "rest", "Rest", id="dash.rest", tooltip="A rest: health, effects (and charges) back"),
         Binding("l", "log", "Log", id="dash.log", tooltip="The session log and its Markdown export"),
+        Binding("r", "app.dice", "Dice", id="dash.dice", show=False, tooltip="The dice roller, with its history (f5 anywhere)"),
         Binding("o", "app.campaigns", "Campaigns", id="dash.campaigns"),
         Binding("q", "app.quit", "Quit", id="dash.quit", show=False),
     ]
@@ -70,8 +73,8 @@ class DashboardScreen(Screen):
         yield Static(id="gm-status", markup=False)
         with Horizontal(id="gm-rosters"):
             with Vertical(id="gm-tables"):
-                yield DataTable(id="party", cursor_type="row", zebra_stripes=True)
-                yield DataTable(id="npcs", cursor_type="row", zebra_stripes=True)
+                yield RowList(id="party", cursor_type="row", zebra_stripes=True)
+                yield RowList(id="npcs", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="gm-today", classes="panel"):
                 yield Static(id="gm-today-log")
         yield Static(KEYS, id="gm-keys", classes="hint", markup=False)
@@ -207,6 +210,11 @@ class DashboardScreen(Screen):
             self.app.open_member(name)
         else:
             self.edit_npc(name)
+
+    def action_import_characters(self) -> None:
+        from horizon_tui.ui.gm.screens.importing import ImportScreen
+
+        self.app.push_screen(ImportScreen())
 
     def action_new_npc(self) -> None:
         self.edit_npc(None)

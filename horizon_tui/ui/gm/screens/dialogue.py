@@ -10,12 +10,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static, TextArea
 
 from horizon_tui.campaign import changes
-from horizon_tui.ui.gm.screens.widgets import Dropdown
+from horizon_tui.ui.gm.screens.widgets import Dropdown, leave_asking
 from horizon_tui.ui.gm.screens.dialogs import reason_dialog
 from horizon_tui.rules.checks import DialogueRoll, dialogue_defence
 from horizon_tui.rules.numbers import one_decimal, percent_text
@@ -27,6 +27,7 @@ class DialogueScreen(Screen):
     TITLE = "Dialogue checks"
     AUTO_FOCUS = "#roleplay"
     GM_SCREEN = True
+    UNDO_KEEPS_WORK = True  # what is typed here stays through ctrl+z (`GMApp.action_undo`)
     BINDINGS = [
         Binding("ctrl+r", "roll", "Roll the check", id="talk.roll"),
         Binding("ctrl+t", "reactions", "Settlement reactions", id="talk.reactions",
@@ -34,7 +35,7 @@ class DialogueScreen(Screen):
         Binding("ctrl+up", "modifier(1)", "Modifier +1", id="talk.plus"),
         Binding("ctrl+down", "modifier(-1)", "Modifier −1", id="talk.minus"),
         Binding("ctrl+n", "next_day", "Next day", id="talk.day"),
-        Binding("escape", "app.pop_screen", "Back", id="talk.back"),
+        Binding("escape", "back", "Back", id="talk.back"),
     ]
 
     def __init__(self) -> None:
@@ -64,12 +65,12 @@ class DialogueScreen(Screen):
                     yield Input("0", id="talk-modifier", compact=True,
                                 placeholder=f"{dialogue.modifier_min}…{dialogue.modifier_max}")
                     yield Label("Settlement")
-                    yield Input("", id="talk-settlement", compact=True, placeholder="where (blank: nowhere special)")
+                    yield Input("", id="talk-settlement", compact=True, placeholder="blank: none")
                 yield Label("What the character says or does", classes="gm-label")
                 yield TextArea(id="roleplay")
                 yield Static(id="talk-odds", classes="panel")
                 yield Static(id="talk-result", classes="panel")
-            with Vertical(id="talk-side"):
+            with VerticalScroll(id="talk-side"):  # scrolled to the newest check after each roll
                 yield Static(id="talk-today", classes="panel")
         yield KeyBar()
 
@@ -175,6 +176,8 @@ class DialogueScreen(Screen):
         if not text:
             text.append(f"Day {campaign.day}: no checks yet.", style="dim")
         self.query_one("#talk-today", Static).update(text)
+        self.query_one("#talk-side", VerticalScroll).call_after_refresh(
+            self.query_one("#talk-side", VerticalScroll).scroll_end, animate=False)
         self.sub_title = f"day {campaign.day}"
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -184,6 +187,19 @@ class DialogueScreen(Screen):
         self._show_odds()
 
     # --- actions -----------------------------------------------------------------------------
+
+    def unsaved_work(self) -> str | None:
+        """What the character says, typed and not rolled, or a GM modifier set for the check."""
+        said = " ".join(self.query_one("#roleplay", TextArea).text.split())
+        modifier = self._value("modifier").strip()
+        if said:
+            return f"the words typed (“{said[:30]}{'…' if len(said) > 30 else ''}”)"
+        if modifier not in ("", "0"):
+            return f"the GM modifier {modifier}"
+        return None
+
+    def action_back(self) -> None:
+        leave_asking(self, self.app.pop_screen, "Dialogue")
 
     def action_modifier(self, step: int) -> None:
         d = self.app.rules.dialogue
@@ -230,6 +246,8 @@ class DialogueScreen(Screen):
             self.last = (plan, rolled[0])
             self.query_one("#roleplay", TextArea).clear()
             self.refresh_view()
+            form = self.query_one("#talk-form", VerticalScroll)  # the roll is the form's last panel:
+            form.call_after_refresh(form.scroll_end, animate=False)  # below the fold at 80×24, brought into view
 
     def action_reactions(self) -> None:
         place = self._value("settlement").strip()

@@ -17,6 +17,8 @@ from horizon_tui.errors import DataError
 from horizon_tui.campaign import battles
 from horizon_tui.play.forms import parse_optional_int
 from horizon_tui.play.library import EncounterEntry, encounters_dir, list_encounters
+from horizon_tui.ui.widgets.lists import RowList
+from horizon_tui.ui.gm.screens.widgets import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 
@@ -66,9 +68,9 @@ class EncounterPickerScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Horizontal():
-            yield DataTable(id="gm-encounters", cursor_type="row", zebra_stripes=True)
+            yield RowList(id="gm-encounters", cursor_type="row", zebra_stripes=True)
             with Vertical(id="gm-pick-side"):
-                yield SelectionList(id="gm-fighters")
+                yield CheckList(id="gm-fighters")
                 with Grid(classes="form"):
                     yield Label("Seed")
                     yield Input(id="gm-seed", compact=True, type="integer", placeholder="blank: the campaign's dice")

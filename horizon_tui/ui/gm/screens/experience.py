@@ -11,19 +11,22 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Select, Static
 
 from horizon_tui.campaign import changes
-from horizon_tui.ui.gm.screens.widgets import Dropdown
+from horizon_tui.ui.gm.screens.widgets import Dropdown, leave_asking
 from horizon_tui.rules.character import build
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.play.forms import parse_whole
+from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
-SPLITS = [("the party, shared equally (R-14)", "party"), ("one character", "one"), ("each share by hand", "hand")]
+# short enough for the dropdown's width at 60 columns (a long option wrapped over 3–5 lines)
+SPLITS = [("party, equal", "party"), ("one character", "one"), ("by hand", "hand")]
 
 
 class ExperienceScreen(Screen):
     TITLE = "Experience"
     AUTO_FOCUS = "#xp-amount"
     GM_SCREEN = True
+    UNDO_KEEPS_WORK = True  # what is typed here stays through ctrl+z (`GMApp.action_undo`)
     BINDINGS = [
         Binding("ctrl+s", "award", "Award XP", id="xp.award"),
         # priority: a focused XP field would otherwise take ctrl+u as "clear the line"
@@ -32,9 +35,10 @@ class ExperienceScreen(Screen):
         Binding("escape", "back", "Back", id="xp.back"),
     ]
 
-    def __init__(self, shares: dict[str, int] | None = None, reason: str = "", on_award=None) -> None:
+    def __init__(self, shares: dict[str, int] | None = None, reason: str = "", on_award=None, note: str = "") -> None:
         super().__init__(id="gm-xp")
         self.preset = shares
+        self.note = note  # how the offered shares were found (R-4's guide for a foe worth 0)
         self.reason = reason
         self.on_award = on_award  # told the shares awarded (a table tells its players)
         self.awarded = False  # the preset shares (a battle's R-14 award) were given
@@ -65,7 +69,7 @@ class ExperienceScreen(Screen):
                         yield Input(value, id=f"xp-hand-{index}", compact=True, type="integer")
                 yield Static(id="xp-preview", classes="panel")
             with Vertical(id="xp-side"):
-                yield DataTable(id="xp-buyers", cursor_type="row", zebra_stripes=True)
+                yield RowList(id="xp-buyers", cursor_type="row", zebra_stripes=True)
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -131,6 +135,8 @@ class ExperienceScreen(Screen):
             lost = total - sum(shares.values())
             if lost:
                 text.append(f"{lost} XP doesn't divide evenly and is lost (R-14)\n", style="dim")
+        if self.note and not self.awarded:
+            text.append(f"{self.note}\n", style="yellow")
         text.append("ctrl+s awards it", style="dim")
         preview.update(text)
 
@@ -160,31 +166,31 @@ class ExperienceScreen(Screen):
             self.refresh_view()
 
     def unsaved_work(self) -> str | None:
-        """A battle's award (the preset shares) not given yet."""
-        if not self.preset or self.awarded or not any(self.preset.values()):
-            return None
-        shares = ", ".join(f"{name} {xp}" for name, xp in self.preset.items() if xp)
-        return f"the XP not awarded yet ({shares})"
+        """A battle's award (the preset shares) not given yet, or an award typed and not given
+        (an amount, a reason, a share by hand)."""
+        if self.preset and not self.awarded and any(self.preset.values()):
+            shares = ", ".join(f"{name} {xp}" for name, xp in self.preset.items() if xp)
+            return f"the XP not awarded yet ({shares}); {self.reason or 'the fight'} stays in the log"
+        typed = self.query_one("#xp-amount", Input).value.strip()
+        by_hand = [field.value.strip() for field in self.query("#xp-hand Input")]
+        reason = self.query_one("#xp-reason", Input).value.strip()
+        if typed not in ("", "0") or any(value not in ("", "0") for value in by_hand):
+            return f"the XP award being typed ({typed + ' XP' if typed else 'shares by hand'})"
+        if reason and reason != self.reason and not self.awarded:  # kept after an award, for the next
+            return f"the XP award being typed (for {reason})"
+        return None
 
     def action_back(self) -> None:
-        unsaved = self.unsaved_work()
-        if unsaved is None:
-            self.app.pop_screen()
-            return
-        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-
-        self.app.push_screen(ConfirmDialog(
-            f"Leave {unsaved}? {self.reason or 'It'} stays in the log; x on the dashboard awards XP by hand.",
-            yes="Leave it", no="Stay", title="Experience"), lambda leave: leave and self.app.pop_screen())
+        leave_asking(self, self.app.pop_screen, "Experience")
 
     def action_level_up(self) -> None:
         party = self.app.campaign.party
         if not party:
             return
-        unsaved = self.unsaved_work()
+        unsaved = self.unsaved_work() if self.preset and not self.awarded and any(self.preset.values()) else None
         if unsaved is not None:  # the sheet opens over the dashboard: this screen (and its award) would go
             self.app.bell()
             self.notify(f"{unsaved[0].upper()}{unsaved[1:]}: ctrl+s awards it first", severity="warning")
             return
-        row = self.query_one("#xp-buyers", DataTable).cursor_row
+        row = self.query_one("#xp-buyers", DataTable).cursor_row  # an award being typed is asked about
         self.app.open_member(party[min(row, len(party) - 1)].name, then="level_up")

@@ -14,10 +14,9 @@ from rich.text import Text
 from textual.binding import Binding
 
 from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectSpec, Target
-from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.actions import FreeAction, Impossible
-from horizon_tui.engine.battle import BattleError, comp, ident, pos, team
-from horizon_tui.engine.components import Controller, FreeActions
+from horizon_tui.engine.battle import BattleError, comp, ident, is_active, pos, team
+from horizon_tui.engine.components import FreeActions, Presence
 from horizon_tui.engine.persist import BattleSession, session_to_dict
 from horizon_tui.engine.runner import override
 from horizon_tui.engine.usability import free_action_refusal
@@ -25,7 +24,7 @@ from horizon_tui.rules.ranges import distance
 from horizon_tui.errors import DataError
 from horizon_tui.campaign import battles
 from horizon_tui.campaign import changes
-from horizon_tui.campaign.initiative import Reorder, delay_position, ready_position
+from horizon_tui.campaign.initiative import logged, tracker_rows
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.ui.gm.screens.gm_overrides import OverrideMenu
 from horizon_tui.ui.gm.screens.tracker import TrackerMixin, TrackerPanel
@@ -34,15 +33,12 @@ from horizon_tui.ui.battle.roles import LocalEngine
 from horizon_tui.ui.battle.screen import BattleScreen
 from horizon_tui.ui.battle.view import Overlay
 
-CONTROLLER_CYCLE = {"player": "gm", "gm": "ai", "ai": "player"}
-
-
 class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     """The player app's battle screen as the GM sees it: everything, every side, and the GM's hand."""
 
     GM_SCREEN = True
-    TRACKER_LEGEND = ("[ ] pick ␣ mark D dmg H heal\nT temp v revive A add W out\nR reveal i init { } order\n"
-                      "d delay e ready c who o over\nf free action\n")
+    TRACKER_LEGEND = ("[ ] pick ␣ mark D dmg H heal\n+ - health T temp v revive\nA add W out R reveal i init\n"
+                      "{ } order d hold e ready\nc/p/g/I who C party→AI\no over f free action\n")
     BINDINGS = [
         Binding("left_square_bracket", "select(-1)", "Previous", id="gmb.prev", key_display="[", show=False),
         Binding("right_square_bracket", "select(1)", "Next", id="gmb.next", key_display="]", show=False),
@@ -50,9 +46,24 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
                 tooltip="Move the selected combatant one place earlier in the turn order"),
         Binding("right_curly_bracket", "shift(1)", "Later", id="gmb.later", key_display="}", show=False,
                 tooltip="Move the selected combatant one place later in the turn order"),
-        Binding("d", "delay", "Delay", id="gmb.delay", tooltip="The selected combatant acts after the next one"),
+        Binding("d", "hold", "Delay/hold", id="gmb.delay",
+                tooltip="Hold the selected combatant out of the order (the acting one too); on a held one: "
+                        "it re-enters after this turn"),
         Binding("e", "ready", "Ready", id="gmb.ready", tooltip="The selected combatant acts right after this turn"),
-        Binding("c", "controller", "Player/GM/AI", id="gmb.controller"),
+        Binding("c", "controller", "Player/GM/AI", id="gmb.controller",
+                tooltip="The selected combatant's next controller: player → GM → AI"),
+        Binding("p", "controller_to('player')", "To a player", id="gmb.to_player", show=False,
+                tooltip="The selected combatant played by its player"),
+        Binding("g", "controller_to('gm')", "To the GM", id="gmb.to_gm", show=False,
+                tooltip="The selected combatant played by the GM"),
+        Binding("I", "controller_to('ai')", "To the AI", id="gmb.to_ai", show=False,
+                tooltip="The selected combatant played by its AI"),
+        Binding("C", "party_to_ai", "Party to AI", id="gmb.party_ai", show=False,
+                tooltip="The whole party played by the AI"),
+        Binding("plus,equals_sign", "health(1)", "Health +1", id="gmb.health_up", key_display="+", show=False,
+                tooltip="The selected combatant's health one up"),
+        Binding("minus", "health(-1)", "Health −1", id="gmb.health_down", key_display="-", show=False,
+                tooltip="The selected combatant's health one down"),
         Binding("o", "override", "Override", id="gmb.override"),
         Binding("f", "free_action", "Free action", id="battle.free"),
         Binding("P", "make_ability", "Ruling→ability", id="gmb.ability",
@@ -95,10 +106,12 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         self.call_after_refresh(self.refresh_all)  # the tracker's rows fit the side panel's new width
 
     def _selected_id(self) -> str | None:
-        if self.selected in self.battle.by_id:
-            return self.selected
-        current = self.battle.current
-        return ident(current).id if current is not None else None
+        """The row the GM picked ([ ]): it stays there as the turns pass. Until one is picked, the
+        one acting when the tracker was first drawn (then it stays)."""
+        if self.selected not in self.battle.by_id:
+            current = self.battle.current
+            self.selected = ident(current).id if current is not None else None
+        return self.selected
 
     def _tracker_text(self) -> Text:
         side = self.query_one("#battle-side")
@@ -187,12 +200,13 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     def _input_recorded(self, action, outcome) -> None:
         self._record(f"{self.battle_name}: {type(action).__name__.lower()}")
 
-    def _override(self, change, label: str, extra=None) -> bool:
+    def _override(self, change, label: str | None, extra=None) -> bool:
+        """Run a GM override; logged as `label`, or (None: a tracker act) with what it changed."""
         outcome = override(self.battle, change, self.session.inputs)
         if isinstance(outcome, Impossible):
             return self.refuse(outcome.reason)
         self.prompt = ""
-        self._record(f"{self.battle_name}: {label}", extra)
+        self._record(f"{self.battle_name}: {label or logged(self.battle, outcome)}", extra)
         self.refresh_all()
         self._schedule_ai()
         return True
@@ -242,45 +256,13 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     # --- the initiative tracker ------------------------------------------------------------
 
     def action_select(self, step: int) -> None:
-        order = self.battle.order
-        if not order:
+        rows = [row.id for row in tracker_rows(self.battle)]  # held ones too, after the order
+        if not rows:
             return
         chosen = self._selected_id()
-        index = order.index(chosen) if chosen in order else 0
-        self.selected = order[(index + step) % len(order)]
+        index = rows.index(chosen) if chosen in rows else 0
+        self.selected = rows[(index + step) % len(rows)]
         self.refresh_all()
-
-    def _reorder(self, position: int | str, label: str) -> None:
-        target = self._selected_id()
-        if target is None:
-            return
-        if isinstance(position, str):
-            self.refuse(position)
-            return
-        self._override(Reorder(target, position), f"{label} {ident(self.battle[target]).name}")
-
-    def action_shift(self, step: int) -> None:
-        target = self._selected_id()
-        if target is None or target not in self.battle.order:
-            return
-        self._reorder(self.battle.order.index(target) + step, "reorder")
-
-    def action_delay(self) -> None:
-        target = self._selected_id()
-        if target is not None:
-            self._reorder(delay_position(self.battle, target), "delay")
-
-    def action_ready(self) -> None:
-        target = self._selected_id()
-        if target is not None:
-            self._reorder(ready_position(self.battle, target), "ready")
-
-    def action_controller(self) -> None:
-        target = self._selected_id()
-        if target is None:
-            return
-        kind = CONTROLLER_CYCLE.get(comp(self.battle[target], Controller).kind, "gm")
-        self._override(ov.SetController(target, kind), f"{ident(self.battle[target]).name} → {kind}")
 
     # --- free actions (R-13): the player's words, the GM's ruling --------------------------------
 
@@ -376,6 +358,25 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         return super()._slots_text(me)
 
 
+def offered_award(app, session: BattleSession, shares: dict[str, int]) -> tuple[dict[str, int], list[str]]:
+    """The award offered after a fight: R-14's shares (party members only), or, when a defeated
+    foe was worth 0 XP (an NPC's default), R-4's guide's value of it shared by those standing
+    (`changes.award_suggestion`), with a line per foe so valued."""
+
+    battle = session.battle
+    fallen = [(ident(e).name, ident(e).level, ident(e).xp_value) for e in battle.combatants()
+              if ident(e).base_team == "enemies" and comp(e, Presence) is Presence.dead]
+    if not any(xp == 0 for _, _, xp in fallen):
+        return shares or {m.name: 0 for m in app.campaign.party}, []
+    catalogue_xp: dict[int, list[int]] = {}
+    for definition in app.enemies().values():
+        catalogue_xp.setdefault(definition.level, []).append(definition.xp)
+    standing = [ident(e).name for e in battle.combatants()
+                if ident(e).kind == "character" and is_active(e) and app.campaign.member(ident(e).name) is not None]
+    suggested, notes = changes.award_suggestion(fallen, standing, catalogue_xp, app.rules)
+    return {**{name: 0 for name in shares}, **suggested} or {m.name: 0 for m in app.campaign.party}, notes
+
+
 def battle_ended(app, session: BattleSession, name: str, *, on_award=None, leave: bool = True) -> None:
     """The GM tool's end of a battle (a local one, or one at a table): the campaign takes the
     result (`battles.finish_battle`: the log, the players' recap, what carries to the next fight),
@@ -389,15 +390,19 @@ def battle_ended(app, session: BattleSession, name: str, *, on_award=None, leave
     headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
     headline += f"  {result.rounds} rounds."
     shares = {who: xp for who, xp in result.xp.items() if app.campaign.member(who) is not None}
-    footer = ("XP (R-14): " + ", ".join(f"{n} {x}" for n, x in shares.items())) if shares else "No XP earned."
+    shares, guide = offered_award(app, session, shares)
+    footer = ("XP (R-14): " + ", ".join(f"{n} {x}" for n, x in shares.items())) if any(shares.values()) \
+        else "No XP earned by R-14: the award is yours to give."
+    if guide:
+        footer = "XP offered: " + ", ".join(f"{n} {x}" for n, x in shares.items()) + " (R-4's guide for foes worth 0)"
 
     def done(_: None) -> None:
         from horizon_tui.ui.gm.screens.experience import ExperienceScreen
 
         if leave:
             app.pop_screen()
-        if any(shares.values()):
-            app.push_screen(ExperienceScreen(shares, f"Battle: {name}", on_award=on_award))
+        # always offered, a defeat or a fight worth nothing by the data too: the GM decides
+        app.push_screen(ExperienceScreen(shares, f"Battle: {name}", on_award=on_award, note="\n".join(guide)))
 
     app.push_screen(BattleSummary(headline, summary_rows(session), footer,
                                   hint="enter: award the XP (ctrl+s there), or change it first"), done)

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from horizon_tui.campaign.export import export, gm_markdown, session_markdown
+from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 
@@ -18,13 +19,17 @@ class SessionLogScreen(Screen):
     TITLE = "Session log"
     AUTO_FOCUS = "#log-entries"
     GM_SCREEN = True
+    # at 80 columns the footer holds five keys: the export keys first (the day keys are named in
+    # the table's title)
     BINDINGS = [
-        Binding("left,comma", "day(-1)", "Day before", id="log.before"),
-        Binding("right,full_stop", "day(1)", "Day after", id="log.after"),
-        Binding("m", "export", "Export day", id="log.export", tooltip="The shown day as a Markdown file"),
-        Binding("M", "export_all", "Export all", id="log.export_all", tooltip="Every day as one Markdown file"),
-        Binding("v", "toggle", "Players/GM", id="log.toggle", tooltip="Preview the players' recap or the GM's full log"),
+        Binding("m", "export", "Export shown", id="log.export",
+                tooltip="The shown day as a Markdown file: the players' recap, or the GM's log when shown"),
         Binding("g", "export_gm", "Export GM log", id="log.export_gm", tooltip="The GM's full log of the shown day"),
+        Binding("v", "toggle", "Players/GM", id="log.toggle", tooltip="Preview the players' recap or the GM's full log"),
+        Binding("M", "export_all", "Export all", id="log.export_all",
+                tooltip="Every day as one Markdown file (the view shown: the players' or the GM's)"),
+        Binding("left,comma", "day(-1)", "Day before", id="log.before", show=False),
+        Binding("right,full_stop", "day(1)", "Day after", id="log.after", show=False),
         Binding("escape", "app.pop_screen", "Back", id="log.back"),
     ]
 
@@ -36,7 +41,7 @@ class SessionLogScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Horizontal():
-            yield DataTable(id="log-entries", cursor_type="row", zebra_stripes=True)
+            yield RowList(id="log-entries", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="log-preview", classes="panel"):
                 yield Static(id="log-markdown")
         yield KeyBar()
@@ -53,7 +58,7 @@ class SessionLogScreen(Screen):
             self.day = campaign.day
         table = self.query_one("#log-entries", DataTable)
         table.clear()
-        table.border_title = f"Day {self.day} of {campaign.day}"
+        table.border_title = f"Day {self.day} of {campaign.day} (← → days)"
         for entry in campaign.lines_of(self.day):
             table.add_row(str(entry.day), Text(entry.kind, style="dim"), entry.text)
         shown = gm_markdown(campaign, [self.day]) if self.gm_view else session_markdown(campaign, [self.day])
@@ -82,8 +87,9 @@ class SessionLogScreen(Screen):
         self.notify(str(path), title="Session log exported", timeout=8)
 
     def action_export(self) -> None:
-        self._export([self.day or self.app.campaign.day])
+        """What the preview shows: the players' recap, or the GM's full log (v switches)."""
+        self._export([self.day or self.app.campaign.day], gm=self.gm_view)
 
     def action_export_all(self) -> None:
         campaign = self.app.campaign  # the days the log has: not every number up to today (a file at day 10^39)
-        self._export(sorted({e.day for e in campaign.log}) or [campaign.day], all_days=True)
+        self._export(sorted({e.day for e in campaign.log}) or [campaign.day], gm=self.gm_view, all_days=True)

@@ -13,7 +13,7 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
-from horizon_tui.ui.gm.screens.widgets import Dropdown
+from horizon_tui.ui.gm.screens.widgets import Dropdown, OnOffBox
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
 from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.errors import DataError
@@ -43,7 +43,7 @@ class NpcEditorScreen(Screen[Npc | None]):
     def compose(self) -> ComposeResult:
         n = self.npc
         yield TitleBar()
-        with Horizontal():
+        with Horizontal(id="npc-box"):
             with VerticalScroll(id="npc-form"):
                 with Grid(classes="form"):
                     yield Label("Name")
@@ -58,14 +58,14 @@ class NpcEditorScreen(Screen[Npc | None]):
                                     type="integer")
                     yield Label("Willpower")
                     yield Input("" if n.willpower is None else f"{float(n.willpower):g}", id="npc-willpower",
-                                placeholder="blank: from the attributes", compact=True)
+                                placeholder="blank: computed", compact=True)
                     yield Label("Health")
                     yield Input("" if n.health is None else str(n.health), id="npc-health",
-                                placeholder="blank: from the attributes", compact=True)
+                                placeholder="blank: computed", compact=True)
                     yield Label("XP")
                     yield Input(str(n.xp), id="npc-xp", compact=True, type="integer")
                     yield Label("Checks")
-                    yield Checkbox("dialogue checks can work on them (R-12)", n.checkable, id="npc-checkable")
+                    yield OnOffBox("dialogue checks work (R-12)", n.checkable, id="npc-checkable")
                     yield Label("Attitude")
                     yield Dropdown([(a, a) for a in ATTITUDES], value=n.attitude, allow_blank=False,
                                  id="npc-attitude", compact=True)

@@ -17,7 +17,9 @@ from horizon_tui.engine import mapgen
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.campaign import battles
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.ui.gm.screens.widgets import leave_asking
 from horizon_tui.play.forms import parse_whole
+from horizon_tui.ui.gm.screens.widgets import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
@@ -96,7 +98,7 @@ class PlacementScreen(Screen):
         Binding("enter", "place", "Place", id="gmplace.place", priority=True),
         Binding("tab", "next_unit", "Next unit", id="gmplace.next", priority=True),
         Binding("ctrl+s", "start", "Start", id="gmplace.start"),
-        Binding("escape", "app.pop_screen", "Back", id="gmplace.back"),
+        Binding("escape", "back", "Back", id="gmplace.back"),
     ]
 
     def __init__(self, spec: dict, battlefield: Battlefield, units: list[Unit], seed: int | None = None) -> None:
@@ -121,7 +123,7 @@ class PlacementScreen(Screen):
 
     def on_mount(self) -> None:
         board = self.query_one("#gm-place-map")
-        board.border_title = battles.map_name(self.spec)
+        board.border_title = battles.map_name(self.spec, root=self.app.store.catalogue.root)
         board.styles.min_width = len(board.border_title) + 6  # a small map would cut its name short
         self.query_one("#gm-place-units").border_title = "Units (tab: next · enter: place · ctrl+s: start)"
         self.refresh_all()
@@ -182,7 +184,8 @@ class PlacementScreen(Screen):
             made.append(session)
             return campaign
 
-        name = battles.map_name(self.spec)
+        foes = [u.name for u in self.units if u.side == "enemies"]
+        name = battles.map_name(self.spec, foes, app.store.catalogue.root)  # as the record names it
         if app.act(change, f"battle: {name}"):
             from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
             from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
@@ -192,18 +195,30 @@ class PlacementScreen(Screen):
                 app.pop_screen()
             app.push_screen(GMBattleScreen(made[0], name))
 
+    def unsaved_work(self) -> str | None:
+        """Units put on their cells, the battle not started."""
+        placed = [u.name for u in self.units if u.at is not None]
+        if not placed:
+            return None
+        return f"the placement of {', '.join(placed)} (ctrl+s starts the battle)"
+
+    def action_back(self) -> None:
+        leave_asking(self, self.app.pop_screen, "Place the battle")
+
     # --- drawing -------------------------------------------------------------------------------
 
     def refresh_all(self) -> None:
         rows = self.battlefield.to_rows()
         at = {u.at: u for u in self.units if u.at is not None}
+        glyphs = dict(zip((id(u) for u in self.units),
+                          battles.distinct_glyphs([(u.name, u.side) for u in self.units]), strict=True))
         text = Text()
         for y, row in enumerate(rows):
             for x, glyph in enumerate(row):
                 unit = at.get((x, y))
                 style = "grey50" if glyph == "#" else ""
                 if unit is not None:
-                    glyph = unit.name[:1].upper() if unit.side == "party" else unit.name[:1].lower()
+                    glyph = glyphs[id(unit)]
                     style = "bold green" if unit.side == "party" else "bold red"
                 if (x, y) == self.cursor:
                     style = f"{style} reverse".strip()
@@ -214,7 +229,7 @@ class PlacementScreen(Screen):
         for index, unit in enumerate(self.units):
             mark = "▶ " if index == self.current else "  "
             where = f"[{unit.at[0]}, {unit.at[1]}]" if unit.at else "—"
-            units.append(f"{mark}{unit.name}", style="bold" if index == self.current else "")
+            units.append(f"{mark}{glyphs[id(unit)]} {unit.name}", style="bold" if index == self.current else "")
             units.append(f"  {unit.side} · {unit.controller}  {where}\n", style="dim")
         x, y = self.cursor
         units.append(f"\ncursor [{x}, {y}]", style="dim")
@@ -275,7 +290,12 @@ class PickDialog(ModalScreen[list[str] | None]):
         with Vertical(classes="dialog gm-prompt") as box:
             box.border_title = self.title_text
             box.border_subtitle = "space picks · enter: OK · esc: cancel"
-            yield SelectionList(*[(label, value, False) for value, label in self.options], id="pick-list")
+            yield CheckList(*[(label, value, False) for value, label in self.options], id="pick-list")
+
+    def on_mount(self) -> None:
+        picks = self.query_one("#pick-list", CheckList)
+        if picks.option_count:
+            picks.highlighted = 0  # space ticks the first at once (it ticked nothing until a move)
 
     def action_done(self) -> None:
         self.dismiss(list(self.query_one("#pick-list", SelectionList).selected))

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabP
 from horizon_tui.campaign import house_rules as re_
 from horizon_tui.campaign import changes as campaign_changes
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 TABS = ("levels", "difficulties", "numbers", "diff")
@@ -68,9 +69,9 @@ class RulesEditorScreen(Screen):
             with TabPane(r"2 Difficulties \[H] R-5", id="difficulties"):
                 yield DataTable(id="rules-difficulties", cursor_type="cell", zebra_stripes=True)
             with TabPane("3 Other numbers", id="numbers"):
-                yield DataTable(id="rules-numbers", cursor_type="row", zebra_stripes=True)
+                yield RowList(id="rules-numbers", cursor_type="row", zebra_stripes=True)
             with TabPane("4 Changes", id="diff"):
-                yield DataTable(id="rules-diff", cursor_type="row", zebra_stripes=True)
+                yield RowList(id="rules-diff", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="rules-edit-bar"):
             yield Label("", id="rules-edit-key")
             yield Input(id="rules-edit-value", compact=True, placeholder="pick a cell and press enter")

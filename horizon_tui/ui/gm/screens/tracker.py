@@ -16,19 +16,19 @@ from horizon_tui.content.models import Difficulty
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import charge_left, comp, effects, hp, ident, is_active, pos, team
 from horizon_tui.engine.components import Presence
-from horizon_tui.engine.sideview import effect_turns_left
 from horizon_tui.engine.turns import free_cell_near
 from horizon_tui.campaign import battles
-from horizon_tui.campaign.initiative import tracker_rows
+from horizon_tui.campaign import initiative
+from horizon_tui.campaign.initiative import effect_badges, tracker_rows
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
 from horizon_tui.ui.battle.widget import Panel
 from horizon_tui.play.forms import name_length, parse_whole
 
 CONTROLLER_TAGS = {"player": "P", "gm": "GM", "ai": "AI"}
-STATE_MARKS = {"current": "▶", "acted": "✓", "waiting": "·", "out": "✗"}
-SHORT_EFFECTS = {"bleeding": "bleed", "regeneration": "regen", "domination": "domin", "knockdown": "down",
-                 "blindness": "blind"}
+# each row's state in a glyph, read without colour (NO_COLOR): acting, acted, waiting, held, out
+STATE_MARKS = {"current": "▶", "acted": "✓", "waiting": "·", "held": "‖", "out": "✗"}
+SELECTED_MARK = "»"  # the row the GM's keys act on, besides reverse video
 MAX_AMOUNT = 100_000  # a damage or heal typed by hand: more is a typo
 
 
@@ -80,15 +80,28 @@ class TrackerMixin:
         values = ov.initiative_values(battle)
         text = Text(f"Round {battle.round} — turn order\n", style="bold", no_wrap=True, overflow="ellipsis")
         chosen = self._selected_id()
+        rows = tracker_rows(battle)
+        acting = next((row.name for row in rows if row.state == "current"), None)
+        picked = next((row.name for row in rows if row.id == chosen), None)
+        # in words too: which row acts, which the keys act on (the two are easily taken for each other)
+        text.append(f"▶ acting: {(acting or '—')[:width - 11]}\n", style="bold yellow")
+        marked = f" (• {len(self.marked)} marked)" if self.marked else ""
+        text.append(f"{SELECTED_MARK} keys on: {(picked or '—')[:width - 11 - len(marked)]}{marked}\n", style="bold")
         name_width = max(6, width - 18)  # marks 2, initiative 5, health 8, controller 3
-        for row in tracker_rows(battle):
+        held_heading = False
+        for row in rows:
+            if row.state == "held" and not held_heading:
+                text.append("held (d re-enters after this turn)\n", style="dim italic")
+                held_heading = True
             e = battle[row.id]
             colour = "cyan" if row.team == "party" else "red"
             style = "dim strike" if row.state == "out" else colour + (" dim" if row.state == "acted" else "")
             line = Text()
+            # the row the keys act on (»), else a row marked for D, H and T (•); then its state
+            line.append(SELECTED_MARK if row.id == chosen else "•" if row.id in self.marked else " ",
+                        style="bold magenta" if row.id in self.marked else "bold")
             line.append(STATE_MARKS[row.state], style="bold yellow" if row.state == "current" else "dim")
-            line.append("•" if row.id in self.marked else " ", style="bold magenta")
-            line.append(f"{row.name[:name_width]:<{name_width}}", style=style)
+            line.append(f"{row.name[:name_width]:<{name_width}}", style=style + (" bold" if row.state == "current" else ""))
             value = values.get(row.id)
             # R-8's total (initiative + 1d6) as R-2 shows numbers: one decimal, half up (int() cut
             # 15.7 to 15, and equal-looking totals stood in an order nothing explained)
@@ -111,16 +124,65 @@ class TrackerMixin:
         return text
 
     def _row_details(self, e) -> str:
-        parts = []
-        for fx in effects(e).active:
-            label = "HIDDEN" if fx.effect == "hidden" else SHORT_EFFECTS.get(fx.effect, fx.effect)
-            parts.append(label if fx.effect == "hidden" else f"{label} {effect_turns_left(fx)}")
+        """The effects, each an icon with its turns left ("♦bleeding 2t"), and charges left."""
+        parts = [str(badge) for badge in effect_badges(self.battle, ident(e).id)]
         if is_active(e):
             charges = [f"{d.value}{charge_left(e, d)}" for d in Difficulty
                        if d is not Difficulty.I and charge_left(e, d) is not None and gear_knows(e, d)]
             if charges:
                 parts.append(" ".join(charges))
         return " · ".join(parts)
+
+    # --- the tracker's acts (campaign.initiative): on the selected row, never another ----------
+
+    def _tracker_act(self, change) -> bool:
+        """One act of `campaign.initiative`: its refusal shown, or the override run and logged
+        with what it changed."""
+        if self.battle.over:
+            return False
+        if isinstance(change, str):
+            return self.refuse(change)
+        return self._override(change, None)
+
+    def action_hold(self) -> None:
+        target = self._selected_id()
+        if target is not None:
+            self._tracker_act(initiative.hold_or_reenter(self.battle, target))
+
+    def action_ready(self) -> None:
+        target = self._selected_id()
+        if target is not None:
+            position = initiative.ready_position(self.battle, target)
+            self._tracker_act(position if isinstance(position, str) else ov.Reorder(target, position))
+
+    def action_shift(self, step: int) -> None:
+        target = self._selected_id()
+        if target is not None:
+            self._tracker_act(initiative.reorder(self.battle, target, step))
+
+    def action_controller(self) -> None:
+        target = self._selected_id()
+        if target is not None:
+            self._tracker_act(initiative.next_controller(self.battle, target))
+
+    def action_controller_to(self, kind: str) -> None:
+        target = self._selected_id()
+        if target is not None:
+            self._tracker_act(initiative.controller_change(self.battle, target, kind))
+
+    def action_party_to_ai(self) -> None:
+        changes = initiative.party_to_ai(self.battle)
+        if isinstance(changes, str):
+            self.refuse(changes)
+            return
+        for change in changes:
+            if not self._tracker_act(change):
+                break
+
+    def action_health(self, step: int) -> None:
+        target = self._selected_id()
+        if target is not None:
+            self._tracker_act(initiative.adjust_health(self.battle, target, step))
 
     # --- targets ---------------------------------------------------------------------------
 

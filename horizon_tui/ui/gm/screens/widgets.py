@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from textual import events
-from textual.widgets import Select
+from textual.strip import Strip
+from textual.widgets import Checkbox, Select, SelectionList
+from textual.widgets.option_list import OptionDoesNotExist
+
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
 
 class Dropdown(Select):
@@ -31,3 +36,45 @@ class Dropdown(Select):
                 self.value = value
                 return
         self.app.bell()
+
+
+class CheckList(SelectionList):
+    """A SelectionList whose boxes read on or off without colour: "[✓]" ticked, "[ ]" not (the
+    stock "▐X▌" is the same glyph both ways, told apart only by its colour, and under NO_COLOR
+    not at all: a fight began with the wrong NPCs)."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        segments = list(strip)
+        try:
+            option = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return strip
+        if len(segments) < 4:
+            return strip
+        left, inner, right = segments[:3]
+        ticked = option.value in self.selected
+        return Strip([Segment("[", left.style), Segment("✓" if ticked else " ", inner.style),
+                      Segment("]", right.style), *segments[3:]])
+
+
+class OnOffBox(Checkbox):
+    """A Checkbox that reads "[✓]" on and "[ ]" off, without colour (see `CheckList`)."""
+
+    BUTTON_LEFT = "["
+    BUTTON_RIGHT = "]"
+
+    @property
+    def BUTTON_INNER(self) -> str:  # noqa: N802 - Textual's name, read on every render
+        return "✓" if self.value else " "
+
+
+def leave_asking(screen, leave, title: str) -> None:
+    """esc on a GM form: `leave()` at once when the form holds nothing unsaved (its
+    `unsaved_work()`), else after the GM says to forget it (no is the default answer)."""
+    unsaved = screen.unsaved_work()
+    if unsaved is None:
+        leave()
+        return
+    screen.app.push_screen(ConfirmDialog(f"Leave and forget {unsaved}?", yes="Forget it", no="Stay",
+                                         title=title), lambda forget: forget and leave())
