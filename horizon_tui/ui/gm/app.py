@@ -419,8 +419,8 @@ class GMApp(HorizonApp):
         (reopened from storage, with what the other window saved)."""
         from horizon_tui.ui.battle.dialogs import ChoiceDialog
 
-        if isinstance(self.screen, ModalScreen):
-            return  # a dialog is up already; the banner and `o` still offer it
+        if isinstance(self.screen, ChoiceDialog):
+            return  # asked already; the banner and `o` still offer it
 
         def chosen(choice: str | None) -> None:
             if choice == "take":
