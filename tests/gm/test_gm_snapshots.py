@@ -65,6 +65,13 @@ def test_dialogue_after_a_roll(snap_compare, gm_app, size):
         await pilot.press("c")
         pilot.app.screen.query_one("#roleplay", TextArea).text = "We only want the lanterns lit again."
         await pilot.press("ctrl+r")
+        form = pilot.app.screen.query_one("#talk-form")
+        side = pilot.app.screen.query_one("#talk-side")
+        for _ in range(50):  # the roll scrolls the form and Today to their ends after a refresh: settled
+            await pilot.pause()
+            if form.scroll_y == form.max_scroll_y and side.scroll_y == side.max_scroll_y:
+                break
+        assert form.scroll_y == form.max_scroll_y > 0 or form.max_scroll_y == 0  # the result in view
         await quiet(pilot)
 
     assert snap_compare(gm_app(), terminal_size=size, run_before=roll)
