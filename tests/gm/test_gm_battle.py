@@ -146,3 +146,31 @@ async def test_the_tracker_reorders_delays_and_readies_by_keys_and_a_battle_resu
         await pilot.press("ctrl+z")  # the battle's start
         await pilot.pause()
         assert not isinstance(app.screen, GMBattleScreen) and app.campaign.battle is None
+
+
+async def test_the_gms_place_mode_is_a_mode_the_keys_move_and_enter_puts_the_combatant_there(session, catalogue):
+    from horizon_tui.engine.battle import pos
+    from horizon_tui.ui.battle.modes import PlaceMode
+
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_goblin_ambush(app, pilot)
+        await pilot.press("x")
+        target = screen._selected_id()  # noqa: SLF001 - the one acting, as the tracker selects it
+        start = pos(screen.battle[target])
+        screen._override_move(target)  # noqa: SLF001 - the override menu's "Move it anywhere"
+        assert isinstance(screen.input, PlaceMode) and screen.cursor == start
+        field = screen.battle.battlefield
+        key, cell = next((k, (start[0] + dx, start[1] + dy)) for k, dx, dy in
+                         (("l", 1, 0), ("h", -1, 0), ("j", 0, 1), ("k", 0, -1))
+                         if field.in_bounds((start[0] + dx, start[1] + dy))
+                         and field.is_walkable((start[0] + dx, start[1] + dy))
+                         and (start[0] + dx, start[1] + dy) not in screen.battle.occupancy)
+        await pilot.press(key)
+        assert screen.cursor == cell and "anywhere" in str(screen._status_text())  # noqa: SLF001
+        await pilot.press("enter")
+        assert screen.mode == "move" and pos(screen.battle[target]) == cell
+        assert app.campaign.battle["inputs"][-1]["action"]["type"] == "Teleport"  # recorded for undo
+        screen._override_move(target)  # noqa: SLF001
+        await pilot.press("escape")  # leaves it where it is
+        assert screen.mode == "move" and pos(screen.battle[target]) == cell

@@ -46,7 +46,15 @@ class Stay:
     refused: bool = False
 
 
-Outcome = Act | Switch | Stay
+@attrs.frozen
+class Place:
+    """Put a combatant on a cell (the GM's move override); the screen's `placer` does it."""
+
+    target: str
+    cell: tuple[int, int]
+
+
+Outcome = Act | Switch | Stay | Place
 
 
 def flee_question(battle: Battle, me: Entity) -> str:
@@ -74,7 +82,7 @@ Known = Callable[[], ReadModel]  # the viewer's read model now (`engine.readmode
 
 
 def nobody() -> ReadModel:
-    """The read model of a mode that picks no one and never asks (`NamedMode`)."""
+    """The read model of a mode that picks no one and never asks (`PlaceMode`)."""
     raise LookupError("this mode knows no read model")
 
 
@@ -273,13 +281,24 @@ class TargetMode(CursorMode):
         return Act(action)
 
 
-class NamedMode(CursorMode):
-    """A cursor mode known by name only, for a screen that handles its keys itself (the GM's
-    "place" before it has a mode object); moving its cursor works as in every mode."""
+class PlaceMode(CursorMode):
+    """The GM's: pick any cell of the map to put a combatant on; enter puts it there (`Place`),
+    esc leaves. A wall or a taken cell is marked (`open_cell`)."""
 
-    def __init__(self, battle: Battle, name: str, start: tuple[int, int] | None) -> None:
-        super().__init__(battle, nobody, None, start or (0, 0))
-        self.name = name
+    name = "place"
+
+    def __init__(self, battle: Battle, target: str, start: tuple[int, int]) -> None:
+        super().__init__(battle, nobody, None, start)
+        self.target = target
 
     def targets(self) -> list[Entity]:
         return []
+
+    @property
+    def open_cell(self) -> bool:
+        field = self.battle.battlefield
+        return (field.in_bounds(self.cursor) and field.is_walkable(self.cursor)
+                and self.cursor not in self.battle.occupancy)
+
+    def confirm(self) -> Outcome:
+        return Place(self.target, self.cursor)  # the engine refuses a wall or a taken cell, saying so

@@ -11,7 +11,7 @@ formats it and never works out sight.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -31,7 +31,7 @@ from horizon_tui.engine.viewer import Viewer
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal
 from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
-    DIRECTIONS, Act, CursorMode, Mode, MoveMode, NamedMode, Stay, Switch, TargetMode,
+    DIRECTIONS, Act, CursorMode, Mode, MoveMode, Place, PlaceMode, Stay, Switch, TargetMode,
 )
 from horizon_tui.ui.battle.roles import SENT, ActorPolicy, BattlePanel, Driver, LocalEngine, Solo
 from horizon_tui.ui.battle.view import Overlay, glyph_map
@@ -50,16 +50,18 @@ class BattleScreen(Screen):
 
     def __init__(self, session: BattleSession, *, driver: Driver | None = None, policy: ActorPolicy | None = None,
                  side: str | None = "party", eyes: Eyes = None, panels: Sequence[BattlePanel] = (),
-                 id: str | None = "battle-field") -> None:
+                 placer: Callable[[Place], None] | None = None, id: str | None = "battle-field") -> None:
         """`driver`: what carries the inputs and keeps the battle (default: the engine here, no
         saving); `policy`: who acts here (default: everyone asking for input, `roles.Solo`);
-        `side` and `eyes`: who looks; `panels`: `roles.BattlePanel` widgets atop the side column."""
+        `side` and `eyes`: who looks; `panels`: `roles.BattlePanel` widgets atop the side column;
+        `placer`: puts a combatant where place mode (`modes.PlaceMode`, the GM's) says."""
         super().__init__(id=id)
         self.session = session
         self.battle: Battle = session.battle
         self.driver: Driver = driver if driver is not None else LocalEngine()
         self.policy: ActorPolicy = policy if policy is not None else Solo()
         self.panels = tuple(panels)
+        self.placer = placer
         # who looks (a side, a table seat's characters' eyes, None: the GM) and its read model
         self.reader = Reader(Viewer.from_sight(side, eyes))
         self.input: Mode = MoveMode(self.battle, self.known)
@@ -89,15 +91,11 @@ class BattleScreen(Screen):
         """The viewer's read model of the battle now (rebuilt only when the battle changed)."""
         return self.reader.model(self.battle)
 
-    # --- the mode in force, by name (the GM's screen sets "place") -----------------------------
+    # --- the mode in force, by name ------------------------------------------------------------
 
     @property
     def mode(self) -> str:
         return self.input.name
-
-    @mode.setter
-    def mode(self, name: str) -> None:
-        self.input = MoveMode(self.battle, self.known) if name == "move" else NamedMode(self.battle, name, self.cursor)
 
     @property
     def cursor(self) -> tuple[int, int] | None:
@@ -279,6 +277,12 @@ class BattleScreen(Screen):
                                      lambda yes: yes and self._act(outcome.action))
                 return
             self._act(outcome.action)
+        elif isinstance(outcome, Place):
+            self._leave_mode()
+            if self.placer is None:
+                self.refuse("nobody places combatants here")
+                return
+            self.placer(outcome)
         elif isinstance(outcome, Switch):
             self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle, self.known)
             self.prompt = ""
@@ -360,6 +364,8 @@ class BattleScreen(Screen):
         me = self.me
         if self.mode == "move" or self.cursor is None:
             return None
+        if isinstance(self.input, PlaceMode):
+            return Overlay(cursor=self.cursor, cursor_blocked=not self.input.open_cell)
         if self.mode == "look" or me is None:
             return Overlay(cursor=self.cursor)
         if self.mode == "travel":

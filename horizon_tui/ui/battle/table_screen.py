@@ -29,7 +29,7 @@ from horizon_tui.engine.battle import cid, ident
 from horizon_tui.engine.persist import BattleSession
 from horizon_tui.engine.readmodel import Reader
 from horizon_tui.engine.viewer import Viewer
-from horizon_tui.ui.battle.modes import MoveMode
+from horizon_tui.ui.battle.modes import MoveMode, Place
 from horizon_tui.ui.battle.roles import BattlePanel, TableDriver, TableSeat
 from horizon_tui.ui.battle.screen import BattleScreen
 
@@ -46,7 +46,8 @@ class TableBattleScreen(BattleScreen):
     ]
 
     def __init__(self, client, *, title: str = "", spec=None,
-                 on_end: Callable[[BattleSession], None] | None = None, panels: Sequence[BattlePanel] = ()) -> None:
+                 on_end: Callable[[BattleSession], None] | None = None, panels: Sequence[BattlePanel] = (),
+                 placer: Callable[[Place], None] | None = None) -> None:
         """`client`: a `table.server.TableClient` (or a hot-seat `table.hotseat.LocalClient`);
         `spec`: the table's `TableSpec` (its encounter and party, for the battle's record)."""
         replica = client.replica
@@ -57,7 +58,7 @@ class TableBattleScreen(BattleScreen):
         # The table plays the AI's turns and keeps the save; a player's or spectator's screen shows
         # the result as the table saw it when the battle ends (the GM's records it: `on_end`).
         super().__init__(session, driver=TableDriver(client, on_end or self._show_result_of),
-                         policy=TableSeat(client), panels=panels)
+                         policy=TableSeat(client), panels=panels, placer=placer)
         self.title = title or "At the table"
         self.answers: list[dict[str, Any]] = []  # the GM's answers to this seat's requests
         self.hotseat = bool(getattr(client, "hotseat", False))

@@ -29,9 +29,9 @@ from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.ui.gm.screens.gm_overrides import OverrideMenu
 from horizon_tui.ui.gm.screens.tracker import TrackerMixin, TrackerPanel
 from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
+from horizon_tui.ui.battle.modes import PlaceMode
 from horizon_tui.ui.battle.roles import LocalEngine
 from horizon_tui.ui.battle.screen import BattleScreen
-from horizon_tui.ui.battle.view import Overlay
 
 class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     """The player app's battle screen as the GM sees it: everything, every side, and the GM's hand."""
@@ -87,13 +87,12 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     def __init__(self, session: BattleSession, name: str, *, mapless: bool = False) -> None:
         # the campaign recorder: every input is saved into the campaign as it happens (`_record`)
         super().__init__(session, driver=LocalEngine(on_end=self._ended, after_input=self._input_recorded), side=None,
-                         panels=[TrackerPanel(self._tracker_text)])
+                         panels=[TrackerPanel(self._tracker_text)], placer=self._place)
         self.battle_name = name
         self.mapless = mapless  # the tracker alone, distances ruled by the GM
         self.marked: set[str] = set()
         self.selected: str | None = None
         self.last_ruling: tuple[str, FreeAction] | None = None
-        self.place_for: str | None = None
 
     # --- layout and drawing --------------------------------------------------------------------
 
@@ -125,13 +124,6 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
             return known.unit(self._selected_id())
         return super()._shown_unit(known)
 
-    def _overlay(self):
-        if self.mode == "place" and self.cursor is not None:
-            field = self.battle.battlefield
-            ok = field.in_bounds(self.cursor) and field.is_walkable(self.cursor) and self.cursor not in self.battle.occupancy
-            return Overlay(cursor=self.cursor, cursor_blocked=not ok)
-        return super()._overlay()
-
     # a fight without a map (m): no cell is shown, so no key walks one; the GM rules distances
     MAPLESS_KEYS = ". end turn · a attack · z ability · D/H dmg/heal · f free action"
     MAPLESS_REFUSAL = "a fight without a map: nobody walks it, the GM rules distances"
@@ -159,8 +151,8 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         if (self.mapless and me is not None and self.mode == "move" and not self.prompt and not self.more
                 and not self.battle.over):
             return Text(f"{ident(me).name}, no map: {self.MAPLESS_KEYS}", style="dim")
-        if self.mode == "place":
-            name = ident(self.battle[self.place_for]).name if self.place_for else "?"
+        if isinstance(self.input, PlaceMode):
+            name = ident(self.battle[self.input.target]).name
             return Text(f"Move {name} anywhere: arrows pick the cell, enter puts it there, esc cancels", style="yellow")
         if self.me is None and not self.battle.over and self.battle.current is not None:
             if self.prompt:  # a refused override, while the AI plays

@@ -12,12 +12,12 @@ from horizon_tui.engine.usability import cooldown_left
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.ui.gm.screens.tracker import checked, whole_in
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
-from horizon_tui.ui.battle.screen import DIRECTIONS
+from horizon_tui.ui.battle.modes import Place, PlaceMode
 
 
 class OverrideMenu:
     """`o` on the selected combatant. Needs `battle`, `_selected_id()`, `_override(change, label)`,
-    `prompt`, `refresh_all()` and the battle screen's cursor modes."""
+    `prompt`, `refresh_all()` and the battle screen's `input` (place mode, whose choice `_place` makes)."""
 
     def action_override(self) -> None:
         target = self._selected_id()
@@ -144,34 +144,9 @@ class OverrideMenu:
             self.prompt = f"{ident(e).name} is not on the battlefield"
             self.refresh_all()
             return
-        self.mode = "place"
-        self.place_for = target
-        self.cursor = pos(e)
+        self.input = PlaceMode(self.battle, target, pos(e))
         self.refresh_all()
 
-    def action_direction(self, name: str) -> None:
-        if self.mode == "place":
-            dx, dy = DIRECTIONS[name]
-            x, y = self.cursor
-            if self.battle.battlefield.in_bounds((x + dx, y + dy)):
-                self.cursor = (x + dx, y + dy)
-            self.refresh_all()
-            return
-        super().action_direction(name)
-
-    def action_confirm(self) -> None:
-        if self.mode == "place":
-            target, cell = self.place_for, self.cursor
-            self._leave_mode()
-            self.place_for = None
-            self._override(ov.Teleport(target, cell), "move")
-            return
-        super().action_confirm()
-
-    def action_cancel(self) -> None:
-        if self.mode == "place":
-            self._leave_mode()
-            self.place_for = None
-            self.refresh_all()
-            return
-        super().action_cancel()
+    def _place(self, place: Place) -> None:
+        """Place mode's choice (the battle screen's `placer`): the move override."""
+        self._override(ov.Teleport(place.target, place.cell), "move")

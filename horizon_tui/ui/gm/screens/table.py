@@ -212,12 +212,12 @@ class GMTableScreen(TrackerMixin, OverrideMenu, TableBattleScreen):
 
     def __init__(self, client, spec, *, title: str = "", proc=None) -> None:
         super().__init__(client, title=title, spec=spec, on_end=self._ended,
-                         panels=[TrackerPanel(self._tracker_text, shown=lambda: self.role == "gm")])
+                         panels=[TrackerPanel(self._tracker_text, shown=lambda: self.role == "gm")],
+                         placer=self._place)
         self.spec = spec
         self.proc = proc  # the table's process (None at one keyboard); it ends a while after the battle
         self._recorded = client.replica.version
         self.selected: str | None = None
-        self.place_for: str | None = None
         self.marked: set[str] = set()
 
     def _gm_only(self) -> bool:
