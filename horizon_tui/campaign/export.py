@@ -3,13 +3,15 @@ said, settlement reactions, battles and their results, rests, experience, level-
 abilities) and the GM's full log (every entry, with the numbers behind it).
 
 The recap leaves out the GM's side of the screen: overrides, the tracker's bookkeeping, the GM's
-dice rolls, NPC statistics (their willpower, the totals and odds of a check against them), NPC
+dice rolls (and the table talk's whispers and secret rolls; what was said to everyone is in "At the
+table", each line as text: Markdown and HTML in it are escaped), NPC statistics (their willpower, the totals and odds of a check against them), NPC
 edits, rules changes, and combatants still hidden at the end. An undone action is gone from both:
 they are read from the campaign, which undo steps back. No Textual here.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from horizon_tui.campaign.model import Campaign, LogEntry
@@ -25,7 +27,18 @@ SECTIONS = (
     ("Level-ups", ("level_up", "points")),
     ("New abilities", ("ability",)),
     ("The party", ("party",)),
+    ("At the table", ("talk",)),
 )
+MARKDOWN_ACTIVE = re.compile(r"([\\`*_\[\]<>|~&])")  # inline: a talk line never starts a Markdown line
+
+
+def _as_text(text: str) -> str:
+    """Talk (anyone's words) shown as written: every Markdown and HTML character escaped."""
+    return MARKDOWN_ACTIVE.sub(r"\\\1", _escape(text).replace("\n", " "))
+
+
+def _heard_by_all(entry: LogEntry) -> bool:
+    return entry.kind != "talk" or entry.data.get("to") == "all"
 
 
 def _escape(text: str) -> str:
@@ -94,7 +107,7 @@ def day_markdown(campaign: Campaign, day: int) -> list[str]:
     lines = [f"## Day {day}", ""]
     empty = True
     for title, kinds in SECTIONS:
-        chosen = [e for e in entries if e.kind in kinds]
+        chosen = [e for e in entries if e.kind in kinds and _heard_by_all(e)]
         if not chosen:
             continue
         empty = False
@@ -105,6 +118,8 @@ def day_markdown(campaign: Campaign, day: int) -> list[str]:
             elif entry.kind == "battle":
                 lines += [line.replace("### ", "#### ", 1) if line.startswith("### ") else line for line in _battle(entry)]
                 lines.append("")
+            elif entry.kind == "talk":
+                lines.append(f"- {_as_text(entry.text)}")
             else:
                 lines.append(f"- {_escape(entry.text)}")
         lines.append("")
@@ -132,7 +147,8 @@ def gm_markdown(campaign: Campaign, days: list[int] | None = None) -> str:
     for day in days:
         lines += [f"## Day {day}", ""]
         for entry in (e for e in campaign.log if e.day == day):
-            lines.append(f"- *{entry.kind}* — {_escape(entry.text)}")
+            text = _as_text(entry.text) if entry.kind == "talk" else _escape(entry.text)
+            lines.append(f"- *{entry.kind}* — {text}")
             d = entry.data
             if entry.kind == "check":
                 odds = d.get("chance")

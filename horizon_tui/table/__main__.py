@@ -38,7 +38,7 @@ def build(folder: Path):
 
 async def serve(folder: Path, *, empty_s: float = EMPTY_S) -> None:
     table, tokens, catalogue = build(folder)
-    server = TableServer(table, tokens, folder / "table.sock")
+    server = TableServer(table, tokens, folder / "table.sock", talk_file=folder / "talk.jsonl")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):

@@ -34,6 +34,7 @@ from horizon_tui.engine.runner import (
     needs_input,
     run_ai,
 )
+from horizon_tui.table.talk import TalkLine, TalkRefused, TalkRoom
 
 ROLES = ("gm", "player", "spectator")
 REQUEST_KINDS = ("free_action", "override", "dialogue")
@@ -120,6 +121,7 @@ class Table:
         self.requests: dict[int, Request] = {}
         self._ids = itertools.count(1)
         self._handed_to_ai: set[str] = set()  # combatants the table gave the AI for an absent seat
+        self.talk_room = TalkRoom(session.battle.seed)  # the table's talk and its dice (`table.talk`)
 
     # -- what a view needs -------------------------------------------------------------------
     @property
@@ -284,6 +286,19 @@ class Table:
         self.session.inputs = kept
         return Update(self.version, tuple(input_to_dict(i) for i in kept), reset=True, paused=self.paused,
                       note=f"the GM undid {steps} step{'s' if steps != 1 else ''}")
+
+    def talk(self, name: str, text: Any, now: float) -> TalkLine:
+        """A seat's line of talk (or a talk command: a roll, a whisper, the GM's mute), checked
+        here whatever the seat's client checked; TableError with the reason for that seat."""
+        seat = self.seat(name)
+        try:
+            return self.talk_room.say(name, seat.role, text, now, {n: s.role for n, s in self.seats.items()})
+        except TalkRefused as exc:
+            raise TableError(str(exc)) from None
+
+    def heard(self, name: str) -> list[TalkLine]:
+        """The talk kept so far that `name`'s seat may read (whispers and secret rolls: the GM's)."""
+        return self.talk_room.heard(name, self.seat(name).role)
 
     # -- requests for the GM -----------------------------------------------------------------
     def ask(self, name: str, kind: str, text: str, target: Any = None, number: Any = None) -> Request:

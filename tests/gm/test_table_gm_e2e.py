@@ -105,6 +105,15 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                     # The campaign's record follows the table, input by input.
                     assert len(gm_app.campaign.battle["inputs"]) == gm_screen.client.replica.version
 
+                    # Talk goes into the campaign's session log as the GM reads it, whispers too.
+                    alice_screen.client.talk("/roll 2d6+3")
+                    bob.talk("/w I keep the ring")
+                    await until(pilots, lambda: [e.kind for e in gm_app.campaign.log].count("talk") == 2)
+                    talk = [e for e in gm_app.campaign.log if e.kind == "talk"]
+                    assert talk[0].text.startswith("alice rolls 2d6 + 3: [") and talk[0].data["to"] == "all"
+                    assert talk[1].text == "bob → GM: I keep the ring" and talk[1].data["to"] == "gm"
+                    assert not any(line["kind"] == "whisper" for line in alice_screen.client.talk_lines)
+
                     # The GM leaves the table and comes back (b): the same fight, at the same table.
                     await gm.press("ctrl+l")
                     await gm.pause()
@@ -139,6 +148,7 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                     assert campaign.carried == {n: s for n, s in carry.capture(gm_screen.battle).items()}
                     recap = session_markdown(campaign)
                     assert "Battle" in recap and "roof falls in" not in recap  # the recap has no overrides
+                    assert "alice rolls 2d6 + 3" in recap and "ring" not in recap  # the talk, less the whisper
                     # alice's screen shows the result with the R-14 shares.
                     footer = str(player_app.screen.query_one("#summary-footer").render())
                     standing = {n: x for n, x in result.xp.items() if x}

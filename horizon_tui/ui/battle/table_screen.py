@@ -7,6 +7,9 @@ own characters and sees what they see (`engine.sideview`'s eyes); the GM sees ev
 everyone no player holds, and has the table's controls: pause, undo (every screen follows) and
 the queue of players' requests (F7: accept as asked, amend, or refuse; the asker is told).
 
+Every seat has the table's talk beside the log (`ui.battle.talk`): `c` writes a line to everyone,
+a whisper to the GM, or a roll the table makes.
+
 At a hot-seat table (`table.hotseat`: every seat in this one process) the keyboard goes from seat
 to seat: before a seat's turn a curtain says whose it is, and the screen then shows what that
 seat may see.
@@ -20,7 +23,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -29,7 +32,9 @@ from horizon_tui.engine.persist import BattleSession
 from horizon_tui.engine.runner import action_to_dict, needs_input
 from horizon_tui.engine.sideview import side_view
 from horizon_tui.ui.battle.modes import MoveMode
+from horizon_tui.table.talk import GM_HELP, HELP
 from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.battle.talk import TalkPane, TalkPrompt, heard_here
 
 
 class TableBattleScreen(BattleScreen):
@@ -41,7 +46,12 @@ class TableBattleScreen(BattleScreen):
         Binding("ctrl+g", "table_gm_seat", "GM's seat", id="table.gm_seat", show=False,
                 tooltip="At one keyboard: the GM takes the keyboard (again: back to whose turn it is)"),
         Binding("ctrl+l", "table_leave", "Leave the table", id="table.leave"),
+        Binding("c", "table_talk", "Talk", id="table.talk"),
     ]
+    DEFAULT_CSS = """
+    TableBattleScreen #table-bottom { height: 6; }
+    TableBattleScreen #table-bottom #log { width: 1fr; height: 6; }
+    """
 
     def __init__(self, client, *, title: str = "", spec=None,
                  on_end: Callable[[BattleSession], None] | None = None) -> None:
@@ -61,6 +71,13 @@ class TableBattleScreen(BattleScreen):
         self._unlogged: list = []  # the events of the update being applied (`_on_event`)
         self.hotseat = bool(getattr(client, "hotseat", False))
         client.on_change = self._table_changed
+
+    def compose(self) -> ComposeResult:
+        """The battle screen's, with the table's talk beside the log."""
+        for widget in super().compose():
+            if widget.id == "log":
+                widget = Horizontal(widget, TalkPane(), id="table-bottom")
+            yield widget
 
     # -- who sits here ----------------------------------------------------------------------------
     @property
@@ -160,6 +177,10 @@ class TableBattleScreen(BattleScreen):
         kind = message.get("type")
         if kind == "error":
             self.refuse(str(message.get("reason")))
+            return
+        if kind == "talk":
+            if heard_here(message, self.client.seat, self.role):
+                self.query_one(TalkPane).add(message)
             return
         if kind == "request" and self.role == "gm":
             self.notify(f"{message.get('seat')} asks ({message.get('kind')}): {message.get('text')} — F7 answers",
@@ -300,6 +321,16 @@ class TableBattleScreen(BattleScreen):
 
         self.app.push_screen(AskDialog(self.names(seen=True)), send)
 
+    def action_table_talk(self) -> None:
+        """Write a line to the table (the table rolls, checks and passes it on)."""
+        hint = HELP + (GM_HELP if self.role == "gm" else "")
+        self.app.push_screen(TalkPrompt(hint), lambda text: text and self.client.talk(text))
+
+    def _show_talk(self) -> None:
+        """The talk this seat may read, again (a hot-seat hand-over: whispers are the GM's)."""
+        seat, role = self.client.seat, self.role
+        self.query_one(TalkPane).show_all(line for line in self.client.talk_lines if heard_here(line, seat, role))
+
     def action_table_leave(self) -> None:
         self.app.pop_screen()
 
@@ -316,6 +347,7 @@ class TableBattleScreen(BattleScreen):
             self.query_one("#map").side = self.side
             self.input = MoveMode(self.battle, eyes=self.eyes)
             self._relog()
+            self._show_talk()
             self.prompt = ""
             self.refresh_all()
 
@@ -334,6 +366,7 @@ class TableBattleScreen(BattleScreen):
             self._hand_over(self.client.due())
 
     def on_mount(self) -> None:
+        self._show_talk()  # what was said before this screen opened (the client has it from the table)
         if self.hotseat:
             self.call_after_refresh(self._hand_over)
 
