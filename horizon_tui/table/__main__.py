@@ -1,10 +1,12 @@
 """`python -m horizon_tui.table FOLDER`: the process that holds one live table (see lobby.py).
 
 Reads the folder's spec.json, builds the battle, serves it on FOLDER/table.sock and keeps
-FOLDER/battle.json (a battle save) after every accepted input. Ends a while after the battle is
-over, when no seat has been connected for EMPTY_S (an abandoned table must not hold a process on
-the host for ever; nothing is lost: the save is there and the GM's campaign keeps the fight), or
-on SIGTERM/SIGHUP (saving first).
+FOLDER/battle.json (a battle save) after every accepted input. A table opened by the GM tool
+starts in its lobby (the seats gather and talk; the GM begins the fight) and stays open after the
+fight, for the talk, until the GM closes it. It also ends when no seat has been connected for
+LINGER_S after the fight or EMPTY_S at any time (an abandoned table must not hold a process on the
+host for ever; nothing is lost: the save is there and the GM's campaign keeps the fight), and on
+SIGTERM/SIGHUP (saving first).
 """
 
 from __future__ import annotations
@@ -21,17 +23,19 @@ from horizon_tui.table.core import Seat, Table
 from horizon_tui.table.lobby import load_table
 from horizon_tui.table.server import TableServer
 
-LINGER_S = 600.0  # a finished table stays up this long, so everyone sees the end
+LINGER_S = 600.0  # a finished table no one is connected to ends after this long
 EMPTY_S = 3600.0  # a table no one is connected to ends after this long
 
 
-def build(folder: Path):
+def build(folder: Path, *, hotseat: bool = False):
+    """The table of `folder`; `hotseat`: every seat at one keyboard, so no lobby to gather in."""
     spec = load_table(folder)
     catalogue = spec.catalogue or default_catalogue()
     seats = [Seat(s.name, s.role, s.characters) for s in spec.seats]
     opening = list(spec.opening)
     session = BattleSession(spec.rebuild(opening), spec.encounter, list(spec.party), opening)
-    table = Table(session, seats, spec.rebuild, absent_wait_s=spec.absent_wait_s, kept=len(opening))
+    table = Table(session, seats, spec.rebuild, absent_wait_s=spec.absent_wait_s, kept=len(opening),
+                  lobby=spec.lobby and not hotseat)
     tokens = json.loads((folder / "tokens.json").read_text(encoding="utf-8"))
     return table, dict(tokens), catalogue
 
@@ -52,22 +56,17 @@ async def serve(folder: Path, *, empty_s: float = EMPTY_S) -> None:
             saved = table.version
 
     await server.start()
-    over_since = None
     empty_since = loop.time()
     try:
-        while not stop.is_set():
+        while not stop.is_set() and not server.closed.is_set():
             try:
                 await asyncio.wait_for(stop.wait(), 0.5)
             except TimeoutError:
                 pass
             save()
-            if table.battle.over:
-                over_since = over_since or loop.time()
-                if loop.time() - over_since > LINGER_S:
-                    break
             if any(seat.connected for seat in table.seats.values()):
                 empty_since = loop.time()
-            elif loop.time() - empty_since > empty_s:
+            elif loop.time() - empty_since > (LINGER_S if table.battle.over else empty_s):
                 break
     finally:
         save()

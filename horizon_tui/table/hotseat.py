@@ -39,6 +39,10 @@ class LocalView:
         return self.table.paused
 
     @property
+    def lobby(self) -> bool:
+        return self.table.in_lobby
+
+    @property
     def version(self) -> int:
         return self.table.version
 

@@ -62,13 +62,14 @@ def table_folder(tables_dir: Path, table_id: str) -> Path:
 
 def write_spec(tables_dir: Path, table_id: str, *, encounter: str, seed: int, party: list[dict[str, Any]],
                seats: list[SeatSpec], absent_wait_s: float = 60.0, opening: list[dict[str, Any]] | None = None,
-               rules: dict[str, Any] | None = None) -> Path:
+               rules: dict[str, Any] | None = None, lobby: bool = False) -> Path:
     """Lay out a table's folder with a fresh token per seat; returns the folder.
 
     `party`: [{"character": a character file's keys, "controller": "player" | "ai" | "gm"}].
     `opening`: inputs the battle starts with (what the last fights left on the party, as the GM
     tool records it), which no undo takes back; `rules`: the whole rules data (a campaign's house
-    rules), when not the shipped ones."""
+    rules), when not the shipped ones; `lobby`: the table opens in its lobby (the seats gather and
+    talk until the GM begins the fight)."""
     folder = private_dir(table_folder(tables_dir, table_id))
     invites = private_dir(folder / "invites")
     tokens = {}
@@ -82,7 +83,7 @@ def write_spec(tables_dir: Path, table_id: str, *, encounter: str, seed: int, pa
     write_private_json(folder / "spec.json", {
         "table": table_id, "encounter": encounter, "seed": seed, "party": party,
         "seats": [attrs.asdict(s) | {"characters": list(s.characters)} for s in seats],
-        "absent_wait_s": absent_wait_s, "opening": list(opening or ())} | ({"rules": rules} if rules else {}))
+        "absent_wait_s": absent_wait_s, "opening": list(opening or ()), "lobby": lobby} | ({"rules": rules} if rules else {}))
     write_private_json(folder / "tokens.json", tokens)  # read by the table process only
     return folder
 
@@ -100,6 +101,7 @@ class TableSpec:
     party: tuple[Any, ...]  # engine PartyMember
     opening: tuple[Any, ...] = ()  # engine Input: the battle's first inputs, kept by every undo
     catalogue: Any = None  # the catalogue the battle runs under (the campaign's house rules)
+    lobby: bool = False  # the table opens in its lobby: the GM begins the fight
 
 
 def load_table(folder: Path, catalogue=None) -> TableSpec:
@@ -139,7 +141,8 @@ def load_table(folder: Path, catalogue=None) -> TableSpec:
 
     opening = tuple(input_from_dict(i) for i in spec.get("opening", ()))
     return TableSpec(str(spec["table"]), str(spec["encounter"]), seed, seats,
-                     float(spec.get("absent_wait_s", 60)), rebuild, party, opening, catalogue)
+                     float(spec.get("absent_wait_s", 60)), rebuild, party, opening, catalogue,
+                     spec.get("lobby") is True)
 
 
 ENV_ACCOUNT = "HORIZON_ACCOUNT"

@@ -9,10 +9,10 @@ applied.
 
 Client → table: hello {seat, token} · act {action} · override {override} · pause {paused} · say {text} ·
 undo {steps} · ask {kind, text, target, number} · answer {id, approve, ruling, action} · talk {text} ·
-sync.
+close (the GM's) · sync.
 Table → client: snapshot (then the talk so far that seat may read) · update · error {reason} ·
 request {…} (to the GM) · answered {id, seat, approve, kind, text, ruling} (to the asker and the
-GM) · seats {name: connected} · talk {id, seat, role, kind, text, to, faces, total} (to those who
+GM) · seats {name: connected} · closed {note} (the GM closed the table) · talk {id, seat, role, kind, text, to, faces, total} (to those who
 may read it: `table.talk`). Talk is kept, one JSON line each, in the table's `talk.jsonl`.
 """
 
@@ -120,6 +120,7 @@ class TableServer:
         self.path = Path(path)
         self.talk_file = talk_file  # the table's log of its talk (None: not kept on disk)
         self.clients: dict[str, asyncio.StreamWriter] = {}
+        self.closed = asyncio.Event()  # the GM closed the table (its process then saves and ends)
         self._server: asyncio.AbstractServer | None = None
         self._ticker: asyncio.Task | None = None
 
@@ -228,6 +229,10 @@ class TableServer:
         try:
             if kind == "sync":
                 self._send_snapshot(name, writer)
+            elif kind == "close":
+                self.table.close(name)
+                self._broadcast({"type": "closed", "note": "the GM closed the table"})
+                self.closed.set()
             elif kind == "talk":
                 self._talk(self.table.talk(name, message.get("text"), time.monotonic()))
             elif kind == "act":
@@ -368,6 +373,10 @@ class TableClient:
 
     def undo(self, steps: int = 1) -> None:
         self._send({"type": "undo", "steps": steps})
+
+    def close_table(self) -> None:
+        """The GM's: the table ends for everyone (asked first on the GM's screen)."""
+        self._send({"type": "close"})
 
     def talk(self, text: str) -> None:
         """A line of talk, or a talk command (`table.talk`); the table answers a refusal with an error."""

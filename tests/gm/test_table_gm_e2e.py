@@ -82,6 +82,10 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                                   load_table(bob_invite.folder).rebuild)
                 await bob.connect()
                 try:
+                    # The table opens in its lobby: nobody acts until the GM begins the fight (F6).
+                    assert gm_screen.client.replica.lobby and "F6 begins the fight" in str(gm_screen._status_text())
+                    await gm.press("f6")
+                    await until(pilots, lambda: not alice_screen.client.replica.lobby)
                     turns = {"alice": 0, "bob": 0, "mira": 0}
                     while not gm_screen.battle.over and sum(turns.values()) < 12:
                         version = gm_screen.client.replica.version

@@ -41,7 +41,7 @@ ENEMY, ENEMY_GLYPH = "Skeleton Spearman", "s"
 SEATS = {"alice": "iriel", "bob": "sefa"}  # account -> the party member (examples/party) it plays
 SIZE = (100, 30)
 KEYS = {"enter": b"\r", "tab": b"\t", "down": b"\x1b[B", "escape": b"\x1b", "f2": b"\x1bOQ", "f8": b"\x1b[19~",
-        "ctrl+o": b"\x0f", "ctrl+s": b"\x13"}
+        "ctrl+o": b"\x0f", "ctrl+s": b"\x13", "f6": b"\x1b[17~"}
 FINGERPRINT = re.compile(r"table log (\d+) · ([0-9a-f]{8})")
 
 pytestmark = [needs_openssh, pytest.mark.timeout(240)]
@@ -310,6 +310,8 @@ async def test_a_gm_two_players_and_a_spectator_play_a_battle_over_openssh(tmp_p
         gm, alice, bob, sam = (seats[n] for n in ("mira", "alice", "bob", "sam"))
         await open_table(gm)
         await asyncio.gather(join(alice, "player"), join(bob, "player"), join(sam, "spectator"))
+        await gm.sees("F6 begins the fight")  # the table's lobby: everyone is here, the GM begins
+        gm.press("f6")
 
         turns = {name: 0 for name in SEATS}
         dropped = undone = hidden = False

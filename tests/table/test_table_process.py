@@ -17,7 +17,7 @@ from horizon_tui.table.lobby import SeatSpec, invites_for, start_table, write_sp
 from horizon_tui.table.server import TableClient
 
 
-def _spec(tmp_path):
+def _spec(tmp_path, *, lobby: bool = False):
     catalogue = default_catalogue()
     party = []
     for file in sorted((REPO / "examples" / "party").glob("*.toml")):
@@ -26,7 +26,8 @@ def _spec(tmp_path):
                       "controller": controller})
     seats = [SeatSpec("mira", "gm"), SeatSpec("sam", "spectator")] + [
         SeatSpec(account, "player", (stem,)) for account, stem in SEATED.items()]
-    return write_spec(tmp_path / "tables", "friday-crypt", encounter="standard", seed=4, party=party, seats=seats)
+    return write_spec(tmp_path / "tables", "friday-crypt", encounter="standard", seed=4, party=party, seats=seats,
+                      lobby=lobby)
 
 
 async def test_a_table_process_serves_its_invited_seats_and_saves(tmp_path):
@@ -93,3 +94,55 @@ async def test_a_table_no_one_is_connected_to_ends_in_time_and_keeps_its_save(tm
     await client.close()
     await asyncio.wait_for(served, 10)  # no one: it ends by itself
     assert (folder / "battle.json").exists() and not (folder / "table.sock").exists()
+
+
+async def test_a_table_talks_in_its_lobby_begins_when_the_gm_says_and_ends_when_the_gm_closes_it(tmp_path):
+    """Before the fight the seats gather and talk and nobody acts; F6 (the GM's) begins it; after
+    it the talk goes on; the GM's close ends the process, saved, and tells every seat."""
+    from horizon_tui.table.__main__ import serve
+
+    folder = _spec(tmp_path, lobby=True)
+    tokens = json.loads((folder / "tokens.json").read_text())
+    table, _tokens, _catalogue = build(folder)
+    assert table.in_lobby and table.paused and not build(folder, hotseat=True)[0].in_lobby
+    served = asyncio.ensure_future(serve(folder))
+    await _until(lambda: (folder / "table.sock").exists())
+    clients = {}
+    try:
+        for account in ("mira", "alice", "bob"):
+            clients[account] = TableClient(folder / "table.sock", account, tokens[account], table.rebuild)
+            await clients[account].connect()
+        alice, mira = clients["alice"], clients["mira"]
+        assert alice.replica.lobby and alice.replica.paused
+        alice.talk("ready when you are")
+        await _until(lambda: all(c.talk_lines for c in clients.values()))
+        due = _due(alice.replica.battle, invite_map={"iriel": "alice", "sefa": "bob"})
+        clients[due].act({"type": "Wait", "actor": clients[due].replica.battle.current.uid})
+        await _until(lambda: clients[due].errors)
+        assert "the fight hasn't begun" in clients[due].errors[-1]
+        before = len(alice.errors)
+        alice.close_table()  # only the GM closes a table
+        await _until(lambda: len(alice.errors) == before + 1)
+        assert alice.errors[-1] == "only the GM can do that" and not served.done()
+        mira.pause(False)  # F6: the fight begins
+        await _until(lambda: not alice.replica.lobby and not alice.replica.paused)
+        assert "the GM begins the fight" in alice.replica.notes
+        version = alice.replica.version
+        clients[due].act({"type": "Wait", "actor": clients[due].replica.battle.current.uid})
+        await _until(lambda: alice.replica.version == version + 1)
+        closed = []
+        alice.on_change = lambda _client, message: message["type"] == "closed" and closed.append(message)
+        mira.close_table()
+        await asyncio.wait_for(served, 10)
+        await _until(lambda: closed)
+        assert closed[0]["note"] == "the GM closed the table"
+    finally:
+        for client in clients.values():
+            await client.close()
+        if not served.done():
+            served.cancel()
+    catalogue = default_catalogue()
+    assert len(load_session(folder / "battle.json", catalogue, load_enemies(catalogue)).inputs) == version + 1
+    assert not (folder / "table.sock").exists()
+    assert [json.loads(line)["text"] for line in (folder / "talk.jsonl").read_text().splitlines()] == [
+        "ready when you are"]

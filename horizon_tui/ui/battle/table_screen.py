@@ -8,7 +8,9 @@ everyone no player holds, and has the table's controls: pause, undo (every scree
 the queue of players' requests (F7: accept as asked, amend, or refuse; the asker is told).
 
 Every seat has the table's talk beside the log (`ui.battle.talk`): `c` writes a line to everyone,
-a whisper to the GM, or a roll the table makes.
+a whisper to the GM, or a roll the table makes. A table opens in its lobby: the seats gather and
+talk, and the GM begins the fight (F6); after the fight the talk goes on until the GM closes the
+table (`/close`, asked first).
 
 At a hot-seat table (`table.hotseat`: every seat in this one process) the keyboard goes from seat
 to seat: before a seat's turn a curtain says whose it is, and the screen then shows what that
@@ -116,7 +118,7 @@ class TableBattleScreen(BattleScreen):
         if self.me is None:
             return self.refuse("not your turn: the table waits for another seat")
         if self.client.replica.paused:
-            return self.refuse("the GM has paused the table")
+            return self.refuse(self._waiting())
         self.prompt = "sent to the table…"
         self._leave_mode()
         self.client.act(action_to_dict(action))
@@ -136,6 +138,14 @@ class TableBattleScreen(BattleScreen):
         replica = self.client.replica
         return f"table log {replica.version} · {replica.digest()[:8]}"
 
+    def _waiting(self) -> str:
+        """Why nobody acts: the lobby before the fight, or the GM's pause."""
+        if getattr(self.client.replica, "lobby", False):
+            if self.role == "gm":
+                return "In the lobby: c talks; F6 begins the fight when everyone is here"
+            return "In the lobby: c talks; the GM begins the fight"
+        return "paused by the GM"
+
     def action_skip(self) -> None:
         self.notify("At a table the AI's turns play at the table's pace.", timeout=3)
 
@@ -154,7 +164,7 @@ class TableBattleScreen(BattleScreen):
                       if s.get("role") == "player" and cid(current) in s.get("characters", ())), None)
         owner = owner or next((n for n, s in self.client.seating.items() if s.get("role") == "gm"), "the AI")
         if self.client.replica.paused:
-            return seat + Text("paused by the GM", style="yellow")
+            return seat + Text(self._waiting(), style="yellow")
         return seat + Text(f"{ident(current).name}'s turn: {owner} plays it…", style="dim")
 
     # -- the table talking back -----------------------------------------------------------------
@@ -184,19 +194,24 @@ class TableBattleScreen(BattleScreen):
             return
         if kind == "request" and self.role == "gm":
             self.notify(f"{message.get('seat')} asks ({message.get('kind')}): {message.get('text')} — F7 answers",
-                        timeout=8)
+                        timeout=8, markup=False)
         if kind == "answered" and self.role != "gm" or kind == "answered" and self.hotseat:
             self.answers.append(message)
             verdict = "approved" if message.get("approve") else "refused"
             self.notify(f"“{message.get('text')}”: {message.get('ruling') or verdict}",
-                        title=f"The GM {verdict} {message.get('seat', 'your')}'s request", timeout=8)
+                        title=f"The GM {verdict} {message.get('seat', 'your')}'s request", timeout=8, markup=False)
         if kind in ("snapshot", "update") and client.replica.battle is not self.battle:
             self._rebind()  # an undo (or a resync) rebuilt the battle
         if kind == "update" and message.get("note"):
-            self.notify(str(message["note"]), timeout=6)
+            self.notify(str(message["note"]), timeout=6, markup=False)
         if kind == "update" and message.get("reset"):  # an undo: say where every screen is now
             self.query_one("#log").write(f"— {message.get('note') or 'rebuilt'}: {self.fingerprint()} —")
-        self.prompt = "paused by the GM" if client.replica.paused else ""
+        if kind == "closed":
+            self.notify(str(message.get("note") or "the table is closed"), timeout=8, markup=False)
+            if self.app.screen is self:  # else a dialog is open (the GM's XP award): leave with ctrl+l
+                self.action_table_leave()
+            return
+        self.prompt = self._waiting() if client.replica.paused else ""
         self.refresh_all()
         if self.battle.over:
             self._finish()
@@ -323,8 +338,26 @@ class TableBattleScreen(BattleScreen):
 
     def action_table_talk(self) -> None:
         """Write a line to the table (the table rolls, checks and passes it on)."""
-        hint = HELP + (GM_HELP if self.role == "gm" else "")
-        self.app.push_screen(TalkPrompt(hint), lambda text: text and self.client.talk(text))
+        hint = HELP + (GM_HELP + " · /close closes the table" if self.role == "gm" else "")
+        self.app.push_screen(TalkPrompt(hint), self._say)
+
+    def _say(self, text: str | None) -> None:
+        if not text:
+            return
+        if text.strip().lower() == "/close" and self.role == "gm" and not self.hotseat:
+            self.ask_to_close()
+            return
+        self.client.talk(text)
+
+    def ask_to_close(self) -> None:
+        """The GM closes the table, after a question: every seat leaves it, the talk ends."""
+        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+
+        fight = ("" if self.battle.over else " The fight is not over: it stays in your campaign, "
+                 "and b plays it on at this keyboard.")
+        question = f"Close the table for everyone? Every seat leaves it and the talk ends.{fight}"
+        self.app.push_screen(ConfirmDialog(question, yes="Close it", no="Keep it open"),
+                             lambda yes: yes and self.client.close_table())
 
     def _show_talk(self) -> None:
         """The talk this seat may read, again (a hot-seat hand-over: whispers are the GM's)."""

@@ -155,7 +155,7 @@ class OpenTableScreen(Screen):
         folder, account = laid
         try:
             spec = load_table(folder, self.app.store.catalogue)
-            table, _tokens, _catalogue = build(folder)
+            table, _tokens, _catalogue = build(folder, hotseat=True)
         except (OSError, ValueError, KeyError, HorizonError) as exc:
             self._say(f"The table did not open: {exc}")
             return
