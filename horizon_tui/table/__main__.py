@@ -20,7 +20,7 @@ from pathlib import Path
 from horizon_tui.content.catalogue import default_catalogue
 from horizon_tui.engine.persist import BattleSession, save_session
 from horizon_tui.table.core import Seat, Table
-from horizon_tui.table.lobby import load_table
+from horizon_tui.table.lobby import load_table, write_state
 from horizon_tui.table.server import TableServer
 
 LINGER_S = 600.0  # a finished table no one is connected to ends after this long
@@ -47,14 +47,19 @@ async def serve(folder: Path, *, empty_s: float = EMPTY_S) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    saved = -1
+    saved, shown = -1, None
 
     def save() -> None:
-        nonlocal saved
+        nonlocal saved, shown
         if table.version != saved:
             save_session(folder / "battle.json", table.session, catalogue)
             saved = table.version
+        state = (table.battle.over, table.in_lobby)
+        if state != shown:
+            write_state(folder, over=state[0], lobby=state[1])
+            shown = state
 
+    save()  # the state the lists of tables show, before anyone can find the socket
     await server.start()
     empty_since = loop.time()
     try:

@@ -2,7 +2,8 @@
 
 A table is a folder under the host's `tables/`: `spec.json` (what the table process needs: the
 encounter, the seed, the party's characters, the seats), `table.sock` (the process's socket),
-`battle.json` (the battle save, kept after every accepted input so a crash loses nothing) and
+`battle.json` (the battle save, kept after every accepted input so a crash loses nothing),
+`state.json` (whether the fight is in its lobby, going on or over, for the lists of tables) and
 `invites/NAME.json` (each seat's token, read only by that account's session). Beside the tables,
 `.offers/GM/PLAYER--FILE` holds the characters players offered to a GM (`offer_character`): over
 SSH the GM's session can't reach a player's saves, so this is how a player's own character comes
@@ -48,10 +49,28 @@ class Invite:
     role: str
     token: str
     characters: tuple[str, ...]
+    over: bool = False  # the fight is over: the table is open only for its talk and its result
+    opened: float = 0.0  # when the GM opened it (seconds since the epoch)
 
     @property
     def socket(self) -> Path:
         return self.folder / "table.sock"
+
+
+STATE = "state.json"
+
+
+def write_state(folder: Path, *, over: bool, lobby: bool) -> None:
+    """What the lists of tables show without connecting (the table's process keeps it)."""
+    write_private_json(Path(folder) / STATE, {"over": over, "lobby": lobby})
+
+
+def _over(folder: Path) -> bool:
+    try:
+        raw = (folder / STATE).read_bytes()
+        return len(raw) < 256 and json.loads(raw).get("over") is True
+    except (OSError, ValueError, AttributeError):
+        return False  # no state yet (a table just opening) or a damaged one: as the socket says
 
 
 def table_folder(tables_dir: Path, table_id: str) -> Path:
@@ -180,7 +199,8 @@ def start_table(folder: Path) -> subprocess.Popen:
 
 
 def invites_for(tables_dir: Path, account: str) -> list[Invite]:
-    """The live tables `account` is seated at (a table whose socket is gone is over)."""
+    """The live tables `account` is seated at (a table whose socket is gone is closed): those
+    whose fight goes on first, the newest first, then those whose fight is over."""
     found = []
     root = Path(tables_dir)
     if not root.is_dir() or not ACCOUNT.fullmatch(account):
@@ -193,10 +213,11 @@ def invites_for(tables_dir: Path, account: str) -> list[Invite]:
             raw = path.read_bytes()
             data = json.loads(raw) if len(raw) < 4096 else None
             found.append(Invite(str(data["table"]), folder, str(data["seat"]), str(data["role"]),
-                                str(data["token"]), tuple(str(c) for c in data.get("characters", []))))
+                                str(data["token"]), tuple(str(c) for c in data.get("characters", [])),
+                                _over(folder), (folder / "spec.json").stat().st_mtime))
         except (OSError, ValueError, KeyError, TypeError):
             continue  # a damaged invitation is no invitation
-    return found
+    return sorted(found, key=lambda invite: (invite.over, -invite.opened))
 
 
 # --- characters offered to a GM ----------------------------------------------------------------

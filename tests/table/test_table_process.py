@@ -107,6 +107,7 @@ async def test_a_table_talks_in_its_lobby_begins_when_the_gm_says_and_ends_when_
     assert table.in_lobby and table.paused and not build(folder, hotseat=True)[0].in_lobby
     served = asyncio.ensure_future(serve(folder))
     await _until(lambda: (folder / "table.sock").exists())
+    assert json.loads((folder / "state.json").read_text()) == {"over": False, "lobby": True}
     clients = {}
     try:
         for account in ("mira", "alice", "bob"):
@@ -130,6 +131,7 @@ async def test_a_table_talks_in_its_lobby_begins_when_the_gm_says_and_ends_when_
         version = alice.replica.version
         clients[due].act({"type": "Wait", "actor": clients[due].replica.battle.current.uid})
         await _until(lambda: alice.replica.version == version + 1)
+        await _until(lambda: json.loads((folder / "state.json").read_text()) == {"over": False, "lobby": False})
         closed = []
         alice.on_change = lambda _client, message: message["type"] == "closed" and closed.append(message)
         mira.close_table()
@@ -146,3 +148,27 @@ async def test_a_table_talks_in_its_lobby_begins_when_the_gm_says_and_ends_when_
     assert not (folder / "table.sock").exists()
     assert [json.loads(line)["text"] for line in (folder / "talk.jsonl").read_text().splitlines()] == [
         "ready when you are"]
+
+
+def test_the_list_of_tables_puts_those_whose_fight_goes_on_first_and_marks_the_finished(tmp_path):
+    import os
+
+    from horizon_tui.table.lobby import write_state
+    from horizon_tui.ui.player.table_dialogs import invite_label
+
+    tables = tmp_path / "tables"
+    folders = {}
+    for name in ("a-old-fight", "b-tonight", "c-last-week"):
+        folders[name] = write_spec(tables, name, encounter="standard", seed=4, party=[],
+                                   seats=[SeatSpec("mira", "gm"), SeatSpec("alice", "player", ("iriel",))])
+        (folders[name] / "table.sock").touch()  # its process is up (a finished table stays open for the talk)
+    write_state(folders["a-old-fight"], over=True, lobby=False)
+    write_state(folders["b-tonight"], over=False, lobby=True)
+    (folders["c-last-week"] / "state.json").write_bytes(b"\xff not json")  # damaged: as if going on
+    for age, name in enumerate(("b-tonight", "c-last-week", "a-old-fight")):
+        os.utime(folders[name] / "spec.json", (1_000_000 - age * 1000, 1_000_000 - age * 1000))
+    invites = invites_for(tables, "alice")
+    assert [(i.table, i.over) for i in invites] == [("b-tonight", False), ("c-last-week", False),
+                                                     ("a-old-fight", True)]
+    assert invite_label(invites[0]).plain == "b-tonight — as player (iriel)"
+    assert invite_label(invites[2]).plain == "a-old-fight — as player (iriel) · finished: its result and talk"

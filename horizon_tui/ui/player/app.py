@@ -254,7 +254,7 @@ class HorizonApp(CrashGuard, App[None]):
         account, tables = my_seat_place()
         invites = invites_for(tables, account) if tables.is_dir() else []
         for invite in invites:  # the GM opened the table themselves: F2 finds it again if they drop
-            if invite.table not in self._invited and invite.role != "gm":
+            if invite.table not in self._invited and invite.role != "gm" and not invite.over:
                 self.notify(f"Your GM opened the table {invite.table!r} for you: press F2 to join.",
                             title="Join the table", timeout=12)
         self._invited = {i.table for i in invites}
