@@ -6,13 +6,16 @@ starts in its lobby (the seats gather and talk; the GM begins the fight) and sta
 fight, for the talk, until the GM closes it. It also ends when no seat has been connected for
 LINGER_S after the fight or EMPTY_S at any time (an abandoned table must not hold a process on the
 host for ever; nothing is lost: the save is there and the GM's campaign keeps the fight), and on
-SIGTERM/SIGHUP (saving first).
+SIGTERM/SIGHUP (saving first), which the SSH host sends its tables when it stops; if the host is
+gone without it (`HORIZON_HOST_PID`, set by the host for its sessions' tables), the table ends too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import signal
 import sys
 from pathlib import Path
@@ -20,7 +23,8 @@ from pathlib import Path
 from horizon_tui.content.catalogue import default_catalogue
 from horizon_tui.engine.persist import BattleSession, save_session
 from horizon_tui.table.core import Seat, Table
-from horizon_tui.table.lobby import load_table, write_state
+from horizon_tui.paths import write_private_bytes
+from horizon_tui.table.lobby import ENV_HOST_PID, PID_FILE, load_table, write_state
 from horizon_tui.table.server import TableServer
 
 LINGER_S = 600.0  # a finished table no one is connected to ends after this long
@@ -60,10 +64,12 @@ async def serve(folder: Path, *, empty_s: float = EMPTY_S) -> None:
             shown = state
 
     save()  # the state the lists of tables show, before anyone can find the socket
+    write_private_bytes(folder / PID_FILE, str(os.getpid()).encode())
+    host = _host_pid()
     await server.start()
     empty_since = loop.time()
     try:
-        while not stop.is_set() and not server.closed.is_set():
+        while not stop.is_set() and not server.closed.is_set() and (host is None or _alive(host)):
             try:
                 await asyncio.wait_for(stop.wait(), 0.5)
             except TimeoutError:
@@ -76,6 +82,23 @@ async def serve(folder: Path, *, empty_s: float = EMPTY_S) -> None:
     finally:
         save()
         await server.close()
+        with contextlib.suppress(FileNotFoundError):
+            (folder / PID_FILE).unlink()
+
+
+def _host_pid() -> int | None:
+    raw = os.environ.get(ENV_HOST_PID, "")
+    return int(raw) if raw.isdigit() and int(raw) > 1 else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # there, and someone else's
+    return True
 
 
 def main(argv: list[str]) -> int:

@@ -14,10 +14,12 @@ no session's crash takes it down.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -166,6 +168,8 @@ def load_table(folder: Path, catalogue=None) -> TableSpec:
 
 ENV_ACCOUNT = "HORIZON_ACCOUNT"
 ENV_TABLES = "HORIZON_TABLES"
+ENV_HOST_PID = "HORIZON_HOST_PID"  # the SSH host's process: a table ends (saved) when it is gone
+PID_FILE = "table.pid"  # the table's process, while it runs (the host stops it when it stops)
 
 
 def my_seat_place() -> tuple[str, Path]:
@@ -196,6 +200,48 @@ def start_table(folder: Path) -> subprocess.Popen:
             raise RuntimeError(f"the table process did not start (see {Path(folder).name}/table.log)")
         time.sleep(0.02)
     return proc
+
+
+def _table_process(pid: int, folder: Path) -> bool:
+    """Whether `pid` is still the running process of the table in `folder` (not a number the
+    system has since given to another process, nor one that has exited and awaits its parent)."""
+    proc = Path("/proc") / str(pid)
+    if not Path("/proc/self").exists():  # no /proc (macOS): the pid file is all there is
+        try:
+            os.kill(pid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+    try:
+        argv = (proc / "cmdline").read_bytes().split(b"\0")
+        state = (proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X") and b"horizon_tui.table" in argv and os.fsencode(str(folder)) in argv
+
+
+def stop_tables(tables_dir: Path, timeout: float = 10.0) -> list[str]:
+    """Stop every table process under `tables_dir` (the host is stopping): each saves as it ends
+    (SIGTERM); one that hasn't ended after `timeout` seconds is killed. The tables stopped."""
+    root = Path(tables_dir)
+    running: dict[str, int] = {}
+    for pid_file in root.glob(f"*/{PID_FILE}") if root.is_dir() else ():
+        try:
+            pid = int(pid_file.read_text(encoding="ascii").strip())
+        except (OSError, ValueError):
+            continue
+        if pid > 1 and _table_process(pid, pid_file.parent):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+                running[pid_file.parent.name] = pid
+    deadline = time.monotonic() + timeout
+    while any(_table_process(pid, root / name) for name, pid in running.items()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for name, pid in running.items():
+        if _table_process(pid, root / name):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    return sorted(running)
 
 
 def invites_for(tables_dir: Path, account: str) -> list[Invite]:

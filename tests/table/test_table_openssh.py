@@ -160,20 +160,30 @@ async def saved_at(tables: Path, inputs: int, timeout: float = 15.0) -> str:
         await asyncio.sleep(0.1)
 
 
-def stop_table_processes(tables: Path) -> None:
-    """The table process outlives the GM's session (so a crash of it loses nothing): end ours."""
+def table_pids(tables: Path) -> list[int]:
+    """The table processes serving a table under `tables` (found by their command line)."""
+    found = []
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
         try:
             argv = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
+            state = (proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
             continue
-        if b"horizon_tui.table" in argv and any(arg.startswith(str(tables).encode()) for arg in argv):
-            try:
-                os.kill(int(proc.name), signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+        if b"horizon_tui.table" in argv and any(arg.startswith(str(tables).encode()) for arg in argv) \
+                and state != b"Z":
+            found.append(int(proc.name))
+    return found
+
+
+def stop_table_processes(tables: Path) -> None:
+    """A test that failed before the host stopped may leave its table running: end it."""
+    for pid in table_pids(tables):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
 
 
 async def open_table(gm: Seat) -> None:
@@ -365,6 +375,12 @@ async def test_a_gm_two_players_and_a_spectator_play_a_battle_over_openssh(tmp_p
         gm.press("ctrl+s")
         await gm.sees("XP awarded")
         assert party_xp(saves) > xp_before
+
+        # The host stops (as on SIGTERM): the table's process stops with it, saving first.
+        assert len(table_pids(tables)) == 1
+        await host.stop()
+        assert table_pids(tables) == [] and table_saved(tables)[0] == inputs
+        assert not [f for f in tables.iterdir() if (f / "table.sock").exists()]
 
     finally:
         for seat in seats.values():

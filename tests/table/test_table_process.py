@@ -172,3 +172,56 @@ def test_the_list_of_tables_puts_those_whose_fight_goes_on_first_and_marks_the_f
                                                      ("a-old-fight", True)]
     assert invite_label(invites[0]).plain == "b-tonight — as player (iriel)"
     assert invite_label(invites[2]).plain == "a-old-fight — as player (iriel) · finished: its result and talk"
+
+
+def test_stopping_the_host_stops_its_tables_each_saving_first(tmp_path):
+    import os
+    import subprocess
+
+    from horizon_tui.table.lobby import PID_FILE, _table_process, stop_tables
+
+    folder = _spec(tmp_path)
+    proc = start_table(folder)
+    try:
+        pid = int((folder / PID_FILE).read_text())
+        assert pid == proc.pid and _table_process(pid, folder)
+        # a pid file naming a process that is no table (a number given again) is left alone
+        stray = tmp_path / "tables" / "stray"
+        stray.mkdir()
+        sleeper = subprocess.Popen(["sleep", "30"])
+        (stray / PID_FILE).write_text(str(sleeper.pid))
+        assert stop_tables(tmp_path / "tables", timeout=20) == ["friday-crypt"]
+        assert proc.wait(timeout=5) == 0  # ended by SIGTERM, as it ends at the GM's word: saved
+        assert sleeper.poll() is None
+        sleeper.kill()
+        sleeper.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert (folder / "battle.json").exists() and not (folder / PID_FILE).exists()
+    assert not (folder / "table.sock").exists() and os.path.exists(folder / "state.json")
+
+
+def test_a_table_ends_saved_when_its_host_is_gone_without_a_word(tmp_path, monkeypatch):
+    """A host killed outright (SIGKILL) sends its tables nothing: they see it gone and end."""
+    import subprocess
+    import time
+
+    from horizon_tui.table.lobby import ENV_HOST_PID
+
+    host = subprocess.Popen(["sleep", "60"])
+    monkeypatch.setenv(ENV_HOST_PID, str(host.pid))
+    folder = _spec(tmp_path)
+    proc = start_table(folder)
+    try:
+        time.sleep(1.0)
+        assert proc.poll() is None  # the host is there: the table goes on
+        host.kill()
+        host.wait()
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        if host.poll() is None:
+            host.kill()
+    assert (folder / "battle.json").exists() and not (folder / "table.sock").exists()

@@ -36,6 +36,7 @@ from horizon_tui.host.recording import RecordingLimits, prune
 from horizon_tui.host.ssh.channel import AppSession
 from horizon_tui.host.watch import WATCH_USER
 from horizon_tui.host.web.server import WebFront
+from horizon_tui.table.lobby import stop_tables
 
 SAVES_NAME = "saves"  # the app runs in the user's folder and is given this relative name
 _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # not SIGHUP: `nohup horizon serve-ssh` must survive
@@ -219,6 +220,12 @@ class SSHHost:
             closing = [asyncio.ensure_future(s.chan.wait_closed()) for s in sessions
                        if getattr(s, "chan", None)]
             await asyncio.wait(closing, timeout=1)
+        # The tables the sessions opened run in processes of their own: they stop with the host,
+        # each saving first.
+        stopped = await asyncio.to_thread(stop_tables, Path(self.settings.data_dir) / "tables",
+                                          self.settings.stop_grace + 8)
+        if stopped:
+            self.log.info("stopped %d table(s): %s", len(stopped), ", ".join(stopped))
         for connection in list(self.connections):
             connection.conn.close()
         waits = [asyncio.ensure_future(c.conn.wait_closed()) for c in list(self.connections)]
