@@ -12,6 +12,7 @@ undo (F8) reaches every screen. Each terminal is read as a person sees it (pyte 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -186,6 +187,68 @@ def stop_table_processes(tables: Path) -> None:
             pass
 
 
+async def say(seat: Seat, text: str, *, paste: bool = False) -> None:
+    """`c`, the line (typed, or as a terminal's bracketed paste), enter."""
+    seat.press("c")
+    await seat.sees("enter sends, esc cancels")
+    if paste:
+        seat.process.write(b"\x1b[200~" + text.encode() + b"\x1b[201~")
+    else:
+        seat.type(text)
+    await asyncio.sleep(0.3)
+    seat.press("enter")
+    await seat.until(lambda s: "enter sends, esc cancels" not in s, "the line sent")
+    await asyncio.sleep(0.3)  # as a person would: the next `c` reaches the battlefield, not the closing line
+
+
+ROLLED = re.compile(r"alice rolls 2d6 \+ 3: \[(\d+), (\d+)\] = (\d+)")
+
+
+async def talk_at_the_table(gm: Seat, alice: Seat, bob: Seat, sam: Seat, tables: Path) -> None:
+    """In the table's lobby, before the fight: three seats talk; markup and an escape sequence
+    arrive as text; a whisper reaches only the GM; a spectator talks once the GM allows; a roll
+    made by the table shows the same dice on every screen and in the table's log; a seat past the
+    rate limit is told so."""
+    everyone = (gm, alice, bob, sam)
+    await say(alice, "Hello [bold]all[/bold]")
+    for seat in everyone:
+        await seat.sees("alice: Hello [bold]all[/bold]")  # the markup as typed, on every screen
+    await say(bob, "\x1b[31mALERT\x1b[0m", paste=True)
+    for seat in everyone:  # the escape sequence shown as text, never run: its "31m" is on the screen
+        await seat.until(lambda s: re.search(r"bob: \S*31mALERT\S*0m", s), "bob's line as text")
+    await say(bob, "/w I pocket the gem")
+    await gm.sees("bob → GM: I pocket the gem")
+    await bob.sees("bob → GM: I pocket the gem")
+    await say(sam, "can I talk?")
+    await sam.until(lambda s: "spectators read the talk" in sam.status(), "the refusal")
+    await say(gm, "/spectators on")
+    await say(sam, "hi from the gallery")
+    for seat in everyone:
+        await seat.sees("sam: hi from the gallery")
+    for seat in (alice, sam):
+        assert "pocket" not in seat.screen, seat.screen  # the whisper came before: it would be there
+    await say(alice, "/roll 2d6+3")
+    rolls = {}
+    for seat in everyone:
+        screen = await seat.until(lambda s: ROLLED.search(s), "the roll")
+        rolls[seat.name] = ROLLED.search(screen).groups()
+    [(first, second, total)] = set(rolls.values())  # the same dice on every screen
+    assert int(first) + int(second) + 3 == int(total)
+    [folder] = [f for f in tables.iterdir() if (f / "spec.json").exists()]
+    kept = [json.loads(line) for line in (folder / "talk.jsonl").read_text().splitlines()]
+    assert [k["faces"] for k in kept if k["kind"] == "roll"] == [[int(first), int(second)]]
+    assert [k["to"] for k in kept if k["kind"] == "whisper"] == ["gm"]
+    told = False
+    for n in range(9):  # as fast as she can type: her sixth line within 10 s is refused
+        await say(alice, f"line {n}")
+        if "at most 5 lines in 10 s" in alice.status():
+            told, refused = True, f"line {n}"
+            break
+    assert told, alice.screen
+    await asyncio.sleep(0.5)
+    assert f"alice: {refused}" not in gm.screen and "alice: line 0" in gm.screen
+
+
 async def open_table(gm: Seat) -> None:
     """The GM's keys: the campaign, `a` (at the table), the encounter, who plays whom, ctrl+o."""
     await gm.sees("Friday Crypt")
@@ -321,6 +384,7 @@ async def test_a_gm_two_players_and_a_spectator_play_a_battle_over_openssh(tmp_p
         await open_table(gm)
         await asyncio.gather(join(alice, "player"), join(bob, "player"), join(sam, "spectator"))
         await gm.sees("F6 begins the fight")  # the table's lobby: everyone is here, the GM begins
+        await talk_at_the_table(gm, alice, bob, sam, tables)
         gm.press("f6")
 
         turns = {name: 0 for name in SEATS}
