@@ -24,6 +24,7 @@ from horizon_tui.content.catalogue import default_catalogue
 from horizon_tui.engine.persist import BattleSession, save_session
 from horizon_tui.table.core import Seat, Table
 from horizon_tui.paths import write_private_bytes
+from horizon_tui.storage.lock import process_alive
 from horizon_tui.table.lobby import ENV_HOST_PID, PID_FILE, load_table, write_state
 from horizon_tui.table.server import TableServer
 
@@ -69,7 +70,7 @@ async def serve(folder: Path, *, empty_s: float = EMPTY_S) -> None:
     await server.start()
     empty_since = loop.time()
     try:
-        while not stop.is_set() and not server.closed.is_set() and (host is None or _alive(host)):
+        while not stop.is_set() and not server.closed.is_set() and (host is None or process_alive(host)):
             try:
                 await asyncio.wait_for(stop.wait(), 0.5)
             except TimeoutError:
@@ -89,16 +90,6 @@ async def serve(folder: Path, *, empty_s: float = EMPTY_S) -> None:
 def _host_pid() -> int | None:
     raw = os.environ.get(ENV_HOST_PID, "")
     return int(raw) if raw.isdigit() and int(raw) > 1 else None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # there, and someone else's
-    return True
 
 
 def main(argv: list[str]) -> int:

@@ -26,6 +26,24 @@ def _lay_table(tables):
     return write_spec(tables, "evening", encounter="wolves", seed=2, party=party, seats=seats)
 
 
+async def _serve_for(tmp_path, monkeypatch, account: str, others: tuple[str, ...]):
+    """A table served in this process, this app's session seated as `account`, and `others`'
+    clients connected: (table, server, {seat: client}, folder)."""
+    tables = tmp_path / "tables"
+    folder = _lay_table(tables)
+    table, tokens, _ = build(folder)
+    server = TableServer(table, tokens, folder / "table.sock")
+    await server.start()
+    monkeypatch.setenv("HORIZON_ACCOUNT", account)
+    monkeypatch.setenv("HORIZON_TABLES", str(tables))
+    spec = load_table(folder)
+    clients = {}
+    for seat in others:
+        clients[seat] = TableClient(folder / "table.sock", seat, tokens[seat], spec.rebuild)
+        await clients[seat].connect()
+    return table, server, clients, folder
+
+
 async def _until(pilot, predicate, timeout=60.0):
     async def wait():
         while not predicate():
@@ -35,19 +53,9 @@ async def _until(pilot, predicate, timeout=60.0):
 
 
 async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path, monkeypatch):
-    tables = tmp_path / "tables"
-    folder = _lay_table(tables)
+    table, server, others, folder = await _serve_for(tmp_path, monkeypatch, "alice", ("mira", "bob"))
+    tables = folder.parent
     assert "token" not in (folder / "spec.json").read_text()
-    table, tokens, _ = build(folder)
-    server = TableServer(table, tokens, folder / "table.sock")
-    await server.start()
-    monkeypatch.setenv("HORIZON_ACCOUNT", "alice")
-    monkeypatch.setenv("HORIZON_TABLES", str(tables))
-    spec = load_table(folder)
-    others = {}
-    for seat in ("mira", "bob"):
-        others[seat] = TableClient(folder / "table.sock", seat, tokens[seat], spec.rebuild)
-        await others[seat].connect()
     app = create_app(tmp_path / "saves")
     try:
         async with app.run_test(size=(100, 34)) as pilot:
@@ -103,16 +111,8 @@ async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path
 
 
 async def test_the_talk_pane_shows_the_table_talk_as_text_and_c_writes_a_line(tmp_path, monkeypatch):
-    tables = tmp_path / "tables"
-    folder = _lay_table(tables)
-    table, tokens, _ = build(folder)
-    server = TableServer(table, tokens, folder / "table.sock")
-    await server.start()
-    monkeypatch.setenv("HORIZON_ACCOUNT", "bob")
-    monkeypatch.setenv("HORIZON_TABLES", str(tables))
-    spec = load_table(folder)
-    mira = TableClient(folder / "table.sock", "mira", tokens["mira"], spec.rebuild)
-    await mira.connect()
+    _table, server, others, folder = await _serve_for(tmp_path, monkeypatch, "bob", ("mira",))
+    tables, mira = folder.parent, others["mira"]
     mira.talk("/a [bold red]Welcome[/] \x1b[2J to the wolves")  # said before bob joins: he reads it
     app = create_app(tmp_path / "saves")
     try:
