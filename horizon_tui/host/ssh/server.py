@@ -246,8 +246,9 @@ class SSHHost:
             await asyncio.wait(endings, timeout=self.settings.stop_grace + 6)
             # Each client is told its game's exit status before its connection is closed.
             closing = [asyncio.ensure_future(s.chan.wait_closed()) for s in sessions
-                       if getattr(s, "chan", None)]
-            await asyncio.wait(closing, timeout=1)
+                       if getattr(s, "chan", None)]  # a browser's game has no channel
+            if closing:
+                await asyncio.wait(closing, timeout=1)
         # The tables the sessions opened run in processes of their own: they stop with the host,
         # each saving first.
         stopped = await asyncio.to_thread(stop_tables, Path(self.settings.data_dir) / "tables",

@@ -8,7 +8,7 @@ web-logout`, `horizon users remove`) forgets every cookie of an account.
 
 `LoginStore` is the interface (what the web front end and the commands use); `MemoryLoginStore`
 keeps it in memory (tests), `FileLoginStore` in the host's data folder (`web/logins.json`, 0600,
-updated under a lock) so a restart keeps the sessions and another process (`horizon users
+updated under a lock; one that can't be read is moved aside, never written over) so a restart keeps the sessions and another process (`horizon users
 remove`) can end them.
 """
 
@@ -77,12 +77,14 @@ class LoginStore:
             self._write(state)
         return token
 
+    def _live_user(self, kind: str, key: str) -> str | None:
+        """The user of the `kind` ("links" or "sessions") entry stored under `key`, unexpired."""
+        entry = self._read()[kind].get(key)
+        return entry["user"] if entry and entry["expires"] > self.clock() else None
+
     def link_user(self, token: str | None) -> str | None:
         """Whose link this is, without spending it (the "Continue as NAME" page)."""
-        if not looks_like_token(token):
-            return None
-        entry = self._read()["links"].get(digest(token))
-        return entry["user"] if entry and entry["expires"] > self.clock() else None
+        return self._live_user("links", digest(token)) if looks_like_token(token) else None
 
     def spend_link(self, token: str | None) -> str | None:
         """The link's user, once: the token is gone after this, used or expired."""
@@ -107,15 +109,11 @@ class LoginStore:
         return cookie
 
     def session_user(self, cookie: str | None) -> str | None:
-        if not looks_like_token(cookie):
-            return None
-        entry = self._read()["sessions"].get(digest(cookie))
-        return entry["user"] if entry and entry["expires"] > self.clock() else None
+        return self._live_user("sessions", digest(cookie)) if looks_like_token(cookie) else None
 
     def session_key_user(self, key: str) -> str | None:
         """`session_user` by the cookie's digest (what a running game keeps of its login)."""
-        entry = self._read()["sessions"].get(key)
-        return entry["user"] if entry and entry["expires"] > self.clock() else None
+        return self._live_user("sessions", key)
 
     def end_sessions(self, user: str) -> int:
         """Log every browser of `user` out (and drop the links not yet used); how many sessions."""
@@ -173,6 +171,7 @@ class FileLoginStore(LoginStore):
     def __init__(self, data_dir: Path, clock: Callable[[], float] = time.time):
         super().__init__(clock)
         self.path = Path(data_dir) / "web" / "logins.json"
+        self.damaged = False
 
     def _read(self) -> dict:
         try:
@@ -180,14 +179,19 @@ class FileLoginStore(LoginStore):
                 raw = handle.read(STORE_LIMIT + 1)
         except FileNotFoundError:
             return _valid_state(None)
-        if len(raw) > STORE_LIMIT:
-            return _valid_state(None)
         try:
+            if len(raw) > STORE_LIMIT:
+                raise ValueError("too large")
             return _valid_state(json.loads(raw))
         except (ValueError, RecursionError):
+            self.damaged = True  # kept aside, never written over (`_write`)
             return _valid_state(None)
 
     def _write(self, state: dict) -> None:
+        if self.damaged and self.path.exists():
+            aside = self.path.with_name(f"{self.path.name}.damaged-{int(time.time())}")
+            self.path.replace(aside)
+            self.damaged = False
         write_private_json(self.path, state)
 
     @contextlib.contextmanager
