@@ -387,6 +387,19 @@ def set_rules(campaign: Campaign, overrides: dict[str, Any], changes: list[tuple
     return campaign.logged("rules", f"House rules: {shown}{more}", changes=[list(c) for c in changes])
 
 
+def log_talk(campaign: Campaign, line: dict[str, Any]) -> Campaign:
+    """A line of the table's talk (`table.talk`), as the GM read it, in the session log: to
+    everyone, or only to the GM (`to`: a whisper, a secret roll), which the players' recap leaves out."""
+    from horizon_tui.table.talk import line_text
+
+    faces = line.get("faces") if isinstance(line.get("faces"), list) else []
+    total = line.get("total")
+    return campaign.logged("talk", line_text(line), seat=str(line.get("seat", ""))[:40],
+                           said=str(line.get("kind", "say"))[:10], to="gm" if line.get("to") == "gm" else "all",
+                           faces=[int(f) for f in faces if isinstance(f, int)],
+                           **({"total": total} if isinstance(total, int) else {}))
+
+
 def roll_dice(campaign: Campaign, expression: str) -> tuple[Campaign, int, list[int]]:
     """A GM's roll with the campaign's random source (`r`); kept in the log as history."""
     from horizon_tui.rules.dice import parse_dice

@@ -3,13 +3,15 @@ with what was said, settlement reactions, battles and their results, rests, expe
 level-ups and new abilities) and the GM's full log (every entry, with the numbers behind it).
 
 The recap leaves out the GM's side of the screen: overrides, the tracker's bookkeeping, the GM's
-dice rolls, NPC statistics (their willpower, the totals and odds of a check against them), NPC
+dice rolls (and the table talk's whispers and secret rolls; what was said to everyone is in "At the
+table", each line as text: Markdown and HTML in it are escaped), NPC statistics (their willpower, the totals and odds of a check against them), NPC
 edits, rules changes, and combatants still hidden at the end. An undone action is gone from both:
 they are read from the campaign, which undo steps back. No Textual here.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from horizon_tui.campaign.model import Campaign, LogEntry
@@ -20,7 +22,17 @@ from horizon_tui.storage.atomic import atomic_write
 # edits, rules, notes). A heading above a run of entries of one kind keeps the story easy to scan.
 RECAP_KINDS = {"check": "Conversation", "reaction": "Settlement reactions", "battle": "Battle", "rest": "Rest",
                "xp": "Experience", "level_up": "Level-ups", "points": "Level-ups", "ability": "New abilities",
-               "party": "The party"}
+               "party": "The party", "talk": "At the table"}
+MARKDOWN_ACTIVE = re.compile(r"([\\`*_\[\]<>|~&])")  # inline: a talk line never starts a Markdown line
+
+
+def _as_text(text: str) -> str:
+    """Talk (anyone's words) shown as written: every Markdown and HTML character escaped."""
+    return MARKDOWN_ACTIVE.sub(r"\\\1", _escape(text).replace("\n", " "))
+
+
+def _heard_by_all(entry: LogEntry) -> bool:
+    return entry.kind != "talk" or entry.data.get("to") == "all"
 
 
 def _escape(text: str) -> str:
@@ -89,7 +101,7 @@ def _without_odds(ruling: str) -> str:
 def day_markdown(campaign: Campaign, day: int) -> list[str]:
     """One day of the recap, told in the order it happened: a conversation, then the fight it led
     to, the XP and the level-up after it (a heading starts each run of one kind)."""
-    entries = [e for e in campaign.lines_of(day) if e.kind in RECAP_KINDS]
+    entries = [e for e in campaign.lines_of(day) if e.kind in RECAP_KINDS and _heard_by_all(e)]
     lines = [f"## Day {day}", ""]
     if not entries:
         return [*lines, "Nothing recorded.", ""]
@@ -106,7 +118,12 @@ def day_markdown(campaign: Campaign, day: int) -> list[str]:
             if lines[-1]:
                 lines.append("")
             lines += [f"### {heading}", ""]
-        lines += _check(entry) if entry.kind == "check" else [f"- {_escape(entry.text)}"]
+        if entry.kind == "check":
+            lines += _check(entry)
+        elif entry.kind == "talk":
+            lines.append(f"- {_as_text(entry.text)}")
+        else:
+            lines.append(f"- {_escape(entry.text)}")
     lines.append("")
     return lines
 
@@ -130,7 +147,8 @@ def gm_markdown(campaign: Campaign, days: list[int] | None = None) -> str:
     for day in days:
         lines += [f"## Day {day}", ""]
         for entry in campaign.lines_of(day):
-            lines.append(f"- *{entry.kind}* — {_escape(entry.text)}")
+            text = _as_text(entry.text) if entry.kind == "talk" else _escape(entry.text)
+            lines.append(f"- *{entry.kind}* — {text}")
             d = entry.data
             if entry.kind == "check":
                 odds = d.get("chance")

@@ -63,7 +63,8 @@ def lay_table(campaign: Campaign, encounter: str, seats: list[SeatSpec], tables_
     """Form the campaign's battle with the whole party and write its table's folder; the campaign
     comes back with the battle in progress (its record names the table). The seats name
     characters; the table's seats name their combatants. ValueError/DataError/BattleError when
-    the battle can't be formed (nothing is written then)."""
+    the battle can't be formed (nothing is written then). The table opens in its lobby: the seats
+    gather and talk until the GM begins the fight (F6)."""
     campaign, session = battles.start_battle(campaign, encounter, [m.name for m in campaign.party], base,
                                              rules_for, enemies)
     ids = {ident(e).name: uid for uid, e in session.battle.by_id.items() if ident(e).kind == "character"}
@@ -72,7 +73,7 @@ def lay_table(campaign: Campaign, encounter: str, seats: list[SeatSpec], tables_
     data = session_to_dict(session, catalogue)
     folder = write_spec(tables_dir, table_id, encounter=str(encounter), seed=session.battle.seed,
                         party=data["party"], seats=seats, opening=data["inputs"],
-                        rules=rules_data(catalogue.rules) if campaign.rules else None)
+                        rules=rules_data(catalogue.rules) if campaign.rules else None, lobby=True)
     return attrs.evolve(campaign, battle=dict(campaign.battle, table=str(folder))), folder
 
 

@@ -68,18 +68,21 @@ def section_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.lock")
 
 
-def _alive(holder: Holder) -> bool:
-    if holder.host != socket.gethostname():
-        return True  # can't tell from here: assume it runs
-    if holder.pid == os.getpid():
-        return True
+def process_alive(pid: int) -> bool:
+    """Whether a process `pid` runs on this machine (someone else's counts: it is there)."""
     try:
-        os.kill(holder.pid, 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
     return True
+
+
+def _alive(holder: Holder) -> bool:
+    if holder.host != socket.gethostname():
+        return True  # can't tell from here: assume it runs
+    return holder.pid == os.getpid() or process_alive(holder.pid)
 
 
 def _read_small(path: Path, limit: int = 4096) -> bytes | None:

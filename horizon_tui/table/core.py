@@ -34,6 +34,7 @@ from horizon_tui.engine.runner import (
     needs_input,
     run_ai,
 )
+from horizon_tui.table.talk import TalkLine, TalkRefused, TalkRoom
 
 ROLES = ("gm", "player", "spectator")
 REQUEST_KINDS = ("free_action", "override", "dialogue")
@@ -76,10 +77,11 @@ class Update:
     reset: bool = False
     paused: bool = False
     note: str = ""
+    lobby: bool = False  # the fight hasn't begun: the seats gather and talk until the GM starts it
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "update", "version": self.version, "inputs": list(self.inputs), "reset": self.reset,
-                "paused": self.paused, "note": self.note}
+                "paused": self.paused, "note": self.note, "lobby": self.lobby}
 
 
 def input_to_dict(item: Input) -> dict[str, Any]:
@@ -105,7 +107,7 @@ class Table:
     for undo); `session` is the live one."""
 
     def __init__(self, session: BattleSession, seats: list[Seat], rebuild: Callable[[list[Input]], Battle], *,
-                 absent_wait_s: float = 60.0, kept: int = 0):
+                 absent_wait_s: float = 60.0, kept: int = 0, lobby: bool = False):
         if sum(seat.role == "gm" for seat in seats) > 1:
             raise ValueError("a table has at most one GM")
         for seat in seats:
@@ -116,10 +118,13 @@ class Table:
         self.rebuild = rebuild
         self.absent_wait_s = absent_wait_s
         self.kept = kept  # the battle's opening inputs (carried from the last fight): no undo takes them
-        self.paused = False
+        self.in_lobby = lobby  # seats gather (and talk) before the fight; the GM starts it (`pause`)
+        self.paused = lobby
+        self.closed = False  # the GM closed the table: its process saves and ends
         self.requests: dict[int, Request] = {}
         self._ids = itertools.count(1)
         self._handed_to_ai: set[str] = set()  # combatants the table gave the AI for an absent seat
+        self.talk_room = TalkRoom(session.battle.seed)  # the table's talk and its dice (`table.talk`)
 
     # -- what a view needs -------------------------------------------------------------------
     @property
@@ -136,7 +141,7 @@ class Table:
     def snapshot(self) -> dict[str, Any]:
         """Everything a joining (or returning) view needs: the inputs so far and the table's state."""
         return {"type": "snapshot", "version": self.version,
-                "inputs": [input_to_dict(i) for i in self.session.inputs], "paused": self.paused,
+                "inputs": [input_to_dict(i) for i in self.session.inputs], "paused": self.paused, "lobby": self.in_lobby,
                 "requests": [attrs.asdict(r) for r in self.requests.values()],
                 "seating": {s.name: {"role": s.role, "characters": list(s.characters)} for s in self.seats.values()}}
 
@@ -202,6 +207,8 @@ class Table:
         seat = self.seat(name)
         if seat.role == "spectator":
             raise TableError("spectators watch; they don't act")
+        if self.in_lobby:
+            raise TableError("the fight hasn't begun: the GM starts it when everyone is here")
         if self.paused:
             raise TableError("the GM has paused the table")
         if self.battle.over:
@@ -244,7 +251,7 @@ class Table:
         item = Input(at, change, False)
         self.session.inputs.append(item)
         run_ai(self.battle)
-        return Update(self.version, (input_to_dict(item),), paused=self.paused, note=note)
+        return Update(self.version, (input_to_dict(item),), paused=self.paused, note=note, lobby=self.in_lobby)
 
     def _accept(self, item: Input) -> Update:
         outcome = perform(self.battle, item.action, auto_end=item.auto_end)
@@ -252,7 +259,7 @@ class Table:
             raise TableError(outcome.reason)
         self.session.inputs.append(item)
         run_ai(self.battle)
-        return Update(self.version, (input_to_dict(item),), paused=self.paused)
+        return Update(self.version, (input_to_dict(item),), paused=self.paused, lobby=self.in_lobby)
 
     # -- the GM's table controls -------------------------------------------------------------
     def _gm(self, name: str) -> Seat:
@@ -262,16 +269,26 @@ class Table:
         return seat
 
     def pause(self, name: str, paused: bool) -> Update:
+        """The GM pauses the table or goes on; going on from the lobby begins the fight."""
         self._gm(name)
         self.paused = paused
-        return Update(self.version, (), paused=paused, note="the GM paused the table" if paused else "play resumes")
+        note = "the GM paused the table" if paused else "play resumes"
+        if self.in_lobby and not paused:
+            self.in_lobby, note = False, "the GM begins the fight"
+        return Update(self.version, (), paused=paused, note=note, lobby=self.in_lobby)
+
+    def close(self, name: str) -> None:
+        """The GM closes the table: every seat leaves it, the process saves and ends (the fight, if
+        not over, stays in the GM's campaign to play on there)."""
+        self._gm(name)
+        self.closed = True
 
     def say(self, name: str, text: Any) -> Update:
         """The GM's word to every view (the XP awarded after the battle, a ruling for all)."""
         self._gm(name)
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_REQUEST_TEXT:
             raise TableError(f"say it in 1 to {MAX_REQUEST_TEXT} characters")
-        return Update(self.version, (), paused=self.paused, note=f"GM: {text.strip()}")
+        return Update(self.version, (), paused=self.paused, note=f"GM: {text.strip()}", lobby=self.in_lobby)
 
     def undo(self, name: str, steps: int = 1) -> Update:
         """Take back the last `steps` inputs; every view rebuilds to the same point."""
@@ -282,8 +299,21 @@ class Table:
         kept = list(self.session.inputs[:-steps])
         self.session.battle = self.rebuild(kept)
         self.session.inputs = kept
-        return Update(self.version, tuple(input_to_dict(i) for i in kept), reset=True, paused=self.paused,
+        return Update(self.version, tuple(input_to_dict(i) for i in kept), reset=True, paused=self.paused, lobby=self.in_lobby,
                       note=f"the GM undid {steps} step{'s' if steps != 1 else ''}")
+
+    def talk(self, name: str, text: Any, now: float) -> TalkLine:
+        """A seat's line of talk (or a talk command: a roll, a whisper, the GM's mute), checked
+        here whatever the seat's client checked; TableError with the reason for that seat."""
+        seat = self.seat(name)
+        try:
+            return self.talk_room.say(name, seat.role, text, now, {n: s.role for n, s in self.seats.items()})
+        except TalkRefused as exc:
+            raise TableError(str(exc)) from None
+
+    def heard(self, name: str) -> list[TalkLine]:
+        """The talk kept so far that `name`'s seat may read (whispers and secret rolls: the GM's)."""
+        return self.talk_room.heard(name, self.seat(name).role)
 
     # -- requests for the GM -----------------------------------------------------------------
     def ask(self, name: str, kind: str, text: str, target: Any = None, number: Any = None) -> Request:
@@ -348,6 +378,7 @@ class Replica:
         self.inputs = [input_from_dict(i) for i in snapshot["inputs"]]
         self.battle = rebuild(self.inputs)
         self.paused = bool(snapshot.get("paused", False))
+        self.lobby = bool(snapshot.get("lobby", False))
         self.notes: list[str] = []
 
     @property
@@ -358,6 +389,7 @@ class Replica:
         """ValueError if the update doesn't follow from what this view has (then resync)."""
         items = [input_from_dict(i) for i in update["inputs"]]
         self.paused = bool(update.get("paused", False))
+        self.lobby = bool(update.get("lobby", False))
         if update.get("note"):
             self.notes.append(str(update["note"]))
         if update.get("reset"):

@@ -9,6 +9,7 @@ battlefield screen is the same for both.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +37,10 @@ class LocalView:
     @property
     def paused(self) -> bool:
         return self.table.paused
+
+    @property
+    def lobby(self) -> bool:
+        return self.table.in_lobby
 
     @property
     def version(self) -> int:
@@ -103,6 +108,20 @@ class LocalClient:
 
     def say(self, text: str) -> None:
         self._do(lambda: self.table.say(self.seat, text))
+
+    def talk(self, text: str) -> None:
+        """A line of talk from the seat at the keyboard; every seat reads the table's own lines
+        (`talk`), each screen showing those its seat may read."""
+        try:
+            line = self.table.talk(self.seat, text, time.monotonic())
+        except TableError as exc:
+            self._tell({"type": "error", "reason": str(exc)})
+            return
+        self._tell(line.to_dict())
+
+    @property
+    def talk_lines(self) -> list[dict[str, Any]]:
+        return [line.to_dict() for line in self.table.talk_room.lines]
 
     def ask(self, kind: str, text: str, target: str | None = None, number: int | None = None) -> None:
         try:

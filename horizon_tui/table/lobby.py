@@ -2,7 +2,8 @@
 
 A table is a folder under the host's `tables/`: `spec.json` (what the table process needs: the
 encounter, the seed, the party's characters, the seats), `table.sock` (the process's socket),
-`battle.json` (the battle save, kept after every accepted input so a crash loses nothing) and
+`battle.json` (the battle save, kept after every accepted input so a crash loses nothing),
+`state.json` (whether the fight is in its lobby, going on or over, for the lists of tables) and
 `invites/NAME.json` (each seat's token, read only by that account's session). Beside the tables,
 `.offers/GM/PLAYER--FILE` holds the characters players offered to a GM (`offer_character`; kept in
 the host's database instead when it was started with `--database`, storage/host_records.py): over
@@ -14,10 +15,12 @@ no session's crash takes it down.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -58,10 +61,28 @@ class Invite:
     role: str
     token: str
     characters: tuple[str, ...]
+    over: bool = False  # the fight is over: the table is open only for its talk and its result
+    opened: float = 0.0  # when the GM opened it (seconds since the epoch)
 
     @property
     def socket(self) -> Path:
         return self.folder / "table.sock"
+
+
+STATE = "state.json"
+
+
+def write_state(folder: Path, *, over: bool, lobby: bool) -> None:
+    """What the lists of tables show without connecting (the table's process keeps it)."""
+    write_private_json(Path(folder) / STATE, {"over": over, "lobby": lobby})
+
+
+def _over(folder: Path) -> bool:
+    try:
+        raw = (folder / STATE).read_bytes()
+        return len(raw) < 256 and json.loads(raw).get("over") is True
+    except (OSError, ValueError, AttributeError):
+        return False  # no state yet (a table just opening) or a damaged one: as the socket says
 
 
 def table_folder(tables_dir: Path, table_id: str) -> Path:
@@ -72,13 +93,14 @@ def table_folder(tables_dir: Path, table_id: str) -> Path:
 
 def write_spec(tables_dir: Path, table_id: str, *, encounter: str, seed: int, party: list[dict[str, Any]],
                seats: list[SeatSpec], absent_wait_s: float = 60.0, opening: list[dict[str, Any]] | None = None,
-               rules: dict[str, Any] | None = None) -> Path:
+               rules: dict[str, Any] | None = None, lobby: bool = False) -> Path:
     """Lay out a table's folder with a fresh token per seat; returns the folder.
 
     `party`: [{"character": a character file's keys, "controller": "player" | "ai" | "gm"}].
     `opening`: inputs the battle starts with (what the last fights left on the party, as the GM
     tool records it), which no undo takes back; `rules`: the whole rules data (a campaign's house
-    rules), when not the shipped ones."""
+    rules), when not the shipped ones; `lobby`: the table opens in its lobby (the seats gather and
+    talk until the GM begins the fight)."""
     folder = private_dir(table_folder(tables_dir, table_id))
     invites = private_dir(folder / "invites")
     tokens = {}
@@ -92,7 +114,7 @@ def write_spec(tables_dir: Path, table_id: str, *, encounter: str, seed: int, pa
     write_private_json(folder / "spec.json", {
         "table": table_id, "encounter": encounter, "seed": seed, "party": party,
         "seats": [attrs.asdict(s) | {"characters": list(s.characters)} for s in seats],
-        "absent_wait_s": absent_wait_s, "opening": list(opening or ())} | ({"rules": rules} if rules else {}))
+        "absent_wait_s": absent_wait_s, "opening": list(opening or ()), "lobby": lobby} | ({"rules": rules} if rules else {}))
     write_private_json(folder / "tokens.json", tokens)  # read by the table process only
     return folder
 
@@ -110,6 +132,7 @@ class TableSpec:
     party: tuple[Any, ...]  # engine PartyMember
     opening: tuple[Any, ...] = ()  # engine Input: the battle's first inputs, kept by every undo
     catalogue: Any = None  # the catalogue the battle runs under (the campaign's house rules)
+    lobby: bool = False  # the table opens in its lobby: the GM begins the fight
 
 
 def load_table(folder: Path, catalogue=None) -> TableSpec:
@@ -149,10 +172,13 @@ def load_table(folder: Path, catalogue=None) -> TableSpec:
 
     opening = tuple(input_from_dict(i) for i in spec.get("opening", ()))
     return TableSpec(str(spec["table"]), str(spec["encounter"]), seed, seats,
-                     float(spec.get("absent_wait_s", 60)), rebuild, party, opening, catalogue)
+                     float(spec.get("absent_wait_s", 60)), rebuild, party, opening, catalogue,
+                     spec.get("lobby") is True)
 
 
 ENV_TABLES = "HORIZON_TABLES"
+ENV_HOST_PID = "HORIZON_HOST_PID"  # the SSH host's process: a table ends (saved) when it is gone
+PID_FILE = "table.pid"  # the table's process, while it runs (the host stops it when it stops)
 
 
 def my_seat_place() -> tuple[str, Path]:
@@ -185,8 +211,51 @@ def start_table(folder: Path) -> subprocess.Popen:
     return proc
 
 
+def _table_process(pid: int, folder: Path) -> bool:
+    """Whether `pid` is still the running process of the table in `folder` (not a number the
+    system has since given to another process, nor one that has exited and awaits its parent)."""
+    proc = Path("/proc") / str(pid)
+    if not Path("/proc/self").exists():  # no /proc (macOS): the pid file is all there is
+        try:
+            os.kill(pid, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+    try:
+        argv = (proc / "cmdline").read_bytes().split(b"\0")
+        state = (proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X") and b"horizon_tui.table" in argv and os.fsencode(str(folder)) in argv
+
+
+def stop_tables(tables_dir: Path, timeout: float = 10.0) -> list[str]:
+    """Stop every table process under `tables_dir` (the host is stopping): each saves as it ends
+    (SIGTERM); one that hasn't ended after `timeout` seconds is killed. The tables stopped."""
+    root = Path(tables_dir)
+    running: dict[str, int] = {}
+    for pid_file in root.glob(f"*/{PID_FILE}") if root.is_dir() else ():
+        try:
+            pid = int(pid_file.read_text(encoding="ascii").strip())
+        except (OSError, ValueError):
+            continue
+        if pid > 1 and _table_process(pid, pid_file.parent):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+                running[pid_file.parent.name] = pid
+    deadline = time.monotonic() + timeout
+    while any(_table_process(pid, root / name) for name, pid in running.items()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for name, pid in running.items():
+        if _table_process(pid, root / name):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    return sorted(running)
+
+
 def invites_for(tables_dir: Path, account: str) -> list[Invite]:
-    """The live tables `account` is seated at (a table whose socket is gone is over)."""
+    """The live tables `account` is seated at (a table whose socket is gone is closed): those
+    whose fight goes on first, the newest first, then those whose fight is over."""
     found = []
     root = Path(tables_dir)
     if not root.is_dir() or not ACCOUNT.fullmatch(account):
@@ -199,10 +268,11 @@ def invites_for(tables_dir: Path, account: str) -> list[Invite]:
             raw = path.read_bytes()
             data = json.loads(raw) if len(raw) < 4096 else None
             found.append(Invite(str(data["table"]), folder, str(data["seat"]), str(data["role"]),
-                                str(data["token"]), tuple(str(c) for c in data.get("characters", []))))
+                                str(data["token"]), tuple(str(c) for c in data.get("characters", [])),
+                                _over(folder), (folder / "spec.json").stat().st_mtime))
         except (OSError, ValueError, KeyError, TypeError):
             continue  # a damaged invitation is no invitation
-    return found
+    return sorted(found, key=lambda invite: (invite.over, -invite.opened))
 
 
 # --- characters offered to a GM ----------------------------------------------------------------

@@ -8,14 +8,18 @@ any other hostile input: an unknown or malformed message is answered with an `er
 applied.
 
 Client → table: hello {seat, token} · act {action} · override {override} · pause {paused} · say {text} ·
-undo {steps} · ask {kind, text, target, number} · answer {id, approve, ruling, action} · sync.
-Table → client: snapshot · update · error {reason} · request {…} (to the GM) · answered {id,
-seat, approve, kind, text, ruling} (to the asker and the GM) · seats {name: connected}.
+undo {steps} · ask {kind, text, target, number} · answer {id, approve, ruling, action} · talk {text} ·
+close (the GM's) · sync.
+Table → client: snapshot (then the talk so far that seat may read) · update · error {reason} ·
+request {…} (to the GM) · answered {id, seat, approve, kind, text, ruling} (to the asker and the
+GM) · seats {name: connected} · closed {note} (the GM closed the table) · talk {id, seat, role, kind, text, to, faces, total} (to those who
+may read it: `table.talk`). Talk is kept, one JSON line each, in the table's `talk.jsonl`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hmac
 import json
@@ -31,6 +35,7 @@ import attrs
 from horizon_tui.engine.battle import Battle
 from horizon_tui.engine.runner import Input
 from horizon_tui.table.core import MAX_REQUEST_TEXT, Replica, Table, TableError, Update
+from horizon_tui.table.talk import KEPT, TalkLine
 
 MAX_LINE = 64 * 1024
 TICK_S = 0.5
@@ -109,11 +114,13 @@ async def _skip_line(reader: asyncio.StreamReader, consumed: int) -> None:
 class TableServer:
     """Serves one `Table` on a Unix socket at `path` (mode 0600: only the host's own user)."""
 
-    def __init__(self, table: Table, tokens: dict[str, str], path: Path):
+    def __init__(self, table: Table, tokens: dict[str, str], path: Path, *, talk_file: Path | None = None):
         self.table = table
         self.tokens = tokens
         self.path = Path(path)
+        self.talk_file = talk_file  # the table's log of its talk (None: not kept on disk)
         self.clients: dict[str, asyncio.StreamWriter] = {}
+        self.closed = asyncio.Event()  # the GM closed the table (its process then saves and ends)
         self._server: asyncio.AbstractServer | None = None
         self._ticker: asyncio.Task | None = None
 
@@ -151,6 +158,22 @@ class TableServer:
 
     def _presence(self) -> None:
         self._broadcast({"type": "seats", "seats": {n: s.connected for n, s in self.table.seats.items()}})
+
+    def _send_snapshot(self, name: str, writer: asyncio.StreamWriter) -> None:
+        """The battle so far, then the talk kept so far that this seat may read, a line each (so no
+        message comes near MAX_LINE however long the evening)."""
+        writer.write(encode(self.table.snapshot()))
+        for line in self.table.heard(name):
+            writer.write(encode(line.to_dict()))
+
+    def _talk(self, line: TalkLine) -> None:
+        """Pass a line to the seats that may read it, and keep it in the table's log."""
+        roles = {n: s.role for n, s in self.table.seats.items()}
+        self._broadcast(line.to_dict(), only=lambda n: line.heard_by(n, roles.get(n, "spectator")))
+        kept = self.table.talk_room.lines
+        if self.talk_file is not None and kept and kept[-1] is line:  # not an answer to /help
+            with contextlib.suppress(OSError), self.talk_file.open("a", encoding="utf-8") as log:
+                log.write(json.dumps(line.to_dict() | {"at": time.time()}, ensure_ascii=False) + "\n")
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         name = None
@@ -195,7 +218,7 @@ class TableServer:
             old.close()
         self.clients[name] = writer
         updates = self.table.connect(name)
-        writer.write(encode(self.table.snapshot()))
+        self._send_snapshot(name, writer)
         for update in updates:
             self._broadcast(update.to_dict())
         self._presence()
@@ -205,7 +228,13 @@ class TableServer:
         kind = message["type"]
         try:
             if kind == "sync":
-                writer.write(encode(self.table.snapshot()))
+                self._send_snapshot(name, writer)
+            elif kind == "close":
+                self.table.close(name)
+                self._broadcast({"type": "closed", "note": "the GM closed the table"})
+                self.closed.set()
+            elif kind == "talk":
+                self._talk(self.table.talk(name, message.get("text"), time.monotonic()))
             elif kind == "act":
                 self._broadcast(self.table.submit(name, message.get("action")).to_dict())
             elif kind == "override":
@@ -257,6 +286,7 @@ class TableClient:
         self.requests: list[dict[str, Any]] = []
         self.seats: dict[str, bool] = {}
         self.seating: dict[str, dict[str, Any]] = {}  # seat -> {role, characters}, from the snapshot
+        self.talk_lines: collections.deque[dict[str, Any]] = collections.deque(maxlen=KEPT)  # what this seat read
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._task: asyncio.Task | None = None
@@ -323,6 +353,10 @@ class TableClient:
             self.requests = [r for r in self.requests if r.get("id") != message.get("id")]
         elif kind == "seats":
             self.seats = dict(message.get("seats", {}))
+        elif kind == "talk":
+            line_id = message.get("id")
+            if isinstance(line_id, int) and (not self.talk_lines or line_id > self.talk_lines[-1]["id"]):
+                self.talk_lines.append(message)  # lines sent again after a resync are already here
 
     # -- what a screen calls -----------------------------------------------------------------
     def act(self, action: dict[str, Any]) -> None:
@@ -339,6 +373,14 @@ class TableClient:
 
     def undo(self, steps: int = 1) -> None:
         self._send({"type": "undo", "steps": steps})
+
+    def close_table(self) -> None:
+        """The GM's: the table ends for everyone (asked first on the GM's screen)."""
+        self._send({"type": "close"})
+
+    def talk(self, text: str) -> None:
+        """A line of talk, or a talk command (`table.talk`); the table answers a refusal with an error."""
+        self._send({"type": "talk", "text": text})
 
     def ask(self, kind: str, text: str, target: str | None = None, number: int | None = None) -> None:
         self._send({"type": "ask", "kind": kind, "text": text, "target": target, "number": number})

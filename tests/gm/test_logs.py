@@ -66,3 +66,23 @@ def test_chances_are_shown_half_up_to_one_decimal():
     assert percent_text(Fraction(21, 40)) == "52.5%"
     assert percent_text(Fraction(1, 3)) == "33.3%" and percent_text(Fraction(2, 3)) == "66.7%"
     assert percent_text(1) == "100%" and percent_text(Fraction(1, 2000)) == "0.1%"
+
+
+def test_table_talk_is_in_both_logs_and_whispers_only_in_the_gms(session):
+    from horizon_tui.table.talk import TalkRoom
+
+    room = TalkRoom(seed=5)
+    seats = {"mira": "gm", "alice": "player"}
+    said = [room.say("alice", "player", "Watch the *door* <b>now</b> [link](x)", 0.0, seats),
+            room.say("alice", "player", "/w I keep the ring", 1.0, seats),
+            room.say("alice", "player", "/roll 2d6+3", 2.0, seats),
+            room.say("mira", "gm", "/sroll 1d20", 3.0, seats)]
+    for line in said:
+        session.apply(lambda c, line=line: changes.log_talk(c, line.to_dict()), "talk")
+    roll = said[2]
+    recap, full = session_markdown(session.campaign), gm_markdown(session.campaign)
+    assert "### At the table" in recap
+    assert r"- alice: Watch the \*door\* \<b\>now\</b\> \[link\](x)" in recap  # as typed, never rendered
+    assert f"- alice rolls 2d6 + 3: \\[{roll.faces[0]}, {roll.faces[1]}\\] = {roll.total}" in recap
+    assert "ring" not in recap and "secretly" not in recap
+    assert "*talk* — alice → GM: I keep the ring" in full and "*talk* — GM rolls secretly 1d20" in full

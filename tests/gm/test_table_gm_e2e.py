@@ -82,6 +82,10 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                                   load_table(bob_invite.folder).rebuild)
                 await bob.connect()
                 try:
+                    # The table opens in its lobby: nobody acts until the GM begins the fight (F6).
+                    assert gm_screen.client.replica.lobby and "F6 begins the fight" in str(gm_screen._status_text())
+                    await gm.press("f6")
+                    await until(pilots, lambda: not alice_screen.client.replica.lobby)
                     turns = {"alice": 0, "bob": 0, "mira": 0}
                     while not gm_screen.battle.over and sum(turns.values()) < 12:
                         version = gm_screen.client.replica.version
@@ -104,6 +108,15 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                     assert alice_screen.client.replica.digest() == gm_screen.client.replica.digest()
                     # The campaign's record follows the table, input by input.
                     assert len(gm_app.campaign.battle["inputs"]) == gm_screen.client.replica.version
+
+                    # Talk goes into the campaign's session log as the GM reads it, whispers too.
+                    alice_screen.client.talk("/roll 2d6+3")
+                    bob.talk("/w I keep the ring")
+                    await until(pilots, lambda: [e.kind for e in gm_app.campaign.log].count("talk") == 2)
+                    talk = [e for e in gm_app.campaign.log if e.kind == "talk"]
+                    assert talk[0].text.startswith("alice rolls 2d6 + 3: [") and talk[0].data["to"] == "all"
+                    assert talk[1].text == "bob → GM: I keep the ring" and talk[1].data["to"] == "gm"
+                    assert not any(line["kind"] == "whisper" for line in alice_screen.client.talk_lines)
 
                     # The GM leaves the table and comes back (b): the same fight, at the same table.
                     await gm.press("ctrl+l")
@@ -140,6 +153,7 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                     recap = session_markdown(campaign)
                     # the fight in the recap under its own name; no overrides there
                     assert "— the party wins after" in recap and "roof falls in" not in recap
+                    assert "alice rolls 2d6 + 3" in recap and "ring" not in recap  # the talk, less the whisper
                     # alice's screen shows the result with the R-14 shares.
                     footer = str(player_app.screen.query_one("#summary-footer").render())
                     standing = {n: x for n, x in result.xp.items() if x}

@@ -12,6 +12,7 @@ undo (F8) reaches every screen. Each terminal is read as a person sees it (pyte 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -41,7 +42,7 @@ ENEMY, ENEMY_GLYPH = "Skeleton Spearman", "s"
 SEATS = {"alice": "iriel", "bob": "sefa"}  # account -> the party member (examples/party) it plays
 SIZE = (100, 30)
 KEYS = {"enter": b"\r", "tab": b"\t", "down": b"\x1b[B", "escape": b"\x1b", "f2": b"\x1bOQ", "f8": b"\x1b[19~",
-        "ctrl+o": b"\x0f", "ctrl+s": b"\x13"}
+        "ctrl+o": b"\x0f", "ctrl+s": b"\x13", "f6": b"\x1b[17~"}
 FINGERPRINT = re.compile(r"table log (\d+) · ([0-9a-f]{8})")
 
 pytestmark = [needs_openssh, pytest.mark.timeout(240)]
@@ -160,20 +161,92 @@ async def saved_at(tables: Path, inputs: int, timeout: float = 15.0) -> str:
         await asyncio.sleep(0.1)
 
 
-def stop_table_processes(tables: Path) -> None:
-    """The table process outlives the GM's session (so a crash of it loses nothing): end ours."""
+def table_pids(tables: Path) -> list[int]:
+    """The table processes serving a table under `tables` (found by their command line)."""
+    found = []
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
         try:
             argv = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
+            state = (proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
             continue
-        if b"horizon_tui.table" in argv and any(arg.startswith(str(tables).encode()) for arg in argv):
-            try:
-                os.kill(int(proc.name), signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+        if b"horizon_tui.table" in argv and any(arg.startswith(str(tables).encode()) for arg in argv) \
+                and state != b"Z":
+            found.append(int(proc.name))
+    return found
+
+
+def stop_table_processes(tables: Path) -> None:
+    """A test that failed before the host stopped may leave its table running: end it."""
+    for pid in table_pids(tables):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
+async def say(seat: Seat, text: str, *, paste: bool = False) -> None:
+    """`c`, the line (typed, or as a terminal's bracketed paste), enter."""
+    seat.press("c")
+    await seat.sees("enter sends, esc cancels")
+    if paste:
+        seat.process.write(b"\x1b[200~" + text.encode() + b"\x1b[201~")
+    else:
+        seat.type(text)
+    await asyncio.sleep(0.3)
+    seat.press("enter")
+    await seat.until(lambda s: "enter sends, esc cancels" not in s, "the line sent")
+    await asyncio.sleep(0.3)  # as a person would: the next `c` reaches the battlefield, not the closing line
+
+
+ROLLED = re.compile(r"alice rolls 2d6 \+ 3: \[(\d+), (\d+)\] = (\d+)")
+
+
+async def talk_at_the_table(gm: Seat, alice: Seat, bob: Seat, sam: Seat, tables: Path) -> None:
+    """In the table's lobby, before the fight: three seats talk; markup and an escape sequence
+    arrive as text; a whisper reaches only the GM; a spectator talks once the GM allows; a roll
+    made by the table shows the same dice on every screen and in the table's log; a seat past the
+    rate limit is told so."""
+    everyone = (gm, alice, bob, sam)
+    await say(alice, "Hello [bold]all[/bold]")
+    for seat in everyone:
+        await seat.sees("alice: Hello [bold]all[/bold]")  # the markup as typed, on every screen
+    await say(bob, "\x1b[31mALERT\x1b[0m", paste=True)
+    for seat in everyone:  # the escape sequence shown as text, never run: its "31m" is on the screen
+        await seat.until(lambda s: re.search(r"bob: \S*31mALERT\S*0m", s), "bob's line as text")
+    await say(bob, "/w I pocket the gem")
+    await gm.sees("bob → GM: I pocket the gem")
+    await bob.sees("bob → GM: I pocket the gem")
+    await say(sam, "can I talk?")
+    await sam.until(lambda s: "spectators read the talk" in sam.status(), "the refusal")
+    await say(gm, "/spectators on")
+    await say(sam, "hi from the gallery")
+    for seat in everyone:
+        await seat.sees("sam: hi from the gallery")
+    for seat in (alice, sam):
+        assert "pocket" not in seat.screen, seat.screen  # the whisper came before: it would be there
+    await say(alice, "/roll 2d6+3")
+    rolls = {}
+    for seat in everyone:
+        screen = await seat.until(lambda s: ROLLED.search(s), "the roll")
+        rolls[seat.name] = ROLLED.search(screen).groups()
+    [(first, second, total)] = set(rolls.values())  # the same dice on every screen
+    assert int(first) + int(second) + 3 == int(total)
+    [folder] = [f for f in tables.iterdir() if (f / "spec.json").exists()]
+    kept = [json.loads(line) for line in (folder / "talk.jsonl").read_text().splitlines()]
+    assert [k["faces"] for k in kept if k["kind"] == "roll"] == [[int(first), int(second)]]
+    assert [k["to"] for k in kept if k["kind"] == "whisper"] == ["gm"]
+    told = False
+    for n in range(9):  # as fast as she can type: her sixth line within 10 s is refused
+        await say(alice, f"line {n}")
+        if "at most 5 lines in 10 s" in alice.status():
+            told, refused = True, f"line {n}"
+            break
+    assert told, alice.screen
+    await asyncio.sleep(0.5)
+    assert f"alice: {refused}" not in gm.screen and "alice: line 0" in gm.screen
 
 
 async def open_table(gm: Seat) -> None:
@@ -311,6 +384,9 @@ async def test_a_gm_two_players_and_a_spectator_play_a_battle_over_openssh(tmp_p
         gm, alice, bob, sam = (seats[n] for n in ("mira", "alice", "bob", "sam"))
         await open_table(gm)
         await asyncio.gather(join(alice, "player"), join(bob, "player"), join(sam, "spectator"))
+        await gm.sees("F6 begins the fight")  # the table's lobby: everyone is here, the GM begins
+        await talk_at_the_table(gm, alice, bob, sam, tables)
+        gm.press("f6")
 
         turns = {name: 0 for name in SEATS}
         dropped = undone = hidden = False
@@ -364,6 +440,12 @@ async def test_a_gm_two_players_and_a_spectator_play_a_battle_over_openssh(tmp_p
         gm.press("ctrl+s")
         await gm.sees("XP awarded")
         assert party_xp(saves) > xp_before
+
+        # The host stops (as on SIGTERM): the table's process stops with it, saving first.
+        assert len(table_pids(tables)) == 1
+        await host.stop()
+        assert table_pids(tables) == [] and table_saved(tables)[0] == inputs
+        assert not [f for f in tables.iterdir() if (f / "table.sock").exists()]
 
     finally:
         for seat in seats.values():

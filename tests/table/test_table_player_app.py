@@ -26,6 +26,24 @@ def _lay_table(tables):
     return write_spec(tables, "evening", encounter="wolves", seed=2, party=party, seats=seats)
 
 
+async def _serve_for(tmp_path, monkeypatch, account: str, others: tuple[str, ...]):
+    """A table served in this process, this app's session seated as `account`, and `others`'
+    clients connected: (table, server, {seat: client}, folder)."""
+    tables = tmp_path / "tables"
+    folder = _lay_table(tables)
+    table, tokens, _ = build(folder)
+    server = TableServer(table, tokens, folder / "table.sock")
+    await server.start()
+    monkeypatch.setenv("HORIZON_ACCOUNT", account)
+    monkeypatch.setenv("HORIZON_TABLES", str(tables))
+    spec = load_table(folder)
+    clients = {}
+    for seat in others:
+        clients[seat] = TableClient(folder / "table.sock", seat, tokens[seat], spec.rebuild)
+        await clients[seat].connect()
+    return table, server, clients, folder
+
+
 async def _until(pilot, predicate, timeout=60.0):
     async def wait():
         while not predicate():
@@ -35,19 +53,9 @@ async def _until(pilot, predicate, timeout=60.0):
 
 
 async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path, monkeypatch):
-    tables = tmp_path / "tables"
-    folder = _lay_table(tables)
+    table, server, others, folder = await _serve_for(tmp_path, monkeypatch, "alice", ("mira", "bob"))
+    tables = folder.parent
     assert "token" not in (folder / "spec.json").read_text()
-    table, tokens, _ = build(folder)
-    server = TableServer(table, tokens, folder / "table.sock")
-    await server.start()
-    monkeypatch.setenv("HORIZON_ACCOUNT", "alice")
-    monkeypatch.setenv("HORIZON_TABLES", str(tables))
-    spec = load_table(folder)
-    others = {}
-    for seat in ("mira", "bob"):
-        others[seat] = TableClient(folder / "table.sock", seat, tokens[seat], spec.rebuild)
-        await others[seat].connect()
     app = create_app(tmp_path / "saves")
     try:
         async with app.run_test(size=(100, 34)) as pilot:
@@ -99,4 +107,44 @@ async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path
     finally:
         for client in others.values():
             await client.close()
+        await server.close()
+
+
+async def test_the_talk_pane_shows_the_table_talk_as_text_and_c_writes_a_line(tmp_path, monkeypatch):
+    _table, server, others, folder = await _serve_for(tmp_path, monkeypatch, "bob", ("mira",))
+    tables, mira = folder.parent, others["mira"]
+    mira.talk("/a [bold red]Welcome[/] \x1b[2J to the wolves")  # said before bob joins: he reads it
+    app = create_app(tmp_path / "saves")
+    try:
+        async with app.run_test(size=(100, 34)) as pilot:
+            await _until(pilot, lambda: app.table_invites)
+            [invite] = invites_for(tables, "bob")
+            assert await join_table(app, invite)
+            await pilot.pause()
+            screen = app.screen
+            pane = screen.query_one("#talk")
+
+            def pane_text() -> str:
+                return "\n".join(strip.text for strip in pane.lines)
+
+            await _until(pilot, lambda: "Welcome" in pane_text())
+            assert "⚑ GM: [bold red]Welcome[/] ␛[2J to the wolves" in pane_text()  # as typed, never run
+            await pilot.press("c")
+            await pilot.pause()
+            for key in "/roll 2d6+3":
+                await pilot.press(key if key != " " else "space")
+            await pilot.press("enter")
+            await _until(pilot, lambda: "bob rolls 2d6 + 3: [" in pane_text())
+            await _until(pilot, lambda: mira.talk_lines and mira.talk_lines[-1]["kind"] == "roll")
+            rolled = mira.talk_lines[-1]
+            assert f"bob rolls 2d6 + 3: [{rolled['faces'][0]}, {rolled['faces'][1]}] = {rolled['total']}" in pane_text()
+            # a whisper to the GM: bob's own pane shows it; the GM's client has it
+            await pilot.press("c")
+            await pilot.pause()
+            await pilot.press(*"/w", "space", *"behind")
+            await pilot.press("enter")
+            await _until(pilot, lambda: "bob → GM: behind" in pane_text())
+            await _until(pilot, lambda: mira.talk_lines[-1]["text"] == "behind")
+    finally:
+        await mira.close()
         await server.close()

@@ -120,3 +120,30 @@ async def test_armor_too_heavy_is_refused(saves, catalogue):
         assert "can't wear it" in text_of(wizard, "#equipment-detail")
         await pilot.press("up", "enter")  # padded cloth needs 2: fine
         assert wizard.draft.armor_id == "padded"
+
+
+async def test_a_paste_longer_than_the_name_field_takes_what_fits_and_says_so(saves, catalogue):
+    from textual import events
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "enter", *keys_for(WORKED_STEPS), "ctrl+n")
+        wizard = app.screen
+        assert wizard.step == 2
+        name = wizard.query_one("#bg-name", Input)
+        name.focus()
+        await pilot.pause()
+        room = name.max_length
+        for size in (1_000, 100_000):  # a 1 kB and a 100 kB bracketed paste
+            name.value = ""
+            app.post_message(events.Paste("Ab" * (size // 2)))
+            await pilot.pause()
+            assert name.value == ("Ab" * room)[:room]
+            shown = [n.message for n in app._notifications]
+            assert f"Pasted {room:,} of {size:,} characters: the rest was cut (this field holds {room:,})." in shown
+        name.value = "Iri"
+        app.post_message(events.Paste("el\nand a second line"))
+        await pilot.pause()
+        assert name.value == "Iriel"
+        assert "Only the first line of the paste is taken: a field holds one line." in [
+            n.message for n in app._notifications]

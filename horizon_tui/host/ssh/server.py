@@ -30,6 +30,7 @@ from horizon_tui.storage.accounts import (
     private_tree,
 )
 from horizon_tui.host.ssh.hostkey import fingerprint, load_or_create_host_key
+from horizon_tui.host.ssh.proxy_protocol import ProxiedListener, trusted_networks
 from horizon_tui.host.limits import LoginLimiter, PreAuthGate, Startups
 from horizon_tui.host.prefork import SessionServer
 from horizon_tui.host import live
@@ -37,6 +38,7 @@ from horizon_tui.host.recording import RecordingLimits, prune
 from horizon_tui.host.ssh.channel import AppSession
 from horizon_tui.host.watch import WATCH_USER
 from horizon_tui.host.web.server import WebFront
+from horizon_tui.table.lobby import stop_tables
 
 SAVES_NAME = "saves"  # the app runs in the user's folder and is given this relative name
 _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # not SIGHUP: `nohup horizon serve-ssh` must survive
@@ -117,6 +119,7 @@ class HostSettings:
     web: tuple[str, int] | None = None    # --web HOST:PORT: browsers play here too (host/web/)
     web_url: str | None = None            # --web-url: the address browsers use (behind a TLS proxy)
     database: str | None = None           # accounts (and offers) in this database, not the folder's files
+    proxy_protocol_from: tuple[str, ...] = ()  # balancers whose PROXY v2 header names the client (proxy_protocol.py)
 
 
 class _PrivateUmask:
@@ -186,8 +189,7 @@ class SSHHost:
         if s.app_command is None:
             self.session_server = SessionServer(python_path=self.python_path, log=self.log, cwd=data_dir)
             await self.session_server.start()
-        self._acceptor = await asyncssh.create_server(
-            lambda: _Connection(self), s.host, s.port,
+        options = dict(
             server_host_keys=[self.host_key], server_version="Horizon",
             encoding=None, line_editor=False, allow_pty=True, allow_scp=False,
             agent_forwarding=False, x11_forwarding=False,
@@ -196,6 +198,10 @@ class SSHHost:
             login_timeout=s.login_timeout or None,
             keepalive_interval=s.keepalive_interval, keepalive_count_max=3,
             **modern_crypto())
+        if s.proxy_protocol_from:
+            self._acceptor = self._proxied(options)
+        else:
+            self._acceptor = await asyncssh.create_server(lambda: _Connection(self), s.host, s.port, **options)
         self.port = self._acceptor.get_port()
         if s.web is not None:
             self.web = WebFront(self, s.web, s.web_url)
@@ -206,6 +212,29 @@ class SSHHost:
                       "%d connections per account", s.login_timeout, s.max_startups,
                       s.max_startups_per_source, s.max_connections_per_user)
         return self.port
+
+    def _proxied(self, options: dict) -> ProxiedListener:
+        """The listener when balancers send the PROXY protocol: each connection's address is the
+        one its balancer reports (or its own, from anywhere else) before SSH begins on it."""
+        s = self.settings
+        ssh_options = asyncssh.SSHServerConnectionOptions(**options)
+
+        async def handshake(sock, address: str) -> None:
+            try:
+                await asyncssh.run_server(sock, options=ssh_options,
+                                          server_factory=lambda: _Connection(self, address=address))
+            except (asyncssh.Error, OSError) as exc:  # refused or gone in the handshake, as with any listener
+                self.log.debug("addr=%s: %s", address, exc)
+
+        def begin(sock, address: str) -> None:
+            self.track(handshake(sock, address))
+
+        def refused(peer: str, reason: str) -> None:
+            self.log.debug("refused addr=%s: %s", peer, reason)  # debug: a flood must not flood the log
+
+        return ProxiedListener(s.host, s.port, trusted_networks(s.proxy_protocol_from),
+                               timeout=s.login_timeout or 10.0, max_waiting=s.max_connections,
+                               on_connection=begin, on_refused=refused)
 
     async def stop(self) -> None:
         if self._stopping:
@@ -223,6 +252,12 @@ class SSHHost:
                        if getattr(s, "chan", None)]  # a browser's game has no channel
             if closing:
                 await asyncio.wait(closing, timeout=1)
+        # The tables the sessions opened run in processes of their own: they stop with the host,
+        # each saving first.
+        stopped = await asyncio.to_thread(stop_tables, Path(self.settings.data_dir) / "tables",
+                                          self.settings.stop_grace + 8)
+        if stopped:
+            self.log.info("stopped %d table(s): %s", len(stopped), ", ".join(stopped))
         for connection in list(self.connections):
             connection.conn.close()
         waits = [asyncio.ensure_future(c.conn.wait_closed()) for c in list(self.connections)]
@@ -305,9 +340,10 @@ class SSHHost:
 class _Connection(asyncssh.SSHServer):
     """One client connection: its address, who it claims to be, whether it has failed a login."""
 
-    def __init__(self, host: SSHHost):
+    def __init__(self, host: SSHHost, *, address: str | None = None):
         self.host = host
         self.conn: asyncssh.SSHServerConnection | None = None
+        self.reported = address  # the client's address as a trusted balancer reported it (PROXY v2)
         self.address = "?"
         self.where = "?"
         self.user: str | None = None       # set once authenticated
@@ -329,8 +365,9 @@ class _Connection(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
-        self.address = str(peer[0])
-        self.where = f"{peer[0]}:{peer[1]}"
+        self.address = self.reported or str(peer[0])
+        self.where = f"{peer[0]}:{peer[1]}" if self.reported in (None, str(peer[0])) else \
+            f"{self.reported} via {peer[0]}:{peer[1]}"
         # A connection turned away here is never counted in `host.connections`, so a flood being
         # dropped takes no place from anyone.
         if self.host.stopping:

@@ -70,6 +70,16 @@ def _web_listen(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _proxies(text: str) -> tuple[str, ...]:
+    from horizon_tui.host.ssh.proxy_protocol import trusted_networks
+
+    try:
+        trusted_networks(text.split(","))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
 def _web_url(text: str) -> str:
     from horizon_tui.host.web.server import parse_public_url
 
@@ -147,6 +157,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                              "at RATE %%, every new one dropped at FULL (default 10:30:100)")
     parser.add_argument("--max-startups-per-source", type=_count, default=3, metavar="N",
                         help="connections not logged in yet from one address (default 3)")
+    parser.add_argument("--proxy-protocol-from", type=_proxies, default=(), metavar="ADDR[,ADDR…]",
+                        help="balancers (addresses or networks, e.g. 10.0.0.5,10.0.1.0/24) that send the "
+                             "PROXY protocol v2 header (HAProxy's send-proxy-v2): the client's address it "
+                             "names is the one the per-address limits count. A header from any other "
+                             "address is refused, and so is a connection from these without one")
     parser.add_argument("--max-failed-logins", type=_count, default=5, metavar="N",
                         help="failed logins from one address within --failed-login-window "
                              "before it is refused for --login-ban (default 5)")
@@ -257,7 +272,7 @@ def cmd_serve_ssh(args) -> int:
         max_startups_per_source=args.max_startups_per_source,
         max_connections_per_user=args.max_connections_per_user, motd=motd,
         app_command=app_command, web=args.web, web_url=args.web_url, database=args.database,
-        **live_settings(args))
+        proxy_protocol_from=args.proxy_protocol_from, **live_settings(args))
     try:
         return asyncio.run(serve(settings))
     except socket.gaierror as exc:  # the name of no address

@@ -134,7 +134,8 @@ class TableDriver:
 
     def submit(self, session: BattleSession, action) -> Any:
         if self.client.replica.paused:
-            return Impossible("the GM has paused the table")
+            lobby = getattr(self.client.replica, "lobby", False)  # a table opens in its lobby (table.core)
+            return Impossible("the fight hasn't begun: the GM begins it" if lobby else "the GM has paused the table")
         self.client.act(action_to_dict(action))
         return SENT
 

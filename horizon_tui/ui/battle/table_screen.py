@@ -7,6 +7,11 @@ own characters and sees what they see (a seat's `engine.viewer.Viewer`); the GM 
 everyone no player holds, and has the table's controls: pause, undo (every screen follows) and
 the queue of players' requests (F7: accept as asked, amend, or refuse; the asker is told).
 
+Every seat has the table's talk beside the log (`ui.battle.talk`): `c` writes a line to everyone,
+a whisper to the GM, or a roll the table makes. A table opens in its lobby: the seats gather and
+talk, and the GM begins the fight (F6); after the fight the talk goes on until the GM closes the
+table (`/close`, asked first).
+
 At a hot-seat table (`table.hotseat`: every seat in this one process) the keyboard goes from seat
 to seat: before a seat's turn a curtain says whose it is, and the screen then shows what that
 seat may see. Every seat's log is narrated as the battle goes, with that seat's sight then
@@ -21,7 +26,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -30,8 +35,10 @@ from horizon_tui.engine.persist import BattleSession
 from horizon_tui.engine.readmodel import Reader
 from horizon_tui.engine.viewer import Viewer
 from horizon_tui.ui.battle.modes import MoveMode, Place
+from horizon_tui.table.talk import GM_HELP, HELP
 from horizon_tui.ui.battle.roles import BattlePanel, TableDriver, TableSeat
 from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.battle.talk import TalkPane, TalkPrompt, heard_here
 
 
 class TableBattleScreen(BattleScreen):
@@ -43,7 +50,12 @@ class TableBattleScreen(BattleScreen):
         Binding("ctrl+g", "table_gm_seat", "GM's seat", id="table.gm_seat", show=False,
                 tooltip="At one keyboard: the GM takes the keyboard (again: back to whose turn it is)"),
         Binding("ctrl+l", "table_leave", "Leave the table", id="table.leave"),
+        Binding("c", "table_talk", "Talk", id="table.talk"),
     ]
+    DEFAULT_CSS = """
+    TableBattleScreen #table-bottom { height: 6; }
+    TableBattleScreen #table-bottom #log { width: 1fr; height: 6; }
+    """
 
     def __init__(self, client, *, title: str = "", spec=None,
                  on_end: Callable[[BattleSession], None] | None = None, panels: Sequence[BattlePanel] = (),
@@ -68,6 +80,13 @@ class TableBattleScreen(BattleScreen):
             for seat in client.seating:
                 self._reader_for(seat)
         client.on_change = self._table_changed
+
+    def compose(self) -> ComposeResult:
+        """The battle screen's, with the table's talk beside the log."""
+        for widget in super().compose():
+            if widget.id == "log":
+                widget = Horizontal(widget, TalkPane(), id="table-bottom")
+            yield widget
 
     # -- who sits here ----------------------------------------------------------------------------
     @property
@@ -103,6 +122,14 @@ class TableBattleScreen(BattleScreen):
         replica = self.client.replica
         return f"table log {replica.version} · {replica.digest()[:8]}"
 
+    def _waiting(self) -> str:
+        """Why nobody acts: the lobby before the fight, or the GM's pause."""
+        if getattr(self.client.replica, "lobby", False):
+            if self.role == "gm":
+                return "In the lobby: c talks; F6 begins the fight when everyone is here"
+            return "In the lobby: c talks; the GM begins the fight"
+        return "paused by the GM"
+
     def action_skip(self) -> None:
         self.notify("At a table the AI's turns play at the table's pace.", timeout=3)
 
@@ -121,7 +148,7 @@ class TableBattleScreen(BattleScreen):
                       if s.get("role") == "player" and cid(current) in s.get("characters", ())), None)
         owner = owner or next((n for n, s in self.client.seating.items() if s.get("role") == "gm"), "the AI")
         if self.client.replica.paused:
-            return seat + Text("paused by the GM", style="yellow")
+            return seat + Text(self._waiting(), style="yellow")
         known = self.known()
         if known.current is None:  # one this seat can't see: neither its name nor who plays it (R-13)
             return seat + Text(f"{known.acting} is acting…", style="dim")
@@ -138,24 +165,33 @@ class TableBattleScreen(BattleScreen):
         if kind == "error":
             self.refuse(str(message.get("reason")))
             return
+        if kind == "talk":
+            if heard_here(message, self.client.seat, self.role):
+                self.query_one(TalkPane).add(message)
+            return
         if kind == "request" and self.role == "gm":
             self.notify(f"{message.get('seat')} asks ({message.get('kind')}): {message.get('text')} — F7 answers",
-                        timeout=8)
+                        timeout=8, markup=False)
         if kind == "answered" and self.role != "gm" or kind == "answered" and self.hotseat:
             self.answers.append(message)
             verdict = "approved" if message.get("approve") else "refused"
             self.notify(f"“{message.get('text')}”: {message.get('ruling') or verdict}",
-                        title=f"The GM {verdict} {message.get('seat', 'your')}'s request", timeout=8)
+                        title=f"The GM {verdict} {message.get('seat', 'your')}'s request", timeout=8, markup=False)
         if kind in ("snapshot", "update") and client.replica.battle is not self.battle:
             self._rebind()  # an undo (or a resync) rebuilt the battle
         for reader in self.readers.values():  # every seat's log, narrated now (at one keyboard too)
             reader.model(self.battle)
         if kind == "update" and message.get("note"):
-            self.notify(str(message["note"]), timeout=6)
+            self.notify(str(message["note"]), timeout=6, markup=False)
         if kind == "update" and message.get("reset"):  # an undo: say where every screen is now
             for reader in self.readers.values():
                 reader.note(f"— {message.get('note') or 'rebuilt'}: {self.fingerprint()} —")
-        self.prompt = "paused by the GM" if client.replica.paused else ""
+        if kind == "closed":
+            self.notify(str(message.get("note") or "the table is closed"), timeout=8, markup=False)
+            if self.app.screen is self:  # else a dialog is open (the GM's XP award): leave with ctrl+l
+                self.action_table_leave()
+            return
+        self.prompt = self._waiting() if client.replica.paused else ""
         self.refresh_all()
         if self.battle.over:
             self._finish()
@@ -260,6 +296,34 @@ class TableBattleScreen(BattleScreen):
 
         self.app.push_screen(AskDialog(self.names(seen=True)), send)
 
+    def action_table_talk(self) -> None:
+        """Write a line to the table (the table rolls, checks and passes it on)."""
+        hint = HELP + (GM_HELP + " · /close closes the table" if self.role == "gm" else "")
+        self.app.push_screen(TalkPrompt(hint), self._say)
+
+    def _say(self, text: str | None) -> None:
+        if not text:
+            return
+        if text.strip().lower() == "/close" and self.role == "gm" and not self.hotseat:
+            self.ask_to_close()
+            return
+        self.client.talk(text)
+
+    def ask_to_close(self) -> None:
+        """The GM closes the table, after a question: every seat leaves it, the talk ends."""
+        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+
+        fight = ("" if self.battle.over else " The fight is not over: it stays in your campaign, "
+                 "and b plays it on at this keyboard.")
+        question = f"Close the table for everyone? Every seat leaves it and the talk ends.{fight}"
+        self.app.push_screen(ConfirmDialog(question, yes="Close it", no="Keep it open"),
+                             lambda yes: yes and self.client.close_table())
+
+    def _show_talk(self) -> None:
+        """The talk this seat may read, again (a hot-seat hand-over: whispers are the GM's)."""
+        seat, role = self.client.seat, self.role
+        self.query_one(TalkPane).show_all(line for line in self.client.talk_lines if heard_here(line, seat, role))
+
     def action_table_leave(self) -> None:
         self.app.pop_screen()
 
@@ -275,6 +339,7 @@ class TableBattleScreen(BattleScreen):
             self.reader = self._reader_for(due)
             self.input = MoveMode(self.battle, self.known)
             self._rewrite_log()  # the seat's own log, as it saw it live
+            self._show_talk()
             self.prompt = ""
             self.refresh_all()
 
@@ -293,6 +358,7 @@ class TableBattleScreen(BattleScreen):
             self._hand_over(self.client.due())
 
     def on_mount(self) -> None:
+        self._show_talk()  # what was said before this screen opened (the client has it from the table)
         if self.hotseat:
             self.call_after_refresh(self._hand_over)
 

@@ -14,12 +14,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.reactive import Reactive
+from textual.widgets import Input
 
 from horizon_tui.ui import key_order  # noqa: F401 - installs itself (keys in a field in order)
 from horizon_tui.ui.crash_screen import CrashGuard
+from horizon_tui.ui.widgets.paste import fit_paste
 
 if TYPE_CHECKING:
     from horizon_tui.content.catalogue import Catalogue
@@ -188,6 +191,16 @@ class HorizonApp(CrashGuard, App[None]):
 
         return MainMenuScreen()
 
+    async def on_event(self, event: events.Event) -> None:
+        """A paste goes to the focused field as much as fits it, saying what was cut (ui.widgets.paste)."""
+        if isinstance(event, events.Paste) and not event.is_forwarded and isinstance(self.focused, Input):
+            text, cut = fit_paste(self.focused, event.text)
+            if cut:
+                self.notify(cut, title="Paste cut", severity="warning", timeout=6, markup=False)
+            if text != event.text:
+                event = events.Paste(text)
+        await super().on_event(event)
+
     def on_mount(self) -> None:
         self._exit_on_signals()
         self.table_invites: list = []
@@ -254,7 +267,7 @@ class HorizonApp(CrashGuard, App[None]):
         account, tables = my_seat_place()
         invites = invites_for(tables, account) if tables.is_dir() else []
         for invite in invites:  # the GM opened the table themselves: F2 finds it again if they drop
-            if invite.table not in self._invited and invite.role != "gm":
+            if invite.table not in self._invited and invite.role != "gm" and not invite.over:
                 self.notify(f"Your GM opened the table {invite.table!r} for you: press F2 to join.",
                             title="Join the table", timeout=12)
         self._invited = {i.table for i in invites}

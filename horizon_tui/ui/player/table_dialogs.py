@@ -257,9 +257,8 @@ class JoinTableScreen(ModalScreen[None]):
         with Vertical(classes="dialog") as box:
             box.border_title = "Join the table"
             if self.invites:
-                yield OptionList(*[Option(f"{inv.table} — as {inv.role}"
-                                          + (f" ({', '.join(inv.characters)})" if inv.characters else ""),
-                                          id=str(i)) for i, inv in enumerate(self.invites)], id="tables")
+                yield OptionList(*[Option(invite_label(inv), id=str(i)) for i, inv in enumerate(self.invites)],
+                                 id="tables")
             else:
                 yield Static(f"No table is waiting for {self.account}. When your GM opens a fight with "
                              "you seated, it appears here.", markup=False)
@@ -268,6 +267,16 @@ class JoinTableScreen(ModalScreen[None]):
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         await join_table(self.app, self.invites[int(event.option.id)], replace=self)
+
+
+def invite_label(invite: Invite) -> Text:
+    """A table in the list: whose fight goes on, or (dimmed, after them) one that is over."""
+    label = Text(f"{invite.table} — as {invite.role}" + (f" ({', '.join(invite.characters)})"
+                                                          if invite.characters else ""))
+    if invite.over:
+        label.append(" · finished: its result and talk", style="italic")
+        label.stylize("dim")
+    return label
 
 
 async def join_table(app, invite: Invite, *, replace=None) -> bool:
@@ -284,5 +293,6 @@ async def join_table(app, invite: Invite, *, replace=None) -> bool:
     if replace is not None:
         app.pop_screen()
     app.clear_notifications()  # "press F2 to join" is done with
-    app.push_screen(TableBattleScreen(client, title=f"{invite.table} — {invite.role}"))
+    finished = " — finished" if invite.over else ""
+    app.push_screen(TableBattleScreen(client, title=f"{invite.table} — {invite.role}{finished}"))
     return True

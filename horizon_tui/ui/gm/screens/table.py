@@ -155,7 +155,7 @@ class OpenTableScreen(Screen):
         folder, account = laid
         try:
             spec = load_table(folder, self.app.store.catalogue)
-            table, _tokens, _catalogue = build(folder)
+            table, _tokens, _catalogue = build(folder, hotseat=True)
         except (OSError, ValueError, KeyError, HorizonError) as exc:
             self._say(f"The table did not open: {exc}")
             return
@@ -260,7 +260,17 @@ class GMTableScreen(TrackerMixin, OverrideMenu, TableBattleScreen):
     def _table_changed(self, client, message: dict[str, Any]) -> None:
         if self.is_mounted and message.get("type") in ("update", "snapshot"):
             self._record()
+        if message.get("type") == "talk" and self.role == "gm":
+            self._record_talk(message)
         super()._table_changed(client, message)
+
+    def _record_talk(self, line: dict[str, Any]) -> None:
+        """The table's talk goes into the campaign's session log as the GM reads it (whispers and
+        secret rolls too: the players' recap leaves those out, `campaign.export`)."""
+        app = self.app
+        if app.campaign is None or app.gm is None or app.gm.read_only or line.get("to") not in ("all", "gm"):
+            return  # an answer to one seat (/help) is no part of the evening
+        app.act(lambda c: changes.log_talk(c, line), "talk at the table")
 
     def _record(self) -> None:
         """The campaign's record of the battle follows the table's inputs (undone ones too)."""
