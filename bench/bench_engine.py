@@ -129,7 +129,8 @@ def ai_rounds(seeds: int, rounds: int) -> tuple[dict[int, list[float]], int]:
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine import ai, runner
-    from horizon_tui.engine.battle import ENEMIES, create_battle, ident
+    from horizon_tui.engine.battle import ENEMIES, ident
+    from horizon_tui.engine.forming import create_battle
     from horizon_tui.tools.battle_command import load_party
     from horizon_tui.engine.encounter import load_encounter
 
@@ -176,7 +177,7 @@ def scaled_setups(sizes=SIZES):
 
     import attrs
 
-    from horizon_tui.engine.battle import PartyMember
+    from horizon_tui.engine.forming import PartyMember
     from horizon_tui.engine.battlefield import Battlefield
     from horizon_tui.tools.battle_command import prepare
 
@@ -212,7 +213,7 @@ def combatant_turn_cost(battles: int, sizes=SIZES) -> dict[int, float]:
     """µs per combatant-turn (a `turn` event: one combatant's turn, whatever it does) for each size:
     `battles` whole AI battles per size (after one to warm the battlefield's caches), their time
     over their turns."""
-    from horizon_tui.engine.battle import create_battle
+    from horizon_tui.engine.forming import create_battle
     from horizon_tui.engine.runner import play_out
 
     out = {}
@@ -249,7 +250,7 @@ def profile(battles: int, top: int) -> None:
     running in; inclusive time counts each sample once per function anywhere on its stack."""
     from pyinstrument import Profiler
 
-    from horizon_tui.engine.battle import create_battle
+    from horizon_tui.engine.forming import create_battle
     from horizon_tui.tools.battle_command import prepare
     from horizon_tui.engine.runner import play_out
 

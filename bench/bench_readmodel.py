@@ -17,7 +17,8 @@ from pathlib import Path
 from horizon_tui.content.catalogue import default_catalogue
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.encounters import load_enemies
-from horizon_tui.engine.battle import PartyMember, create_battle, pos
+from horizon_tui.engine.battle import pos
+from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.encounter import load_encounter
 from horizon_tui.engine.readmodel import Reader
 from horizon_tui.engine.runner import begin

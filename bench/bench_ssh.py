@@ -399,7 +399,7 @@ def battles_in_progress(server: Server) -> None:
 
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.characters import load_character
-    from horizon_tui.engine.battle import PartyMember, create_battle
+    from horizon_tui.engine.forming import PartyMember, create_battle
     from horizon_tui.engine.encounter import load_encounter
     from horizon_tui.engine.persist import BattleSession, save_session
     from horizon_tui.engine.runner import begin, run_ai

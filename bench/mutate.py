@@ -73,7 +73,7 @@ def _battle_save(encounter: Path, character_file: Path, target: Path) -> Path:
     from horizon_tui.content.characters import load_character
     from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine import runner
-    from horizon_tui.engine.battle import PartyMember, create_battle
+    from horizon_tui.engine.forming import PartyMember, create_battle
     from horizon_tui.engine.encounter import load_encounter
     from horizon_tui.engine.persist import BattleSession, save_session
 

@@ -23,7 +23,8 @@ from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
 from horizon_tui.engine import mapgen
-from horizon_tui.engine.battle import BattleError, PartyMember, create_battle, ident, is_active
+from horizon_tui.engine.battle import BattleError, ident, is_active
+from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
 from horizon_tui.engine.overrides import SetController

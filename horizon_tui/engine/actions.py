@@ -20,12 +20,12 @@ from horizon_tui.engine import events as ev
 from horizon_tui.engine.attacks import strike, use_ability
 from horizon_tui.engine.battle import (
     Battle, Entity, charge_left, check_roll, cid, comp, current_attributes, effects, enemies_of, gear, ident,
-    is_active, pos, put, recompute_stats, spend_charge, stats, team,
+    is_active, pos, put, spend_charge, stats, team,
 )
 from horizon_tui.engine.components import (
     Cooldowns, Effects, FreeActions, Loadout, Memory, Position, Presence, Team, TurnState,
 )
-from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect
+from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect, recompute_stats
 from horizon_tui.engine.frozen import quick_init
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.engine.turns import advance, check_end, update_sight

@@ -21,26 +21,20 @@ import tcod.ecs
 from tcod.ecs.callbacks import _on_component_changed_callbacks as _ON_CHANGED
 from tcod.ecs.query import _touch_component
 
-from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, profiles_path
-from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.ai_profiles import AiProfiles
 from horizon_tui.content.encounters import EnemyDef
-from horizon_tui.content.models import Character, Difficulty
+from horizon_tui.content.models import Difficulty
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.components import (
-    AttackCache, Charges, Controller, Cooldowns, Effects, FreeActions, Gear, Health, Identity, Loadout, Memory,
-    Position, Presence, Stats, StatBonus, Tally, Team, TurnState, Vitals,
+    AttackCache, Charges, Effects, Gear, Health, Identity, Loadout, Position, Presence, Stats, StatBonus, Team, Vitals,
 )
-from horizon_tui.rules import progression
-from horizon_tui.rules.character import attack_formula_text, build
-from horizon_tui.rules.combat import armor_reduction, attack_formula, with_armor_speed
-from horizon_tui.rules.dice import parse_dice
-from horizon_tui.rules.validation import effective_loadout
+from horizon_tui.rules.combat import armor_reduction, with_armor_speed
 from horizon_tui.rules.turns import movement_cells
 
 if TYPE_CHECKING:
-    from horizon_tui.engine.encounter import EncounterSetup
+    pass
 
 Entity = tcod.ecs.Entity
 T = TypeVar("T")
@@ -338,10 +332,10 @@ def current_attributes(e: Entity) -> dict[str, int]:
                 attributes[name] = max(0, attributes[name] - effect.applied)
     return attributes
 
-
-def recompute_stats(battle: Battle, e: Entity) -> None:
+def refresh_stats(battle: Battle, e: Entity) -> int:
     """R-2 from current attributes, plus species and passive modifiers and buffs; armor's
-    speed penalty (R-9). Health's maximum follows; current health is kept within it."""
+    speed penalty (R-9). Health's maximum follows. Returns the health above a lowered maximum
+    (disease, R-10), which the caller loses through the log (effects.recompute_stats)."""
     from horizon_tui.rules.stats import derived_stats
 
     g = gear(e)
@@ -382,11 +376,8 @@ def recompute_stats(battle: Battle, e: Entity) -> None:
         put(e, Health, Health(max_hp, max_hp))
     elif health.max_hp != max_hp:
         put(e, Health, Health(health.hp, max_hp))
-        if health.hp > max_hp:
-            # Health above the lowered maximum (disease, R-10) is lost through the log like any loss.
-            from horizon_tui.engine.effects import deal_damage
-
-            deal_damage(battle, e, health.hp - max_hp, "max_hp")
+        return max(0, health.hp - max_hp)
+    return 0
 
 
 def movement_budget(battle: Battle, e: Entity) -> int:
@@ -482,160 +473,10 @@ def attack_for_roll(e: Entity, roll: int) -> Fraction:
 # --- set-up -----------------------------------------------------------------------------------
 
 
-def _spawn(
-    battle: Battle,
-    character: Character,
-    *,
-    name: str,
-    kind: str,
-    side: str,
-    level: int,
-    xy: tuple[int, int],
-    controller: Controller,
-    xp_value: int = 0,
-    glyph: str | None = None,
-    owner: str | None = None,
-    hand_set: dict[str, Fraction] | None = None,
-    ally: bool = False,
-) -> Entity:
-    rules = battle.rules
-    b = build(character, rules)
-    species = character.species
-    combatant_id = battle.next_id(name)
-    e = battle.registry[combatant_id]
-    put(e, Identity, Identity(
-        id=combatant_id, name=name, kind=kind, base_team=side,
-        glyph=(glyph or name[:1])[:1], level=level, xp_value=xp_value, owner=owner, ally=ally,
-    ))
-    put(e, Team, Team(side))
-    put(e, Gear, Gear(
-        character=character, weapon=character.weapon, armor=character.armor,
-        weapon_dice=parse_dice(character.weapon.damage),
-        formula=attack_formula(attack_formula_text(character, rules)),
-        crit_immune=species.features.crit_immune,
-        immunities=frozenset(species.features.effect_immunities),
-        sight_radius=species.features.sight_radius or 0,
-        terrain_costs=dict(species.features.terrain_costs),
-    ))
-    put(e, Vitals, Vitals(dict(b.attributes)))
-    put(e, Effects, Effects())
-    slotted = tuple(a.name for a in effective_loadout(character))
-    put(e, Loadout, Loadout(slotted))
-    put(e, Charges, Charges(progression.charges(level, rules)))
-    put(e, Cooldowns, Cooldowns({}))
-    put(e, Memory, Memory(origin=xy))
-    put(e, FreeActions, FreeActions(progression.free_action_points(level, rules)))
-    put(e, Controller, controller)
-    put(e, TurnState, TurnState())
-    put(e, Tally, Tally())
-    battle.by_id[combatant_id] = e
-    battle.set_presence(e, Presence.active)
-    recompute_stats(battle, e)
-    if hand_set:
-        derived = stats(e)
-        put(e, StatBonus, StatBonus({k: Fraction(v) - derived[k] for k, v in hand_set.items() if k in derived.values}))
-        e.components.pop(Health)  # so it starts at the maximum the bonus gives (no loss logged)
-        recompute_stats(battle, e)
-    battle.place(e, xy)
-    return e
-
-
 def combatant_summary(e: Entity) -> dict[str, Any]:
     i, h = ident(e), hp(e)
     x, y = pos(e)
     return {"id": i.id, "name": i.name, "team": team(e), "hp": h.hp, "max_hp": h.max_hp, "x": x, "y": y}
-
-
-@attrs.frozen
-class PartyMember:
-    character: Character
-    controller: str = "ai"  # player | ai | gm
-    hand_set: dict[str, Fraction] = attrs.field(factory=dict)  # as EnemyDef.hand_set (an allied NPC)
-    level: int | None = None  # an allied NPC's own level (R-4); a character's comes from its points
-    ally: bool = False  # an allied NPC, not a player character: it takes no share of the XP (R-14)
-
-
-def create_battle(
-    setup: EncounterSetup,
-    party: list[PartyMember],
-    seed: int,
-    catalogue: Catalogue,
-    enemy_defs: dict[str, EnemyDef] | None = None,
-    enemy_controller: str = "ai",
-    ai_profiles: AiProfiles | None = None,
-) -> Battle:
-    """Form a battle: place the party and the enemies, refuse what can't be (BattleError).
-    `ai_profiles` given: those, not the catalogue folder's file (a sweep's worker on another machine)."""
-    from horizon_tui.engine import turns
-    from horizon_tui.rules.validation import loadout_problems
-
-    rules = catalogue.rules
-    if not party:
-        raise BattleError("a battle needs at least one party member")
-    if len(party) > len(setup.party_start):
-        raise BattleError(
-            f"{setup.source}: party_start: {len(party)} party members but only "
-            f"{len(setup.party_start)} start cells"
-        )
-    for member in party:
-        problems = loadout_problems(member.character, rules, member.character.name, level=member.level)
-        if problems:
-            raise BattleError("; ".join(str(p) for p in problems))
-    profiles = ai_profiles or cached_ai_profiles(profiles_path(catalogue.root))
-    wanted = {d.ai for d, _, _ in setup.enemies}
-    if any(m.controller == "ai" for m in party):
-        wanted.add(Controller("ai").profile)  # the party's AI plays the default profile
-    unknown = sorted(name for name in wanted if name not in profiles)
-    if unknown:
-        raise BattleError(f"{setup.source}: unknown AI profile(s) {', '.join(unknown)}; {profiles.source} has "
-                          f"{', '.join(profiles.names())}")
-    battle = Battle(
-        registry=tcod.ecs.Registry(), rng=random.Random(seed), battlefield=setup.battlefield,
-        rules=rules, seed=seed, encounter=setup.id, enemy_defs=dict(enemy_defs or {}), ai_profiles=profiles,
-    )
-    for member, xy in zip(party, setup.party_start):
-        level = member.level if member.level is not None else build(member.character, rules).level
-        _spawn(
-            battle, member.character, name=member.character.name, kind="character", side=PARTY,
-            level=level, xy=xy, controller=Controller(member.controller), hand_set=member.hand_set, ally=member.ally,
-        )
-    for definition, xy, name in setup.enemies:
-        _spawn(
-            battle, definition.character, name=name, kind="enemy", side=ENEMIES,
-            level=definition.level, xy=xy, xp_value=definition.xp, glyph=definition.glyph,
-            controller=Controller(
-                enemy_controller, definition.ai, definition.targeting, definition.flee_below
-            ),
-            hand_set=definition.hand_set,
-        )
-    battle.emit(
-        ev.BattleStart, seed=seed, encounter=setup.id,
-        combatants=[combatant_summary(e) for e in battle.combatants()],
-    )
-    turns.prepare_loadouts(battle)
-    turns.roll_initiative(battle)
-    return battle
-
-
-def spawn_companion(battle: Battle, owner: Entity, definition: EnemyDef) -> Entity | None:
-    """R-10: a companion joins beside its owner and acts right after it."""
-    from horizon_tui.engine.turns import free_cell_near
-
-    xy = free_cell_near(battle, pos(owner))
-    if xy is None:
-        return None
-    owner_ident = ident(owner)
-    controller = comp(owner, Controller)
-    e = _spawn(
-        battle, definition.character, name=f"{definition.character.name} ({owner_ident.name})",
-        kind="companion", side=team(owner), level=definition.level, xy=xy,
-        controller=Controller(
-            "ai" if controller.kind == "ai" else controller.kind, definition.ai, definition.targeting
-        ),
-        glyph=definition.glyph, owner=owner_ident.id,
-    )
-    battle.emit(ev.Join, combatant=combatant_summary(e), owner=owner_ident.id)
-    return e
 
 
 def spend_charge(e: Entity, difficulty: Difficulty) -> bool:

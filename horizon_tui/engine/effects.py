@@ -24,7 +24,7 @@ import attrs
 from horizon_tui.content.models import NEGATIVE_EFFECTS
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    comp, Battle, Entity, cid, effects, hp, ident, is_active, put, recompute_stats, team,
+    comp, Battle, Entity, cid, effects, hp, ident, is_active, put, refresh_stats, team,
 )
 from horizon_tui.engine.components import (
     ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, TempHealth, TurnState,
@@ -208,3 +208,11 @@ def _find(target: Entity, name: str) -> ActiveEffect | None:
 def _replace(target: Entity, old: ActiveEffect, new: ActiveEffect) -> None:
     _set(target, tuple(new if e is old else e for e in effects(target).active))
 
+
+def recompute_stats(battle: Battle, e: Entity) -> None:
+    """R-2 from current attributes, plus species and passive modifiers and buffs; armor's speed
+    penalty (R-9); health's maximum follows, and health above a lowered maximum (disease, R-10) is
+    lost through the log like any loss."""
+    excess = refresh_stats(battle, e)
+    if excess:
+        deal_damage(battle, e, excess, "max_hp")

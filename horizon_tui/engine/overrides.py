@@ -597,7 +597,8 @@ class Reinforce:
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
-        from horizon_tui.engine.battle import _spawn, combatant_summary
+        from horizon_tui.engine.battle import combatant_summary
+        from horizon_tui.engine.forming import spawn_combatant
 
         if battle.over:
             return Impossible("the battle is over")
@@ -612,7 +613,7 @@ class Reinforce:
         if not battle.battlefield.in_bounds(to) or not battle.battlefield.is_walkable(to) or to in battle.occupancy:
             return Impossible("that cell can't be stood on")
         start = len(battle.log)
-        e = _spawn(
+        e = spawn_combatant(
             battle, definition.character, name=self.name or definition.character.name,
             kind="enemy" if self.side == "enemies" else "character",
             side=self.side, level=definition.level, ally=self.side == "party",  # no share of the XP

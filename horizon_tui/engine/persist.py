@@ -26,7 +26,8 @@ from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.guard import decode_json_bytes
-from horizon_tui.engine.battle import Battle, PartyMember
+from horizon_tui.engine.battle import Battle
+from horizon_tui.engine.forming import PartyMember
 from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.runner import Input, action_from_dict, action_to_dict, replay, run_ai
 from horizon_tui.errors import DataError, Problem
@@ -175,7 +176,7 @@ def session_from_dict(
 
     `setup`: the battle's set-up when it was built in memory rather than read from the encounter
     file named in the save (a GM's battle placed by hand on a map, `campaign.battles`)."""
-    from horizon_tui.engine.battle import create_battle
+    from horizon_tui.engine.forming import create_battle
 
     if not is_battle_save(data):
         raise DataError.one(file, "kind", f"not a battle save (expected kind = {KIND!r})")

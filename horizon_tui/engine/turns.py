@@ -8,11 +8,11 @@ import attrs
 
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    ENEMIES, PARTY, Battle, BattleError, Entity, check_chance, check_roll, cid, comp, current_attributes,
-    effects, gear, ident, is_active, movement_budget, pos, put, recompute_stats, spawn_companion, spend_charge, stats,
+    ENEMIES, PARTY, Battle, Entity, cid, comp, current_attributes,
+    effects, ident, is_active, movement_budget, pos, put, stats,
 )
 from horizon_tui.engine.components import (
-    Controller, Effects, Identity, Loadout, Memory, Presence, Team, TurnState,
+    Controller, Effects, Identity, Memory, Presence, Team, TurnState,
 )
 from horizon_tui.engine.effects import expire_turn_effects, tick_effects
 from horizon_tui.engine.sideview import hidden_from, in_view
@@ -35,39 +35,6 @@ def free_cell_near(battle: Battle, origin: tuple[int, int]) -> tuple[int, int] |
                 seen.add(n)
                 queue.append(n)
     return None
-
-
-def prepare_loadouts(battle: Battle) -> None:
-    """R-6 before battle: non-replaceable passives reserve a charge and always work;
-    replaceable ones are activated, holding a charge, with a difficulty check when their
-    difficulty is above the level (R-7). Companions are passives that bring an ally."""
-    for e in list(battle.combatants()):
-        g = gear(e)
-        loadout = comp(e, Loadout)
-        active = set()
-        for name in loadout.slotted:
-            ability = g.character.ability(name)
-            if ability is None or not ability.is_passive:
-                continue
-            if not spend_charge(e, ability.difficulty):
-                continue  # validation refuses this; a GM-edited pool may still run dry
-            working = True
-            if not ability.is_fixed:
-                chance = check_chance(e, ability.difficulty, battle.rules)
-                if chance < 1:
-                    working = check_roll(battle, e, chance)
-                    battle.emit(ev.Check, actor=cid(e), kind="activation", chance=float(chance),
-                                success=working, ability=name, outcome=None if working else "fizzle")
-                if working:
-                    active.add(name)
-            if working and ability.companion:
-                definition = battle.enemy_defs.get(ability.companion)
-                if definition is None:
-                    raise BattleError(f"{ident(e).name}: companion {ability.companion!r} is not in the enemy catalogue")
-                spawn_companion(battle, e, definition)
-        if active or loadout.active_passives:  # else nothing its stats depend on changed
-            e.components[Loadout] = attrs.evolve(loadout, active_passives=frozenset(active))
-            recompute_stats(battle, e)
 
 
 def roll_initiative(battle: Battle) -> None:

@@ -140,7 +140,7 @@ def load_table(folder: Path, catalogue=None) -> TableSpec:
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.characters import character_from_dict
     from horizon_tui.content.encounters import load_enemies
-    from horizon_tui.engine.battle import PartyMember, create_battle
+    from horizon_tui.engine.forming import PartyMember, create_battle
     from horizon_tui.engine.encounter import load_encounter
     from horizon_tui.engine.runner import replay, run_ai
 

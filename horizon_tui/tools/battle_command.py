@@ -16,7 +16,7 @@ from horizon_tui.paths import path_argument
 def load_party(files: list[Path], catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None):
     """The party's files loaded and checked; with `enemies`, their companions too (R-6)."""
     from horizon_tui.content.files import locate, read_document
-    from horizon_tui.engine.battle import PartyMember
+    from horizon_tui.engine.forming import PartyMember
     from horizon_tui.tools.validate_encounters import companion_problems
     from horizon_tui.rules.validation import check_character
 
@@ -71,7 +71,8 @@ def _one_name_each(party, files: list[Path]) -> None:
 
 
 def new_battle(setup, party, seed, catalogue, enemies):
-    from horizon_tui.engine.battle import BattleError, create_battle
+    from horizon_tui.engine.battle import BattleError
+    from horizon_tui.engine.forming import create_battle
 
     try:
         return create_battle(setup, party, seed, catalogue, enemies)

@@ -89,7 +89,8 @@ def _init(encounter: str, party_files: list[str]) -> None:
 
 
 def _run(index_seed: tuple[int, int]) -> Outcome:
-    from horizon_tui.engine.battle import PARTY, create_battle, hp, ident
+    from horizon_tui.engine.battle import PARTY, hp, ident
+    from horizon_tui.engine.forming import create_battle
     from horizon_tui.engine.components import Tally
     from horizon_tui.engine.runner import play_out
 

@@ -21,7 +21,8 @@ from horizon_tui.content.characters import character_from_dict
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.models import Character
 from horizon_tui.engine import turns
-from horizon_tui.engine.battle import Battle, Entity, PartyMember, cid, create_battle
+from horizon_tui.engine.battle import Battle, Entity, cid
+from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.encounter import EncounterSetup
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from horizon_tui.engine.battle import create_battle
+from horizon_tui.engine.forming import create_battle
 from horizon_tui.tools.battle_command import prepare
 from horizon_tui.engine.persist import log_digest
 from horizon_tui.engine.runner import play_out

@@ -11,7 +11,8 @@ import pytest
 from engine_kit import GRUNT, ability, character, enemy_def
 from horizon_tui.engine import runner
 from horizon_tui.engine.actions import Attack, Impossible, Move, UseAbility, Wait
-from horizon_tui.engine.battle import Battle, PartyMember, cid, create_battle, enemies_of, gear, pos
+from horizon_tui.engine.battle import Battle, cid, enemies_of, gear, pos
+from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.encounter import load_encounter
 from horizon_tui.engine.persist import BattleSession, load_session, save_session
 from horizon_tui.errors import DataError

@@ -12,7 +12,7 @@ import pytest
 
 from horizon_tui.content.catalogue import load_catalogue
 from horizon_tui.content.encounters import load_enemies
-from horizon_tui.engine.battle import PartyMember, create_battle
+from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.encounter import load_encounter
 from horizon_tui.engine.persist import BattleSession, load_session, save_session
 from horizon_tui.errors import DataError

@@ -9,7 +9,8 @@ import pytest
 from engine_kit import character, enemy_def, events, give_turn, rules_with, setup
 from horizon_tui.engine import runner
 from horizon_tui.engine.actions import Attack, Impossible, Move, Wait, perform
-from horizon_tui.engine.battle import PartyMember, create_battle, hp
+from horizon_tui.engine.battle import hp
+from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.effects import apply_effect, deal_damage
 from horizon_tui.engine.persist import BattleSession, session_from_dict, session_to_dict
 from horizon_tui.errors import DataError

@@ -88,7 +88,7 @@ def test_in_view_is_every_other_active_combatant_on_a_cell_its_view_sees_all_bat
     every active combatant's Position."""
     from pathlib import Path
 
-    from horizon_tui.engine.battle import create_battle
+    from horizon_tui.engine.forming import create_battle
     from horizon_tui.tools.battle_command import prepare
     from horizon_tui.engine.components import Gear, Position
     from horizon_tui.engine.runner import begin

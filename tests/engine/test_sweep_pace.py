@@ -79,7 +79,7 @@ def test_r9_a_scaled_hit_still_does_at_least_one():
 def test_r9_damage_scale_doubles_the_first_hit_of_the_same_battle():
     """Up to the first hit both battles draw the same numbers; its damage is then ×2 (±1 from
     rounding each to a whole number)."""
-    from horizon_tui.engine.battle import create_battle
+    from horizon_tui.engine.forming import create_battle
     from horizon_tui.tools.battle_command import prepare
     from horizon_tui.engine.runner import play_out
 

@@ -119,7 +119,8 @@ def test_r9_armor_speed_is_one_function_for_the_sheet_and_the_battle(make_charac
     """R-9: class 8 (−15%) takes speed 5.5 to 4.675; the sheet (`rules.character.build`) and a
     battle's stats (`engine.battle.recompute_stats`) both go through `with_armor_speed`."""
     from horizon_tui.content.encounters import EnemyDef
-    from horizon_tui.engine.battle import PartyMember, create_battle, stats
+    from horizon_tui.engine.battle import stats
+    from horizon_tui.engine.forming import PartyMember, create_battle
     from horizon_tui.engine.battlefield import Battlefield
     from horizon_tui.engine.encounter import EncounterSetup
 

@@ -9,7 +9,8 @@ from horizon_tui.content.characters import load_character
 from horizon_tui.content.encounters import load_enemies
 from horizon_tui.engine import ai
 from horizon_tui.engine.actions import Wait
-from horizon_tui.engine.battle import PartyMember, cid, create_battle
+from horizon_tui.engine.battle import cid
+from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.encounter import load_encounter
 from horizon_tui.engine.persist import BattleSession
 from horizon_tui.engine.runner import begin, replay, run_ai

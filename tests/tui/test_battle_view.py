@@ -8,7 +8,8 @@ import tcod.console
 
 from horizon_tui.content.characters import character_from_dict
 from horizon_tui.content.encounters import EnemyDef
-from horizon_tui.engine.battle import PartyMember, create_battle, pos
+from horizon_tui.engine.battle import pos
+from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.readmodel import ReadModel, build

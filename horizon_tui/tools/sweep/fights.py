@@ -14,7 +14,7 @@ from horizon_tui.content.ai_profiles import cached_ai_profiles, profiles_path
 from horizon_tui.content.catalogue import Catalogue, default_catalogue
 from horizon_tui.content.encounters import EnemyDef, load_enemies
 from horizon_tui.content.models import Character
-from horizon_tui.engine.battle import PartyMember
+from horizon_tui.engine.forming import PartyMember
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
 from horizon_tui.tools.sweep.work import Fight
 from horizon_tui.errors import DataError, Problem
@@ -81,7 +81,8 @@ def make_fight(
 def _can_form(fight: Fight) -> None:
     """Form one battle now, so what can't be formed (a loadout over the slots, an unknown AI
     profile) is a DataError here rather than an error in every worker."""
-    from horizon_tui.engine.battle import BattleError, create_battle
+    from horizon_tui.engine.battle import BattleError
+    from horizon_tui.engine.forming import create_battle
 
     try:
         create_battle(fight.setup, list(fight.party), 0, fight.catalogue, fight.enemies, ai_profiles=fight.profiles)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from horizon_tui.content.ai_profiles import AiProfiles
     from horizon_tui.content.catalogue import Catalogue
     from horizon_tui.content.encounters import EnemyDef
-    from horizon_tui.engine.battle import PartyMember
+    from horizon_tui.engine.forming import PartyMember
     from horizon_tui.engine.encounter import EncounterSetup
 
 MAX_RUNS = 1_000_000  # battles a command plays (per cell for a sweep): ~3½ h on one core; more is a slip
@@ -96,7 +96,8 @@ class Batch:
 
 def play(fight: Fight, index: int, seed: int) -> Played:
     """One battle of a fight, every side played by its AI."""
-    from horizon_tui.engine.battle import PARTY, create_battle, ident, presence
+    from horizon_tui.engine.battle import PARTY, ident, presence
+    from horizon_tui.engine.forming import create_battle
     from horizon_tui.engine.components import Presence
     from horizon_tui.engine.runner import play_out
 

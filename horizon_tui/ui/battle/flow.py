@@ -50,7 +50,8 @@ def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: 
     """The battle `start` opens, formed and begun but not shown: a `BattleSession`, or None when
     it can't start (said to the player), so that nothing else has to change for a battle that
     never begins (the one in progress is put aside only once the new one is formed)."""
-    from horizon_tui.engine.battle import BattleError, PartyMember, create_battle
+    from horizon_tui.engine.battle import BattleError
+    from horizon_tui.engine.forming import PartyMember, create_battle
     from horizon_tui.engine.encounter import load_encounter
     from horizon_tui.engine.persist import BattleSession
 

@@ -49,7 +49,7 @@ class Member:
 def party_members(party: list[Member], rules, overrides_allowed: bool) -> list:
     """The engine's `PartyMember`s for `party`; without a GM, abilities as solo play uses them
     (R-6: `rules.creation.solo_character`)."""
-    from horizon_tui.engine.battle import PartyMember
+    from horizon_tui.engine.forming import PartyMember
     from horizon_tui.rules.creation import solo_character
 
     return [PartyMember(m.character if overrides_allowed else solo_character(m.character, rules), m.controller)
