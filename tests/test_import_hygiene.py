@@ -59,3 +59,49 @@ def test_the_probe_would_see_a_heavy_import():
         pytest.skip("textual is not installed")
     heavy = _heavy_modules_after(PROBE.format(modules=["textual"], forbidden=FORBIDDEN))
     assert "textual" in heavy
+
+
+def _import_circles(graph) -> list[list[str]]:
+    """The strongly connected groups of two or more modules (Tarjan), each sorted."""
+    adjacent = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for other in adjacent[module]:
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in on_stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for module in sorted(adjacent):
+        if module not in index:
+            visit(module)
+    return circles
+
+
+def test_no_module_imports_itself_round_a_circle():
+    """The layout shows its layers (README "Layout"): no two modules import each other, directly or
+    round a circle, at the top of a file or inside a function. Imports under TYPE_CHECKING are left
+    out: only the type checker reads them."""
+    import grimp
+
+    graph = grimp.build_graph("horizon_tui", cache_dir=None, exclude_type_checking_imports=True)
+    assert _import_circles(graph) == []

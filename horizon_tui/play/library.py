@@ -23,7 +23,8 @@ from horizon_tui.errors import DataError, Problem
 from horizon_tui.rules.character import build
 from horizon_tui.rules.validation import check_character
 from horizon_tui.storage.atomic import save_character
-from horizon_tui.storage.character_files import character_files, characters_dir
+from horizon_tui.storage.character_files import characters_dir
+from horizon_tui.storage.host_wiring import listed_character_files
 
 def slugify(name: str) -> str:
     """A file name from a character's name: `Iriel of the Reeds` -> `iriel-of-the-reeds`."""
@@ -113,7 +114,7 @@ class CharacterLibrary:
 
     def files(self) -> list[Path]:
         """Character files, newest first (backups `NAME.toml.1` and temp files left out)."""
-        return character_files(self.saves_dir)
+        return listed_character_files(self.saves_dir)
 
     def entry(self, path: Path) -> SaveEntry:
         """One file, read as opening it would; never raises (a file can't stop the Load screen)."""

@@ -6,7 +6,6 @@ Kept apart from `library` (which reads the files through the catalogue) so the m
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 CHARACTER_SUFFIXES = (".toml", ".json")
@@ -33,10 +32,6 @@ def character_files(saves_dir: Path) -> list[Path]:
     """Character files under `SAVES/characters/`, newest first (backups `NAME.toml.1`, hidden
     temp files and the `damaged/` folder left out). Interrupted saves' temp files go first."""
     clean_saves(saves_dir)
-    if os.environ.get("HORIZON_DATABASE"):  # over SSH with a shared database: its rows first
-        from horizon_tui.storage.host_records import sync_with_host_database  # (imports what the menu needn't)
-
-        sync_with_host_database(saves_dir)
     folder = characters_dir(saves_dir)
     if not folder.is_dir():
         return []

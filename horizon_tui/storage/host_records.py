@@ -23,10 +23,10 @@ from typing import Protocol
 import attrs
 
 from horizon_tui.content.guard import current, read_limited
-from horizon_tui.errors import DataError, HorizonError
+from horizon_tui.errors import DataError
 from horizon_tui.paths import private_dir, write_private_bytes
 from horizon_tui.storage.atomic import atomic_write
-from horizon_tui.storage.lock import SaveLock
+from horizon_tui.storage.character_files import CHARACTER_SUFFIXES
 
 ROLES = ("player", "gm")
 KEYS_FILE = "authorized_keys"
@@ -249,8 +249,6 @@ class MemoryCharacters:
 
 def is_character_filename(name: str) -> bool:
     """A name a row may give a file in the characters folder: no folder, nothing hidden."""
-    from horizon_tui.storage.character_files import CHARACTER_SUFFIXES  # which imports this module
-
     return (0 < len(name) <= 255 and not name.startswith(".") and not set(name) & {"/", "\\", "\0"}
             and Path(name).suffix.lower() in CHARACTER_SUFFIXES)
 
@@ -342,42 +340,3 @@ def sync_characters(repository: CharacterRepository, account: str, folder: Path,
             with contextlib.suppress(OSError):
                 write_private_bytes(folder / SYNCED, json.dumps(now).encode())
     return result
-
-
-def offers_repository(tables_dir: Path) -> OfferRepository:
-    """Where this app's offers are: the database the host was started with (`HORIZON_DATABASE`,
-    set by `serve-ssh --database`), else the tables folder's files."""
-    url = os.environ.get(ENV_DATABASE)
-    if not url:
-        return FolderOffers(tables_dir)
-    from horizon_tui.storage.host_sql import SqlOffers, shared_database  # SQLAlchemy only when used
-
-    return SqlOffers(shared_database(url))
-
-
-def sync_with_host_database(saves_dir: Path) -> None:
-    """Over SSH with `serve-ssh --database`: bring the player's characters folder and the
-    database's rows into agreement (`sync_characters`) before it is listed. Without a database,
-    or when it can't be reached (the list then shows what this host has), nothing."""
-    url, account = os.environ.get(ENV_DATABASE), os.environ.get(ENV_ACCOUNT)
-    if not url or not account:
-        return
-    from horizon_tui.storage.host_sql import SqlCharacters, shared_database  # SQLAlchemy only when used
-
-    try:
-        sync_characters(SqlCharacters(shared_database(url)), account, Path(saves_dir) / "characters",
-                        current().file_bytes)
-    except HorizonError:
-        return
-
-
-def save_lock_class():
-    """What holds a save for writing in this app: `SharedSaveLock` (host_locks.py) over SSH when
-    the host shares a PostgreSQL database with other hosts, so the second window is read-only on
-    whichever host it is; else `storage.lock.SaveLock`, the files beside the save (one machine)."""
-    url = os.environ.get(ENV_DATABASE, "")
-    if url.startswith(("postgresql", "postgres")) and os.environ.get(ENV_ACCOUNT):
-        from horizon_tui.storage.host_locks import SharedSaveLock  # SQLAlchemy only when used
-
-        return SharedSaveLock
-    return SaveLock

@@ -32,14 +32,8 @@ import attrs
 from horizon_tui.errors import echo
 from horizon_tui.paths import private_dir, write_private_json
 from horizon_tui.storage.host_records import ENV_ACCOUNT as ENV_ACCOUNT  # who an app over SSH is
-from horizon_tui.storage.host_records import (
-    OFFER_SEPARATOR,
-    OFFERS,
-    FolderOffers,
-    Offer,
-    OfferRepository,
-    offers_repository,
-)
+from horizon_tui.storage.host_records import OFFER_SEPARATOR, OFFERS, FolderOffers, Offer, OfferRepository
+from horizon_tui.storage.host_wiring import offers_repository
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 ACCOUNT = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")

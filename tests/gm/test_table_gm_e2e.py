@@ -18,7 +18,7 @@ from horizon_tui.table.lobby import invites_for, load_table
 from horizon_tui.table.server import TableClient
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.battle.dialogs import BattleSummary
-from horizon_tui.ui.player.table_dialogs import join_table
+from horizon_tui.ui.player.joining import join_table
 from horizon_tui.ui.battle.table_screen import TableBattleScreen
 
 SIZE = (100, 34)

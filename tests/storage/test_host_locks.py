@@ -9,7 +9,8 @@ import time
 import pytest
 
 from horizon_tui.storage.host_locks import SharedSaveLock, save_key
-from horizon_tui.storage.host_records import ENV_ACCOUNT, ENV_DATABASE, save_lock_class
+from horizon_tui.storage.host_records import ENV_ACCOUNT, ENV_DATABASE
+from horizon_tui.storage.host_wiring import save_lock_class
 from horizon_tui.storage.host_sql import SqlCharacters, shared_database
 from horizon_tui.storage.lock import LockLost, SaveInUse, SaveLock
 

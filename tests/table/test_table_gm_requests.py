@@ -19,7 +19,8 @@ from horizon_tui.table.__main__ import build
 from horizon_tui.table.lobby import SeatSpec, invites_for, load_table, write_spec
 from horizon_tui.table.server import TableClient, TableServer
 from horizon_tui.ui.player.app import create_app
-from horizon_tui.ui.player.table_dialogs import AskDialog, RequestDialog, join_table
+from horizon_tui.ui.player.table_dialogs import AskDialog, RequestDialog
+from horizon_tui.ui.player.joining import join_table
 
 SIZE = (100, 34)
 

@@ -12,7 +12,7 @@ from horizon_tui.table.__main__ import build
 from horizon_tui.table.lobby import SeatSpec, invites_for, load_table, write_spec
 from horizon_tui.table.server import TableClient, TableServer
 from horizon_tui.ui.player.app import create_app
-from horizon_tui.ui.player.table_dialogs import join_table
+from horizon_tui.ui.player.joining import join_table
 from horizon_tui.ui.battle.table_screen import TableBattleScreen
 
 

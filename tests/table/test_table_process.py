@@ -154,7 +154,7 @@ def test_the_list_of_tables_puts_those_whose_fight_goes_on_first_and_marks_the_f
     import os
 
     from horizon_tui.table.lobby import write_state
-    from horizon_tui.ui.player.table_dialogs import invite_label
+    from horizon_tui.ui.player.joining import invite_label
 
     tables = tmp_path / "tables"
     folders = {}

@@ -274,7 +274,7 @@ class HorizonApp(CrashGuard, App[None]):
         self.table_invites = invites
 
     def action_join_table(self) -> None:
-        from horizon_tui.ui.player.table_dialogs import JoinTableScreen
+        from horizon_tui.ui.player.joining import JoinTableScreen
         from horizon_tui.ui.battle.table_screen import TableBattleScreen
 
         if isinstance(self.screen, (JoinTableScreen, TableBattleScreen)):
@@ -378,7 +378,7 @@ class HorizonApp(CrashGuard, App[None]):
         it, the player is asked to open it read-only, take it over, or cancel. `take_over`
         answers that question beforehand (False: read-only)."""
         from horizon_tui.errors import DataError, HorizonError
-        from horizon_tui.storage.host_records import save_lock_class
+        from horizon_tui.storage.host_wiring import save_lock_class
         from horizon_tui.storage.lock import SaveInUse
 
         path = Path(path)
@@ -624,7 +624,7 @@ class HorizonApp(CrashGuard, App[None]):
         import attrs
 
         from horizon_tui.errors import DataError, HorizonError
-        from horizon_tui.storage.host_records import save_lock_class
+        from horizon_tui.storage.host_wiring import save_lock_class
 
         matches = [e for e in self.library.entries() if e.character is not None and e.character.name == name]
         if len(matches) != 1:

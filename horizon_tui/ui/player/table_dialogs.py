@@ -1,4 +1,4 @@
-"""Joining a live table from the player app, asking its GM, and the GM's answer.
+"""At a live table: asking its GM, and the GM's answer (joining one is ui/player/joining.py).
 
 A player asks (F9) for a free action's ruling (R-13), an override or a dialogue check (R-12): a
 sentence, whom it is aimed at and a number they propose (a chance, an amount). The GM's request
@@ -17,17 +17,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, Select, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Button, Input, Label, Select, Static
 
 from horizon_tui.content.models import EFFECTS
 from horizon_tui.engine.actions import FreeAction
 from horizon_tui.engine.overrides import Damage, GrantTempHealth, Heal
 from horizon_tui.engine.runner import action_to_dict
-from horizon_tui.errors import HorizonError
 from horizon_tui.table.core import MAX_REQUEST_NUMBER, MAX_REQUEST_TEXT, REQUEST_KINDS
-from horizon_tui.table.lobby import Invite, invites_for, load_table, my_seat_place
-from horizon_tui.table.server import TableClient
 from horizon_tui.play.forms import number, parse_number
 
 KIND_WORDS = {"free_action": "A free action's ruling (R-13)", "override": "An override (heal, damage, …)",
@@ -241,58 +237,3 @@ class RequestDialog(ModalScreen[Answer | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         {"accept": self.action_accept, "refuse": self.action_refuse}.get(event.button.id, self.action_later)()
-
-
-class JoinTableScreen(ModalScreen[None]):
-    """The live tables this account is seated at; enter joins one."""
-
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="join.back")]
-
-    def __init__(self) -> None:
-        super().__init__(classes="dialog-screen")
-        self.account, self.tables = my_seat_place()
-        self.invites: list[Invite] = invites_for(self.tables, self.account)
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog") as box:
-            box.border_title = "Join the table"
-            if self.invites:
-                yield OptionList(*[Option(invite_label(inv), id=str(i)) for i, inv in enumerate(self.invites)],
-                                 id="tables")
-            else:
-                yield Static(f"No table is waiting for {self.account}. When your GM opens a fight with "
-                             "you seated, it appears here.", markup=False)
-            yield Static("enter joins · esc goes back", classes="hint")
-
-    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        await join_table(self.app, self.invites[int(event.option.id)], replace=self)
-
-
-def invite_label(invite: Invite) -> Text:
-    """A table in the list: whose fight goes on, or (dimmed, after them) one that is over."""
-    label = Text(f"{invite.table} — as {invite.role}" + (f" ({', '.join(invite.characters)})"
-                                                          if invite.characters else ""))
-    if invite.over:
-        label.append(" · finished: its result and talk", style="italic")
-        label.stylize("dim")
-    return label
-
-
-async def join_table(app, invite: Invite, *, replace=None) -> bool:
-    """Connect to `invite`'s table and open its battlefield. False (with a notice) if it can't."""
-    from horizon_tui.ui.battle.table_screen import TableBattleScreen
-
-    try:
-        spec = load_table(invite.folder)
-        client = TableClient(invite.socket, invite.seat, invite.token, spec.rebuild)
-        await client.connect()
-    except (OSError, ValueError, KeyError, TypeError, HorizonError) as exc:
-        app.notify(f"Couldn't join {invite.table}: {exc}", severity="error")
-        return False
-    if replace is not None:
-        app.pop_screen()
-    app.clear_notifications()  # "press F2 to join" is done with
-    finished = " — finished" if invite.over else ""
-    app.push_screen(TableBattleScreen(client, title=f"{invite.table} — {invite.role}{finished}"))
-    return True

@@ -20,6 +20,7 @@ from horizon_tui.play.library import EncounterEntry, encounters_dir, list_encoun
 from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.gm.screens.widgets import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.ui.gm.screens.placement import FIGHT_PICKER_ID
 
 
 def open_battle(app) -> None:
@@ -62,7 +63,7 @@ class EncounterPickerScreen(Screen):
     ]
 
     def __init__(self) -> None:
-        super().__init__(id="gm-pick")
+        super().__init__(id=FIGHT_PICKER_ID)
         self.encounters: list[EncounterEntry] = []
 
     def compose(self) -> ComposeResult:

@@ -22,6 +22,8 @@ from horizon_tui.play.forms import parse_whole
 from horizon_tui.ui.gm.screens.widgets import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
+FIGHT_PICKER_ID = "gm-pick"  # the GM's fight picker (encounter.py), closed once a placed fight starts
+
 MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
@@ -187,11 +189,10 @@ class PlacementScreen(Screen):
         foes = [u.name for u in self.units if u.side == "enemies"]
         name = battles.map_name(self.spec, foes, app.store.catalogue.root)  # as the record names it
         if app.act(change, f"battle: {name}"):
-            from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
             from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 
             app.pop_screen()
-            if isinstance(app.screen, EncounterPickerScreen):
+            if app.screen.id == FIGHT_PICKER_ID:  # the picker that opened this placement goes too
                 app.pop_screen()
             app.push_screen(GMBattleScreen(made[0], name))
 

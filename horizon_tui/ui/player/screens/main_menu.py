@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -102,11 +104,21 @@ class MainMenuScreen(Screen):
         recent.border_subtitle = "enter opens"
         self.query_one("#about", Static).update(f"{ABOUT}\n\nSaves: {shown_path(self.app.saves_dir)}")
 
+    def _character_files(self) -> list[Path]:
+        """The characters to list; on a host with a shared database (`serve-ssh --database`) its
+        rows come into the folder first. Imported here for start-up time: the menu comes up before
+        the content models and SQLAlchemy are loaded (tests/tui/test_app.py)."""
+        if os.environ.get("HORIZON_DATABASE"):
+            from horizon_tui.storage.host_wiring import listed_character_files
+
+            return listed_character_files(self.app.saves_dir)
+        return character_files(self.app.saves_dir)
+
     def on_screen_resume(self) -> None:
         """Every time the menu shows. The saves are read after the menu is drawn (reading them
         loads the rules data, ~0.1 s the first time), so the menu is there at once."""
         recent = self.query_one("#recent", OptionList)
-        if not character_files(self.app.saves_dir):
+        if not self._character_files():
             self._recent = []
             recent.clear_options()
             recent.add_option(Option(Text("No characters yet: choose New character.", style="dim"), disabled=True))
