@@ -173,13 +173,15 @@ def fight_seed(run: Run) -> int:
 
 
 def form_fight(run: Run, encounter: str | Path, catalogue: Catalogue, enemies: dict[str, EnemyDef],
-               party: list[PartyMember] | None = None, setup: EncounterSetup | None = None) -> BattleSession:
+               party: list[PartyMember] | None = None, setup: EncounterSetup | None = None,
+               seed: int | None = None) -> BattleSession:
     """The depth's fight, begun, with what earlier fights left on each member as its first recorded
-    inputs (so it replays from its seed and inputs). Raises DataError / BattleError."""
+    inputs (so it replays from its seed and inputs). `seed`: another battle of it (a win chance's
+    estimate); default, the depth's own. Raises DataError / BattleError."""
     party = party if party is not None else party_members(run)
     setup = setup or load_encounter(str(encounter), catalogue, enemies)
     setup = with_start_cells(setup, len(party))
-    battle = create_battle(setup, party, fight_seed(run), catalogue, enemies)
+    battle = create_battle(setup, party, fight_seed(run) if seed is None else seed, catalogue, enemies)
     begin(battle)
     session = BattleSession(battle, str(encounter), party)
     carried = {m.name: m.state for m in run.members if m.state is not None and not m.dead}

@@ -105,6 +105,7 @@ class HorizonApp(CrashGuard, App[None]):
         self._lock = None  # the SaveLock of the character being played (None: none or read-only)
         self.read_only = False
         self._after_open = None  # what to do once a character asked about is opened (resume_kept)
+        self.run_start: dict | None = None  # `horizon run`: open New run with this seed, daily switch and pace
 
     def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
                markup: bool = True) -> None:
@@ -200,6 +201,10 @@ class HorizonApp(CrashGuard, App[None]):
 
             apply_user_keymap(self)  # the battlefield's keys, rebound by id (tui/keymap.py)
         start = self._start
+        if self.run_start is not None:
+            if not self.data_problems():
+                self.action_new_run()
+            return
         if start in (None, "menu"):
             return
         if self.data_problems():
@@ -295,6 +300,23 @@ class HorizonApp(CrashGuard, App[None]):
         if not isinstance(self.screen, EncounterPickerScreen):
             self.push_screen(EncounterPickerScreen())
 
+    def action_new_run(self) -> None:
+        if self.data_problems():
+            return
+        from horizon_tui.ui.player.screens.runs import NewRunScreen
+
+        self._to_menu()
+        self.push_screen(NewRunScreen(**(self.run_start or {})))
+        self.run_start = None
+
+    def action_hall_of_fame(self) -> None:
+        if self.data_problems():
+            return
+        from horizon_tui.ui.player.screens.runs import HallOfFameScreen
+
+        if not isinstance(self.screen, HallOfFameScreen):
+            self.push_screen(HallOfFameScreen())
+
     def action_rules(self) -> None:
         if self.data_problems():
             return
@@ -388,6 +410,13 @@ class HorizonApp(CrashGuard, App[None]):
             self.notify(f"{exc}. Opened read-only.", title=path.name, severity="warning", timeout=10)
             lock = None
         self._show_character(path, character, lock, then_battle)
+
+    def close_character(self) -> None:
+        """No character being played (its lock released): a run's permadeath moves its file."""
+        if self._lock is not None:
+            self._lock.release()
+        self._lock = None
+        self.session = None
 
     def _ask_in_use(self, path: Path, character: Character, exc, then_battle: bool) -> None:
         from horizon_tui.ui.dialogs.question import QuestionDialog
