@@ -333,7 +333,7 @@ def test_a_hostile_keymap_file_is_a_problem_named_not_a_crash(tmp_path):
     os.symlink("/dev/zero", device)
     for path, words in ((deep, "nested too deeply"), (huge, "digits"), (binary, "UTF-8"),
                         (device, "not a plain file")):
-        keymap, problems = load_keymap(path)
+        keymap, problems, _ = load_keymap(path)
         assert keymap == {} and problems, path
         assert str(path) in str(problems[0]) and words in str(problems[0]), problems
 

@@ -54,8 +54,8 @@ def morgue_text(run: Run, rules, *, ended: str = "") -> str:
         out.append(f"Cause of death: {run.cause_of_death}.")
     seed = f"daily seed of {run.daily} ({run.seed})" if run.daily else f"seed {run.seed}"
     out.append(f"Run {run.id}: {seed}; pace {run.pace}; {'permadeath' if run.permadeath else 'practice'}.")
-    if run.started or ended:
-        out.append(f"Started {run.started or '?'}, ended {ended or '?'}.")
+    if run.started:
+        out.append(f"Started {run.started}" + (f", ended {ended}." if ended else "."))
     out += ["", "The party", "---------"]
     for m in run.members:
         b = build(m.character, rules)

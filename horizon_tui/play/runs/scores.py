@@ -8,7 +8,7 @@ from typing import Any
 
 from horizon_tui.storage.runs import HALL_OF_FAME, FileScores, hall_of_fame_path
 
-COLUMNS = ("#", "party", "levels", "depth", "score", "pace", "end", "seed", "account", "ended")
+COLUMNS = ("#", "party", "levels", "depth", "score", "pace", "seed", "account", "ended", "end")
 
 
 def score_rows(entries: list[dict[str, Any]], limit: int | None = None) -> list[tuple[str, ...]]:
@@ -16,8 +16,8 @@ def score_rows(entries: list[dict[str, Any]], limit: int | None = None) -> list[
     for rank, e in enumerate(entries[:limit] if limit else entries, 1):
         end = "won" if e.get("won") else (str(e.get("cause") or "fell"))
         rows.append((str(rank), ", ".join(map(str, e.get("party", []))), "/".join(map(str, e.get("levels", []))),
-                     str(e.get("depth", "")), str(e.get("score", "")), str(e.get("pace", "")), end,
-                     str(e.get("seed", "")), str(e.get("account") or ""), str(e.get("ended", ""))[:16]))
+                     str(e.get("depth", "")), str(e.get("score", "")), str(e.get("pace", "")),
+                     str(e.get("seed", "")), str(e.get("account") or ""), str(e.get("ended", ""))[:16], end))
     return rows
 
 

@@ -17,7 +17,8 @@ import attrs
 from horizon_tui.content.models import Ability, Target
 from horizon_tui.engine import targeting
 from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait
-from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident, pos, team
+from horizon_tui.engine import events as ev
+from horizon_tui.engine.battle import Battle, Entity, comp, gear, hp, ident, pos, team
 from horizon_tui.engine.components import Loadout, Presence, TurnState
 from horizon_tui.engine.sideview import Eyes, hidden_from, targetable, visible_units
 from horizon_tui.engine.usability import ability_refusal, turn_refusal
@@ -70,14 +71,52 @@ class Mode:
         return Stay()
 
 
+AUTO_FIGHT_STOP = 0.3  # Crawl's autofight_stop: below this share of health, Tab refuses (keymap.toml [options])
+
+
+@attrs.define
+class AutoFight:
+    """What auto-fight remembers across presses (one per battle screen): the enemies already seen
+    (one that comes into view stops it once) and how far the log was read (a blow from someone
+    unseen stops it once). `stop`: the share of health below which it refuses, as the player set."""
+
+    stop: float = AUTO_FIGHT_STOP
+    seen: set[str] | None = None
+    read_to: int = 0
+
+    def refusal(self, battle: Battle, me: Entity, eyes: Eyes) -> str | None:
+        """Why Tab must not fight on by itself now, or None. Each reason is given once."""
+        name = ident(me).name
+        health = hp(me)
+        if health.max_hp and health.hp < self.stop * health.max_hp:
+            return (f"{name}'s health {health.hp}/{health.max_hp} is below {round(self.stop * 100)} % "
+                    "(auto_fight_stop in keymap.toml [options]): fight by hand")
+        enemies = [e for e in visible_units(battle, team(me), eyes=eyes) if team(e) != team(me)]
+        in_sight = {ident(e).id for e in enemies}
+        unseen_blow = next((event for event in battle.log[self.read_to:]
+                            if isinstance(event, ev.Damage) and event.target == ident(me).id and event.amount > 0
+                            and event.source in battle.by_id and event.source not in in_sight
+                            and team(battle.by_id[event.source]) != team(me)), None)
+        self.read_to = len(battle.log)
+        new = [e for e in enemies if self.seen is not None and ident(e).id not in self.seen]
+        self.seen = (self.seen or set()) | in_sight
+        if unseen_blow is not None:
+            return f"something unseen hit {name}: look around first (Tab again fights on)"
+        if new:
+            names = ", ".join(ident(e).name for e in new)
+            return f"{names} {'has' if len(new) == 1 else 'have'} just come into view (Tab again fights on)"
+        return None
+
+
 class MoveMode(Mode):
     """Steps (a bump on an enemy attacks), and the keys that open the other modes."""
 
     name = "move"
 
-    def __init__(self, battle: Battle, *, eyes: Eyes = None) -> None:
+    def __init__(self, battle: Battle, *, eyes: Eyes = None, auto: AutoFight | None = None) -> None:
         self.battle = battle
         self.eyes = eyes
+        self.auto = auto if auto is not None else AutoFight()
 
     def on_key(self, key: str, me: Entity | None) -> Outcome:
         if key == "look":
@@ -101,7 +140,41 @@ class MoveMode(Mode):
             return TargetMode.for_attack(self.battle, me, eyes=self.eyes).opened()
         if key.startswith("ability"):
             return self.ability(me, int(key[len("ability"):]))
+        if key == "next":
+            return self.auto_fight(me)
         return Stay()
+
+    def auto_fight(self, me: Entity) -> Outcome:
+        """Crawl's Tab: attack the nearest enemy in sight if it is in reach, else walk toward it as
+        far as this turn's movement goes, else end the turn; one press, one of those. Refused
+        (saying why, spending nothing) below the health the player set, or when an enemy has just
+        come into view or someone unseen hit."""
+        problem = self.auto.refusal(self.battle, me, self.eyes)
+        if problem:
+            return Stay(f"Auto-fight: {problem}", refused=True)
+        enemies = targetable(self.battle, me, self.eyes)
+        if not enemies:
+            return Stay("Auto-fight: no enemy in sight", refused=True)
+        here = pos(me)
+        nearest = min(enemies, key=lambda e: (max(abs(pos(e)[0] - here[0]), abs(pos(e)[1] - here[1])), ident(e).id))
+        if turn_refusal(self.battle, me) is None and targeting.attack_preview(self.battle, me, pos(nearest)).problem is None:
+            return Act(Attack(ident(me).id, ident(nearest).id))
+        if comp(me, TurnState).movement_left > 0:
+            step_to = self._beside(me, nearest)
+            if step_to is not None:
+                return Act(Move(ident(me).id, step_to, partial=True))
+        return Act(Wait(ident(me).id))
+
+    def _beside(self, me: Entity, enemy: Entity) -> tuple[int, int] | None:
+        """The free cell next to `enemy` nearest to `me` (where a step toward it leads)."""
+        field = self.battle.battlefield
+        here = pos(me)
+        free = [c for c in field.neighbours(pos(enemy)) if field.is_walkable(c)
+                and (self.battle.at(c) is None or c == here)]
+        if here in free:
+            return None
+        return min(free, key=lambda c: (max(abs(c[0] - here[0]), abs(c[1] - here[1])),
+                                        (c[0] - here[0]) ** 2 + (c[1] - here[1]) ** 2, c), default=None)
 
     def _look_start(self, me: Entity | None) -> tuple[int, int]:
         current = me or self.battle.current

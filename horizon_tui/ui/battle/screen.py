@@ -29,7 +29,7 @@ from horizon_tui.engine.sideview import Eyes, side_view, unseen_ids
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal
 from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
-    DIRECTIONS, Act, CursorMode, Mode, MoveMode, NamedMode, Stay, Switch, TargetMode,
+    DIRECTIONS, Act, AutoFight, CursorMode, Mode, MoveMode, NamedMode, Stay, Switch, TargetMode,
 )
 from horizon_tui.ui.battle.view import Overlay, glyph_map
 from horizon_tui.ui.battle.widget import BattlefieldView
@@ -54,7 +54,8 @@ class BattleScreen(Screen):
         self.on_end = on_end
         self.autosave = autosave
         self.eyes = eyes  # a table seat's characters: the player sees through their eyes only
-        self.input: Mode = MoveMode(self.battle, eyes=eyes)
+        self.auto_fight = AutoFight()  # Tab's memory across presses (modes.MoveMode.auto_fight)
+        self.input: Mode = MoveMode(self.battle, eyes=eyes, auto=self.auto_fight)
         self.prompt = ""
         self.speed = 1
         self.side = side  # the side whose sight is shown; None: the GM sees everything
@@ -74,7 +75,7 @@ class BattleScreen(Screen):
 
     @mode.setter
     def mode(self, name: str) -> None:
-        self.input = MoveMode(self.battle, eyes=self.eyes) if name == "move" else NamedMode(self.battle, name, self.cursor)
+        self.input = MoveMode(self.battle, eyes=self.eyes, auto=self.auto_fight) if name == "move" else NamedMode(self.battle, name, self.cursor)
 
     @property
     def cursor(self) -> tuple[int, int] | None:
@@ -112,6 +113,7 @@ class BattleScreen(Screen):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self.auto_fight.stop = getattr(self.app, "auto_fight_stop", self.auto_fight.stop)  # keymap.toml [options]
         log = self.query_one("#log", RichLog)
         for event in self.battle.log:
             self._log(event, log)
@@ -253,7 +255,7 @@ class BattleScreen(Screen):
                 return
             self._act(outcome.action)
         elif isinstance(outcome, Switch):
-            self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle, eyes=self.eyes)
+            self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle, eyes=self.eyes, auto=self.auto_fight)
             self.prompt = ""
             self.refresh_all()
         elif isinstance(outcome, Stay):
@@ -265,7 +267,7 @@ class BattleScreen(Screen):
             self.refresh_all()
 
     def _leave_mode(self) -> None:
-        self.input = MoveMode(self.battle, eyes=self.eyes)
+        self.input = MoveMode(self.battle, eyes=self.eyes, auto=self.auto_fight)
 
     def action_direction(self, name: str) -> None:
         self.key(name)

@@ -190,7 +190,7 @@ class TableBattleScreen(BattleScreen):
         self.session.inputs = self.client.replica.inputs
         self.battle.listeners.append(self._on_event)
         self.query_one("#map").battle = self.battle  # the map draws the rebuilt battle, not the old one
-        self.input = MoveMode(self.battle, eyes=self.eyes)
+        self.input = MoveMode(self.battle, eyes=self.eyes, auto=self.auto_fight)
         self._relog()
 
     def _relog(self) -> None:
@@ -314,7 +314,7 @@ class TableBattleScreen(BattleScreen):
             self.client.seat = due
             self.side, self.eyes = self._side_for(due), self._eyes_for(due)
             self.query_one("#map").side = self.side
-            self.input = MoveMode(self.battle, eyes=self.eyes)
+            self.input = MoveMode(self.battle, eyes=self.eyes, auto=self.auto_fight)
             self._relog()
             self.prompt = ""
             self.refresh_all()
