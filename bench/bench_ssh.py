@@ -273,7 +273,7 @@ async def bench(args) -> None:
 
 async def local_start(args, saves: Path, size=(100, 30)) -> float:
     """A local `horizon` on a PTY of the same size: start → "New character" drawn."""
-    from horizon_tui.host.ssh.pty_process import PtyProcess
+    from horizon_tui.host.pty_process import PtyProcess
 
     script = Path(sys.executable).with_name("horizon")
     argv = [str(script)] if script.exists() else [sys.executable, "-m", "horizon_tui.cli"]

@@ -20,7 +20,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "serve-ssh": ("horizon_tui.host.ssh.ssh_commands", "cmd_serve_ssh", "host the player app over SSH"),
     "users": ("horizon_tui.host.ssh.ssh_commands", "cmd_users", "the SSH host's accounts: add, list, remove"),
     "who": ("horizon_tui.host.ssh.ssh_commands", "cmd_who", "the SSH host's live sessions: player, character, screen, idle"),
-    "replay": ("horizon_tui.host.ssh.recording", "cmd_replay", "play a game's recording (asciicast v2 .cast) in this terminal"),
+    "replay": ("horizon_tui.host.recording", "cmd_replay", "play a game's recording (asciicast v2 .cast) in this terminal"),
 }
 
 
@@ -101,5 +101,5 @@ _ARGUMENTS = {
     "serve-ssh": lambda parser: importlib.import_module("horizon_tui.host.ssh.ssh_commands").add_serve_arguments(parser),
     "users": lambda parser: importlib.import_module("horizon_tui.host.ssh.ssh_commands").add_users_arguments(parser),
     "who": lambda parser: importlib.import_module("horizon_tui.host.ssh.ssh_commands").add_who_arguments(parser),
-    "replay": lambda parser: importlib.import_module("horizon_tui.host.ssh.recording").add_replay_arguments(parser),
+    "replay": lambda parser: importlib.import_module("horizon_tui.host.recording").add_replay_arguments(parser),
 }

@@ -1,6 +1,6 @@
 """The player app when the SSH host runs it: its live status, watchers, "Watch a game".
 
-The host sets `HORIZON_SESSION` to its status file for this game (`horizon_tui/host/ssh/live.py`:
+The host sets `HORIZON_SESSION` to its status file for this game (`horizon_tui/host/live.py`:
 `live/SESSION.json`, with the number of watchers); beside it the app keeps `SESSION.app.json`
 with what only it knows: the character being played, the screen, whether the player lets others
 watch, and that SIGUSR1 makes it draw its whole screen again (for a watcher who just joined).

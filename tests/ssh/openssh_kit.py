@@ -11,7 +11,7 @@ import signal
 import pytest
 from ssh_kit import plain
 
-from horizon_tui.host.ssh.pty_process import PtyProcess
+from horizon_tui.host.pty_process import PtyProcess
 
 SSH = shutil.which("ssh")
 needs_openssh = pytest.mark.skipif(SSH is None, reason="the OpenSSH client (ssh) is not installed")

@@ -12,7 +12,7 @@ import pytest
 from horizon_tui.cli import main
 from horizon_tui.storage.accounts import AccountError, Accounts, check_name
 from horizon_tui.host.ssh.hostkey import host_key_path, load_or_create_host_key
-from horizon_tui.host.ssh.limits import LoginLimiter
+from horizon_tui.host.limits import LoginLimiter
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ import sys
 
 from openssh_kit import OpenSSHTerminal, needs_openssh, run_ssh  # the ssh_command fixture: conftest.py
 
-from horizon_tui.host.ssh.live import live_sessions
-from horizon_tui.host.ssh.recording import read_cast
+from horizon_tui.host.live import live_sessions
+from horizon_tui.host.recording import read_cast
 
 pytestmark = needs_openssh
 

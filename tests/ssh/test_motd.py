@@ -8,7 +8,7 @@ from openssh_kit import OpenSSHTerminal, needs_openssh
 from ssh_kit import Terminal, connect
 
 from horizon_tui.cli import main
-from horizon_tui.host.ssh.motd import MAX_BYTES, PROMPT, MotdError, read_motd
+from horizon_tui.host.motd import MAX_BYTES, PROMPT, MotdError, read_motd
 
 
 def test_a_message_is_sent_with_crlf_and_the_prompt(tmp_path):

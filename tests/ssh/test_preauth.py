@@ -13,7 +13,7 @@ import pytest
 from openssh_kit import OpenSSHTerminal, needs_openssh, run_ssh
 from ssh_kit import Terminal, connect
 
-from horizon_tui.host.ssh.limits import (
+from horizon_tui.host.limits import (
     MAX_COLUMNS,
     MAX_ROWS,
     PreAuthGate,

@@ -201,7 +201,7 @@ async def test_two_sessions_of_one_user_on_one_character_are_told(start_host, ss
 
 def test_the_sessions_command_lines_are_parsed_once_and_each_session_gets_its_own_copy():
     from horizon_tui import cli
-    from horizon_tui.host.ssh.prefork import SESSION_COMMAND_LINES, _ParsedOnce
+    from horizon_tui.host.prefork import SESSION_COMMAND_LINES, _ParsedOnce
 
     parser = cli.build_parser()
     parsed = _ParsedOnce(parser, SESSION_COMMAND_LINES)
@@ -218,7 +218,7 @@ SHARED_TEXTUAL_WORK = """
 import asyncio, sys, tempfile
 from pathlib import Path
 from horizon_tui.ui.player.app import create_app
-from horizon_tui.host.ssh.prefork import _share_textual_work
+from horizon_tui.host.prefork import _share_textual_work
 
 async def menu(saves):
     app = create_app(saves)
@@ -248,7 +248,7 @@ def test_stylesheets_and_theme_variables_are_computed_once_for_every_app():
 
 @pytest.mark.skipif(not Path("/proc/self/ksm_stat").exists(), reason="no per-process KSM (Linux 6.4+)")
 def test_the_session_server_and_its_forks_allow_same_page_merging():
-    script = ("import os; from horizon_tui.host.ssh.prefork import _allow_page_merging; "
+    script = ("import os; from horizon_tui.host.prefork import _allow_page_merging; "
               "assert _allow_page_merging(); pid = os.fork()\n"
               "if pid == 0: os._exit(0 if 'ksm_merge_any: yes' in open('/proc/self/ksm_stat').read() else 1)\n"
               "assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0")
@@ -258,7 +258,7 @@ def test_the_session_server_and_its_forks_allow_same_page_merging():
 
 IMMORTAL_OBJECTS = """
 import os, sys
-from horizon_tui.host.ssh.prefork import _immortalize
+from horizon_tui.host.prefork import _immortalize
 
 class Thing:
     pass

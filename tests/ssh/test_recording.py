@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from horizon_tui.host.ssh.recording import (SIZE_LIMIT_MARK, CastError, Recorder, RecordingLimits, prune,
+from horizon_tui.host.recording import (SIZE_LIMIT_MARK, CastError, Recorder, RecordingLimits, prune,
                                        read_cast, recording_path, replay)
 
 
@@ -145,7 +145,7 @@ def test_replay_reads_only_a_plain_file_and_no_endless_line(tmp_path, capsys, mo
     """By hand: `horizon replay /dev/zero` (or a pipe, or a link to /dev/zero) never ended, filling
     the memory with one endless line."""
     from horizon_tui.cli import main
-    from horizon_tui.host.ssh import recording
+    from horizon_tui.host import recording
 
     fifo = tmp_path / "pipe.cast"
     os.mkfifo(fifo)

@@ -1,7 +1,7 @@
-"""The SSH host (`horizon serve-ssh`): each player gets the player app on a PTY, nothing else.
+"""The SSH front end of the host (`horizon serve-ssh`): each player gets the player app on a PTY.
 
-Modules: `accounts` (user names, authorized keys, folders), `hostkey`, `limits` (failed logins,
-session slots), `pty_process` (a child on its own pseudo-terminal), `session` (one SSH channel),
-`server` (the listener and one object per connection), `commands` (the CLI). State lives on the
-`SSHHost`, its connections and sessions; nothing is kept in module globals.
+Modules: `hostkey`, `channel` (one SSH channel: a `host.game.GameSession` carried over SSH),
+`server` (the listener, one object per connection, and the host's shared state: accounts,
+limits, sessions; `--web` starts `host.web` on the same loop), `ssh_commands` (the CLI). State
+lives on the `SSHHost`, its connections and sessions; nothing is kept in module globals.
 """

@@ -29,12 +29,13 @@ from horizon_tui.storage.accounts import (
     private_tree,
 )
 from horizon_tui.host.ssh.hostkey import fingerprint, load_or_create_host_key
-from horizon_tui.host.ssh.limits import LoginLimiter, PreAuthGate, Startups
-from horizon_tui.host.ssh.prefork import SessionServer
-from horizon_tui.host.ssh import live
-from horizon_tui.host.ssh.recording import RecordingLimits, prune
+from horizon_tui.host.limits import LoginLimiter, PreAuthGate, Startups
+from horizon_tui.host.prefork import SessionServer
+from horizon_tui.host import live
+from horizon_tui.host.recording import RecordingLimits, prune
 from horizon_tui.host.ssh.channel import AppSession
-from horizon_tui.host.ssh.watch import WATCH_USER
+from horizon_tui.host.watch import WATCH_USER
+from horizon_tui.host.web.server import WebFront
 
 SAVES_NAME = "saves"  # the app runs in the user's folder and is given this relative name
 _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)  # not SIGHUP: `nohup horizon serve-ssh` must survive
@@ -112,6 +113,8 @@ class HostSettings:
     spectators: str = "users"             # who may watch live games: none | users | anyone (watch.py)
     record: bool = True                   # every game recorded as asciicast v2 (recording.py)
     recording_limits: RecordingLimits = RecordingLimits()
+    web: tuple[str, int] | None = None    # --web HOST:PORT: browsers play here too (host/web/)
+    web_url: str | None = None            # --web-url: the address browsers use (behind a TLS proxy)
 
 
 class _PrivateUmask:
@@ -151,6 +154,7 @@ class SSHHost:
         self.port: int | None = None
         self.python_path = str(Path(horizon_tui.__file__).resolve().parent.parent)
         self.session_server: SessionServer | None = None  # the pre-forked player app (prefork.py)
+        self.web = None  # the browser front end on this loop (host/web/), with --web
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task] = set()
         self._stopping = False
@@ -190,6 +194,9 @@ class SSHHost:
             keepalive_interval=s.keepalive_interval, keepalive_count_max=3,
             **modern_crypto())
         self.port = self._acceptor.get_port()
+        if s.web is not None:
+            self.web = WebFront(self, s.web, s.web_url)
+            await self.web.start()
         self.log.info("listening on %s:%s, data in %s, host key %s", s.host, self.port, data_dir,
                       fingerprint(self.host_key))
         self.log.info("limits: login grace %gs, not logged in %s in all and %d per address, "
@@ -209,13 +216,17 @@ class SSHHost:
             self.log.info("stopping: saving and closing %d session(s)", len(endings))
             await asyncio.wait(endings, timeout=self.settings.stop_grace + 6)
             # Each client is told its game's exit status before its connection is closed.
-            closing = [asyncio.ensure_future(s.chan.wait_closed()) for s in sessions if s.chan]
-            await asyncio.wait(closing, timeout=1)
+            closing = [asyncio.ensure_future(s.chan.wait_closed()) for s in sessions
+                       if getattr(s, "chan", None)]  # a browser's game has no channel
+            if closing:
+                await asyncio.wait(closing, timeout=1)
         for connection in list(self.connections):
             connection.conn.close()
         waits = [asyncio.ensure_future(c.conn.wait_closed()) for c in list(self.connections)]
         if waits:
             await asyncio.wait(waits, timeout=2)
+        if self.web is not None:
+            await self.web.stop()
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=2)
         if self.session_server is not None:

@@ -61,8 +61,26 @@ def _port(text: str) -> int:
     return value
 
 
+def _web_listen(text: str) -> tuple[str, int]:
+    from horizon_tui.host.web.server import parse_listen
+
+    try:
+        return parse_listen(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _web_url(text: str) -> str:
+    from horizon_tui.host.web.server import parse_public_url
+
+    try:
+        return parse_public_url(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _startups(text: str):
-    from horizon_tui.host.ssh.limits import Startups
+    from horizon_tui.host.limits import Startups
 
     try:
         return Startups.parse(text)
@@ -118,6 +136,13 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run this instead of the player app (testing and benchmarks); "
                              "the user's saves folder is appended as the last argument")
     add_live_arguments(parser)
+    parser.add_argument("--web", type=_web_listen, default=None, metavar="HOST:PORT",
+                        help="also serve the game to browsers here (e.g. 127.0.0.1:8080, for a TLS "
+                             "proxy in front); players log in with `ssh -t … web-login`")
+    parser.add_argument("--web-url", type=_web_url, default=None, metavar="URL",
+                        help="the address browsers use, e.g. https://horizon.example.org behind a TLS "
+                             "proxy: login links name it, the Origin must be it, and an https:// one "
+                             "makes the login cookie Secure (default http://HOST:PORT of --web)")
 
 
 def add_live_arguments(parser: argparse.ArgumentParser) -> None:
@@ -138,7 +163,7 @@ def add_live_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def live_settings(args) -> dict:
-    from horizon_tui.host.ssh.recording import RecordingLimits
+    from horizon_tui.host.recording import RecordingLimits
 
     limits = RecordingLimits(max_bytes=int(args.recording_max_mib * 2**20),
                              max_user_bytes=int(args.recordings_max_mib * 2**20),
@@ -152,7 +177,7 @@ def add_who_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_who(args) -> int:
-    from horizon_tui.host.ssh.live import print_who
+    from horizon_tui.host.live import print_who
 
     return print_who(data_dir_of(args))
 
@@ -183,8 +208,8 @@ def cmd_serve_ssh(args) -> int:
     import asyncio
     import socket
 
-    from horizon_tui.host.ssh.limits import Startups
-    from horizon_tui.host.ssh.motd import read_motd
+    from horizon_tui.host.limits import Startups
+    from horizon_tui.host.motd import read_motd
     from horizon_tui.host.ssh.server import HostSettings, configure_logging, serve
 
     startups = args.max_startups or Startups()
@@ -202,7 +227,7 @@ def cmd_serve_ssh(args) -> int:
         login_ban=args.login_ban, login_timeout=args.login_grace_time, max_startups=startups,
         max_startups_per_source=args.max_startups_per_source,
         max_connections_per_user=args.max_connections_per_user, motd=motd,
-        app_command=app_command, **live_settings(args))
+        app_command=app_command, web=args.web, web_url=args.web_url, **live_settings(args))
     try:
         return asyncio.run(serve(settings))
     except socket.gaierror as exc:  # the name of no address
@@ -214,6 +239,7 @@ def cmd_serve_ssh(args) -> int:
 
 
 def cmd_users(args) -> int:
+    from horizon_tui.host.web.logins import FileLoginStore
     from horizon_tui.storage.accounts import Accounts
 
     data_dir = data_dir_of(args)
@@ -248,5 +274,7 @@ def cmd_users(args) -> int:
         print(f"user {args.name} is now a {'GM' if args.role == 'gm' else 'player'}")
         return 0
     where = accounts.remove(args.name)
-    print(f"removed user {args.name}; their saves stay in {where / 'saves'}")
+    browsers = FileLoginStore(data_dir).end_sessions(args.name)
+    print(f"removed user {args.name}; their saves stay in {where / 'saves'}"
+          + (f"; {browsers} browser login{'s' if browsers != 1 else ''} ended" if browsers else ""))
     return 0

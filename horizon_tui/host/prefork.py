@@ -1,6 +1,6 @@
 """Pre-forked sessions: one *session server* process, each session a fork of it.
 
-The SSH host starts `python -P -m horizon_tui.host.ssh.prefork` once. That process imports the player
+The SSH host starts `python -P -m horizon_tui.host.prefork` once. That process imports the player
 app (Textual, tcod, every `horizon_tui.ui` module), loads the rules data, runs the app once
 headless to its main menu, makes its objects immortal (Python 3.12+: `_immortalize`, so using them
 writes no reference count) and `gc.freeze()`s, so the collector never writes to what it made
@@ -32,7 +32,7 @@ import termios
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from horizon_tui.host.ssh.pty_process import set_window_size
+from horizon_tui.host.pty_process import set_window_size
 
 MESSAGE_LIMIT = 256 * 1024  # one request: argv, environment, folder, size
 MAX_RESTARTS = 5            # then sessions stay fresh interpreters (the log says why it died)
@@ -82,7 +82,7 @@ class SessionServer:
         for name in ("HORIZON_DATA_DIR", "HORIZON_PREFORK_MORTAL"):
             if name in os.environ:
                 env[name] = os.environ[name]
-        argv = [sys.executable, "-P", "-m", "horizon_tui.host.ssh.prefork", "--fd", str(theirs.fileno())]
+        argv = [sys.executable, "-P", "-m", "horizon_tui.host.prefork", "--fd", str(theirs.fileno())]
         if not self.warm_up:
             argv.append("--no-warm-up")
         try:

@@ -1,6 +1,6 @@
 """Spectating, as on Crawl's servers: a list of live games; Enter watches one.
 
-A watcher is an SSH channel in watch mode: `ssh -t HOST watch` (the one command an account may
+A watcher is a game session (`game.py`) in watch mode: `ssh -t HOST watch` (the one command an account may
 run), or a player who chose "Watch a game" on the main menu (the app exits with `WATCH_EXIT` and
 the host puts the channel here; leaving the list starts the game again). Watching is read-only:
 the watcher's keys never reach the player's app; the player's output is copied to the watcher as
@@ -16,10 +16,10 @@ import asyncio
 import re
 from typing import TYPE_CHECKING
 
-from horizon_tui.host.ssh.live import duration
+from horizon_tui.host.live import duration
 
 if TYPE_CHECKING:
-    from horizon_tui.host.ssh.channel import AppSession
+    from horizon_tui.host.game import GameSession
 
 SPECTATOR_POLICIES = ("none", "users", "anyone")
 WATCH_COMMAND = "watch"
@@ -37,22 +37,36 @@ QUIT = (b"q", b"Q", b"\x1b", b"\x03", b"\x04")
 KEY = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1bO.|\x1b|\r\n|.", re.S)  # one key each
 
 
-def game_label(session: AppSession) -> str:
+def game_label(session: GameSession) -> str:
     app = session.app_status()
     character = app.get("character") if isinstance(app.get("character"), str) else None
     return f"{session.user}" + (f" ({character})" if character else "")
 
 
+def watch_refusal(host, target: GameSession) -> str | None:
+    """Why `target` may not be watched just now (the host's policy, the game, the player's
+    choice), or None; the SSH list and the web's watchers ask the same."""
+    if host.settings.spectators == "none":
+        return WATCHING_OFF
+    if not target.playing:
+        return f"{game_label(target)}'s game has ended."
+    if not target.watchable:
+        return f"{game_label(target)} doesn't want watchers just now."
+    if target not in host.sessions:
+        return "That game has ended."
+    return None
+
+
 class WatchList:
     """One watcher's list and, while watching, the copy of one game's screen."""
 
-    def __init__(self, session: AppSession, *, back_to_game: bool):
+    def __init__(self, session: GameSession, *, back_to_game: bool):
         self.session = session
         self.host = session.host
         self.back_to_game = back_to_game
         self.selected = 0
-        self.entries: list[AppSession] = []
-        self.watching: AppSession | None = None
+        self.entries: list[GameSession] = []
+        self.watching: GameSession | None = None
         self.message = ""
         self.closed = False
         self._loop = asyncio.get_running_loop()
@@ -89,20 +103,12 @@ class WatchList:
 
     # --- the list --------------------------------------------------------------------------
 
-    def games(self) -> list[AppSession]:
+    def games(self) -> list[GameSession]:
         return sorted((s for s in self.host.sessions if s is not self.session and s.playing),
                       key=lambda s: s.started_wall or 0)
 
-    def refusal(self, target: AppSession) -> str | None:
-        if self.host.settings.spectators == "none":
-            return WATCHING_OFF
-        if not target.playing:
-            return f"{game_label(target)}'s game has ended."
-        if not target.watchable:
-            return f"{game_label(target)} doesn't want watchers just now."
-        if target not in self.host.sessions:
-            return "That game has ended."
-        return None
+    def refusal(self, target: GameSession) -> str | None:
+        return watch_refusal(self.host, target)
 
     def draw(self) -> None:
         self.entries = self.games()
@@ -165,7 +171,7 @@ class WatchList:
 
     # --- watching --------------------------------------------------------------------------
 
-    def watch(self, target: AppSession) -> None:
+    def watch(self, target: GameSession) -> None:
         refusal = self.refusal(target)
         if refusal is None and len(target.watchers) >= MAX_WATCHERS_PER_GAME:
             refusal = f"{game_label(target)} already has {MAX_WATCHERS_PER_GAME} watchers."
@@ -192,14 +198,13 @@ class WatchList:
 
     def game_output(self, data: bytes) -> None:
         """What the watched player's app drew, as it is sent to the player."""
-        chan = self.session.chan
-        if chan is not None and chan.get_write_buffer_size() > WATCHER_BACKLOG_LIMIT:
+        if self.session.output_backlog() > WATCHER_BACKLOG_LIMIT:
             self._loop.call_soon(lambda: self.stop_watching(
                 message="Your connection couldn't keep up with that game; choose it again to watch."))
             return
         self._write(data)
 
-    def game_ended(self, target: AppSession) -> None:
+    def game_ended(self, target: GameSession) -> None:
         if self.watching is target:
             self._loop.call_soon(lambda: self.stop_watching(message=f"{game_label(target)}'s game has ended."))
 

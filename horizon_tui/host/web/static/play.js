@@ -1,0 +1,175 @@
+// The page that plays (or watches): xterm.js on a websocket to the host (host/web/server.py).
+// Binary frames carry the terminal's bytes both ways; text frames carry JSON: {"resize": [c, r]}
+// from here; {"game": id} (to resume after a reconnect), {"message": …}, {"exit": code},
+// {"refused": …} and {"watching": name, "size": [c, r]} from the host.
+(function () {
+  "use strict";
+  const body = document.body;
+  const watching = body.dataset.watching === "1";
+  const banner = document.getElementById("banner");
+  const encoder = new TextEncoder();
+  // Numpad keys by KeyboardEvent.code, whatever NumLock says: the application keypad's
+  // sequences (ESC O p … ESC O y), which Textual reads as the digits 0-9, the app's numpad
+  // directions (horizon_tui/play/keymap.py). Without this, NumLock off sends arrows, Home, End,
+  // PageUp/PageDown and, for 5, ESC [ E, which Textual ignores.
+  const NUMPAD = {};
+  for (let digit = 0; digit <= 9; digit++) {
+    NUMPAD["Numpad" + digit] = "\x1bO" + String.fromCharCode("p".charCodeAt(0) + digit);
+  }
+  const term = new Terminal({
+    fontFamily: '"DejaVu Sans Mono", monospace', fontSize: 16, scrollback: 0,
+    cursorBlink: false, disableStdin: watching,
+  });
+  const Fit = window.FitAddon && window.FitAddon.FitAddon ? window.FitAddon.FitAddon : window.FitAddon;
+  const fit = new Fit();
+  term.loadAddon(fit);
+  term.open(document.getElementById("terminal"));
+
+  let socket = null;
+  let resumeId = null;
+  let ended = false;
+  let failures = 0;
+  let playerSize = null;
+
+  function showBanner(text) {
+    banner.textContent = text;
+    banner.hidden = false;
+  }
+  function hideBanner() {
+    banner.hidden = true;
+  }
+  function send(data) {
+    if (!watching && socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(typeof data === "string" ? encoder.encode(data) : data);
+    }
+  }
+  function sendSize() {
+    if (!watching && socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ resize: [term.cols, term.rows] }));
+    }
+  }
+  function layout() {
+    if (playerSize) {
+      term.resize(playerSize[0], playerSize[1]);  // a watcher sees the player's screen as it is
+    } else {
+      fit.fit();
+    }
+  }
+
+  term.attachCustomKeyEventHandler(function (event) {
+    const sequence = NUMPAD[event.code];
+    if (sequence === undefined || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) {
+      return true;
+    }
+    if (event.type === "keydown") {
+      send(sequence);
+    }
+    event.preventDefault();
+    return false;  // keydown and keypress alike: xterm.js sends nothing of its own
+  });
+  term.onData(function (data) { send(data); });
+  term.onBinary(function (data) {
+    send(Uint8Array.from(data, (ch) => ch.charCodeAt(0) & 0xff));
+  });
+  let resizeTimer = null;
+  term.onResize(function () {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(sendSize, 100);
+  });
+  window.addEventListener("resize", layout);
+  window.addEventListener("focus", function () { term.focus(); });
+
+  function socketUrl() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    let path = body.dataset.socket;
+    if (watching) {
+      path += encodeURIComponent(location.pathname.split("/").pop());
+    }
+    const query = new URLSearchParams({ cols: term.cols, rows: term.rows });
+    if (resumeId) {
+      query.set("resume", resumeId);
+    }
+    return scheme + "//" + location.host + path + "?" + query.toString();
+  }
+
+  function control(message) {
+    if (message.game) {
+      resumeId = message.game;
+    }
+    if (message.watching) {
+      showBanner("Watching " + message.watching + " (read-only). Esc or Back: the list of games.");
+      playerSize = message.size;
+      layout();
+    }
+    if (message.message && message.exit === undefined) {
+      term.write("\r\n" + message.message + "\r\n");
+    }
+    if (message.refused) {
+      ended = true;
+      term.write("\r\n" + message.refused + "\r\n");
+      showBanner(message.refused);
+    }
+    if (message.exit !== undefined) {
+      ended = true;
+      showBanner(message.message || (watching ? "The game ended." :
+        "Your game ended and was saved. Reload the page to play again."));
+    }
+  }
+
+  function connect() {
+    socket = new WebSocket(socketUrl());
+    socket.binaryType = "arraybuffer";
+    socket.onopen = function () {
+      failures = 0;
+      if (!watching) {
+        hideBanner();
+      }
+      term.focus();
+      sendSize();
+    };
+    socket.onmessage = function (event) {
+      if (typeof event.data === "string") {
+        try {
+          control(JSON.parse(event.data));
+        } catch (error) {
+          // not one of ours: ignored
+        }
+      } else {
+        term.write(new Uint8Array(event.data));
+      }
+    };
+    socket.onclose = function (event) {
+      socket = null;
+      if (ended || event.code === 4000 || event.code === 4003) {
+        ended = true;
+        return;
+      }
+      failures += 1;
+      if (failures > 3) {
+        location.reload();  // logged out, or the server is gone: the page says which
+        return;
+      }
+      showBanner("Connection lost — reconnecting to your game…");
+      setTimeout(connect, Math.min(500 * 2 ** failures, 4000));
+    };
+  }
+
+  if (watching) {
+    term.attachCustomKeyEventHandler(function (event) {
+      if (event.type === "keydown" && event.key === "Escape") {
+        location.href = "/watch";
+      }
+      return false;  // read-only: nothing typed goes anywhere
+    });
+  }
+  const start = function () {
+    layout();
+    term.focus();
+    connect();
+  };
+  if (document.fonts && document.fonts.load) {
+    document.fonts.load('16px "DejaVu Sans Mono"').then(start, start);
+  } else {
+    start();
+  }
+})();

@@ -1,0 +1,124 @@
+"""The page in a real browser: Playwright driving Debian's chromium (skipped, and said so in the
+summary, when it can't be installed). Log in by the link, keys without a click, numpad keys
+with NumLock on and off, resizing, the reconnect banner, a watcher who can't type, the real app's
+menu, and no Content-Security-Policy violation on the way."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from web_kit import login_link
+
+pytestmark = pytest.mark.slow
+
+
+async def screen_text(page) -> str:
+    return await page.locator(".xterm-rows").inner_text()
+
+
+async def wait_for_screen(page, text: str, timeout: float = 15.0) -> str:
+    """Poll the terminal's rows (the page's CSP forbids Playwright's evaluated predicates)."""
+    shown = ""
+    for _ in range(int(timeout / 0.1)):
+        shown = await screen_text(page)
+        if text in shown.replace("\xa0", " "):
+            return shown
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{text!r} not on the screen within {timeout} s: {shown[-1500:]!r}")
+
+
+async def open_logged_in(browser, host, user: str, violations: list):
+    context = await browser.new_context(viewport={"width": 900, "height": 600})
+    page = await context.new_page()
+    page.on("console", lambda message: violations.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    await page.goto(login_link(host, user))
+    assert await page.locator("button").inner_text() == f"Continue as {user}"
+    await page.click("button")
+    await page.wait_for_url(re.compile(r"/$"))
+    return page
+
+
+async def test_login_by_link_and_a_key_works_without_a_click(start_host, browser):
+    host = await start_host()
+    violations: list[str] = []
+    page = await open_logged_in(browser, host, "alice", violations)
+    await wait_for_screen(page, "READY")
+    await page.keyboard.press("j")  # focused on load: no click first
+    await wait_for_screen(page, "KEY 'j'")
+    assert not violations
+
+
+async def test_numpad_keys_arrive_as_the_apps_numpad_keys_with_numlock_on_or_off(start_host, browser):
+    host = await start_host()
+    page = await open_logged_in(browser, host, "alice", [])
+    await wait_for_screen(page, "READY")
+    await page.keyboard.press("Numpad1")  # NumLock on: key "1", code Numpad1
+    await wait_for_screen(page, r"KEY '\x1bOq'")
+    cdp = await page.context.new_cdp_session(page)
+    for key, code, virtual, expected in (("End", "Numpad1", 35, "q"), ("Clear", "Numpad5", 12, "u"),
+                                         ("ArrowUp", "Numpad8", 38, "x")):  # NumLock off
+        for kind in ("rawKeyDown", "keyUp"):
+            await cdp.send("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": code,
+                                                      "windowsVirtualKeyCode": virtual, "location": 3})
+        await wait_for_screen(page, rf"KEY '\x1bO{expected}'")
+    await page.keyboard.press("ArrowUp")  # the arrow keys are left alone
+    await wait_for_screen(page, r"KEY '\x1b[A'")
+
+
+async def test_the_terminal_follows_the_window_and_the_socket_reconnects_to_the_same_game(start_host, browser):
+    host = await start_host()
+    page = await open_logged_in(browser, host, "alice", [])
+    await wait_for_screen(page, "READY")
+    (game,) = host.sessions
+    before = game.term_size[:2]
+    await page.set_viewport_size({"width": 1200, "height": 700})
+    for _ in range(50):
+        if game.term_size[:2] != before:
+            break
+        await asyncio.sleep(0.1)
+    assert game.term_size[0] > before[0]
+    await wait_for_screen(page, f"SIZE {game.term_size[0]}x{game.term_size[1]}")
+    pid = game.process.pid
+    await game.sender.ws.close(code=1012)  # the connection drops (a proxy restart)
+    await page.locator("#banner", has_text="reconnecting").wait_for(state="visible", timeout=5000)
+    await page.locator("#banner").wait_for(state="hidden", timeout=10000)
+    await wait_for_screen(page, "REDRAW")
+    await page.keyboard.press("k")  # focused again after the reconnect
+    await wait_for_screen(page, "KEY 'k'")
+    assert host.sessions == {game} and game.process.pid == pid
+
+
+async def test_a_spectator_watches_from_another_browser_and_cannot_type(start_host, browser):
+    host = await start_host()
+    player = await open_logged_in(browser, host, "alice", [])
+    await wait_for_screen(player, "READY")
+    (game,) = host.sessions
+    watcher = await open_logged_in(browser, host, "bob", [])
+    await watcher.goto(f"{host.web.origin}/watch")
+    await watcher.click(f"a[href='/watch/{game.id}']")
+    await watcher.locator("#banner", has_text="Watching alice").wait_for(timeout=10000)
+    await player.keyboard.press("x")
+    await wait_for_screen(watcher, "KEY 'x'")
+    await watcher.keyboard.type("qj")
+    await asyncio.sleep(0.5)
+    assert "KEY 'j'" not in await screen_text(player) and game.playing
+
+
+async def test_the_real_app_plays_in_the_browser(start_host, browser):
+    host = await start_host(app_command=None)
+    await host.session_server.wait_ready()
+    violations: list[str] = []
+    page = await open_logged_in(browser, host, "alice", violations)
+    await wait_for_screen(page, "Recent characters", timeout=30)
+    await page.keyboard.press("r")  # the Rules screen, by its key
+    shown = await screen_text(page)
+    for _ in range(100):
+        if "Recent characters" not in shown:
+            break
+        await asyncio.sleep(0.1)
+        shown = await screen_text(page)
+    assert "Recent characters" not in shown
+    assert not violations
