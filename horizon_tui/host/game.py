@@ -31,6 +31,7 @@ from horizon_tui.host.recording import Recorder, prune, recording_path
 from horizon_tui.host.watch import WatchList
 from horizon_tui.paths import private_dir
 from horizon_tui.play.hosting import ENV_SESSION, ENV_WATCH, REDRAW_SIGNAL, WATCH_EXIT
+from horizon_tui.storage.runs import HALL_OF_FAME, HALL_OF_FAME_ENV
 from horizon_tui.table.lobby import ENV_ACCOUNT, ENV_TABLES
 
 if TYPE_CHECKING:
@@ -237,6 +238,7 @@ class GameSession:
             # who this session is at a live table, and where the host's tables are.
             env[ENV_ACCOUNT] = self.user
             env[ENV_TABLES] = str(private_dir(Path(host.settings.data_dir) / "tables"))
+            env[HALL_OF_FAME_ENV] = str(Path(host.settings.data_dir) / HALL_OF_FAME)  # one for every account
             if host.settings.spectators != "none":
                 env[ENV_WATCH] = "1"
             argv = host.app_argv(saves, getattr(self.connection, "role", "player"))

@@ -7,8 +7,9 @@
   `<id>.morgue.json` once it is over. Every write is atomic (`storage.atomic`); nothing is deleted
   but a finished fight's battle file.
 - `ScoreTable`: the hall of fame, one entry per finished run. File: `hall_of_fame.json` in the
-  user data folder (an SSH host's `--data-dir`, shared by every account), written under an
-  exclusive lock (fcntl) so two accounts finishing at once both land.
+  user data folder (an SSH host's `--data-dir`, shared by every account: the host's apps all run
+  as its one system user), changed under an exclusive lock (fcntl) so two runs ending at once
+  both land.
 
 The shapes are plain dicts so that a database can take them over as they are.
 """
@@ -184,7 +185,7 @@ class FileScores:
         import fcntl
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o664)
+        fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
@@ -210,8 +211,6 @@ class FileScores:
                 entries = []
             entries = sorted([*entries, dict(entry)], key=rank_key)[:MAX_SCORES]
             atomic_write(self.path, _dump({"schema": 1, "runs": entries}))
-            with contextlib.suppress(OSError):
-                os.chmod(self.path, 0o664)  # an SSH host's accounts share it
 
     def entries(self, *, daily: bool = False) -> list[dict[str, Any]]:
         """Ranked; DataError naming the file if it can't be read."""
