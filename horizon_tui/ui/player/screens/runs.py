@@ -88,7 +88,7 @@ class NewRunScreen(Screen):
     ]
 
     def __init__(self, seed: int | None = None, daily: bool = False, pace: str = "source") -> None:
-        super().__init__(id="new-run")
+        super().__init__()
         self.seed, self.daily, self.pace = seed, daily, pace
         self._entries: list = []
 
@@ -198,7 +198,7 @@ class DepthScreen(Screen):
     ]
 
     def __init__(self, run: Run, news: list[str] | None = None) -> None:
-        super().__init__(id="run-depth")
+        super().__init__()
         self.run = run
         self.news = news or []
         self.offers: list[Offer] = []
@@ -219,6 +219,13 @@ class DepthScreen(Screen):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self.show(self.run, self.news)
+        self.query_one("#run-offers", OptionList).focus()
+
+    def show(self, run: Run, news: list[str]) -> None:
+        """The run as it is now (after a rest, in place): its party, news, offers and their odds."""
+        self.workers.cancel_group(self, "run-odds")
+        self.run, self.news, self.odds = run, news, {}
         self.title = self.title_text
         k = keeper(self.app)
         self.query_one("#run-party-line", Static).update(health_line(self.run, k.catalogue(self.run).rules))
@@ -228,14 +235,12 @@ class DepthScreen(Screen):
         except Exception as exc:  # noqa: BLE001 - a data problem is said, the run stays as it is
             self.app.notify(str(exc), title="No encounters to offer", severity="error", timeout=10)
         self._fill()
-        rest_words = ("r rests first (once between depths)" if self.run.depth > 1 and not self.run.rested
+        rest_words = ("r rests first (once between depths)" if self.run.fights and not self.run.rested
                       else "rested" if self.run.rested else "no rest before the first fight")
         self.query_one("#run-hint", Static).update(Text(
             f"enter fights the highlighted one · {rest_words} · g gives the run up · esc: main menu (the run is kept)",
             style="dim"))
-        offers = self.query_one("#run-offers", OptionList)
-        offers.border_title = f"Depth {self.run.depth}: choose the next fight"
-        offers.focus()
+        self.query_one("#run-offers", OptionList).border_title = f"Depth {self.run.depth}: choose the next fight"
         self.estimate()
 
     def _fill(self) -> None:
@@ -282,7 +287,7 @@ class DepthScreen(Screen):
         open_fight(self.app, run, session)
 
     def action_rest(self) -> None:
-        if self.run.depth == 1 and not self.run.fights:
+        if not self.run.fights:
             self.app.notify("The party is fresh: rests come between fights.", title="No rest yet")
             return
         if self.run.rested:
@@ -293,8 +298,7 @@ class DepthScreen(Screen):
         def answered(yes: bool | None) -> None:
             if yes:
                 run, news = keeper(self.app).rest(self.run)
-                self.app.pop_screen()
-                self.app.push_screen(DepthScreen(run, news or ["The party rests; nothing changes."]))
+                self.show(run, news or ["The party rests; nothing changes."])
 
         self.app.push_screen(RestScreen(self.run), answered)
 
@@ -422,7 +426,7 @@ class RunOverScreen(Screen):
     ]
 
     def __init__(self, run: Run, buried: list[str]) -> None:
-        super().__init__(id="run-over")
+        super().__init__()
         self.run = run
         self.buried = buried
 
@@ -452,7 +456,7 @@ class HallOfFameScreen(Screen):
     ]
 
     def __init__(self, daily: bool = False) -> None:
-        super().__init__(id="hall-of-fame")
+        super().__init__()
         self.daily = daily
 
     def compose(self) -> ComposeResult:
