@@ -12,7 +12,7 @@ import pytest
 from horizon_tui.engine.battle import hp, ident
 from horizon_tui.engine.runner import run_ai
 from horizon_tui.errors import DataError
-from horizon_tui.play.runs.house import RunRules, load_run_rules
+from horizon_tui.content.run_rules import RunRules, load_run_rules
 from horizon_tui.play.runs.morgue import morgue_text, score_entry
 from horizon_tui.play.runs.run import (
     Run, RunMember, after_fight, daily_seed, depth_offers, form_fight, rest, run_from_dict, run_to_dict, start_run,
@@ -55,8 +55,8 @@ def test_each_depth_offers_two_or_three_rated_encounters_easiest_first_and_the_s
     assert len(offers) == w.run_rules.offers
     assert [o.strength for o in offers] == sorted(o.strength for o in offers)
     assert offers == depth_offers(run, w.rated, w.catalogue.rules, w.run_rules)
-    # depth 1 aims at 0.75 × the party's strength (4 members at level 2: 8 member-levels) = 6:
-    # of the ratings, goblin_ambush (2×2 = 4) and standard (2×4 = 8) are nearest
+    # depth 1 aims at 0.5 × the party's strength (4 members at level 2: 8 member-levels) = 4:
+    # of the ratings, goblin_ambush (2×2 = 4), then crypt and wolves (2×1) and standard (2×4) are nearest
     assert {o.encounter for o in offers} <= {"goblin_ambush", "standard", "crypt", "wolves"}
 
 

@@ -20,7 +20,7 @@ import asyncssh
 from horizon_tui.errors import DataError
 from horizon_tui.host.game import GameSession, signal_name, usable_size
 from horizon_tui.host.watch import WATCH_COMMAND, WATCHING_OFF
-from horizon_tui.play.runs.house import load_run_rules
+from horizon_tui.content.run_rules import load_run_rules
 from horizon_tui.play.runs.scores import scores_text
 from horizon_tui.storage.runs import HALL_OF_FAME, FileScores
 

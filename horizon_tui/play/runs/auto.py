@@ -13,7 +13,7 @@ from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.models import Character
 from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.runner import run_ai
-from horizon_tui.play.runs.house import RunRules
+from horizon_tui.content.run_rules import RunRules
 from horizon_tui.play.runs.run import Offer, Run, RunMember, after_fight, depth_offers, form_fight, rest, start_run
 from horizon_tui.tools.sweep.policy import SweepPolicy
 

@@ -16,7 +16,7 @@ from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.engine.battle import PartyMember
 from horizon_tui.engine.persist import BattleSession, session_from_dict, session_to_dict
 from horizon_tui.engine.runner import run_ai
-from horizon_tui.play.runs.house import RunRules
+from horizon_tui.content.run_rules import RunRules
 from horizon_tui.play.runs.morgue import morgue_data, morgue_text, score_entry
 from horizon_tui.play.runs.run import (
     Offer, Run, RunMember, after_fight, daily_seed, depth_offers, form_fight, paced_catalogue, rated_encounters, rest,

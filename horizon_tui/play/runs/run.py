@@ -30,7 +30,7 @@ from horizon_tui.engine.battle import Battle, PartyMember, create_battle, ident
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
 from horizon_tui.engine.persist import BattleSession
 from horizon_tui.engine.runner import begin, override
-from horizon_tui.play.runs.house import RunRules
+from horizon_tui.content.run_rules import RunRules
 from horizon_tui.rules.character import build
 from horizon_tui.tools.sweep.fights import with_start_cells
 from horizon_tui.tools.sweep.policy import SweepPolicy, spend_xp

@@ -42,7 +42,7 @@ def scores_text(entries: list[dict[str, Any]], daily: bool, ranked_pace: str, wh
 def cmd_scores(args) -> int:
     from horizon_tui.errors import DataError
     from horizon_tui.paths import user_data_dir
-    from horizon_tui.play.runs.house import load_run_rules
+    from horizon_tui.content.run_rules import load_run_rules
 
     path = Path(args.data_dir).expanduser() / HALL_OF_FAME if args.data_dir else hall_of_fame_path(user_data_dir())
     try:

@@ -154,7 +154,7 @@ def load_world(party_files, pace: str = "source", catalogue=None) -> tuple[RunWo
     from horizon_tui.content.characters import load_character
     from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.play.runs.house import load_run_rules
+    from horizon_tui.content.run_rules import load_run_rules
     from horizon_tui.play.runs.run import paced_catalogue, rated_encounters
     from horizon_tui.tools.sweep.policy import load_policy
 

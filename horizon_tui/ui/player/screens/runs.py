@@ -36,7 +36,7 @@ def keeper(app) -> RunKeeper:
     if found is None:
         from horizon_tui import __version__
         from horizon_tui.paths import user_data_dir
-        from horizon_tui.play.runs.house import load_run_rules
+        from horizon_tui.content.run_rules import load_run_rules
         from horizon_tui.play.runs.keeper import RunKeeper
         from horizon_tui.storage.runs import FileRuns, FileScores, hall_of_fame_path
         from horizon_tui.table.lobby import my_seat_place

@@ -36,8 +36,8 @@ class Pace:
 @attrs.frozen
 class RunRules:
     offers: int = 3  # encounters a depth offers (2 or 3)
-    first_ratio: float = 0.75  # depth 1's rated strength ÷ the party's
-    ratio_step: float = 0.25  # added per depth
+    first_ratio: float = 0.5  # depth 1's rated strength ÷ the party's
+    ratio_step: float = 0.15  # added per depth
     max_depth: int = 12  # a run that wins this depth's fight is won
     rest_health: float = 0.3  # a rest gives back this share of each member's maximum health
     rest_turns: int = 10  # turns a rest lasts: effects and cooldowns count them down (R-6, R-10)
