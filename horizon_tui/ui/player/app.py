@@ -273,24 +273,49 @@ class HorizonApp(CrashGuard, App[None]):
             return
         self.push_screen(JoinTableScreen())
 
+    def unsaved_above(self, index: int = 0) -> list[str]:
+        """What the screens over screen `index` (0: the main menu) hold that is not saved (their
+        `unsaved_work()`)."""
+        return [what for screen in self.screen_stack[index + 1:]
+                if callable(getattr(screen, "unsaved_work", None)) and (what := screen.unsaved_work())]
+
+    def leave_to_menu(self, then=None, index: int = 0) -> None:
+        """Back to the main menu (or screen `index`), then `then()`, by any path (the palette's
+        Main menu, New character, Load character, New run, Character sheet): a form not yet saved
+        is named and asked about first, as esc and ctrl+q ask. Nothing changes on "Stay"."""
+        def go(yes: bool | None = True) -> None:
+            if yes:
+                while len(self.screen_stack) > index + 1:
+                    self.pop_screen()
+                if then is not None:
+                    then()
+
+        lost = self.unsaved_above(index)
+        if not lost:
+            go()
+            return
+        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+
+        self.push_screen(ConfirmDialog(f"Not saved: {'; '.join(lost)}. Leave and lose "
+                                       f"{'it' if len(lost) == 1 else 'them'}?", yes="Leave", no="Stay",
+                                       title="Leave without saving?"), go)
+
     def action_main_menu(self) -> None:
-        self._to_menu()
+        self.leave_to_menu()
 
     def action_new_character(self) -> None:
         if self.data_problems():
             return
         from horizon_tui.ui.player.screens.wizard import CreationWizard
 
-        self._to_menu()
-        self.push_screen(CreationWizard())
+        self.leave_to_menu(lambda: self.push_screen(CreationWizard()))
 
     def action_load_character(self) -> None:
         if self.data_problems():
             return
         from horizon_tui.ui.player.screens.load import LoadScreen
 
-        self._to_menu()
-        self.push_screen(LoadScreen())
+        self.leave_to_menu(lambda: self.push_screen(LoadScreen()))
 
     def action_battle(self) -> None:
         if self.data_problems():
@@ -305,9 +330,8 @@ class HorizonApp(CrashGuard, App[None]):
             return
         from horizon_tui.ui.player.screens.runs import NewRunScreen
 
-        self._to_menu()
-        self.push_screen(NewRunScreen(**(self.run_start or {})))
-        self.run_start = None
+        start, self.run_start = self.run_start or {}, None
+        self.leave_to_menu(lambda: self.push_screen(NewRunScreen(**start)))
 
     def action_hall_of_fame(self) -> None:
         if self.data_problems():
@@ -354,8 +378,8 @@ class HorizonApp(CrashGuard, App[None]):
         if isinstance(self.screen, cls):
             return
         if name != "sheet" and not any(isinstance(s, sheet.SheetScreen) for s in self.screen_stack):
-            self._to_menu()
-            self.push_screen(sheet.SheetScreen())
+            self.leave_to_menu(lambda: (self.push_screen(sheet.SheetScreen()), self.push_screen(cls())))
+            return
         self.push_screen(cls())
 
     def action_sheet(self) -> None:
@@ -363,8 +387,7 @@ class HorizonApp(CrashGuard, App[None]):
 
         for index, screen in enumerate(self.screen_stack):
             if isinstance(screen, SheetScreen):
-                while len(self.screen_stack) > index + 1:
-                    self.pop_screen()
+                self.leave_to_menu(index=index)
                 return
         self._character_screen("sheet")
 
