@@ -237,3 +237,37 @@ async def test_z_lists_the_slots_with_reasons_and_a_digit_picks_one(saves, catal
         await pilot.press(str(labels.index(stone) + 1))  # in the menu a digit picks, it doesn't move
         assert app.screen is screen
         assert "Stone Skin" in _text(screen, "#status") and "passive" in _text(screen, "#status")
+
+
+async def test_a_key_pressed_as_the_turn_changes_hands_is_dropped_and_said(saves, catalogue):
+    """Type-ahead: an attack that ends the turn by itself (no movement left), then at once `.`:
+    the `.` must not end the next turn. Checked in the battle's inputs, as it is saved."""
+    import attrs
+
+    from horizon_tui.engine.actions import Wait
+    from horizon_tui.engine.battle import comp, put
+    from horizon_tui.engine.components import TurnState
+    from horizon_tui.ui.battle.typeahead import GUARD_S
+
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
+        await _my_turn_in_sight(pilot, screen)
+        me = screen.me
+        put(me, TurnState, attrs.evolve(comp(me, TurnState), movement_left=0))
+        first_round = screen.battle.round
+        await pilot.press("a", "enter", "full_stop")  # the attack ends the turn; the `.` comes right after
+        for _ in range(200):
+            if screen.me is not None and screen.battle.round > first_round:
+                break
+            await pilot.pause(0.05)
+        assert screen.me is not None, "the champion's next turn"
+        given = len(screen.session.inputs)
+        await pilot.press("full_stop")  # at once, as a habit: dropped
+        assert len(screen.session.inputs) == given
+        assert "dropped" in _text(screen, "#status")
+        await pilot.pause(GUARD_S + 0.1)
+        await pilot.press("full_stop")  # a moment later: it ends the turn
+        assert len(screen.session.inputs) == given + 1
+        assert isinstance(screen.session.inputs[-1].action, Wait)

@@ -31,6 +31,7 @@ from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
     DIRECTIONS, Act, AutoFight, CursorMode, Mode, MoveMode, NamedMode, Stay, Switch, TargetMode,
 )
+from horizon_tui.ui.battle.typeahead import TypeAhead
 from horizon_tui.ui.battle.view import Overlay, glyph_map
 from horizon_tui.ui.battle.widget import BattlefieldView
 from horizon_tui.play.keymap import battle_bindings
@@ -55,6 +56,7 @@ class BattleScreen(Screen):
         self.autosave = autosave
         self.eyes = eyes  # a table seat's characters: the player sees through their eyes only
         self.auto_fight = AutoFight()  # Tab's memory across presses (modes.MoveMode.auto_fight)
+        self.type_ahead = TypeAhead()  # keys arriving as the turn changes hands are dropped (typeahead.py)
         self.input: Mode = MoveMode(self.battle, eyes=eyes, auto=self.auto_fight)
         self.prompt = ""
         self.speed = 1
@@ -243,6 +245,10 @@ class BattleScreen(Screen):
             self.refresh_all()
             self._schedule_ai()
             return
+        if not self.type_ahead.accept(command):
+            self.prompt = self.type_ahead.notice()
+            self.refresh_all()
+            return
         self.apply(self.input.on_key(command, self.me))
 
     def apply(self, outcome) -> None:
@@ -300,6 +306,8 @@ class BattleScreen(Screen):
 
     def refresh_all(self) -> None:
         battle = self.battle
+        me = self.me
+        self.type_ahead.observe((ident(me).id, battle.round) if me is not None else None)
         view = self.query_one("#map", BattlefieldView)
         known = side_view(battle, self.side, self.eyes)
         current = battle.current
