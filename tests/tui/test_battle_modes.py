@@ -137,14 +137,24 @@ def test_targeting_opens_on_the_nearest_target_and_confirm_attacks_it():
     assert outcome.mode.on_key("confirm", hero) == Act(Attack("hero", "grunt"))
 
 
-def test_a_self_ability_acts_at_once_and_wait_ends_the_turn():
+def test_a_slot_key_never_spends_a_charge_in_one_press_a_second_key_confirms():
+    """shift+N opened a self ability's use at once (`@` is Crawl's status key): now it opens the
+    slot's targeting on the user, and enter or the same key again uses it."""
     from horizon_tui.engine.battle import hp
 
     battle, hero = _battle()
     hero_hp = hp(hero)
     put(hero, type(hero_hp), type(hero_hp)(hero_hp.hp - 100, hero_hp.max_hp))
     number = list(comp(hero, Loadout).slotted).index("Mend") + 1
-    assert MoveMode(battle).on_key(f"ability{number}", hero) == Act(UseAbility("hero", "Mend"))
+    opened = MoveMode(battle).on_key(f"ability{number}", hero)
+    assert isinstance(opened, Switch) and opened.mode.cursor == (4, 2)
+    assert opened.mode.on_key(f"ability{number}", hero) == Act(UseAbility("hero", "Mend"))
+    assert opened.mode.on_key("confirm", hero) == Act(UseAbility("hero", "Mend"))
+    battle, hero = _battle(foe_at=(5, 3))  # within Bolt's reach
+    bolt = list(comp(hero, Loadout).slotted).index("Bolt") + 1
+    aimed = MoveMode(battle).on_key(f"ability{bolt}", hero)
+    assert isinstance(aimed, Switch)
+    assert aimed.mode.on_key(f"ability{bolt}", hero) == Act(UseAbility("hero", "Bolt", target="grunt"))
     assert MoveMode(battle).on_key("wait", hero) == Act(Wait("hero"))
 
 

@@ -115,6 +115,16 @@ def _open(t: Terminal, encounter: str) -> None:
     t.wait_for("Round ")
 
 
+def _wait_for_line(t: Terminal, *texts: str, timeout: float = 20) -> str:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        shown = t.screen()
+        if all(text in shown for text in texts):
+            return shown
+        time.sleep(0.1)
+    raise AssertionError(f"{texts!r} never appeared together; the screen:\n{t.screen()}")
+
+
 def _saved_moves(home: Path, count: int) -> list[tuple[int, int]]:
     save = home / "saves" / "battles" / "warden.json"
     end = time.monotonic() + 10
@@ -134,8 +144,10 @@ def _saved_moves(home: Path, count: int) -> list[tuple[int, int]]:
 
 def _every_key_moves(t: Terminal, start: tuple[int, int]) -> None:
     expected, here = [], start
-    for turn in TURNS:
-        t.wait_for("Your turn")
+    for round_number, turn in enumerate(TURNS, 1):
+        # this round's turn, not the last one's line still on screen: keys sent as the turn changes
+        # hands are dropped (ui/battle/typeahead.py), so wait until it is shown as ours
+        _wait_for_line(t, f"Round {round_number} ", "Your turn")
         for key, direction in turn:
             dx, dy = STEP[direction]
             here = (here[0] + dx, here[1] + dy)
@@ -150,11 +162,14 @@ def test_every_move_key_moves_on_a_40x30_map_at_80x24_and_the_edge_asks(terminal
     t = terminal((80, 24))
     _open(t, "Toll on the King's Road")  # 40×30; the party starts at (1, 28)
     _every_key_moves(t, (1, 28))
-    t.wait_for("Your turn")
+    _wait_for_line(t, f"Round {len(TURNS) + 1} ", "Your turn")  # the next round's turn, shown as ours
     t.keys("Left", "Left")  # (0, 28), then off the edge
     shown = t.wait_for("Flee the battle?")
     assert "It counts as a defeat" in shown
     t.keys("Escape")
+    end = time.monotonic() + 10
+    while "Flee the battle?" in t.screen() and time.monotonic() < end:
+        time.sleep(0.1)
     assert "Flee the battle?" not in t.wait_for("Round ")
     moves = _saved_moves(t.home, 33)
     assert (-1, 28) not in moves  # not fled

@@ -205,11 +205,11 @@ class MoveMode(Mode):
         if problem:
             return Stay(f"{name}: {problem}", refused=True)
         ability = gear(me).character.ability(name)
-        if ability.target is Target.self:
-            return Act(UseAbility(ident(me).id, name))
         if ability.target is Target.enemy and not targetable(self.battle, me, self.eyes):
             return Stay(f"{name}: no enemy in sight", refused=True)
-        return TargetMode.for_ability(self.battle, me, ability, eyes=self.eyes).opened()
+        # a slot's key opens its targeting (on the user for a self ability): enter, or the same key
+        # again, confirms; no charge is ever spent in one press
+        return TargetMode.for_ability(self.battle, me, ability, eyes=self.eyes, slot_key=f"ability{number}").opened()
 
 
 class CursorMode(Mode):
@@ -282,7 +282,8 @@ class TargetMode(CursorMode):
     def __init__(self, battle: Battle, me: Entity, label: str,
                  preview: Callable[[tuple[int, int]], targeting.Preview],
                  make: Callable[[tuple[int, int]], object | None], *, ability: Ability | None = None,
-                 start: tuple[int, int] | None = None, free_action: bool = False, eyes: Eyes = None) -> None:
+                 start: tuple[int, int] | None = None, free_action: bool = False, eyes: Eyes = None,
+                 slot_key: str | None = None) -> None:
         first = targetable(battle, me, eyes)
         super().__init__(battle, me, start or (pos(first[0]) if first else pos(me)), eyes=eyes)
         self.label = label
@@ -290,6 +291,7 @@ class TargetMode(CursorMode):
         self.make = make
         self.ability = ability
         self.free_action = free_action  # a stock free action (R-13): its stated chance, no damage
+        self.slot_key = slot_key  # the slot key that opened it: pressed again, it confirms
 
     @classmethod
     def for_attack(cls, battle: Battle, me: Entity, *, eyes: Eyes = None) -> TargetMode:
@@ -300,17 +302,26 @@ class TargetMode(CursorMode):
         return cls(battle, me, "Attack", lambda cell: targeting.attack_preview(battle, me, cell), make, eyes=eyes)
 
     @classmethod
-    def for_ability(cls, battle: Battle, me: Entity, ability: Ability, *, eyes: Eyes = None) -> TargetMode:
+    def for_ability(cls, battle: Battle, me: Entity, ability: Ability, *, eyes: Eyes = None,
+                    slot_key: str | None = None) -> TargetMode:
         me_id = ident(me).id
 
         def make(cell):
+            if ability.target is Target.self:
+                return UseAbility(me_id, ability.name)
             if ability.target in (Target.area, Target.line):
                 return UseAbility(me_id, ability.name, at=cell)
             target = battle.at(cell)
             return UseAbility(me_id, ability.name, target=ident(target).id) if target is not None else None
 
         return cls(battle, me, ability.name, lambda cell: targeting.ability_preview(battle, me, ability, cell), make,
-                   ability=ability, start=pos(me) if ability.target is Target.ally else None, eyes=eyes)
+                   ability=ability, start=pos(me) if ability.target in (Target.ally, Target.self) else None, eyes=eyes,
+                   slot_key=slot_key)
+
+    def on_key(self, key: str, me: Entity | None) -> Outcome:
+        if self.slot_key is not None and key == self.slot_key:
+            return self.confirm()
+        return super().on_key(key, me)
 
     def opened(self) -> Outcome:
         """Switch to this cursor, unless no target could be picked at all: then say why at the
@@ -326,6 +337,8 @@ class TargetMode(CursorMode):
     def targets(self) -> list[Entity]:
         if self.ability is not None and self.ability.target is Target.ally:
             return [e for e in self.battle.active.values() if team(e) == team(self.me)]
+        if self.ability is not None and self.ability.target is Target.self:
+            return [self.me]
         return super().targets()
 
     def confirm(self) -> Outcome:

@@ -31,7 +31,7 @@ from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
     DIRECTIONS, Act, AutoFight, CursorMode, Mode, MoveMode, NamedMode, Stay, Switch, TargetMode,
 )
-from horizon_tui.ui.battle.typeahead import TypeAhead
+from horizon_tui.ui.battle.typeahead import GUARD_S, TypeAhead
 from horizon_tui.ui.battle.view import Overlay, glyph_map
 from horizon_tui.ui.battle.widget import BattlefieldView
 from horizon_tui.play.keymap import battle_bindings
@@ -307,7 +307,8 @@ class BattleScreen(Screen):
     def refresh_all(self) -> None:
         battle = self.battle
         me = self.me
-        self.type_ahead.observe((ident(me).id, battle.round) if me is not None else None)
+        if self.type_ahead.observe((ident(me).id, battle.round) if me is not None else None):
+            self.set_timer(GUARD_S, self.refresh_all)  # "Your turn" once keys act again
         view = self.query_one("#map", BattlefieldView)
         known = side_view(battle, self.side, self.eyes)
         current = battle.current
@@ -423,6 +424,8 @@ class BattleScreen(Screen):
             return Text(f"{who} is acting…  (x skip, +/- speed, ; look)", style="dim")
         if self.prompt:
             return Text(self.prompt, style="yellow")
+        if self.type_ahead.holding():
+            return Text(f"{ident(me).name}'s turn comes up…", style="dim")
         if self.mode == "move":
             from horizon_tui.engine.components import TurnState
 

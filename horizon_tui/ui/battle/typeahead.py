@@ -25,19 +25,26 @@ class TypeAhead:
         self.dropped = 0
         self.handed_over = False
 
-    def observe(self, turn: tuple[str, int] | None) -> None:
-        """The screen shows `turn` (the player's: whose id and the round) or None (someone else's)."""
-        if turn != self.turn:
-            self.handed_over = self.handed_over or self.turn is not None  # a turn of the player's has ended
-            self.turn = turn
-            self.shown_at = self.clock()
+    def observe(self, turn: tuple[str, int] | None) -> bool:
+        """The screen shows `turn` (the player's: whose id and the round) or None (someone else's).
+        True when a turn of the player's has just come up and keys are held back for a moment."""
+        if turn == self.turn:
+            return False
+        self.handed_over = self.handed_over or self.turn is not None  # a turn of the player's has ended
+        self.turn = turn
+        self.shown_at = self.clock()
+        return self.holding()
+
+    def holding(self) -> bool:
+        """Keys that act are held back now (the status line says "Your turn" only once they aren't)."""
+        return self.handed_over and (self.turn is None or self.clock() - self.shown_at < GUARD_S)
 
     def accept(self, key: str) -> bool:
         """Whether `key` may act now; a dropped one is counted for the status line. Before any turn
         of the player's has ended (the battle's first), nothing is held back."""
-        if key in HARMLESS or not self.handed_over:
+        if key in HARMLESS:
             return True
-        if self.turn is None or self.clock() - self.shown_at < GUARD_S:
+        if self.holding():
             self.dropped += 1
             return False
         self.dropped = 0
