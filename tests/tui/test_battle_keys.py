@@ -271,3 +271,34 @@ async def test_a_key_pressed_as_the_turn_changes_hands_is_dropped_and_said(saves
         await pilot.press("full_stop")  # a moment later: it ends the turn
         assert len(screen.session.inputs) == given + 1
         assert isinstance(screen.session.inputs[-1].action, Wait)
+
+
+async def test_leaving_a_battle_is_in_the_footer_and_help_and_asks(saves, catalogue):
+    """Leaving was only in ctrl+p: now ctrl+l (the footer and `?` list it), asked first; the
+    battle is saved as it stands. Tab's auto-fight is listed in `?` too."""
+    from horizon_tui.ui.dialogs.help import help_groups
+    from horizon_tui.ui.player.screens.main_menu import MainMenuScreen
+
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
+        await pilot.pause()
+        assert "Leave" in _text(screen, "KeyBar")
+        described = [str(key) for group in help_groups(screen) for key in group.keys]
+        assert any("Leave" in d for d in described) and any("Auto-fight" in d for d in described)
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")  # stay
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        await pilot.press("y")
+        for _ in range(40):
+            if isinstance(app.screen, MainMenuScreen):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, MainMenuScreen)
+        assert (saves / "battles" / "champion.json").exists()

@@ -570,6 +570,20 @@ class BattleScreen(Screen):
         self.speed = max(0, self.speed - 1)
         self.notify(f"Enemy turns: {SPEEDS[self.speed]:g} s each", timeout=1.5)
 
+    def action_leave_battle(self) -> None:
+        """Leave the battlefield for the main menu, asked first: the battle is saved as it stands
+        (Continue on the main menu, or Load ▸ Battles, comes back to it)."""
+        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._save()
+                self.call_later(self.run_action, "app.main_menu")
+
+        self.app.push_screen(ConfirmDialog("Leave the battle for the main menu? It is saved as it stands: Continue "
+                                           "on the main menu comes back to it.", yes="Leave", no="Stay",
+                                           title="Leave the battle?"), answered)
+
     def action_skip(self) -> None:
         """Play the enemies' turns at once, up to the player's next turn."""
         if self._ai_timer is not None:
