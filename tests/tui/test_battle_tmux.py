@@ -55,11 +55,14 @@ TURNS = [
 
 
 class Terminal:
-    def __init__(self, name: str, size: tuple[int, int], home: Path) -> None:
+    """`horizon --saves HOME/saves ARGS` in a tmux session of its own (HOME/data as the data folder)."""
+
+    def __init__(self, name: str, size: tuple[int, int], home: Path, args: str = "play",
+                 seed: str | None = "11") -> None:
         self.name = name
         self.home = home
-        env = {"HORIZON_DATA_DIR": str(home / "data"), "HORIZON_SEED": "11"}
-        command = " ".join(f"{k}={v}" for k, v in env.items()) + f" {HORIZON} --saves {home / 'saves'} play"
+        env = {"HORIZON_DATA_DIR": str(home / "data"), **({"HORIZON_SEED": seed} if seed else {})}
+        command = " ".join(f"{k}={v}" for k, v in env.items()) + f" {HORIZON} --saves {home / 'saves'} {args}"
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
         subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
                         "-c", str(ROOT), command], check=True)

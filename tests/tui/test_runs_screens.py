@@ -30,7 +30,7 @@ def play_the_fight_by_ai(screen: BattleScreen) -> None:
     screen._schedule_ai()  # noqa: SLF001 - as the screen does after every turn: the battle is over
 
 
-async def wait_for(pilot, kind, limit: int = 100):
+async def wait_for(pilot, kind, limit: int = 400):  # 20 s: the machine may be busy
     for _ in range(limit):
         if isinstance(pilot.app.screen, kind):
             return pilot.app.screen
@@ -48,7 +48,7 @@ async def test_a_run_from_the_menu_to_the_hall_of_fame(saves, catalogue, iriel, 
         await pilot.press("ctrl+s")
         depth = await wait_for(pilot, DepthScreen)
         assert depth.run.depth == 1 and len(depth.offers) in (2, 3)
-        for _ in range(200):  # the win chances arrive from the background
+        for _ in range(600):  # the win chances arrive from the background
             if len(depth.odds) == len(depth.offers):
                 break
             await pilot.pause(0.05)
@@ -70,7 +70,10 @@ async def test_a_run_from_the_menu_to_the_hall_of_fame(saves, catalogue, iriel, 
         assert f"{iriel_state['hp']}/{iriel_state['max_hp']}" in line  # the health the fight left
         await pilot.press("escape")  # the run is kept
         menu = await wait_for(pilot, MainMenuScreen)
-        await pilot.pause(0.2)
+        for _ in range(100):  # the menu looks for runs in progress once it is drawn
+            if str(menu.query_one("#menu").get_option_at_index(0).prompt) == "Continue":
+                break
+            await pilot.pause(0.05)
         assert str(menu.query_one("#menu").get_option_at_index(0).prompt) == "Continue"
         await pilot.press("c")
         again = await wait_for(pilot, DepthScreen)
@@ -78,7 +81,7 @@ async def test_a_run_from_the_menu_to_the_hall_of_fame(saves, catalogue, iriel, 
         await pilot.press("r")
         await pilot.press("enter")  # the rest screen's question
         rested = await wait_for(pilot, DepthScreen)
-        for _ in range(20):
+        for _ in range(100):
             if rested.run.rested:
                 break
             await pilot.pause(0.05)

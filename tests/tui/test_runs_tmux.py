@@ -8,54 +8,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-HORIZON = Path(sys.executable).parent / "horizon"
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(shutil.which("tmux") is None or not HORIZON.exists(), reason="needs tmux and the horizon command"),
-]
+from .test_battle_tmux import HORIZON, ROOT, Terminal, pytestmark  # noqa: F401 - pytestmark: slow, needs tmux
 
 # Brakka of examples/party with 320 XP: nine points bought at once after the first fight (270 XP),
 # the tenth (55 XP, R-4) as soon as that fight's share comes in — level 3.
 BRAKKA = (ROOT / "examples" / "party" / "brakka.toml").read_text(encoding="utf-8").replace("xp = 0", "xp = 320")
 SEED = 1
-
-
-class Terminal:
-    def __init__(self, name: str, home: Path) -> None:
-        self.name = name
-        env = {"HORIZON_DATA_DIR": str(home / "data")}
-        command = " ".join(f"{k}={v}" for k, v in env.items()) + f" {HORIZON} --saves {home / 'saves'} run --seed {SEED}"
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
-        subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", str(ROOT), command],
-                       check=True)
-
-    def screen(self) -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True).stdout
-
-    def key(self, key: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
-
-    def wait_for(self, text: str, timeout: float = 30) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            shown = self.screen()
-            if text in shown:
-                return shown
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
 
 
 def fight(t: Terminal, limit: float = 240) -> str:
@@ -71,13 +34,13 @@ def fight(t: Terminal, limit: float = 240) -> str:
         status = next((line for line in shown.splitlines() if re.search(
             r"Your turn|Auto-fight:|acting…|--more--|Action used|comes up|dropped|\(Tab again", line)), "")
         if "--more--" in status:
-            t.key("Space")
+            t.keys("Space", pause=0)
         elif "no enemy in sight" in status or "Action used" in status or "below" in status:
-            t.key(".")
-        elif "Your turn" in status or "Tab again" in status:
-            t.key("Tab")
+            t.keys(".", pause=0)
+        elif "Your turn" in status or "Tab again" in status or "dropped" in status:
+            t.keys("Tab", pause=0)
         elif "acting…" in status:
-            t.key("x")
+            t.keys("x", pause=0)
         time.sleep(0.35 if status != last else 0.6)
         last = status
     raise AssertionError(f"the fight never ended; the screen:\n{t.screen()}")
@@ -94,46 +57,46 @@ def home(tmp_path):
 
 
 def test_a_seeded_run_from_the_menu_to_the_hall_of_fame(home):
-    t = Terminal(f"runs-test-{os.getpid()}", home)
+    t = Terminal(f"runs-test-{os.getpid()}", (80, 24), home, args=f"run --seed {SEED}", seed=None)
     try:
         t.wait_for("New run")
         t.wait_for("Brakka")
-        t.key("C-s")
+        t.keys("C-s", pause=0)
         t.wait_for("Depth 1: choose the next fight")
-        t.key("Enter")  # the easiest offer
+        t.keys("Enter", pause=0)  # the easiest offer
         first = fight(t)
         assert "Victory!" in first, first
         summary = t.screen()
         assert "Brakka reaches level 3" in summary
-        t.key("Enter")
+        t.keys("Enter", pause=0)
         depth2 = t.wait_for("Depth 2: choose the next fight")
         carried = re.search(r"Brakka L3 (\d+)/(\d+)", depth2)
         assert carried and int(carried[1]) < int(carried[2]), depth2  # the health the first fight left
-        t.key("r")
+        t.keys("r", pause=0)
         t.wait_for("Rest before the next fight?")
-        t.key("Enter")
+        t.keys("Enter", pause=0)
         rested = re.search(r"Brakka L3 (\d+)/(\d+)", t.wait_for("rested"))
         assert int(rested[1]) > int(carried[1])
-        t.key("Enter")
+        t.keys("Enter", pause=0)
         second = fight(t)
         assert "Victory!" in second, second
-        t.key("Enter")
+        t.keys("Enter", pause=0)
         for _ in range(12):  # the hardest offer each time, until the party falls
             shown = t.wait_for("choose the next fight")
             offers = [line for line in shown.splitlines() if "win chance" in line or "foe" in line]
-            t.key("End")
-            t.key("Enter")
+            t.keys("End", pause=0)
+            t.keys("Enter", pause=0)
             if "Defeat." in fight(t):
                 break
-            t.key("Enter")
+            t.keys("Enter", pause=0)
         else:
             pytest.fail("Brakka never fell")
         assert offers
-        t.key("Enter")
+        t.keys("Enter", pause=0)
         over = t.wait_for("The run is over")
         assert "Cause of death: Brakka fell to" in over and f"seed {SEED}" in over
         assert "Moved to characters/fallen/: Brakka" in over
-        t.key("Enter")
+        t.keys("Enter", pause=0)
         t.wait_for("Hall of fame")
     finally:
         t.close()

@@ -7,6 +7,7 @@ import datetime
 import random
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -22,6 +23,8 @@ from horizon_tui.play.runs.run import (
     Offer, Run, RunMember, after_fight, daily_seed, depth_offers, form_fight, paced_catalogue, rated_encounters, rest,
     run_from_dict, run_seed, run_to_dict, start_run,
 )
+from horizon_tui.play.library import move_aside
+from horizon_tui.storage.lock import read_holder
 from horizon_tui.storage.runs import RunStore, ScoreTable
 from horizon_tui.tools.sweep.policy import SweepPolicy
 from horizon_tui.tools.sweep.summary import WinEstimate, estimate_from
@@ -159,15 +162,10 @@ class RunKeeper:
 FALLEN = "fallen"
 
 
-def bury(saves_dir, run: Run) -> list[str]:
+def bury(run: Run) -> list[str]:
     """Permadeath: the files of those the run ended with down go to `characters/fallen/` beside them
     (kept, never deleted; a name already there gets a number). A file another session holds (its
     lock) is left where it is. The names moved."""
-    import os
-    from pathlib import Path
-
-    from horizon_tui.storage.lock import read_holder
-
     moved = []
     for m in run.members:
         if not (m.dead or m.down) or not m.source:
@@ -175,13 +173,6 @@ def bury(saves_dir, run: Run) -> list[str]:
         path = Path(m.source)
         if not path.exists() or read_holder(path) is not None:
             continue
-        folder = path.parent / FALLEN
-        folder.mkdir(exist_ok=True)
-        target = folder / path.name
-        n = 2
-        while target.exists():
-            target = folder / f"{path.stem}-{n}{path.suffix}"
-            n += 1
-        os.replace(path, target)
+        move_aside(path, FALLEN)
         moved.append(m.name)
     return moved

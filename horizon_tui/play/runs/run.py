@@ -27,9 +27,11 @@ from horizon_tui.content.models import Character
 from horizon_tui.content.ruleset import CampaignRules
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import Battle, PartyMember, create_battle, ident
+from horizon_tui.engine.components import Presence, Tally
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
 from horizon_tui.engine.persist import BattleSession
 from horizon_tui.engine.runner import begin, override
+from horizon_tui.errors import DataError, Problem
 from horizon_tui.content.run_rules import RunRules
 from horizon_tui.rules.character import build
 from horizon_tui.tools.sweep.fights import with_start_cells
@@ -219,8 +221,6 @@ def fight_record(battle: Battle, encounter: str, name: str, depth: int) -> dict[
                 fell[names[event.target]] = f"{killer} ({ability or 'normal attack'})" if source in names else killer
             elif source in party:
                 kills[names[source]].append(names.get(event.target, event.target))
-    from horizon_tui.engine.components import Tally
-
     damage = {ident(e).name: dict(sorted(e.components[Tally].by_ability.items()))
               for e in battle.combatants() if ident(e).id in party}
     return {"depth": depth, "encounter": encounter, "name": name, "seed": battle.seed, "winner": result.winner,
@@ -232,8 +232,6 @@ def after_fight(run: Run, battle: Battle, encounter: str, name: str, rules, poli
     """The run after the depth's fight: each member's state carried, XP earned and spent (R-4,
     by the character's own spread of points), the fight recorded; a lost fight (or a draw at the
     round cap) ends the run. Also returns what to tell the player (level-ups)."""
-    from horizon_tui.engine.components import Presence
-
     record = fight_record(battle, encounter, name, run.depth)
     states = capture(battle)
     news: list[str] = []
@@ -308,8 +306,6 @@ def run_to_dict(run: Run, catalogue: Catalogue) -> dict[str, Any]:
 
 def run_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str = "<run>") -> Run:
     """A stored run; DataError (naming the file and key) if it can't be read as one."""
-    from horizon_tui.errors import DataError, Problem
-
     try:
         members = tuple(RunMember(character_from_dict(m["character"], catalogue, f"{file}: members.{i}.character"),
                                   str(m.get("controller", "player")), m.get("source"), m.get("state"),

@@ -44,6 +44,9 @@ class BattleScreen(Screen):
     """One battle, played by the party's side from the keyboard."""
 
     BINDINGS = battle_bindings()
+    # keys arriving as the turn changes hands are dropped (typeahead.py); a live table's screen
+    # doesn't: its turns change hands through the table process, and a curtain parts each seat
+    HOLD_TYPE_AHEAD = True
     AUTO_FOCUS = None  # nothing focused: every key goes to the screen's bindings (tui/keymap.py)
 
     def __init__(self, session: BattleSession, *, on_end: Callable[[BattleSession], None] | None = None,
@@ -245,7 +248,7 @@ class BattleScreen(Screen):
             self.refresh_all()
             self._schedule_ai()
             return
-        if not self.type_ahead.accept(command):
+        if self.HOLD_TYPE_AHEAD and not self.type_ahead.accept(command):
             self.prompt = self.type_ahead.notice()
             self.refresh_all()
             return
@@ -307,7 +310,7 @@ class BattleScreen(Screen):
     def refresh_all(self) -> None:
         battle = self.battle
         me = self.me
-        if self.type_ahead.observe((ident(me).id, battle.round) if me is not None else None):
+        if self.type_ahead.observe((ident(me).id, battle.round) if me is not None else None) and self.HOLD_TYPE_AHEAD:
             self.set_timer(GUARD_S, self.refresh_all)  # "Your turn" once keys act again
         view = self.query_one("#map", BattlefieldView)
         known = side_view(battle, self.side, self.eyes)
@@ -424,7 +427,7 @@ class BattleScreen(Screen):
             return Text(f"{who} is acting…  (x skip, +/- speed, ; look)", style="dim")
         if self.prompt:
             return Text(self.prompt, style="yellow")
-        if self.type_ahead.holding():
+        if self.HOLD_TYPE_AHEAD and self.type_ahead.holding():
             return Text(f"{ident(me).name}'s turn comes up…", style="dim")
         if self.mode == "move":
             from horizon_tui.engine.components import TurnState

@@ -33,6 +33,7 @@ from horizon_tui.ui.battle.screen import BattleScreen
 
 
 class TableBattleScreen(BattleScreen):
+    HOLD_TYPE_AHEAD = False
     BINDINGS = [
         Binding("f6", "table_pause", "Pause", id="table.pause"),
         Binding("f7", "table_requests", "Requests", id="table.requests"),

@@ -41,6 +41,7 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     """The player app's battle screen as the GM sees it: everything, every side, and the GM's hand."""
 
     GM_SCREEN = True
+    HOLD_TYPE_AHEAD = False  # the GM plays every side: the turn is always the GM's to give
     TRACKER_LEGEND = ("[ ] pick ␣ mark D dmg H heal\nT temp v revive A add W out\nR reveal i init { } order\n"
                       "d delay e ready c who o over\nf free action\n")
     BINDINGS = [

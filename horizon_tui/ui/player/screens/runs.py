@@ -413,7 +413,7 @@ def run_over(app, run: Run) -> None:
         if app.session is not None and str(app.session.path) in fallen:
             app.close_character()  # its file is about to move: this window stops playing it
         try:
-            buried = bury(app.saves_dir, run)
+            buried = bury(run)
         except OSError as exc:
             app.notify(f"A fallen character's file couldn't be moved: {exc}", severity="error", timeout=10)
     app.push_screen(RunOverScreen(run, buried))
