@@ -14,12 +14,21 @@
    for --seconds (20): the time from each key to the first bytes of the redraw, and to the end of
    it (no more bytes for 15 ms). Target: p95 key → redraw ≤ 100 ms.
 
+With --battle (instead of 1-3): every account has Iriel with a battle in progress on open
+ground (50x50, its one enemy walled in: the battle lasts). 4. One session resumes it (Load ▸ Battles ▸ enter) and moves right and left,
+one key at a time: the session process's CPU (/proc/PID/stat) from each move key to the end of
+its redraw, summed over --moves moves, and the bytes a move sends. Target: ≤ 5 ms of CPU per move.
+5. For each of --battle-sessions (10,25,50) players at once, each resuming and pressing a move
+key every --interval seconds for --seconds: key → redraw p95, as in 3. When a player's movement
+is spent ("no movement left"), it ends the turn (.) and skips the enemies' turns (x), untimed.
+
 The server runs as its own process (`horizon serve-ssh --port 0`) with a throw-away data folder;
 the clients are asyncssh in this process. With `--app-command "python tests/ssh/fake_app.py
 --saves-dir" --ready READY` it measures the SSH machinery alone, without the player app (and
 without the pre-forked session server).
 
 Run: .venv/bin/python bench/bench_ssh.py [--sessions 50] [--seconds 20] [--runs 5]
+     .venv/bin/python bench/bench_ssh.py --battle [--battle-sessions 10,25,50] [--moves 100]
 """
 
 from __future__ import annotations
@@ -40,6 +49,9 @@ import asyncssh
 REPO = Path(__file__).resolve().parent.parent
 ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 KEYS = (b"\x1b[B", b"\x1b[A")  # down, up: the menu's highlight moves every time
+MOVES = (b"l", b"h")  # right, left: Iriel steps to and fro in battle
+SPENT = "no movement left"  # the status line once a turn's movement is used
+YOUR_TURN = "Your turn"
 QUIET = 0.015  # an update is over when no byte came for this long
 
 
@@ -104,19 +116,7 @@ class Server:
 
     def tree(self) -> list[int]:
         """The server and every process under it (the session server and the sessions)."""
-        parents: dict[int, int] = {}
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    stat = Path(f"/proc/{entry}/stat").read_text()
-                except OSError:
-                    continue
-                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-        found, frontier = [self.process.pid], [self.process.pid]
-        while frontier:
-            frontier = [pid for pid, parent in parents.items() if parent in frontier]
-            found += frontier
-        return found
+        return process_tree(self.process.pid)
 
     def app_pids(self) -> list[int]:
         """The sessions' processes: the tree's leaves that run the app."""
@@ -144,6 +144,23 @@ class Server:
             part = "server" if pid == self.process.pid else "sessions" if pid in sessions else "session server"
             parts[part] += pss
         return parts
+
+
+def process_tree(root: int) -> list[int]:
+    """`root` and every process under it."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = [root], [root]
+    while frontier:
+        frontier = [pid for pid, parent in parents.items() if parent in frontier]
+        found += frontier
+    return found
 
 
 def memory_kib(pid: int) -> tuple[int, int]:
@@ -223,6 +240,84 @@ class Player:
             self.chunks.append((time.perf_counter(), len(chunk)))
             self.arrived.set()
 
+    async def until(self, text: str, since: int, timeout: float = 60) -> None:
+        """Wait for `text` on the screen in what arrived after byte `since`."""
+        deadline = time.perf_counter() + timeout
+        while text not in plain(bytes(self.output[since:])):
+            self.arrived.clear()
+            await asyncio.wait_for(self.arrived.wait(), max(0.01, deadline - time.perf_counter()))
+
+    async def quiet(self) -> None:
+        """Until no byte came for QUIET seconds."""
+        while True:
+            count = len(self.chunks)
+            await asyncio.sleep(QUIET)
+            if len(self.chunks) == count:
+                return
+
+    async def resume_battle(self) -> None:
+        """From the menu: Load ▸ Battles ▸ enter resumes the battle in progress, up to its turn."""
+        for key, then in ((b"l", "Saved characters"), (b"b", "in progress"), (b"\r", YOUR_TURN)):
+            mark = len(self.output)
+            self.process.stdin.write(key)
+            await self.until(then, mark)
+        await self.quiet()
+
+    async def next_turn(self) -> None:
+        """End the turn and skip the enemies' turns, up to ours again (or the battle's end)."""
+        mark = len(self.output)
+        self.process.stdin.write(b".")
+        await self.quiet()
+        self.process.stdin.write(b"x")
+        try:
+            await self.until(YOUR_TURN, mark, timeout=10)
+        except TimeoutError:
+            self.process.stdin.write(b"x")  # a --more-- took the first one
+            try:
+                await self.until(YOUR_TURN, mark, timeout=10)
+            except TimeoutError:
+                raise SystemExit(f"{self.user}: no turn came back; the screen ends with "
+                                 f"{plain(bytes(self.output[-3000:]))!r}") from None
+        await self.quiet()
+
+    async def move(self, n: int) -> tuple[float, float, int, bool] | None:
+        """One move key: (key → first bytes, key → redraw over, bytes, its movement was spent);
+        None if nothing came within 2 s."""
+        mark, before = len(self.output), len(self.chunks)
+        sent = time.perf_counter()
+        self.process.stdin.write(MOVES[n % 2])
+        deadline = sent + 2.0
+        while len(self.chunks) == before and time.perf_counter() < deadline:
+            self.arrived.clear()
+            try:
+                await asyncio.wait_for(self.arrived.wait(), deadline - time.perf_counter())
+            except TimeoutError:
+                break
+        if len(self.chunks) == before:
+            return None
+        first = self.chunks[before][0] - sent
+        await self.quiet()
+        spent = SPENT in plain(bytes(self.output[mark:]))
+        return first, self.chunks[-1][0] - sent, len(self.output) - mark, spent
+
+    async def move_for(self, seconds: float, interval: float, first: list, whole: list, missed: list) -> None:
+        """A move key every `interval` seconds for `seconds`; a spent turn is passed on, untimed."""
+        await asyncio.sleep(interval * (hash(self.user) % 100) / 100)  # spread the players out
+        end = time.perf_counter() + seconds
+        n = 0
+        while time.perf_counter() < end:
+            tick = time.perf_counter()
+            got = await self.move(n)
+            n += 1
+            if got is None:
+                missed.append(self.user)
+            else:
+                first.append(got[0])
+                whole.append(got[1])
+                if got[3]:
+                    await self.next_turn()
+            await asyncio.sleep(max(0.0, interval - (time.perf_counter() - tick)))
+
     async def close(self) -> None:
         if self.conn:
             self.conn.close()
@@ -263,12 +358,126 @@ class Player:
 
 async def bench(args) -> None:
     with tempfile.TemporaryDirectory(prefix="horizon-bench-") as tmp:
-        server = Server(args, Path(tmp), max(args.sessions, args.runs, args.memory_sessions))
+        users = max(args.battle_sessions) + 1 if args.battle else max(args.sessions, args.runs, args.memory_sessions)
+        server = Server(args, Path(tmp), users)
+        if args.battle:
+            battles_in_progress(server)
         server.start()
         try:
-            await run(args, server)
+            await (run_battles if args.battle else run)(args, server)
         finally:
             server.stop()
+
+
+def open_ground() -> str:
+    """A 50x50 encounter of open ground with thickets and rocks; its one enemy is walled in,
+    so that the battle lasts however long the players move (on the steppe Iriel falls in six
+    rounds), while the map, sight and panels cost what a battle of that size costs."""
+    rows = []
+    for y in range(50):
+        row = []
+        for x in range(50):
+            walled_in = 44 <= x <= 48 and 44 <= y <= 48 and not (45 <= x <= 47 and 45 <= y <= 47)
+            if x in (0, 49) or y in (0, 49) or walled_in or ((x * 11 + y * 5) % 41 == 0 and x > 3):
+                row.append("#")
+            elif (x * 7 + y * 13) % 23 == 0:
+                row.append(",")
+            else:
+                row.append(".")
+        rows.append(row)
+    rows[46][46] = "s"
+    rows[25][2] = "@"
+    body = "\n".join("".join(row) for row in rows)
+    return ('name = "Open Ground"\ndescription = "The benchmark\'s field."\ndifficulty = "normal"\n'
+            f"[map]\nrows = '''\n{body}\n'''\n[map.legend]\ns = {{ enemy = \"skeleton\" }}\n")
+
+
+def battles_in_progress(server: Server) -> None:
+    """Every account: Iriel, and her battle on open ground (`open_ground`) begun and played to
+    her first turn."""
+    import shutil
+
+    from horizon_tui.content.catalogue import default_catalogue
+    from horizon_tui.content.characters import load_character
+    from horizon_tui.engine.battle import PartyMember, create_battle
+    from horizon_tui.engine.encounter import load_encounter
+    from horizon_tui.engine.persist import BattleSession, save_session
+    from horizon_tui.engine.runner import begin, run_ai
+    from horizon_tui.storage.accounts import Accounts
+    from horizon_tui.tools.validate_encounters import checked_enemies
+
+    catalogue = default_catalogue()
+    enemies = checked_enemies(catalogue)
+    encounter = server.data_dir / "open_ground.toml"
+    encounter.write_text(open_ground())
+    accounts = Accounts(server.data_dir / "server")
+    for user in server.users:
+        saves = accounts.prepare_user(user)[1]
+        (saves / "characters").mkdir(exist_ok=True)
+        (saves / "battles").mkdir(exist_ok=True)
+        shutil.copy(REPO / "examples/party/iriel.toml", saves / "characters/iriel.toml")
+        party = [PartyMember(load_character(saves / "characters/iriel.toml", catalogue), "player")]
+        battle = create_battle(load_encounter(encounter, catalogue, enemies), party, 2, catalogue, enemies)
+        begin(battle)
+        run_ai(battle)
+        save_session(saves / "battles/iriel.json", BattleSession(battle, str(encounter), party), catalogue)
+
+
+async def run_battles(args, server: Server) -> None:
+    print(f"server pid {server.process.pid} on port {server.port}; app: horizon play, pre-forked; Python "
+          f"{sys.version.split()[0]}; session server: {server.sharing}; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work on the machine counts in the "
+          f"times, not in the CPU per move)")
+
+    # 4. CPU per move, one session alone
+    player = Player(server, server.users[-1], args.ready)
+    await player.connect()
+    await player.resume_battle()
+    pid = max(server.app_pids())  # the session just started: the newest process
+    cpu, moves, sizes = 0.0, 0, []
+    n = 0
+    while moves < args.moves:
+        before = cpu_seconds(pid)
+        got = await player.move(n)
+        n += 1
+        if got is None:
+            continue
+        cpu += cpu_seconds(pid) - before
+        moves += 1
+        sizes.append(got[2])
+        if got[3]:
+            await player.next_turn()
+    await player.close()
+    print(f"CPU per move key in battle (one session, {moves} moves, from each key to the end of its "
+          f"redraw): {cpu / moves * 1000:.1f} ms (target ≤ 5 ms); bytes per move: median "
+          f"{statistics.median(sizes) / 1024:.1f} KiB")
+    await asyncio.sleep(2.0)
+
+    # 5. N players moving at once
+    for count in args.battle_sessions:
+        players = [Player(server, server.users[i], args.ready) for i in range(count)]
+        started = time.perf_counter()
+        await asyncio.gather(*(p.connect() for p in players))
+        await asyncio.gather(*(p.resume_battle() for p in players))
+        print(f"{count} sessions: connected and resumed their battles in {time.perf_counter() - started:.1f} s")
+        await asyncio.sleep(2.0)
+        pids = server.app_pids()
+        cpu_before = {pid: cpu_seconds(pid) for pid in pids}
+        first_bytes, whole, missed = [], [], []
+        load_start = time.perf_counter()
+        await asyncio.gather(*(p.move_for(args.seconds, args.interval, first_bytes, whole, missed) for p in players))
+        elapsed = time.perf_counter() - load_start
+        app_cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in pids if Path(f"/proc/{pid}").exists())
+        print(f"  {count} players × a move every {args.interval * 1000:.0f} ms for {args.seconds:g} s: "
+              f"{len(first_bytes)} moves answered, {len(missed)} unanswered within 2 s; load average "
+              f"{os.getloadavg()[0]:.1f}")
+        if first_bytes:
+            print(f"  key → first bytes: p50 {percentile(first_bytes, 50) * 1000:.0f} ms, "
+                  f"p95 {percentile(first_bytes, 95) * 1000:.0f} ms, max {max(first_bytes) * 1000:.0f} ms; "
+                  f"key → redraw complete: p95 {percentile(whole, 95) * 1000:.0f} ms (target p95 ≤ 100 ms)")
+        print(f"  CPU: apps {app_cpu / elapsed * 100:.0f}% of one core in all")
+        await asyncio.gather(*(p.close() for p in players))
+        await asyncio.sleep(3.0)
 
 
 async def local_start(args, saves: Path, size=(100, 30)) -> float:
@@ -393,6 +602,10 @@ def main() -> None:
     parser.add_argument("--ready", default="New character", help="text that means the menu is drawn")
     parser.add_argument("--mortal", action="store_true",
                         help="the session server leaves reference counts alone (what immortal objects save)")
+    parser.add_argument("--battle", action="store_true", help="move in battles (4 and 5) instead of 1-3")
+    parser.add_argument("--battle-sessions", type=lambda text: [int(n) for n in text.split(",")],
+                        default=[10, 25, 50], help="players at once in battle, one run each (10,25,50)")
+    parser.add_argument("--moves", type=int, default=100, help="moves for the CPU per move (battle)")
     args = parser.parse_args()
     asyncio.run(bench(args))
 

@@ -65,7 +65,9 @@ EXAMPLES: dict[str, str] = {
   horizon serve-ssh                                  127.0.0.1:2222, data in your user data folder
   horizon serve-ssh --host 0.0.0.0 --port 2222 --data-dir /srv/horizon --motd motd.txt
   horizon serve-ssh --login-grace-time 5 --max-startups 10:30:60 --max-startups-per-source 2
-  players connect with: ssh -p 2222 alice@your.host""",
+  horizon serve-ssh --web 127.0.0.1:8080 --web-url https://horizon.example.org   browsers too, behind a TLS proxy
+  players connect with: ssh -p 2222 alice@your.host
+  and log a browser in with: ssh -t -p 2222 alice@your.host web-login""",
     "users": """\
   horizon users add alice --key ~/.ssh/id_ed25519.pub
   horizon users add mira --key mira.pub --gm         a game master's account

@@ -33,6 +33,7 @@ from horizon_tui.engine.persist import (
 from horizon_tui.engine.runner import begin, override, run_ai
 from horizon_tui.errors import DataError
 from horizon_tui.campaign.model import Campaign, Npc, npc_character  # npc_character: also the NPC sheet's
+from horizon_tui.rules.rating import guide_points
 
 RulesFor = Callable[[dict], Ruleset]
 
@@ -149,8 +150,11 @@ def quick_enemy(name: str, level: int, health: int, weapon: str, catalogue: Cata
         raise ValueError("health is 1 or more")
     if weapon not in catalogue.weapons:
         raise ValueError(f"no weapon {weapon!r}; known: {', '.join(sorted(catalogue.weapons))}")
-    points = max(5, rules.creation.starting_points + rules.experience.points_per_level * (level - rules.creation.starting_level))
+    points = guide_points(level, rules)
     fighting = [a for a in ATTRIBUTES if a != "beauty"]
+    if points < len(fighting):
+        raise ValueError(f"R-4's guide gives a level-{level} enemy {points} attribute points under these house "
+                         f"rules: too few to fight with; choose a higher level")
     attributes = {a: points // len(fighting) + (1 if i < points % len(fighting) else 0) for i, a in enumerate(fighting)}
     npc = Npc(name=name.strip(), level=level, attributes=rules.creation.attribute_minimums | attributes, health=health,
               weapon=weapon, xp=xp)  # beauty, not a fighting attribute, at its R-1 minimum
@@ -290,8 +294,8 @@ def start_placed_battle(
             if npc.dead:
                 raise ValueError(f"{name} died in an earlier fight")
             if npc.combat_side() == "party":
-                allies.append((PartyMember(npc_character(npc, catalogue, enemies), "gm", npc_hand_set(npc), npc.level),
-                               cell))
+                allies.append((PartyMember(npc_character(npc, catalogue, enemies), "gm", npc_hand_set(npc), npc.level,
+                                           ally=True), cell))
             else:
                 hostile.append((npc, cell))
     if not members:
@@ -420,12 +424,7 @@ def finish_battle(campaign: Campaign, session: BattleSession) -> Campaign:
     from horizon_tui.campaign import carry
 
     campaign = carry.after_battle(attrs.evolve(campaign, battle=None), session.battle)
-    allied = {k: v for k, v in data["xp"].items() if campaign.member(k) is None and campaign.npc(k) is not None and v}
-    if allied:  # R-14: an allied NPC standing at the end earns its share like a character
-        campaign = attrs.evolve(campaign, npcs=tuple(
-            attrs.evolve(n, earned_xp=n.earned_xp + allied[n.name]) if n.name in allied else n for n in campaign.npcs))
-        text += " (allied NPCs keep theirs: " + ", ".join(f"{k} {v}" for k, v in allied.items()) + ")"
-    campaign = campaign.logged("battle", text, **data, npc_xp=allied)
+    campaign = campaign.logged("battle", text, **data)
     dead = [n for n in carry.fallen_npcs(session.battle, campaign)]
     if dead:
         campaign = campaign.logged("npc", "Fallen for good: " + ", ".join(dead), dead=dead)

@@ -18,8 +18,10 @@ from horizon_tui.content.ruleset import Experience, Ruleset
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
 from horizon_tui.campaign.model import ATTITUDES, NPC_CONTROLLERS, NPC_SIDES, Campaign, Member, Npc
 from horizon_tui.rules.character import build
-from horizon_tui.rules.checks import DialogueRoll, dialogue_check, dialogue_success_chance, settlement_reaction
+from horizon_tui.rules.checks import (DialogueRoll, dialogue_check, dialogue_limit_refusal, dialogue_success_chance,
+                                      settlement_reaction)
 from horizon_tui.rules.progression import affordable_points
+from horizon_tui.rules.reward import equal_shares
 
 # --- party ----------------------------------------------------------------------------------------
 
@@ -148,21 +150,9 @@ def checks_on_npc_today(campaign: Campaign, character: str, npc: str, rules: Rul
 
 
 def limit_refusal(campaign: Campaign, character: str, npc: str, rules: Ruleset) -> str | None:
-    """R-12 [S]: 4 checks per character per day, 1 per NPC per day (per character, or for the
-    whole table with `dialogue.per_npc_scope = "table"`)."""
-    dialogue = rules.dialogue
-    done = checks_today(campaign, character)
-    if done >= dialogue.per_character_per_day:
-        return (f"{character} has made {done} checks today; the limit is "
-                f"{dialogue.per_character_per_day} per day (R-12)")
-    on_npc = checks_on_npc_today(campaign, character, npc, rules)
-    if on_npc >= dialogue.per_npc_per_day:
-        if dialogue.per_npc_scope == "table":
-            return (f"the party has already tried {npc} {on_npc} time{'s' if on_npc != 1 else ''} today; the "
-                    f"limit is {dialogue.per_npc_per_day} per NPC per day for the whole table (R-12)")
-        return (f"{character} has already tried {npc} today; the limit is "
-                f"{dialogue.per_npc_per_day} per NPC per day (R-12)")
-    return None
+    """R-12's daily limits (rules.checks.dialogue_limit_refusal) over today's log of the campaign."""
+    return dialogue_limit_refusal(character, npc, checks_today(campaign, character),
+                                  checks_on_npc_today(campaign, character, npc, rules), rules.dialogue)
 
 
 def settlement_modifier(campaign: Campaign, character: str, settlement: str) -> int:
@@ -291,11 +281,9 @@ def advance_day(campaign: Campaign) -> Campaign:
 
 
 def split_xp(total: int, names: list[str]) -> dict[str, int]:
-    """R-14 [H]: shared equally, as the battle's reward is (what doesn't divide is lost)."""
-    if not names:
-        return {}
-    share = max(0, total) // len(names)
-    return {name: share for name in names}
+    """R-14 [H]: shared equally among the party's characters, as the battle's reward is
+    (rules.reward.equal_shares; what doesn't divide is lost)."""
+    return equal_shares(total, names)
 
 
 def award_xp(campaign: Campaign, amounts: dict[str, int], reason: str = "", limit: int | None = None) -> Campaign:

@@ -88,7 +88,7 @@ class Npc:
     targeting: str = "nearest"  # content.encounters.TARGETINGS
     abilities_from: str = ""  # an enemy type's id (data/enemies): it fights with its abilities and loadout
     dead: bool = False  # fell in a fight (campaign.carry): it fights no more
-    earned_xp: int = attrs.field(default=0, metadata=LIMIT("xp"))  # an allied NPC's R-14 shares of the battles it fought with the party
+    earned_xp: int = attrs.field(default=0, metadata=LIMIT("xp"))  # kept from older campaigns: allies once took R-14 shares (they take none now)
 
     def combat_side(self) -> str:
         """"party" or "enemies": the side it fights on."""

@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.content.catalogue import data_dir
 from horizon_tui.content.convert import structure
 from horizon_tui.content.files import read_document, with_lines
 from horizon_tui.content.guard import LIMIT
@@ -241,6 +242,4 @@ def cached_ai_profiles(path: Path) -> AiProfiles:
 
 def profiles_path(root: Path | None) -> Path:
     """The profiles of a catalogue folder (`data/ai.toml`); the shipped ones without a folder."""
-    from horizon_tui.content.catalogue import data_dir
-
     return (root or data_dir()) / FILE_NAME

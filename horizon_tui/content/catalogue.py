@@ -6,27 +6,17 @@ repository's `data/`. `HORIZON_DATA` overrides both.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from horizon_tui.content.convert import structure
+from horizon_tui.content.data_folder import data_dir
 from horizon_tui.content.files import read_document, with_lines
 from horizon_tui.content.models import Armor, Species, Weapon
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.errors import DataError, Problem
-
-
-def data_dir() -> Path:
-    override = os.environ.get("HORIZON_DATA")
-    if override:
-        return Path(override)
-    packaged = Path(__file__).resolve().parent.parent / "data"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parent.parent.parent / "data"
 
 
 @attrs.frozen

@@ -15,7 +15,8 @@ import attrs
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.convert import converter, structure
 from horizon_tui.content.files import read_document, with_lines
-from horizon_tui.content.models import Armor, Character, Species, Weapon
+from horizon_tui.content.guard import parse_text
+from horizon_tui.content.models import Ability, Armor, Character, Species, Weapon
 from horizon_tui.errors import DataError, Problem
 
 SCHEMA = 1  # written into every saved character; files without it are hand-written, schema 1
@@ -72,8 +73,6 @@ def load_character(path: Path, catalogue: Catalogue) -> Character:
 def character_from_text(text: str, path: Path, catalogue: Catalogue) -> Character:
     """A character file's text (one about to be written at `path`) read exactly as
     `load_character` reads the file: the guard's scan, then structuring and ranges."""
-    from horizon_tui.content.guard import parse_text
-
     data = parse_text(text, path, json_format=Path(path).suffix.lower() == ".json")
     return _from_document(data, text, path, catalogue)
 
@@ -123,7 +122,6 @@ def character_to_dict(character: Character, catalogue: Catalogue) -> dict[str, A
         data.pop("armor")
     else:
         data["armor"] = _entry_or_id(character.armor, catalogue.armor)
-    from horizon_tui.content.models import Ability
 
     data["abilities"] = [_drop_defaults(a, Ability) for a in data["abilities"]]
     out: dict[str, Any] = {"schema": SCHEMA}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import enum
 import re
+import typing
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -22,9 +23,9 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
-from horizon_tui.content.guard import check_ranges, parse_decimal, scan
+from horizon_tui.content.guard import cap, check_ranges, parse_decimal, scan
 from horizon_tui.content.models import Armor
-from horizon_tui.errors import Problem
+from horizon_tui.errors import DataError, Problem
 
 
 def _to_fraction(value: Any, _type: Any = None) -> Fraction:
@@ -92,13 +93,14 @@ def _strict_containers(conv: cattrs.Converter) -> None:
     """A list where a list belongs, a table where a table belongs: `loadout = "xxxx"` is one
     problem ("expected a list"), not one per character of the text."""
     from cattrs.cols import (
-        homogenous_tuple_structure_factory, is_mapping, is_sequence, list_structure_factory,
+        homogenous_tuple_structure_factory,
+        is_mapping,
+        is_sequence,
+        list_structure_factory,
         mapping_structure_factory,
     )
 
     def sequence_factory(type_: Any, converter: cattrs.Converter):
-        import typing
-
         origin = typing.get_origin(type_)
         args = typing.get_args(type_)
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
@@ -236,9 +238,6 @@ def structure(data: Any, cls: type, file: str, key_prefix: tuple[str, ...] = ())
 
     The guarded reader's checks come first and last (content.guard): nothing too deep, too long
     or too large reaches cattrs, and every number of the result is within its documented range."""
-    from horizon_tui.content.guard import cap
-    from horizon_tui.errors import DataError
-
     problems = scan(data, file, prefix=key_prefix)
     if problems:
         raise DataError(problems)

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import difflib
 import json
 import math
 import os
 import re
+import stat
 import tomllib
 import unicodedata
 from fractions import Fraction
@@ -31,6 +33,8 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.content.data_folder import data_dir
+from horizon_tui.content.key_lines import with_key_lines
 from horizon_tui.errors import DataError, Problem
 
 LIMITS_FILE = "limits.toml"
@@ -112,8 +116,6 @@ def read_limited(path: Path, max_bytes: int) -> bytes:
     """A plain file's bytes, at most `max_bytes` (DataError naming the limit if it is bigger).
 
     A FIFO or a device (/dev/zero, a pipe) would block or never end: plain files only."""
-    import stat
-
     try:  # a FIFO or a device (/dev/zero, a pipe) would block or never end: plain files only
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise DataError.one(path, "", "is not a plain file (a folder, a device or a pipe)")
@@ -365,9 +367,7 @@ def _summary(rest: int) -> str:
 
 
 def locate_capped(problems: list[Problem], text: str, limits: Limits | None = None) -> list[Problem]:
-    from horizon_tui.content.files import locate
-
-    return locate(cap(problems, limits), text, limits)
+    return with_key_lines(cap(problems, limits), text)
 
 
 # --- numbers written as text (files and forms) -----------------------------------------------
@@ -519,8 +519,6 @@ REQUIRED_RANGES = (
 
 def load_limits(path: Path) -> Limits:
     """`data/limits.toml` read (with small built-in bounds of its own); DataError with every problem."""
-    import difflib
-
     text = _read_text(path, _BOOTSTRAP.file_bytes)
     data = parse_text(text, path, json_format=False, limits=_BOOTSTRAP)
     file = str(path)
@@ -566,8 +564,6 @@ def load_limits(path: Path) -> Limits:
 
 def limits_path(root: Path | None = None) -> Path:
     """The limits of a data folder; the shipped ones when that folder has none."""
-    from horizon_tui.content.catalogue import data_dir
-
     chosen = (root or data_dir()) / LIMITS_FILE
     if chosen.is_file():
         return chosen

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import attrs
 import tcod.los
 
-from horizon_tui.content.models import NEGATIVE_EFFECTS, Ability, AbilityKind, Difficulty, Target
+from horizon_tui.content.models import NEGATIVE_EFFECTS, Ability, AbilityKind, Difficulty, Target, Weapon
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
     Battle, Entity, active_combatants, attack_for_roll, check_chance, check_roll, cid, comp, gear, is_downed,
@@ -94,7 +95,7 @@ def strike(
                 hit=hit, crit=crit, at=list(aimed) if aimed else None)
     if not hit:
         return False
-    multiplier = _multiplier(battle, ability)
+    multiplier = strike_multiplier(battle, ability)
     base = rolled_attack(battle, attacker)
     worn = gear(target).armor
     armor = _NO_ARMOR if worn is None else armor_reduction(worn, rules)  # one object: the memo below
@@ -123,14 +124,13 @@ def _crit_chance(attacker: Entity, rules, *, blade: bool) -> Fraction:
     if found is None or found[0] is not values or found[1] is not weapon or found[2] is not rules.attack:
         if len(_CRIT_MEMO) >= _DAMAGE_MEMO_LIMIT:
             _CRIT_MEMO.clear()
-        chance = crit_chance(values["accuracy"], _as_short_blade(weapon) if blade else weapon, rules.attack)
+        chance = crit_chance(values["accuracy"], as_short_blade(weapon) if blade else weapon, rules.attack)
         found = _CRIT_MEMO[key] = (values, weapon, rules.attack, chance)
     return found[3]
 
 
-def _as_short_blade(weapon):
-    import attrs
-
+def as_short_blade(weapon: Weapon) -> Weapon:
+    """The weapon as a short blade: a crit chance for a normal attack (R-9), as the odds show it."""
     return attrs.evolve(weapon, short_blade=True)
 
 
@@ -157,7 +157,7 @@ def _below_one(chance: Fraction) -> bool:
     return numerator < denominator
 
 
-def _multiplier(battle: Battle, ability: Ability | None) -> Fraction:
+def strike_multiplier(battle: Battle, ability: Ability | None) -> Fraction:
     """R-9's ability multiplier (R-6: `rules.creation.ability_multiplier`); ×1 for a normal attack."""
     if ability is None:
         return _ONE
@@ -277,7 +277,7 @@ def _land(battle: Battle, user: Entity, ability: Ability, victim: Entity, *, che
                 continue
         heal_amount = None
         if spec.effect == "heal" and spec.magnitude <= 0:
-            heal_amount = whole(rolled_attack(battle, user) * _multiplier(battle, ability))
+            heal_amount = whole(rolled_attack(battle, user) * strike_multiplier(battle, ability))
         apply_effect(
             battle, victim, spec.effect, duration=spec.duration, magnitude=spec.magnitude,
             source=user, stat=spec.stat, gradual=spec.gradual, heal_amount=heal_amount,

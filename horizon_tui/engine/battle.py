@@ -493,6 +493,7 @@ def _spawn(
     glyph: str | None = None,
     owner: str | None = None,
     hand_set: dict[str, Fraction] | None = None,
+    ally: bool = False,
 ) -> Entity:
     rules = battle.rules
     b = build(character, rules)
@@ -501,7 +502,7 @@ def _spawn(
     e = battle.registry[combatant_id]
     put(e, Identity, Identity(
         id=combatant_id, name=name, kind=kind, base_team=side,
-        glyph=(glyph or name[:1])[:1], level=level, xp_value=xp_value, owner=owner,
+        glyph=(glyph or name[:1])[:1], level=level, xp_value=xp_value, owner=owner, ally=ally,
     ))
     put(e, Team, Team(side))
     put(e, Gear, Gear(
@@ -548,6 +549,7 @@ class PartyMember:
     controller: str = "ai"  # player | ai | gm
     hand_set: dict[str, Fraction] = attrs.field(factory=dict)  # as EnemyDef.hand_set (an allied NPC)
     level: int | None = None  # an allied NPC's own level; a character's comes from its points
+    ally: bool = False  # an allied NPC, not a player character: it takes no share of the XP
 
 
 def create_battle(
@@ -592,7 +594,7 @@ def create_battle(
         level = member.level if member.level is not None else build(member.character, rules).level
         _spawn(
             battle, member.character, name=member.character.name, kind="character", side=PARTY,
-            level=level, xy=xy, controller=Controller(member.controller), hand_set=member.hand_set,
+            level=level, xy=xy, controller=Controller(member.controller), hand_set=member.hand_set, ally=member.ally,
         )
     for definition, xy, name in setup.enemies:
         _spawn(

@@ -35,6 +35,7 @@ class Identity:
     level: int
     xp_value: int = 0  # what defeating it is worth
     owner: str | None = None  # a companion's owner
+    ally: bool = False  # an allied NPC fighting with the party: no share of the XP
 
 
 @quick_init  # made several times a turn: see engine.frozen

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from horizon_tui.engine import events as ev
-from horizon_tui.engine.battle import Battle
+from horizon_tui.engine.battle import Battle, ident
 from horizon_tui.rules.texts import counted
 from horizon_tui.rules.numbers import percent_text
 
@@ -19,15 +19,14 @@ def _name(battle: Battle, cid: str | None, unseen: frozenset[str] = frozenset())
     e = battle.by_id.get(cid)
     if e is None:
         return cid
-    from horizon_tui.engine.battle import ident
-
     return ident(e).name
 
 
 def describe(battle: Battle, event: ev.Event, unseen: frozenset[str] = frozenset()) -> str | None:
     """One line for a player to read; None for bookkeeping events. Combatants in `unseen` (ids
     the reader's side can't see now: `engine.sideview.unseen_ids`) are "someone unseen", so the
-    log never names a hidden enemy (R-13)."""
+    log never names a hidden enemy (R-13); they are never counted either (the opening line and a
+    joining combatant leave them out)."""
     line = _describe(battle, event, unseen)
     return line[0].upper() + line[1:] if line else line
 
@@ -36,10 +35,8 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
     n = lambda cid: _name(battle, cid, unseen)  # noqa: E731
     match event:
         case ev.BattleStart():
-            named = [c["name"] for c in event.combatants if c.get("id") not in unseen]
-            more = len(event.combatants) - len(named)
-            named += [f"{more} more unseen"] if more else []
-            return f"The battle begins: {', '.join(named)}."
+            named = [c["name"] for c in event.combatants if c.get("id") not in unseen]  # the unseen uncounted
+            return f"The battle begins: {', '.join(named)}." if named else "The battle begins."
         case ev.RoundStart():
             return f"— Round {event.round} —"
         case ev.Turn():
@@ -96,7 +93,7 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             return f"{n(event.target)} now fights for the {event.team}."
         case ev.Join():
             joined = event.combatant
-            return f"{UNSEEN if joined.get('id') in unseen else joined['name']} joins the battle."
+            return None if joined.get("id") in unseen else f"{joined['name']} joins the battle."
         case ev.Defeated():
             return f"{n(event.target)} {'falls unconscious' if event.state == 'unconscious' else 'dies'}."
         case ev.Fled():

@@ -12,7 +12,7 @@ from fractions import Fraction
 import attrs
 
 from horizon_tui.content.models import Ability, AbilityKind, Target
-from horizon_tui.engine.attacks import _as_short_blade, _multiplier, affected, auto_hits, chance_to_hit, is_harmful
+from horizon_tui.engine.attacks import as_short_blade, strike_multiplier, affected, auto_hits, chance_to_hit, is_harmful
 from horizon_tui.engine.battle import Battle, Entity, attack_for_roll, gear, ident, is_downed, stats, team
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.rules.combat import armor_reduction, crit_chance, damage
@@ -57,7 +57,7 @@ def _crit(battle: Battle, user: Entity, target: Entity, ability: Ability | None)
     if ability is None:
         return crit_chance(stats(user)["accuracy"], weapon, battle.rules.attack)
     if ability.crit:
-        return crit_chance(stats(user)["accuracy"], _as_short_blade(weapon), battle.rules.attack)
+        return crit_chance(stats(user)["accuracy"], as_short_blade(weapon), battle.rules.attack)
     return Fraction(0)
 
 
@@ -82,7 +82,7 @@ def ability_odds(battle: Battle, user: Entity, ability: Ability, target: Entity)
     single = ability.target in (Target.ally, Target.enemy)
     checked = single and team(target) != team(user) and is_harmful(ability)
     hit = _hit(battle, user, target) if checked else None
-    multiplier = _multiplier(battle, ability)
+    multiplier = strike_multiplier(battle, ability)
     dealt = crit_dealt = None
     crit = Fraction(0)
     if ability.kind is AbilityKind.damage:

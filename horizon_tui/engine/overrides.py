@@ -483,8 +483,8 @@ class Reinforce:
         start = len(battle.log)
         e = _spawn(
             battle, definition.character, name=self.name or definition.character.name,
-            kind="enemy" if self.side == "enemies" else "character",  # an ally shares the XP
-            side=self.side, level=definition.level,
+            kind="enemy" if self.side == "enemies" else "character",
+            side=self.side, level=definition.level, ally=self.side == "party",  # no share of the XP
             xy=to, xp_value=definition.xp if self.side == "enemies" else 0, glyph=definition.glyph,
             controller=Controller(self.controller, definition.ai, definition.targeting, definition.flee_below),
             hand_set=definition.hand_set,

@@ -50,6 +50,7 @@ def session_to_dict(session: BattleSession, catalogue: Catalogue) -> dict[str, A
             {"character": character_to_dict(m.character, catalogue), "controller": m.controller}
             | ({"hand_set": hand_set_to_dict(m.hand_set)} if m.hand_set else {})
             | ({"level": m.level} if m.level is not None else {})
+            | ({"ally": True} if m.ally else {})
             for m in session.party
         ],
         "inputs": [
@@ -159,7 +160,10 @@ def session_from_dict(
         level = member.get("level")
         if level is not None and (not isinstance(level, int) or level < 1):
             raise DataError.one(file, f"party.{index}.level", f"a level is a whole number from 1, not {level!r}")
-        party.append(PartyMember(character, member.get("controller", "player"), hand_set, level))
+        ally = member.get("ally", False)
+        if not isinstance(ally, bool):
+            raise DataError.one(file, f"party.{index}.ally", f"true or false, not {ally!r}")
+        party.append(PartyMember(character, member.get("controller", "player"), hand_set, level, ally))
     inputs = []
     for index, item in enumerate(inputs_data):
         try:

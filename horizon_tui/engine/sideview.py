@@ -89,6 +89,8 @@ class UnitView:
     hp: int
     max_hp: int
     effects: tuple[EffectView, ...] = ()
+    kind_name: str = ""  # its kind as a legend names it (the enemy's data name; a character's own)
+    distance: int | None = None  # R-11 distance from the one acting (0: adjacent), in a read model
 
 
 @attrs.frozen(eq=False)
@@ -179,7 +181,7 @@ def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | Non
     return mask.copy()
 
 
-def _unit(e: Entity) -> UnitView:
+def unit_view(e: Entity) -> UnitView:
     held = e.registry._components_by_entity[e]  # noqa: SLF001
     i, h, at = held[Identity], held[Health], held[Position]
     shown = tuple(EffectView(fx.effect, effect_turns_left(fx), float(fx.magnitude), fx.stat)
@@ -210,7 +212,7 @@ def side_view(battle: Battle, side: str | None, eyes: Eyes = None) -> SideView:
     its members see (a player at a live table sees through their own characters' eyes)."""
     visible = visible_cells(battle, side, eyes)
     remembered = remembered_cells(battle, side, visible, eyes)
-    units = tuple(_unit(e) for e in visible_units(battle, side, visible))
+    units = tuple(unit_view(e) for e in visible_units(battle, side, visible))
     return SideView(side, battle.round, visible, remembered, units)
 
 

@@ -1,7 +1,8 @@
 """What a targeting cursor shows before the player confirms: reach, area, line of sight, odds.
 
 The battle screen asks these questions; the answers come from the same rules the actions apply
-(R-7, R-9, R-11), so what is previewed is what happens.
+(R-7, R-9, R-11), so what is previewed is what happens. Given the viewer's read model, who stands
+under the cursor is who that viewer may know (R-13); without it, who the user's side sees.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from horizon_tui.engine.battle import (
     Battle, Entity, check_chance, comp, gear, ident, is_downed, pos, stats, team,
 )
 from horizon_tui.engine.components import Memory
+from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal, turn_refusal
 from horizon_tui.rules.combat import crit_chance
@@ -42,15 +44,19 @@ def reach_mask(battle: Battle, origin: tuple[int, int], reach: int) -> np.ndarra
     return np.maximum(abs(xs - origin[0]), abs(ys - origin[1])) <= reach + 1
 
 
-def _seen_at(battle: Battle, user: Entity, cell: tuple[int, int]) -> Entity | None:
-    """Who stands on `cell` as `user`'s side knows it: a combatant hidden from it is not there (R-13)."""
+def _seen_at(battle: Battle, user: Entity, cell: tuple[int, int], known: ReadModel | None) -> Entity | None:
+    """Who stands on `cell` as the viewer knows it (`known`, its read model), else as `user`'s side
+    does: a combatant hidden from it is not there (R-13)."""
+    if known is not None:
+        unit = known.unit_at(cell)
+        return battle[unit.id] if unit is not None else None
     target = battle.at(cell)
     return None if target is None or hidden_from(target, team(user)) else target
 
 
-def attack_preview(battle: Battle, user: Entity, cell: tuple[int, int]) -> Preview:
+def attack_preview(battle: Battle, user: Entity, cell: tuple[int, int], known: ReadModel | None = None) -> Preview:
     reach = weapon_range(gear(user).weapon, battle.rules)
-    target = _seen_at(battle, user, cell)
+    target = _seen_at(battle, user, cell, known)
     problem = None
     hit = crit = None
     if target is None or target is user:
@@ -63,8 +69,9 @@ def attack_preview(battle: Battle, user: Entity, cell: tuple[int, int]) -> Previ
     return Preview(reach, [], ident(target).id if target else None, hit, crit, None, problem)
 
 
-def ability_preview(battle: Battle, user: Entity, ability: Ability, cell: tuple[int, int]) -> Preview:
-    target = _seen_at(battle, user, cell)
+def ability_preview(battle: Battle, user: Entity, ability: Ability, cell: tuple[int, int],
+                    known: ReadModel | None = None) -> Preview:
+    target = _seen_at(battle, user, cell, known)
     seen = target is not None and ident(target).id in comp(user, Memory).seen
     reach = ability_range(ability, gear(user).weapon, battle.rules, target_seen=seen)
     check = check_chance(user, ability.difficulty, battle.rules)
@@ -89,8 +96,9 @@ def ability_preview(battle: Battle, user: Entity, ability: Ability, cell: tuple[
     return Preview(reach, cells, ident(target).id if target else None, hit, None, check_shown, problem)
 
 
-def free_action_preview(battle: Battle, user: Entity, stock: str, cell: tuple[int, int]) -> Preview:
-    target = _seen_at(battle, user, cell)
+def free_action_preview(battle: Battle, user: Entity, stock: str, cell: tuple[int, int],
+                        known: ReadModel | None = None) -> Preview:
+    target = _seen_at(battle, user, cell, known)
     action = next((a for a in battle.rules.free_actions if a.name == stock), None)
     reach = action.range if action else 0
     problem = _target_refusal(battle, FreeAction(ident(user).id, stock=stock, target=ident(target).id if target else None))

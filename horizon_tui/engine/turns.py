@@ -17,6 +17,7 @@ from horizon_tui.engine.components import (
 from horizon_tui.engine.effects import expire_turn_effects, tick_effects
 from horizon_tui.engine.sideview import hidden_from, in_view
 from horizon_tui.rules.dice import parse_dice
+from horizon_tui.rules.reward import equal_shares
 from horizon_tui.rules.turns import initiative_key
 
 
@@ -222,13 +223,13 @@ def check_end(battle: Battle) -> bool:
 
 
 def finish(battle: Battle, winner: str) -> None:
-    """R-14 [H]: the characters still standing share the defeated enemies' XP equally."""
+    """R-14 [H]: the player characters still standing share the defeated enemies' XP equally
+    (rules.reward.equal_shares); the xp table lists them in the order they were placed."""
     pool = sum(ident(e).xp_value for e in battle.combatants()
                if ident(e).base_team == ENEMIES and comp(e, Presence) is Presence.dead)
-    characters = [e for e in battle.combatants() if ident(e).kind == "character"]
-    standing = [e for e in characters if is_active(e)]
-    share = pool // len(standing) if standing else 0
-    xp = {ident(e).name: (share if e in standing else 0) for e in characters}
+    characters = [e for e in battle.combatants() if ident(e).kind == "character" and not ident(e).ally]
+    standing = [ident(e).name for e in characters if is_active(e)]
+    xp = equal_shares(pool, standing, others=(ident(e).name for e in characters))
     battle.result = battle.emit(ev.Result, winner=winner, rounds=battle.round, xp=xp)
 
 

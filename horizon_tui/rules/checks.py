@@ -12,6 +12,7 @@ import attrs
 from horizon_tui.content.models import Difficulty
 from horizon_tui.content.ruleset import CheckRules, DialogueRules, Ruleset, SpeciesRules
 from horizon_tui.rules.dice import parse_dice
+from horizon_tui.rules.odds import at_least_chance
 from horizon_tui.rules.progression import needs_difficulty_check
 
 
@@ -159,7 +160,23 @@ def dialogue_success_chance(
 ) -> Fraction:
     """The exact odds of a dialogue check over the die's whole distribution (`rules.odds`: 3d6
     is not 16 equally likely faces), shown before rolling."""
-    from horizon_tui.rules.odds import at_least_chance
-
     _, score = dialogue_score(kind, attributes, stats, dialogue)
     return at_least_chance(dialogue.die, score + modifier - dialogue_defence(target_willpower, dialogue))
+
+
+def dialogue_limit_refusal(character: str, npc: str, done_today: int, on_npc_today: int,
+                           dialogue: DialogueRules) -> str | None:
+    """R-12 [S]: at most 4 checks per character per in-game day and 1 per NPC per day (per
+    character, or for the whole table with the house switch `dialogue.per_npc_scope = "table"`).
+    `done_today`: the character's checks today; `on_npc_today`: those that count against the NPC.
+    None when the check may be made, else why not."""
+    if done_today >= dialogue.per_character_per_day:
+        return (f"{character} has made {done_today} checks today; the limit is "
+                f"{dialogue.per_character_per_day} per day (R-12)")
+    if on_npc_today >= dialogue.per_npc_per_day:
+        if dialogue.per_npc_scope == "table":
+            return (f"the party has already tried {npc} {on_npc_today} time{'s' if on_npc_today != 1 else ''} "
+                    f"today; the limit is {dialogue.per_npc_per_day} per NPC per day for the whole table (R-12)")
+        return (f"{character} has already tried {npc} today; the limit is "
+                f"{dialogue.per_npc_per_day} per NPC per day (R-12)")
+    return None

@@ -31,6 +31,19 @@ def level_for(points: int, rules: Ruleset) -> int:
     return rules.creation.starting_level + points // rules.experience.points_per_level
 
 
+def points_for_level(level: int, rules: Ruleset) -> int:
+    """The fewest points bought that reach `level` (R-4, level_for read backwards): 0 up to level 2,
+    10 for level 3, 60 for level 8."""
+    return max(0, (level - rules.creation.starting_level) * rules.experience.points_per_level)
+
+
+def progress_to_next_level(points: int, rules: Ruleset) -> tuple[int, int]:
+    """Points bought since the last level and the points a level takes (R-4): 13 bought → (3, 10),
+    3 of the 10 that make level 4."""
+    per_level = rules.experience.points_per_level
+    return max(0, points) % per_level, per_level
+
+
 def affordable_points(xp: int, already_bought: int, experience: Experience) -> int:
     """How many more points `xp` buys, from point `already_bought + 1` on (R-4), in constant time.
 

@@ -7,10 +7,22 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
+from pathlib import Path
 
-from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.catalogue import Catalogue, default_catalogue
+from horizon_tui.content.files import locate, read_document
+from horizon_tui.content.guard import check_ranges
 from horizon_tui.content.models import (
-    ATTRIBUTES, EFFECTS, STATS, Ability, AbilityKind, Character, Difficulty, Species, Target, Weapon,
+    ATTRIBUTES,
+    EFFECTS,
+    STATS,
+    Ability,
+    AbilityKind,
+    Character,
+    Difficulty,
+    Species,
+    Target,
+    Weapon,
 )
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.errors import DataError, Problem
@@ -150,8 +162,6 @@ def check_character(character: Character, catalogue: Catalogue, file: str = "<ch
     """A player character's file: the combatant checks, plus the 42 points of creation (R-4), and
     the limits a file is read with (a name's length, a number's range: content.guard), so what a
     form accepts can be opened again."""
-    from horizon_tui.content.guard import check_ranges
-
     rules = catalogue.rules
     problems = check_ranges(character, file)
     if not character.name.strip():
@@ -288,10 +298,6 @@ def checked_catalogue() -> Catalogue:
     rules, weapons, armor and species), for the commands that compute with it: a GM's
     `diagonal_cost = -1`, `damage = "x"` or armor `class = -1` is named with its file and line, not
     met as an internal error in the first turn."""
-    from pathlib import Path
-
-    from horizon_tui.content.catalogue import default_catalogue
-    from horizon_tui.content.files import locate, read_document
 
     catalogue = default_catalogue()
     problems = check_catalogue(catalogue)

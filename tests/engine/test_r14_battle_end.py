@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine_kit import character, enemy_def, events, give_turn, rules_with
+import pytest
+
+from engine_kit import character, enemy_def, events, give_turn, rules_with, setup
 from horizon_tui.engine import runner
 from horizon_tui.engine.actions import Attack, Impossible, Move, Wait, perform
-from horizon_tui.engine.battle import hp
+from horizon_tui.engine.battle import PartyMember, create_battle, hp
 from horizon_tui.engine.effects import apply_effect, deal_damage
+from horizon_tui.engine.persist import BattleSession, session_from_dict, session_to_dict
+from horizon_tui.errors import DataError
 
 SEALED = ["...#...", "...#...", "...#..."]  # two rooms with no way between
 
@@ -59,6 +63,24 @@ def test_r14_an_unconscious_character_gets_no_share(new_battle):
     deal_damage(battle, battle["grunt-2"], 10_000, "test")
     finish_off(battle, "ann", "grunt-1")
     assert battle.log[-1].xp == {"Ann": 40, "Bo": 0}
+
+
+def test_r14_an_allied_npc_takes_no_share_and_the_save_keeps_it_an_ally(catalogue):
+    """R-14: four player characters beside an allied NPC share a 40 XP pool: 10 each, none to the
+    ally (it took a fifth, 8 each, and the GM tool dropped its 8). A saved battle keeps the ally."""
+
+    names = ["Ann", "Bo", "Cy", "Di"]
+    party = [PartyMember(character(n), "ai") for n in names] + [PartyMember(character("Tamsin"), "gm", level=2, ally=True)]
+    grunt = enemy_def(xp=40)
+    s = setup(["......", "......", "......"], [(2, 1), (0, 0), (0, 1), (0, 2), (1, 0)], [(grunt, (3, 1), "Grunt")])
+    battle = create_battle(s, party, 1, catalogue, {grunt.id: grunt})
+    finish_off(battle, "ann", "grunt")
+    assert battle.log[-1].xp == {"Ann": 10, "Bo": 10, "Cy": 10, "Di": 10}
+    data = session_to_dict(BattleSession(battle, "test", party), catalogue)
+    assert [m.get("ally", False) for m in data["party"]] == [False, False, False, False, True]
+    data["party"][4]["ally"] = "yes"
+    with pytest.raises(DataError, match="party.4.ally"):
+        session_from_dict(data, catalogue, {grunt.id: grunt}, "save.json", setup=s)
 
 
 def test_r14_fled_enemies_give_no_xp(new_battle):

@@ -238,15 +238,15 @@ def test_r6_r9_the_engine_and_the_ai_take_the_ability_multiplier_from_the_rules(
     set one (×4 here); a normal attack is ×1."""
     from horizon_tui.content.models import Ability, AbilityKind, Difficulty
     from horizon_tui.engine.ai import Harm
-    from horizon_tui.engine.attacks import _multiplier
+    from horizon_tui.engine.attacks import strike_multiplier
     from horizon_tui.rules.creation import ability_multiplier
 
     battle = make_battle(["....."], [(character("Hero"), (0, 0))], [(enemy_def("foe", character("Foe")), (4, 0))])
     hero = next(iter(battle.combatants()))
     plain = Ability("Bolt", Difficulty.III, AbilityKind.damage)
     override = Ability("Doom", Difficulty.III, AbilityKind.damage, multiplier=Fraction(4))
-    assert _multiplier(battle, None) == 1
+    assert strike_multiplier(battle, None) == 1
     for spell, expected in ((plain, 2), (override, 4)):
         assert ability_multiplier(spell, battle.rules) == expected
-        assert _multiplier(battle, spell) == expected
+        assert strike_multiplier(battle, spell) == expected
         assert Harm(battle, hero, spell).multiplier == expected

@@ -49,16 +49,17 @@ def test_r13_a_hidden_enemy_is_absent_from_what_the_party_sees_and_can_target(ne
 def test_r13_the_players_map_does_not_draw_a_hidden_enemy(new_battle):
     import tcod.console
 
+    from horizon_tui.engine.readmodel import build
+    from horizon_tui.engine.viewer import Viewer
     from horizon_tui.ui.battle.view import draw
 
     battle = new_battle(party=[(character("Hero"), (2, 2))], enemies=[(enemy_def(), (3, 2))])
     field = battle.battlefield
     console = tcod.console.Console(field.width, field.height, order="C")
-    view = side_view(battle, "party")
-    draw(console, battle, view.visible, view.remembered, side="party")
+    draw(console, battle, build(battle, Viewer.of_side("party")))
     assert chr(console.rgb["ch"][2, 3]) == "g"
     _hide(battle["grunt"])
-    draw(console, battle, view.visible, view.remembered, side="party")
+    draw(console, battle, build(battle, Viewer.of_side("party")))
     assert chr(console.rgb["ch"][2, 3]) == "."
 
 

@@ -60,7 +60,7 @@ def test_r13_a_hidden_enemy_is_unseen_by_every_seat_and_never_named(new_battle):
         assert "grunt" not in [u.id for u in side_view(battle, "party", eyes).units]
         assert "grunt" in unseen_ids(battle, "party", eyes)
     start = next(e for e in battle.log if isinstance(e, ev.BattleStart))
-    assert describe(battle, start, unseen_ids(battle, "party")) == "The battle begins: Ann, Bo, 1 more unseen."
+    assert describe(battle, start, unseen_ids(battle, "party")) == "The battle begins: Ann, Bo."  # never counted
     assert "grunt" in [u.id for u in side_view(battle, None).units]  # the GM sees it
 
 

@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import attrs
+import pytest
 from textual.widgets import Input, Static
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
@@ -91,3 +92,17 @@ async def test_the_npc_editor_shows_the_scaled_health(session, catalogue):
         await pilot.pause()
         preview = str(editor.query_one("#npc-preview", Static).render())
         assert "health 162 (R-2: 162)" in preview, preview
+
+
+def test_r4_a_quick_combatant_has_the_guides_points():
+    """R-4 [H]'s guide: a level-1 enemy has 32 attribute points and a level-4 one 62, spread over
+    the five fighting attributes (rules.rating.guide_points: one place, no floor of its own)."""
+    catalogue = default_catalogue()
+    fighting = ("physical", "agility", "perception", "cognition", "faith")
+    for level, points in ((1, 32), (4, 62)):
+        quick = battles.quick_enemy("Bandit", level, 30, "dagger", catalogue)
+        assert sum(quick.character.attributes[a] for a in fighting) == points
+    few = catalogue.with_rules(attrs.evolve(catalogue.rules, creation=attrs.evolve(catalogue.rules.creation,
+                                                                                     starting_points=3)))
+    with pytest.raises(ValueError, match="R-4's guide gives a level-2 enemy 3 attribute points"):
+        battles.quick_enemy("Bandit", 2, 30, "dagger", few)

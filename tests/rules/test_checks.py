@@ -215,3 +215,20 @@ def test_r12_the_target_adds_half_its_willpower(rules):
     assert dialogue_defence(Fraction("35.3"), rules.dialogue) == Fraction("17.65")
     halved = attrs.evolve(rules.dialogue, willpower_divisor=4)
     assert dialogue_defence(Fraction(20), halved) == 5
+
+
+def test_r12_daily_limits_four_checks_a_day_and_one_per_npc(rules):
+    """R-12 [S]: a character's fifth check of the day is refused, and so is a second on one NPC;
+    with `per_npc_scope = "table"` the party's checks on the NPC count together."""
+    import attrs
+
+    from horizon_tui.rules.checks import dialogue_limit_refusal
+
+    dialogue = rules.dialogue
+    assert dialogue_limit_refusal("Iriel", "Marta", 3, 0, dialogue) is None
+    assert "made 4 checks today; the limit is 4 per day (R-12)" in dialogue_limit_refusal("Iriel", "Marta", 4, 0,
+                                                                                          dialogue)
+    assert "already tried Marta today; the limit is 1 per NPC" in dialogue_limit_refusal("Iriel", "Marta", 1, 1,
+                                                                                        dialogue)
+    table = attrs.evolve(dialogue, per_npc_scope="table")
+    assert "the party has already tried Marta 2 times today" in dialogue_limit_refusal("Iriel", "Marta", 0, 2, table)

@@ -141,3 +141,20 @@ def test_r5_difficulty_table_matches_rules_md(rules):
         assert (row.multiplier, row.cooldown, row.threshold, row.check_dropped_at) == (
             Fraction(multiplier), cooldown, threshold, dropped,
         ), name
+
+
+def test_r4_points_for_a_level_read_level_for_backwards(rules):
+    """R-4: level = 2 + floor(points bought / 10), so level 3 needs 10 points and level 8 needs 60;
+    levels up to 2 need none."""
+    from horizon_tui.rules.progression import level_for, points_for_level
+
+    assert [points_for_level(level, rules) for level in (1, 2, 3, 8)] == [0, 0, 10, 60]
+    assert all(level_for(points_for_level(level, rules), rules) == level for level in range(2, 30))
+
+
+def test_r4_progress_to_the_next_level(rules):
+    """R-4: 13 points bought are level 3 and 3 of the 10 points that make level 4."""
+    from horizon_tui.rules.progression import progress_to_next_level
+
+    assert progress_to_next_level(13, rules) == (3, 10)
+    assert progress_to_next_level(0, rules) == (0, 10)

@@ -5,25 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import asyncssh
-import attrs
 import pytest
 from openssh_kit import ssh_command  # noqa: F401 (a fixture: the real OpenSSH client)
-from ssh_kit import FAKE_APP_COMMAND, USERS
+import ssh_kit
+from ssh_kit import FAKE_APP_COMMAND, USERS, start_test_host
 
 from horizon_tui.host.ssh.server import HostSettings, SSHHost
 
-
-@pytest.fixture(scope="session")
-def user_keys() -> dict[str, asyncssh.SSHKey]:
-    """Private keys: one per account, and a stranger's that is on no account."""
-    return {name: asyncssh.generate_private_key("ssh-ed25519", comment=name)
-            for name in (*USERS, "stranger")}
-
-
-@pytest.fixture
-def server_dir(tmp_path: Path) -> Path:
-    return tmp_path / "server"
+user_keys = ssh_kit.user_keys    # fixtures shared with tests/web
+server_dir = ssh_kit.server_dir
 
 
 @pytest.fixture
@@ -34,14 +24,7 @@ async def start_host(server_dir: Path, tmp_path: Path, user_keys):
     async def start(*, users=USERS, **overrides) -> SSHHost:
         settings = HostSettings(data_dir=server_dir, port=0, app_command=FAKE_APP_COMMAND,
                                 stop_grace=2.0, keepalive_interval=0)
-        host = SSHHost(attrs.evolve(settings, **overrides))
-        for name in users:
-            pub = tmp_path / f"{name}.pub"
-            pub.write_bytes(user_keys[name].export_public_key("openssh"))
-            host.accounts.add(name, pub)
-        await host.start()
-        hosts.append(host)
-        return host
+        return await start_test_host(hosts, settings, tmp_path, user_keys, users, **overrides)
 
     yield start
     for host in hosts:

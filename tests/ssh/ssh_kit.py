@@ -8,11 +8,41 @@ import sys
 from pathlib import Path
 
 import asyncssh
+import pytest
 
 FAKE_APP = Path(__file__).with_name("fake_app.py")
 FAKE_APP_COMMAND = (sys.executable, str(FAKE_APP), "--saves-dir")
 USERS = ("alice", "bob")
 _ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
+
+
+@pytest.fixture(scope="session")
+def user_keys() -> dict[str, asyncssh.SSHKey]:
+    """Private keys: one per account, and a stranger's that is on no account."""
+    return {name: asyncssh.generate_private_key("ssh-ed25519", comment=name)
+            for name in (*USERS, "stranger")}
+
+
+@pytest.fixture
+def server_dir(tmp_path: Path) -> Path:
+    return tmp_path / "server"
+
+
+async def start_test_host(hosts: list, settings, tmp_path: Path, user_keys: dict, users=USERS, **overrides):
+    """A running SSHHost with `settings` (changed by `overrides`) and `users`' accounts, each with
+    its key from `user_keys`; added to `hosts` (the fixture stops them)."""
+    import attrs
+
+    from horizon_tui.host.ssh.server import SSHHost
+
+    host = SSHHost(attrs.evolve(settings, **overrides))
+    for name in users:
+        pub = tmp_path / f"{name}.pub"
+        pub.write_bytes(user_keys[name].export_public_key("openssh"))
+        host.accounts.add(name, pub)
+    await host.start()
+    hosts.append(host)
+    return host
 
 
 async def connect(host, user: str, key: asyncssh.SSHKey | list | None, **options):

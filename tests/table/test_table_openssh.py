@@ -281,8 +281,9 @@ async def gm_hides_the_enemy(gm: Seat, others: list[Seat]) -> None:
     await gm.sees(f"hidden on {ENEMY}")  # the GM's log says what the GM did
     for seat in others:
         await seat.until(lambda s, seat=seat: not shows_the_enemy(seat), "the enemy gone from view", timeout=15)
-        await seat.sees("Someone unseen suffers hidden")  # the update is in; its lines name no one
-        assert f"hidden on {ENEMY}" not in seat.screen, seat.screen
+        # the update is in (its map drawn): the GM's act on someone now unseen writes no line there,
+        # not even "GM: add hidden on someone unseen" or "Someone unseen suffers hidden"
+        assert "hidden on" not in seat.screen and "suffers hidden" not in seat.screen, seat.screen
 
 
 def fingerprint(seat: Seat, where: str) -> tuple[int, str]:

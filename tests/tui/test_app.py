@@ -147,14 +147,14 @@ def test_the_main_menu_comes_up_without_the_content_models_or_the_engine(tmp_pat
 async def test_a_broken_data_folder_is_reported_and_the_menu_stays(tmp_path, monkeypatch, capsys):
     """The rules data loads after the menu is up; if it can't, the player is told which file and
     key, nothing opens, and `horizon` lists every problem on the way out (exit code 1)."""
-    from horizon_tui.content import catalogue as catalogue_module
     from horizon_tui.errors import DataError, Problem
+    from horizon_tui.rules import validation
     from horizon_tui.ui.player.launch import run_player_app
 
     def broken():
         raise DataError([Problem(file="data/rules.toml", key="levels.3.slots", message="must be an integer")])
 
-    monkeypatch.setattr(catalogue_module, "default_catalogue", broken)
+    monkeypatch.setattr(validation, "default_catalogue", broken)  # what checked_catalogue reads
     app = create_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")

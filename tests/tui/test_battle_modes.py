@@ -15,10 +15,18 @@ from engine_kit import ability, character, enemy_def, give_turn, make_battle  # 
 from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait, perform  # noqa: E402
 from horizon_tui.engine.battle import comp, pos, put  # noqa: E402
 from horizon_tui.engine.components import Cooldowns, Loadout, TurnState  # noqa: E402
+from horizon_tui.engine.readmodel import Reader  # noqa: E402
+from horizon_tui.engine.viewer import Viewer  # noqa: E402
 from horizon_tui.ui.battle.modes import (  # noqa: E402
     DIRECTIONS, Act, LookMode, MoveMode, Stay, Switch, TargetMode, TravelMode,
 )
 from horizon_tui.play.keymap import BATTLE_KEYS, DIRECTION_IDS  # noqa: E402
+
+def _known(battle):
+    """The party's read model of `battle`, as the screen gives its modes."""
+    reader = Reader(Viewer.of_side("party"))
+    return lambda: reader.model(battle)
+
 
 HEAL = ability("Mend", "II", "effect", target="self", effects=[{"effect": "heal", "chance": 1, "magnitude": 50}])
 BOLT = ability("Bolt", "III", "damage", target="enemy")
@@ -34,7 +42,7 @@ def _battle(hero_at=(4, 2), foe_at=(8, 4), weapon="longsword"):
 @pytest.mark.parametrize("direction", sorted(DIRECTIONS))
 def test_each_direction_steps_one_cell_that_way(direction):
     battle, hero = _battle()
-    outcome = MoveMode(battle).on_key(direction, hero)
+    outcome = MoveMode(battle, _known(battle)).on_key(direction, hero)
     dx, dy = DIRECTIONS[direction]
     assert outcome == Act(Move("hero", (4 + dx, 2 + dy)))
 
@@ -54,20 +62,20 @@ def test_every_direction_has_arrows_vi_keys_and_both_numpads():
 
 def test_a_bump_on_an_enemy_attacks_it():
     battle, hero = _battle(foe_at=(5, 2))
-    assert MoveMode(battle).on_key("right", hero) == Act(Attack("hero", "grunt"))
+    assert MoveMode(battle, _known(battle)).on_key("right", hero) == Act(Attack("hero", "grunt"))
 
 
 def test_stepping_off_the_edge_asks_first_and_says_it_is_a_defeat():
     battle, hero = _battle(hero_at=(0, 2))
-    outcome = MoveMode(battle).on_key("left", hero)
+    outcome = MoveMode(battle, _known(battle)).on_key("left", hero)
     assert isinstance(outcome, Act) and outcome.action == Move("hero", (-1, 2))
     assert outcome.ask.startswith("Flee the battle? It counts as a defeat:") and "no XP" in outcome.ask
 
 
 def test_cursor_modes_move_with_the_same_keys_and_stop_at_the_edge():
     battle, hero = _battle(hero_at=(1, 1))
-    for mode in (LookMode(battle, hero, (1, 1)), TravelMode(battle, hero),
-                 TargetMode.for_attack(battle, hero)):
+    for mode in (LookMode(battle, _known(battle), hero, (1, 1)), TravelMode(battle, _known(battle), hero),
+                 TargetMode.for_attack(battle, _known(battle), hero)):
         mode.cursor = (1, 1)
         for key in ("up", "up", "left", "left"):
             assert mode.on_key(key, hero) == Stay()
@@ -80,7 +88,7 @@ def test_cursor_modes_move_with_the_same_keys_and_stop_at_the_edge():
 
 def test_look_is_not_a_direction_key_and_opens_on_the_character():
     battle, hero = _battle()
-    outcome = MoveMode(battle).on_key("look", hero)
+    outcome = MoveMode(battle, _known(battle)).on_key("look", hero)
     assert isinstance(outcome, Switch) and isinstance(outcome.mode, LookMode) and outcome.mode.cursor == (4, 2)
     keys = {c.id: c.keys for c in BATTLE_KEYS}
     assert not set(keys["battle.look"]) & {k for i in DIRECTION_IDS for k in keys[i]}
@@ -88,7 +96,7 @@ def test_look_is_not_a_direction_key_and_opens_on_the_character():
 
 def test_travel_walks_to_the_cursor():
     battle, hero = _battle()
-    outcome = MoveMode(battle).on_key("travel", hero)
+    outcome = MoveMode(battle, _known(battle)).on_key("travel", hero)
     travel = outcome.mode
     for key in ("right", "right", "down"):
         travel.on_key(key, hero)
@@ -101,7 +109,7 @@ def test_r6_a_cooling_ability_is_refused_at_the_key_and_spends_nothing():
     number = slot.index("Bolt") + 1
     put(hero, Cooldowns, Cooldowns({"Bolt": comp(hero, TurnState).own_turns + 2}))
     before = len(battle.log)
-    outcome = MoveMode(battle).on_key(f"ability{number}", hero)
+    outcome = MoveMode(battle, _known(battle)).on_key(f"ability{number}", hero)
     assert isinstance(outcome, Stay) and outcome.refused and "cooling down: 2 turns left" in outcome.say
     assert len(battle.log) == before
 
@@ -109,7 +117,7 @@ def test_r6_a_cooling_ability_is_refused_at_the_key_and_spends_nothing():
 def test_r6_a_heal_at_full_health_is_refused_at_the_key():
     battle, hero = _battle()
     number = list(comp(hero, Loadout).slotted).index("Mend") + 1
-    outcome = MoveMode(battle).on_key(f"ability{number}", hero)
+    outcome = MoveMode(battle, _known(battle)).on_key(f"ability{number}", hero)
     assert isinstance(outcome, Stay) and outcome.refused and "full health" in outcome.say
 
 
@@ -117,7 +125,7 @@ def test_after_acting_attack_and_abilities_are_refused_at_the_key():
     battle, hero = _battle(foe_at=(5, 2))
     perform(battle, Attack("hero", "grunt"))
     assert comp(hero, TurnState).acted
-    mode = MoveMode(battle)
+    mode = MoveMode(battle, _known(battle))
     attack = mode.on_key("attack", hero)
     assert isinstance(attack, Stay) and attack.refused and "already acted" in attack.say
     number = list(comp(hero, Loadout).slotted).index("Bolt") + 1
@@ -126,13 +134,13 @@ def test_after_acting_attack_and_abilities_are_refused_at_the_key():
 
 def test_an_attack_no_target_could_take_is_refused_with_the_reason():
     battle, hero = _battle(foe_at=(8, 4))  # a longsword reaches 0 cells (R-11)
-    outcome = MoveMode(battle).on_key("attack", hero)
+    outcome = MoveMode(battle, _known(battle)).on_key("attack", hero)
     assert isinstance(outcome, Stay) and outcome.refused and "out of range" in outcome.say
 
 
 def test_targeting_opens_on_the_nearest_target_and_confirm_attacks_it():
     battle, hero = _battle(foe_at=(5, 3))
-    outcome = MoveMode(battle).on_key("attack", hero)
+    outcome = MoveMode(battle, _known(battle)).on_key("attack", hero)
     assert isinstance(outcome, Switch) and outcome.mode.cursor == (5, 3)
     assert outcome.mode.on_key("confirm", hero) == Act(Attack("hero", "grunt"))
 
@@ -146,22 +154,22 @@ def test_a_slot_key_never_spends_a_charge_in_one_press_a_second_key_confirms():
     hero_hp = hp(hero)
     put(hero, type(hero_hp), type(hero_hp)(hero_hp.hp - 100, hero_hp.max_hp))
     number = list(comp(hero, Loadout).slotted).index("Mend") + 1
-    opened = MoveMode(battle).on_key(f"ability{number}", hero)
+    opened = MoveMode(battle, _known(battle)).on_key(f"ability{number}", hero)
     assert isinstance(opened, Switch) and opened.mode.cursor == (4, 2)
     assert opened.mode.on_key(f"ability{number}", hero) == Act(UseAbility("hero", "Mend"))
     assert opened.mode.on_key("confirm", hero) == Act(UseAbility("hero", "Mend"))
     battle, hero = _battle(foe_at=(5, 3))  # within Bolt's reach
     bolt = list(comp(hero, Loadout).slotted).index("Bolt") + 1
-    aimed = MoveMode(battle).on_key(f"ability{bolt}", hero)
+    aimed = MoveMode(battle, _known(battle)).on_key(f"ability{bolt}", hero)
     assert isinstance(aimed, Switch)
     assert aimed.mode.on_key(f"ability{bolt}", hero) == Act(UseAbility("hero", "Bolt", target="grunt"))
-    assert MoveMode(battle).on_key("wait", hero) == Act(Wait("hero"))
+    assert MoveMode(battle, _known(battle)).on_key("wait", hero) == Act(Wait("hero"))
 
 
 def test_not_the_players_turn_only_look_works():
     battle, hero = _battle()
-    assert MoveMode(battle).on_key("up", None) == Stay()
-    assert isinstance(MoveMode(battle).on_key("look", None), Switch)
+    assert MoveMode(battle, _known(battle)).on_key("up", None) == Stay()
+    assert isinstance(MoveMode(battle, _known(battle)).on_key("look", None), Switch)
     assert pos(hero) == (4, 2)
 
 
@@ -172,7 +180,7 @@ def test_tab_attacks_the_nearest_enemy_in_reach():
     from horizon_tui.ui.battle.modes import AutoFight
 
     battle, hero = _battle(foe_at=(5, 3))
-    assert MoveMode(battle, auto=AutoFight()).on_key("next", hero) == Act(Attack("hero", "grunt"))
+    assert MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero) == Act(Attack("hero", "grunt"))
 
 
 def test_tab_walks_toward_an_enemy_out_of_reach_then_ends_the_turn_when_it_can_do_neither():
@@ -180,10 +188,10 @@ def test_tab_walks_toward_an_enemy_out_of_reach_then_ends_the_turn_when_it_can_d
 
     battle, hero = _battle(hero_at=(0, 2), foe_at=(8, 2))
     auto = AutoFight()
-    outcome = MoveMode(battle, auto=auto).on_key("next", hero)
+    outcome = MoveMode(battle, _known(battle), auto=auto).on_key("next", hero)
     assert outcome == Act(Move("hero", (7, 2), partial=True))  # the free cell beside it, nearest the hero
     put(hero, TurnState, _spent_movement(hero))
-    assert MoveMode(battle, auto=auto).on_key("next", hero) == Act(Wait("hero"))
+    assert MoveMode(battle, _known(battle), auto=auto).on_key("next", hero) == Act(Wait("hero"))
 
 
 def _spent_movement(hero):
@@ -201,9 +209,9 @@ def test_tab_refuses_below_the_players_health_threshold_and_spends_nothing():
 
     battle, hero = _battle(foe_at=(5, 3))
     put(hero, Health, attrs.evolve(hp(hero), hp=hp(hero).max_hp // 4))
-    outcome = MoveMode(battle, auto=AutoFight(stop=0.3)).on_key("next", hero)
+    outcome = MoveMode(battle, _known(battle), auto=AutoFight(stop=0.3)).on_key("next", hero)
     assert isinstance(outcome, Stay) and outcome.refused and "below 30 %" in outcome.say
-    assert MoveMode(battle, auto=AutoFight(stop=0.2)).on_key("next", hero) == Act(Attack("hero", "grunt"))
+    assert MoveMode(battle, _known(battle), auto=AutoFight(stop=0.2)).on_key("next", hero) == Act(Attack("hero", "grunt"))
 
 
 def test_tab_stops_once_when_a_new_enemy_comes_into_view():
@@ -214,9 +222,9 @@ def test_tab_stops_once_when_a_new_enemy_comes_into_view():
     give_turn(battle, "hero")
     hero = battle["hero"]
     auto = AutoFight(seen={"grunt"})  # the last press saw only the first foe
-    again = MoveMode(battle, auto=auto).on_key("next", hero)
+    again = MoveMode(battle, _known(battle), auto=auto).on_key("next", hero)
     assert isinstance(again, Stay) and again.refused and "Late has just come into view" in again.say
-    assert isinstance(MoveMode(battle, auto=auto).on_key("next", hero), Act)  # said once: Tab again fights on
+    assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)  # said once: Tab again fights on
 
 
 def test_tab_stops_once_when_someone_unseen_hits():
@@ -231,16 +239,16 @@ def test_tab_stops_once_when_someone_unseen_hits():
     give_turn(battle, "hero")
     hero = battle["hero"]
     auto = AutoFight()
-    assert isinstance(MoveMode(battle, auto=auto).on_key("next", hero), Act)
+    assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)
     lurker = battle["lurker"]
     apply_effect(battle, lurker, "hidden", duration=5, magnitude=Fraction(0), source=lurker)  # R-13: hidden from the party
     battle.emit(ev.Damage, target="hero", amount=5, hp=100, source="lurker")
-    refused = MoveMode(battle, auto=auto).on_key("next", hero)
+    refused = MoveMode(battle, _known(battle), auto=auto).on_key("next", hero)
     assert isinstance(refused, Stay) and refused.refused and "something unseen hit Hero" in refused.say
-    assert isinstance(MoveMode(battle, auto=auto).on_key("next", hero), Act)
+    assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)
 
 
 def test_tab_in_a_cursor_is_still_next_target():
     battle, hero = _battle(foe_at=(5, 3))
-    look = LookMode(battle, hero, (4, 2))
+    look = LookMode(battle, _known(battle), hero, (4, 2))
     assert look.on_key("next", hero) == Stay() and look.cursor == (5, 3)

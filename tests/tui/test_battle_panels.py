@@ -9,7 +9,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
 from table_kit import make_rebuild
 
 from horizon_tui.engine.battle import ident
-from horizon_tui.engine.sideview import side_view
+from horizon_tui.engine.readmodel import build
+from horizon_tui.engine.viewer import Viewer
 from horizon_tui.ui.battle.panels import enemies_text
 from horizon_tui.ui.battle.view import glyph_map
 
@@ -18,7 +19,7 @@ def test_the_gms_list_gives_no_distance_to_the_one_acting():
     rebuild, _ = make_rebuild(seed=3)
     battle = rebuild([])
     me = battle.current
-    text = enemies_text(side_view(battle, None), glyph_map(battle), me).plain
+    text = enemies_text(build(battle, Viewer.gm()), glyph_map(battle)).plain
     line = next(ln for ln in text.splitlines() if ident(me).name in ln)
     assert "away" not in line and "adjacent" not in line  # was "-1 away": R-11's distance to itself
     assert " away" in text or "adjacent" in text  # the others keep theirs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 import tcod.console
 
@@ -10,9 +11,22 @@ from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.engine.battle import PartyMember, create_battle, pos
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.encounter import EncounterSetup
-from horizon_tui.ui.battle.view import ACTIVE_BG, TEAM_COLOURS, Overlay, StripCache, draw, team_view
+from horizon_tui.engine.readmodel import ReadModel, build
+from horizon_tui.engine.viewer import Viewer
+from horizon_tui.ui.battle.view import ACTIVE_BG, TEAM_COLOURS, Overlay, StripCache, draw
 
 ATTRIBUTES = {"physical": 10, "agility": 10, "perception": 10, "cognition": 6, "faith": 5, "beauty": 1}
+
+
+def _known(battle, visible=None, remembered=None, current=None) -> ReadModel:
+    """The party's read model, or one with a hand-made sight (`visible`): only the units on
+    those cells, as the engine would give it."""
+    known = build(battle, Viewer.of_side("party"))
+    if visible is None:
+        return attrs.evolve(known, current=current)
+    return attrs.evolve(known, visible=visible, current=current,
+                        remembered=visible if remembered is None else remembered,
+                        units=tuple(u for u in known.units if visible[u.position[1], u.position[0]]))
 
 
 def _battle(catalogue):
@@ -37,8 +51,7 @@ def _battle(catalogue):
 def test_draw_shows_terrain_team_colours_and_the_active_combatant(catalogue):
     battle = _battle(catalogue)
     console = tcod.console.Console(10, 6, order="C")
-    visible = team_view(battle, "party")
-    draw(console, battle, visible, np.zeros_like(visible), active="hero")
+    draw(console, battle, _known(battle, current="hero"))
     rgb = console.rgb
     assert chr(rgb["ch"][0, 0]) == "#"
     assert chr(rgb["ch"][2, 2]) == "H"
@@ -51,10 +64,10 @@ def test_fog_of_war_hides_an_enemy_out_of_sight_and_unknown_cells(catalogue):
     console = tcod.console.Console(10, 6, order="C")
     visible = np.zeros((6, 10), dtype=bool)
     visible[2, 1:4] = True  # the hero sees only a sliver
-    draw(console, battle, visible, np.zeros_like(visible))
+    draw(console, battle, _known(battle, visible, np.zeros_like(visible)))
     assert chr(console.rgb["ch"][2, 7]) == " "  # the orc's cell: unknown, so blank
     remembered = np.ones_like(visible)
-    draw(console, battle, visible, remembered)
+    draw(console, battle, _known(battle, visible, remembered))
     assert chr(console.rgb["ch"][2, 7]) == "."  # remembered floor, but no orc drawn there
 
 
@@ -62,7 +75,7 @@ def test_overlay_marks_the_cursor_and_the_area(catalogue):
     battle = _battle(catalogue)
     console = tcod.console.Console(10, 6, order="C")
     visible = np.ones((6, 10), dtype=bool)
-    draw(console, battle, visible, visible, overlay=Overlay(area=[(5, 4)], cursor=(6, 4)))
+    draw(console, battle, _known(battle, visible), overlay=Overlay(area=[(5, 4)], cursor=(6, 4)))
     assert tuple(console.rgb["bg"][4, 6]) != tuple(console.rgb["bg"][4, 1])
     assert tuple(console.rgb["bg"][4, 5]) != tuple(console.rgb["bg"][4, 1])
 
@@ -70,8 +83,7 @@ def test_overlay_marks_the_cursor_and_the_area(catalogue):
 def test_strips_group_runs_of_one_colour_and_match_the_text(catalogue):
     battle = _battle(catalogue)
     console = tcod.console.Console(10, 6, order="C")
-    visible = team_view(battle, "party")
-    draw(console, battle, visible, visible)
+    draw(console, battle, _known(battle))
     cache = StripCache()
     strip = cache.row(console, 2)
     text = "".join(segment.text for segment in strip)
@@ -85,13 +97,13 @@ def test_only_changed_rows_are_rebuilt(catalogue):
     console = tcod.console.Console(10, 6, order="C")
     visible = np.ones((6, 10), dtype=bool)
     cache = StripCache()
-    draw(console, battle, visible, visible)
+    draw(console, battle, _known(battle, visible))
     for y in range(6):
         cache.row(console, y)
     assert cache.rebuilt == 6
     hero = battle["hero"]
     battle.place(hero, (2, 4))  # one combatant moves two rows down
-    draw(console, battle, visible, visible)
+    draw(console, battle, _known(battle, visible))
     for y in range(6):
         cache.row(console, y)
     assert cache.rebuilt == 6 + 2  # rows 2 and 4 only

@@ -6,45 +6,29 @@ from __future__ import annotations
 from pathlib import Path
 
 import aiohttp
-import asyncssh
-import attrs
 import pytest
+import web_kit
 from web_kit import browser_missing, chromium_path
 
 from horizon_tui.host.ssh.server import HostSettings, SSHHost
 
 USERS = ("alice", "bob")
 _skipped_browser_tests: list[str] = []
-
-
-@pytest.fixture(scope="session")
-def user_keys() -> dict[str, asyncssh.SSHKey]:
-    return {name: asyncssh.generate_private_key("ssh-ed25519", comment=name) for name in USERS}
-
-
-@pytest.fixture
-def server_dir(tmp_path: Path) -> Path:
-    return tmp_path / "server"
+user_keys = web_kit.user_keys    # the SSH tests' fixtures (tests/ssh/ssh_kit.py)
+server_dir = web_kit.server_dir
 
 
 @pytest.fixture
 async def start_host(server_dir: Path, tmp_path: Path, user_keys):
     """`await start_host(**settings)` → a running SSHHost with --web on 127.0.0.1; stopped after."""
-    from ssh_kit import FAKE_APP_COMMAND
+    from ssh_kit import FAKE_APP_COMMAND, start_test_host
 
     hosts: list[SSHHost] = []
 
     async def start(**overrides) -> SSHHost:
         settings = HostSettings(data_dir=server_dir, port=0, app_command=FAKE_APP_COMMAND,
                                 stop_grace=2.0, keepalive_interval=0, web=("127.0.0.1", 0))
-        host = SSHHost(attrs.evolve(settings, **overrides))
-        for name in USERS:
-            pub = tmp_path / f"{name}.pub"
-            pub.write_bytes(user_keys[name].export_public_key("openssh"))
-            host.accounts.add(name, pub)
-        await host.start()
-        hosts.append(host)
-        return host
+        return await start_test_host(hosts, settings, tmp_path, user_keys, USERS, **overrides)
 
     yield start
     for host in hosts:

@@ -90,3 +90,31 @@ def test_a_damaged_file_logs_no_one_in_and_is_kept_aside(tmp_path, content):
         return
     (aside,) = store.path.parent.glob("logins.json.damaged-*")
     assert aside.read_bytes() == content
+
+
+@pytest.mark.parametrize(("given", "origin"), [
+    ("https://Horizon.Example.org", "https://horizon.example.org"),
+    ("https://horizon.example.org:443/", "https://horizon.example.org"),
+    ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
+    ("http://[::1]:8080", "http://[::1]:8080"),
+])
+def test_the_public_url_is_kept_as_the_origin_browsers_send(given, origin):
+    from horizon_tui.host.web.server import parse_public_url
+
+    assert parse_public_url(given) == origin
+
+
+@pytest.mark.parametrize("bad", ["ftp://x", "horizon.example.org", "https://x/play", "https://x:99999",
+                                 "https://u:p@x", "https://x/?a=1"])
+def test_a_bad_public_url_says_what_is_wrong(bad):
+    from horizon_tui.host.web.server import parse_public_url
+
+    with pytest.raises(ValueError, match="https://"):
+        parse_public_url(bad)
+
+
+def test_serve_ssh_refuses_a_web_url_without_web(capsys, tmp_path):
+    from horizon_tui.cli import main
+
+    assert main(["serve-ssh", "--data-dir", str(tmp_path), "--web-url", "https://h.example"]) == 2
+    assert "give --web too" in capsys.readouterr().err

@@ -267,3 +267,65 @@ async def test_watching_needs_a_login_unless_anyone_may(start_host, http):
     host_anyone = await start_host(spectators="anyone", data_dir=host.settings.data_dir.parent / "other")
     async with http.get(f"{host_anyone.web.origin}/watch") as page:
         assert page.status == 200 and "No one is playing" in await page.text()
+
+
+async def test_a_connection_that_sends_no_request_is_closed_after_the_login_grace_time(start_host):
+    host = await start_host(login_timeout=0.5)
+    reader, writer = await asyncio.open_connection("127.0.0.1", host.web.port)
+    writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+    started = asyncio.get_running_loop().time()
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the host
+    assert asyncio.get_running_loop().time() - started < 3
+    writer.close()
+
+
+async def test_hostile_socket_messages_are_ignored_and_the_game_goes_on(start_host, http):
+    host = await start_host()
+    await log_in(http, host, "alice")
+    term = await SocketTerminal.open(http, host, cols="1e999", rows="-5")
+    await term.expect("SIZE 80x24")  # what could not be read is the usual 80x24
+    for junk in ('{"resize": [1e999, 2]}', '{"resize": [-1, "x"]}', '{"resize": 3}', "[" * 60000,
+                 "not json", '{"resize": [100000, 100000]}'):
+        await term.ws.send_str(junk)
+    await term.expect("SIZE 500x200")  # the largest a game is given (limits.MAX_COLUMNS x MAX_ROWS)
+    await term.send("j")
+    await term.expect("KEY 'j'")
+    (game,) = host.sessions
+    assert game.playing
+
+
+async def test_watch_a_game_from_the_menu_and_back_in_the_browser(start_host, http):
+    host = await start_host()
+    await log_in(http, host, "alice")
+    term = await SocketTerminal.open(http, host)
+    await term.expect("READY")
+    first_pid = int(term.line("PID "))
+    await term.send("w")  # the app's "Watch a game": it exits and the host shows the list
+    await term.expect("live games")
+    await term.send("q")  # back to the game, started again from its save
+    await term.expect("PID ")
+    for _ in range(50):
+        if term.output.count(b"READY") >= 2:
+            break
+        await term._read_one()
+    assert int(term.line("PID ")) != first_pid and len(host.sessions) == 1
+
+
+async def test_a_browser_game_is_listed_by_who_and_watched_over_ssh(start_host, http, user_keys, server_dir):
+    from ssh_kit import Terminal
+
+    from horizon_tui.host.live import live_sessions
+
+    host = await start_host()
+    await log_in(http, host, "alice")
+    player = await SocketTerminal.open(http, host)
+    await player.expect("READY")
+    assert [s.player for s in live_sessions(server_dir)] == ["alice"]  # `horizon who`
+    async with await connect_ssh(host, "bob", user_keys["bob"]) as conn:
+        watcher = await Terminal.open(conn, size=(100, 30), command="watch")
+        await watcher.expect("FAKE-HERO")
+        watcher.send("\r")
+        await player.expect("REDRAW")  # the browser's app drew its screen for the watcher
+        await watcher.expect("REDRAW")
+        await player.send("z")
+        await watcher.expect("KEY 'z'")

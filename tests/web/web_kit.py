@@ -13,7 +13,7 @@ from pathlib import Path
 import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ssh"))
-from ssh_kit import plain  # noqa: E402 (the SSH tests' helpers, beside this folder)
+from ssh_kit import plain, server_dir, user_keys  # noqa: E402, F401 (the SSH tests' helpers and fixtures)
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
 LINK = re.compile(r"https?://\S+/login/[A-Za-z0-9_-]{43}")

@@ -217,6 +217,10 @@ def cmd_serve_ssh(args) -> int:
         print(f"horizon serve-ssh: --max-startups-per-source {args.max_startups_per_source} must be "
               f"below --max-startups' FULL ({startups.full})", file=sys.stderr)
         return 2
+    if args.web_url and not args.web:
+        print("horizon serve-ssh: --web-url names where browsers reach --web HOST:PORT; give --web too",
+              file=sys.stderr)
+        return 2
     motd = read_motd(args.motd) if args.motd is not None else None  # MotdError: exit 1
     configure_logging()
     app_command = tuple(shlex.split(args.app_command)) if args.app_command else None

@@ -77,12 +77,14 @@ class LoginStore:
             self._write(state)
         return token
 
+    def _live_user(self, kind: str, key: str) -> str | None:
+        """The user of the `kind` ("links" or "sessions") entry stored under `key`, unexpired."""
+        entry = self._read()[kind].get(key)
+        return entry["user"] if entry and entry["expires"] > self.clock() else None
+
     def link_user(self, token: str | None) -> str | None:
         """Whose link this is, without spending it (the "Continue as NAME" page)."""
-        if not looks_like_token(token):
-            return None
-        entry = self._read()["links"].get(digest(token))
-        return entry["user"] if entry and entry["expires"] > self.clock() else None
+        return self._live_user("links", digest(token)) if looks_like_token(token) else None
 
     def spend_link(self, token: str | None) -> str | None:
         """The link's user, once: the token is gone after this, used or expired."""
@@ -107,15 +109,11 @@ class LoginStore:
         return cookie
 
     def session_user(self, cookie: str | None) -> str | None:
-        if not looks_like_token(cookie):
-            return None
-        entry = self._read()["sessions"].get(digest(cookie))
-        return entry["user"] if entry and entry["expires"] > self.clock() else None
+        return self._live_user("sessions", digest(cookie)) if looks_like_token(cookie) else None
 
     def session_key_user(self, key: str) -> str | None:
         """`session_user` by the cookie's digest (what a running game keeps of its login)."""
-        entry = self._read()["sessions"].get(key)
-        return entry["user"] if entry and entry["expires"] > self.clock() else None
+        return self._live_user("sessions", key)
 
     def end_sessions(self, user: str) -> int:
         """Log every browser of `user` out (and drop the links not yet used); how many sessions."""

@@ -294,7 +294,13 @@ def parse_public_url(text: str) -> str:
         raise ValueError(f"{text!r} is not an http:// or https:// address (e.g. https://horizon.example.org)")
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
         raise ValueError(f"{text!r}: give the site's address only, without a path (the game is served at its root)")
-    return f"{parts.scheme}://{parts.netloc.lower()}"
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"{text!r}: the port must be a number from 1 to 65535") from None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{host}" + (f":{port}" if port and port != default else "")  # as browsers send Origin
 
 
 def _is_loopback(address: str) -> bool:
@@ -351,8 +357,11 @@ class WebFront:
 
     async def start(self) -> int:
         host, port = self.listen
+        # The SSH host's login grace time: a connection that sends no whole request by then (or
+        # sits idle between requests that long) is closed, as an SSH connection not logged in is.
+        grace = self.host.settings.login_timeout or 75.0
         self._runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False,
-                                     shutdown_timeout=1.0)
+                                     shutdown_timeout=1.0, keepalive_timeout=grace)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port, reuse_address=True)
         await site.start()
@@ -460,6 +469,8 @@ class WebFront:
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         """Every response, pages, files, errors and websocket upgrades alike."""
         response.headers.update(SECURITY_HEADERS)
+        if request.path.startswith("/static/") and response.status == 200:
+            response.headers["Cache-Control"] = "public, max-age=3600"  # a reload needn't fetch xterm.js again
 
     def _user(self, request: web.Request) -> tuple[str | None, str]:
         """The logged-in account of this request (or None) and its session key."""
@@ -615,7 +626,7 @@ class WebFront:
             data = json.loads(text)
             columns, rows = data["resize"]
             columns, rows = int(columns), int(rows)
-        except (ValueError, TypeError, KeyError, RecursionError):
+        except (ValueError, TypeError, KeyError, RecursionError, OverflowError):
             return  # not a resize: nothing else is understood
         game.resize(columns, rows)
 
@@ -659,7 +670,7 @@ class WebFront:
         _who, refused = self._may_watch(request)
         if refused is not None:
             return refused
-        return web.FileResponse(STATIC / "watch.html", headers={"Cache-Control": "no-store"})
+        return web.FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-store"})  # watches at /watch/
 
     async def _watch_socket(self, request: web.Request) -> web.StreamResponse:
         who, refused = self._may_watch(request)

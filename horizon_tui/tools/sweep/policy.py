@@ -100,7 +100,7 @@ def raise_to_level(character: Character, level: int, rules: Ruleset, policy: Swe
     if b.level > level:
         raise DataError([Problem(character.name, "level", f"{character.name} is level {b.level}: a sweep can't lower "
                                  f"a character to level {level}")])
-    need = max(0, (level - rules.creation.starting_level) * rules.experience.points_per_level - b.points_bought)
+    need = max(0, progression.points_for_level(level, rules) - b.points_bought)
     if need == 0:
         return character
     cost = progression.total_cost(b.points_bought + need, rules.experience) - progression.total_cost(

@@ -148,6 +148,7 @@ def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None
 
 
 def open_session(app: HorizonApp, session: BattleSession) -> None:
+    from horizon_tui.ui.battle.roles import LocalEngine
     from horizon_tui.ui.battle.screen import BattleScreen
 
     character_path = app.session.path
@@ -158,7 +159,8 @@ def open_session(app: HorizonApp, session: BattleSession) -> None:
         with app.save_guard():  # the character's lock: a session that took it over is not written over
             save_session(battle_save_path(app, character_path), s, app.catalogue)
 
-    app.push_screen(BattleScreen(session, on_end=lambda s: finish(app, s, character_path), autosave=autosave))
+    driver = LocalEngine(autosave=autosave, on_end=lambda s: finish(app, s, character_path))
+    app.push_screen(BattleScreen(session, driver=driver))
 
 
 def summary_rows(session: BattleSession) -> list[tuple[str, ...]]:

@@ -5,7 +5,8 @@ after a question if `ask` is set), `Switch(mode)` (another mode; `None` is back 
 screen applies the outcome, the tests call `on_key` directly.
 
 Every cursor mode (look, travel, target, and the GM's) moves its cursor with the same direction
-keys as the character moves, and never scrolls the map instead.
+keys as the character moves, and never scrolls the map instead. Who may be bumped, picked or looked
+at is the viewer's read model's (`engine.readmodel`, `known`): a mode never works out sight.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import Battle, Entity, comp, gear, hp, ident, pos, team
 from horizon_tui.engine.components import Loadout, Presence, TurnState
-from horizon_tui.engine.sideview import Eyes, hidden_from, targetable, visible_units
+from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.engine.usability import ability_refusal, turn_refusal
 
 DIRECTIONS = {
@@ -65,10 +66,17 @@ class Mode:
 
     name = "mode"
     cursor: tuple[int, int] | None = None
-    eyes: Eyes = None  # whose sight the player uses (`engine.sideview`): a table seat's characters
 
     def on_key(self, key: str, me: Entity | None) -> Outcome:
         return Stay()
+
+
+Known = Callable[[], ReadModel]  # the viewer's read model now (`engine.readmodel.Reader.model`)
+
+
+def nobody() -> ReadModel:
+    """The read model of a mode that picks no one and never asks (`NamedMode`)."""
+    raise LookupError("this mode knows no read model")
 
 
 AUTO_FIGHT_STOP = 0.3  # Crawl's autofight_stop: below this share of health, Tab refuses (keymap.toml [options])
@@ -84,26 +92,26 @@ class AutoFight:
     seen: set[str] | None = None
     read_to: int = 0
 
-    def refusal(self, battle: Battle, me: Entity, eyes: Eyes) -> str | None:
+    def refusal(self, battle: Battle, me: Entity, known: ReadModel) -> str | None:
         """Why Tab must not fight on by itself now, or None. Each reason is given once."""
         name = ident(me).name
         health = hp(me)
         if health.max_hp and health.hp < self.stop * health.max_hp:
             return (f"{name}'s health {health.hp}/{health.max_hp} is below {round(self.stop * 100)} % "
                     "(auto_fight_stop in keymap.toml [options]): fight by hand")
-        enemies = [e for e in visible_units(battle, team(me), eyes=eyes) if team(e) != team(me)]
-        in_sight = {ident(e).id for e in enemies}
+        enemies = [u for u in known.foes() if u.team != team(me)]
+        in_sight = {u.id for u in enemies}
         unseen_blow = next((event for event in battle.log[self.read_to:]
                             if isinstance(event, ev.Damage) and event.target == ident(me).id and event.amount > 0
                             and event.source in battle.by_id and event.source not in in_sight
                             and team(battle.by_id[event.source]) != team(me)), None)
         self.read_to = len(battle.log)
-        new = [e for e in enemies if self.seen is not None and ident(e).id not in self.seen]
+        new = [u for u in enemies if self.seen is not None and u.id not in self.seen]
         self.seen = (self.seen or set()) | in_sight
         if unseen_blow is not None:
             return f"something unseen hit {name}: look around first (Tab again fights on)"
         if new:
-            names = ", ".join(ident(e).name for e in new)
+            names = ", ".join(u.name for u in new)
             return f"{names} {'has' if len(new) == 1 else 'have'} just come into view (Tab again fights on)"
         return None
 
@@ -113,14 +121,14 @@ class MoveMode(Mode):
 
     name = "move"
 
-    def __init__(self, battle: Battle, *, eyes: Eyes = None, auto: AutoFight | None = None) -> None:
+    def __init__(self, battle: Battle, known: Known, *, auto: AutoFight | None = None) -> None:
         self.battle = battle
-        self.eyes = eyes
+        self.known = known
         self.auto = auto if auto is not None else AutoFight()
 
     def on_key(self, key: str, me: Entity | None) -> Outcome:
         if key == "look":
-            return Switch(LookMode(self.battle, me, self._look_start(me), eyes=self.eyes))
+            return Switch(LookMode(self.battle, self.known, me, self._look_start(me)))
         if me is None:
             return Stay()  # not the player's turn: only looking
         if key in DIRECTIONS:
@@ -130,14 +138,14 @@ class MoveMode(Mode):
         if key == "travel":
             if comp(me, TurnState).movement_left <= 0:
                 return Stay(f"{ident(me).name} has no movement left this turn", refused=True)
-            return Switch(TravelMode(self.battle, me, eyes=self.eyes))
+            return Switch(TravelMode(self.battle, self.known, me))
         if key == "attack":
             problem = turn_refusal(self.battle, me)
             if problem:
                 return Stay(f"Attack: {problem}", refused=True)
-            if not targetable(self.battle, me, self.eyes):
+            if not self.known().targets["attack"]:
                 return Stay("Attack: no enemy in sight", refused=True)
-            return TargetMode.for_attack(self.battle, me, eyes=self.eyes).opened()
+            return TargetMode.for_attack(self.battle, self.known, me).opened()
         if key.startswith("ability"):
             return self.ability(me, int(key[len("ability"):]))
         if key == "next":
@@ -149,15 +157,17 @@ class MoveMode(Mode):
         far as this turn's movement goes, else end the turn; one press, one of those. Refused
         (saying why, spending nothing) below the health the player set, or when an enemy has just
         come into view or someone unseen hit."""
-        problem = self.auto.refusal(self.battle, me, self.eyes)
+        known = self.known()
+        problem = self.auto.refusal(self.battle, me, known)
         if problem:
             return Stay(f"Auto-fight: {problem}", refused=True)
-        enemies = targetable(self.battle, me, self.eyes)
+        enemies = [self.battle[uid] for uid in known.targets["attack"]]
         if not enemies:
             return Stay("Auto-fight: no enemy in sight", refused=True)
         here = pos(me)
         nearest = min(enemies, key=lambda e: (max(abs(pos(e)[0] - here[0]), abs(pos(e)[1] - here[1])), ident(e).id))
-        if turn_refusal(self.battle, me) is None and targeting.attack_preview(self.battle, me, pos(nearest)).problem is None:
+        if turn_refusal(self.battle, me) is None and targeting.attack_preview(self.battle, me, pos(nearest),
+                                                                              known).problem is None:
             return Act(Attack(ident(me).id, ident(nearest).id))
         if comp(me, TurnState).movement_left > 0:
             step_to = self._beside(me, nearest)
@@ -177,10 +187,10 @@ class MoveMode(Mode):
                                         (c[0] - here[0]) ** 2 + (c[1] - here[1]) ** 2, c), default=None)
 
     def _look_start(self, me: Entity | None) -> tuple[int, int]:
-        current = me or self.battle.current
-        if current is not None and comp(current, Presence) is Presence.active:
-            return pos(current)
-        return (0, 0)
+        if me is not None and comp(me, Presence) is Presence.active:
+            return pos(me)
+        shown = self.known().unit(self.known().current)  # never where an unseen one stands
+        return shown.position if shown is not None else (0, 0)
 
     def step(self, me: Entity, direction: str) -> Outcome:
         dx, dy = DIRECTIONS[direction]
@@ -190,9 +200,9 @@ class MoveMode(Mode):
             if comp(me, TurnState).movement_left <= 0:
                 return Act(Move(ident(me).id, to))  # refused by the engine (no movement), nothing to ask
             return Act(Move(ident(me).id, to), ask=flee_question(self.battle, me))
-        other = self.battle.at(to)
-        if other is not None and team(other) != team(me) and not hidden_from(other, team(me)):
-            return Act(Attack(ident(me).id, ident(other).id))  # bump to attack
+        other = self.known().unit_at(to)
+        if other is not None and other.team != team(me):
+            return Act(Attack(ident(me).id, other.id))  # bump to attack
         return Act(Move(ident(me).id, to))
 
     def ability(self, me: Entity, number: int) -> Outcome:
@@ -205,23 +215,24 @@ class MoveMode(Mode):
         if problem:
             return Stay(f"{name}: {problem}", refused=True)
         ability = gear(me).character.ability(name)
-        if ability.target is Target.enemy and not targetable(self.battle, me, self.eyes):
+        if ability.target is Target.enemy and not self.known().targets["attack"]:
             return Stay(f"{name}: no enemy in sight", refused=True)
         # a slot's key opens its targeting (on the user for a self ability): enter, or the same key
         # again, confirms; no charge is ever spent in one press
-        return TargetMode.for_ability(self.battle, me, ability, eyes=self.eyes, slot_key=f"ability{number}").opened()
+        return TargetMode.for_ability(self.battle, self.known, me, ability, slot_key=f"ability{number}").opened()
 
 
 class CursorMode(Mode):
     """A cursor on the map: the direction keys move it, tab jumps between targets, esc leaves."""
 
     name = "cursor"
+    picks = "attack"  # which of the read model's targets tab visits (`engine.readmodel.TARGET_KINDS`)
 
-    def __init__(self, battle: Battle, me: Entity | None, start: tuple[int, int], *, eyes: Eyes = None) -> None:
+    def __init__(self, battle: Battle, known: Known, me: Entity | None, start: tuple[int, int]) -> None:
         self.battle = battle
+        self.known = known
         self.me = me
         self.cursor = start
-        self.eyes = eyes
 
     def on_key(self, key: str, me: Entity | None) -> Outcome:
         if key in DIRECTIONS:
@@ -243,20 +254,19 @@ class CursorMode(Mode):
         return Stay()
 
     def targets(self) -> list[Entity]:
-        return targetable(self.battle, self.me, self.eyes) if self.me is not None else []
+        if self.me is None and self.picks != "look":
+            return []
+        return [self.battle[uid] for uid in self.known().targets[self.picks]]
 
     def confirm(self) -> Outcome:
         return Stay()
 
 
 class LookMode(CursorMode):
-    """Examine any cell; tab visits everyone the side can see."""
+    """Examine any cell; tab visits everyone the viewer can see."""
 
     name = "look"
-
-    def targets(self) -> list[Entity]:
-        side = team(self.me) if self.me is not None else None
-        return [e for e in visible_units(self.battle, side, eyes=self.eyes) if e is not self.me]
+    picks = "look"
 
 
 class TravelMode(CursorMode):
@@ -264,8 +274,8 @@ class TravelMode(CursorMode):
 
     name = "travel"
 
-    def __init__(self, battle: Battle, me: Entity, *, eyes: Eyes = None) -> None:
-        super().__init__(battle, me, pos(me), eyes=eyes)
+    def __init__(self, battle: Battle, known: Known, me: Entity) -> None:
+        super().__init__(battle, known, me, pos(me))
 
     def confirm(self) -> Outcome:
         if self.cursor == pos(self.me):
@@ -279,30 +289,32 @@ class TargetMode(CursorMode):
 
     name = "target"
 
-    def __init__(self, battle: Battle, me: Entity, label: str,
+    def __init__(self, battle: Battle, known: Known, me: Entity, label: str,
                  preview: Callable[[tuple[int, int]], targeting.Preview],
                  make: Callable[[tuple[int, int]], object | None], *, ability: Ability | None = None,
-                 start: tuple[int, int] | None = None, free_action: bool = False, eyes: Eyes = None,
+                 start: tuple[int, int] | None = None, free_action: bool = False,
                  slot_key: str | None = None) -> None:
-        first = targetable(battle, me, eyes)
-        super().__init__(battle, me, start or (pos(first[0]) if first else pos(me)), eyes=eyes)
+        first = known().targets["attack"]
+        super().__init__(battle, known, me, start or (pos(battle[first[0]]) if first else pos(me)))
         self.label = label
         self.preview = preview
         self.make = make
         self.ability = ability
         self.free_action = free_action  # a stock free action (R-13): its stated chance, no damage
+        self.picks = "ally" if ability is not None and ability.target is Target.ally else "attack"
         self.slot_key = slot_key  # the slot key that opened it: pressed again, it confirms
 
     @classmethod
-    def for_attack(cls, battle: Battle, me: Entity, *, eyes: Eyes = None) -> TargetMode:
+    def for_attack(cls, battle: Battle, known: Known, me: Entity) -> TargetMode:
         def make(cell):
-            target = battle.at(cell)
-            return Attack(ident(me).id, ident(target).id) if target is not None else None
+            target = known().unit_at(cell)
+            return Attack(ident(me).id, target.id) if target is not None else None
 
-        return cls(battle, me, "Attack", lambda cell: targeting.attack_preview(battle, me, cell), make, eyes=eyes)
+        return cls(battle, known, me, "Attack", lambda cell: targeting.attack_preview(battle, me, cell, known()),
+                   make)
 
     @classmethod
-    def for_ability(cls, battle: Battle, me: Entity, ability: Ability, *, eyes: Eyes = None,
+    def for_ability(cls, battle: Battle, known: Known, me: Entity, ability: Ability, *,
                     slot_key: str | None = None) -> TargetMode:
         me_id = ident(me).id
 
@@ -311,17 +323,23 @@ class TargetMode(CursorMode):
                 return UseAbility(me_id, ability.name)
             if ability.target in (Target.area, Target.line):
                 return UseAbility(me_id, ability.name, at=cell)
-            target = battle.at(cell)
-            return UseAbility(me_id, ability.name, target=ident(target).id) if target is not None else None
+            target = known().unit_at(cell)
+            return UseAbility(me_id, ability.name, target=target.id) if target is not None else None
 
-        return cls(battle, me, ability.name, lambda cell: targeting.ability_preview(battle, me, ability, cell), make,
-                   ability=ability, start=pos(me) if ability.target in (Target.ally, Target.self) else None, eyes=eyes,
+        return cls(battle, known, me, ability.name,
+                   lambda cell: targeting.ability_preview(battle, me, ability, cell, known()), make,
+                   ability=ability, start=pos(me) if ability.target in (Target.ally, Target.self) else None,
                    slot_key=slot_key)
 
     def on_key(self, key: str, me: Entity | None) -> Outcome:
         if self.slot_key is not None and key == self.slot_key:
             return self.confirm()
         return super().on_key(key, me)
+
+    def targets(self) -> list[Entity]:
+        if self.ability is not None and self.ability.target is Target.self:
+            return [self.me]
+        return super().targets()
 
     def opened(self) -> Outcome:
         """Switch to this cursor, unless no target could be picked at all: then say why at the
@@ -334,12 +352,7 @@ class TargetMode(CursorMode):
                 return Stay(f"{self.label}: {problems[0]}", refused=True)
         return Switch(self)
 
-    def targets(self) -> list[Entity]:
-        if self.ability is not None and self.ability.target is Target.ally:
-            return [e for e in self.battle.active.values() if team(e) == team(self.me)]
-        if self.ability is not None and self.ability.target is Target.self:
-            return [self.me]
-        return super().targets()
+
 
     def confirm(self) -> Outcome:
         problem = self.preview(self.cursor).problem
@@ -356,5 +369,8 @@ class NamedMode(CursorMode):
     "place" before it has a mode object); moving its cursor works as in every mode."""
 
     def __init__(self, battle: Battle, name: str, start: tuple[int, int] | None) -> None:
-        super().__init__(battle, None, start or (0, 0))
+        super().__init__(battle, nobody, None, start or (0, 0))
         self.name = name
+
+    def targets(self) -> list[Entity]:
+        return []

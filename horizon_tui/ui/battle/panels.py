@@ -1,7 +1,7 @@
 """The battle screen's side panels as Rich text: the enemies in sight (a legend too), the
 combatant shown, the ability slots, and the targets of a cursor with their odds.
 
-Formatting only: what is known comes from the engine's side view (`engine.sideview`), what can
+Formatting only: what is known comes from the viewer's read model (`engine.readmodel`), what can
 be used from `engine.usability`, the numbers from `engine.odds` and `engine.targeting`.
 """
 
@@ -15,9 +15,9 @@ from horizon_tui.content.models import Target
 from horizon_tui.engine import odds
 from horizon_tui.engine.battle import Battle, Entity, charge_left, comp, gear, ident, pos, stats
 from horizon_tui.engine.components import FreeActions, Loadout, TurnState
-from horizon_tui.engine.sideview import SideView, UnitView
+from horizon_tui.engine.readmodel import ReadModel
+from horizon_tui.engine.sideview import UnitView
 from horizon_tui.engine.usability import ability_refusal, cooldown_left
-from horizon_tui.rules.ranges import distance
 from horizon_tui.rules.texts import EFFECT_TEXT, counted
 
 
@@ -38,18 +38,16 @@ def effect_words(name: str, turns_left: int) -> str:
     return f"{name} (ending)" if turns_left <= 0 else f"{name} {counted(turns_left, 'turn')} left"
 
 
-def enemies_text(view: SideView, glyphs: dict[str, str], me: Entity | None, width: int = 30) -> Text:
-    """Every enemy the side sees now: glyph, name, health, distance (R-11: 0 is adjacent), effects;
-    then the legend of the glyphs on the map."""
-    foes = [u for u in view.units if view.side is None or u.team != view.side]
+def enemies_text(view: ReadModel, glyphs: dict[str, str], width: int = 30) -> Text:
+    """Every enemy the viewer sees now: glyph, name, health, distance from the one acting (R-11:
+    0 is adjacent), effects."""
+    foes = view.foes()
     text = Text(f"In sight ({len(foes)})\n" if foes else "No enemy in sight\n", style="bold")
-    here = pos(me) if me is not None else None
     for u in foes:
         text.append(glyphs.get(u.id, u.glyph), style="bold red" if u.team != "party" else "bold cyan")
         text.append(f" {u.name[:width - 12]}")
-        if here is not None and tuple(u.position) != tuple(here):  # the GM's list holds the one acting too
-            d = distance(here, u.position)
-            text.append(" adjacent" if d == 0 else f" {d} away", style="dim")
+        if u.distance is not None:  # the GM's list holds the one acting too: no distance to itself
+            text.append(" adjacent" if u.distance == 0 else f" {u.distance} away", style="dim")
         text.append("\n  ")
         text.append_text(health_bar(u.hp, u.max_hp, 10))
         text.append(f" {max(0, u.hp)}/{u.max_hp}")
@@ -59,13 +57,12 @@ def enemies_text(view: SideView, glyphs: dict[str, str], me: Entity | None, widt
     return text
 
 
-def legend_text(battle: Battle, view: SideView, glyphs: dict[str, str]) -> Text:
-    """One entry per kind of combatant the side sees, and the terrain."""
+def legend_text(view: ReadModel, glyphs: dict[str, str]) -> Text:
+    """One entry per kind of combatant the viewer sees, and the terrain."""
     text = Text()
     seen: dict[str, str] = {}
     for u in view.units:
-        kind = gear(battle[u.id]).character.name if u.kind != "character" else u.name
-        seen.setdefault(glyphs.get(u.id, u.glyph), kind)
+        seen.setdefault(glyphs.get(u.id, u.glyph), u.kind_name)
     for glyph, kind in seen.items():
         text.append(glyph, style="bold")
         text.append(f" {kind}  ", style="dim")

@@ -4,36 +4,39 @@ combatant, the ability slots, the log.
 The keys are the table in `play.keymap` (rebindable by id); each goes to the input mode in force
 (`ui.battle.modes`: moving, looking, travelling, targeting), which answers Act / Switch / Stay;
 this screen applies the answer, asking first when the mode says so (fleeing). Enemies act one turn
-at a time with a short delay the player can speed up or skip. What is drawn is the side's view
-from the engine (`engine.sideview`); the screen only asks the engine.
+at a time with a short delay the player can speed up or skip. What is drawn, listed and logged is
+the viewer's read model (`engine.readmodel`, built once per change of the battle); the screen only
+formats it and never works out sight.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog
 
 from horizon_tui.engine import ai, targeting
 from horizon_tui.engine.actions import FreeAction, Impossible, Move, move_costs
 from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident, pos, team
 from horizon_tui.engine.components import FreeActions, Loadout, Presence
-from horizon_tui.engine.narrate import describe
 from horizon_tui.engine.persist import BattleSession
-from horizon_tui.engine.runner import needs_input, submit
-from horizon_tui.engine.sideview import Eyes, side_view, unseen_ids
+from horizon_tui.engine.readmodel import ReadModel, Reader
+from horizon_tui.engine.runner import needs_input
+from horizon_tui.engine.sideview import Eyes
+from horizon_tui.engine.viewer import Viewer
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal
 from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
     DIRECTIONS, Act, AutoFight, CursorMode, Mode, MoveMode, NamedMode, Stay, Switch, TargetMode,
 )
+from horizon_tui.ui.battle.roles import SENT, ActorPolicy, BattlePanel, Driver, LocalEngine, Solo
 from horizon_tui.ui.battle.typeahead import GUARD_S, TypeAhead
 from horizon_tui.ui.battle.view import Overlay, glyph_map
-from horizon_tui.ui.battle.widget import BattlefieldView
+from horizon_tui.ui.battle.widget import BattlefieldView, Panel
 from horizon_tui.play.keymap import battle_bindings
 from horizon_tui.ui.widgets.bars import KeyBar
 
@@ -49,28 +52,48 @@ class BattleScreen(Screen):
     HOLD_TYPE_AHEAD = True
     AUTO_FOCUS = None  # nothing focused: every key goes to the screen's bindings (tui/keymap.py)
 
-    def __init__(self, session: BattleSession, *, on_end: Callable[[BattleSession], None] | None = None,
-                 autosave: Callable[[BattleSession], None] | None = None, side: str | None = "party",
-                 eyes: Eyes = None, id: str | None = "battle-field") -> None:
+    def __init__(self, session: BattleSession, *, driver: Driver | None = None, policy: ActorPolicy | None = None,
+                 side: str | None = "party", eyes: Eyes = None, panels: Sequence[BattlePanel] = (),
+                 id: str | None = "battle-field") -> None:
+        """`driver`: what carries the inputs and keeps the battle (default: the engine here, no
+        saving); `policy`: who acts here (default: everyone asking for input, `roles.Solo`);
+        `side` and `eyes`: who looks; `panels`: `roles.BattlePanel` widgets atop the side column."""
         super().__init__(id=id)
         self.session = session
         self.battle: Battle = session.battle
-        self.on_end = on_end
-        self.autosave = autosave
-        self.eyes = eyes  # a table seat's characters: the player sees through their eyes only
+        self.driver: Driver = driver if driver is not None else LocalEngine()
+        self.policy: ActorPolicy = policy if policy is not None else Solo()
+        self.panels = tuple(panels)
+        # who looks (a side, a table seat's characters' eyes, None: the GM) and its read model
+        self.reader = Reader(Viewer.from_sight(side, eyes))
         self.auto_fight = AutoFight()  # Tab's memory across presses (modes.MoveMode.auto_fight)
         self.type_ahead = TypeAhead()  # keys arriving as the turn changes hands are dropped (typeahead.py)
-        self.input: Mode = MoveMode(self.battle, eyes=eyes, auto=self.auto_fight)
+        self.input: Mode = MoveMode(self.battle, self.known, auto=self.auto_fight)
         self.prompt = ""
         self.speed = 1
-        self.side = side  # the side whose sight is shown; None: the GM sees everything
         self.glyphs = glyph_map(self.battle)
         self.more = False  # a turn wrote more than the log pane shows: wait for a key
         self._ai_timer = None
         self._finished = False
         self._turn_lines = 0
-        self._lines: list[str] = []  # every log line written, for `m` (the pane keeps the last 500)
+        self._written = 0  # the read model's log lines written to the pane
         self._centre = False
+
+    # --- who looks, and what it may know --------------------------------------------------------
+
+    @property
+    def side(self) -> str | None:
+        """The side whose sight is shown; None: the GM sees everything."""
+        return self.reader.viewer.side
+
+    @property
+    def eyes(self) -> Eyes:
+        """A table seat's characters: the player sees through their eyes only."""
+        return self.reader.viewer.eyes
+
+    def known(self) -> ReadModel:
+        """The viewer's read model of the battle now (rebuilt only when the battle changed)."""
+        return self.reader.model(self.battle)
 
     # --- the mode in force, by name (the GM's screen sets "place") -----------------------------
 
@@ -80,7 +103,7 @@ class BattleScreen(Screen):
 
     @mode.setter
     def mode(self, name: str) -> None:
-        self.input = MoveMode(self.battle, eyes=self.eyes, auto=self.auto_fight) if name == "move" else NamedMode(self.battle, name, self.cursor)
+        self.input = MoveMode(self.battle, self.known, auto=self.auto_fight) if name == "move" else NamedMode(self.battle, name, self.cursor)
 
     @property
     def cursor(self) -> tuple[int, int] | None:
@@ -98,20 +121,21 @@ class BattleScreen(Screen):
     # --- layout ---------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="initiative", markup=False)
+        yield Panel(id="initiative")
         with Horizontal(id="battle-main"):
             with Vertical(id="map-column"):
-                view = BattlefieldView(self.battle, self.side, id="map")
+                view = BattlefieldView(self.battle, id="map")
                 view.glyphs = self.glyphs
                 yield view
-                yield Static(id="legend", markup=False)
+                yield Panel(id="legend")
             side = VerticalScroll(id="battle-side")
             side.can_focus = False  # a focused scroller would take the arrows, PgUp, Home from moving
             with side:
-                yield Static(id="unit", markup=False)
-                yield Static(id="enemies", markup=False)
-                yield Static(id="slots", markup=False)
-        yield Static(id="status", markup=False)
+                yield from self.panels
+                yield Panel(id="unit")
+                yield Panel(id="enemies")
+                yield Panel(id="slots")
+        yield Panel(id="status")
         log = RichLog(id="log", wrap=True, markup=False, max_lines=500)
         log.can_focus = False  # likewise; `m` opens the whole log to scroll
         yield log
@@ -119,36 +143,38 @@ class BattleScreen(Screen):
 
     def on_mount(self) -> None:
         self.auto_fight.stop = getattr(self.app, "auto_fight_stop", self.auto_fight.stop)  # keymap.toml [options]
-        log = self.query_one("#log", RichLog)
-        for event in self.battle.log:
-            self._log(event, log)
+        self._write_log()
         self._turn_lines = 0
-        self.battle.listeners.append(self._on_event)
         self._centre = True  # the battle opens centred on the character
         self.refresh_all()
         self._schedule_ai()
 
     def on_unmount(self) -> None:
-        if self._on_event in self.battle.listeners:
-            self.battle.listeners.remove(self._on_event)
         self._save()
 
-    def _on_event(self, event) -> None:
-        self._log(event, self.query_one("#log", RichLog))
-
-    def _log(self, event, log: RichLog) -> None:
-        line = describe(self.battle, event, unseen_ids(self.battle, self.side, self.eyes))
-        if line:
-            self._lines.append(line)
+    def _write_log(self) -> None:
+        """Write the viewer's new log lines to the pane: narrated once, when they happened
+        (`engine.readmodel.Journal`), never again."""
+        lines = self.known().lines
+        log = self.query_one("#log", RichLog)
+        for line in lines[self._written:]:
             self._turn_lines += 1
-            log.write(Text(line, style="bold" if event.type in ("result", "defeated", "round") else ""))
+            log.write(Text(line.text, style="bold" if line.event in ("result", "defeated", "round") else ""))
+        self._written = len(lines)
+
+    def _rewrite_log(self) -> None:
+        """The pane again from the viewer's kept lines (another seat took the keyboard)."""
+        self.query_one("#log", RichLog).clear()
+        self._written = 0
+        self._write_log()
 
     def log_lines(self) -> list[str]:
         """The whole log as it was written here: each line named whom its reader could see then."""
-        return list(self._lines)
+        return self.known().log_text()
 
     def _check_more(self) -> None:
         """`--more--`: the last turn wrote more lines than the log pane shows."""
+        self._write_log()
         room = max(1, self.query_one("#log", RichLog).size.height)
         if self._turn_lines > room and not self.battle.over:
             self.more = True
@@ -158,8 +184,9 @@ class BattleScreen(Screen):
 
     @property
     def me(self) -> Entity | None:
+        """The combatant whose turn it is, if it takes its keys here (the screen's policy)."""
         current = self.battle.current
-        return current if current is not None and needs_input(self.battle, current) else None
+        return current if current is not None and self.policy.acts_here(self.battle, current) else None
 
     def _schedule_ai(self) -> None:
         if self._ai_timer is not None:
@@ -168,7 +195,7 @@ class BattleScreen(Screen):
         if self.battle.over:
             self._finish()
             return
-        if self.me is None and self.battle.current is not None and not self.more:
+        if self.driver.plays_ai and self.me is None and self.battle.current is not None and not self.more:
             self._ai_timer = self.set_timer(SPEEDS[self.speed], self._ai_step)
 
     def _ai_step(self) -> None:
@@ -193,38 +220,38 @@ class BattleScreen(Screen):
         """Submit a player action; report a refusal in the status line."""
         me = self.me
         if me is None:
-            return False
+            return self.refuse(self.policy.waiting) if self.policy.waiting else False
         before = self.battle.current
-        outcome = submit(self.battle, action, self.session.inputs)
+        outcome = self.driver.submit(self.session, action)
         if isinstance(outcome, Impossible):
             return self.refuse(outcome.reason)
+        if outcome == SENT:  # it comes back as the table's update
+            self.prompt = "sent to the table…"
+            self._leave_mode()
+            self.refresh_all()
+            return True
         self.prompt = ""
         self._leave_mode()
         self._check_more()
         if self.battle.current is not before:
             self._save()
-        self.after_input(action, outcome)
+        self.driver.recorded(action, outcome)
         self.refresh_all()
         self._schedule_ai()
         return True
 
-    def after_input(self, action, outcome) -> None:
-        """Called after each accepted player or GM input; the GM's screen logs and saves here."""
-
     def _save(self) -> None:
-        if self.autosave is not None and not self.battle.over:
-            try:
-                self.autosave(self.session)
-            except Exception as exc:  # noqa: BLE001 - a failed save must not end the battle
-                self.notify(f"Battle not saved: {exc}", severity="error")
+        try:
+            self.driver.save(self.session)
+        except Exception as exc:  # noqa: BLE001 - a failed save must not end the battle
+            self.notify(f"Battle not saved: {exc}", severity="error")
 
     def _finish(self) -> None:
         if self._finished:
             return
         self._finished = True
         self.refresh_all()
-        if self.on_end is not None:
-            self.on_end(self.session)
+        self.driver.ended(self.session)
 
     # --- keys → the mode in force → what happens --------------------------------------------------
 
@@ -264,7 +291,7 @@ class BattleScreen(Screen):
                 return
             self._act(outcome.action)
         elif isinstance(outcome, Switch):
-            self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle, eyes=self.eyes, auto=self.auto_fight)
+            self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle, self.known, auto=self.auto_fight)
             self.prompt = ""
             self.refresh_all()
         elif isinstance(outcome, Stay):
@@ -276,7 +303,7 @@ class BattleScreen(Screen):
             self.refresh_all()
 
     def _leave_mode(self) -> None:
-        self.input = MoveMode(self.battle, eyes=self.eyes, auto=self.auto_fight)
+        self.input = MoveMode(self.battle, self.known, auto=self.auto_fight)
 
     def action_direction(self, name: str) -> None:
         self.key(name)
@@ -308,40 +335,41 @@ class BattleScreen(Screen):
     # --- drawing ---------------------------------------------------------------------------------
 
     def refresh_all(self) -> None:
-        battle = self.battle
         me = self.me
-        if self.type_ahead.observe((ident(me).id, battle.round) if me is not None else None) and self.HOLD_TYPE_AHEAD:
+        turn = (ident(me).id, self.battle.round) if me is not None else None
+        if self.type_ahead.observe(turn) and self.HOLD_TYPE_AHEAD:
             self.set_timer(GUARD_S, self.refresh_all)  # "Your turn" once keys act again
         view = self.query_one("#map", BattlefieldView)
-        known = side_view(battle, self.side, self.eyes)
-        current = battle.current
-        view.redraw(known.visible, ident(current).id if current is not None else None, self._overlay(),
-                    remembered=known.remembered)
+        known = self.known()
+        self._write_log()
+        view.redraw(known, self._overlay())
         focus = self.cursor
         if focus is None:
-            mine = self.me or (current if current is not None and known.unit(ident(current).id) else None)
+            mine = self.me
             if mine is not None and comp(mine, Presence) is Presence.active:
                 focus = pos(mine)
+            elif known.unit(known.current) is not None:  # the one acting, if the viewer sees it
+                focus = known.unit(known.current).position
         if focus is not None:
             view.keep_in_view(focus, centred=self._centre)
             self._centre = False
-        self.query_one("#initiative", Static).update(self._initiative_text(known))
-        self.query_one("#unit", Static).update(self._unit_panel(known))
+        self.query_one("#initiative", Panel).show(self._initiative_text(known))
+        self.query_one("#unit", Panel).show(self._unit_panel(known))
         me = self.me
-        self.query_one("#enemies", Static).update(panels.enemies_text(known, self.glyphs, me or current))
-        self.query_one("#legend", Static).update(panels.legend_text(battle, known, self.glyphs))
-        self.query_one("#slots", Static).update(self._slots_text(me))
-        self.query_one("#status", Static).update(self._status_text())
+        self.query_one("#enemies", Panel).show(panels.enemies_text(known, self.glyphs))
+        self.query_one("#legend", Panel).show(panels.legend_text(known, self.glyphs))
+        self.query_one("#slots", Panel).show(self._slots_text(me))
+        self.query_one("#status", Panel).show(self._status_text())
+        for panel in self.panels:
+            panel.show_model(known, self.battle)
 
     def _unit_panel(self, known) -> Text:
         me = self.me
         if isinstance(self.input, TargetMode) and me is not None:
             return panels.targets_text(self.battle, self.input, me)
-        shown = self._shown_unit(known.visible)
-        if shown is None:
-            return Text("")
-        unit = known.unit(ident(shown).id)
-        return panels.unit_text(self.battle, unit, current=shown is self.battle.current, detailed=self.mode == "look")
+        unit = self._shown_unit(known)
+        return panels.unit_text(self.battle, unit, current=unit is not None and unit.id == known.current,
+                                detailed=self.mode == "look")
 
     def _overlay(self) -> Overlay | None:
         me = self.me
@@ -363,28 +391,22 @@ class BattleScreen(Screen):
         return Overlay(reach=reach, area=preview.cells, cursor=self.cursor, cursor_blocked=bool(preview.problem),
                        greyed=greyed)
 
-    def _initiative_text(self, known) -> Text:
-        text = Text(f"Round {self.battle.round}  ", style="bold")
-        current = self.battle.current
-        for cid in self.battle.order:
-            e = self.battle[cid]
-            if known.unit(cid) is None and comp(e, Presence) is Presence.active:
-                continue  # not seen by the side: its place in the order is not shown either
-            presence = comp(e, Presence)
-            style = "cyan" if team(e) == "party" else "red"
-            if presence is not Presence.active:
+    def _initiative_text(self, known: ReadModel) -> Text:
+        text = Text(f"Round {known.round}  ", style="bold")
+        for entry in known.initiative:  # the unseen are not in it: their place in the order isn't shown
+            style = "cyan" if entry.team == "party" else "red"
+            if not entry.active:
                 style = "dim strike"
-            if e is current:
+            if entry.current:
                 style += " reverse"
-            text.append(f" {self.glyphs.get(cid, '')} {ident(e).name} ", style=style)
+            text.append(f" {self.glyphs.get(entry.id, '')} {entry.name} ", style=style)
         return text
 
-    def _shown_unit(self, visible) -> Entity | None:
-        if self.cursor is not None:
-            e = self.battle.at(self.cursor)
-            if e is not None and side_view(self.battle, self.side, self.eyes).unit(ident(e).id) is not None:
-                return e
-        return self.me or self.battle.current
+    def _shown_unit(self, known: ReadModel):
+        """The unit under the cursor if the viewer sees one there, else the one acting (if seen)."""
+        under = known.unit_at(self.cursor) if self.cursor is not None else None
+        me = self.me
+        return under or known.unit(ident(me).id if me is not None else known.current)
 
     def _slots_text(self, me: Entity | None) -> Text:
         return panels.slots_text(self.battle, me or self._watched())
@@ -401,15 +423,8 @@ class BattleScreen(Screen):
         return (active or ours or [None])[0]
 
     def _acting_name(self) -> str:
-        """The one acting, as the side's log names it: "Someone unseen" when the side can't see it."""
-        from horizon_tui.engine.narrate import UNSEEN
-
-        current = self.battle.current
-        if current is None:
-            return "…"
-        if ident(current).id in unseen_ids(self.battle, self.side, self.eyes):
-            return UNSEEN.capitalize()
-        return ident(current).name
+        """The one acting, as the viewer's log names it: "Someone unseen" when it can't see it."""
+        return self.known().acting
 
     def _slotted(self, e: Entity) -> list[str]:
         return list(comp(e, Loadout).slotted)
@@ -443,11 +458,10 @@ class BattleScreen(Screen):
         return Text(self._cursor_hint())
 
     def _played_here(self) -> list[Entity]:
-        """The combatants of this screen's side that ask it for keys, in turn order; a table seat
-        plays its own characters only (`eyes`), the others' players are elsewhere."""
+        """The combatants of this screen's side that take their keys here (its policy), in turn
+        order: a table seat plays its own characters only, the others' players are elsewhere."""
         return [self.battle[cid] for cid in self.battle.order
-                if team(self.battle[cid]) == self.side and needs_input(self.battle, self.battle[cid])
-                and (self.eyes is None or cid in self.eyes)]
+                if team(self.battle[cid]) == self.side and self.policy.acts_here(self.battle, self.battle[cid])]
 
     def _several_played(self) -> bool:
         """More than one combatant played at this screen (a hot-seat party)."""
@@ -457,11 +471,9 @@ class BattleScreen(Screen):
         if self.cursor is None:
             return ""
         if self.mode == "look":
-            e = self.battle.at(self.cursor)
-            if e is not None and side_view(self.battle, self.side, self.eyes).unit(ident(e).id) is None:
-                e = None
+            seen = self.known().unit_at(self.cursor)
             terrain = self.battle.battlefield.terrain_at(self.cursor).name.lower()
-            return f"Look: {ident(e).name if e else terrain} — tab next, esc leave"
+            return f"Look: {seen.name if seen else terrain} — tab next, esc leave"
         if self.mode == "travel":
             return "Travel: pick a cell, enter walks there, esc cancels"
         if not isinstance(self.input, TargetMode):
@@ -518,10 +530,10 @@ class BattleScreen(Screen):
                 self._act(FreeAction(me_id, stock=name))
                 return
             mode = TargetMode(
-                self.battle, me, name.capitalize(),
-                lambda cell: targeting.free_action_preview(self.battle, me, name, cell),
-                lambda cell: FreeAction(me_id, stock=name, target=ident(self.battle.at(cell)).id)
-                if self.battle.at(cell) else None, free_action=True, eyes=self.eyes,
+                self.battle, self.known, me, name.capitalize(),
+                lambda cell: targeting.free_action_preview(self.battle, me, name, cell, self.known()),
+                lambda cell: FreeAction(me_id, stock=name, target=seen.id)
+                if (seen := self.known().unit_at(cell)) else None, free_action=True,
             )
             self.apply(Switch(mode))
 
@@ -596,6 +608,7 @@ class BattleScreen(Screen):
 
         self.more = False
         run_ai(self.battle)
+        self._write_log()
         self._turn_lines = 0
         self.refresh_all()
         self._save()

@@ -3,18 +3,19 @@
 The battle is the view's replica (`table.core.Replica`), kept in step by the table's updates; an
 action is sent to the table instead of performed here, and comes back as an update that every
 view applies alike. Nobody's screen plays AI turns: the table does. A player acts only for their
-own characters and sees what they see (`engine.sideview`'s eyes); the GM sees everything, acts for
+own characters and sees what they see (a seat's `engine.viewer.Viewer`); the GM sees everything, acts for
 everyone no player holds, and has the table's controls: pause, undo (every screen follows) and
 the queue of players' requests (F7: accept as asked, amend, or refuse; the asker is told).
 
 At a hot-seat table (`table.hotseat`: every seat in this one process) the keyboard goes from seat
 to seat: before a seat's turn a curtain says whose it is, and the screen then shows what that
-seat may see.
+seat may see. Every seat's log is narrated as the battle goes, with that seat's sight then
+(`engine.readmodel.Reader`, one per seat): a seat taking the keyboard reads what it saw live.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -24,16 +25,17 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from horizon_tui.engine.battle import Entity, cid, ident
+from horizon_tui.engine.battle import cid, ident
 from horizon_tui.engine.persist import BattleSession
-from horizon_tui.engine.runner import action_to_dict, needs_input
-from horizon_tui.engine.sideview import side_view
+from horizon_tui.engine.readmodel import Reader
+from horizon_tui.engine.viewer import Viewer
 from horizon_tui.ui.battle.modes import MoveMode
+from horizon_tui.ui.battle.roles import BattlePanel, TableDriver, TableSeat
 from horizon_tui.ui.battle.screen import BattleScreen
 
 
 class TableBattleScreen(BattleScreen):
-    HOLD_TYPE_AHEAD = False
+    HOLD_TYPE_AHEAD = False  # turns change hands through the table process; a curtain parts each seat
     BINDINGS = [
         Binding("f6", "table_pause", "Pause", id="table.pause"),
         Binding("f7", "table_requests", "Requests", id="table.requests"),
@@ -45,28 +47,33 @@ class TableBattleScreen(BattleScreen):
     ]
 
     def __init__(self, client, *, title: str = "", spec=None,
-                 on_end: Callable[[BattleSession], None] | None = None) -> None:
+                 on_end: Callable[[BattleSession], None] | None = None, panels: Sequence[BattlePanel] = ()) -> None:
         """`client`: a `table.server.TableClient` (or a hot-seat `table.hotseat.LocalClient`);
         `spec`: the table's `TableSpec` (its encounter and party, for the battle's record)."""
         replica = client.replica
         assert replica is not None, "connect the client first"
         self.client = client
-        seating = client.seating
-        self.held = {c for s in seating.values() if s.get("role") == "player" for c in s.get("characters", ())}
         session = BattleSession(replica.battle, spec.encounter if spec else (title or "table"),
                                 list(spec.party) if spec else [], replica.inputs)
-        # a player sees through their own characters' eyes; a spectator with the party's; the GM all
-        super().__init__(session, on_end=on_end, side=self._side_for(client.seat), eyes=self._eyes_for(client.seat))
+        # a player sees through their own characters' eyes; a spectator with the party's; the GM all.
+        # The table plays the AI's turns and keeps the save; a player's or spectator's screen shows
+        # the result as the table saw it when the battle ends (the GM's records it: `on_end`).
+        super().__init__(session, driver=TableDriver(client, on_end or self._show_result_of),
+                         policy=TableSeat(client),
+                         side=self._side_for(client.seat), eyes=self._eyes_for(client.seat), panels=panels)
         self.title = title or "At the table"
         self.answers: list[dict[str, Any]] = []  # the GM's answers to this seat's requests
-        self._unlogged: list = []  # the events of the update being applied (`_on_event`)
         self.hotseat = bool(getattr(client, "hotseat", False))
+        self.readers = {client.seat: self.reader}  # at one keyboard: every seat's, each read live
+        if self.hotseat:
+            for seat in client.seating:
+                self._reader_for(seat)
         client.on_change = self._table_changed
 
     # -- who sits here ----------------------------------------------------------------------------
     @property
     def role(self) -> str:
-        return self.client.seating.get(self.client.seat, {}).get("role", "spectator")
+        return self.policy.role
 
     @property
     def characters(self) -> frozenset[str]:
@@ -79,40 +86,16 @@ class TableBattleScreen(BattleScreen):
         s = self.client.seating.get(seat, {})
         return frozenset(s.get("characters", ())) or None if s.get("role") == "player" else None
 
+    def _reader_for(self, seat: str) -> Reader:
+        if seat not in self.readers:
+            self.readers[seat] = Reader(Viewer.from_sight(self._side_for(seat), self._eyes_for(seat)))
+        return self.readers[seat]
+
     def names(self, *, seen: bool = False) -> dict[str, str]:
-        """Combatant id → name: everyone (the GM), or what this seat's side sees (`seen`)."""
-        known = side_view(self.battle, self.side, self.eyes) if seen else None
-        return {uid: ident(e).name for uid, e in self.battle.by_id.items() if known is None or known.unit(uid)}
-
-    # -- who acts here --------------------------------------------------------------------------
-    @property
-    def me(self) -> Entity | None:
-        current = self.battle.current
-        if current is None or self.battle.over or not needs_input(self.battle, current):
-            return None
-        if self.role == "player" and cid(current) in self.characters:
-            return current
-        if self.role == "gm" and cid(current) not in self.held:
-            return current
-        return None
-
-    def _act(self, action) -> bool:
-        if self.me is None:
-            return self.refuse("not your turn: the table waits for another seat")
-        if self.client.replica.paused:
-            return self.refuse("the GM has paused the table")
-        self.prompt = "sent to the table…"
-        self._leave_mode()
-        self.client.act(action_to_dict(action))
-        self.refresh_all()
-        return True
-
-    def _schedule_ai(self) -> None:  # the table plays the AI's turns; a view only shows them
-        if self.battle.over:
-            self._finish()
-
-    def _save(self) -> None:  # the table keeps the battle save
-        pass
+        """Combatant id → name: everyone (the GM), or whom this seat sees (`seen`)."""
+        if seen:
+            return {u.id: u.name for u in self.known().units}
+        return {uid: ident(e).name for uid, e in self.battle.by_id.items()}
 
     def fingerprint(self) -> str:
         """This view's battle as everyone at the table can compare it aloud: the inputs so far and
@@ -142,22 +125,12 @@ class TableBattleScreen(BattleScreen):
         return seat + Text(f"{ident(current).name}'s turn: {owner} plays it…", style="dim")
 
     # -- the table talking back -----------------------------------------------------------------
-    def _on_event(self, event) -> None:
-        """Logged once the table's whole update is in (`_table_changed`), with the sight it ends
-        with: the GM hiding a combatant is one update, and its first line must not name it to the
-        other side (R-13), as it would while the combatant was still seen."""
-        self._unlogged.append(event)
-
-    def _log_update(self) -> None:
-        log = self.query_one("#log")
-        for event in self._unlogged:
-            self._log(event, log)
-        self._unlogged.clear()
-
     def _table_changed(self, client, message: dict[str, Any]) -> None:
+        """An update is logged once it is all in, with the sight it ends with (the read model's
+        journal): the GM hiding a combatant is one update, and its lines must not name it to the
+        other side (R-13), as they would while the combatant was still seen."""
         if not self.is_mounted:
             return
-        self._log_update()
         kind = message.get("type")
         if kind == "error":
             self.refuse(str(message.get("reason")))
@@ -172,10 +145,13 @@ class TableBattleScreen(BattleScreen):
                         title=f"The GM {verdict} {message.get('seat', 'your')}'s request", timeout=8)
         if kind in ("snapshot", "update") and client.replica.battle is not self.battle:
             self._rebind()  # an undo (or a resync) rebuilt the battle
+        for reader in self.readers.values():  # every seat's log, narrated now (at one keyboard too)
+            reader.model(self.battle)
         if kind == "update" and message.get("note"):
             self.notify(str(message["note"]), timeout=6)
         if kind == "update" and message.get("reset"):  # an undo: say where every screen is now
-            self.query_one("#log").write(f"— {message.get('note') or 'rebuilt'}: {self.fingerprint()} —")
+            for reader in self.readers.values():
+                reader.note(f"— {message.get('note') or 'rebuilt'}: {self.fingerprint()} —")
         self.prompt = "paused by the GM" if client.replica.paused else ""
         self.refresh_all()
         if self.battle.over:
@@ -184,34 +160,14 @@ class TableBattleScreen(BattleScreen):
             self._hand_over()
 
     def _rebind(self) -> None:
-
-        if self._on_event in self.battle.listeners:
-            self.battle.listeners.remove(self._on_event)
+        """The rebuilt battle from now on; the log stays as it was read (`Journal.follow`)."""
         self.battle = self.session.battle = self.client.replica.battle
         self.session.inputs = self.client.replica.inputs
-        self.battle.listeners.append(self._on_event)
         self.query_one("#map").battle = self.battle  # the map draws the rebuilt battle, not the old one
-        self.input = MoveMode(self.battle, eyes=self.eyes, auto=self.auto_fight)
-        self._relog()
+        self.input = MoveMode(self.battle, self.known, auto=self.auto_fight)
 
-    def _relog(self) -> None:
-        """The log again, as this seat may read it (no one named that its eyes can't see)."""
-        log = self.query_one("#log")
-        log.clear()
-        self._unlogged.clear()
-        self._lines.clear()
-        for event in self.battle.log:
-            self._log(event, log)
-
-    def _finish(self) -> None:
-        if self._finished:
-            return
-        if self.on_end is None:  # a player's or spectator's screen: the result, as the table saw it
-            self._finished = True
-            self.refresh_all()
-            self.show_result()
-            return
-        super()._finish()
+    def _show_result_of(self, session: BattleSession) -> None:
+        self.show_result()
 
     def show_result(self) -> None:
         from horizon_tui.rules.texts import counted
@@ -313,10 +269,9 @@ class TableBattleScreen(BattleScreen):
 
         def taken(_: None) -> None:
             self.client.seat = due
-            self.side, self.eyes = self._side_for(due), self._eyes_for(due)
-            self.query_one("#map").side = self.side
-            self.input = MoveMode(self.battle, eyes=self.eyes, auto=self.auto_fight)
-            self._relog()
+            self.reader = self._reader_for(due)
+            self.input = MoveMode(self.battle, self.known, auto=self.auto_fight)
+            self._rewrite_log()  # the seat's own log, as it saw it live
             self.prompt = ""
             self.refresh_all()
 

@@ -1,7 +1,8 @@
 """Drawing a battle into a tcod console, and a tcod console into Textual `Strip`s.
 
-`draw` paints terrain (visible, remembered or unknown to the player's side), combatants as
-glyphs coloured by team, the active combatant, and an overlay (reach, area, path, cursor).
+`draw` paints a viewer's read model (`engine.readmodel`): terrain visible, remembered or unknown
+to it, the combatants it may know as glyphs coloured by team, the one acting, and an overlay
+(reach, area, path, cursor). It never works out sight itself.
 `StripCache` turns console rows into Strips with cached styles, re-building only rows whose
 cells changed, so a frame where one combatant moved touches two rows.
 """
@@ -18,9 +19,9 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from horizon_tui.engine.battle import Battle, gear, ident, pos, team
+from horizon_tui.engine.battle import Battle, gear, ident
 from horizon_tui.engine.battlefield import Terrain
-from horizon_tui.engine.sideview import visible_cells, visible_units
+from horizon_tui.engine.readmodel import ReadModel
 
 # Colours: one palette, named for what they show.
 FLOOR_LIT, FLOOR_DIM = (110, 110, 100), (55, 55, 60)
@@ -49,11 +50,6 @@ class Overlay:
     cursor: tuple[int, int] | None = None
     cursor_blocked: bool = False
     greyed: Iterable[tuple[int, int]] = ()  # combatants that can't be targeted now
-
-
-def team_view(battle: Battle, side: str | None) -> np.ndarray:
-    """What a side sees now (`engine.sideview.visible_cells`); `None` is the game master."""
-    return visible_cells(battle, side)
 
 
 TERRAIN_GLYPHS = frozenset(" .#,")
@@ -102,24 +98,21 @@ class BaseLayer:
 def draw(
     console: tcod.console.Console,
     battle: Battle,
-    visible: np.ndarray,
-    remembered: np.ndarray,
+    known: ReadModel,
     *,
-    side: str | None = "party",
-    active: str | None = None,
     overlay: Overlay | None = None,
     base: BaseLayer | None = None,
     glyphs: dict[str, str] | None = None,
 ) -> None:
-    """Paint the battle as `side` knows it. `console` is the map's size ([y, x] arrays)."""
-    field = battle.battlefield
+    """Paint `battle`'s field as `known` (a viewer's read model) shows it. `console` is the map's
+    size ([y, x] arrays)."""
+    terrain = battle.battlefield.terrain
     rgb = console.rgb
-    known = visible | remembered
     if base is not None:
-        base.paint(rgb, field.terrain, visible, remembered)
+        base.paint(rgb, terrain, known.visible, known.remembered)
     else:
-        _paint_terrain(rgb, field.terrain, visible, remembered)
-    _paint_overlay_and_units(rgb, battle, visible, known, side, active, overlay, glyphs or {})
+        _paint_terrain(rgb, terrain, known.visible, known.remembered)
+    _paint_overlay_and_units(rgb, battle, known, overlay, glyphs or {})
 
 
 def _paint_terrain(rgb: np.ndarray, terrain: np.ndarray, visible: np.ndarray, remembered: np.ndarray) -> None:
@@ -129,23 +122,22 @@ def _paint_terrain(rgb: np.ndarray, terrain: np.ndarray, visible: np.ndarray, re
     rgb["bg"] = np.where(visible[..., None], BG_LIT, np.where(remembered[..., None], BG_DIM, BG_NONE))
 
 
-def _paint_overlay_and_units(rgb, battle: Battle, visible, known, side, active, overlay, glyphs) -> None:
+def _paint_overlay_and_units(rgb, battle: Battle, known: ReadModel, overlay, glyphs) -> None:
     field = battle.battlefield
     if overlay is not None:
         if overlay.reach is not None:
-            rgb["bg"][overlay.reach & known] = REACH_BG
+            rgb["bg"][overlay.reach & (known.visible | known.remembered)] = REACH_BG
         for x, y in overlay.path:
             if field.in_bounds((x, y)):
                 rgb["bg"][y, x] = PATH_BG
         for x, y in overlay.area:
             if field.in_bounds((x, y)):
                 rgb["bg"][y, x] = AREA_BG
-    for e in visible_units(battle, side, visible):  # fog of war and R-13's hidden: what its side sees
-        x, y = pos(e)
-        i = ident(e)
-        rgb["ch"][y, x] = ord(glyphs.get(i.id) or i.glyph[:1] or "?")
-        rgb["fg"][y, x] = TEAM_COLOURS.get(team(e), (230, 230, 230))
-        if i.id == active:
+    for u in known.units:  # fog of war and R-13's hidden: only what the viewer may know
+        x, y = u.position
+        rgb["ch"][y, x] = ord(glyphs.get(u.id) or u.glyph[:1] or "?")
+        rgb["fg"][y, x] = TEAM_COLOURS.get(u.team, (230, 230, 230))
+        if u.id == known.current:
             rgb["bg"][y, x] = ACTIVE_BG
     if overlay is not None:
         for x, y in overlay.greyed:
@@ -172,16 +164,15 @@ class StripCache:
     """Console rows → Strips, with one Style per colour pair and a cache per row."""
 
     def __init__(self) -> None:
-        self._styles: dict[int, Style] = {}  # by colour pair: fg RGB << 24 | bg RGB
+        self._styles: dict[int, Style] = {}  # by colour pair (`_pairs`)
         self._rows: dict[int, tuple[bytes, Strip]] = {}
         self.rebuilt = 0  # rows rebuilt since the last reset (for tests and the benchmark)
 
     def _style(self, pair: int) -> Style:
         style = self._styles.get(pair)
         if style is None:
-            fg, bg = pair >> 24, pair & 0xFFFFFF
-            style = Style(color=Color.from_rgb(fg >> 16, (fg >> 8) & 255, fg & 255),
-                          bgcolor=Color.from_rgb(bg >> 16, (bg >> 8) & 255, bg & 255))
+            r, g, b, br, bg, bb = pair.to_bytes(8, "little")[:6]  # `_pairs`: fg RGB, then bg RGB
+            style = Style(color=Color.from_rgb(r, g, b), bgcolor=Color.from_rgb(br, bg, bb))
             self._styles[pair] = style
         return style
 
@@ -199,7 +190,7 @@ class StripCache:
     def _segments(self, cells: np.ndarray) -> list[Segment]:
         """Runs of cells with the same colours become one Segment: each cell's colour pair as
         one integer, the runs where it changes, one Style per pair."""
-        pairs = _pairs(cells["fg"], cells["bg"])
+        pairs = _pairs(cells)
         bounds = [0, *(np.flatnonzero(pairs[1:] != pairs[:-1]) + 1).tolist(), len(cells)]
         text = np.ascontiguousarray(cells["ch"], dtype="<u4").tobytes().decode("utf-32-le")
         styles, new_style = self._styles, self._style  # a Style (truthy) once made
@@ -210,12 +201,12 @@ class StripCache:
         self._rows.clear()
 
 
-def _rgb(colours: np.ndarray) -> np.ndarray:
-    c = colours.astype(np.uint64)
-    return (c[..., 0] << np.uint64(16)) | (c[..., 1] << np.uint64(8)) | c[..., 2]
-
-
-def _pairs(fg: np.ndarray, bg: np.ndarray) -> np.ndarray:
-    """uint64 per cell: its foreground RGB in bits 24-47, its background RGB in bits 0-23."""
-    return (_rgb(fg) << np.uint64(24)) | _rgb(bg)
-
+def _pairs(cells: np.ndarray) -> np.ndarray:
+    """uint64 per cell of a console row: its six colour bytes (fg RGB, bg RGB) read as one
+    little-endian integer, taken from the row's raw bytes at once."""
+    raw = np.ascontiguousarray(cells).view(np.uint8).reshape(len(cells), cells.dtype.itemsize)
+    fg, bg = cells.dtype.fields["fg"][1], cells.dtype.fields["bg"][1]  # byte offsets (padding between)
+    packed = np.zeros((len(cells), 8), dtype=np.uint8)
+    packed[:, 0:3] = raw[:, fg:fg + 3]
+    packed[:, 3:6] = raw[:, bg:bg + 3]
+    return packed.view("<u8").ravel()

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 import tcod.console
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import Static
 
 from horizon_tui.engine.battle import Battle
-from horizon_tui.engine.sideview import remembered_cells
+from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.ui.battle.view import BaseLayer, Overlay, StripCache, draw
 
 
@@ -39,14 +43,13 @@ def centre(focus: int, view: int, world: int) -> int:
 
 
 class BattlefieldView(Widget):
-    """Shows one battle as one side knows it; the screen decides what and when to redraw."""
+    """Shows one battle as a viewer's read model has it; the screen decides what and when to redraw."""
 
     MARGIN = 4  # cells kept between the focus and the edge of the view
 
-    def __init__(self, battle: Battle, side: str | None = "party", **kwargs) -> None:
+    def __init__(self, battle: Battle, **kwargs) -> None:
         super().__init__(**kwargs)
         self.battle = battle
-        self.side = side
         field = battle.battlefield
         self.console = tcod.console.Console(field.width, field.height, order="C")
         self.remembered = np.zeros((field.height, field.width), dtype=bool)
@@ -57,20 +60,41 @@ class BattlefieldView(Widget):
         self.camera = (0, 0)  # the map cell at the view's top-left corner
         self._focus: tuple[int, int] | None = None
         self._centred = False
+        self._line_style: Style | None = None  # the blank cells' style, worked out once per style change
 
-    def redraw(self, visible: np.ndarray, active: str | None, overlay: Overlay | None,
-               remembered: np.ndarray | None = None) -> None:
+    @property
+    def line_style(self) -> Style:
+        if self._line_style is None:
+            self._line_style = self.rich_style
+        return self._line_style
+
+    def notify_style_update(self) -> None:
+        self._line_style = None
+        super().notify_style_update()
+
+    def redraw(self, known: ReadModel, overlay: Overlay | None) -> None:
         """Repaint the console; only rows whose cells changed are rebuilt and refreshed."""
-        self.seen_now = visible
-        # what its side has seen (R-13), from the engine's side view when the screen has it
-        self.remembered = remembered if remembered is not None else remembered_cells(self.battle, self.side, visible)
+        self.seen_now, self.remembered = known.visible, known.remembered
         before = self.console.rgb.copy()
-        draw(self.console, self.battle, visible, self.remembered, side=self.side, active=active,
-             overlay=overlay, base=self.base, glyphs=self.glyphs)
-        changed = np.nonzero(np.any(before != self.console.rgb, axis=1))[0]
-        top = self._margins()[1] - self.camera[1]
-        for y in changed.tolist():
-            self.refresh(Region(0, y + top, self.size.width, 1))
+        draw(self.console, self.battle, known, overlay=overlay, base=self.base, glyphs=self.glyphs)
+        self.refresh_cells(before != self.console.rgb)
+
+    def refresh_cells(self, changed: np.ndarray) -> None:
+        """Ask Textual to repaint the changed cells ([y, x] bools) only: on each row the span
+        from its first changed cell to its last, where it is on screen."""
+        rows = np.flatnonzero(changed.any(axis=1))
+        if not len(rows):
+            return
+        cells = changed[rows]
+        first = cells.argmax(axis=1)
+        last = cells.shape[1] - cells[:, ::-1].argmax(axis=1)  # one past the last changed cell
+        left, top = self._margins()
+        cam_x, cam_y = self.camera
+        on_screen = self.size.region
+        spans = [Region(x0 + left - cam_x, y + top - cam_y, x1 - x0, 1).intersection(on_screen)
+                 for y, x0, x1 in zip(rows.tolist(), first.tolist(), last.tolist())]
+        spans = [span for span in spans if span]  # rows off screen: nothing to repaint
+        self.refresh(*spans)  # one call: each call asks the app for an idle pass
 
     def _margins(self) -> tuple[int, int]:
         """A map smaller than the pane sits in its middle."""
@@ -82,12 +106,13 @@ class BattlefieldView(Widget):
         cam_x, cam_y = self.camera
         row = y + cam_y - top
         width = self.size.width
+        style = self.line_style
         if not 0 <= row < self.console.height:
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, style)
         strip = self.strips.row(self.console, row)
         if left:
-            return Strip.join([Strip.blank(left, self.rich_style), strip]).extend_cell_length(width, self.rich_style)
-        return strip.crop(cam_x, cam_x + width).extend_cell_length(width, self.rich_style)
+            return Strip.join([Strip.blank(left, style), strip]).extend_cell_length(width, style)
+        return strip.crop(cam_x, cam_x + width).extend_cell_length(width, style)
 
     def keep_in_view(self, xy: tuple[int, int], *, centred: bool = False) -> None:
         """Pan so the cell stays on screen with a margin (or sits in the middle)."""
@@ -118,3 +143,31 @@ class BattlefieldView(Widget):
     def visible_region(self) -> tuple[int, int, int, int]:
         """The map cells on screen now: (x, y, width, height), for tests and the screen."""
         return (*self.camera, min(self.size.width, self.console.width), min(self.size.height, self.console.height))
+
+
+class Panel(Static):
+    """A side panel or a bar of the battle screen, given its text on every change of the battle:
+    it repaints only when the text differs from what it shows, and lays the screen out again
+    only when its height may have changed (a line more or less, or a line that wraps)."""
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id, markup=False)
+        self.shown = Text("")
+        self.updates = 0  # repaints asked since mounting (for tests and the benchmark)
+
+    def show(self, text: Text) -> None:
+        if text == self.shown:
+            return
+        height = self.styles.height
+        fixed = height is not None and not height.is_auto  # a bar of one line: never laid out again
+        self.update(text, layout=not fixed and _height_may_differ(self.shown, text, self.content_region.width))
+        self.shown = text
+        self.updates += 1
+
+
+def _height_may_differ(before: Text, after: Text, width: int) -> bool:
+    """False only when both texts have the same number of lines and none wraps at `width`."""
+    lines = before.plain.split("\n"), after.plain.split("\n")
+    if len(lines[0]) != len(lines[1]) or width <= 0:
+        return True
+    return any(cell_len(line) > width for text_lines in lines for line in text_lines)

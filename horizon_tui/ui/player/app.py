@@ -521,11 +521,11 @@ class HorizonApp(CrashGuard, App[None]):
 
     def save_before_crash(self) -> list[str]:
         """Before the crash screen, a battle in progress and the character are saved."""
+        from horizon_tui.ui.battle.screen import BattleScreen
+
         saved = []
         for screen in self.screen_stack:
-            autosave, battle = getattr(screen, "autosave", None), getattr(screen, "session", None)
-            if callable(autosave) and battle is not None and hasattr(battle, "battle") and not battle.battle.over:
-                autosave(battle)
+            if isinstance(screen, BattleScreen) and screen.driver.save(screen.session):
                 saved.append("the battle in progress")
         if self.session is not None and type(self) is HorizonApp and self._lock is not None and not self.read_only:
             with self._lock.guard():  # never over a save another session took over

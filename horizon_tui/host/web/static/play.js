@@ -1,11 +1,15 @@
-// The page that plays (or watches): xterm.js on a websocket to the host (host/web/server.py).
+// The page that plays (or, at /watch/GAME, watches): xterm.js on a websocket to the host (host/web/server.py).
 // Binary frames carry the terminal's bytes both ways; text frames carry JSON: {"resize": [c, r]}
 // from here; {"game": id} (to resume after a reconnect), {"message": …}, {"exit": code},
 // {"refused": …} and {"watching": name, "size": [c, r]} from the host.
 (function () {
   "use strict";
   const body = document.body;
-  const watching = body.dataset.watching === "1";
+  const watching = location.pathname.startsWith("/watch/");  // /watch/GAME: read-only
+  if (watching) {
+    body.dataset.watching = "1";
+    document.title = "Horizon — watching";
+  }
   const banner = document.getElementById("banner");
   const encoder = new TextEncoder();
   // Numpad keys by KeyboardEvent.code, whatever NumLock says: the application keypad's
@@ -26,7 +30,9 @@
   term.open(document.getElementById("terminal"));
 
   let socket = null;
-  let resumeId = null;
+  // The game this tab plays, kept for the tab's life (a reload or a trip to /watch resumes it).
+  const RESUME = "horizon-game";
+  let resumeId = watching ? null : sessionStorage.getItem(RESUME);
   let ended = false;
   let failures = 0;
   let playerSize = null;
@@ -81,10 +87,7 @@
 
   function socketUrl() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    let path = body.dataset.socket;
-    if (watching) {
-      path += encodeURIComponent(location.pathname.split("/").pop());
-    }
+    const path = watching ? "/ws/watch/" + encodeURIComponent(location.pathname.split("/").pop()) : "/ws";
     const query = new URLSearchParams({ cols: term.cols, rows: term.rows });
     if (resumeId) {
       query.set("resume", resumeId);
@@ -95,6 +98,7 @@
   function control(message) {
     if (message.game) {
       resumeId = message.game;
+      sessionStorage.setItem(RESUME, resumeId);
     }
     if (message.watching) {
       showBanner("Watching " + message.watching + " (read-only). Esc or Back: the list of games.");
@@ -111,13 +115,18 @@
     }
     if (message.exit !== undefined) {
       ended = true;
+      if (!watching) {
+        sessionStorage.removeItem(RESUME);
+      }
       showBanner(message.message || (watching ? "The game ended." :
         "Your game ended and was saved. Reload the page to play again."));
     }
   }
 
   function connect() {
-    socket = new WebSocket(socketUrl());
+    const early = window.horizonEarlySocket;
+    window.horizonEarlySocket = null;
+    socket = early ? early.socket : new WebSocket(socketUrl());
     socket.binaryType = "arraybuffer";
     socket.onopen = function () {
       failures = 0;
@@ -152,6 +161,17 @@
       showBanner("Connection lost — reconnecting to your game…");
       setTimeout(connect, Math.min(500 * 2 ** failures, 4000));
     };
+    if (early) {  // what early.js's socket got before this page's terminal was there
+      if (socket.readyState === WebSocket.OPEN) {
+        socket.onopen();
+      }
+      for (const event of early.queue) {
+        socket.onmessage(event);
+      }
+      if (early.closed) {
+        socket.onclose(early.closed);
+      }
+    }
   }
 
   if (watching) {

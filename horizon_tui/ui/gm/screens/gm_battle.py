@@ -12,7 +12,6 @@ from fractions import Fraction
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import Static
 
 from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectSpec, Target
 from horizon_tui.engine import overrides as ov
@@ -29,8 +28,9 @@ from horizon_tui.campaign import changes
 from horizon_tui.campaign.initiative import Reorder, delay_position, ready_position
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.ui.gm.screens.gm_overrides import OverrideMenu
-from horizon_tui.ui.gm.screens.tracker import TrackerMixin
+from horizon_tui.ui.gm.screens.tracker import TrackerMixin, TrackerPanel
 from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
+from horizon_tui.ui.battle.roles import LocalEngine
 from horizon_tui.ui.battle.screen import BattleScreen
 from horizon_tui.ui.battle.view import Overlay
 
@@ -75,7 +75,9 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     ]
 
     def __init__(self, session: BattleSession, name: str, *, mapless: bool = False) -> None:
-        super().__init__(session, on_end=self._ended, autosave=None, side=None)
+        # the campaign recorder: every input is saved into the campaign as it happens (`_record`)
+        super().__init__(session, driver=LocalEngine(on_end=self._ended, after_input=self._input_recorded), side=None,
+                         panels=[TrackerPanel(self._tracker_text)])
         self.battle_name = name
         self.mapless = mapless  # the tracker alone, distances ruled by the GM
         self.marked: set[str] = set()
@@ -87,17 +89,11 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
 
     def on_mount(self) -> None:  # BattleScreen.on_mount runs as well (Textual calls both)
         self.title = f"Battle — {self.battle_name}" + (" (no map)" if self.mapless else "")
-        self.query_one("#battle-side").mount(Static(id="gm-tracker", markup=False), before=0)
         if self.mapless:
             self.add_class("mapless")
 
     def on_resize(self, event) -> None:
         self.call_after_refresh(self.refresh_all)  # the tracker's rows fit the side panel's new width
-
-    def refresh_all(self) -> None:
-        super().refresh_all()
-        for tracker in self.query("#gm-tracker"):
-            tracker.update(self._tracker_text())
 
     def _selected_id(self) -> str | None:
         if self.selected in self.battle.by_id:
@@ -112,10 +108,10 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         text.append(self.TRACKER_LEGEND, style="dim")
         return text
 
-    def _shown_unit(self, visible):
+    def _shown_unit(self, known):
         if self.cursor is None and self._selected_id() is not None:
-            return self.battle[self._selected_id()]
-        return super()._shown_unit(visible)
+            return known.unit(self._selected_id())
+        return super()._shown_unit(known)
 
     def _overlay(self):
         if self.mode == "place" and self.cursor is not None:
@@ -189,7 +185,7 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
                         timeout=10)
         self.app.call_later(self.app.pop_screen)
 
-    def after_input(self, action, outcome) -> None:
+    def _input_recorded(self, action, outcome) -> None:
         self._record(f"{self.battle_name}: {type(action).__name__.lower()}")
 
     def _override(self, change, label: str, extra=None) -> bool:

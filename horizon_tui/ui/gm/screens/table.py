@@ -33,7 +33,7 @@ from horizon_tui.campaign import battles
 from horizon_tui.campaign import changes
 from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.gm.screens.gm_overrides import OverrideMenu
-from horizon_tui.ui.gm.screens.tracker import TrackerMixin
+from horizon_tui.ui.gm.screens.tracker import TrackerMixin, TrackerPanel
 from horizon_tui.campaign.table_battle import gm_token, lay_table, seats_from, table_id_for
 from horizon_tui.table.lobby import load_table, my_seat_place, offered_by, start_table
 from horizon_tui.table.server import TableClient
@@ -211,23 +211,14 @@ class GMTableScreen(TrackerMixin, OverrideMenu, TableBattleScreen):
     _tracker_text = GMBattleScreen._tracker_text
 
     def __init__(self, client, spec, *, title: str = "", proc=None) -> None:
-        super().__init__(client, title=title, spec=spec, on_end=self._ended)
+        super().__init__(client, title=title, spec=spec, on_end=self._ended,
+                         panels=[TrackerPanel(self._tracker_text, shown=lambda: self.role == "gm")])
         self.spec = spec
         self.proc = proc  # the table's process (None at one keyboard); it ends a while after the battle
         self._recorded = client.replica.version
         self.selected: str | None = None
         self.place_for: str | None = None
         self.marked: set[str] = set()
-
-    def on_mount(self) -> None:  # TableBattleScreen.on_mount runs as well (Textual calls both)
-        self.query_one("#battle-side").mount(Static(id="gm-tracker", markup=False), before=0)
-
-    def refresh_all(self) -> None:
-        super().refresh_all()
-        gm = self.role == "gm"  # at one keyboard a player's seat sees only what the player may know
-        for tracker in self.query("#gm-tracker"):
-            tracker.display = gm
-            tracker.update(self._tracker_text() if gm else "")
 
     def _gm_only(self) -> bool:
         return self.role == "gm" or self.refuse("only the GM's seat has the GM's hand")
@@ -242,9 +233,9 @@ class GMTableScreen(TrackerMixin, OverrideMenu, TableBattleScreen):
         if self._gm_only() and not self.battle.over:
             self._join_catalogue()
 
-    def _shown_unit(self, visible):
+    def _shown_unit(self, known):
         chosen = self._selected_id() if self.role == "gm" and self.cursor is None else None
-        return self.battle[chosen] if chosen is not None else super()._shown_unit(visible)
+        return known.unit(chosen) if chosen is not None else super()._shown_unit(known)
 
     def _override(self, change, label: str, extra=None) -> bool:
         """An override goes to the table; it comes back as an update, like any input."""

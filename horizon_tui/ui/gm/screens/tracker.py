@@ -8,6 +8,8 @@ Every change is an override of `engine.overrides`, recorded as an input (so undo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 
 from horizon_tui.content.models import Difficulty
@@ -20,6 +22,7 @@ from horizon_tui.campaign import battles
 from horizon_tui.campaign.initiative import tracker_rows
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
+from horizon_tui.ui.battle.widget import Panel
 from horizon_tui.play.forms import name_length, parse_whole
 
 CONTROLLER_TAGS = {"player": "P", "gm": "GM", "ai": "AI"}
@@ -45,6 +48,22 @@ def checked(fields: dict[str, tuple[int, int, str]]):
                 return str(exc)
         return None
     return check
+
+
+class TrackerPanel(Panel):
+    """The GM's tracker as a side panel of the battle screen (`ui.battle.roles.BattlePanel`):
+    its rows from the screen that owns them (`rows()`), shown only while `shown()` says so (at
+    one keyboard a player's seat sees no GM's tracker)."""
+
+    def __init__(self, rows: Callable[[], Text], shown: Callable[[], bool] = lambda: True) -> None:
+        super().__init__(id="gm-tracker")
+        self._rows = rows
+        self._shown = shown
+
+    def show_model(self, known, battle) -> None:
+        shown = self._shown()
+        self.display = shown
+        self.show(self._rows() if shown else Text(""))
 
 
 class TrackerMixin:

@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from horizon_tui.content.models import Character
 from horizon_tui.rules.character import build, buy_point
+from horizon_tui.rules.progression import progress_to_next_level
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.character import AttributeTable, StatsPanel
@@ -80,8 +81,8 @@ class LevelUpScreen(Screen):
         status.append(f"{now.next_point_cost} XP", style="bold" if affordable else tone(self, "error", bold=True))
         status.append("   level ", style="dim")
         status.append(f"{now.level}", style="bold")
-        status.append(f"  ({now.points_bought % rules.experience.points_per_level}/"
-                      f"{rules.experience.points_per_level} points to level {now.level + 1})", style="dim")
+        done, per_level = progress_to_next_level(now.points_bought, rules)
+        status.append(f"  ({done}/{per_level} points to level {now.level + 1})", style="dim")
         if now.level > before.level:
             status.append(f"\n★ Level {now.level} reached! ", style=f"reverse {tone(self, 'success', bold=True)}")
             status.append(f" {now.slots} slots, charges "

@@ -362,6 +362,7 @@ class RestScreen(ModalScreen[bool]):
 
 
 def open_fight(app, run: Run, session) -> None:
+    from horizon_tui.ui.battle.roles import LocalEngine
     from horizon_tui.ui.battle.screen import BattleScreen
 
     k = keeper(app)
@@ -372,7 +373,7 @@ def open_fight(app, run: Run, session) -> None:
     def ended(s) -> None:
         after_fight_screens(app, run, s)
 
-    app.push_screen(BattleScreen(session, on_end=ended, autosave=autosave))
+    app.push_screen(BattleScreen(session, driver=LocalEngine(autosave=autosave, on_end=ended)))
 
 
 def after_fight_screens(app, run: Run, session) -> None:

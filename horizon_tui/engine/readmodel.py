@@ -1,0 +1,225 @@
+"""What one viewer may know of a battle, built once per change: the only thing a screen reads.
+
+`ReadModel` is a viewer's whole picture (`engine.viewer.Viewer`): the units it may know with what
+a screen shows of them (name, glyph, health, cell, effects with their turns left, distance from
+the one acting), the cells it sees now and remembers, the ids the one acting may pick per kind of
+action (`TARGET_KINDS`), the initiative entries it may know, and its log. Sight is R-13's, from
+`engine.sideview`; nothing above the engine filters by sight again.
+
+The log is a `Journal`'s: each event narrated once, for that viewer, with what it could see when
+the change that brought the event was read (`Journal.catch_up`), and kept — never narrated again
+later with later sight. An undo or a hot-seat hand-over leaves every seat's log as it was seen.
+What the viewer can't see is never named and never counted (`engine.narrate`), and a GM's act on
+someone it can't see reaches its log only by what it can see (`_shown`).
+
+`Reader` is a viewer's journal with the last model: `Reader.model(battle)` builds a new model
+only when the battle changed (its log grew, someone was placed, or it is another battle).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+import numpy as np
+
+from horizon_tui.engine import events as ev
+from horizon_tui.engine.battle import Battle, Entity, cid, comp, gear, ident, is_active, team
+from horizon_tui.engine.components import Position, Presence
+from horizon_tui.engine.narrate import UNSEEN, describe
+from horizon_tui.engine.sideview import (
+    UnitView, remembered_cells, targetable, unit_view, visible_cells, visible_units,
+)
+from horizon_tui.engine.viewer import Viewer
+from horizon_tui.rules.ranges import distance
+
+TARGET_KINDS = ("attack", "ally", "look")  # attack: enemies in sight, nearest first; ally: its side; look: anyone seen
+
+
+@attrs.frozen
+class LogLine:
+    text: str
+    event: str  # the event's type ("round", "defeated", "result"…): how a screen styles the line
+
+
+@attrs.frozen
+class InitiativeEntry:
+    id: str
+    name: str
+    team: str
+    active: bool  # False: down, dead or fled (shown struck through)
+    current: bool
+
+
+@attrs.frozen(eq=False)
+class ReadModel:
+    viewer: Viewer
+    round: int
+    visible: np.ndarray  # bool [y, x]: seen now
+    remembered: np.ndarray  # bool [y, x]: seen at some point this battle (`visible` included)
+    units: tuple[UnitView, ...]  # active combatants it may know (its own always), in spawn order
+    initiative: tuple[InitiativeEntry, ...]
+    current: str | None  # whose turn it is, when the viewer may know it
+    acting: str  # whose turn it is as the viewer's log names it ("Someone unseen", "…" between turns)
+    targets: Mapping[str, tuple[str, ...]]  # TARGET_KINDS → ids the one acting may pick, if the viewer acts for it
+    lines: tuple[LogLine, ...]
+
+    @property
+    def side(self) -> str | None:
+        return self.viewer.side
+
+    def unit(self, combatant_id: str | None) -> UnitView | None:
+        for u in self.units:
+            if u.id == combatant_id:
+                return u
+        return None
+
+    def unit_at(self, xy: tuple[int, int]) -> UnitView | None:
+        for u in self.units:
+            if u.position == xy:
+                return u
+        return None
+
+    def foes(self) -> tuple[UnitView, ...]:
+        """The units not of the viewer's side (for the GM: everyone), in spawn order."""
+        return tuple(u for u in self.units if self.side is None or u.team != self.side)
+
+    def log_text(self) -> list[str]:
+        return [line.text for line in self.lines]
+
+
+def _named(event: ev.Event) -> frozenset[str]:
+    """The combatants an event's line would name."""
+    found = {getattr(event, "actor", None), getattr(event, "target", None)}
+    joined = getattr(event, "combatant", None)
+    if isinstance(joined, dict):
+        found.add(joined.get("id"))
+    return frozenset(x for x in found if isinstance(x, str))
+
+
+class Journal:
+    """One viewer's log, append-only: see the module's docstring."""
+
+    def __init__(self, viewer: Viewer) -> None:
+        self.viewer = viewer
+        self.lines: list[LogLine] = []
+        self.met: set[str] = set()  # everyone the viewer has seen at some point (shown when down)
+        self._battle: Battle | None = None
+        self._done = 0  # the battle's events narrated so far
+
+    def follow(self, battle: Battle) -> None:
+        """Read `battle` from now on. The same battle rebuilt (an undo or a resync replays it from
+        its inputs: the log up to there is the same) goes on where this journal stopped, or where
+        the rebuilt log ends; what was narrated stays as it was."""
+        if battle is self._battle:
+            return
+        if self._battle is not None:
+            self._done = min(self._done, len(battle.log))
+        self._battle = battle
+
+    def catch_up(self, battle: Battle, unseen: frozenset[str], seen: frozenset[str]) -> None:
+        """Narrate the events since the last call, with what the viewer sees now (`unseen`: the
+        active combatants it can't see, `seen`: those it can)."""
+        self.follow(battle)
+        self.met |= seen
+        log = battle.log
+        gm_act = False  # inside a GM override: the events it caused follow it, up to the next turn
+        for event in log[self._done:]:
+            if isinstance(event, (ev.Turn, ev.RoundStart, ev.Result)):
+                gm_act = False
+            elif isinstance(event, ev.Override):
+                gm_act = True
+            if not _shown(event, unseen, gm_act):
+                continue
+            text = describe(battle, event, unseen)
+            if text:
+                self.lines.append(LogLine(text, event.type))
+        self._done = len(log)
+
+
+def _shown(event: ev.Event, unseen: frozenset[str], gm_act: bool) -> bool:
+    """A GM's act reaches a viewer only by what it sees: a line naming anyone it can't see is not
+    written (R-13: not "GM: add hidden on someone unseen", which tells someone is there)."""
+    return not (gm_act and unseen and _named(event) & unseen)
+
+
+def _unseen(battle: Battle, units: list[Entity]) -> frozenset[str]:
+    seen = {cid(e) for e in units}
+    return frozenset(uid for uid in battle.active if uid not in seen)
+
+
+def build(battle: Battle, viewer: Viewer, journal: Journal | None = None) -> ReadModel:
+    """The read model of `battle` for `viewer` now, its journal caught up first."""
+    side, eyes = viewer.side, viewer.eyes
+    visible = visible_cells(battle, side, eyes)
+    remembered = remembered_cells(battle, side, visible, eyes)
+    seen = visible_units(battle, side, visible)
+    seen_ids = frozenset(cid(e) for e in seen)
+    unseen = _unseen(battle, seen)
+    if journal is not None:
+        journal.catch_up(battle, unseen, seen_ids)
+    now = battle.current
+    current = cid(now) if now is not None and cid(now) in seen_ids else None
+    here = comp(now, Position).xy if current is not None else None  # distances are from the one acting
+    units = tuple(_with_distance(unit_view(e), _kind_name(e), here) for e in seen)
+    met = journal.met if journal is not None else set()
+    initiative = []
+    for uid in battle.order:
+        e = battle[uid]
+        active = is_active(e)
+        known = uid in seen_ids if active else (side is None or team(e) == side or uid in met)
+        if known:
+            initiative.append(InitiativeEntry(uid, ident(e).name, team(e), active, e is now))
+    acting = "…" if now is None else UNSEEN.capitalize() if cid(now) in unseen else ident(now).name
+    return ReadModel(viewer, battle.round, visible, remembered, units, tuple(initiative), current, acting,
+                     _targets(battle, viewer, now, seen), tuple(journal.lines) if journal is not None else ())
+
+
+def _kind_name(e: Entity) -> str:
+    i = ident(e)
+    return i.name if i.kind == "character" else gear(e).character.name
+
+
+def _with_distance(unit: UnitView, kind_name: str, here: tuple[int, int] | None) -> UnitView:
+    far = distance(here, unit.position) if here is not None and unit.position != here else None
+    return attrs.evolve(unit, kind_name=kind_name, distance=far)
+
+
+def _targets(battle: Battle, viewer: Viewer, now: Entity | None, seen: list[Entity]) -> dict[str, tuple[str, ...]]:
+    """What the one acting may pick, when this viewer acts for it (its side, or the GM), as this
+    viewer knows the battle: enemies it sees (R-13), its side, anyone seen (to look at)."""
+    look = tuple(cid(e) for e in seen if e is not now)
+    if now is None or comp(now, Presence) is not Presence.active or (
+            viewer.side is not None and team(now) != viewer.side):
+        return {"attack": (), "ally": (), "look": look}
+    own = team(now)
+    return {"attack": tuple(cid(e) for e in targetable(battle, now, viewer.eyes)),
+            "ally": tuple(cid(e) for e in battle.active.values() if team(e) == own),
+            "look": look}
+
+
+class Reader:
+    """A viewer's journal and its last read model, rebuilt only when the battle changed."""
+
+    def __init__(self, viewer: Viewer) -> None:
+        self.viewer = viewer
+        self.journal = Journal(viewer)
+        self._battle: Battle | None = None
+        self._key: tuple | None = None
+        self._model: ReadModel | None = None
+        self.builds = 0  # models built (for tests and the benchmark: once per change, not per key)
+
+    def model(self, battle: Battle) -> ReadModel:
+        now = battle.current
+        key = (len(battle.log), battle.placements, battle.round, cid(now) if now is not None else None)
+        if self._model is None or battle is not self._battle or key != self._key:
+            self._model = build(battle, self.viewer, self.journal)
+            self._battle, self._key = battle, key
+            self.builds += 1
+        return self._model
+
+    def note(self, text: str) -> None:
+        """A line of the screen's own in the viewer's log (a table's undo: where it is now), kept
+        with the rest."""
+        self.journal.lines.append(LogLine(text, "note"))
+        self._model = None

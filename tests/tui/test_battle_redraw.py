@@ -1,0 +1,104 @@
+"""A key in battle repaints only what changed: the map's changed cells, the panels whose text
+changed; a panel whose height can't change doesn't lay the screen out again."""
+
+from __future__ import annotations
+
+import numpy as np
+from rich.text import Text
+from textual.app import App
+from textual.geometry import Region
+
+from horizon_tui.engine.battle import comp, pos
+from horizon_tui.engine.components import TurnState
+from horizon_tui.ui.battle.widget import BattlefieldView, Panel
+from horizon_tui.ui.player.app import create_app
+
+from .conftest import write
+from .test_battle_flow import CHAMPION, _open_battle
+
+PANELS = ("#initiative", "#unit", "#enemies", "#slots", "#legend", "#status")
+
+
+class _OnePanel(App):
+    CSS = "#bar { height: 1; } #box { height: auto; width: 20; }"
+
+    def compose(self):
+        yield Panel(id="bar")
+        yield Panel(id="box")
+
+
+async def test_a_panel_given_the_text_it_shows_is_not_repainted():
+    app = _OnePanel()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box = app.query_one("#box", Panel)
+        box.show(Text("movement 5"))
+        await pilot.pause()
+        asked: list[bool] = []
+        box.refresh = lambda *regions, layout=False, **kw: asked.append(layout)  # type: ignore[method-assign]
+        box.show(Text("movement 5"))
+        assert asked == [] and box.updates == 1
+        box.show(Text("movement 4"))  # one line for one line, none wrapping: no new layout
+        box.show(Text("movement 4\nfree actions 2"))  # a line more: the screen is laid out again
+        box.show(Text("a line far too long for twenty cells"))  # it wraps: laid out again too
+        assert asked == [False, True, True]
+
+
+async def test_a_bar_of_one_line_is_never_laid_out_again():
+    app = _OnePanel()
+    async with app.run_test(size=(40, 10)) as pilot:
+        bar = app.query_one("#bar", Panel)
+        await pilot.pause()
+        asked: list[bool] = []
+        bar.refresh = lambda *regions, layout=False, **kw: asked.append(layout)  # type: ignore[method-assign]
+        bar.show(Text("Your turn\nsecond line and a very long one that wraps at forty cells"))
+        assert asked == [False]
+
+
+async def test_the_map_refreshes_the_changed_span_of_each_changed_row_only(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
+        await pilot.pause()
+        view = screen.query_one("#map", BattlefieldView)
+        regions: list[Region] = []
+        view.refresh = lambda *r, **kw: regions.extend(r)  # type: ignore[method-assign]
+        changed = np.zeros((view.console.height, view.console.width), dtype=bool)
+        changed[2, 3:6] = True  # cells 3, 4 and 5 of row 2, and cell 7 of row 4
+        changed[4, 7] = True
+        view.refresh_cells(changed)
+        left, top = view._margins()  # noqa: SLF001 - where the map sits in the pane
+        cam_x, cam_y = view.camera
+        assert regions == [Region(3 + left - cam_x, 2 + top - cam_y, 3, 1), Region(7 + left - cam_x, 4 + top - cam_y, 1, 1)]
+
+
+async def test_a_move_repaints_the_cells_and_panels_that_changed_and_no_others(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
+        await pilot.pause()
+        for _ in range(30):
+            if screen.me is not None and comp(screen.me, TurnState).movement_left >= 1:
+                break
+            await pilot.press("x" if screen.me is None else "full_stop")
+        me = screen.me
+        assert me is not None
+        start = pos(me)
+        field = screen.battle.battlefield
+        step = next(key for key, (x, y) in (("l", (start[0] + 1, start[1])), ("h", (start[0] - 1, start[1])),
+                                            ("j", (start[0], start[1] + 1)), ("k", (start[0], start[1] - 1)))
+                    if field.in_bounds((x, y)) and field.walkable[y, x] and screen.battle.at((x, y)) is None)
+        await pilot.pause()
+        view = screen.query_one("#map", BattlefieldView)
+        regions: list[Region] = []
+        painted = view.refresh
+        view.refresh = lambda *r, **kw: (regions.extend(r), painted(*r, **kw))  # type: ignore[method-assign]
+        before = {name: screen.query_one(name, Panel).updates for name in PANELS}
+        await pilot.press(step)
+        assert pos(me) != start
+        repainted = {name for name in PANELS if screen.query_one(name, Panel).updates != before[name]}
+        assert "#unit" in repainted  # its movement left went down
+        assert {"#legend", "#slots", "#initiative"}.isdisjoint(repainted)  # nothing of theirs changed
+        assert regions and all(r.height == 1 for r in regions)  # spans of rows, never the whole map
+        assert sum(r.width for r in regions) < view.size.width * view.size.height / 2
