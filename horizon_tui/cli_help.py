@@ -45,6 +45,16 @@ EXAMPLES: dict[str, str] = {
     "simulate": """\
   horizon simulate standard --party examples/party/*.toml --runs 500
   horizon simulate wolves --party examples/party/*.toml --runs 2000 --workers 2 --json""",
+    "run": """\
+  horizon run                  (the player app, on a new run's first screen)
+  horizon run --seed 42        (a run everyone can replay: same seed, same offers and fights)
+  horizon run --daily          (today's seed, the same for everyone; its own hall of fame)
+  horizon run --simulate --runs 200 --seed 1 --party examples/party/*.toml
+  horizon run --simulate --runs 1000 --seed 1 --party examples/party/iriel.toml --workers 2 --json""",
+    "scores": """\
+  horizon scores
+  horizon scores --daily
+  horizon scores --data-dir /srv/horizon   (an SSH host's shared hall of fame)""",
     "sweep": """\
   horizon sweep standard wolves --party examples/party/*.toml --levels 2,4,6 --runs 200
   horizon sweep standard --party examples/party/*.toml --levels 2,4 --sizes 1-4 --runs 100 --csv

@@ -14,6 +14,9 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "simulate": ("horizon_tui.tools.simulate", "cmd_simulate", "many battles: win rate, rounds, damage"),
     "sweep": ("horizon_tui.tools.sweep.sweep_command", "cmd_sweep",
               "win rates over encounters × party level × size, locally or on a Dask cluster"),
+    "run": ("horizon_tui.ui.player.launch", "run_command",
+            "a run: fights from depth 1 until the party falls (or, with --simulate, many runs by the AI)"),
+    "scores": ("horizon_tui.play.runs.scores", "cmd_scores", "the hall of fame: runs by depth and score"),
     "serve-ssh": ("horizon_tui.host.ssh.ssh_commands", "cmd_serve_ssh", "host the player app over SSH"),
     "users": ("horizon_tui.host.ssh.ssh_commands", "cmd_users", "the SSH host's accounts: add, list, remove"),
     "who": ("horizon_tui.host.ssh.ssh_commands", "cmd_who", "the SSH host's live sessions: player, character, screen, idle"),
@@ -74,7 +77,25 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     add_simulate_arguments(parser)
 
 
+def _run_arguments(parser: argparse.ArgumentParser) -> None:
+    from horizon_tui.paths import path_argument
+
+    add_saves_argument(parser, "where characters, battles and runs are saved")
+    parser.add_argument("--seed", type=int, default=None, metavar="N", help="the run's seed (default: a new one)")
+    parser.add_argument("--daily", action="store_true", help="today's seed, the same for everyone (UTC)")
+    parser.add_argument("--pace", default="source", metavar="NAME", help="the fights' pace (data/runs.toml): source | brisk")
+    parser.add_argument("--simulate", action="store_true", help="play --runs whole runs by the AI and report the depths")
+    parser.add_argument("--runs", type=int, default=100, metavar="N", help="with --simulate: runs to play")
+    parser.add_argument("--party", nargs="+", type=path_argument, default=None, metavar="FILE",
+                        help="with --simulate: one to six character files")
+    parser.add_argument("--workers", type=int, default=None, metavar="K", help="local processes (default: the cores)")
+    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="run on a Dask cluster")
+    parser.add_argument("--json", action="store_true", help="with --simulate: one JSON object")
+
+
 _ARGUMENTS = {
+    "run": _run_arguments,
+    "scores": lambda parser: importlib.import_module("horizon_tui.play.runs.scores").add_scores_arguments(parser),
     "play": _play_arguments, "gm": _gm_arguments, "battle": _battle_arguments, "simulate": _simulate_arguments,
     "sweep": lambda parser: importlib.import_module("horizon_tui.tools.sweep.sweep_command").add_sweep_arguments(parser),
     "serve-ssh": lambda parser: importlib.import_module("horizon_tui.host.ssh.ssh_commands").add_serve_arguments(parser),

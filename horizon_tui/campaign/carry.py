@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from horizon_tui.content.models import Difficulty
-from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.content.ruleset import CampaignRules, Ruleset
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import Battle, comp, effects, hp, ident
 from horizon_tui.engine.components import Charges, Cooldowns, Presence
@@ -63,11 +63,17 @@ def after_battle(campaign: Campaign, battle: Battle) -> Campaign:
 
 def opening_overrides(campaign: Campaign, battle: Battle, rules: Ruleset) -> list:
     """The overrides that put each party character back as the last fight left it."""
-    switches = rules.campaign
+    carried = {name: state for name, state in campaign.carried.items() if campaign.member(name) is not None}
+    return carried_overrides(carried, battle, rules.campaign)
+
+
+def carried_overrides(carried: dict[str, dict[str, Any]], battle: Battle, switches: CampaignRules) -> list:
+    """The overrides that put each party character named in `carried` (`capture`'s shape) back
+    as it was left, as far as `switches` carry (health, effects, charges, cooldowns)."""
     changes: list = []
     for e in battle.combatants():
-        state = campaign.carried.get(ident(e).name)
-        if ident(e).kind != "character" or not state or campaign.member(ident(e).name) is None:
+        state = carried.get(ident(e).name)
+        if ident(e).kind != "character" or not state:
             continue
         target = ident(e).id
         if switches.carry_effects:

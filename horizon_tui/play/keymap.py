@@ -56,15 +56,17 @@ BATTLE_KEYS: tuple[KeyCommand, ...] = (
     KeyCommand("battle.attack", ("a",), "Attack", "attack", show=True),
     KeyCommand("battle.abilities", ("z",), "Abilities", "abilities", show=True),
     *(KeyCommand(f"battle.ability{i}", (SHIFTED_DIGITS[i - 1],), f"Ability in slot {i}", f"ability({i})") for i in range(1, 10)),
-    KeyCommand("battle.free", ("f",), "Free action", "free_action", show=True),
+    KeyCommand("battle.free", ("f",), "Free action", "free_action"),
     KeyCommand("battle.swap", ("s",), "Swap a slotted ability", "swap"),
     KeyCommand("battle.look", ("semicolon",), "Look", "look", show=True),
-    KeyCommand("battle.travel", ("t",), "Travel", "travel", show=True),
+    KeyCommand("battle.travel", ("t",), "Travel", "travel"),
     KeyCommand("battle.wait", ("full_stop", "5", "kp_5", "w"), "End turn", "wait", show=True),
     KeyCommand("battle.confirm", ("enter",), "Confirm the cursor", "confirm"),
-    KeyCommand("battle.next", ("tab",), "Next target", "next_target"),
+    KeyCommand("battle.next", ("tab",), "Auto-fight (in a cursor: next target)", "next_target", show=True,
+               key_display="tab"),
     KeyCommand("battle.cancel", ("escape",), "Cancel the cursor", "cancel"),
     KeyCommand("battle.log", ("m",), "Log", "log", show=True),
+    KeyCommand("battle.leave", ("ctrl+l",), "Leave (saved)", "leave_battle", show=True),
     KeyCommand("battle.skip", ("x",), "Play the enemies' turns at once", "skip"),
     KeyCommand("battle.faster", ("plus", "equals_sign"), "Faster enemy turns", "faster"),
     KeyCommand("battle.slower", ("minus",), "Slower enemy turns", "slower"),
@@ -157,6 +159,8 @@ def parse_keymap(text: str, source: str, commands: tuple[KeyCommand, ...] = BATT
     problems: list[Problem] = []
     for key, value in _flatten(data).items():
         line = _line_of(text, key)
+        if key.startswith(OPTIONS_PREFIX):
+            continue  # keymap_options reads those
         if key not in known:
             close = difflib.get_close_matches(key, known, n=1)
             problems.append(Problem(source, key, "no such key command; the ids are listed by `?` in a battle "
@@ -176,6 +180,42 @@ def parse_keymap(text: str, source: str, commands: tuple[KeyCommand, ...] = BATT
     return keymap, problems
 
 
+OPTIONS_PREFIX = "options."
+# [options]: numbers the battle keys use, with their range. auto_fight_stop: Tab (auto-fight) refuses
+# below this share of health, in percent (Crawl's autofight_stop).
+OPTIONS = {"auto_fight_stop": (0, 100)}
+
+
+def keymap_options(text: str, source: str) -> tuple[dict[str, int], list[Problem]]:
+    """The keymap file's `[options]` (name → whole number in its range), and what is wrong with them."""
+    from horizon_tui.content.guard import parse_text
+    from horizon_tui.errors import DataError
+
+    try:
+        data = parse_text(text, source, json_format=False)
+    except DataError:
+        return {}, []  # parse_keymap reports it
+    options: dict[str, int] = {}
+    problems: list[Problem] = []
+    table = data.get("options", {})
+    if not isinstance(table, dict):
+        return {}, [Problem(source, "options", "a table: [options]", _line_of(text, "options"))]
+    for name, value in table.items():
+        key = OPTIONS_PREFIX + name
+        if name not in OPTIONS:
+            close = difflib.get_close_matches(name, OPTIONS, n=1)
+            problems.append(Problem(source, key, f"no such option; known: {', '.join(OPTIONS)}", _line_of(text, key),
+                                    close[0] if close else None))
+            continue
+        low, high = OPTIONS[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            problems.append(Problem(source, key, f"a whole number from {low} to {high}, not {value!r}",
+                                    _line_of(text, key)))
+            continue
+        options[name] = value
+    return options, problems
+
+
 def _clashes(keymap: dict[str, str], commands, source: str, text: str) -> list[Problem]:
     """A key given to two commands would do only one of them: say so (both stay as written)."""
     owners: dict[str, list[str]] = {}
@@ -192,22 +232,25 @@ def _clashes(keymap: dict[str, str], commands, source: str, text: str) -> list[P
     return problems
 
 
-def load_keymap(path: Path) -> tuple[dict[str, str], list[Problem]]:
-    """The user's keymap file, if there is one; a file that can't be read is a problem, not a crash."""
+def load_keymap(path: Path) -> tuple[dict[str, str], list[Problem], dict[str, int]]:
+    """The user's keymap file, if there is one: (binding id → keys, problems, [options]); a file
+    that can't be read is a problem, not a crash."""
     from horizon_tui.content.guard import current, read_limited
     from horizon_tui.errors import DataError
 
     if not os.path.lexists(path):  # a link to nowhere is a problem, not "no keymap"
-        return {}, []
+        return {}, [], {}
     try:  # the guard's reader: plain files only (a pipe would block the start), the size limit
         raw = read_limited(path, current().file_bytes)
     except DataError as exc:
-        return {}, [attrs.evolve(p, message=f"{p.message}; nothing in it was applied") for p in exc.problems]
+        return {}, [attrs.evolve(p, message=f"{p.message}; nothing in it was applied") for p in exc.problems], {}
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return {}, [Problem(str(path), "", f"is not UTF-8 text (byte {exc.start}); nothing in it was applied")]
-    return parse_keymap(text, str(path))
+        return {}, [Problem(str(path), "", f"is not UTF-8 text (byte {exc.start}); nothing in it was applied")], {}
+    keymap, problems = parse_keymap(text, str(path))
+    options, wrong = keymap_options(text, str(path))
+    return keymap, problems + wrong, options
 
 
 def user_keymap_path() -> Path:
@@ -218,9 +261,11 @@ def user_keymap_path() -> Path:
 
 def apply_user_keymap(app, path: Path | None = None) -> list[Problem]:
     """Rebind the keys the user's keymap file names; report what it got wrong, keep going."""
-    keymap, problems = load_keymap(path or user_keymap_path())
+    keymap, problems, options = load_keymap(path or user_keymap_path())
     if keymap:
         app.set_keymap(keymap)
+    if "auto_fight_stop" in options:
+        app.auto_fight_stop = options["auto_fight_stop"] / 100
     if problems:
         more = f"\n(and {len(problems) - 3} more)" if len(problems) > 3 else ""
         app.notify("\n".join(str(p) for p in problems[:3]) + more, title="Keymap: some entries were not applied",

@@ -70,7 +70,13 @@ DAMAGED = "damaged"
 def move_to_damaged(path: Path) -> Path:
     """`FOLDER/NAME` -> `FOLDER/damaged/NAME` (`NAME-2`, `NAME-3`… if taken), its backups with it.
     Returns the new path; OSError if it can't be moved (the file then stays where it was)."""
-    folder = path.parent / DAMAGED
+    return move_aside(path, DAMAGED)
+
+
+def move_aside(path: Path, folder_name: str) -> Path:
+    """`FOLDER/NAME` -> `FOLDER/folder_name/NAME` (`NAME-2`, `NAME-3`… if taken), its backups with
+    it; never over another file. The new path; OSError if it can't be moved (then nothing moved)."""
+    folder = path.parent / folder_name
     folder.mkdir(exist_ok=True)
     target = folder / path.name
     n = 2

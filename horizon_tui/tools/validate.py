@@ -109,6 +109,13 @@ def _check_sweep(path: Path, catalogue: Catalogue) -> list[Problem]:
     return []
 
 
+def _check_run_rules(path: Path, catalogue: Catalogue) -> list[Problem]:
+    from horizon_tui.content.run_rules import load_run_rules
+
+    load_run_rules(path)
+    return []
+
+
 def _is_character(path: Path, data: dict) -> bool:
     return "attributes" in data and "weapon" in data
 
@@ -124,6 +131,7 @@ VALIDATORS.append(("limits", lambda p, d: p.name == "limits.toml", _check_limits
 VALIDATORS.append(("catalogue", lambda p, d: p.name in ("weapons.toml", "armor.toml"), _check_keyed))
 VALIDATORS.append(("species", lambda p, d: p.parent.name == "species", _check_species))
 VALIDATORS.append(("sweep policy", lambda p, d: p.name == "sweep.toml", _check_sweep))
+VALIDATORS.append(("run rules", lambda p, d: p.name == "runs.toml", _check_run_rules))
 VALIDATORS.append(("character", _is_character, _check_character))
 
 

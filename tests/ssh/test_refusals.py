@@ -107,3 +107,26 @@ async def test_a_flood_of_connections_is_capped(start_host, user_keys):
         await asyncio.sleep(0.02)
     async with await connect(host, "bob", user_keys["bob"]):  # a freed place is taken again
         pass
+
+
+async def test_scores_prints_the_hosts_hall_of_fame_for_every_account(start_host, user_keys, server_dir):
+    """`ssh -t host scores`: the one hall of fame of the host (every account's runs), then the end;
+    nothing else runs, and any other command is still refused."""
+    from horizon_tui.storage.runs import HALL_OF_FAME, FileScores
+
+    host = await start_host()
+    FileScores(server_dir / HALL_OF_FAME).add({"id": "r1", "account": "bob", "party": ["Brakka"], "levels": [3],
+                                               "depth": 4, "score": 180, "pace": "source", "seed": 9})
+    FileScores(server_dir / HALL_OF_FAME).add({"id": "r2", "account": "bob", "party": ["Sefa"], "levels": [2],
+                                               "depth": 2, "score": 40, "pace": "source", "seed": 7,
+                                               "daily": "2026-12-05"})
+    async with await connect(host, "alice", user_keys["alice"]) as conn:
+        result = await conn.run("scores", term_type="xterm", check=False)
+        assert result.exit_status == 0
+        assert "Hall of fame" in result.stdout and "Brakka" in result.stdout and "bob" in result.stdout
+        assert "Sefa" not in result.stdout  # the daily seed has its own table
+        daily = await conn.run("scores --daily", term_type="xterm", check=False)
+        assert "Sefa" in daily.stdout and "Brakka" not in daily.stdout
+        refused = await conn.run("scores; touch x", term_type="xterm", check=False)
+        assert refused.exit_status == 1 and "commands are not allowed" in refused.stderr + refused.stdout
+    assert not host.sessions

@@ -30,7 +30,9 @@ async def test_login_shows_the_menu_and_keys_act(start_host, user_keys, server_d
         env = set(term.line("ENV ").split(","))
         assert env <= {"TERM", "LANG", "HOME", "USER", "LOGNAME", "PATH", "PYTHONPATH", "COLORTERM",
                        "HORIZON_SESSION", "HORIZON_WATCH",  # live.py, tui/hosting.py
-                       "HORIZON_ACCOUNT", "HORIZON_TABLES", "HORIZON_HOST_PID"}  # table/lobby.py: live tables
+                       "HORIZON_ACCOUNT", "HORIZON_TABLES", "HORIZON_HOST_PID",  # table/lobby.py: live tables
+                       "HORIZON_HALL_OF_FAME"}  # storage/runs.py: one hall of fame for the host
+        assert "HORIZON_HALL_OF_FAME" in env
         term.send("j")
         await term.expect("KEY 'j'")
         term.send("\x1b[B")  # an arrow key arrives as its bytes

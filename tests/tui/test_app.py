@@ -25,13 +25,13 @@ from horizon_tui.ui.player.screens.rules import RulesScreen
 from horizon_tui.ui.player.screens.sheet import SheetScreen
 
 
-async def test_main_menu_has_the_five_words_and_recent_characters(saves, catalogue, iriel, broken):
+async def test_main_menu_has_its_words_and_recent_characters(saves, catalogue, iriel, broken):
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
         menu = app.screen.query_one("#menu")
         words = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
         assert words == [
-            "New character", "Load character", "Battle", "Rules", "Quit"]
+            "New run", "New character", "Load character", "Battle", "Hall of fame", "Rules", "Quit"]
         await pilot.pause()  # the saves are read once the menu is drawn
         recent = app.screen.query_one("#recent")
         prompts = [str(recent.get_option_at_index(i).prompt) for i in range(recent.option_count)]
@@ -132,7 +132,7 @@ def test_the_main_menu_comes_up_without_the_content_models_or_the_engine(tmp_pat
         f"    app = create_app({str(tmp_path)!r})\n"
         "    async with app.run_test(size=(80, 24)) as pilot:\n"
         "        await pilot.pause()\n"
-        "        assert app.screen.query_one('#menu').option_count == 5\n"
+        "        assert app.screen.query_one('#menu').option_count == 7\n"
         "        heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('attrs', 'attr', 'cattrs', 'tcod', 'numpy')\n"
         "                       or m.startswith(('horizon_tui.content', 'horizon_tui.engine')))\n"
         "        assert not heavy, heavy\n"

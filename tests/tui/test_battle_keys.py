@@ -237,3 +237,68 @@ async def test_z_lists_the_slots_with_reasons_and_a_digit_picks_one(saves, catal
         await pilot.press(str(labels.index(stone) + 1))  # in the menu a digit picks, it doesn't move
         assert app.screen is screen
         assert "Stone Skin" in _text(screen, "#status") and "passive" in _text(screen, "#status")
+
+
+async def test_a_key_pressed_as_the_turn_changes_hands_is_dropped_and_said(saves, catalogue):
+    """Type-ahead: an attack that ends the turn by itself (no movement left), then at once `.`:
+    the `.` must not end the next turn. Checked in the battle's inputs, as it is saved."""
+    import attrs
+
+    from horizon_tui.engine.actions import Wait
+    from horizon_tui.engine.battle import comp, put
+    from horizon_tui.engine.components import TurnState
+    from horizon_tui.ui.battle.typeahead import GUARD_S
+
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
+        await _my_turn_in_sight(pilot, screen)
+        me = screen.me
+        put(me, TurnState, attrs.evolve(comp(me, TurnState), movement_left=0))
+        first_round = screen.battle.round
+        await pilot.press("a", "enter", "full_stop")  # the attack ends the turn; the `.` comes right after
+        for _ in range(200):
+            if screen.me is not None and screen.battle.round > first_round:
+                break
+            await pilot.pause(0.05)
+        assert screen.me is not None, "the champion's next turn"
+        given = len(screen.session.inputs)
+        await pilot.press("full_stop")  # at once, as a habit: dropped
+        assert len(screen.session.inputs) == given
+        assert "dropped" in _text(screen, "#status")
+        await pilot.pause(GUARD_S + 0.1)
+        await pilot.press("full_stop")  # a moment later: it ends the turn
+        assert len(screen.session.inputs) == given + 1
+        assert isinstance(screen.session.inputs[-1].action, Wait)
+
+
+async def test_leaving_a_battle_is_in_the_footer_and_help_and_asks(saves, catalogue):
+    """Leaving was only in ctrl+p: now ctrl+l (the footer and `?` list it), asked first; the
+    battle is saved as it stands. Tab's auto-fight is listed in `?` too."""
+    from horizon_tui.ui.dialogs.help import help_groups
+    from horizon_tui.ui.player.screens.main_menu import MainMenuScreen
+
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
+        await pilot.pause()
+        assert "Leave" in _text(screen, "KeyBar")
+        described = [str(key) for group in help_groups(screen) for key in group.keys]
+        assert any("Leave" in d for d in described) and any("Auto-fight" in d for d in described)
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")  # stay
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        await pilot.press("y")
+        for _ in range(40):
+            if isinstance(app.screen, MainMenuScreen):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, MainMenuScreen)
+        assert (saves / "battles" / "champion.json").exists()

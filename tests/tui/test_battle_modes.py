@@ -145,14 +145,24 @@ def test_targeting_opens_on_the_nearest_target_and_confirm_attacks_it():
     assert outcome.mode.on_key("confirm", hero) == Act(Attack("hero", "grunt"))
 
 
-def test_a_self_ability_acts_at_once_and_wait_ends_the_turn():
+def test_a_slot_key_never_spends_a_charge_in_one_press_a_second_key_confirms():
+    """shift+N opened a self ability's use at once (`@` is Crawl's status key): now it opens the
+    slot's targeting on the user, and enter or the same key again uses it."""
     from horizon_tui.engine.battle import hp
 
     battle, hero = _battle()
     hero_hp = hp(hero)
     put(hero, type(hero_hp), type(hero_hp)(hero_hp.hp - 100, hero_hp.max_hp))
     number = list(comp(hero, Loadout).slotted).index("Mend") + 1
-    assert MoveMode(battle, _known(battle)).on_key(f"ability{number}", hero) == Act(UseAbility("hero", "Mend"))
+    opened = MoveMode(battle, _known(battle)).on_key(f"ability{number}", hero)
+    assert isinstance(opened, Switch) and opened.mode.cursor == (4, 2)
+    assert opened.mode.on_key(f"ability{number}", hero) == Act(UseAbility("hero", "Mend"))
+    assert opened.mode.on_key("confirm", hero) == Act(UseAbility("hero", "Mend"))
+    battle, hero = _battle(foe_at=(5, 3))  # within Bolt's reach
+    bolt = list(comp(hero, Loadout).slotted).index("Bolt") + 1
+    aimed = MoveMode(battle, _known(battle)).on_key(f"ability{bolt}", hero)
+    assert isinstance(aimed, Switch)
+    assert aimed.mode.on_key(f"ability{bolt}", hero) == Act(UseAbility("hero", "Bolt", target="grunt"))
     assert MoveMode(battle, _known(battle)).on_key("wait", hero) == Act(Wait("hero"))
 
 
@@ -178,3 +188,84 @@ def test_looking_while_an_enemy_acts_visits_only_whom_the_side_sees():
         look.on_key("next", None)
         seen.add(look.cursor)
     assert seen == {(1, 1)}
+
+
+# --- auto-fight (Tab in move mode; in a cursor it stays "next target") ---------------------------
+
+
+def test_tab_attacks_the_nearest_enemy_in_reach():
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle, hero = _battle(foe_at=(5, 3))
+    assert MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero) == Act(Attack("hero", "grunt"))
+
+
+def test_tab_walks_toward_an_enemy_out_of_reach_then_ends_the_turn_when_it_can_do_neither():
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle, hero = _battle(hero_at=(0, 2), foe_at=(8, 2))
+    auto = AutoFight()
+    outcome = MoveMode(battle, _known(battle), auto=auto).on_key("next", hero)
+    assert outcome == Act(Move("hero", (7, 2), partial=True))  # the free cell beside it, nearest the hero
+    put(hero, TurnState, _spent_movement(hero))
+    assert MoveMode(battle, _known(battle), auto=auto).on_key("next", hero) == Act(Wait("hero"))
+
+
+def _spent_movement(hero):
+    import attrs
+
+    return attrs.evolve(comp(hero, TurnState), movement_left=0)
+
+
+def test_tab_refuses_below_the_players_health_threshold_and_spends_nothing():
+    import attrs
+
+    from horizon_tui.engine.components import Health
+    from horizon_tui.engine.battle import hp
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle, hero = _battle(foe_at=(5, 3))
+    put(hero, Health, attrs.evolve(hp(hero), hp=hp(hero).max_hp // 4))
+    outcome = MoveMode(battle, _known(battle), auto=AutoFight(stop=0.3)).on_key("next", hero)
+    assert isinstance(outcome, Stay) and outcome.refused and "below 30 %" in outcome.say
+    assert MoveMode(battle, _known(battle), auto=AutoFight(stop=0.2)).on_key("next", hero) == Act(Attack("hero", "grunt"))
+
+
+def test_tab_stops_once_when_a_new_enemy_comes_into_view():
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle = make_battle(party=[(character("Hero"), (4, 2), "player")],
+                         enemies=[(enemy_def("foe"), (5, 3)), (enemy_def("foe"), (8, 0), "Late")])
+    give_turn(battle, "hero")
+    hero = battle["hero"]
+    auto = AutoFight(seen={"grunt"})  # the last press saw only the first foe
+    again = MoveMode(battle, _known(battle), auto=auto).on_key("next", hero)
+    assert isinstance(again, Stay) and again.refused and "Late has just come into view" in again.say
+    assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)  # said once: Tab again fights on
+
+
+def test_tab_stops_once_when_someone_unseen_hits():
+    from fractions import Fraction
+
+    from horizon_tui.engine import events as ev
+    from horizon_tui.engine.effects import apply_effect
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle = make_battle(party=[(character("Hero"), (4, 2), "player")],
+                         enemies=[(enemy_def("foe"), (5, 3)), (enemy_def("foe"), (8, 0), "Lurker")])
+    give_turn(battle, "hero")
+    hero = battle["hero"]
+    auto = AutoFight()
+    assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)
+    lurker = battle["lurker"]
+    apply_effect(battle, lurker, "hidden", duration=5, magnitude=Fraction(0), source=lurker)  # R-13: hidden from the party
+    battle.emit(ev.Damage, target="hero", amount=5, hp=100, source="lurker")
+    refused = MoveMode(battle, _known(battle), auto=auto).on_key("next", hero)
+    assert isinstance(refused, Stay) and refused.refused and "something unseen hit Hero" in refused.say
+    assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)
+
+
+def test_tab_in_a_cursor_is_still_next_target():
+    battle, hero = _battle(foe_at=(5, 3))
+    look = LookMode(battle, _known(battle), hero, (4, 2))
+    assert look.on_key("next", hero) == Stay() and look.cursor == (5, 3)

@@ -55,11 +55,14 @@ TURNS = [
 
 
 class Terminal:
-    def __init__(self, name: str, size: tuple[int, int], home: Path) -> None:
+    """`horizon --saves HOME/saves ARGS` in a tmux session of its own (HOME/data as the data folder)."""
+
+    def __init__(self, name: str, size: tuple[int, int], home: Path, args: str = "play",
+                 seed: str | None = "11") -> None:
         self.name = name
         self.home = home
-        env = {"HORIZON_DATA_DIR": str(home / "data"), "HORIZON_SEED": "11"}
-        command = " ".join(f"{k}={v}" for k, v in env.items()) + f" {HORIZON} --saves {home / 'saves'} play"
+        env = {"HORIZON_DATA_DIR": str(home / "data"), **({"HORIZON_SEED": seed} if seed else {})}
+        command = " ".join(f"{k}={v}" for k, v in env.items()) + f" {HORIZON} --saves {home / 'saves'} {args}"
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
         subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
                         "-c", str(ROOT), command], check=True)
@@ -126,6 +129,16 @@ def _open(t: Terminal, encounter: str) -> None:
     t.wait_for("Round ")
 
 
+def _wait_for_line(t: Terminal, *texts: str, timeout: float = 20) -> str:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        shown = t.screen()
+        if all(text in shown for text in texts):
+            return shown
+        time.sleep(0.1)
+    raise AssertionError(f"{texts!r} never appeared together; the screen:\n{t.screen()}")
+
+
 def _saved_moves(home: Path, count: int) -> list[tuple[int, int]]:
     save = home / "saves" / "battles" / "warden.json"
     end = time.monotonic() + 10
@@ -145,8 +158,10 @@ def _saved_moves(home: Path, count: int) -> list[tuple[int, int]]:
 
 def _every_key_moves(t: Terminal, start: tuple[int, int]) -> None:
     expected, here = [], start
-    for turn in TURNS:
-        t.wait_for("Your turn")
+    for round_number, turn in enumerate(TURNS, 1):
+        # this round's turn, not the last one's line still on screen: keys sent as the turn changes
+        # hands are dropped (ui/battle/typeahead.py), so wait until it is shown as ours
+        _wait_for_line(t, f"Round {round_number} ", "Your turn")
         for key, direction in turn:
             dx, dy = STEP[direction]
             here = (here[0] + dx, here[1] + dy)
@@ -161,7 +176,7 @@ def test_every_move_key_moves_on_a_40x30_map_at_80x24_and_the_edge_asks(terminal
     t = terminal((80, 24))
     _open(t, "Toll on the King's Road")  # 40×30; the party starts at (1, 28)
     _every_key_moves(t, (1, 28))
-    t.wait_for("Your turn")
+    _wait_for_line(t, f"Round {len(TURNS) + 1} ", "Your turn")  # the next round's turn, shown as ours
     t.keys("Left", "Left")  # (0, 28), then off the edge
     shown = t.wait_for("Flee the battle?")
     assert "It counts as a defeat" in shown

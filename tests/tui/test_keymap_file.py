@@ -27,5 +27,5 @@ def test_a_damaged_keymap_file_is_a_problem_not_a_crash(kind, tmp_path):
         path.mkdir()
     else:
         path.write_bytes(b"\xff\xfe\x00")
-    keymap, problems = load_keymap(path)
+    keymap, problems, _ = load_keymap(path)
     assert keymap == {} and len(problems) == 1 and problems[0].file == str(path)

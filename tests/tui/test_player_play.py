@@ -333,7 +333,7 @@ def test_a_hostile_keymap_file_is_a_problem_named_not_a_crash(tmp_path):
     os.symlink("/dev/zero", device)
     for path, words in ((deep, "nested too deeply"), (huge, "digits"), (binary, "UTF-8"),
                         (device, "not a plain file")):
-        keymap, problems = load_keymap(path)
+        keymap, problems, _ = load_keymap(path)
         assert keymap == {} and problems, path
         assert str(path) in str(problems[0]) and words in str(problems[0]), problems
 
@@ -749,3 +749,49 @@ async def test_an_ability_form_stays_open_with_its_text_when_the_save_is_refused
         await pilot.pause()
         assert app.screen is not form
         assert app.session.character.ability("Ember") is not None
+
+
+@pytest.mark.parametrize("way_out", ["main_menu", "new_character", "load_character", "new_run", "sheet"])
+async def test_every_way_out_of_a_changed_ability_form_asks(saves, catalogue, iriel, way_out):
+    """The palette's Main menu, New character, Load character, New run and Character sheet popped
+    the form without a word; now each names what would be lost and asks, and "Stay" keeps it."""
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = await _new_ability_form(pilot, app, iriel)
+        await pilot.press(*"Half")
+        app.call_later(app.run_action, way_out)  # as the palette runs it
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and "new ability" in app.screen.question
+        await pilot.press("n")  # stay
+        await pilot.pause()
+        assert app.screen is form and form.query_one("#ab-name", Input).value == "Half"
+        app.call_later(app.run_action, way_out)  # as the palette runs it
+        await pilot.pause()
+        await pilot.press("y")  # leave
+        await _until(pilot, lambda: form not in app.screen_stack, "the form closed")
+
+
+async def test_a_character_being_made_is_asked_about_before_the_palette_leaves_it(saves, catalogue, iriel):
+    from horizon_tui.ui.player.screens.wizard import CreationWizard
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await _until(pilot, lambda: isinstance(app.screen, CreationWizard), "the wizard")
+        wizard = app.screen
+        app.call_later(app.run_action, "load_character")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog) and "the new character" in app.screen.question
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is wizard
+
+
+async def test_nothing_unsaved_leaves_at_once(saves, catalogue, iriel):
+    from horizon_tui.ui.player.screens.load import LoadScreen
+
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _new_ability_form(pilot, app, iriel)
+        app.call_later(app.run_action, "load_character")
+        await _until(pilot, lambda: isinstance(app.screen, LoadScreen), "the Load screen")

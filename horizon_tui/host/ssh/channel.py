@@ -12,12 +12,17 @@ watchers, idle timer, slot) is the `GameSession`'s, shared with the browser's fr
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import asyncssh
 
+from horizon_tui.errors import DataError
 from horizon_tui.host.game import GameSession, signal_name, usable_size
 from horizon_tui.host.watch import WATCH_COMMAND, WATCHING_OFF
+from horizon_tui.content.run_rules import load_run_rules
+from horizon_tui.play.runs.scores import scores_text
+from horizon_tui.storage.runs import HALL_OF_FAME, FileScores
 
 if TYPE_CHECKING:
     from horizon_tui.host.ssh.server import SSHHost, _Connection
@@ -26,6 +31,7 @@ NO_PTY = "Horizon needs a terminal: connect with plain `ssh` (or `ssh -t`) and n
 EXEC_REFUSED = "Horizon only runs the game here: commands are not allowed. Connect with plain `ssh`."
 WEB_LOGIN_COMMAND = "web-login"
 WEB_LOGOUT_COMMAND = "web-logout"
+SCORES_COMMANDS = ("scores", "scores --daily")  # the host's hall of fame, printed (`horizon scores`)
 WEB_OFF = "This server doesn't serve the game to browsers (serve-ssh --web is not set)."
 
 
@@ -107,6 +113,8 @@ class AppSession(GameSession, asyncssh.SSHServerSession):
                 self._refuse(f"{command}: watch-only login", EXEC_REFUSED)
             else:
                 self._command = command
+        elif command in SCORES_COMMANDS:
+            self._command = command
         elif command != WATCH_COMMAND:
             self._refuse("exec request", EXEC_REFUSED)  # the command itself is not logged
         elif not self.has_pty:
@@ -140,6 +148,10 @@ class AppSession(GameSession, asyncssh.SSHServerSession):
         if self._command == WATCH_COMMAND:
             self.begin_watching()
             return
+        if self._command in SCORES_COMMANDS:
+            self._send(self._scores_text(self._command.endswith("--daily")).replace("\n", "\r\n").encode())
+            self._close(0)
+            return
         if self._command in (WEB_LOGIN_COMMAND, WEB_LOGOUT_COMMAND):
             web = self.host.web
             text = (web.login_link_text(self.user, self.connection.address)
@@ -152,6 +164,14 @@ class AppSession(GameSession, asyncssh.SSHServerSession):
             self._close(1)
             return
         self.begin()
+
+    def _scores_text(self, daily: bool) -> str:
+        """The host's hall of fame (every account's runs), as `horizon scores --data-dir` prints it."""
+        path = Path(self.host.settings.data_dir) / HALL_OF_FAME
+        try:
+            return scores_text(FileScores(path).entries(daily=daily), daily, load_run_rules().ranked_pace, path.name)
+        except DataError as exc:
+            return f"The hall of fame can't be read: {exc.problems[0].message}\n"
 
     def data_received(self, data: bytes, datatype) -> None:
         self.keys(data)

@@ -113,6 +113,17 @@ def raise_to_level(character: Character, level: int, rules: Ruleset, policy: Swe
     return raised
 
 
+def spend_xp(character: Character, rules: Ruleset, policy: SweepPolicy) -> Character:
+    """The character with every point its XP buys now (R-4), each on the attribute the policy's
+    spread asks for: how an AI-played character levels up between a run's fights."""
+    from horizon_tui.rules.character import build, buy_point
+
+    weights = policy.raising.weights.get(character.name) or {a: v for a, v in character.attributes.items() if v > 0}
+    while build(character, rules).next_point_cost <= character.xp:
+        character = buy_point(character, _next_attribute(character.attributes, weights), rules)
+    return character
+
+
 def sized_party(characters: Sequence[Character], size: int) -> list[Character]:
     """The first `size` characters; past the party's own size they repeat, renamed "Name 2", …"""
     party = []

@@ -18,7 +18,8 @@ import attrs
 from horizon_tui.content.models import Ability, Target
 from horizon_tui.engine import targeting
 from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait
-from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident, pos, team
+from horizon_tui.engine import events as ev
+from horizon_tui.engine.battle import Battle, Entity, comp, gear, hp, ident, pos, team
 from horizon_tui.engine.components import Loadout, Presence, TurnState
 from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.engine.usability import ability_refusal, turn_refusal
@@ -86,14 +87,52 @@ def nobody() -> ReadModel:
     raise LookupError("this mode knows no read model")
 
 
+AUTO_FIGHT_STOP = 0.3  # Crawl's autofight_stop: below this share of health, Tab refuses (keymap.toml [options])
+
+
+@attrs.define
+class AutoFight:
+    """What auto-fight remembers across presses (one per battle screen): the enemies already seen
+    (one that comes into view stops it once) and how far the log was read (a blow from someone
+    unseen stops it once). `stop`: the share of health below which it refuses, as the player set."""
+
+    stop: float = AUTO_FIGHT_STOP
+    seen: set[str] | None = None
+    read_to: int = 0
+
+    def refusal(self, battle: Battle, me: Entity, known: ReadModel) -> str | None:
+        """Why Tab must not fight on by itself now, or None. Each reason is given once."""
+        name = ident(me).name
+        health = hp(me)
+        if health.max_hp and health.hp < self.stop * health.max_hp:
+            return (f"{name}'s health {health.hp}/{health.max_hp} is below {round(self.stop * 100)} % "
+                    "(auto_fight_stop in keymap.toml [options]): fight by hand")
+        enemies = [u for u in known.foes() if u.team != team(me)]
+        in_sight = {u.id for u in enemies}
+        unseen_blow = next((event for event in battle.log[self.read_to:]
+                            if isinstance(event, ev.Damage) and event.target == ident(me).id and event.amount > 0
+                            and event.source in battle.by_id and event.source not in in_sight
+                            and team(battle.by_id[event.source]) != team(me)), None)
+        self.read_to = len(battle.log)
+        new = [u for u in enemies if self.seen is not None and u.id not in self.seen]
+        self.seen = (self.seen or set()) | in_sight
+        if unseen_blow is not None:
+            return f"something unseen hit {name}: look around first (Tab again fights on)"
+        if new:
+            names = ", ".join(u.name for u in new)
+            return f"{names} {'has' if len(new) == 1 else 'have'} just come into view (Tab again fights on)"
+        return None
+
+
 class MoveMode(Mode):
     """Steps (a bump on an enemy attacks), and the keys that open the other modes."""
 
     name = "move"
 
-    def __init__(self, battle: Battle, known: Known) -> None:
+    def __init__(self, battle: Battle, known: Known, *, auto: AutoFight | None = None) -> None:
         self.battle = battle
         self.known = known
+        self.auto = auto if auto is not None else AutoFight()
 
     def on_key(self, key: str, me: Entity | None) -> Outcome:
         if key == "look":
@@ -117,7 +156,43 @@ class MoveMode(Mode):
             return TargetMode.for_attack(self.battle, self.known, me).opened()
         if key.startswith("ability"):
             return self.ability(me, int(key[len("ability"):]))
+        if key == "next":
+            return self.auto_fight(me)
         return Stay()
+
+    def auto_fight(self, me: Entity) -> Outcome:
+        """Crawl's Tab: attack the nearest enemy in sight if it is in reach, else walk toward it as
+        far as this turn's movement goes, else end the turn; one press, one of those. Refused
+        (saying why, spending nothing) below the health the player set, or when an enemy has just
+        come into view or someone unseen hit."""
+        known = self.known()
+        problem = self.auto.refusal(self.battle, me, known)
+        if problem:
+            return Stay(f"Auto-fight: {problem}", refused=True)
+        enemies = [self.battle[uid] for uid in known.targets["attack"]]
+        if not enemies:
+            return Stay("Auto-fight: no enemy in sight", refused=True)
+        here = pos(me)
+        nearest = min(enemies, key=lambda e: (max(abs(pos(e)[0] - here[0]), abs(pos(e)[1] - here[1])), ident(e).id))
+        if turn_refusal(self.battle, me) is None and targeting.attack_preview(self.battle, me, pos(nearest),
+                                                                              known).problem is None:
+            return Act(Attack(ident(me).id, ident(nearest).id))
+        if comp(me, TurnState).movement_left > 0:
+            step_to = self._beside(me, nearest)
+            if step_to is not None:
+                return Act(Move(ident(me).id, step_to, partial=True))
+        return Act(Wait(ident(me).id))
+
+    def _beside(self, me: Entity, enemy: Entity) -> tuple[int, int] | None:
+        """The free cell next to `enemy` nearest to `me` (where a step toward it leads)."""
+        field = self.battle.battlefield
+        here = pos(me)
+        free = [c for c in field.neighbours(pos(enemy)) if field.is_walkable(c)
+                and (self.battle.at(c) is None or c == here)]
+        if here in free:
+            return None
+        return min(free, key=lambda c: (max(abs(c[0] - here[0]), abs(c[1] - here[1])),
+                                        (c[0] - here[0]) ** 2 + (c[1] - here[1]) ** 2, c), default=None)
 
     def _look_start(self, me: Entity | None) -> tuple[int, int]:
         if me is not None and comp(me, Presence) is Presence.active:
@@ -148,11 +223,11 @@ class MoveMode(Mode):
         if problem:
             return Stay(f"{name}: {problem}", refused=True)
         ability = gear(me).character.ability(name)
-        if ability.target is Target.self:
-            return Act(UseAbility(ident(me).id, name))
         if ability.target is Target.enemy and not self.known().targets["attack"]:
             return Stay(f"{name}: no enemy in sight", refused=True)
-        return TargetMode.for_ability(self.battle, self.known, me, ability).opened()
+        # a slot's key opens its targeting (on the user for a self ability): enter, or the same key
+        # again, confirms; no charge is ever spent in one press
+        return TargetMode.for_ability(self.battle, self.known, me, ability, slot_key=f"ability{number}").opened()
 
 
 class CursorMode(Mode):
@@ -225,7 +300,8 @@ class TargetMode(CursorMode):
     def __init__(self, battle: Battle, known: Known, me: Entity, label: str,
                  preview: Callable[[tuple[int, int]], targeting.Preview],
                  make: Callable[[tuple[int, int]], object | None], *, ability: Ability | None = None,
-                 start: tuple[int, int] | None = None, free_action: bool = False) -> None:
+                 start: tuple[int, int] | None = None, free_action: bool = False,
+                 slot_key: str | None = None) -> None:
         first = known().targets["attack"]
         super().__init__(battle, known, me, start or (pos(battle[first[0]]) if first else pos(me)))
         self.label = label
@@ -234,6 +310,7 @@ class TargetMode(CursorMode):
         self.ability = ability
         self.free_action = free_action  # a stock free action (R-13): its stated chance, no damage
         self.picks = "ally" if ability is not None and ability.target is Target.ally else "attack"
+        self.slot_key = slot_key  # the slot key that opened it: pressed again, it confirms
 
     @classmethod
     def for_attack(cls, battle: Battle, known: Known, me: Entity) -> TargetMode:
@@ -245,10 +322,13 @@ class TargetMode(CursorMode):
                    make)
 
     @classmethod
-    def for_ability(cls, battle: Battle, known: Known, me: Entity, ability: Ability) -> TargetMode:
+    def for_ability(cls, battle: Battle, known: Known, me: Entity, ability: Ability, *,
+                    slot_key: str | None = None) -> TargetMode:
         me_id = ident(me).id
 
         def make(cell):
+            if ability.target is Target.self:
+                return UseAbility(me_id, ability.name)
             if ability.target in (Target.area, Target.line):
                 return UseAbility(me_id, ability.name, at=cell)
             target = known().unit_at(cell)
@@ -256,7 +336,18 @@ class TargetMode(CursorMode):
 
         return cls(battle, known, me, ability.name,
                    lambda cell: targeting.ability_preview(battle, me, ability, cell, known()), make,
-                   ability=ability, start=pos(me) if ability.target is Target.ally else None)
+                   ability=ability, start=pos(me) if ability.target in (Target.ally, Target.self) else None,
+                   slot_key=slot_key)
+
+    def on_key(self, key: str, me: Entity | None) -> Outcome:
+        if self.slot_key is not None and key == self.slot_key:
+            return self.confirm()
+        return super().on_key(key, me)
+
+    def targets(self) -> list[Entity]:
+        if self.ability is not None and self.ability.target is Target.self:
+            return [self.me]
+        return super().targets()
 
     def opened(self) -> Outcome:
         """Switch to this cursor, unless no target could be picked at all: then say why at the

@@ -31,9 +31,10 @@ from horizon_tui.engine.viewer import Viewer
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal
 from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
-    DIRECTIONS, Act, CursorMode, Mode, MoveMode, Place, PlaceMode, Stay, Switch, TargetMode,
+    DIRECTIONS, Act, AutoFight, CursorMode, Mode, MoveMode, Place, PlaceMode, Stay, Switch, TargetMode,
 )
 from horizon_tui.ui.battle.roles import SENT, ActorPolicy, BattlePanel, Driver, LocalEngine, Solo
+from horizon_tui.ui.battle.typeahead import GUARD_S, TypeAhead
 from horizon_tui.ui.battle.view import Overlay, glyph_map
 from horizon_tui.ui.battle.widget import BattlefieldView, Panel
 from horizon_tui.play.keymap import battle_bindings
@@ -46,6 +47,9 @@ class BattleScreen(Screen):
     """One battle, played by the party's side from the keyboard."""
 
     BINDINGS = battle_bindings()
+    # keys arriving as the turn changes hands are dropped (typeahead.py); a live table's screen
+    # doesn't: its turns change hands through the table process, and a curtain parts each seat
+    HOLD_TYPE_AHEAD = True
     AUTO_FOCUS = None  # nothing focused: every key goes to the screen's bindings (tui/keymap.py)
 
     def __init__(self, session: BattleSession, *, driver: Driver | None = None, policy: ActorPolicy | None = None,
@@ -64,7 +68,9 @@ class BattleScreen(Screen):
         self.placer = placer
         # who looks (a side, a table seat's characters' eyes, None: the GM) and its read model
         self.reader = Reader(Viewer.from_sight(side, eyes))
-        self.input: Mode = MoveMode(self.battle, self.known)
+        self.auto_fight = AutoFight()  # Tab's memory across presses (modes.MoveMode.auto_fight)
+        self.type_ahead = TypeAhead()  # keys arriving as the turn changes hands are dropped (typeahead.py)
+        self.input: Mode = MoveMode(self.battle, self.known, auto=self.auto_fight)
         self.prompt = ""
         self.speed = 1
         self.glyphs = glyph_map(self.battle)
@@ -134,6 +140,7 @@ class BattleScreen(Screen):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self.auto_fight.stop = getattr(self.app, "auto_fight_stop", self.auto_fight.stop)  # keymap.toml [options]
         self._write_log()
         self._turn_lines = 0
         self._centre = True  # the battle opens centred on the character
@@ -266,6 +273,10 @@ class BattleScreen(Screen):
             self.refresh_all()
             self._schedule_ai()
             return
+        if self.HOLD_TYPE_AHEAD and not self.type_ahead.accept(command):
+            self.prompt = self.type_ahead.notice()
+            self.refresh_all()
+            return
         self.apply(self.input.on_key(command, self.me))
 
     def apply(self, outcome) -> None:
@@ -284,7 +295,7 @@ class BattleScreen(Screen):
                 return
             self.placer(outcome)
         elif isinstance(outcome, Switch):
-            self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle, self.known)
+            self.input = outcome.mode if outcome.mode is not None else MoveMode(self.battle, self.known, auto=self.auto_fight)
             self.prompt = ""
             self.refresh_all()
         elif isinstance(outcome, Stay):
@@ -296,7 +307,7 @@ class BattleScreen(Screen):
             self.refresh_all()
 
     def _leave_mode(self) -> None:
-        self.input = MoveMode(self.battle, self.known)
+        self.input = MoveMode(self.battle, self.known, auto=self.auto_fight)
 
     def action_direction(self, name: str) -> None:
         self.key(name)
@@ -328,6 +339,10 @@ class BattleScreen(Screen):
     # --- drawing ---------------------------------------------------------------------------------
 
     def refresh_all(self) -> None:
+        me = self.me
+        turn = (ident(me).id, self.battle.round) if me is not None else None
+        if self.type_ahead.observe(turn) and self.HOLD_TYPE_AHEAD:
+            self.set_timer(GUARD_S, self.refresh_all)  # "Your turn" once keys act again
         view = self.query_one("#map", BattlefieldView)
         known = self.known()
         self._write_log()
@@ -433,6 +448,8 @@ class BattleScreen(Screen):
             return Text(f"{who} is acting…  (x skip, +/- speed, ; look)", style="dim")
         if self.prompt:
             return Text(self.prompt, style="yellow")
+        if self.HOLD_TYPE_AHEAD and self.type_ahead.holding():
+            return Text(f"{ident(me).name}'s turn comes up…", style="dim")
         if self.mode == "move":
             from horizon_tui.engine.components import TurnState
 
@@ -573,6 +590,20 @@ class BattleScreen(Screen):
     def action_slower(self) -> None:
         self.speed = max(0, self.speed - 1)
         self.notify(f"Enemy turns: {SPEEDS[self.speed]:g} s each", timeout=1.5)
+
+    def action_leave_battle(self) -> None:
+        """Leave the battlefield for the main menu, asked first: the battle is saved as it stands
+        (Continue on the main menu, or Load ▸ Battles, comes back to it)."""
+        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._save()
+                self.call_later(self.run_action, "app.main_menu")
+
+        self.app.push_screen(ConfirmDialog("Leave the battle for the main menu? It is saved as it stands: Continue "
+                                           "on the main menu comes back to it.", yes="Leave", no="Stay",
+                                           title="Leave the battle?"), answered)
 
     def action_skip(self) -> None:
         """Play the enemies' turns at once, up to the player's next turn."""

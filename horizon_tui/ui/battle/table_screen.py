@@ -42,6 +42,7 @@ from horizon_tui.ui.battle.talk import TalkPane, TalkPrompt, heard_here
 
 
 class TableBattleScreen(BattleScreen):
+    HOLD_TYPE_AHEAD = False  # turns change hands through the table process; a curtain parts each seat
     BINDINGS = [
         Binding("f6", "table_pause", "Pause", id="table.pause"),
         Binding("f7", "table_requests", "Requests", id="table.requests"),
@@ -203,7 +204,7 @@ class TableBattleScreen(BattleScreen):
         self.battle = self.session.battle = self.client.replica.battle
         self.session.inputs = self.client.replica.inputs
         self.query_one("#map").battle = self.battle  # the map draws the rebuilt battle, not the old one
-        self.input = MoveMode(self.battle, self.known)
+        self.input = MoveMode(self.battle, self.known, auto=self.auto_fight)
 
     def _show_result_of(self, session: BattleSession) -> None:
         self.show_result()
@@ -337,7 +338,7 @@ class TableBattleScreen(BattleScreen):
         def taken(_: None) -> None:
             self.client.seat = due
             self.reader = self._reader_for(due)
-            self.input = MoveMode(self.battle, self.known)
+            self.input = MoveMode(self.battle, self.known, auto=self.auto_fight)
             self._rewrite_log()  # the seat's own log, as it saw it live
             self._show_talk()
             self.prompt = ""

@@ -12,7 +12,7 @@ import attrs
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
@@ -51,7 +51,14 @@ def help_groups(screen: Screen) -> list[HelpGroup]:
     app = screen.app
     order: list[DOMNode] = []
     rows: dict[int, dict[tuple[str, str], list]] = {}
-    for active in screen.active_bindings.values():
+    actives = list(screen.active_bindings.values())
+    # a key the app takes first without a word of its own (tab: the next field in a form) and
+    # passes on to the screen otherwise is still the screen's key here (the battle's auto-fight)
+    for key, active in screen.active_bindings.items():
+        if active.node is app and not active.binding.description:
+            actives += [ActiveBinding(screen, own, True, own.tooltip)
+                        for own in screen._bindings.key_to_bindings.get(key, ()) if own.id]  # noqa: SLF001
+    for active in actives:
         binding: Binding = active.binding
         if binding.system or not binding.description:
             continue

@@ -108,6 +108,7 @@ class HorizonApp(CrashGuard, App[None]):
         self._lock = None  # the SaveLock of the character being played (None: none or read-only)
         self.read_only = False
         self._after_open = None  # what to do once a character asked about is opened (resume_kept)
+        self.run_start: dict | None = None  # `horizon run`: open New run with this seed, daily switch and pace
 
     def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
                markup: bool = True) -> None:
@@ -213,6 +214,10 @@ class HorizonApp(CrashGuard, App[None]):
 
             apply_user_keymap(self)  # the battlefield's keys, rebound by id (tui/keymap.py)
         start = self._start
+        if self.run_start is not None:
+            if not self.data_problems():
+                self.action_new_run()
+            return
         if start in (None, "menu"):
             return
         if self.data_problems():
@@ -281,24 +286,49 @@ class HorizonApp(CrashGuard, App[None]):
             return
         self.push_screen(JoinTableScreen())
 
+    def unsaved_above(self, index: int = 0) -> list[str]:
+        """What the screens over screen `index` (0: the main menu) hold that is not saved (their
+        `unsaved_work()`)."""
+        return [what for screen in self.screen_stack[index + 1:]
+                if callable(getattr(screen, "unsaved_work", None)) and (what := screen.unsaved_work())]
+
+    def leave_to_menu(self, then=None, index: int = 0) -> None:
+        """Back to the main menu (or screen `index`), then `then()`, by any path (the palette's
+        Main menu, New character, Load character, New run, Character sheet): a form not yet saved
+        is named and asked about first, as esc and ctrl+q ask. Nothing changes on "Stay"."""
+        def go(yes: bool | None = True) -> None:
+            if yes:
+                while len(self.screen_stack) > index + 1:
+                    self.pop_screen()
+                if then is not None:
+                    then()
+
+        lost = self.unsaved_above(index)
+        if not lost:
+            go()
+            return
+        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+
+        self.push_screen(ConfirmDialog(f"Not saved: {'; '.join(lost)}. Leave and lose "
+                                       f"{'it' if len(lost) == 1 else 'them'}?", yes="Leave", no="Stay",
+                                       title="Leave without saving?"), go)
+
     def action_main_menu(self) -> None:
-        self._to_menu()
+        self.leave_to_menu()
 
     def action_new_character(self) -> None:
         if self.data_problems():
             return
         from horizon_tui.ui.player.screens.wizard import CreationWizard
 
-        self._to_menu()
-        self.push_screen(CreationWizard())
+        self.leave_to_menu(lambda: self.push_screen(CreationWizard()))
 
     def action_load_character(self) -> None:
         if self.data_problems():
             return
         from horizon_tui.ui.player.screens.load import LoadScreen
 
-        self._to_menu()
-        self.push_screen(LoadScreen())
+        self.leave_to_menu(lambda: self.push_screen(LoadScreen()))
 
     def action_battle(self) -> None:
         if self.data_problems():
@@ -307,6 +337,22 @@ class HorizonApp(CrashGuard, App[None]):
 
         if not isinstance(self.screen, EncounterPickerScreen):
             self.push_screen(EncounterPickerScreen())
+
+    def action_new_run(self) -> None:
+        if self.data_problems():
+            return
+        from horizon_tui.ui.player.screens.runs import NewRunScreen
+
+        start, self.run_start = self.run_start or {}, None
+        self.leave_to_menu(lambda: self.push_screen(NewRunScreen(**start)))
+
+    def action_hall_of_fame(self) -> None:
+        if self.data_problems():
+            return
+        from horizon_tui.ui.player.screens.runs import HallOfFameScreen
+
+        if not isinstance(self.screen, HallOfFameScreen):
+            self.push_screen(HallOfFameScreen())
 
     def action_rules(self) -> None:
         if self.data_problems():
@@ -345,8 +391,8 @@ class HorizonApp(CrashGuard, App[None]):
         if isinstance(self.screen, cls):
             return
         if name != "sheet" and not any(isinstance(s, sheet.SheetScreen) for s in self.screen_stack):
-            self._to_menu()
-            self.push_screen(sheet.SheetScreen())
+            self.leave_to_menu(lambda: (self.push_screen(sheet.SheetScreen()), self.push_screen(cls())))
+            return
         self.push_screen(cls())
 
     def action_sheet(self) -> None:
@@ -354,8 +400,7 @@ class HorizonApp(CrashGuard, App[None]):
 
         for index, screen in enumerate(self.screen_stack):
             if isinstance(screen, SheetScreen):
-                while len(self.screen_stack) > index + 1:
-                    self.pop_screen()
+                self.leave_to_menu(index=index)
                 return
         self._character_screen("sheet")
 
@@ -403,6 +448,13 @@ class HorizonApp(CrashGuard, App[None]):
             self.notify(f"{exc}. Opened read-only.", title=path.name, severity="warning", timeout=10)
             lock = None
         self._show_character(path, character, lock, then_battle)
+
+    def close_character(self) -> None:
+        """No character being played (its lock released): a run's permadeath moves its file."""
+        if self._lock is not None:
+            self._lock.release()
+        self._lock = None
+        self.session = None
 
     def _ask_in_use(self, path: Path, character: Character, exc, then_battle: bool) -> None:
         from horizon_tui.ui.dialogs.question import QuestionDialog

@@ -20,3 +20,18 @@ def run_player_app(args) -> int:
 
         tell(*(str(problem) for problem in problems))
     return app.crash_exit_code(1 if problems else app.return_code or 0)
+
+
+def run_command(args) -> int:
+    """`horizon run`: with --simulate, whole runs by the AI (no app); else the player app opened
+    on a new run with that seed (or today's)."""
+    if args.simulate:
+        from horizon_tui.play.runs.simulation import cmd_simulate_runs
+
+        return cmd_simulate_runs(args)
+    from horizon_tui.ui.player.app import create_app
+
+    app = create_app(saves_dir_from(args))
+    app.run_start = {"seed": args.seed, "daily": args.daily, "pace": args.pace}
+    app.run()
+    return app.crash_exit_code(app.return_code or 0)

@@ -19,6 +19,8 @@ class HorizonCommands(Provider):
             ("New character", "Make a character, step by step", partial(app.run_action, "new_character")),
             ("Load character", "Open a saved character", partial(app.run_action, "load_character")),
             ("Battle", "Pick an encounter", partial(app.run_action, "battle")),
+            ("New run", "Fights from depth 1 until the party falls", partial(app.run_action, "new_run")),
+            ("Hall of fame", "Runs by depth and score", partial(app.run_action, "hall_of_fame")),
             ("Rules", "The rules data in force, house defaults marked \\[H]", partial(app.run_action, "rules")),
             ("Help", "The keys of this screen", partial(app.run_action, "help")),
         ]

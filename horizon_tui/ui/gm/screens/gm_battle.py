@@ -37,6 +37,7 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
     """The player app's battle screen as the GM sees it: everything, every side, and the GM's hand."""
 
     GM_SCREEN = True
+    HOLD_TYPE_AHEAD = False  # the GM plays every side: the turn is always the GM's to give
     TRACKER_LEGEND = ("[ ] pick ␣ mark D dmg H heal\n+ - health T temp v revive\nA add W out R reveal i init\n"
                       "{ } order d hold e ready\nc/p/g/I who C party→AI\no over f free action\n")
     BINDINGS = [

@@ -29,14 +29,18 @@ BANNER = (
     "o f   d a r k n e s s"
 )
 
-# (option id, the words on the menu (the first letter is the hotkey, underlined), app action)
+# (option id, the words on the menu (the hotkey underlined: HOTKEYS, else the first letter), app action)
 MENU = (
+    ("run", "New run", "new_run"),
     ("new", "New character", "new_character"),
     ("load", "Load character", "load_character"),
     ("battle", "Battle", "battle"),
+    ("scores", "Hall of fame", "hall_of_fame"),
     ("rules", "Rules", "rules"),
     ("quit", "Quit", "quit"),
 )
+HOTKEYS = {"run": "u"}
+CONTINUE = ("continue", "Continue", "continue_game")  # first, whenever a run or a battle is in progress
 RECENT = 8
 ABOUT = (
     "Make a character of any species, invent abilities, fill your slots and fight.\n"
@@ -54,8 +58,10 @@ def shown_path(path) -> str:
     return str(path)
 
 
-def hotkey_words(words: str) -> Content:
-    return Content.assemble((words[0], "underline"), words[1:])
+def hotkey_words(words: str, key: str | None = None) -> Content:
+    at = words.find(key) if key else 0
+    at = max(at, 0)
+    return Content.assemble(words[:at], (words[at], "underline"), words[at + 1:])
 
 
 def recent_prompt(entry: SaveEntry) -> Content:
@@ -69,9 +75,12 @@ class MainMenuScreen(Screen):
     TITLE = "Main menu"
     AUTO_FOCUS = "#menu"
     BINDINGS = [
+        Binding("c", "continue_game", "Continue", id="menu.continue", tooltip="The run or battle in progress"),
+        Binding("u", "app.new_run", "New run", id="menu.run", tooltip="Fights from depth 1 until the party falls"),
         Binding("n", "app.new_character", "New", id="menu.new", tooltip="New character"),
         Binding("l", "app.load_character", "Load", id="menu.load", tooltip="Load character"),
         Binding("b", "app.battle", "Battle", id="menu.battle"),
+        Binding("h", "app.hall_of_fame", "Hall of fame", id="menu.scores", show=False),
         Binding("r", "app.rules", "Rules", id="menu.rules"),
         Binding("q", "app.quit", "Quit", id="menu.quit"),
         Binding("w", "watch_game", "Watch", show=False, id="menu.watch", tooltip="Watch a game (hosted)"),
@@ -82,13 +91,14 @@ class MainMenuScreen(Screen):
     def __init__(self) -> None:
         super().__init__(id="main-menu")
         self._recent: list[SaveEntry] = []
+        self._in_progress: tuple[str, object] | None = None  # ("run", its data) or ("battle", its file)
 
     def compose(self) -> ComposeResult:
         # Few widgets on purpose: this is the first screen (the start-up target of bench/bench_tui.py).
         yield Static(BANNER, id="banner", markup=False)  # the banner is the title: no TitleBar
         with Horizontal(id="menu-row"):
             with Vertical(id="menu-column"):
-                yield OptionList(*[Option(hotkey_words(words), id=key) for key, words, _ in hosting.menu_entries(MENU)], id="menu")
+                yield OptionList(*self._menu_options(), id="menu")
                 yield Static(ABOUT, id="about", markup=False)
             yield OptionList(id="recent")
         yield KeyBar()
@@ -114,9 +124,66 @@ class MainMenuScreen(Screen):
             return listed_character_files(self.app.saves_dir)
         return character_files(self.app.saves_dir)
 
+    def _entries(self) -> tuple:
+        entries = hosting.menu_entries(MENU)
+        return (CONTINUE, *entries) if self._in_progress is not None else entries
+
+    def _menu_options(self) -> list[Option]:
+        return [Option(hotkey_words(words, HOTKEYS.get(key)), id=key) for key, words, _ in self._entries()]
+
+    def check_in_progress(self) -> None:
+        """Continue heads the menu whenever a run or a battle is in progress (the newest run first)."""
+        found: tuple[str, object] | None = None
+        saves = self.app.saves_dir
+        # the folders' names as storage.runs and storage.records have them: with neither there (a
+        # first start), nothing heavy is imported for the menu (the start-up test counts modules)
+        if (saves / "records" / "runs").is_dir():
+            from horizon_tui.storage.runs import FileRuns
+
+            runs = [r for r in FileRuns(saves).runs_in_progress() if not r.get("damaged")]
+            if runs:
+                found = ("run", runs[0])
+        if found is None and (saves / "battles").is_dir():
+            from horizon_tui.storage.records import in_progress
+
+            battles = in_progress(saves)
+            if battles:
+                found = ("battle", battles[0])
+        changed = (found is None) != (self._in_progress is None)
+        self._in_progress = found
+        if changed:
+            menu = self.query_one("#menu", OptionList)
+            menu.clear_options()
+            menu.add_options(self._menu_options())
+            menu.highlighted = 0
+        self._about()
+
+    def _about(self) -> None:
+        lines = [ABOUT, "", f"Saves: {shown_path(self.app.saves_dir)}"]
+        if self._in_progress is not None:
+            kind, what = self._in_progress
+            if kind == "run":
+                names = ", ".join(str(m.get("character", {}).get("name", "?")) for m in what.get("members", []))
+                lines.insert(0, f"Continue: {names}'s run, depth {what.get('depth', '?')}.")
+            else:
+                lines.insert(0, f"Continue: the battle {what.path.stem} is in progress.")
+        self.query_one("#about", Static).update("\n".join(lines))
+
+    def action_continue_game(self) -> None:
+        if self._in_progress is None or self.app.data_problems():
+            return
+        kind, what = self._in_progress
+        if kind == "run":
+            from horizon_tui.ui.player.screens.runs import continue_run
+
+            continue_run(self.app, what)
+        else:
+            self.app.resume_in_progress(what.path)
+
     def on_screen_resume(self) -> None:
         """Every time the menu shows. The saves are read after the menu is drawn (reading them
         loads the rules data, ~0.1 s the first time), so the menu is there at once."""
+        self.call_after_refresh(self.check_in_progress)
         recent = self.query_one("#recent", OptionList)
         if not self._character_files():
             self._recent = []
@@ -143,8 +210,8 @@ class MainMenuScreen(Screen):
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option_list.id == "menu":
-            action = {key: action for key, _, action in hosting.menu_entries(MENU)}[event.option.id]
-            if event.option.id in (hosting.WATCH_ENTRY[0], hosting.WATCHERS_ENTRY[0]):
+            action = {key: action for key, _, action in self._entries()}[event.option.id]
+            if event.option.id in (hosting.WATCH_ENTRY[0], hosting.WATCHERS_ENTRY[0], CONTINUE[0]):
                 await self.run_action(action)
                 return
             await self.app.run_action(action)

@@ -1,0 +1,100 @@
+"""A run in the player app (Pilot): New run → the depth's choice → a fight on the battle screen →
+its summary → the next depth with the health it left → a rest → giving up → the record and the
+hall of fame; Continue heads the main menu while the run is in progress."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from horizon_tui.engine import ai
+from horizon_tui.engine.runner import needs_input, run_ai
+from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.player.app import create_app
+from horizon_tui.ui.player.screens.main_menu import MainMenuScreen
+from horizon_tui.ui.player.screens.runs import DepthScreen, HallOfFameScreen, NewRunScreen, RunOverScreen, keeper
+
+
+@pytest.fixture(autouse=True)
+def own_data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("HORIZON_DATA_DIR", str(tmp_path / "data"))  # the hall of fame goes here
+    monkeypatch.delenv("HORIZON_HALL_OF_FAME", raising=False)
+
+
+def play_the_fight_by_ai(screen: BattleScreen) -> None:
+    battle = screen.battle
+    while not battle.over:
+        if needs_input(battle):
+            ai.take_turn(battle, battle.current)
+        run_ai(battle)
+    screen._schedule_ai()  # noqa: SLF001 - as the screen does after every turn: the battle is over
+
+
+async def wait_for(pilot, kind, limit: int = 400):  # 20 s: the machine may be busy
+    for _ in range(limit):
+        if isinstance(pilot.app.screen, kind):
+            return pilot.app.screen
+        await pilot.pause(0.05)
+    raise AssertionError(f"{kind.__name__} never came; on {type(pilot.app.screen).__name__}")
+
+
+async def test_a_run_from_the_menu_to_the_hall_of_fame(saves, catalogue, iriel, tmp_path):
+    app = create_app(saves, catalogue)
+    app.run_start = {"seed": 1}  # as `horizon run --seed 1`: New run opens with it
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, NewRunScreen)
+        k = keeper(app)
+        k.run_rules = attrs.evolve(k.run_rules, estimate_runs=3)  # the win chances: few battles, quickly
+        await pilot.press("ctrl+s")
+        depth = await wait_for(pilot, DepthScreen)
+        assert depth.run.depth == 1 and len(depth.offers) in (2, 3)
+        for _ in range(600):  # the win chances arrive from the background
+            if len(depth.odds) == len(depth.offers):
+                break
+            await pilot.pause(0.05)
+        assert all(not isinstance(o, str) for o in depth.odds.values())
+        await pilot.press("r")  # no rest before the first fight: said, nothing changes
+        assert app.screen is depth
+        await pilot.press("enter")
+        battle = await wait_for(pilot, BattleScreen)
+        assert (saves / "records" / "runs" / f"{depth.run.id}.battle.json").exists()
+        play_the_fight_by_ai(battle)
+        await pilot.pause()
+        await pilot.press("enter")  # the summary
+        after = await wait_for(pilot, DepthScreen)
+        run = after.run
+        assert not run.over, "seed 1: Iriel wins the first fight"
+        assert run.depth == 2 and len(run.fights) == 1
+        iriel_state = run.members[0].state
+        line = str(app.screen.query_one("#run-party-line").render())
+        assert f"{iriel_state['hp']}/{iriel_state['max_hp']}" in line  # the health the fight left
+        await pilot.press("escape")  # the run is kept
+        menu = await wait_for(pilot, MainMenuScreen)
+        for _ in range(100):  # the menu looks for runs in progress once it is drawn
+            if str(menu.query_one("#menu").get_option_at_index(0).prompt) == "Continue":
+                break
+            await pilot.pause(0.05)
+        assert str(menu.query_one("#menu").get_option_at_index(0).prompt) == "Continue"
+        await pilot.press("c")
+        again = await wait_for(pilot, DepthScreen)
+        assert again.run == run
+        await pilot.press("r")
+        await pilot.press("enter")  # the rest screen's question
+        rested = await wait_for(pilot, DepthScreen)
+        for _ in range(100):
+            if rested.run.rested:
+                break
+            await pilot.pause(0.05)
+            rested = app.screen
+        assert rested.run.rested
+        assert rested.run.members[0].state["hp"] >= iriel_state["hp"]
+        await pilot.press("g", "y")  # give up, asked first
+        over = await wait_for(pilot, RunOverScreen)
+        assert "Cause of death: given up." in str(over.query_one("#morgue").query("Static").last().render())
+        assert (saves / "records" / "runs" / f"{run.id}.morgue.txt").exists()
+        assert (saves / "records" / "runs" / f"{run.id}.morgue.json").exists()
+        await pilot.press("enter")
+        scores = await wait_for(pilot, HallOfFameScreen)
+        table = scores.query_one("#scores")
+        assert table.row_count == 1
+        assert (tmp_path / "data" / "hall_of_fame.json").exists()
