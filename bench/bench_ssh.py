@@ -401,7 +401,7 @@ def battles_in_progress(server: Server) -> None:
     from horizon_tui.content.characters import load_character
     from horizon_tui.engine.forming import PartyMember, create_battle
     from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.persist import BattleSession, save_session
+    from horizon_tui.engine.persist import BattleInProgress, save_session
     from horizon_tui.engine.runner import begin, run_ai
     from horizon_tui.storage.accounts import Accounts
     from horizon_tui.tools.validate_encounters import checked_enemies
@@ -420,7 +420,7 @@ def battles_in_progress(server: Server) -> None:
         battle = create_battle(load_encounter(encounter, catalogue, enemies), party, 2, catalogue, enemies)
         begin(battle)
         run_ai(battle)
-        save_session(saves / "battles/iriel.json", BattleSession(battle, str(encounter), party), catalogue)
+        save_session(saves / "battles/iriel.json", BattleInProgress(battle, str(encounter), party), catalogue)
 
 
 async def run_battles(args, server: Server) -> None:

@@ -30,7 +30,7 @@ import attrs
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.campaign_files import CampaignStore
 from horizon_tui.campaign.model import LogEntry
-from horizon_tui.campaign.open_campaign import CampaignSession
+from horizon_tui.campaign.open_campaign import OpenCampaign
 from horizon_tui.content.catalogue import default_catalogue
 from horizon_tui.content.characters import load_character
 
@@ -48,7 +48,7 @@ def make_campaign(saves: Path, lines: int):
     catalogue = default_catalogue()
     store = CampaignStore(saves, catalogue)
     key, campaign = store.create("Long Road", seed=7)
-    session = CampaignSession(store, key, campaign)
+    session = OpenCampaign(store, key, campaign)
     for file in sorted((ROOT / "examples" / "party").glob("*.toml")):
         character = load_character(file, catalogue)
         session.apply(lambda c, ch=character, f=file: changes.add_member(c, ch, str(f)), "joins")
@@ -68,19 +68,19 @@ def open_store(saves: Path):
     return store
 
 
-def timed_open(saves: Path, key) -> tuple[float, float, CampaignSession]:
+def timed_open(saves: Path, key) -> tuple[float, float, OpenCampaign]:
     start, cpu = time.perf_counter(), time.process_time()
     store = open_store(saves)
     if JOURNAL:
         opened = store.load(key)
-        session = CampaignSession(store, key, opened.campaign, opened.head)
+        session = OpenCampaign(store, key, opened.campaign, opened.head)
     else:
         campaign, data = store.load(key)
-        session = CampaignSession(store, key, campaign, data)
+        session = OpenCampaign(store, key, campaign, data)
     return time.perf_counter() - start, time.process_time() - cpu, session
 
 
-def storage_rolls(session: CampaignSession, rolls: int) -> tuple[list[float], float]:
+def storage_rolls(session: OpenCampaign, rolls: int) -> tuple[list[float], float]:
     walls = []
     cpu0 = time.process_time()
     for _ in range(rolls):

@@ -29,7 +29,7 @@ from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
 from horizon_tui.engine.overrides import SetController
 from horizon_tui.engine.persist import (
-    BattleSession, hand_set_from_dict, hand_set_to_dict, session_from_dict, session_to_dict,
+    BattleInProgress, hand_set_from_dict, hand_set_to_dict, session_from_dict, session_to_dict,
 )
 from horizon_tui.engine.runner import begin, override, run_ai
 from horizon_tui.errors import DataError
@@ -46,7 +46,7 @@ def battle_catalogue(base: Catalogue, rules: Ruleset) -> Catalogue:
 def start_battle(
     campaign: Campaign, encounter: str | Path, members: list[str], base: Catalogue, rules_for: RulesFor,
     enemies: dict[str, EnemyDef], *, seed: int | None = None, mapless: bool = False,
-) -> tuple[Campaign, BattleSession]:
+) -> tuple[Campaign, BattleInProgress]:
     """Form the battle with the chosen party members under the campaign's rules; the party is
     played by the GM for the players (controller "player"), the enemies by their AI. Raises
     DataError or BattleError when it can't be formed."""
@@ -67,7 +67,7 @@ def start_battle(
     setup = load_encounter(str(encounter), catalogue, enemies)
     battle = create_battle(setup, party, seed, catalogue, enemies)
     begin(battle)
-    session = BattleSession(battle, str(encounter), party)
+    session = BattleInProgress(battle, str(encounter), party)
     carry_in(campaign, session, catalogue.rules)
     if mapless:
         mapless_controllers(session)
@@ -78,7 +78,7 @@ def start_battle(
     return attrs.evolve(campaign, battle=record), session
 
 
-def with_inputs(campaign: Campaign, session: BattleSession, base: Catalogue, rules_for: RulesFor,
+def with_inputs(campaign: Campaign, session: BattleInProgress, base: Catalogue, rules_for: RulesFor,
                 extra: dict[str, EnemyDef] | None = None) -> Campaign:
     """The campaign with the battle's inputs as they are now (after an action or an override);
     `extra`: an enemy type the GM defined for this battle, kept so its `Reinforce` replays."""
@@ -97,7 +97,7 @@ def with_inputs(campaign: Campaign, session: BattleSession, base: Catalogue, rul
 
 def session_from_record(
     record: dict[str, Any], base: Catalogue, rules_for: RulesFor, enemies: dict[str, EnemyDef], file: str = "<campaign>"
-) -> BattleSession:
+) -> BattleInProgress:
     """Rebuild the battle by replaying its inputs, then the AI's turns up to the next decision (as
     `engine.persist.load_session` does). DataError if the record can't be read or no longer replays.
 
@@ -162,7 +162,7 @@ def quick_enemy(name: str, level: int, health: int, weapon: str, catalogue: Cata
     return attrs.evolve(npc_enemy(npc, catalogue, enemies), id=f"quick:{name.strip()}")
 
 
-def mapless_controllers(session: BattleSession) -> None:
+def mapless_controllers(session: BattleInProgress) -> None:
     """A fight without a map (the tracker alone, distances ruled by the GM): the GM plays every
     enemy, so no AI walks the hidden map; recorded as inputs, so a replay agrees."""
     battle = session.battle
@@ -293,7 +293,7 @@ def map_name(spec: dict[str, Any], foes: list[str] | tuple[str, ...] = (), root:
 def start_placed_battle(
     campaign: Campaign, map_spec: dict[str, Any], placements: list[tuple[str, str, tuple[int, int]]], base: Catalogue,
     rules_for: RulesFor, enemies: dict[str, EnemyDef], *, seed: int | None = None,
-) -> tuple[Campaign, BattleSession]:
+) -> tuple[Campaign, BattleInProgress]:
     """A battle the GM builds by hand: `placements` are (kind "member" or "npc", name, cell). Party
     members fight for the players (controller "player"); an NPC on the party's side joins the party
     as a GM-played character; an NPC against it is an enemy, played by its AI or by the GM. The
@@ -353,7 +353,7 @@ def start_placed_battle(
     except BattleError as exc:
         raise ValueError(str(exc)) from None
     begin(battle)
-    session = BattleSession(battle, "placed", party)
+    session = BattleInProgress(battle, "placed", party)
     carry_in(campaign, session, catalogue.rules)
     for npc, _ in hostile:  # GM-played hostile NPCs: handed over as recorded inputs, so a replay agrees
         if npc.controller == "gm":
@@ -366,7 +366,7 @@ def start_placed_battle(
     return attrs.evolve(campaign, battle=record), session
 
 
-def carry_in(campaign: Campaign, session: BattleSession, rules: Ruleset) -> None:
+def carry_in(campaign: Campaign, session: BattleInProgress, rules: Ruleset) -> None:
     """What the last fights left on the party (campaign.carry), as the battle's first recorded inputs."""
     from horizon_tui.campaign import carry
 
@@ -378,7 +378,7 @@ def carry_in(campaign: Campaign, session: BattleSession, rules: Ruleset) -> None
         raise ValueError("everyone picked is down since the last fight: rest first, or pick others")
 
 
-def summary(session: BattleSession, name: str) -> dict[str, Any]:
+def summary(session: BattleInProgress, name: str) -> dict[str, Any]:
     """What the session log keeps of a battle: the result, who fell, the rulings and overrides."""
     battle = session.battle
     names = {e_id: ident(e).name for e_id, e in battle.by_id.items()}
@@ -444,7 +444,7 @@ def _still_hidden(battle, name: str) -> bool:
     return any(ident(e).name == name and effects(e).get("hidden") is not None for e in battle.combatants())
 
 
-def finish_battle(campaign: Campaign, session: BattleSession) -> Campaign:
+def finish_battle(campaign: Campaign, session: BattleInProgress) -> Campaign:
     """The battle leaves the campaign and goes into the session log with its result."""
     record = campaign.battle or {}
     data = summary(session, str(record.get("name", session.encounter)))

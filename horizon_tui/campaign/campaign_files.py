@@ -107,7 +107,7 @@ def read_campaign(path: Path, catalogue: Catalogue) -> tuple[Campaign, bytes]:
 
 
 @attrs.frozen
-class OpenedCampaign:
+class LoadedCampaign:
     slug: str
     campaign: Campaign
     head: int  # the journal row it was read at
@@ -192,7 +192,7 @@ class CampaignStore:
                                   [log_line(e) for e in campaign.log], summary_of(campaign))
         return key, campaign
 
-    def load(self, key: str) -> OpenedCampaign:
+    def load(self, key: str) -> LoadedCampaign:
         """The campaign as stored; DataError naming the database and what is wrong."""
         where = f"{self.where}: campaign {key}"
         try:
@@ -204,7 +204,7 @@ class CampaignStore:
             raise DataError.one(where, "", str(exc)) from None
         except ValueError as exc:
             raise DataError.one(where, "", str(exc)) from None
-        return OpenedCampaign(key, from_stored(stored.state, stored.log, self.catalogue, where), stored.head)
+        return LoadedCampaign(key, from_stored(stored.state, stored.log, self.catalogue, where), stored.head)
 
     # --- JSON campaigns of older versions ----------------------------------------------------------------
 

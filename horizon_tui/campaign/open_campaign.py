@@ -42,7 +42,7 @@ class ReadOnly(ValueError):
     """The campaign is open read-only in this window: it is shown, never written."""
 
 
-class CampaignSession:
+class OpenCampaign:
     """The open campaign. `lock` is this window's right to write it (`storage.lock`); without one
     the session is read-only: every action is refused with the reason, nothing is written."""
 
@@ -59,7 +59,7 @@ class CampaignSession:
         self.fields = state_of(campaign, store.catalogue)  # the stored state: what a change is compared with
         self.history: list[Step] = []
         self._rules: tuple[str, Ruleset] | None = None
-        self.listeners: list[Callable[[CampaignSession, str], None]] = []
+        self.listeners: list[Callable[[OpenCampaign, str], None]] = []
 
     @property
     def path(self) -> Path:
@@ -218,7 +218,7 @@ class CampaignSession:
 
 
 def open_session(store: CampaignStore, slug: str, lock: SaveLock | None = None, *, read_only: bool = False,
-                 held_by: str = "") -> CampaignSession:
+                 held_by: str = "") -> OpenCampaign:
     """The campaign `slug` as stored, open in a session (DataError if it can't be read)."""
     opened = store.load(slug)
-    return CampaignSession(store, slug, opened.campaign, opened.head, lock, read_only=read_only, held_by=held_by)
+    return OpenCampaign(store, slug, opened.campaign, opened.head, lock, read_only=read_only, held_by=held_by)

@@ -38,7 +38,7 @@ KIND = "horizon-battle"
 
 
 @attrs.define
-class BattleSession:
+class BattleInProgress:
     """A live battle with what's needed to save it: its set-up and the inputs given so far."""
 
     battle: Battle
@@ -81,7 +81,7 @@ def _read_encounter_text(encounter: str, catalogue: Catalogue) -> str | None:
         return None
 
 
-def encounter_copy(session: BattleSession, catalogue: Catalogue) -> EncounterCopy | None:
+def encounter_copy(session: BattleInProgress, catalogue: Catalogue) -> EncounterCopy | None:
     """The copy of the battle's encounter the save keeps, read from its file the first time."""
     if session.setup_copy is None and session.encounter not in ("placed", ""):
         text = _read_encounter_text(session.encounter, catalogue)
@@ -90,7 +90,7 @@ def encounter_copy(session: BattleSession, catalogue: Catalogue) -> EncounterCop
     return session.setup_copy
 
 
-def session_to_dict(session: BattleSession, catalogue: Catalogue) -> dict[str, Any]:
+def session_to_dict(session: BattleInProgress, catalogue: Catalogue) -> dict[str, Any]:
     battle = session.battle
     return {
         "kind": KIND,
@@ -145,7 +145,7 @@ def log_digest(battle: Battle, upto: int | None = None) -> str:
     return digest.hexdigest()
 
 
-def save_session(path: Path, session: BattleSession, catalogue: Catalogue) -> None:
+def save_session(path: Path, session: BattleInProgress, catalogue: Catalogue) -> None:
     """Atomic, with the last versions kept as backups; never over a save that can't be read."""
     if path.exists():
         try:
@@ -162,7 +162,7 @@ def is_battle_save(data: dict[str, Any]) -> bool:
     return data.get("kind") == KIND
 
 
-def load_session(path: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> BattleSession:
+def load_session(path: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> BattleInProgress:
     """Rebuild a saved battle by replaying it. Raises DataError (naming the file and key) if
     the save can't be read or no longer replays to the same point; the file is not touched."""
     return session_from_dict(read_json(path), catalogue, enemies, str(path))
@@ -171,7 +171,7 @@ def load_session(path: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef])
 def session_from_dict(
     data: dict[str, Any], catalogue: Catalogue, enemies: dict[str, EnemyDef], file: str = "<battle>",
     setup: EncounterSetup | None = None,
-) -> BattleSession:
+) -> BattleInProgress:
     """A saved battle from its JSON object (a file's, or one kept inside a GM's campaign).
 
     `setup`: the battle's set-up when it was built in memory rather than read from the encounter
@@ -252,7 +252,7 @@ def session_from_dict(
             file, "log_length",
             "the battle replays differently (the rules or the catalogue changed since it was saved)",
         )
-    return BattleSession(battle, encounter, party, inputs, kept)
+    return BattleInProgress(battle, encounter, party, inputs, kept)
 
 
 def _kept_setup(value: Any, file: str) -> EncounterCopy | None:

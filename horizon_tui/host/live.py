@@ -59,7 +59,7 @@ def read_json(path: Path) -> dict | None:
 
 
 @attrs.frozen
-class LiveSession:
+class LiveGame:
     id: str
     player: str
     started: float          # time.time()
@@ -82,13 +82,13 @@ def _text(value, limit: int = 80) -> str | None:
     return "".join(ch if ch.isprintable() else "?" for ch in value)[:limit]
 
 
-def read_session(status: Path) -> LiveSession | None:
+def read_session(status: Path) -> LiveGame | None:
     data = read_json(status)
     if data is None:
         return None
     try:
         host_pid = int(data["host_pid"])
-        session = LiveSession(
+        session = LiveGame(
             id=str(data["id"])[:64], player=str(data["player"])[:64], started=float(data["started"]),
             last_input=float(data["last_input"]), width=int(data["width"]), height=int(data["height"]),
             watchers=int(data.get("watchers", 0)), host_pid=host_pid)
@@ -101,7 +101,7 @@ def read_session(status: Path) -> LiveSession | None:
                         watchable=app.get("watchers", "allow") != "refuse")
 
 
-def live_sessions(data_dir: Path) -> list[LiveSession]:
+def live_sessions(data_dir: Path) -> list[LiveGame]:
     """The sessions running now, oldest first."""
     folder = live_dir(data_dir)
     if not folder.is_dir():
@@ -198,7 +198,7 @@ def duration(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds // 60 % 60:02d}m"
 
 
-def who_table(sessions: list[LiveSession], now: float | None = None) -> list[str]:
+def who_table(sessions: list[LiveGame], now: float | None = None) -> list[str]:
     rows = [("PLAYER", "CHARACTER", "SCREEN", "IDLE", "WATCHERS", "SINCE")]
     for s in sessions:
         rows.append((s.player, s.character or "-", s.screen or "-", duration(s.idle(now)),

@@ -100,7 +100,7 @@ def short_problem(problem: Problem) -> str:
 
 
 @attrs.define
-class CharacterSession:
+class OpenCharacter:
     """The character being played and the file it is saved in."""
 
     path: Path

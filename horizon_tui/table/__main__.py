@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from horizon_tui.content.catalogue import default_catalogue
-from horizon_tui.engine.persist import BattleSession, save_session
+from horizon_tui.engine.persist import BattleInProgress, save_session
 from horizon_tui.table.core import Seat, Table
 from horizon_tui.paths import write_private_bytes
 from horizon_tui.storage.lock import process_alive
@@ -38,7 +38,7 @@ def build(folder: Path, *, hotseat: bool = False):
     catalogue = spec.catalogue or default_catalogue()
     seats = [Seat(s.name, s.role, s.characters) for s in spec.seats]
     opening = list(spec.opening)
-    session = BattleSession(spec.rebuild(opening), spec.encounter, list(spec.party), opening)
+    session = BattleInProgress(spec.rebuild(opening), spec.encounter, list(spec.party), opening)
     table = Table(session, seats, spec.rebuild, absent_wait_s=spec.absent_wait_s, kept=len(opening),
                   lobby=spec.lobby and not hotseat)
     tokens = json.loads((folder / "tokens.json").read_text(encoding="utf-8"))

@@ -26,7 +26,7 @@ from horizon_tui.engine.actions import Impossible, perform
 from horizon_tui.engine.battle import Battle, cid, comp
 from horizon_tui.engine.components import Controller
 from horizon_tui.engine.overrides import OVERRIDE_TYPES, SetController
-from horizon_tui.engine.persist import BattleSession, log_digest
+from horizon_tui.engine.persist import BattleInProgress, log_digest
 from horizon_tui.engine.runner import (
     Input,
     action_from_dict,
@@ -106,7 +106,7 @@ class Table:
     """The authoritative side. `rebuild(inputs)` makes a fresh battle replayed to `inputs` (used
     for undo); `session` is the live one."""
 
-    def __init__(self, session: BattleSession, seats: list[Seat], rebuild: Callable[[list[Input]], Battle], *,
+    def __init__(self, session: BattleInProgress, seats: list[Seat], rebuild: Callable[[list[Input]], Battle], *,
                  absent_wait_s: float = 60.0, kept: int = 0, lobby: bool = False):
         if sum(seat.role == "gm" for seat in seats) > 1:
             raise ValueError("a table has at most one GM")

@@ -14,7 +14,7 @@ from horizon_tui.engine.actions import Attack, Impossible, Move, UseAbility, Wai
 from horizon_tui.engine.battle import Battle, cid, enemies_of, gear, pos
 from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.encounter import load_encounter
-from horizon_tui.engine.persist import BattleSession, load_session, save_session
+from horizon_tui.engine.persist import BattleInProgress, load_session, save_session
 from horizon_tui.errors import DataError
 from horizon_tui.rules.ranges import distance, weapon_range
 
@@ -96,7 +96,7 @@ def fresh(world, catalogue, seed=5):
     setup = load_encounter(path, catalogue, enemies)
     battle = create_battle(setup, party, seed, catalogue, enemies)
     runner.begin(battle)
-    return BattleSession(battle, str(path), party)
+    return BattleInProgress(battle, str(path), party)
 
 
 def log_text(battle: Battle) -> str:

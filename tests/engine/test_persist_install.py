@@ -14,7 +14,7 @@ from horizon_tui.content.catalogue import load_catalogue
 from horizon_tui.content.encounters import load_enemies
 from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.encounter import load_encounter
-from horizon_tui.engine.persist import BattleSession, load_session, save_session
+from horizon_tui.engine.persist import BattleInProgress, load_session, save_session
 from horizon_tui.errors import DataError
 from tests.engine.test_persist import log_text, play
 
@@ -39,7 +39,7 @@ def started(data: Path, seed: int = 11):
     from horizon_tui.engine import runner
 
     runner.begin(battle)
-    session = BattleSession(battle, str(path), party)
+    session = BattleInProgress(battle, str(path), party)
     play(session.battle, session.inputs, until=4)
     return session, catalogue
 

@@ -12,7 +12,7 @@ from horizon_tui.engine.actions import Attack, Impossible, Move, Wait, perform
 from horizon_tui.engine.battle import hp
 from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.effects import apply_effect, deal_damage
-from horizon_tui.engine.persist import BattleSession, session_from_dict, session_to_dict
+from horizon_tui.engine.persist import BattleInProgress, session_from_dict, session_to_dict
 from horizon_tui.errors import DataError
 
 SEALED = ["...#...", "...#...", "...#..."]  # two rooms with no way between
@@ -77,7 +77,7 @@ def test_r14_an_allied_npc_takes_no_share_and_the_save_keeps_it_an_ally(catalogu
     battle = create_battle(s, party, 1, catalogue, {grunt.id: grunt})
     finish_off(battle, "ann", "grunt")
     assert battle.log[-1].xp == {"Ann": 10, "Bo": 10, "Cy": 10, "Di": 10}
-    data = session_to_dict(BattleSession(battle, "test", party), catalogue)
+    data = session_to_dict(BattleInProgress(battle, "test", party), catalogue)
     assert [m.get("ally", False) for m in data["party"]] == [False, False, False, False, True]
     data["party"][4]["ally"] = "yes"
     with pytest.raises(DataError, match="party.4.ally"):

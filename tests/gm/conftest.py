@@ -12,7 +12,7 @@ import pytest
 from horizon_tui.content.characters import load_character
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.model import Npc
-from horizon_tui.campaign.open_campaign import CampaignSession
+from horizon_tui.campaign.open_campaign import OpenCampaign
 from horizon_tui.campaign.campaign_files import CampaignStore, encode
 
 REPO = Path(__file__).resolve().parents[2]
@@ -37,12 +37,12 @@ def store(saves: Path, catalogue) -> CampaignStore:
     return CampaignStore(saves, catalogue)
 
 
-def stored(session: CampaignSession) -> bytes:
+def stored(session: OpenCampaign) -> bytes:
     """The campaign as the database keeps it, read back as opening it reads it."""
     return encode(session.store.load(session.slug).campaign, session.store.catalogue)
 
 
-def current(session: CampaignSession) -> bytes:
+def current(session: OpenCampaign) -> bytes:
     return encode(session.campaign, session.store.catalogue)
 
 
@@ -58,9 +58,9 @@ def legacy_file(saves: Path, data: dict | str | bytes, name: str = "lantern-road
     return path
 
 
-def make_campaign(store: CampaignStore, name: str = "Lantern Road", npcs=(OSWIN, GRUKK)) -> CampaignSession:
+def make_campaign(store: CampaignStore, name: str = "Lantern Road", npcs=(OSWIN, GRUKK)) -> OpenCampaign:
     key, campaign = store.create(name, seed=1234)
-    session = CampaignSession(store, key, campaign)
+    session = OpenCampaign(store, key, campaign)
     for file in PARTY:
         character = load_character(file, store.catalogue)
         session.apply(lambda c, ch=character, f=file: changes.add_member(c, ch, str(f)), f"{character.name} joins")
@@ -71,5 +71,5 @@ def make_campaign(store: CampaignStore, name: str = "Lantern Road", npcs=(OSWIN,
 
 
 @pytest.fixture
-def session(store: CampaignStore) -> CampaignSession:
+def session(store: CampaignStore) -> OpenCampaign:
     return make_campaign(store)

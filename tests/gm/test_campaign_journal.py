@@ -14,7 +14,7 @@ import pytest
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.campaign_files import IMPORTED, CampaignStore, decode, encode
 from horizon_tui.campaign.model import LogEntry
-from horizon_tui.campaign.open_campaign import CampaignSession, open_session
+from horizon_tui.campaign.open_campaign import OpenCampaign, open_session
 from horizon_tui.errors import DataError
 from horizon_tui.storage.campaigns import SNAPSHOT_EVERY, JournalMoved, MemoryCampaigns
 from tests.gm.conftest import current, make_campaign, stored
@@ -169,7 +169,7 @@ def test_a_session_on_the_twin_needs_no_files(tmp_path: Path, catalogue):
     """The unit of work over the in-memory twin: nothing is written under the saves folder."""
     store = CampaignStore(tmp_path / "nowhere", catalogue, MemoryCampaigns())
     key, campaign = store.create("Lantern Road", seed=1)
-    session = CampaignSession(store, key, campaign)
+    session = OpenCampaign(store, key, campaign)
     session.apply(changes.advance_day, "day")
     assert store.load(key).campaign.day == 2 and not (tmp_path / "nowhere").exists()
 

@@ -12,10 +12,10 @@ from horizon_tui.engine.runner import override
 from horizon_tui.campaign import battles
 from horizon_tui.campaign import carry
 from horizon_tui.campaign import changes
-from horizon_tui.campaign.open_campaign import CampaignSession
+from horizon_tui.campaign.open_campaign import OpenCampaign
 
 
-def fight(session: CampaignSession, catalogue, members, during, seed=3):
+def fight(session: OpenCampaign, catalogue, members, during, seed=3):
     """One fight: `during(battle, by_name, inputs)` does the GM's part, then every enemy falls."""
     enemies = load_enemies(catalogue)
     campaign, live = battles.start_battle(session.campaign, "goblin_ambush", members, catalogue,

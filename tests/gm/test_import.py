@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widgets import Input, SelectionList
 
 from horizon_tui.campaign import changes
-from horizon_tui.campaign.open_campaign import CampaignSession
+from horizon_tui.campaign.open_campaign import OpenCampaign
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
@@ -20,7 +20,7 @@ EXAMPLES = REPO / "examples" / "party"
 
 def empty_campaign(store):
     path, campaign = store.create("Fresh Start", seed=7)
-    return CampaignSession(store, path, campaign)
+    return OpenCampaign(store, path, campaign)
 
 
 def test_several_files_read_at_once_and_a_bad_one_is_named(store, tmp_path):

@@ -39,11 +39,11 @@ async def test_a_gms_screen_is_not_watched_unless_the_gm_allows_it():
     GM's — unless the GM's app says it may be watched; a player's game is watchable unless refused."""
     from types import SimpleNamespace
 
-    from horizon_tui.host.ssh.channel import AppSession
+    from horizon_tui.host.ssh.channel import SshGameSession
 
     host = SimpleNamespace(settings=SimpleNamespace(resize_interval=0.1))
-    gm = AppSession(host, SimpleNamespace(user="bob", role="gm"))
-    player = AppSession(host, SimpleNamespace(user="alice", role="player"))
+    gm = SshGameSession(host, SimpleNamespace(user="bob", role="gm"))
+    player = SshGameSession(host, SimpleNamespace(user="alice", role="player"))
     assert not gm.watchable and player.watchable
     gm.app_status = lambda: {"watchers": "allow"}
     player.app_status = lambda: {"watchers": "refuse"}

@@ -12,7 +12,7 @@ from horizon_tui.engine.actions import Wait
 from horizon_tui.engine.battle import cid
 from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.encounter import load_encounter
-from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.runner import begin, replay, run_ai
 from horizon_tui.table.core import Seat, Table
 
@@ -47,7 +47,7 @@ def make_table(seed: int = 3, *, absent_wait_s: float = 60.0) -> Table:
     for account, stem in SEATED.items():
         member = next(m for m in party if _stem(m) == stem)
         seats.append(Seat(account, "player", (ids[member.character.name],)))
-    session = BattleSession(battle, "standard", party, [])
+    session = BattleInProgress(battle, "standard", party, [])
     return Table(session, seats, rebuild, absent_wait_s=absent_wait_s)
 
 

@@ -31,7 +31,7 @@ from horizon_tui.content.characters import load_character
 from horizon_tui.content.encounters import load_enemies
 from horizon_tui.engine.persist import load_session, log_digest
 from horizon_tui.campaign import changes
-from horizon_tui.campaign.open_campaign import CampaignSession
+from horizon_tui.campaign.open_campaign import OpenCampaign
 from horizon_tui.campaign.campaign_files import CampaignStore
 from horizon_tui.host.ssh.server import HostSettings, SSHHost
 from horizon_tui.play.library import encounters_dir, list_encounters
@@ -125,7 +125,7 @@ def make_campaign(saves: Path) -> None:
     """The GM's campaign, made as the GM tool makes one: the two seated characters in the party."""
     store = CampaignStore(saves, default_catalogue())
     key, campaign = store.create("Friday Crypt", seed=11)
-    session = CampaignSession(store, key, campaign)
+    session = OpenCampaign(store, key, campaign)
     for stem in SEATS.values():
         character = load_character(REPO / "examples" / "party" / f"{stem}.toml", store.catalogue)
         session.apply(lambda c, ch=character, s=stem: changes.add_member(c, ch, s), f"{character.name} joins")

@@ -17,7 +17,7 @@ from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.player.palette import HorizonCommands
 from horizon_tui.ui.dialogs.help import HelpScreen
 from horizon_tui.ui.player.launch import saves_dir_from
-from horizon_tui.play.library import CharacterSession
+from horizon_tui.play.library import OpenCharacter
 from horizon_tui.ui.player.screens.battle import EncounterPickerScreen
 from horizon_tui.ui.player.screens.load import LoadScreen
 from horizon_tui.ui.player.screens.main_menu import MainMenuScreen
@@ -60,7 +60,7 @@ async def test_a_broken_save_is_reported_and_left_untouched(saves, catalogue, ir
 
         # Even a character whose file went bad on disk is never written over it.
         character = load_character(iriel, catalogue)
-        app.session = CharacterSession(broken, character)
+        app.session = OpenCharacter(broken, character)
         assert app.commit(attrs.evolve(character, xp=1)) is False
     assert broken.read_bytes() == before
     assert not broken.with_name("broken.toml.1").exists()

@@ -11,7 +11,7 @@ from engine_kit import ann_bo_and_a_grunt
 from table_kit import make_rebuild
 
 from horizon_tui.engine.battle import ident
-from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.readmodel import Journal, build
 from horizon_tui.engine.viewer import Viewer
 from horizon_tui.ui.battle.flow import summary_rows
@@ -34,6 +34,6 @@ def test_a_seats_battle_summary_lists_only_whom_it_may_know():
     her player's rows (it was: every combatant, named, with its damage)."""
     battle = ann_bo_and_a_grunt()
     ann = Viewer.seat("party", ["ann"])
-    session = BattleSession(battle, "test", [], [])
+    session = BattleInProgress(battle, "test", [], [])
     assert [row[0] for row in summary_rows(session, build(battle, ann, Journal(ann)))] == ["Ann", "Bo"]
     assert [row[0] for row in summary_rows(session, build(battle, Viewer.gm()))] == ["Ann", "Bo", "Grunt"]

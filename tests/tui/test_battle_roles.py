@@ -10,7 +10,7 @@ from textual.app import App
 
 from horizon_tui.engine.actions import Impossible, Wait
 from horizon_tui.engine.battle import ident
-from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.runner import begin, needs_input
 from horizon_tui.ui.battle.roles import SENT, LocalEngine, Solo, TableDriver, TableSeat
 from horizon_tui.ui.battle.screen import BattleScreen
@@ -53,7 +53,7 @@ def test_a_table_seat_plays_its_own_characters_the_gm_the_unheld_a_spectator_non
 
 def test_the_local_engine_saves_ends_and_records_through_its_callbacks(catalogue):
     battle, hero = _hero_turn(catalogue)
-    session = BattleSession(battle, "t", [])
+    session = BattleInProgress(battle, "t", [])
     saved, ended, recorded = [], [], []
     driver = LocalEngine(autosave=saved.append, on_end=ended.append, after_input=lambda a, o: recorded.append(a))
     action = Wait(ident(hero).id)
@@ -68,7 +68,7 @@ def test_the_local_engine_saves_ends_and_records_through_its_callbacks(catalogue
 
 def test_a_table_driver_sends_the_input_and_refuses_while_paused(catalogue):
     battle, hero = _hero_turn(catalogue)
-    session = BattleSession(battle, "t", [])
+    session = BattleInProgress(battle, "t", [])
     client = _client("ann", {})
     driver = TableDriver(client)
     assert driver.submit(session, Wait(ident(hero).id)) == SENT
@@ -101,7 +101,7 @@ class _Host(App):
 async def test_a_plugged_panel_sits_atop_the_side_column_and_is_given_the_read_model(catalogue):
     battle, hero = _hero_turn(catalogue)
     panel = _Foes(id="foes")
-    screen = BattleScreen(BattleSession(battle, "t", []), panels=[panel])
+    screen = BattleScreen(BattleInProgress(battle, "t", []), panels=[panel])
     async with _Host(screen).run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         side = screen.query_one("#battle-side")

@@ -35,7 +35,7 @@ SCORES_COMMANDS = ("scores", "scores --daily")  # the host's hall of fame, print
 WEB_OFF = "This server doesn't serve the game to browsers (serve-ssh --web is not set)."
 
 
-class AppSession(GameSession, asyncssh.SSHServerSession):
+class SshGameSession(GameSession, asyncssh.SSHServerSession):
     """A game over one SSH channel: the terminal asked for, the requests the channel makes."""
 
     def __init__(self, host: SSHHost, connection: _Connection):

@@ -1,4 +1,4 @@
-"""The SSH host: one listener, one `_Connection` per client, one `AppSession` per channel.
+"""The SSH host: one listener, one `_Connection` per client, one `SshGameSession` per channel.
 
 Everything several connections share (accounts, the failed-login limiter, the connections not
 logged in yet, the running sessions) lives on the `SSHHost` instance. Only public-key logins; no
@@ -35,7 +35,7 @@ from horizon_tui.host.limits import LoginLimiter, PreAuthGate, Startups
 from horizon_tui.host.prefork import SessionServer
 from horizon_tui.host import live
 from horizon_tui.host.recording import RecordingLimits, prune
-from horizon_tui.host.ssh.channel import AppSession
+from horizon_tui.host.ssh.channel import SshGameSession
 from horizon_tui.host.watch import WATCH_USER
 from horizon_tui.host.web.server import WebFront
 from horizon_tui.table.lobby import stop_tables
@@ -154,7 +154,7 @@ class SSHHost:
         self.limiter = LoginLimiter(settings.max_failed_logins, settings.failed_login_window,
                                     settings.login_ban)
         self.preauth = PreAuthGate(settings.max_startups, settings.max_startups_per_source)
-        self.sessions: set[AppSession] = set()
+        self.sessions: set[SshGameSession] = set()
         self.connections: set[_Connection] = set()
         self.host_key: asyncssh.SSHKey | None = None
         self.port: int | None = None
@@ -302,7 +302,7 @@ class SSHHost:
     def user_connections(self, user: str) -> int:
         return sum(1 for c in self.connections if c.user == user)
 
-    def admit(self, session: AppSession) -> tuple[str, str] | None:
+    def admit(self, session: SshGameSession) -> tuple[str, str] | None:
         """Take a session slot, or say (reason for the log, line for the player) why not."""
         if self._stopping:
             return "server stopping", "The Horizon server is shutting down; try again later."
@@ -317,7 +317,7 @@ class SSHHost:
         self.sessions.add(session)
         return None
 
-    def release(self, session: AppSession) -> None:
+    def release(self, session: SshGameSession) -> None:
         self.sessions.discard(session)
 
     def track(self, coroutine: Coroutine) -> asyncio.Task:
@@ -504,13 +504,13 @@ class _Connection(asyncssh.SSHServer):
 
     # --- what an authenticated client may open: a session, nothing else --------------------
 
-    def session_requested(self) -> AppSession | bool:
-        # Every session channel is an AppSession; what it may run (the game, or the one
+    def session_requested(self) -> SshGameSession | bool:
+        # Every session channel is an SshGameSession; what it may run (the game, or the one
         # command `watch`) is decided by its shell/exec request, in session.py.
         if self._closing or self.user is None:
             return False
         self._sessions_opened += 1
-        return AppSession(self.host, self)
+        return SshGameSession(self.host, self)
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
         self.host.log_refusal(self, "port forwarding (local)")

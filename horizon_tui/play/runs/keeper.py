@@ -15,7 +15,7 @@ import attrs
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.engine.battle import PartyMember
-from horizon_tui.engine.persist import BattleSession, session_from_dict, session_to_dict
+from horizon_tui.engine.persist import BattleInProgress, session_from_dict, session_to_dict
 from horizon_tui.engine.runner import run_ai
 from horizon_tui.content.run_rules import RunRules
 from horizon_tui.play.runs.morgue import morgue_data, morgue_text, score_entry
@@ -82,7 +82,7 @@ class RunKeeper:
     def _party(self, run: Run) -> list[PartyMember]:
         return [PartyMember(m.character, m.controller) for m in run.members if not m.dead]
 
-    def begin_fight(self, run: Run, offer: Offer) -> tuple[Run, BattleSession]:
+    def begin_fight(self, run: Run, offer: Offer) -> tuple[Run, BattleInProgress]:
         """The depth's fight, formed and saved with the run (which now names it)."""
         session = form_fight(run, offer.encounter, self.catalogue(run), self.enemies, self._party(run))
         run = attrs.evolve(run, fight=offer.encounter)
@@ -90,17 +90,17 @@ class RunKeeper:
         self.save_battle(run, session)
         return run, session
 
-    def save_battle(self, run: Run, session: BattleSession) -> None:
+    def save_battle(self, run: Run, session: BattleInProgress) -> None:
         self.store.save_battle(run.id, session_to_dict(session, self.catalogue(run)))
 
-    def resume_battle(self, run: Run) -> BattleSession | None:
+    def resume_battle(self, run: Run) -> BattleInProgress | None:
         """The fight in progress, replayed to where it was left (DataError if it can't be)."""
         data = self.store.load_battle(run.id)
         if data is None or run.fight is None:
             return None
         return session_from_dict(data, self.catalogue(run), self.enemies, f"{run.id}.battle.json")
 
-    def end_fight(self, run: Run, session: BattleSession) -> tuple[Run, list[str]]:
+    def end_fight(self, run: Run, session: BattleInProgress) -> tuple[Run, list[str]]:
         """After the fight: the run moves on (or ends: then the morgue and the hall of fame)."""
         catalogue = self.catalogue(run)
         self.offers(run)  # the rated encounters, for the fight's name

@@ -29,7 +29,7 @@ from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import Battle, PartyMember, create_battle, ident
 from horizon_tui.engine.components import Presence, Tally
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
-from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.runner import begin, override
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.content.run_rules import RunRules
@@ -176,7 +176,7 @@ def fight_seed(run: Run) -> int:
 
 def form_fight(run: Run, encounter: str | Path, catalogue: Catalogue, enemies: dict[str, EnemyDef],
                party: list[PartyMember] | None = None, setup: EncounterSetup | None = None,
-               seed: int | None = None) -> BattleSession:
+               seed: int | None = None) -> BattleInProgress:
     """The depth's fight, begun, with what earlier fights left on each member as its first recorded
     inputs (so it replays from its seed and inputs). `seed`: another battle of it (a win chance's
     estimate); default, the depth's own. Raises DataError / BattleError."""
@@ -185,7 +185,7 @@ def form_fight(run: Run, encounter: str | Path, catalogue: Catalogue, enemies: d
     setup = with_start_cells(setup, len(party))
     battle = create_battle(setup, party, fight_seed(run) if seed is None else seed, catalogue, enemies)
     begin(battle)
-    session = BattleSession(battle, str(encounter), party)
+    session = BattleInProgress(battle, str(encounter), party)
     carried = {m.name: m.state for m in run.members if m.state is not None and not m.dead}
     for change in carried_overrides(carried, battle, CARRY_ALL):
         if battle.over:

@@ -19,7 +19,7 @@ from horizon_tui.errors import DataError, HorizonError
 SEED_ENV = "HORIZON_SEED"
 
 if TYPE_CHECKING:
-    from horizon_tui.engine.persist import BattleSession
+    from horizon_tui.engine.persist import BattleInProgress
     from horizon_tui.engine.readmodel import ReadModel
     from horizon_tui.ui.player.app import HorizonApp
 
@@ -47,13 +47,13 @@ def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party:
 
 
 def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None):
-    """The battle `start` opens, formed and begun but not shown: a `BattleSession`, or None when
+    """The battle `start` opens, formed and begun but not shown: a `BattleInProgress`, or None when
     it can't start (said to the player), so that nothing else has to change for a battle that
     never begins (the one in progress is put aside only once the new one is formed)."""
     from horizon_tui.engine.battle import BattleError
     from horizon_tui.engine.forming import PartyMember, create_battle
     from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.persist import BattleSession
+    from horizon_tui.engine.persist import BattleInProgress
 
     session = app.session
     if session is None:
@@ -78,7 +78,7 @@ def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: 
     from horizon_tui.engine.runner import begin
 
     begin(battle)
-    return BattleSession(battle, str(encounter_path), party)
+    return BattleInProgress(battle, str(encounter_path), party)
 
 
 def enemy_ids(app: HorizonApp) -> list[str] | None:
@@ -153,13 +153,13 @@ def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None
         title="Damaged battle save", yes="Set aside"), answered)
 
 
-def open_session(app: HorizonApp, session: BattleSession) -> None:
+def open_session(app: HorizonApp, session: BattleInProgress) -> None:
     from horizon_tui.ui.battle.roles import LocalEngine
     from horizon_tui.ui.battle.screen import BattleScreen
 
     character_path = app.session.path
 
-    def autosave(s: BattleSession) -> None:
+    def autosave(s: BattleInProgress) -> None:
         from horizon_tui.engine.persist import save_session
 
         with app.save_guard():  # the character's lock: a session that took it over is not written over
@@ -169,7 +169,7 @@ def open_session(app: HorizonApp, session: BattleSession) -> None:
     app.push_screen(BattleScreen(session, driver=driver))
 
 
-def summary_rows(session: BattleSession, known: ReadModel | None = None) -> list[tuple[str, ...]]:
+def summary_rows(session: BattleInProgress, known: ReadModel | None = None) -> list[tuple[str, ...]]:
     """A row per combatant (its damage dealt and taken, effects applied, how it ended); with a
     viewer's read model, only those in its initiative (whom it may know: never one it didn't see)."""
     from horizon_tui.engine.battle import comp, ident
@@ -186,7 +186,7 @@ def summary_rows(session: BattleSession, known: ReadModel | None = None) -> list
     return rows
 
 
-def finish(app: HorizonApp, session: BattleSession, character_path: Path) -> None:
+def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> None:
     """Show the summary, give the XP, keep the battle's record (`storage.records`, as a morgue file),
     go back to the sheet."""
     from horizon_tui.rules.texts import counted
@@ -228,7 +228,7 @@ def finish(app: HorizonApp, session: BattleSession, character_path: Path) -> Non
     app.push_screen(BattleSummary(headline, rows, footer, hint=hint), done)
 
 
-def _keep_record(app: HorizonApp, session: BattleSession, character_path: Path, headline: str,
+def _keep_record(app: HorizonApp, session: BattleInProgress, character_path: Path, headline: str,
                  rows: list[tuple[str, ...]], header: tuple[str, ...], footer: str) -> Path | None:
     """The finished battle's record (text and replayable JSON) under `SAVES/records/`."""
     from horizon_tui.engine.narrate import describe

@@ -19,7 +19,7 @@ import attrs
 
 from horizon_tui.engine.actions import Impossible
 from horizon_tui.engine.battle import Battle, Entity, cid
-from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.engine.runner import action_to_dict, needs_input, submit
 
@@ -75,16 +75,16 @@ class Driver(Protocol):
 
     plays_ai: bool  # the AI's turns are played at this screen (else elsewhere: at the table)
 
-    def submit(self, session: BattleSession, action) -> Any:
+    def submit(self, session: BattleInProgress, action) -> Any:
         """Perform or send `action`: the engine's outcome, `Impossible` with the reason, or `SENT`."""
         ...
 
-    def save(self, session: BattleSession) -> bool:
+    def save(self, session: BattleInProgress) -> bool:
         """Keep the battle as it is now: True if it was written here (raises on failure; the
         screen says so)."""
         ...
 
-    def ended(self, session: BattleSession) -> None:
+    def ended(self, session: BattleInProgress) -> None:
         """The battle is over."""
         ...
 
@@ -100,21 +100,21 @@ SENT = "sent"  # `Driver.submit`: the input went elsewhere (the table) and comes
 class LocalEngine:
     """The engine in this process: inputs performed here, the AI's turns played here."""
 
-    autosave: Callable[[BattleSession], None] | None = None
-    on_end: Callable[[BattleSession], None] | None = None
+    autosave: Callable[[BattleInProgress], None] | None = None
+    on_end: Callable[[BattleInProgress], None] | None = None
     after_input: Callable[[Any, Any], None] | None = None  # the GM's campaign recorder
     plays_ai: bool = True
 
-    def submit(self, session: BattleSession, action) -> Any:
+    def submit(self, session: BattleInProgress, action) -> Any:
         return submit(session.battle, action, session.inputs)
 
-    def save(self, session: BattleSession) -> bool:
+    def save(self, session: BattleInProgress) -> bool:
         if self.autosave is None or session.battle.over:
             return False
         self.autosave(session)
         return True
 
-    def ended(self, session: BattleSession) -> None:
+    def ended(self, session: BattleInProgress) -> None:
         if self.on_end is not None:
             self.on_end(session)
 
@@ -129,21 +129,21 @@ class TableDriver:
     applies; the table plays the AI's turns and keeps the save."""
 
     client: Any  # a `table.server.TableClient` or a hot-seat `table.hotseat.LocalClient`
-    on_end: Callable[[BattleSession], None] | None = None
+    on_end: Callable[[BattleInProgress], None] | None = None
     plays_ai: bool = False
 
-    def submit(self, session: BattleSession, action) -> Any:
+    def submit(self, session: BattleInProgress, action) -> Any:
         if self.client.replica.paused:
             lobby = getattr(self.client.replica, "lobby", False)  # a table opens in its lobby (table.core)
             return Impossible("the fight hasn't begun: the GM begins it" if lobby else "the GM has paused the table")
         self.client.act(action_to_dict(action))
         return SENT
 
-    def save(self, session: BattleSession) -> bool:
+    def save(self, session: BattleInProgress) -> bool:
         """The table keeps the battle save."""
         return False
 
-    def ended(self, session: BattleSession) -> None:
+    def ended(self, session: BattleInProgress) -> None:
         if self.on_end is not None:
             self.on_end(session)
 

@@ -23,7 +23,7 @@ from horizon_tui.engine import ai, targeting
 from horizon_tui.engine.actions import FreeAction, Impossible, Move, move_costs
 from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident, pos, team
 from horizon_tui.engine.components import FreeActions, Loadout, Presence
-from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.readmodel import ReadModel, Reader
 from horizon_tui.engine.runner import needs_input
 from horizon_tui.engine.sideview import Eyes
@@ -52,7 +52,7 @@ class BattleScreen(Screen):
     HOLD_TYPE_AHEAD = True
     AUTO_FOCUS = None  # nothing focused: every key goes to the screen's bindings (tui/keymap.py)
 
-    def __init__(self, session: BattleSession, *, driver: Driver | None = None, policy: ActorPolicy | None = None,
+    def __init__(self, session: BattleInProgress, *, driver: Driver | None = None, policy: ActorPolicy | None = None,
                  side: str | None = "party", eyes: Eyes = None, panels: Sequence[BattlePanel] = (),
                  placer: Callable[[Place], None] | None = None, id: str | None = "battle-field") -> None:
         """`driver`: what carries the inputs and keeps the battle (default: the engine here, no

@@ -31,7 +31,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from horizon_tui.engine.battle import cid, ident
-from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.readmodel import Reader
 from horizon_tui.engine.viewer import Viewer
 from horizon_tui.ui.battle.modes import MoveMode, Place
@@ -59,14 +59,14 @@ class TableBattleScreen(BattleScreen):
     """
 
     def __init__(self, client, *, title: str = "", spec=None,
-                 on_end: Callable[[BattleSession], None] | None = None, panels: Sequence[BattlePanel] = (),
+                 on_end: Callable[[BattleInProgress], None] | None = None, panels: Sequence[BattlePanel] = (),
                  placer: Callable[[Place], None] | None = None) -> None:
         """`client`: a `table.server.TableClient` (or a hot-seat `table.hotseat.LocalClient`);
         `spec`: the table's `TableSpec` (its encounter and party, for the battle's record)."""
         replica = client.replica
         assert replica is not None, "connect the client first"
         self.client = client
-        session = BattleSession(replica.battle, spec.encounter if spec else (title or "table"),
+        session = BattleInProgress(replica.battle, spec.encounter if spec else (title or "table"),
                                 list(spec.party) if spec else [], replica.inputs)
         # The table plays the AI's turns and keeps the save; a player's or spectator's screen shows
         # the result as the table saw it when the battle ends (the GM's records it: `on_end`).
@@ -206,7 +206,7 @@ class TableBattleScreen(BattleScreen):
         self.query_one("#map").battle = self.battle  # the map draws the rebuilt battle, not the old one
         self.input = MoveMode(self.battle, self.known, auto=self.auto_fight)
 
-    def _show_result_of(self, session: BattleSession) -> None:
+    def _show_result_of(self, session: BattleInProgress) -> None:
         self.show_result()
 
     def show_result(self) -> None:

@@ -20,12 +20,12 @@ from horizon_tui.content.models import Character
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.campaign.model import Campaign
-from horizon_tui.campaign.open_campaign import CampaignSession
+from horizon_tui.campaign.open_campaign import OpenCampaign
 from horizon_tui.campaign.campaign_files import CampaignStore
 from horizon_tui.storage.lock import LockLost, SaveInUse, SaveLock
 from horizon_tui.ui.player.app import HorizonApp
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-from horizon_tui.play.library import CharacterLibrary, CharacterSession
+from horizon_tui.play.library import CharacterLibrary, OpenCharacter
 
 TUI_CSS = Path(__file__).resolve().parent.parent / "player" / "horizon.tcss"
 TUI_SCREENS_CSS = TUI_CSS.with_name("screens.tcss")
@@ -62,7 +62,7 @@ class GMApp(HorizonApp):
 
     def __init__(self, store: CampaignStore, *, campaign: str | None = None):
         self.store = store
-        self.gm: CampaignSession | None = None
+        self.gm: OpenCampaign | None = None
         self._member: str | None = None
         self._fallback_rules = store.catalogue.rules
         super().__init__(store.saves_dir, store.catalogue)
@@ -94,13 +94,13 @@ class GMApp(HorizonApp):
         return OfferedLibrary(self.store.saves_dir, self.catalogue)
 
     @property
-    def session(self) -> CharacterSession | None:  # type: ignore[override]
+    def session(self) -> OpenCharacter | None:  # type: ignore[override]
         campaign = self.campaign
         member = campaign.member(self._member) if campaign and self._member else None
-        return CharacterSession(self.gm.path, member.character) if member else None
+        return OpenCharacter(self.gm.path, member.character) if member else None
 
     @session.setter
-    def session(self, value: CharacterSession | None) -> None:
+    def session(self, value: OpenCharacter | None) -> None:
         self._member = value.character.name if value is not None else None
 
     def save_before_crash(self) -> list[str]:
@@ -178,7 +178,7 @@ class GMApp(HorizonApp):
                     return False
         if self.gm is not None:
             self.gm.close()
-        self.gm = CampaignSession(self.store, key, campaign, opened.head, lock, read_only=read_only, held_by=held_by)
+        self.gm = OpenCampaign(self.store, key, campaign, opened.head, lock, read_only=read_only, held_by=held_by)
         self.gm.listeners.append(lambda session, label: self.refresh_screens())
         self._member = None
         self.sub_title = campaign.name + (" — READ-ONLY" if read_only else "")

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from horizon_tui.content.catalogue import Catalogue
     from horizon_tui.content.models import Character
     from horizon_tui.content.ruleset import Ruleset
-    from horizon_tui.play.library import CharacterLibrary, CharacterSession
+    from horizon_tui.play.library import CharacterLibrary, OpenCharacter
 
 
 def _commands_provider():
@@ -103,7 +103,7 @@ class HorizonApp(CrashGuard, App[None]):
         self._catalogue = catalogue
         self._library: CharacterLibrary | None = None
         self.data_problems_seen: list = []  # the data folder's problems, printed by the CLI on exit
-        self.session: CharacterSession | None = None
+        self.session: OpenCharacter | None = None
         self._start = start
         self._lock = None  # the SaveLock of the character being played (None: none or read-only)
         self.read_only = False
@@ -470,14 +470,14 @@ class HorizonApp(CrashGuard, App[None]):
             title="Open in another session"), answered)
 
     def _show_character(self, path: Path, character: Character, lock, then_battle: bool) -> None:
-        from horizon_tui.play.library import CharacterSession
+        from horizon_tui.play.library import OpenCharacter
         from horizon_tui.ui.player.screens.sheet import SheetScreen
 
         if self._lock is not None and self._lock is not lock:
             self._lock.release()
         self._lock = lock
         self.read_only = lock is None
-        self.session = CharacterSession(path, character)
+        self.session = OpenCharacter(path, character)
         self._to_menu()
         self.push_screen(SheetScreen())
         if self.read_only:

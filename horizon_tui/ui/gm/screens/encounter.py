@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, SelectionList, Static
 
 from horizon_tui.engine.battle import BattleError
-from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.errors import DataError
 from horizon_tui.campaign import battles
 from horizon_tui.play.forms import parse_optional_int
@@ -147,7 +147,7 @@ class EncounterPickerScreen(Screen):
         entry = self.encounters[self.query_one("#gm-encounters", DataTable).cursor_row]
         members = list(self.query_one("#gm-fighters", SelectionList).selected)
         raw = self.query_one("#gm-seed", Input).value
-        made: list[BattleSession] = []
+        made: list[BattleInProgress] = []
 
         def change(campaign):
             seed = parse_optional_int(raw, "the seed", "seed")  # a ValueError is shown by app.act

@@ -17,7 +17,7 @@ from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectS
 from horizon_tui.engine.actions import FreeAction, Impossible
 from horizon_tui.engine.battle import BattleError, comp, ident, is_active, pos, team
 from horizon_tui.engine.components import FreeActions, Presence
-from horizon_tui.engine.persist import BattleSession, session_to_dict
+from horizon_tui.engine.persist import BattleInProgress, session_to_dict
 from horizon_tui.engine.runner import override
 from horizon_tui.engine.usability import free_action_refusal
 from horizon_tui.rules.ranges import distance
@@ -85,7 +85,7 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         Binding("R", "reveal", "Reveal", id="gmb.reveal", show=False, tooltip="The selected hidden combatant is seen"),
     ]
 
-    def __init__(self, session: BattleSession, name: str, *, mapless: bool = False) -> None:
+    def __init__(self, session: BattleInProgress, name: str, *, mapless: bool = False) -> None:
         # the campaign recorder: every input is saved into the campaign as it happens (`_record`)
         super().__init__(session, driver=LocalEngine(on_end=self._ended, after_input=self._input_recorded), side=None,
                          panels=[TrackerPanel(self._tracker_text)], placer=self._place)
@@ -227,7 +227,7 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
 
     # --- the end ---------------------------------------------------------------------------
 
-    def _ended(self, session: BattleSession) -> None:
+    def _ended(self, session: BattleInProgress) -> None:
         battle_ended(self.app, session, self.battle_name)
 
     def action_leave(self) -> None:
@@ -351,7 +351,7 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         return super()._slots_text(me)
 
 
-def offered_award(app, session: BattleSession, shares: dict[str, int]) -> tuple[dict[str, int], list[str]]:
+def offered_award(app, session: BattleInProgress, shares: dict[str, int]) -> tuple[dict[str, int], list[str]]:
     """The award offered after a fight: R-14's shares (party members only), or, when a defeated
     foe was worth 0 XP (an NPC's default), R-4's guide's value of it shared by those standing
     (`changes.award_suggestion`), with a line per foe so valued."""
@@ -370,7 +370,7 @@ def offered_award(app, session: BattleSession, shares: dict[str, int]) -> tuple[
     return {**{name: 0 for name in shares}, **suggested} or {m.name: 0 for m in app.campaign.party}, notes
 
 
-def battle_ended(app, session: BattleSession, name: str, *, on_award=None, leave: bool = True) -> None:
+def battle_ended(app, session: BattleInProgress, name: str, *, on_award=None, leave: bool = True) -> None:
     """The GM tool's end of a battle (a local one, or one at a table): the campaign takes the
     result (`battles.finish_battle`: the log, the players' recap, what carries to the next fight),
     the summary shows, then the R-14 XP award, which the GM may change before giving it.

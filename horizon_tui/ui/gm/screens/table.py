@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from horizon_tui.engine.battle import BattleError, ident
-from horizon_tui.engine.persist import BattleSession
+from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.runner import action_to_dict
 from horizon_tui.errors import HorizonError
 from horizon_tui.campaign import battles
@@ -279,15 +279,15 @@ class GMTableScreen(TrackerMixin, OverrideMenu, TableBattleScreen):
         if self._finished or app.campaign is None or app.campaign.battle is None or replica.version == self._recorded \
                 and not replica.battle.over:
             return
-        session = BattleSession(replica.battle, self.spec.encounter, list(self.spec.party), replica.inputs)
+        session = BattleInProgress(replica.battle, self.spec.encounter, list(self.spec.party), replica.inputs)
         if app.act(lambda c: battles.with_inputs(c, session, app.store.catalogue, app.gm.rules_for),
                    f"{self.battle_name}: at the table"):
             self._recorded = replica.version
 
-    def _ended(self, session: BattleSession) -> None:
+    def _ended(self, session: BattleInProgress) -> None:
         from horizon_tui.ui.gm.screens.gm_battle import battle_ended
 
-        session = BattleSession(self.client.replica.battle, self.spec.encounter, list(self.spec.party),
+        session = BattleInProgress(self.client.replica.battle, self.spec.encounter, list(self.spec.party),
                                 self.client.replica.inputs)
         battle_ended(self.app, session, self.battle_name, on_award=self._tell_award, leave=False)
 
