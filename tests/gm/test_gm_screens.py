@@ -144,3 +144,19 @@ async def test_a_dice_roll_redraws_the_days_log_not_the_rosters(session, catalog
         assert app.act(lambda c: changes.award_xp(c, {"Iriel": 10}), "xp")
         await pilot.pause()
         assert cleared == [1] and "10" in str(party.get_row("Iriel"))
+
+
+async def test_the_today_panel_keeps_the_newest_line_in_view(session, catalogue):
+    """At 80×24 the day's log outgrows its panel within a few rolls: the panel follows the newest
+    line, as a log does, instead of staying on the first ones."""
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dashboard = app.screen
+        assert isinstance(dashboard, DashboardScreen)
+        for _ in range(30):
+            assert app.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
+        await pilot.pause()
+        await pilot.pause()
+        panel = dashboard.query_one("#gm-today")
+        assert panel.max_scroll_y > 0 and panel.scroll_y == panel.max_scroll_y

@@ -181,6 +181,8 @@ class DashboardScreen(Screen):
         if not today:
             today.append("Nothing yet today.", style="dim")
         self.query_one("#gm-today-log", Static).update(today)
+        panel = self.query_one("#gm-today", VerticalScroll)
+        self.call_after_refresh(panel.scroll_end, animate=False)  # the newest line in view, as a log
 
     # --- which row -------------------------------------------------------------------------
 
