@@ -70,13 +70,35 @@ def import_character(library, source: Path) -> Path:
     return target
 
 
-def export_character(save: Path, target: Path, *, replace: bool = False) -> Path:
-    """Copy the save's bytes to `target` (a folder: the save's name inside it). FileExistsError if
-    `target` exists and `replace` is False; the save itself is never touched."""
+class FolderMissing(FileNotFoundError):
+    """The folder an export goes into isn't there; the player is asked before it is made."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(f"{folder} doesn't exist")
+        self.folder = folder
+
+
+def ends_in_separator(text: str) -> bool:
+    """A typed path that names a folder by its last character (`/tmp/x/`, or `\\` on Windows)."""
+    return text.endswith(("/", os.sep))
+
+
+def export_character(save: Path, target: Path, *, replace: bool = False, into_folder: bool = False,
+                     make_folder: bool = False) -> Path:
+    """Copy the save's bytes to `target`; a folder (one that exists, or `into_folder`: the path was
+    typed with a separator at its end) gets the save's name inside it. A missing folder is made
+    only with `make_folder` (else FolderMissing, so the player is asked first). FileExistsError if
+    the file exists and `replace` is False; the save itself is never touched."""
     from horizon_tui.storage.atomic import atomic_write
 
     target = confined(target)
-    if target.is_dir():
+    if into_folder or target.is_dir():
+        if not target.is_dir():
+            if target.exists():
+                raise NotADirectoryError(f"{target} is a file, not a folder")
+            if not make_folder:
+                raise FolderMissing(target)
+            target.mkdir(parents=True)
         target = target / Path(save).name
     if target.exists() and not replace:
         raise FileExistsError(f"{target} already exists")

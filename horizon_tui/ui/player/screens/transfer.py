@@ -37,10 +37,14 @@ class PathDialog(ModalScreen[Path | None]):
     PathDialog OptionList { height: auto; max-height: 8; }
     """
 
-    def __init__(self, title: str, prompt: str, value: str = "", choices: list[Path] | None = None) -> None:
+    def __init__(self, title: str, prompt: str, value: str = "", choices: list[Path] | None = None, *,
+                 as_typed: bool = False) -> None:
+        """`as_typed`: answer with the text as typed (a str), so a separator at its end still says
+        "a folder"; else a Path."""
         super().__init__()
         self.title_text, self.prompt, self.value = title, prompt, value
         self.choices = choices or []
+        self.as_typed = as_typed
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -70,7 +74,7 @@ class PathDialog(ModalScreen[Path | None]):
         event.stop()
         text = event.value.strip()
         if text:
-            self.dismiss(Path(text))  # `~` and, over SSH, the player's own folder: `transfer.confined`
+            self.dismiss(text if self.as_typed else Path(text))  # `~`, the player's own folder: `transfer.confined`
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -109,26 +113,35 @@ def ask_import(app, then) -> None:
 
 
 def ask_export(app, save: Path) -> None:
-    """Copy a save out to a path the player types (asked again before replacing a file)."""
+    """Copy a save out to a path the player types: a file, or a folder (one that exists, or typed
+    with a separator at its end: the save's name inside it, the folder made after asking); asked
+    again before replacing a file."""
+    from horizon_tui.play.transfer import FolderMissing, ends_in_separator, export_character
     from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-    from horizon_tui.play.transfer import export_character
 
-    def write(target: Path, replace: bool) -> None:
+    def write(typed: str, replace: bool = False, make_folder: bool = False) -> None:
+        target = Path(typed)
         try:
-            written = export_character(save, target, replace=replace)
+            written = export_character(save, target, replace=replace, into_folder=ends_in_separator(typed),
+                                       make_folder=make_folder)
+        except FolderMissing as missing:
+            app.push_screen(ConfirmDialog(f"There is no folder {shown(missing.folder)}. Make it and write "
+                                          f"{save.name} into it?", yes="Make it", title="Make the folder?"),
+                            lambda yes: write(typed, replace, True) if yes else None)
+            return
         except FileExistsError:
             app.push_screen(ConfirmDialog(f"{shown(target)} exists. Replace it with {save.name}?", yes="Replace",
                                           title="Replace the file?"),
-                            lambda yes: write(target, True) if yes else None)
+                            lambda yes: write(typed, True, make_folder) if yes else None)
             return
         except OSError as exc:
             app.notify(_problem(target, exc), title="Not exported", severity="error", timeout=10)
             return
         app.notify(f"Written to {shown(written)}", title=f"Exported {save.name}")
 
-    app.push_screen(PathDialog(f"Export {save.name}", "Write a copy to (a file or a folder):",
-                               save.name if hosted() else str(Path.home() / save.name)),
-                    lambda target: write(target, False) if target is not None else None)
+    app.push_screen(PathDialog(f"Export {save.name}", "Write a copy to (a file, or a folder ending in /):",
+                               save.name if hosted() else str(Path.home() / save.name), as_typed=True),
+                    lambda typed: write(typed) if typed is not None else None)
 
 
 class BattlesScreen(Screen):
