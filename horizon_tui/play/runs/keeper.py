@@ -14,7 +14,7 @@ import attrs
 
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import EnemyDef
-from horizon_tui.engine.battle import PartyMember
+from horizon_tui.engine.forming import PartyMember
 from horizon_tui.engine.persist import BattleInProgress, session_from_dict, session_to_dict
 from horizon_tui.engine.runner import run_ai
 from horizon_tui.content.run_rules import RunRules

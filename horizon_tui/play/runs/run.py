@@ -26,7 +26,8 @@ from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.models import Character
 from horizon_tui.content.ruleset import CampaignRules
 from horizon_tui.engine import events as ev
-from horizon_tui.engine.battle import Battle, PartyMember, create_battle, ident
+from horizon_tui.engine.battle import Battle, ident
+from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.components import Presence, Tally
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
 from horizon_tui.engine.persist import BattleInProgress

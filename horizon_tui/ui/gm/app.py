@@ -263,6 +263,14 @@ class GMApp(HorizonApp):
                                        title="Not saved"), answer)
         return True
 
+    def leave_to_menu(self, then=None, index: int = 0) -> None:
+        """Back to the dashboard, then `then()`. The player app's version asks about forms left
+        unsaved; in the GM tool every action that leaves has asked already (`asked_first`), so a
+        GM who said "Forget it" isn't asked twice."""
+        self._to_menu()
+        if then is not None:
+            then()
+
     def _closed_by_character_screen(self, name: str) -> list:
         """The screens the player app's `_character_screen(name)` (or its sheet action) pops: those
         over the sheet for the sheet; every one over the dashboard when no sheet is open."""
