@@ -9,7 +9,7 @@ Numpad digits arrive in a terminal (tmux included) exactly as the number row's d
 digits 1–9 are directions (the numpad's layout, 5 waits), and ability slots live on `z` (a menu)
 and the shifted digits `! @ # …` — never on a bare digit (KP3 once cast a heal).
 Look is `;` (as in Crawl), so no letter of `hjklyubn` is taken from moving; `x` stays "play the
-enemies' turns now", which the GM's screen shares.
+enemies' turns now", which the GM's screen shares; `X` (shift) is the whole field's overview, as in Crawl.
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ BATTLE_KEYS: tuple[KeyCommand, ...] = (
                key_display="tab"),
     KeyCommand("battle.cancel", ("escape",), "Cancel the cursor", "cancel"),
     KeyCommand("battle.log", ("m",), "Log", "log", show=True),
+    KeyCommand("battle.overview", ("X",), "Overview of the whole battlefield", "overview"),
     KeyCommand("battle.leave", ("ctrl+l",), "Leave (saved)", "leave_battle", show=True),
     KeyCommand("battle.skip", ("x",), "Play the enemies' turns at once", "skip"),
     KeyCommand("battle.faster", ("plus", "equals_sign"), "Faster enemy turns", "faster"),

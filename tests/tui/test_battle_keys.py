@@ -6,7 +6,7 @@ changed ability form asks before esc throws it away."""
 from __future__ import annotations
 
 from horizon_tui.engine import odds
-from horizon_tui.engine.battle import pos
+from horizon_tui.engine.battle import cid, pos
 from horizon_tui.engine.sideview import targetable
 from horizon_tui.paths import user_data_dir
 from horizon_tui.ui.player.app import create_app
@@ -122,8 +122,44 @@ async def test_help_lists_the_battlefield_keys_and_keeps_H(saves, catalogue):
         rows = [k for g in app.screen.groups for k in g.keys]
         described = {k.description: k.keys for k in rows}
         assert "Move / cursor ↖" in described and "Look" in described and "End turn" in described
+        assert described["Overview of the whole battlefield"] == "X"
         note = str(app.screen.query_one(".help-note").render())
         assert "[H]" in note and "keymap.toml" in note
+
+
+async def test_X_shows_the_whole_field_as_the_viewer_knows_it_and_esc_closes_it(saves, catalogue):
+    from horizon_tui.ui.battle.overview import BattleOverview
+
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_battle(pilot, app, path, "sunken_temple.toml")  # 50×50
+        known = screen.known()
+        shown = {u.id for u in known.units}
+        unseen = [e for e in screen.battle.combatants() if cid(e) not in shown]
+        await pilot.press("X")
+        overview = app.screen
+        assert isinstance(overview, BattleOverview)
+        sx, sy = overview.step
+        rows = overview.query_one("#overview-map").text().splitlines()
+        assert len(rows) <= 24 - 3 and all(len(r) <= 80 - 2 for r in rows)  # fitted at 80×24
+        assert sx == 1 and len(rows) == -(-50 // sy)  # one column per cell; rows condensed
+        assert overview.query_one("#overview-map").region.bottom <= 24
+        assert "wall" in str(overview.query_one("#overview-legend").render())
+        for u in known.units:  # every unit it may know is drawn (a foe over a friend in a block)
+            x, y = u.position
+            assert rows[y // sy][x // sx] != " "
+        assert unseen, "the temple hides someone at the start"
+        for e in unseen:  # nobody unseen: its block shows no unit glyph unless a known one is there
+            x, y = pos(e)
+            here = [u for u in known.units if (u.position[0] // sx, u.position[1] // sy) == (x // sx, y // sy)]
+            assert rows[y // sy][x // sx] in " .#," or here
+        units = {(u.position[0] // sx, u.position[1] // sy) for u in known.units}
+        assert sum(ch not in " .#," for row in rows for ch in row) == len(units)  # nothing else drawn
+        await pilot.press("escape")
+        assert app.screen is screen
+        await pilot.press("X", "X")  # X closes it too
+        assert app.screen is screen
 
 
 async def test_esc_on_a_changed_ability_form_asks(saves, catalogue, iriel):

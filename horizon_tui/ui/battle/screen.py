@@ -583,6 +583,12 @@ class BattleScreen(Screen):
         self.app.push_screen(MessageLog(self.log_lines()))
         self.refresh_all()
 
+    def action_overview(self) -> None:
+        """The whole field as the viewer knows it (`ui.battle.overview`), fitted into the terminal."""
+        from horizon_tui.ui.battle.overview import BattleOverview
+
+        self.app.push_screen(BattleOverview(self.battle, self.known(), self.glyphs, tuple(self.app.size)))
+
     def action_faster(self) -> None:
         self.speed = min(len(SPEEDS) - 1, self.speed + 1)
         self.notify(f"Enemy turns: {SPEEDS[self.speed]:g} s each", timeout=1.5)

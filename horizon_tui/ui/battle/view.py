@@ -210,3 +210,47 @@ def _pairs(cells: np.ndarray) -> np.ndarray:
     packed[:, 0:3] = raw[:, fg:fg + 3]
     packed[:, 3:6] = raw[:, bg:bg + 3]
     return packed.view("<u8").ravel()
+
+
+def overview_step(width: int, height: int, room_w: int, room_h: int) -> tuple[int, int]:
+    """How many map cells one character of the overview stands for, across and down: 1 where the
+    field fits, else the fewest that make it fit (each axis on its own)."""
+    return max(1, -(-width // max(1, room_w))), max(1, -(-height // max(1, room_h)))
+
+
+def draw_overview(console: tcod.console.Console, battle: Battle, known: ReadModel, step: tuple[int, int],
+                  glyphs: dict[str, str] | None = None) -> None:
+    """Paint the whole field as `known` shows it, condensed: each character is a block of
+    `step` (across, down) cells. A block shows a unit the viewer may know in it (a foe before a
+    friend), else the terrain most of its known cells have — lit if any of them is seen now, dim
+    if only remembered — else nothing. `console` is the condensed size ([y, x] arrays)."""
+    sx, sy = step
+    terrain = battle.battlefield.terrain
+    h, w = terrain.shape
+    rows, cols = -(-h // sy), -(-w // sx)
+
+    def blocks(a: np.ndarray) -> np.ndarray:  # [rows, cols, sy*sx]: each block's cells
+        padded = np.zeros((rows * sy, cols * sx), dtype=a.dtype)
+        padded[:h, :w] = a
+        return padded.reshape(rows, sy, cols, sx).swapaxes(1, 2).reshape(rows, cols, sy * sx)
+
+    seen = blocks(known.visible)
+    knows = blocks(known.visible | known.remembered)
+    cells = blocks(terrain)
+    counts = np.stack([(knows & (cells == t)).sum(axis=2) for t in sorted(Terrain)], axis=2)
+    main = counts.argmax(axis=2)  # terrain codes are 0.. in order (`_by_terrain`)
+    any_known = knows.any(axis=2)
+    lit = seen.any(axis=2)
+    rgb = console.rgb
+    rgb["ch"] = np.where(any_known, _GLYPH_TABLE[main], ord(" "))
+    rgb["fg"] = np.where(lit[..., None], _LIT_TABLE[main], np.where(any_known[..., None], _DIM_TABLE[main], 0))
+    rgb["bg"] = np.where(lit[..., None], BG_LIT, np.where(any_known[..., None], BG_DIM, BG_NONE))
+    glyphs = glyphs or {}
+    foes = {u.id for u in known.foes()} if known.side is not None else set()
+    for u in sorted(known.units, key=lambda u: u.id not in foes, reverse=True):  # foes painted last: on top
+        x, y = u.position
+        bx, by = x // sx, y // sy
+        rgb["ch"][by, bx] = ord(glyphs.get(u.id) or u.glyph[:1] or "?")
+        rgb["fg"][by, bx] = TEAM_COLOURS.get(u.team, (230, 230, 230))
+        if u.id == known.current:
+            rgb["bg"][by, bx] = ACTIVE_BG
