@@ -51,6 +51,12 @@ class BattleScreen(Screen):
     # doesn't: its turns change hands through the table process, and a curtain parts each seat
     HOLD_TYPE_AHEAD = True
     AUTO_FOCUS = None  # nothing focused: every key goes to the screen's bindings (tui/keymap.py)
+    # Toasts (a table's notes: an undo, the GM's changes) show at the top right, under the
+    # initiative bar: at Textual's bottom right they covered the status line, where every key's
+    # answer is read ("(enter confirm, …)" was hidden behind them)
+    DEFAULT_CSS = """
+    BattleScreen ToastRack { dock: top; align: right top; margin: 1 0 0 0; }
+    """
 
     def __init__(self, session: BattleInProgress, *, driver: Driver | None = None, policy: ActorPolicy | None = None,
                  side: str | None = "party", eyes: Eyes = None, panels: Sequence[BattlePanel] = (),
