@@ -60,3 +60,18 @@ def test_a_seats_battle_summary_lists_only_whom_it_may_know():
     session = BattleInProgress(battle, "test", [], [])
     assert [row[0] for row in summary_rows(session, build(battle, ann, Journal(ann)))] == ["Ann", "Bo"]
     assert [row[0] for row in summary_rows(session, build(battle, Viewer.gm()))] == ["Ann", "Bo", "Grunt"]
+
+
+def test_the_top_line_leaves_out_the_dead():
+    """Issue 29: a dead enemy stayed on the top (initiative) line."""
+    from types import SimpleNamespace
+
+    from horizon_tui.engine.components import Presence
+    from horizon_tui.ui.battle.screen import BattleScreen
+
+    rebuild, _ = make_rebuild(seed=3)
+    battle = rebuild([])
+    dead = next(e for e in battle.active.values() if e is not battle.current)
+    battle.set_presence(dead, Presence.dead)
+    line = BattleScreen._initiative_text(SimpleNamespace(glyphs={}), build(battle, Viewer.gm())).plain
+    assert ident(dead).name not in line and ident(battle.current).name in line
