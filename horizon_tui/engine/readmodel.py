@@ -73,6 +73,11 @@ class ReadModel(KnownUnits):
         """The units not of the viewer's side (for the GM: everyone), in spawn order."""
         return tuple(u for u in self.units if self.side is None or u.team != self.side)
 
+    def foes_nearest_first(self) -> tuple[UnitView, ...]:
+        """`foes()` by distance from the one acting, nearest first (ties in spawn order); the one
+        acting itself (in the GM's list: no distance) leads."""
+        return tuple(sorted(self.foes(), key=lambda u: -1 if u.distance is None else u.distance))
+
     def turn_order(self) -> tuple[InitiativeEntry, ...]:
         """The initiative line a screen shows: a defeated or fled combatant leaves it, one down
         (R-9's unconscious, who may be revived) stays, struck through. `initiative` keeps them

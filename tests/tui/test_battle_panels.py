@@ -75,3 +75,13 @@ def test_the_top_line_leaves_out_the_dead():
     battle.set_presence(dead, Presence.dead)
     line = BattleScreen._initiative_text(SimpleNamespace(glyphs={}), build(battle, Viewer.gm())).plain
     assert ident(dead).name not in line and ident(battle.current).name in line
+
+
+def test_the_enemy_panel_lists_the_nearest_first():
+    rebuild, _ = make_rebuild(seed=3)
+    battle = rebuild([])
+    view = build(battle, Viewer.gm())
+    text = enemies_text(view, glyph_map(battle)).plain
+    lines = [ln for ln in text.splitlines() if ln.endswith(("adjacent", "squares"))]
+    far = [int(ln.rsplit(" ", 2)[-2]) if ln.endswith("squares") else 1 for ln in lines]
+    assert len(far) > 2 and far == sorted(far)

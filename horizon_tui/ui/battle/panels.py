@@ -45,9 +45,9 @@ def distance_words(far: int) -> str:
 
 
 def enemies_text(view: ReadModel, glyphs: dict[str, str], width: int = 30) -> Text:
-    """Every enemy the viewer sees now: glyph, name, health, distance from the one acting
-    (`distance_words`), effects."""
-    foes = view.foes()
+    """Every enemy the viewer sees now, nearest first: glyph, name, health, distance from the one
+    acting (`distance_words`), effects."""
+    foes = view.foes_nearest_first()
     text = Text(f"In sight ({len(foes)})\n" if foes else "No enemy in sight\n", style="bold")
     for u in foes:
         text.append(glyphs.get(u.id, u.glyph), style="bold red" if u.team != "party" else "bold cyan")
