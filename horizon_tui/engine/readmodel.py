@@ -47,8 +47,9 @@ class InitiativeEntry:
     id: str
     name: str
     team: str
-    active: bool  # False: down, dead or fled (shown struck through)
+    active: bool  # False: down, dead or fled
     current: bool
+    gone: bool = False  # dead or fled: out of the turn order for good (one down may yet be revived)
 
 
 @attrs.frozen(eq=False)
@@ -71,6 +72,17 @@ class ReadModel(KnownUnits):
     def foes(self) -> tuple[UnitView, ...]:
         """The units not of the viewer's side (for the GM: everyone), in spawn order."""
         return tuple(u for u in self.units if self.side is None or u.team != self.side)
+
+    def foes_nearest_first(self) -> tuple[UnitView, ...]:
+        """`foes()` by distance from the one acting, nearest first (ties in spawn order); the one
+        acting itself (in the GM's list: no distance) leads."""
+        return tuple(sorted(self.foes(), key=lambda u: -1 if u.distance is None else u.distance))
+
+    def turn_order(self) -> tuple[InitiativeEntry, ...]:
+        """The initiative line a screen shows: a defeated or fled combatant leaves it, one down
+        (R-9's unconscious, who may be revived) stays, struck through. `initiative` keeps them
+        all: whom the viewer may know (a battle's summary)."""
+        return tuple(entry for entry in self.initiative if not entry.gone)
 
     def log_text(self) -> list[str]:
         return [line.text for line in self.lines]
@@ -157,7 +169,8 @@ def build(battle: Battle, viewer: Viewer, journal: Journal | None = None) -> Rea
         active = is_active(e)
         known = uid in seen_ids if active else (side is None or team(e) == side or uid in met)
         if known:
-            initiative.append(InitiativeEntry(uid, ident(e).name, team(e), active, e is now))
+            gone = comp(e, Presence) in (Presence.dead, Presence.fled)
+            initiative.append(InitiativeEntry(uid, ident(e).name, team(e), active, e is now, gone))
     acting = "…" if now is None else UNSEEN.capitalize() if cid(now) in unseen else ident(now).name
     return ReadModel(viewer, battle.round, visible, remembered, units, tuple(initiative), current, acting,
                      _targets(battle, viewer, now, seen), tuple(journal.lines) if journal is not None else ())

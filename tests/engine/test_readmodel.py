@@ -125,3 +125,34 @@ def test_an_area_aimed_into_the_dark_names_no_one_there(new_battle):
     aimed = gear(ann).character.ability("Nova")
     assert [e.uid for e in odds.touched(battle, ann, aimed, (7, 3))] == ["grunt"]  # the action would hit it
     assert odds.touched(battle, ann, aimed, (7, 3), build(battle, ANN)) == []
+
+
+def test_a_defeated_or_fled_combatant_leaves_the_turn_order(new_battle):
+    """Issue 29: a dead enemy stayed on the top line. The dead and the fled leave the turn order;
+    one down (unconscious, R-9: may be revived) stays in it; `initiative` keeps everyone known."""
+    from horizon_tui.engine.components import Presence
+
+    battle = ann_bo_and_a_grunt(new_battle)
+    battle.set_presence(battle["grunt"], Presence.dead)
+    battle.set_presence(battle["bo"], Presence.fled)
+    battle.set_presence(battle["ann"], Presence.unconscious)
+    gm = build(battle, Viewer.gm())
+    assert [i.id for i in gm.turn_order()] == ["ann"] and not gm.turn_order()[0].active
+    assert {i.id for i in gm.initiative} == {"ann", "bo", "grunt"}  # the summary's rows still know them
+
+
+def test_the_foes_in_sight_come_nearest_first():
+    """Issue 29: the enemy panel lists every enemy in sight sorted by distance (it was spawn order)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
+    from table_kit import make_rebuild
+
+    rebuild, _ = make_rebuild(seed=3)
+    gm = build(rebuild([]), Viewer.gm())
+    ordered = gm.foes_nearest_first()
+    assert sorted(ordered, key=lambda u: u.id) == sorted(gm.foes(), key=lambda u: u.id)  # everyone, once
+    assert ordered[0].distance is None  # the one acting leads the GM's list
+    far = [u.distance for u in ordered[1:]]
+    assert far == sorted(far) and far != [u.distance for u in gm.foes() if u.distance is not None]

@@ -38,16 +38,22 @@ def effect_words(name: str, turns_left: int) -> str:
     return f"{name} (ending)" if turns_left <= 0 else f"{name} {counted(turns_left, 'turn')} left"
 
 
+def distance_words(far: int) -> str:
+    """R-11's distance (cells between, 0: adjacent) in squares as a roguelike player counts them:
+    "adjacent", "2 squares" (one cell between). The rules' own count stays R-11's."""
+    return "adjacent" if far <= 0 else counted(far + 1, "square")
+
+
 def enemies_text(view: ReadModel, glyphs: dict[str, str], width: int = 30) -> Text:
-    """Every enemy the viewer sees now: glyph, name, health, distance from the one acting (R-11:
-    0 is adjacent), effects."""
-    foes = view.foes()
+    """Every enemy the viewer sees now, nearest first: glyph, name, health, distance from the one
+    acting (`distance_words`), effects."""
+    foes = view.foes_nearest_first()
     text = Text(f"In sight ({len(foes)})\n" if foes else "No enemy in sight\n", style="bold")
     for u in foes:
         text.append(glyphs.get(u.id, u.glyph), style="bold red" if u.team != "party" else "bold cyan")
-        text.append(f" {u.name[:width - 12]}")
+        text.append(f" {u.name[:width - 14]}")
         if u.distance is not None:  # the GM's list holds the one acting too: no distance to itself
-            text.append(" adjacent" if u.distance == 0 else f" {u.distance} away", style="dim")
+            text.append(f" {distance_words(u.distance)}", style="dim")
         text.append("\n  ")
         text.append_text(health_bar(u.hp, u.max_hp, 10))
         text.append(f" {max(0, u.hp)}/{u.max_hp}")
@@ -77,7 +83,10 @@ def unit_text(battle: Battle, u: UnitView | None, *, current: bool, detailed: bo
     e = battle[u.id]
     text = Text()
     text.append(u.name, style="bold cyan" if u.team == "party" else "bold red")
-    text.append(f" · level {u.level}\n", style="dim")
+    text.append(f" · level {u.level}", style="dim")
+    if u.distance is not None:  # from the one acting (none to itself)
+        text.append(f" · {distance_words(u.distance)}", style="dim")
+    text.append("\n")
     text.append_text(health_bar(u.hp, u.max_hp, 20))
     text.append(f" {max(0, u.hp)}/{u.max_hp}\n")
     if current:

@@ -405,7 +405,7 @@ class BattleScreen(Screen):
 
     def _initiative_text(self, known: ReadModel) -> Text:
         text = Text(f"Round {known.round}  ", style="bold")
-        for entry in known.initiative:  # the unseen are not in it: their place in the order isn't shown
+        for entry in known.turn_order():  # the unseen are not in it: their place in the order isn't shown
             style = "cyan" if entry.team == "party" else "red"
             if not entry.active:
                 style = "dim strike"
