@@ -20,6 +20,7 @@ from horizon_tui.paths import write_private_json as write_json  # atomic and pri
 import attrs
 
 from horizon_tui.paths import private_dir
+from horizon_tui.storage.lock import process_alive
 
 LIVE = "live"
 APP_SUFFIX = ".app.json"
@@ -28,16 +29,6 @@ STATUS_LIMIT = 64 * 1024  # a status file larger than this is not ours
 
 def live_dir(data_dir: Path) -> Path:
     return Path(data_dir) / LIVE
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def read_json(path: Path) -> dict | None:
@@ -94,7 +85,7 @@ def read_session(status: Path) -> LiveGame | None:
             watchers=int(data.get("watchers", 0)), host_pid=host_pid)
     except (KeyError, TypeError, ValueError):
         return None
-    if not _pid_alive(host_pid):
+    if not process_alive(host_pid):
         return None
     app = read_json(status.with_name(status.name.removesuffix(".json") + APP_SUFFIX)) or {}
     return attrs.evolve(session, character=_text(app.get("character")), screen=_text(app.get("screen")),
@@ -127,7 +118,7 @@ def remove_stale(data_dir: Path) -> int:
             continue
         data = read_json(status) or {}
         try:
-            alive = _pid_alive(int(data.get("host_pid", -1))) if int(data.get("host_pid", -1)) > 0 else False
+            alive = process_alive(int(data.get("host_pid", -1))) if int(data.get("host_pid", -1)) > 0 else False
         except (TypeError, ValueError):
             alive = False
         if not alive:
