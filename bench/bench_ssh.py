@@ -247,6 +247,16 @@ class Player:
             self.arrived.clear()
             await asyncio.wait_for(self.arrived.wait(), max(0.01, deadline - time.perf_counter()))
 
+    async def answered(self, before: int, deadline: float) -> bool:
+        """Whether output arrives past chunk `before` by `deadline` (perf_counter seconds)."""
+        while len(self.chunks) == before and time.perf_counter() < deadline:
+            self.arrived.clear()
+            try:
+                await asyncio.wait_for(self.arrived.wait(), deadline - time.perf_counter())
+            except TimeoutError:
+                break
+        return len(self.chunks) > before
+
     async def quiet(self) -> None:
         """Until no byte came for QUIET seconds."""
         while True:
@@ -286,14 +296,7 @@ class Player:
         mark, before = len(self.output), len(self.chunks)
         sent = time.perf_counter()
         self.process.stdin.write(MOVES[n % 2])
-        deadline = sent + 2.0
-        while len(self.chunks) == before and time.perf_counter() < deadline:
-            self.arrived.clear()
-            try:
-                await asyncio.wait_for(self.arrived.wait(), deadline - time.perf_counter())
-            except TimeoutError:
-                break
-        if len(self.chunks) == before:
+        if not await self.answered(before, sent + 2.0):
             return None
         first = self.chunks[before][0] - sent
         await self.quiet()
@@ -336,14 +339,7 @@ class Player:
             self.process.stdin.write(KEYS[n % 2])
             n += 1
             sent = time.perf_counter()
-            deadline = sent + 2.0
-            while len(self.chunks) == before and time.perf_counter() < deadline:
-                self.arrived.clear()
-                try:
-                    await asyncio.wait_for(self.arrived.wait(), deadline - time.perf_counter())
-                except TimeoutError:
-                    break
-            if len(self.chunks) == before:
+            if not await self.answered(before, sent + 2.0):
                 missed.append(self.user)
             else:
                 first.append(self.chunks[before][0] - sent)
