@@ -16,21 +16,21 @@ from horizon_tui.ui.player.joining import join_table
 from horizon_tui.ui.battle.table_screen import TableBattleScreen
 
 
-def _lay_table(tables):
+def _lay_table(tables, *, lobby: bool = False):
     catalogue = default_catalogue()
     party = [{"character": character_to_dict(load_character(f, catalogue), catalogue),
               "controller": "player" if f.stem in SEATED.values() else "ai"}
              for f in sorted((REPO / "examples" / "party").glob("*.toml"))]
     seats = [SeatSpec("mira", "gm"), SeatSpec("sam", "spectator")] + [
         SeatSpec(a, "player", (stem,)) for a, stem in SEATED.items()]
-    return write_spec(tables, "evening", encounter="wolves", seed=2, party=party, seats=seats)
+    return write_spec(tables, "evening", encounter="wolves", seed=2, party=party, seats=seats, lobby=lobby)
 
 
-async def _serve_for(tmp_path, monkeypatch, account: str, others: tuple[str, ...]):
+async def _serve_for(tmp_path, monkeypatch, account: str, others: tuple[str, ...], *, lobby: bool = False):
     """A table served in this process, this app's session seated as `account`, and `others`'
     clients connected: (table, server, {seat: client}, folder)."""
     tables = tmp_path / "tables"
-    folder = _lay_table(tables)
+    folder = _lay_table(tables, lobby=lobby)
     table, tokens, _ = build(folder)
     server = TableServer(table, tokens, folder / "table.sock")
     await server.start()
@@ -147,4 +147,36 @@ async def test_the_talk_pane_shows_the_table_talk_as_text_and_c_writes_a_line(tm
             await _until(pilot, lambda: mira.talk_lines[-1]["text"] == "behind")
     finally:
         await mira.close()
+        await server.close()
+
+
+async def test_a_player_whose_turn_opens_the_fight_is_told_in_the_lobby_and_answered_once_it_begins(tmp_path, monkeypatch):
+    """The table's state, not the last message's, is on the status line: a seat joining a table in
+    its lobby (its snapshot and seats read before its screen is there) whose character acts first
+    is told it is in the lobby, never "Your turn" (it read "Your turn" until another seat came: a
+    key pressed on it before the GM's begin reached the screen was refused, and the begin then
+    wrote "Your turn" over the refusal, so the key looked unanswered)."""
+    table, server, others, folder = await _serve_for(tmp_path, monkeypatch, "bob", ("mira",), lobby=True)
+    assert table.in_lobby and table.whose_turn().name == "bob"  # his Sefa opens the fight (seed 2)
+    app = create_app(tmp_path / "saves")
+    try:
+        async with app.run_test(size=(100, 34)) as pilot:
+            await _until(pilot, lambda: app.table_invites)
+            [invite] = invites_for(folder.parent, "bob")
+            assert await join_table(app, invite)
+            await pilot.pause()
+            screen = app.screen
+            status = screen.query_one("#status")
+            assert screen.me is not None and screen.client.replica.lobby
+            await pilot.pause(0.2)
+            assert status.shown.plain.endswith("In the lobby: c talks; the GM begins the fight"), status.shown.plain
+            await pilot.press("a")  # in the lobby: refused, the lobby still said
+            await _until(pilot, lambda: "Your turn" not in status.shown.plain and "lobby" not in status.shown.plain)
+            others["mira"].pause(False)  # the GM begins the fight
+            await _until(pilot, lambda: "Your turn" in status.shown.plain)
+            await pilot.press("a")
+            await _until(pilot, lambda: "Your turn" not in status.shown.plain)  # answered: aiming or a refusal
+    finally:
+        for client in others.values():
+            await client.close()
         await server.close()

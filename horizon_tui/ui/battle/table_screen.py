@@ -138,6 +138,8 @@ class TableBattleScreen(BattleScreen):
         seat = Text(f"[{self.client.seat}, {self.role}] ", style="bold cyan")
         if self.battle.over and not self.more:
             return seat + Text(f"The battle is over.  {self.fingerprint()}", style="bold")
+        if self.client.replica.paused and self.mode == "move" and not self.more:  # the table's state,
+            return seat + Text(self.prompt or self._waiting(), style="yellow")  # never "Your turn" then
         if self.battle.over or self.me is not None or self.more:
             return seat + super()._status_text()
         if self.prompt:
@@ -148,8 +150,6 @@ class TableBattleScreen(BattleScreen):
         owner = next((name for name, s in self.client.seating.items()
                       if s.get("role") == "player" and cid(current) in s.get("characters", ())), None)
         owner = owner or next((n for n, s in self.client.seating.items() if s.get("role") == "gm"), "the AI")
-        if self.client.replica.paused:
-            return seat + Text(self._waiting(), style="yellow")
         known = self.known()
         if known.current is None:  # one this seat can't see: neither its name nor who plays it
             return seat + Text(f"{known.acting} is acting…", style="dim")
@@ -192,7 +192,7 @@ class TableBattleScreen(BattleScreen):
             if self.app.screen is self:  # else a dialog is open (the GM's XP award): leave with ctrl+l
                 self.action_table_leave()
             return
-        self.prompt = self._waiting() if client.replica.paused else ""
+        self.prompt = ""  # the table's word replaces a refusal; the status says if it waits
         self.refresh_all()
         if self.battle.over:
             self._finish()
