@@ -180,3 +180,30 @@ async def test_a_player_whose_turn_opens_the_fight_is_told_in_the_lobby_and_answ
         for client in others.values():
             await client.close()
         await server.close()
+
+
+async def test_a_seat_with_a_dialog_open_when_the_gm_closes_the_table_leaves_it_once_the_dialog_closes(
+        tmp_path, monkeypatch):
+    """Found by hand: the players read the fight's result when the GM closed the table; back from it
+    they stayed on the battlefield of a table that was gone, writing talk nobody could read."""
+    _table, server, others, folder = await _serve_for(tmp_path, monkeypatch, "alice", ("mira",))
+    app = create_app(tmp_path / "saves")
+    try:
+        async with app.run_test(size=(100, 34)) as pilot:
+            await _until(pilot, lambda: app.table_invites)
+            [invite] = invites_for(folder.parent, "alice")
+            assert await join_table(app, invite)
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TableBattleScreen)
+            await pilot.press("c")  # a dialog over the battlefield (here: the line to write in)
+            await _until(pilot, lambda: app.screen is not screen)
+            others["mira"].close_table()
+            await _until(pilot, lambda: screen.table_closed)
+            assert app.screen is not screen  # the dialog stays: what it shows is read first
+            await pilot.press("escape")
+            await _until(pilot, lambda: not isinstance(app.screen, TableBattleScreen))
+    finally:
+        for client in others.values():
+            await client.close()
+        await server.close()

@@ -75,6 +75,7 @@ class TableBattleScreen(BattleScreen):
         self.title = title or "At the table"
         self.answers: list[dict[str, Any]] = []  # the GM's answers to this seat's requests
         self.hotseat = bool(getattr(client, "hotseat", False))
+        self.table_closed = False  # the GM closed the table while a dialog was open over this screen
         self.readers: dict[str, Reader] = {}  # at one keyboard: every seat's, each read live
         self.reader = self._reader_for(client.seat)
         if self.hotseat:
@@ -189,8 +190,10 @@ class TableBattleScreen(BattleScreen):
                 reader.note(f"— {message.get('note') or 'rebuilt'}: {self.fingerprint()} —")
         if kind == "closed":
             self.notify(str(message.get("note") or "the table is closed"), timeout=8, markup=False)
-            if self.app.screen is self:  # else a dialog is open (the GM's XP award): leave with ctrl+l
+            if self.app.screen is self:
                 self.action_table_leave()
+            else:  # a dialog is open (the result, the GM's XP award): the seat leaves once it closes
+                self.table_closed = True
             return
         self.prompt = ""  # the table's word replaces a refusal; the status says if it waits
         self.refresh_all()
@@ -362,6 +365,10 @@ class TableBattleScreen(BattleScreen):
         self._show_talk()  # what was said before this screen opened (the client has it from the table)
         if self.hotseat:
             self.call_after_refresh(self._hand_over)
+
+    def on_screen_resume(self) -> None:
+        if self.table_closed:  # the dialog is gone: nothing is left to do at a closed table
+            self.call_later(self.action_table_leave)
 
     def on_unmount(self) -> None:
         super().on_unmount()
