@@ -52,6 +52,16 @@ async def _until(pilot, predicate, timeout=60.0):
     await asyncio.wait_for(wait(), timeout)
 
 
+async def _joined(app, pilot, tables, account: str) -> TableBattleScreen:
+    """The app's account joins the table it was told of (F2's invitation): its table screen."""
+    await _until(pilot, lambda: app.table_invites)  # the notice's poll found the table
+    [invite] = invites_for(tables, account)
+    assert await join_table(app, invite)
+    await pilot.pause()
+    assert isinstance(app.screen, TableBattleScreen)
+    return app.screen
+
+
 async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path, monkeypatch):
     table, server, others, folder = await _serve_for(tmp_path, monkeypatch, "alice", ("mira", "bob"))
     tables = folder.parent
@@ -161,11 +171,7 @@ async def test_a_player_whose_turn_opens_the_fight_is_told_in_the_lobby_and_answ
     app = create_app(tmp_path / "saves")
     try:
         async with app.run_test(size=(100, 34)) as pilot:
-            await _until(pilot, lambda: app.table_invites)
-            [invite] = invites_for(folder.parent, "bob")
-            assert await join_table(app, invite)
-            await pilot.pause()
-            screen = app.screen
+            screen = await _joined(app, pilot, folder.parent, "bob")
             status = screen.query_one("#status")
             assert screen.me is not None and screen.client.replica.lobby
             await pilot.pause(0.2)
@@ -190,12 +196,7 @@ async def test_a_seat_with_a_dialog_open_when_the_gm_closes_the_table_leaves_it_
     app = create_app(tmp_path / "saves")
     try:
         async with app.run_test(size=(100, 34)) as pilot:
-            await _until(pilot, lambda: app.table_invites)
-            [invite] = invites_for(folder.parent, "alice")
-            assert await join_table(app, invite)
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, TableBattleScreen)
+            screen = await _joined(app, pilot, folder.parent, "alice")
             await pilot.press("c")  # a dialog over the battlefield (here: the line to write in)
             await _until(pilot, lambda: app.screen is not screen)
             others["mira"].close_table()
