@@ -26,8 +26,16 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, ProgressBar, Static
 from textual.worker import get_current_worker
 
+from horizon_tui.engine.forming import PartyMember
+from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.play.encounter_details import encounter_details
-from horizon_tui.play.library import EncounterEntry, encounters_dir, list_encounters
+from horizon_tui.play.library import EncounterEntry, encounters_dir, list_encounters, short_problem
+from horizon_tui.rules.character import build
+from horizon_tui.rules.creation import solo_character
+from horizon_tui.tools.simulate import encounter_rating, estimate
+from horizon_tui.ui.battle.dialogs import ChoiceDialog
+from horizon_tui.ui.battle.flow import _enemies
+from horizon_tui.ui.player.screens.load import LoadScreen
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.lists import RowList
 
@@ -50,9 +58,6 @@ class Member:
 def party_members(party: list[Member], rules, overrides_allowed: bool) -> list:
     """The engine's `PartyMember`s for `party`; without a GM, abilities as solo play uses them
     (R-6: `rules.creation.solo_character`)."""
-    from horizon_tui.engine.forming import PartyMember
-    from horizon_tui.rules.creation import solo_character
-
     return [PartyMember(m.character if overrides_allowed else solo_character(m.character, rules), m.controller)
             for m in party]
 
@@ -127,8 +132,6 @@ class EncounterPickerScreen(Screen):
             self.load_details()
 
     def _member(self, path: Path, character, controller: str) -> Member:
-        from horizon_tui.rules.character import build
-
         return Member(Path(path), character, controller, build(character, self.app.rules).level)
 
     # --- the party ----------------------------------------------------------------------------
@@ -181,8 +184,6 @@ class EncounterPickerScreen(Screen):
     def load_details(self) -> None:
         """XP, enemies and ratings as the engine reads the encounters; slow imports, so off the UI
         thread."""
-        from horizon_tui.tools.simulate import encounter_rating
-
         paths = [e.path for e in self.encounters]
         details = encounter_details(paths, self.app.catalogue)
         ratings = {}
@@ -260,10 +261,6 @@ class EncounterPickerScreen(Screen):
 
     @work(thread=True, exclusive=True, group="odds")
     def estimate(self, key: tuple, encounter: Path, party: list[Member]) -> None:
-        from horizon_tui.tools.simulate import estimate
-        from horizon_tui.errors import DataError, HorizonError
-        from horizon_tui.ui.battle.flow import _enemies
-
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
@@ -277,8 +274,6 @@ class EncounterPickerScreen(Screen):
                               should_stop=lambda: worker.is_cancelled, catalogue=self.app.catalogue,
                               enemies=_enemies(self.app))
         except DataError as exc:  # without the encounter's path: the list names it, the line is short
-            from horizon_tui.play.library import short_problem
-
             result = short_problem(exc.problems[0])
         except (HorizonError, ValueError) as exc:
             result = str(exc)
@@ -316,7 +311,6 @@ class EncounterPickerScreen(Screen):
         """Load a character and come back here to pick its fight (over its sheet)."""
         if self.app.data_problems():
             return
-        from horizon_tui.ui.player.screens.load import LoadScreen
 
         self.app.push_screen(LoadScreen(then_battle=True))
 
@@ -387,8 +381,6 @@ class PartyDialog(ModalScreen[list[Member] | None]):
             "saved with it.")
 
     def action_add(self) -> None:
-        from horizon_tui.ui.battle.dialogs import ChoiceDialog
-
         if len(self.party) >= MAX_PARTY:
             self.app.notify(f"A party has at most {MAX_PARTY} characters", severity="warning")
             return
