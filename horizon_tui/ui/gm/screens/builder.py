@@ -54,8 +54,8 @@ class EncounterBuilderScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__(id="gm-build")
-        self.draft = ef.Draft()
-        self.saved_draft: ef.Draft | None = None  # as first read from the form, then as last saved
+        self.draft = ef.EncounterDraft()
+        self.saved_draft: ef.EncounterDraft | None = None  # as first read from the form, then as last saved
         self.setup = None
         self.estimate_text = Text("ctrl+e: the win chance for this party", style="dim")
 
@@ -289,7 +289,7 @@ class EncounterBuilderScreen(Screen):
     def unsaved_work(self) -> str | None:
         """The encounter as built differs from the one last saved (or from a new one)."""
         problem = self._read_form()
-        if problem is None and self.draft == (self.saved_draft or ef.Draft()):
+        if problem is None and self.draft == (self.saved_draft or ef.EncounterDraft()):
             return None
         return f"the encounter {self.draft.name!r} (not saved to a file: ctrl+s saves it)"
 

@@ -105,7 +105,7 @@ class DashboardScreen(Screen):
         if not state or not changes.is_hurt(state):
             return Text(str(top))
         style = "bold red" if state.get("presence") != "active" else "yellow"
-        return Text(changes.describe(state), style=style)
+        return Text(changes.describe_carried(state), style=style)
 
     def refresh_view(self) -> None:
         campaign = self.app.campaign
@@ -274,7 +274,7 @@ class DashboardScreen(Screen):
             if yes:
                 self.app.act(changes.rest, "rest")
 
-        hurt = ", ".join(f"{n} {changes.describe(st)}" for n, st in campaign.carried.items() if changes.is_hurt(st)) \
+        hurt = ", ".join(f"{n} {changes.describe_carried(st)}" for n, st in campaign.carried.items() if changes.is_hurt(st)) \
             or "nobody is hurt"
         self.app.push_screen(ConfirmDialog(
             f"The party rests: health, effects and (by the house rules) charges back. Now: {hurt}.",

@@ -46,7 +46,7 @@ CONTROLLERS = {"player": "you", "ai": "AI"}
 
 
 @attrs.frozen
-class Member:
+class PartySlot:
     """One of the party: a saved character and who plays it (`player`: you, hot-seat; `ai`)."""
 
     path: Path
@@ -55,14 +55,14 @@ class Member:
     level: int = 2
 
 
-def party_members(party: list[Member], rules, overrides_allowed: bool) -> list:
+def party_members(party: list[PartySlot], rules, overrides_allowed: bool) -> list:
     """The engine's `PartyMember`s for `party`; without a GM, abilities as solo play uses them
     (R-6: `rules.creation.solo_character`)."""
     return [PartyMember(m.character if overrides_allowed else solo_character(m.character, rules), m.controller)
             for m in party]
 
 
-def party_words(party: list[Member]) -> str:
+def party_words(party: list[PartySlot]) -> str:
     return " · ".join(f"{m.character.name} (L{m.level}, {CONTROLLERS[m.controller]})" for m in party)
 
 
@@ -96,7 +96,7 @@ class EncounterPickerScreen(Screen):
         super().__init__(id="battle")
         self.encounters: list[EncounterEntry] = []
         self.ratings: dict[Path, object] = {}
-        self.party: list[Member] = []
+        self.party: list[PartySlot] = []
         self.odds: dict[tuple, object] = {}  # (encounter path, party paths) -> WinEstimate | problem str
         self._odds_for: tuple | None = None
 
@@ -131,8 +131,8 @@ class EncounterPickerScreen(Screen):
         if self.encounters:
             self.load_details()
 
-    def _member(self, path: Path, character, controller: str) -> Member:
-        return Member(Path(path), character, controller, build(character, self.app.rules).level)
+    def _member(self, path: Path, character, controller: str) -> PartySlot:
+        return PartySlot(Path(path), character, controller, build(character, self.app.rules).level)
 
     # --- the party ----------------------------------------------------------------------------
 
@@ -152,7 +152,7 @@ class EncounterPickerScreen(Screen):
             self.app.notify("Load or create a character first (l loads one)", severity="warning")
             return
 
-        def chosen(party: list[Member] | None) -> None:
+        def chosen(party: list[PartySlot] | None) -> None:
             if party:
                 self.party = party
                 self.show_party()
@@ -260,7 +260,7 @@ class EncounterPickerScreen(Screen):
         self.estimate(key, e.path, list(self.party))
 
     @work(thread=True, exclusive=True, group="odds")
-    def estimate(self, key: tuple, encounter: Path, party: list[Member]) -> None:
+    def estimate(self, key: tuple, encounter: Path, party: list[PartySlot]) -> None:
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
@@ -332,7 +332,7 @@ class EncounterPickerScreen(Screen):
                               party_members(self.party, self.app.rules, self.app.overrides_allowed))
 
 
-class PartyDialog(ModalScreen[list[Member] | None]):
+class PartyDialog(ModalScreen[list[PartySlot] | None]):
     """Who fights: the character being played first, then up to five more saved characters, each
     played by you (hot-seat) or by its AI. Esc keeps the party as it was."""
 
@@ -350,7 +350,7 @@ class PartyDialog(ModalScreen[list[Member] | None]):
     PartyDialog DataTable { height: auto; max-height: 10; }
     """
 
-    def __init__(self, party: list[Member]) -> None:
+    def __init__(self, party: list[PartySlot]) -> None:
         super().__init__()
         self.party = list(party)
 
@@ -395,7 +395,7 @@ class PartyDialog(ModalScreen[list[Member] | None]):
             if choice is None:
                 return
             entry = by_id[choice]
-            self.party.append(Member(entry.path, entry.character, "ai", entry.level or 2))
+            self.party.append(PartySlot(entry.path, entry.character, "ai", entry.level or 2))
             self.refresh_table()
             self.query_one(DataTable).move_cursor(row=len(self.party) - 1)
 
