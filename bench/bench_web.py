@@ -15,9 +15,12 @@
    /tmp/venv312/bin/python bench/bench_web.py` (playwright is in the dev extra; without it only
    the bare-client numbers and memory are printed).
 
-4. With --sessions N: N web sessions (bare clients) at their menus, each moving the highlight
+4. --unauthenticated 1000 websocket connections without a login (half with no cookie, half with
+   one that is no login), 100 at a time: how many were refused, and the processes under the host
+   before and after. Goal: 0 game processes started.
+5. With --sessions N: N web sessions (bare clients) at their menus, each moving the highlight
    every --interval s for --seconds: key → first bytes of the redraw. Goal: p95 ≤ 100 ms at 50.
-5. With --battle N (instead of 1-4): N accounts, each with Iriel's battle in progress on open
+6. With --battle N (instead of 1-5): N accounts, each with Iriel's battle in progress on open
    ground (bench_ssh.battles_in_progress), N web sessions logged in by their own links: N-1 bare
    clients and one Chromium page. Each resumes its battle (Load ▸ Battles ▸ enter) and moves
    right and left every --interval s for --seconds; a spent turn is ended and the enemies'
@@ -412,6 +415,46 @@ async def memory(args, host: WebHost, cookie: str) -> None:
     await asyncio.gather(first.close(), *(client.close() for client in more))
 
 
+async def steady_processes(host: WebHost, seconds: float = 1.0) -> int:
+    """The number of processes under the host once it hasn't changed for `seconds` (games that
+    were ending have ended)."""
+    count, since = len(process_tree(host.process.pid)), time.perf_counter()
+    while time.perf_counter() - since < seconds:
+        await asyncio.sleep(0.1)
+        now = len(process_tree(host.process.pid))
+        if now != count:
+            count, since = now, time.perf_counter()
+    return count
+
+
+async def without_login(args, host: WebHost) -> None:
+    """4: sockets without a login start no game process."""
+    before = await steady_processes(host)
+    refused, opened = 0, 0
+    started = time.perf_counter()
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
+        async def one(index: int) -> None:
+            nonlocal refused, opened
+            headers = {"Origin": host.origin}
+            if index % 2:
+                headers["Cookie"] = f"horizon_session={'x' * 43}"
+            try:
+                ws = await session.ws_connect(f"{host.origin}/ws", headers=headers)
+            except aiohttp.WSServerHandshakeError as exc:
+                refused += exc.status == 401
+            else:
+                opened += 1
+                await ws.close()
+
+        for batch in range(0, args.unauthenticated, 100):
+            await asyncio.gather(*(one(batch + i) for i in range(min(100, args.unauthenticated - batch))))
+    elapsed = time.perf_counter() - started
+    after = await steady_processes(host)
+    print(f"{args.unauthenticated} websockets without a login in {elapsed:.1f} s: {refused} refused (401), "
+          f"{opened} opened; processes under the host {before} before, {after} after "
+          f"({after - before} started; goal 0)")
+
+
 async def load(args, host: WebHost, cookie: str) -> None:
     """--sessions bare web clients at their menus, each moving the highlight every --interval."""
     clients = [BareClient(host, cookie) for _ in range(args.sessions)]
@@ -535,6 +578,8 @@ async def bench(args) -> None:
             await with_browser(args, lambda browser: browser_runs(args, host, cookie, browser))
             if args.memory_sessions > 1:
                 await memory(args, host, cookie)
+            if args.unauthenticated:
+                await without_login(args, host)
             if args.sessions:
                 await asyncio.sleep(2.0)
                 await load(args, host, cookie)
@@ -548,6 +593,8 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=60, help="keys for key → frame")
     parser.add_argument("--gap", type=float, default=0.15, help="seconds between those keys")
     parser.add_argument("--memory-sessions", type=int, default=11, help="web sessions for the memory step")
+    parser.add_argument("--unauthenticated", type=int, default=1000,
+                        help="websockets without a login, for the processes they start")
     parser.add_argument("--sessions", type=int, default=0,
                         help="then this many web sessions moving at once (bare clients; e.g. 50)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long they move")
