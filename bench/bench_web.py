@@ -82,7 +82,8 @@ class WebHost:
     def start(self) -> None:
         argv = [sys.executable, "-m", "horizon_tui.cli", "serve-ssh", "--port", "0",
                 "--data-dir", str(self.data_dir / "server"), "--idle-timeout", "0",
-                "--max-sessions", "500", "--max-sessions-per-user", "200", "--web", "127.0.0.1:0"]
+                "--max-sessions", "500", "--max-sessions-per-user", "200", "--max-connections-per-user", "200",
+                "--web", "127.0.0.1:0"]
         self.process = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, cwd=REPO)
         for line in self.process.stderr:
             if found := re.search(r"web: listening on \S+:(\d+)", line):
