@@ -112,6 +112,17 @@ async def test_every_response_has_the_content_security_policy(start_host, http):
     await term.expect("READY")
 
 
+async def test_the_pages_own_scripts_are_asked_for_again_and_the_vendored_ones_kept_an_hour(start_host, http):
+    host = await start_host()
+    async with http.get(f"{host.web.origin}/static/play.js") as script:
+        assert script.status == 200 and script.headers["Cache-Control"] == "no-cache"
+        modified = script.headers["Last-Modified"]
+    async with http.get(f"{host.web.origin}/static/play.js", headers={"If-Modified-Since": modified}) as again:
+        assert again.status == 304 and not await again.read()  # unchanged: nothing sent again
+    async with http.get(f"{host.web.origin}/static/vendor/xterm/xterm.js") as vendored:
+        assert vendored.headers["Cache-Control"] == "public, max-age=3600"
+
+
 async def test_a_thousand_sockets_without_a_login_start_no_game(start_host, http, monkeypatch):
     host = await start_host()
     started = []

@@ -481,8 +481,10 @@ class WebFront:
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         """Every response, pages, files, errors and websocket upgrades alike."""
         response.headers.update(SECURITY_HEADERS)
-        if request.path.startswith("/static/") and response.status == 200:
+        if request.path.startswith("/static/vendor/") and response.status == 200:
             response.headers["Cache-Control"] = "public, max-age=3600"  # a reload needn't fetch xterm.js again
+        elif request.path.startswith("/static/"):  # the page's own scripts: a new version reaches browsers at once
+            response.headers["Cache-Control"] = "no-cache"  # asked again each time, answered 304 if unchanged
 
     def _user(self, request: web.Request) -> tuple[str | None, str]:
         """The logged-in account of this request (or None) and its session key."""
