@@ -434,8 +434,9 @@ class WebFront:
         """End the games and watchers of browsers whose login was ended (`web-logout`, `horizon
         users remove`, expiry); how many games."""
         ended = 0
+        logged_in = self.store.session_key_users()
         for game in list(self.games.values()):
-            if self.store.session_key_user(game.connection.session_key) != game.user:
+            if logged_in.get(game.connection.session_key) != game.user:
                 ended += 1
                 game._send_line("You were logged out; your game was saved.")
                 if game.detached:
