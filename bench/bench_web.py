@@ -225,19 +225,13 @@ class WebPlayer(Player):
         self.session: aiohttp.ClientSession | None = None
         self.ws = None
 
-    async def connect(self, size=(100, 30)) -> float:
-        start = time.perf_counter()
+    async def open(self, size) -> None:
         self.session = aiohttp.ClientSession()
         self.ws = await self.session.ws_connect(
             f"{self.server.origin}/ws", params={"cols": str(size[0]), "rows": str(size[1])},
             headers={"Origin": self.server.origin, "Cookie": f"horizon_session={self.cookie}"},
             compress=15 if self.compress else 0)
         self.process = SocketKeys(self.ws)
-        self.reader = asyncio.ensure_future(self._read())
-        while self.ready not in plain(bytes(self.output)):
-            self.arrived.clear()
-            await asyncio.wait_for(self.arrived.wait(), 30)
-        return time.perf_counter() - start
 
     async def _read(self) -> None:
         async for message in self.ws:

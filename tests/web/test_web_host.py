@@ -1,5 +1,5 @@
 """The browser front end without a browser: logins by link, cookies, the Origin and CSP checks,
-limits shared with SSH, games resumed after a dropped socket and over SSH, read-only watchers,
+games resumed after a dropped socket and over SSH, read-only watchers,
 and 1,000 websockets without a login starting no game."""
 
 from __future__ import annotations
@@ -146,24 +146,6 @@ async def test_a_thousand_sockets_without_a_login_start_no_game(start_host, http
     for batch in range(10):
         await asyncio.gather(*(one(batch * 100 + i) for i in range(100)))
     assert refused == 1000 and not started and not host.sessions
-
-
-async def test_the_games_per_account_cap_counts_ssh_and_web_together(start_host, http, user_keys):
-    from ssh_kit import Terminal
-
-    host = await start_host(max_sessions_per_user=2)
-    await log_in(http, host, "alice")
-    first = await SocketTerminal.open(http, host)
-    await first.expect("READY")
-    async with await connect_ssh(host, "alice", user_keys["alice"]) as conn:
-        term = await Terminal.open(conn)
-        await term.expect("READY")
-        third = await SocketTerminal.open(http, host)
-        refused = await third.message("refused")
-        assert "already have 2 Horizon sessions" in refused["refused"]
-        await third.wait_closed()
-        assert third.ws.close_code == web_server.CLOSE_REFUSED
-        assert len(host.sessions) == 2
 
 
 async def test_a_dropped_socket_resumes_the_same_game(start_host, http):

@@ -5,14 +5,14 @@ account. Each test mixes an SSH connection and a browser's."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import asyncssh
 import pytest
-from ssh_kit import Terminal, connect
+from ssh_kit import Terminal, connect, reason_closed
 from web_kit import SocketTerminal, log_in, login_link
 
-from horizon_tui.host.web import server as web_server
 
 
 async def _settle(predicate, seconds: float = 3.0) -> None:
@@ -40,39 +40,30 @@ async def _stalled_login_post(host, token: str):
     return reader, writer
 
 
-class _Told(asyncssh.SSHClient):
-    """Keeps why the host closed the connection."""
-
-    def __init__(self):
-        self.lost: asyncio.Future = asyncio.get_running_loop().create_future()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.lost.done():
-            self.lost.set_result(exc)
-
-
-async def _ssh_refused(host, user: str, key, within: float = 3.0) -> str:
-    """What the host says when it turns an SSH connection away, before, at or just after its login."""
-    told = _Told()
-    try:
-        conn = await connect(host, user, key, client_factory=lambda: told)
-    except asyncssh.DisconnectError as exc:
-        return exc.reason
-    except (ConnectionError, asyncssh.ConnectionLost) as exc:
-        return f"closed: {exc}"
-    async with conn:
-        try:
-            exc = await asyncio.wait_for(told.lost, within)
-        except TimeoutError:
-            raise AssertionError("the SSH connection was let in") from None
-    assert isinstance(exc, asyncssh.DisconnectError), f"closed without a reason: {exc!r}"
-    return exc.reason
-
-
 async def _post_token(http, host, token: str):
     async with http.post(f"{host.web.origin}/login", data={"token": token},
                          headers={"Origin": host.web.origin}, allow_redirects=False) as response:
         return response.status, await response.text()
+
+
+@contextlib.asynccontextmanager
+async def playing_in_a_browser_and_over_ssh(http, host, user: str, key):
+    """`user` with a game in a browser and one over SSH: (the browser's game, the SSH connection)."""
+    await log_in(http, host, user)
+    web_game = await SocketTerminal.open(http, host)
+    await web_game.expect("READY")
+    async with await connect(host, user, key) as conn:
+        ssh_game = await Terminal.open(conn)
+        await ssh_game.expect("READY")
+        yield web_game, conn
+
+
+async def test_the_games_per_account_cap_counts_ssh_and_web_together(start_host, http, user_keys):
+    host = await start_host(max_sessions_per_user=2)
+    async with playing_in_a_browser_and_over_ssh(http, host, "alice", user_keys["alice"]):
+        third = await SocketTerminal.open(http, host)
+        assert "already have 2 Horizon sessions" in await third.refusal()
+        assert len(host.sessions) == 2
 
 
 async def test_games_in_all_count_ssh_and_web_together(start_host, http, user_keys):
@@ -84,8 +75,7 @@ async def test_games_in_all_count_ssh_and_web_together(start_host, http, user_ke
         web_game = await SocketTerminal.open(http, host)
         await web_game.expect("READY")
         third_web = await SocketTerminal.open(http, host)
-        refused = await third_web.message("refused")
-        assert "The Horizon server is full (2 players)" in refused["refused"]
+        assert "The Horizon server is full (2 players)" in await third_web.refusal()
         third_ssh = await Terminal.open(conn)
         result = await third_ssh.finish()
         assert result.exit_status == 1 and "server is full (2 players)" in result.stderr.decode()
@@ -125,7 +115,7 @@ async def test_web_logins_in_progress_hold_the_addresss_places_for_ssh(start_hos
     try:
         await _settle(lambda: host.preauth.pending("127.0.0.1") == 2)
         assert host.preauth.pending("127.0.0.1") == 2
-        reason = await _ssh_refused(host, "alice", user_keys["alice"])
+        reason = await reason_closed(host, "alice", user_keys["alice"])
         assert "busy" in reason or reason.startswith("closed")
     finally:
         for _, writer in stalled:
@@ -164,26 +154,18 @@ async def test_failed_logins_by_ssh_and_by_link_add_up_to_one_ban(start_host, ht
         assert page.status == 403
     async with http.get(login_link(host, "alice")) as page:  # a good link: the address is banned
         assert page.status == 429
-    reason = await _ssh_refused(host, "alice", user_keys["alice"])
+    reason = await reason_closed(host, "alice", user_keys["alice"])
     assert reason.startswith("Too many failed logins from 127.0.0.1")
 
 
 async def test_connections_per_account_count_ssh_and_browser_sockets(start_host, http, user_keys):
     host = await start_host(max_connections_per_user=2, login_timeout=5)
-    await log_in(http, host, "alice")
-    web_game = await SocketTerminal.open(http, host)
-    await web_game.expect("READY")
-    async with await connect(host, "alice", user_keys["alice"]) as conn:
-        ssh_game = await Terminal.open(conn)
-        await ssh_game.expect("READY")
+    async with playing_in_a_browser_and_over_ssh(http, host, "alice", user_keys["alice"]) as (web_game, _conn):
         assert host.user_connections("alice") == 2
-        reason = await _ssh_refused(host, "alice", user_keys["alice"])
+        reason = await reason_closed(host, "alice", user_keys["alice"])
         assert reason.startswith("You already have 2 connections to Horizon open, the most allowed")
         third = await SocketTerminal.open(http, host)
-        refused = await third.message("refused")
-        assert "You already have 2 connections to Horizon open" in refused["refused"]
-        await third.wait_closed()
-        assert third.ws.close_code == web_server.CLOSE_REFUSED
+        assert "You already have 2 connections to Horizon open" in await third.refusal()
         assert len(host.sessions) == 2
         async with await connect(host, "bob", user_keys["bob"]):  # another account is not held up
             pass
