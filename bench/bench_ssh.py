@@ -101,7 +101,7 @@ class Server:
                 self.port = int(found.group(1))
             seen |= {w for w in wanted if w in line and ("ready" in line or w == "listening on")}
             if "session server" in line and "ready" in line:
-                self.sharing = line.rsplit(", ", 1)[-1].rstrip(")\n")
+                self.sharing = line.rsplit(", ", 1)[-1].rstrip("\n").removesuffix(")")
             if len(seen) == len(wanted):
                 break
         else:

@@ -92,7 +92,7 @@ class WebHost:
             elif found := re.search(r"listening on \S+:(\d+)", line):
                 self.ssh_port = int(found.group(1))
             if "session server" in line and "ready" in line:
-                self.sharing = line.rsplit(", ", 1)[-1].rstrip(")\n")
+                self.sharing = line.rsplit(", ", 1)[-1].rstrip("\n").removesuffix(")")
                 break
         else:
             raise SystemExit("the host didn't start")
