@@ -174,7 +174,7 @@ async def test_openssh_is_told_about_the_per_account_cap(start_host, ssh_command
         term = await Terminal.open(held)
         await term.expect("READY")
         code, out = await run_ssh(ssh_command(host.port, "-o", "LogLevel=INFO"), tmp_path, "true")
-        assert code == 255 and "You already have 1 connections to Horizon open" in out
+        assert code == 255 and "You already have 1 connection to Horizon open" in out
 
 
 def test_maxstartups_drops_at_random_past_start_but_never_a_first_connection():

@@ -168,6 +168,30 @@ async def test_a_dropped_socket_resumes_the_same_game(start_host, http):
     await again.expect("SIZE 100x30")
 
 
+async def test_a_page_resuming_a_game_whose_socket_still_looks_open_takes_it_over(start_host, http):
+    host = await start_host(max_connections_per_user=1)  # the new socket takes the old one's place
+    await log_in(http, host, "alice")
+    old = await SocketTerminal.open(http, host)  # its network went away: the host hasn't noticed
+    await old.expect("READY")
+    game_id = (await old.message("game"))["game"]
+    (game,) = host.sessions
+    again = await SocketTerminal.open(http, host, resume=game_id)
+    await again.expect("REDRAW")
+    assert (await again.message("game"))["game"] == game_id
+    told = await old.message("refused")  # the page shows it and doesn't reconnect (play.js)
+    assert told["refused"] == "This game was opened in another window."
+    await old.wait_closed()
+    await again.send("k")
+    await again.expect("KEY 'k'")
+    assert host.sessions == {game} and game.playing and not game.detached
+    assert host.user_connections("alice") == 1
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as stranger:
+        await log_in(stranger, host, "bob")  # another login can't take it
+        theirs = await SocketTerminal.open(stranger, host, resume=game_id)
+        await theirs.expect("READY")
+        assert len(host.sessions) == 2 and game.sender.ws is not theirs.ws
+
+
 async def test_a_game_left_in_the_browser_is_saved_and_resumed_over_ssh(start_host, http, user_keys,
                                                                        monkeypatch, server_dir):
     from ssh_kit import Terminal

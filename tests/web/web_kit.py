@@ -124,7 +124,7 @@ class SocketTerminal:
         """The line a refused socket was told; it was closed so that the page doesn't reconnect."""
         told = (await self.message("refused"))["refused"]
         await self.wait_closed()
-        assert self.ws.close_code == CLOSE_REFUSED
+        assert self.ws.close_code == CLOSE_REFUSED, (self.ws.close_code, self.messages)
         return told
 
     async def wait_closed(self, timeout: float = 10.0) -> None:

@@ -309,8 +309,8 @@ class SSHHost:
         s = self.settings
         others = self.user_connections(user)
         if others >= (s.max_sessions if watch_only else s.max_connections_per_user):
-            return (f"You already have {others} connections to Horizon open, the most allowed; "
-                    f"close one and try again.")
+            return (f"You already have {others} connection{'s' if others != 1 else ''} to Horizon open, the "
+                    f"most allowed; close one and try again.")
         return None
 
     def admit(self, session: SshGameSession) -> tuple[str, str] | None:

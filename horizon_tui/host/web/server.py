@@ -588,16 +588,20 @@ class WebFront:
             return web.Response(status=401, text="log in first\n")
         ws = web.WebSocketResponse(max_msg_size=MESSAGE_LIMIT, heartbeat=30.0)
         await ws.prepare(request)
-        refusal = self.host.connections_refusal(user)  # counted with the account's SSH connections
+        game = self.games.get(request.query.get("resume", ""))
+        if game is not None and game.connection.session_key != key:
+            game = None  # another login's game: never resumed
+        if game is not None and not game.detached and game.sender is not None:
+            self._take_over(game)  # its old socket's network went away unnoticed, or a copy of the tab
+        refusal = None if game is not None else self.host.connections_refusal(user)  # with its SSH ones
         if refusal:
             self.host.log.info("refused user=%s addr=%s reason=too many connections for user via=web", user, address)
             await self._refuse(ws, refusal)
             return ws
         self._sockets.add(ws)
         self._logged_in[ws] = user
-        game = self.games.get(request.query.get("resume", ""))
         try:
-            if game is not None and game.detached and game.connection.session_key == key:
+            if game is not None and game.detached:
                 game.attach(ws)
                 columns, rows = self._size(request)
                 game.resize(columns, rows)
@@ -613,6 +617,16 @@ class WebFront:
             if game is not None:
                 game.socket_closed(ws)
         return ws
+
+    def _take_over(self, game: WebGame) -> None:
+        """A page of the same login resumes a game whose socket still looks open: the old socket is
+        told and closed (refused, so that its page doesn't take the game back) and the game waits
+        for the new one, as after a drop."""
+        old = game.sender
+        self._logged_in.pop(old.ws, None)  # its place goes to the new socket
+        old.send_text(json.dumps({"refused": "This game was opened in another window."}))
+        old.close(CLOSE_REFUSED)
+        game.socket_closed(old.ws)
 
     def _new_game(self, ws, user: str, key: str, address: str, request) -> tuple[WebGame | None, str]:
         """A game for this socket, started; or None and the line saying why not."""
