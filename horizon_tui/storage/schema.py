@@ -64,11 +64,13 @@ campaign_snapshots = Table(
 battles = Table(
     "battles", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("slot", String(128), nullable=False),  # which save: a character's battle, a campaign's, …
+    Column("slot", String(128), nullable=False),  # which save: its file's name in the saves folder (storage.battles)
     Column("setup", Text, nullable=False),  # JSON: the encounter by id and content hash, and a copy of it
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
-    Column("head", BigInteger, nullable=False, default=0),
+    Column("head", BigInteger, nullable=False, default=0),  # the inputs kept: the last battle_inputs row's seq
+    # JSON: the replayed log's length, last event and digest after the last input (what opening checks)
+    Column("checks", Text, nullable=False, default="{}"),
     UniqueConstraint("slot"),
 )
 

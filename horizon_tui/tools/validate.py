@@ -77,15 +77,17 @@ def _check_species(path: Path, catalogue: Catalogue) -> list[Problem]:
 
 
 def _check_battle_save(path: Path, catalogue: Catalogue) -> list[Problem]:
-    """A battle save is read as Resume reads it: replayed to the point it was saved at."""
+    """A battle save file (an older version's, or one exported) is read as Resume reads it:
+    replayed to the point it was saved at."""
     from horizon_tui.content.encounters import load_enemies
-    from horizon_tui.engine.persist import load_session
+    from horizon_tui.engine.persist import session_from_dict
+    from horizon_tui.storage.atomic import read_json
 
     try:
         enemies = load_enemies(catalogue)
     except DataError as exc:
         return [Problem(str(path), "", f"can't be checked: the enemy catalogue has problems ({exc.problems[0]})")]
-    load_session(path, catalogue, enemies)
+    session_from_dict(read_json(path), catalogue, enemies, str(path))
     return []
 
 
