@@ -125,3 +125,11 @@ host_save_holders = Table(  # one writer per save across hosts (storage/host_loc
     Column("since", Float, nullable=False),
     Column("session", String(64), nullable=False),  # the holder's database session (alive while it is)
 )
+
+hall_of_fame = Table(  # every account's finished runs, on every host of one database (storage/host_sql.py)
+    "hall_of_fame", metadata,
+    Column("run_id", String(96), primary_key=True),
+    Column("daily", Integer, nullable=False),  # 1: a daily seed's run (ranked apart)
+    Column("entry", Text, nullable=False),  # JSON: the run's line (play.runs.morgue.score_entry)
+    Column("added_at", Float, nullable=False),
+)
