@@ -20,6 +20,7 @@ deleted; a file that can't be imported stays where it is and is listed with what
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
@@ -119,8 +120,17 @@ def battles_of(saves_dir: Path) -> BattleRepository:
     database = open_database(data_dir=folder)
     battles = SqlBattles(database)
     assert database.file is not None
+    if not _open:
+        atexit.register(close_battles)  # a clean exit checkpoints and leaves no -wal or -shm file
     _open[folder] = (database, battles, database.file.stat().st_ino)
     return battles
+
+
+def close_battles() -> None:
+    """Close the battle journals this process opened (SQLite checkpoints and removes -wal, -shm)."""
+    while _open:
+        database, _battles, _inode = _open.popitem()[1]
+        database.close()
 
 
 def battle_slot(saves_dir: Path, path: Path) -> str:
