@@ -122,3 +122,18 @@ def test_an_imported_battle_that_no_longer_replays_is_reported_and_set_aside_who
     moved = records.set_aside_damaged(saves, save)
     assert moved == saves / "battles" / "damaged" / "iriel.json"
     assert not records.has_battle(saves, save) and records.read_battle(saves, moved) == data
+
+
+def test_a_clean_exit_leaves_no_wal_or_shm_file(tmp_path):
+    """By hand: every quit of the player app left horizon.sqlite3-wal and -shm behind (its
+    connections outlived the exit's clean-up). What the exit runs (atexit) closes them: the folder
+    is looked at right after, before the interpreter's own teardown might."""
+    import subprocess
+    import sys
+
+    saves = tmp_path / "saves"
+    code = ("import atexit, sys; from pathlib import Path; from horizon_tui.storage.records import battles_of; "
+            "saves = Path(sys.argv[1]); battles_of(saves).save('battles/x.json', '{}', 0, ['{}'], {}); "
+            "atexit._run_exitfuncs(); print(sorted(p.name for p in saves.iterdir()))")
+    done = subprocess.run([sys.executable, "-c", code, str(saves)], check=True, timeout=60, capture_output=True, text=True)
+    assert done.stdout.strip() == "['horizon.sqlite3']"
