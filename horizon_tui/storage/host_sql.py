@@ -16,6 +16,7 @@ import time
 import attrs
 import sqlalchemy as sa
 
+from horizon_tui.errors import DataError
 from horizon_tui.storage.database import Database, open_database
 from horizon_tui.storage.host_records import FolderAccounts, Offer, StoredCharacter, stored_role
 from horizon_tui.storage.documents import dumps, read_json_text
@@ -71,8 +72,6 @@ class SqlAccounts:
         """Copy the data folder's accounts into the database, each once (an account removed from
         the database later is not brought back); the folders are left as they are. An account
         the database already has is kept as the database has it. Returns the names imported."""
-        from horizon_tui.errors import DataError
-
         imported = []
         for name in source.names():
             if not is_valid_name(name):
@@ -123,8 +122,6 @@ class SqlScores:
     def import_file(self, path) -> int:
         """The runs of a data folder's `hall_of_fame.json` (before the host had a database), each
         once; the file is left as it is. Returns how many were added."""
-        from horizon_tui.errors import DataError
-
         mark = _import_mark("hall of fame", str(path.resolve()))
         with self.database.reading() as conn:
             if conn.scalar(sa.select(host_imports.c.source).where(host_imports.c.source == mark)):

@@ -24,15 +24,17 @@ import atexit
 import json
 import os
 import re
+import stat
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
 
-from horizon_tui.content.guard import read_json_object
+from horizon_tui.content.encounters import encounter_path
+from horizon_tui.content.guard import current, read_document, read_json_object, read_limited
 from horizon_tui.errors import DataError
-from horizon_tui.storage.atomic import move_aside
+from horizon_tui.storage.atomic import atomic_write, move_aside
 from horizon_tui.storage.battles import BATTLE_KIND, CHECK_KEYS, BattleRepository, check_slot
 from horizon_tui.storage.documents import dumps
 
@@ -51,11 +53,6 @@ def encounter_name(encounter: str | Path) -> str:
     """An encounter's `name` (Goblin Ambush), else its file's stem in words (goblin ambush). The
     path comes from a battle save: read with the guarded reader (a plain file, the size and
     nesting limits), never a device or a pipe that would read for ever."""
-    from horizon_tui.content.guard import read_document
-    from horizon_tui.errors import DataError
-
-    from horizon_tui.content.encounters import encounter_path
-
     path = Path(encounter)
     try:  # a save names a shipped encounter by its id (engine.persist), a GM's own by its path
         path = encounter_path(str(encounter))
@@ -337,8 +334,6 @@ def kept_battles(saves_dir: Path) -> list[BattleFile]:
 
 def write_record(saves_dir: Path, character_stem: str, text: str, session_data: dict) -> Path:
     """A finished battle's record: `records/<stem>--<when>.txt` and the `.json` that replays it."""
-    from horizon_tui.storage.atomic import atomic_write
-
     folder = records_dir(saves_dir)
     folder.mkdir(parents=True, exist_ok=True)
     name = _free(folder, f"{character_stem}--{_stamp()}", (".txt", ".json"))
@@ -350,8 +345,6 @@ def write_record(saves_dir: Path, character_stem: str, text: str, session_data: 
 def _headline(path: Path) -> str:
     """A record's second line ("Victory!  4 rounds."), from the start of a plain file only: a pipe
     or a device in records/ would freeze the list."""
-    import stat
-
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return ""
@@ -365,9 +358,6 @@ def _headline(path: Path) -> str:
 
 def read_record(path: Path) -> str:
     """A record's whole text, as the record screen shows it; what can't be read, in words."""
-    from horizon_tui.content.guard import current, read_limited
-    from horizon_tui.errors import DataError
-
     try:
         return read_limited(path, current().save_bytes).decode("utf-8", errors="replace")
     except DataError as exc:
