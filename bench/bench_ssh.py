@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import statistics
@@ -402,7 +403,7 @@ def battles_in_progress(server: Server) -> None:
     from horizon_tui.content.characters import load_character
     from horizon_tui.engine.forming import PartyMember, create_battle
     from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.persist import BattleInProgress, save_session
+    from horizon_tui.engine.persist import BattleInProgress, session_to_dict
     from horizon_tui.engine.runner import begin, run_ai
     from horizon_tui.storage.accounts import Accounts
     from horizon_tui.tools.validate_encounters import checked_enemies
@@ -421,7 +422,9 @@ def battles_in_progress(server: Server) -> None:
         battle = create_battle(load_encounter(encounter, catalogue, enemies), party, 2, catalogue, enemies)
         begin(battle)
         run_ai(battle)
-        save_session(saves / "battles/iriel.json", BattleInProgress(battle, str(encounter), party), catalogue)
+        # a save file as older versions wrote it: the app imports it into its journal on first open
+        session = BattleInProgress(battle, str(encounter), party)
+        (saves / "battles/iriel.json").write_text(json.dumps(session_to_dict(session, catalogue)))
 
 
 async def run_battles(args, server: Server) -> None:

@@ -75,7 +75,7 @@ def _battle_save(encounter: Path, character_file: Path, target: Path) -> Path:
     from horizon_tui.engine import runner
     from horizon_tui.engine.forming import PartyMember, create_battle
     from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.persist import BattleInProgress, save_session
+    from horizon_tui.engine.persist import BattleInProgress, session_to_dict
 
     catalogue = default_catalogue()
     enemies = load_enemies(catalogue)
@@ -84,7 +84,8 @@ def _battle_save(encounter: Path, character_file: Path, target: Path) -> Path:
     runner.begin(battle)
     runner.run_ai(battle)
     target.parent.mkdir(parents=True, exist_ok=True)
-    save_session(target, BattleInProgress(battle, str(encounter), party), catalogue)
+    # a save file as older versions wrote it: the app imports it into its journal on first open
+    target.write_text(json.dumps(session_to_dict(BattleInProgress(battle, str(encounter), party), catalogue)))
     return target
 
 

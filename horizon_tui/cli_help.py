@@ -54,7 +54,8 @@ EXAMPLES: dict[str, str] = {
     "scores": """\
   horizon scores
   horizon scores --daily
-  horizon scores --data-dir /srv/horizon   (an SSH host's shared hall of fame)""",
+  horizon scores --data-dir /srv/horizon   (an SSH host's shared hall of fame)
+  horizon scores --database postgresql://horizon@db.lan/horizon   (every host's, with serve-ssh --database)""",
     "sweep": """\
   horizon sweep standard wolves --party examples/party/*.toml --levels 2,4,6 --runs 200
   horizon sweep standard --party examples/party/*.toml --levels 2,4 --sizes 1-4 --runs 100 --csv

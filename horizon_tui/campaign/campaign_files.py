@@ -1,8 +1,8 @@
 """Campaigns in storage: the campaign model to and from the repository's plain data
 (storage.campaigns), the campaign list, and the import of the JSON files older versions wrote.
 
-The database (storage.database: `SAVES/horizon.sqlite3` unless a repository is given) keeps each
-campaign as a journal. `SAVES/campaigns/` still holds what is a file: the JSON campaigns of older
+The database (`SAVES/horizon.sqlite3`, storage.campaigns.SqlCampaigns.of_folder, unless a repository
+is given) keeps each campaign as a journal. `SAVES/campaigns/` still holds what is a file: the JSON campaigns of older
 versions until they are imported (then moved to `campaigns/imported/`, never deleted; one that
 can't be read stays, listed with its problem), the lock records, the Markdown exports and the
 house rules written for `horizon validate`.
@@ -26,9 +26,8 @@ from horizon_tui.campaign.model import (
 )
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.guard import current, decode_json_bytes, read_limited
-from horizon_tui.errors import DataError
+from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.storage.campaigns import CampaignExists, CampaignNotFound, CampaignRepository, SqlCampaigns
-from horizon_tui.storage.database import DatabaseError, open_database
 
 IMPORTED = "imported"  # campaigns/imported/: JSON campaigns moved aside once they are in the database
 BACKUPS = (".1", ".2", ".3")  # the file-based store's backups of a campaign file
@@ -121,12 +120,11 @@ class CampaignStore:
         self.saves_dir = Path(saves_dir)
         self.catalogue = catalogue
         self.problem: str | None = None
-        self._database = None
+        self._database: SqlCampaigns | None = None
         if repository is None:
             try:
-                self._database = open_database(data_dir=self.saves_dir)
-                repository = SqlCampaigns(self._database)
-            except DatabaseError as exc:
+                self._database = repository = SqlCampaigns.of_folder(self.saves_dir)
+            except HorizonError as exc:  # storage.database.DatabaseError: which file, what is wrong
                 self.problem = str(exc)
         self.repository = repository
 

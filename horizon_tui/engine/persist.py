@@ -2,8 +2,14 @@
 
 A battle is deterministic from its seed and the decisions made in it, so the save holds the
 set-up (encounter, party, seed) and the recorded inputs. Loading replays them and checks the
-replayed log against the saved length and last event; a save that doesn't replay is reported
-and left as it is.
+replayed log against the saved length, last event and digest; a save that doesn't replay is
+reported and left as it is.
+
+This module only encodes and decodes; storage keeps the battle (`storage.battles`, a journal: each
+save appends the inputs given since the last one, one row each, with the checks). `save_session`
+hands the repository the new inputs, the set-up encoded once per session and the log's digest
+carried forward event by event (never the whole log again each turn); `session_to_dict` is the
+whole save as one JSON object (a GM's campaign keeps its battles so, and a finished battle's record).
 
 The encounter is named by its id in the catalogue, never by where the catalogue is installed (a
 venv rebuilt, moved or upgraded to another Python must not strand a battle), and the save keeps a
@@ -25,16 +31,15 @@ import attrs
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
-from horizon_tui.content.guard import decode_json_bytes
 from horizon_tui.engine.battle import Battle
 from horizon_tui.engine.forming import PartyMember
 from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.runner import Input, action_from_dict, action_to_dict, replay, run_ai
 from horizon_tui.errors import DataError, Problem
-from horizon_tui.storage.atomic import atomic_write, read_json, rotate_backups
+from horizon_tui.storage.battles import BATTLE_KIND, CHECK_KEYS, BattleRepository, StaleJournal
 
 SCHEMA = 1
-KIND = "horizon-battle"
+KIND = BATTLE_KIND
 
 
 @attrs.define
@@ -46,6 +51,37 @@ class BattleInProgress:
     party: list[PartyMember]
     inputs: list[Input] = attrs.field(factory=list)
     setup_copy: EncounterCopy | None = None  # the encounter file as the battle began (read once, then kept)
+    saved: SavedAs | None = attrs.field(default=None, init=False, eq=False, repr=False)  # save_session's
+
+
+@attrs.define(eq=False)
+class LogFingerprint:
+    """`log_digest` of a battle's log carried forward: each call hashes only the events added
+    since the last, so a save's digest costs O(new events), not O(log)."""
+
+    battle: Battle
+    hashed: int = 0
+    digest: Any = attrs.field(factory=hashlib.sha256)
+
+    def of(self, battle: Battle) -> str:
+        if battle is not self.battle or self.hashed > len(battle.log):  # another battle, or its log was cut
+            self.battle, self.hashed, self.digest = battle, 0, hashlib.sha256()
+        for event in battle.log[self.hashed:]:
+            self.digest.update(event.to_json().encode())
+            self.digest.update(b"\n")
+        self.hashed = len(battle.log)
+        return self.digest.copy().hexdigest()
+
+
+@attrs.define(eq=False)
+class SavedAs:
+    """Where a session was last saved and how much of it: the next save appends from there."""
+
+    repository: BattleRepository
+    slot: str
+    header: str  # the set-up as the journal holds it (encoded once)
+    inputs: int  # the inputs the journal has
+    fingerprint: LogFingerprint
 
 
 @attrs.frozen
@@ -90,12 +126,12 @@ def encounter_copy(session: BattleInProgress, catalogue: Catalogue) -> Encounter
     return session.setup_copy
 
 
-def session_to_dict(session: BattleInProgress, catalogue: Catalogue) -> dict[str, Any]:
-    battle = session.battle
+def session_header(session: BattleInProgress, catalogue: Catalogue) -> dict[str, Any]:
+    """The save's set-up: what doesn't change as the battle goes on."""
     return {
         "kind": KIND,
         "schema": SCHEMA,
-        "seed": battle.seed,
+        "seed": session.battle.seed,
         "encounter": portable_encounter(session.encounter, catalogue),
         "party": [
             {"character": character_to_dict(m.character, catalogue), "controller": m.controller}
@@ -104,13 +140,25 @@ def session_to_dict(session: BattleInProgress, catalogue: Catalogue) -> dict[str
             | ({"ally": True} if m.ally else {})
             for m in session.party
         ],
-        "inputs": [
-            {"at": i.at, "auto_end": i.auto_end, "action": action_to_dict(i.action)} for i in session.inputs
-        ],
-        "log_length": len(battle.log),
-        "last_event": battle.log[-1].to_json() if battle.log else None,
-        "log_sha256": log_digest(battle),
     } | ({"setup": {"sha256": copy.sha256, "text": copy.text}} if (copy := encounter_copy(session, catalogue)) else {})
+
+
+def input_to_dict(item: Input) -> dict[str, Any]:
+    return {"at": item.at, "auto_end": item.auto_end, "action": action_to_dict(item.action)}
+
+
+def session_checks(battle: Battle, digest: str | None = None) -> dict[str, Any]:
+    """What opening compares with the replay: the log's length, its last event and its digest."""
+    return {"log_length": len(battle.log), "last_event": battle.log[-1].to_json() if battle.log else None,
+            "log_sha256": digest if digest is not None else log_digest(battle)}
+
+
+def session_to_dict(session: BattleInProgress, catalogue: Catalogue) -> dict[str, Any]:
+    """The whole save as one JSON object (the older save file's shape, which `session_from_dict` reads)."""
+    header = session_header(session, catalogue)
+    return {**{k: v for k, v in header.items() if k != "setup"},
+            "inputs": [input_to_dict(i) for i in session.inputs], **session_checks(session.battle),
+            **({"setup": header["setup"]} if "setup" in header else {})}
 
 
 def hand_set_to_dict(hand_set: dict[str, Fraction]) -> dict[str, str]:
@@ -136,8 +184,6 @@ def hand_set_from_dict(data: Any) -> dict[str, Fraction]:
 def log_digest(battle: Battle, upto: int | None = None) -> str:
     """A fingerprint of the event log (its first `upto` events): a replay must reproduce every
     event, not just the last."""
-    import hashlib
-
     digest = hashlib.sha256()
     for event in battle.log[:upto]:
         digest.update(event.to_json().encode())
@@ -145,27 +191,45 @@ def log_digest(battle: Battle, upto: int | None = None) -> str:
     return digest.hexdigest()
 
 
-def save_session(path: Path, session: BattleInProgress, catalogue: Catalogue) -> None:
-    """Atomic, with the last versions kept as backups; never over a save that can't be read."""
-    if path.exists():
-        try:
-            read_json(path)
-        except DataError:
-            raise
-    data = json.dumps(session_to_dict(session, catalogue), ensure_ascii=False, indent=1).encode()
-    decode_json_bytes(data, str(path))  # what load_session would refuse (a text too long…) is not written
-    rotate_backups(path)
-    atomic_write(path, data)
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def save_session(battles: BattleRepository, slot: str, session: BattleInProgress, catalogue: Catalogue) -> None:
+    """Keep the battle in `battles` as `slot`: the inputs given since the session was last saved
+    there, in one transaction. The first save of a session (or one whose journal another writer
+    changed) writes it whole. The repository's errors (storage.database.StorageRefused: a full
+    disk, a read-only folder) leave what was saved before as it was."""
+    saved = session.saved
+    if (saved is None or saved.repository is not battles or saved.slot != slot or saved.inputs > len(session.inputs)
+            or saved.fingerprint.battle is not session.battle):  # a battle rebuilt (a table's take-back): whole
+        saved = SavedAs(battles, slot, _compact(session_header(session, catalogue)), 0, LogFingerprint(session.battle))
+    checks = session_checks(session.battle, saved.fingerprint.of(session.battle))
+    new = [_compact(input_to_dict(i)) for i in session.inputs[saved.inputs:]]
+    try:
+        saved.inputs = battles.save(slot, saved.header, saved.inputs, new, checks)
+    except StaleJournal:  # another writer's rows (a window that took the battle over and gave it back)
+        every = [_compact(input_to_dict(i)) for i in session.inputs]
+        saved.inputs = battles.save(slot, saved.header, 0, every, checks)
+    session.saved = saved
 
 
 def is_battle_save(data: dict[str, Any]) -> bool:
     return data.get("kind") == KIND
 
 
-def load_session(path: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> BattleInProgress:
-    """Rebuild a saved battle by replaying it. Raises DataError (naming the file and key) if
-    the save can't be read or no longer replays to the same point; the file is not touched."""
-    return session_from_dict(read_json(path), catalogue, enemies, str(path))
+def load_session(battles: BattleRepository, slot: str, catalogue: Catalogue,
+                 enemies: dict[str, EnemyDef]) -> BattleInProgress | None:
+    """Rebuild the battle kept as `slot` by replaying it; None if there is none. Raises DataError
+    (naming the save) if it can't be read or no longer replays to the same point; nothing is touched."""
+    data = battles.load(slot)
+    if data is None:
+        return None
+    session = session_from_dict(data, catalogue, enemies, slot)
+    header = {k: v for k, v in data.items() if k not in ("inputs", *CHECK_KEYS)}
+    fingerprint = LogFingerprint(session.battle)
+    session.saved = SavedAs(battles, slot, _compact(header), len(session.inputs), fingerprint)
+    return session
 
 
 def session_from_dict(

@@ -23,7 +23,7 @@ from horizon_tui.crash import write_report
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.rules.character import build
 from horizon_tui.rules.validation import check_character
-from horizon_tui.storage.atomic import save_character
+from horizon_tui.storage.atomic import move_aside, save_character
 from horizon_tui.storage.character_files import characters_dir
 from horizon_tui.storage.host_wiring import listed_character_files
 
@@ -72,24 +72,6 @@ def move_to_damaged(path: Path) -> Path:
     """`FOLDER/NAME` -> `FOLDER/damaged/NAME` (`NAME-2`, `NAME-3`… if taken), its backups with it.
     Returns the new path; OSError if it can't be moved (the file then stays where it was)."""
     return move_aside(path, DAMAGED)
-
-
-def move_aside(path: Path, folder_name: str) -> Path:
-    """`FOLDER/NAME` -> `FOLDER/folder_name/NAME` (`NAME-2`, `NAME-3`… if taken), its backups with
-    it; never over another file. The new path; OSError if it can't be moved (then nothing moved)."""
-    folder = path.parent / folder_name
-    folder.mkdir(exist_ok=True)
-    target = folder / path.name
-    n = 2
-    while target.exists():
-        target = folder / f"{path.stem}-{n}{path.suffix}"
-        n += 1
-    path.rename(target)
-    for k in range(1, 4):  # NAME.1 … NAME.3 go with it, so nothing is left to pick up by mistake
-        backup = path.with_name(f"{path.name}.{k}")
-        if backup.exists() and not target.with_name(f"{target.name}.{k}").exists():
-            backup.rename(target.with_name(f"{target.name}.{k}"))
-    return target
 
 
 def short_problem(problem: Problem) -> str:

@@ -162,3 +162,21 @@ def read_json(path: Path) -> dict[str, Any]:
     """A save (battle, campaign) as a JSON object, through the guarded reader (content.guard:
     the save size limit, nesting, digits); DataError naming the file and line otherwise."""
     return read_json_object(path)
+
+
+def move_aside(path: Path, folder_name: str) -> Path:
+    """`FOLDER/NAME` -> `FOLDER/folder_name/NAME` (`NAME-2`, `NAME-3`… if taken), its backups with
+    it; never over another file. The new path; OSError if it can't be moved (then nothing moved)."""
+    folder = path.parent / folder_name
+    folder.mkdir(exist_ok=True)
+    target = folder / path.name
+    n = 2
+    while target.exists():
+        target = folder / f"{path.stem}-{n}{path.suffix}"
+        n += 1
+    path.rename(target)
+    for k in range(1, 4):  # NAME.1 … NAME.3 go with it, so nothing is left to pick up by mistake
+        backup = path.with_name(f"{path.name}.{k}")
+        if backup.exists() and not target.with_name(f"{target.name}.{k}").exists():
+            backup.rename(target.with_name(f"{target.name}.{k}"))
+    return target

@@ -16,19 +16,19 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Protocol
 
 import attrs
 from sqlalchemy import delete, func, insert, select, update
 
-from horizon_tui.content.guard import decode_json_bytes
 from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.storage import schema
-from horizon_tui.storage.database import Database
+from horizon_tui.storage.database import Database, open_database
+from horizon_tui.storage.documents import Plain, dumps, read_json_text
 
 SNAPSHOT_EVERY = 100
 SNAPSHOT_AFTER_BYTES = 64 * 1024  # a row this big (thousands of log lines at once) is not replayed: a snapshot follows it
-Plain = dict[str, Any]
 
 
 class CampaignNotFound(HorizonError):
@@ -120,16 +120,6 @@ class CampaignRepository(Protocol):
     def change(self, slug: str, seq: int) -> CampaignChange: ...
 
     def log_lines(self, slug: str, start: int = 0, stop: int | None = None) -> list[Plain]: ...
-
-
-def read_json_text(text: str, where: str) -> Plain:
-    """A stored JSON document through the guarded reader (sizes, nesting, lengths): a damaged or
-    hostile database is a DataError naming where, never another exception."""
-    return decode_json_bytes(text.encode("utf-8"), where)
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def replay(state: Plain, changes: list[CampaignChange]) -> Plain:
@@ -228,6 +218,15 @@ class SqlCampaigns:
     def __init__(self, database: Database):
         self.database = database
         self.where = database.where
+
+    @classmethod
+    def of_folder(cls, saves_dir: Path) -> SqlCampaigns:
+        """The campaigns in a saves folder's database (DatabaseError, naming the file and what is
+        wrong, if it can't be used); `close` when done."""
+        return cls(open_database(data_dir=saves_dir))
+
+    def close(self) -> None:
+        self.database.close()
 
     def listing(self) -> list[CampaignListing]:
         c = schema.campaigns.c

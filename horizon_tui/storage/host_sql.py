@@ -18,8 +18,10 @@ import sqlalchemy as sa
 
 from horizon_tui.errors import DataError
 from horizon_tui.storage.database import Database, open_database
+from horizon_tui.storage.documents import dumps, read_json_text
 from horizon_tui.storage.host_records import FolderAccounts, CharacterOffer, StoredCharacter, stored_role
-from horizon_tui.storage.schema import host_accounts, host_characters, host_imports, host_offers
+from horizon_tui.storage.runs import MAX_SCORES, FileScores, ranked
+from horizon_tui.storage.schema import hall_of_fame, host_accounts, host_characters, host_imports, host_offers
 
 
 @functools.lru_cache(maxsize=4)
@@ -90,6 +92,49 @@ class SqlAccounts:
                     key_lines="".join(line.decode(errors="replace") + "\n" for line in lines)))
                 imported.append(name)
         return imported
+
+
+class SqlScores:
+    """The hall of fame in the host's database (`hall_of_fame`): one row per finished run, so two
+    runs ending at once on two hosts both land, and every account on every host sees them all."""
+
+    def __init__(self, database: Database):
+        self.database = database
+
+    def add(self, entry: dict) -> bool:
+        """Enter a finished run (once: False if it is there already)."""
+        run_id = str(entry.get("id", ""))[:96]
+        with self.database.writing() as conn:
+            if conn.scalar(sa.select(hall_of_fame.c.run_id).where(hall_of_fame.c.run_id == run_id)):
+                return False
+            conn.execute(hall_of_fame.insert().values(run_id=run_id, daily=int(bool(entry.get("daily"))),
+                                                      entry=dumps(entry), added_at=time.time()))
+        return True
+
+    def entries(self, *, daily: bool = False) -> list[dict]:
+        """Ranked (storage.runs.rank_key), the best MAX_SCORES; DataError naming a damaged row."""
+        with self.database.reading() as conn:
+            rows = conn.execute(sa.select(hall_of_fame.c.run_id, hall_of_fame.c.entry)
+                                .where(hall_of_fame.c.daily == int(daily))).all()
+        found = [read_json_text(entry, f"{self.database.where}: hall of fame: {run_id}") for run_id, entry in rows]
+        return ranked(found, daily)[:MAX_SCORES]
+
+    def import_file(self, path) -> int:
+        """The runs of a data folder's `hall_of_fame.json` (before the host had a database), each
+        once; the file is left as it is. Returns how many were added."""
+        mark = _import_mark("hall of fame", str(path.resolve()))
+        with self.database.reading() as conn:
+            if conn.scalar(sa.select(host_imports.c.source).where(host_imports.c.source == mark)):
+                return 0
+        try:
+            entries = FileScores(path).entries() + FileScores(path).entries(daily=True)
+        except DataError:
+            entries = []  # unreadable: `horizon scores --data-dir` says why; nothing to bring over
+        added = sum(self.add(entry) for entry in entries)
+        with self.database.writing() as conn:
+            if not conn.scalar(sa.select(host_imports.c.source).where(host_imports.c.source == mark)):
+                conn.execute(host_imports.insert().values(source=mark, imported_at=time.time()))
+        return added
 
 
 def _import_mark(*parts: str) -> str:

@@ -15,6 +15,7 @@ from horizon_tui.storage.host_records import (
     ENV_ACCOUNT, ENV_DATABASE, FolderOffers, OfferRepository, sync_characters,
 )
 from horizon_tui.storage.lock import SaveLock
+from horizon_tui.storage.runs import FileScores, ScoreTable
 
 
 def offers_repository(tables_dir: Path) -> OfferRepository:
@@ -42,6 +43,22 @@ def sync_with_host_database(saves_dir: Path) -> None:
                         current().file_bytes)
     except HorizonError:
         return
+
+
+def score_table(path: Path, database: str | None = None) -> ScoreTable:
+    """The hall of fame to enter runs in and show: the shared database's (`database`, else
+    `HORIZON_DATABASE`, set by `serve-ssh --database`: every account on every host), with the
+    runs of the file `path` (a data folder's `hall_of_fame.json` of before) brought over once;
+    else that file (storage.runs.FileScores)."""
+    url = database or os.environ.get(ENV_DATABASE)
+    if not url:
+        return FileScores(path)
+    from horizon_tui.storage.host_sql import SqlScores, shared_database  # SQLAlchemy only when used
+
+    scores = SqlScores(shared_database(url))  # DatabaseError (which database, what is wrong) if it can't be used
+    if path.exists():
+        scores.import_file(path)
+    return scores
 
 
 def save_lock_class():

@@ -2,10 +2,12 @@
 (tests) and a file implementation:
 
 - `RunStore`: a run's state (plain JSON data, `play.runs.run.run_to_dict`), its battle in
-  progress, and at its end the morgue (text, as Crawl's, and JSON). Files: `SAVES/records/runs/`
-  — `<id>.json` (the run), `<id>.battle.json` (its fight in progress), `<id>.morgue.txt` and
-  `<id>.morgue.json` once it is over. Every write is atomic (`storage.atomic`); nothing is deleted
-  but a finished fight's battle file.
+  progress (a journal in `battles`, storage.battles, named `battle_slot(run id)`), and at its end
+  the morgue (text, as Crawl's, and JSON). Files: `SAVES/records/runs/` — `<id>.json` (the run),
+  `<id>.morgue.txt` and `<id>.morgue.json` once it is over; the fight in progress is in the saves
+  folder's database (`records/runs/<id>.battle.json` is its name there, the file older versions
+  wrote, imported on first open and moved to `records/runs/imported/`). Every write is atomic
+  (`storage.atomic`, one transaction for the journal); nothing is deleted but a finished fight's journal.
 - `ScoreTable`: the hall of fame, one entry per finished run. File: `hall_of_fame.json` in the
   user data folder (an SSH host's `--data-dir`, shared by every account: the host's apps all run
   as its one system user), changed under an exclusive lock (fcntl) so two runs ending at once
@@ -27,7 +29,8 @@ from typing import Any, Protocol
 
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.storage.atomic import atomic_write, read_json
-from horizon_tui.storage.records import records_dir
+from horizon_tui.storage.battles import BattleRepository, MemoryBattles
+from horizon_tui.storage.records import battles_of, import_battle_files, records_dir
 
 RUNS = "runs"
 HALL_OF_FAME = "hall_of_fame.json"
@@ -52,10 +55,14 @@ class RunStore(Protocol):
     def save_run(self, data: dict[str, Any]) -> None: ...
     def load_run(self, run_id: str) -> dict[str, Any] | None: ...
     def runs_in_progress(self) -> list[dict[str, Any]]: ...
-    def save_battle(self, run_id: str, data: dict[str, Any]) -> None: ...
-    def load_battle(self, run_id: str) -> dict[str, Any] | None: ...
-    def drop_battle(self, run_id: str) -> None: ...
+    def battles(self) -> BattleRepository: ...
+    def battle_slot(self, run_id: str) -> str: ...
     def write_morgue(self, run_id: str, text: str, data: dict[str, Any]) -> str: ...
+
+
+def battle_slot(run_id: str) -> str:
+    """A run's fight in progress, as its journal is named (the file older versions wrote)."""
+    return f"records/{RUNS}/{check_run_id(run_id)}.battle.json"
 
 
 class ScoreTable(Protocol):
@@ -63,7 +70,7 @@ class ScoreTable(Protocol):
     def entries(self, *, daily: bool = False) -> list[dict[str, Any]]: ...
 
 
-def _ranked(entries: list[dict[str, Any]], daily: bool) -> list[dict[str, Any]]:
+def ranked(entries: list[dict[str, Any]], daily: bool) -> list[dict[str, Any]]:
     chosen = [e for e in entries if bool(e.get("daily")) == daily]
     return sorted(chosen, key=rank_key)
 
@@ -73,7 +80,7 @@ class MemoryRuns:
 
     def __init__(self) -> None:
         self.runs: dict[str, dict[str, Any]] = {}
-        self.battles: dict[str, dict[str, Any]] = {}
+        self.journal = MemoryBattles()
         self.morgues: dict[str, tuple[str, dict[str, Any]]] = {}
 
     def save_run(self, data: dict[str, Any]) -> None:
@@ -86,14 +93,11 @@ class MemoryRuns:
     def runs_in_progress(self) -> list[dict[str, Any]]:
         return [dict(r) for _, r in sorted(self.runs.items()) if not r.get("over")]
 
-    def save_battle(self, run_id: str, data: dict[str, Any]) -> None:
-        self.battles[check_run_id(run_id)] = json.loads(json.dumps(data))
+    def battles(self) -> BattleRepository:
+        return self.journal
 
-    def load_battle(self, run_id: str) -> dict[str, Any] | None:
-        return self.battles.get(check_run_id(run_id))
-
-    def drop_battle(self, run_id: str) -> None:
-        self.battles.pop(check_run_id(run_id), None)
+    def battle_slot(self, run_id: str) -> str:
+        return battle_slot(run_id)
 
     def write_morgue(self, run_id: str, text: str, data: dict[str, Any]) -> str:
         self.morgues[check_run_id(run_id)] = (text, data)
@@ -108,7 +112,7 @@ class MemoryScores:
         self.all = sorted([*self.all, dict(entry)], key=rank_key)[:MAX_SCORES]
 
     def entries(self, *, daily: bool = False) -> list[dict[str, Any]]:
-        return _ranked(self.all, daily)
+        return ranked(self.all, daily)
 
 
 def _dump(data: dict[str, Any]) -> bytes:
@@ -119,7 +123,9 @@ class FileRuns:
     """Runs as files under `SAVES/records/runs/`."""
 
     def __init__(self, saves_dir: Path) -> None:
-        self.folder = records_dir(Path(saves_dir)) / RUNS
+        self.saves_dir = Path(saves_dir)
+        self.folder = records_dir(self.saves_dir) / RUNS
+        self._imported = False  # the fights older versions kept as files here: imported once
 
     def path(self, run_id: str, suffix: str = ".json") -> Path:
         return self.folder / f"{check_run_id(run_id)}{suffix}"
@@ -148,18 +154,16 @@ class FileRuns:
                 found.append(dict(data, mtime=_mtime(path)))
         return sorted(found, key=lambda d: (-d["mtime"], str(d.get("id"))))
 
-    def save_battle(self, run_id: str, data: dict[str, Any]) -> None:
-        atomic_write(self.path(run_id, ".battle.json"), _dump(data))
+    def battles(self) -> BattleRepository:
+        """The saves folder's battle journals, once the fights older versions kept as files here
+        are imported (DatabaseError if the database can't be used)."""
+        if not self._imported:
+            import_battle_files(self.saves_dir, self.folder, "*.battle.json")
+            self._imported = True
+        return battles_of(self.saves_dir)
 
-    def battle_path(self, run_id: str) -> Path:
-        return self.path(run_id, ".battle.json")
-
-    def load_battle(self, run_id: str) -> dict[str, Any] | None:
-        path = self.battle_path(run_id)
-        return read_json(path) if path.exists() else None
-
-    def drop_battle(self, run_id: str) -> None:
-        self.battle_path(run_id).unlink(missing_ok=True)
+    def battle_slot(self, run_id: str) -> str:
+        return battle_slot(run_id)
 
     def write_morgue(self, run_id: str, text: str, data: dict[str, Any]) -> str:
         atomic_write(self.path(run_id, ".morgue.json"), _dump(data))
@@ -213,7 +217,7 @@ class FileScores:
 
     def entries(self, *, daily: bool = False) -> list[dict[str, Any]]:
         """Ranked; DataError naming the file if it can't be read."""
-        return _ranked(self._read(), daily)
+        return ranked(self._read(), daily)
 
 
 def hall_of_fame_path(data_dir: Path) -> Path:

@@ -64,11 +64,13 @@ campaign_snapshots = Table(
 battles = Table(
     "battles", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("slot", String(128), nullable=False),  # which save: a character's battle, a campaign's, …
+    Column("slot", String(128), nullable=False),  # which save: its file's name in the saves folder (storage.battles)
     Column("setup", Text, nullable=False),  # JSON: the encounter by id and content hash, and a copy of it
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
-    Column("head", BigInteger, nullable=False, default=0),
+    Column("head", BigInteger, nullable=False, default=0),  # the inputs kept: the last battle_inputs row's seq
+    # JSON: the replayed log's length, last event and digest after the last input (what opening checks)
+    Column("checks", Text, nullable=False, default="{}"),
     UniqueConstraint("slot"),
 )
 
@@ -122,4 +124,12 @@ host_save_holders = Table(  # one writer per save across hosts (storage/host_loc
     Column("pid", Integer, nullable=False),
     Column("since", Float, nullable=False),
     Column("session", String(64), nullable=False),  # the holder's database session (alive while it is)
+)
+
+hall_of_fame = Table(  # every account's finished runs, on every host of one database (storage/host_sql.py)
+    "hall_of_fame", metadata,
+    Column("run_id", String(96), primary_key=True),
+    Column("daily", Integer, nullable=False),  # 1: a daily seed's run (ranked apart)
+    Column("entry", Text, nullable=False),  # JSON: the run's line (play.runs.morgue.score_entry)
+    Column("added_at", Float, nullable=False),
 )

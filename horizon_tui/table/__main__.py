@@ -1,7 +1,8 @@
 """`python -m horizon_tui.table FOLDER`: the process that holds one live table (see lobby.py).
 
-Reads the folder's spec.json, builds the battle, serves it on FOLDER/table.sock and keeps
-FOLDER/battle.json (a battle save) after every accepted input. A table opened by the GM tool
+Reads the folder's spec.json, builds the battle, serves it on FOLDER/table.sock and keeps the
+battle (a journal named `battle.json` in the folder's database, storage.records.battles_of) after
+every accepted input. A table opened by the GM tool
 starts in its lobby (the seats gather and talk; the GM begins the fight) and stays open after the
 fight, for the talk, until the GM closes it. It also ends when no seat has been connected for
 LINGER_S after the fight or EMPTY_S at any time (an abandoned table must not hold a process on the
@@ -25,11 +26,13 @@ from horizon_tui.engine.persist import BattleInProgress, save_session
 from horizon_tui.table.core import Seat, Table
 from horizon_tui.paths import write_private_bytes
 from horizon_tui.storage.lock import process_alive
+from horizon_tui.storage.records import battles_of
 from horizon_tui.table.lobby import ENV_HOST_PID, PID_FILE, load_table, write_state
 from horizon_tui.table.server import TableServer
 
 LINGER_S = 600.0  # a finished table no one is connected to ends after this long
 EMPTY_S = 3600.0  # a table no one is connected to ends after this long
+TABLE_BATTLE = "battle.json"  # the table's battle, as its folder's journal names it
 
 
 def build(folder: Path, *, hotseat: bool = False):
@@ -57,7 +60,7 @@ async def serve(folder: Path, *, empty_s: float = EMPTY_S) -> None:
     def save() -> None:
         nonlocal saved, shown
         if table.version != saved:
-            save_session(folder / "battle.json", table.session, catalogue)
+            save_session(battles_of(folder), TABLE_BATTLE, table.session, catalogue)
             saved = table.version
         state = (table.battle.over, table.in_lobby)
         if state != shown:

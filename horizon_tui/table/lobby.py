@@ -2,7 +2,8 @@
 
 A table is a folder under the host's `tables/`: `spec.json` (what the table process needs: the
 encounter, the seed, the party's characters, the seats), `table.sock` (the process's socket),
-`battle.json` (the battle save, kept after every accepted input so a crash loses nothing),
+`horizon.sqlite3` (the battle, a journal named `battle.json` there, an input appended after every
+accepted one so a crash loses nothing),
 `state.json` (whether the fight is in its lobby, going on or over, for the lists of tables) and
 `invites/NAME.json` (each seat's token, read only by that account's session). Beside the tables,
 `.offers/GM/PLAYER--FILE` holds the characters players offered to a GM (`offer_character`; kept in

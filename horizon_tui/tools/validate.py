@@ -30,6 +30,7 @@ from horizon_tui.content.guard import load_limits, reading_once
 from horizon_tui.content.models import Armor, Weapon
 from horizon_tui.content.run_rules import load_run_rules
 from horizon_tui.errors import DataError, Problem
+from horizon_tui.storage.atomic import read_json
 from horizon_tui.rules.validation import check_catalogue, check_character, check_ruleset, check_species, check_weapon
 from horizon_tui.tools import validate_encounters as engine_validate
 from horizon_tui.tools.sweep.policy import load_policy
@@ -75,14 +76,15 @@ def _check_species(path: Path, catalogue: Catalogue) -> list[Problem]:
 
 
 def _check_battle_save(path: Path, catalogue: Catalogue) -> list[Problem]:
-    """A battle save is read as Resume reads it: replayed to the point it was saved at."""
-    from horizon_tui.engine.persist import load_session  # the engine (tcod, NumPy) only for a battle save
+    """A battle save file (an older version's, or one exported) is read as Resume reads it:
+    replayed to the point it was saved at."""
+    from horizon_tui.engine.persist import session_from_dict  # the engine (tcod, NumPy) only for a battle save
 
     try:
         enemies = load_enemies(catalogue)
     except DataError as exc:
         return [Problem(str(path), "", f"can't be checked: the enemy catalogue has problems ({exc.problems[0]})")]
-    load_session(path, catalogue, enemies)
+    session_from_dict(read_json(path), catalogue, enemies, str(path))
     return []
 
 

@@ -43,7 +43,6 @@ def _readers(kind: str, path: Path, catalogue) -> None:
     from horizon_tui.content.guard import load_limits
     from horizon_tui.content.models import Armor, Weapon
     from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.persist import load_session
     from horizon_tui.campaign.campaign_files import CampaignStore
     from horizon_tui.storage.accounts import Accounts
     from horizon_tui.play.encounter_details import encounter_details
@@ -69,12 +68,23 @@ def _readers(kind: str, path: Path, catalogue) -> None:
         "species": lambda: load_species_file(path), "ai": lambda: load_ai_profiles(path),
         "enemy": lambda: load_enemy(path, catalogue),
         "encounter": lambda: load_encounter(path, catalogue, load_enemies(catalogue)),
-        "battle": lambda: load_session(path, catalogue, load_enemies(catalogue)),
+        "battle": lambda: _resumed(path.parent.parent, catalogue, load_enemies(catalogue)),
     }[kind]
     try:
         loader()
     except DataError:
         pass
+
+
+def _resumed(saves: Path, catalogue, enemies) -> None:
+    """A battle save file of an older version as the player app meets it: imported into the
+    journal when the battles are listed (never raises), then replayed from there."""
+    from horizon_tui.engine.persist import load_session
+    from horizon_tui.storage.records import battle_slot, battles_of, in_progress
+
+    for found in in_progress(saves):
+        if not found.problem and not found.path.exists():
+            load_session(battles_of(saves), battle_slot(saves, found.path), catalogue, enemies)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -16,9 +16,13 @@ from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.encounter import load_encounter
 from horizon_tui.engine.persist import BattleInProgress, load_session, save_session
 from horizon_tui.errors import DataError
+from horizon_tui.storage.battles import CHECK_KEYS, BattleRepository, MemoryBattles
+from horizon_tui.storage.battles_sql import SqlBattles
+from horizon_tui.storage.database import open_database
 from tests.engine.test_persist import log_text, play
 
 REPO = Path(__file__).resolve().parents[2]
+SLOT = "battles/iriel.json"
 
 
 def install(root: Path) -> Path:
@@ -44,61 +48,72 @@ def started(data: Path, seed: int = 11):
     return session, catalogue
 
 
-def saved(data: Path, save: Path):
-    """A battle begun on `data`'s wolves.toml and four inputs in, saved at `save`."""
+def saved(data: Path, battles: BattleRepository):
+    """A battle begun on `data`'s wolves.toml and four inputs in, saved in `battles`."""
     session, catalogue = started(data)
-    save.parent.mkdir(parents=True, exist_ok=True)
-    save_session(save, session, catalogue)
+    save_session(battles, SLOT, session, catalogue)
     return session, catalogue
 
 
+def rewritten(battles: BattleRepository, change) -> None:
+    """The stored battle changed by `change` (on the save's JSON, as an older version's file was
+    edited by hand) and stored again whole."""
+    data = battles.load(SLOT)
+    change(data)
+    header = {k: v for k, v in data.items() if k not in ("inputs", *CHECK_KEYS)}
+    battles.save(SLOT, json.dumps(header), 0, [json.dumps(i) for i in data["inputs"]],
+                 {k: data[k] for k in CHECK_KEYS})
+
+
 def test_a_battle_saved_under_one_venv_resumes_under_another(tmp_path: Path):
-    save = tmp_path / "saves" / "battles" / "iriel.json"
-    session, _ = saved(install(tmp_path / "old-venv"), save)
-    text = save.read_text()
+    database = open_database(data_dir=tmp_path / "saves")
+    battles = SqlBattles(database)
+    session, _ = saved(install(tmp_path / "old-venv"), battles)
+    text = json.dumps(battles.load(SLOT))
     assert str(tmp_path) not in text and "site-packages" not in text  # no install path in the save
-    assert json.loads(text)["encounter"] == "wolves"
+    assert battles.load(SLOT)["encounter"] == "wolves"
     shutil.rmtree(tmp_path / "old-venv")  # the venv rebuilt elsewhere
     new = load_catalogue(install(tmp_path / "new-venv"))
-    resumed = load_session(save, new, load_enemies(new))
+    resumed = load_session(battles, SLOT, new, load_enemies(new))
     assert resumed.encounter == "wolves" and log_text(resumed.battle) == log_text(session.battle)
     play(session.battle, session.inputs)
     play(resumed.battle, resumed.inputs)
     assert log_text(resumed.battle) == log_text(session.battle)
+    database.close()
 
 
 def test_an_older_save_naming_a_vanished_install_resumes_by_the_encounters_id(tmp_path: Path):
     """Saves of older versions held `…/site-packages/horizon_tui/data/encounters/wolves.toml`."""
     old = install(tmp_path / "old-venv")
-    save = tmp_path / "iriel.json"
-    session, _ = saved(old, save)
-    data = json.loads(save.read_text())
-    del data["setup"]
-    data["encounter"] = str(old / "encounters" / "wolves.toml")
-    save.write_text(json.dumps(data))
+    battles = MemoryBattles()
+    session, _ = saved(old, battles)
+
+    def older(data):
+        del data["setup"]
+        data["encounter"] = str(old / "encounters" / "wolves.toml")
+
+    rewritten(battles, older)
     shutil.rmtree(tmp_path / "old-venv")
     new = load_catalogue(install(tmp_path / "new-venv"))
-    resumed = load_session(save, new, load_enemies(new))
+    resumed = load_session(battles, SLOT, new, load_enemies(new))
     assert resumed.encounter == "wolves" and log_text(resumed.battle) == log_text(session.battle)
 
 
 def test_an_encounter_changed_since_the_battle_began_resumes_from_the_copy_kept(tmp_path: Path):
     data = install(tmp_path / "venv")
-    save = tmp_path / "iriel.json"
-    session, catalogue = saved(data, save)
+    battles = MemoryBattles()
+    session, catalogue = saved(data, battles)
     wolves = data / "encounters" / "wolves.toml"
     wolves.write_text(wolves.read_text().replace("[map]", "xp = 999\n\n[map]", 1) + "\n# edited\n")
-    resumed = load_session(save, catalogue, load_enemies(catalogue))
+    resumed = load_session(battles, SLOT, catalogue, load_enemies(catalogue))
     assert log_text(resumed.battle) == log_text(session.battle)
     wolves.unlink()  # and gone altogether
-    assert log_text(load_session(save, catalogue, load_enemies(catalogue)).battle) == log_text(session.battle)
+    assert log_text(load_session(battles, SLOT, catalogue, load_enemies(catalogue)).battle) == log_text(session.battle)
 
 
 def test_a_copy_that_does_not_match_its_hash_is_reported(tmp_path: Path):
-    save = tmp_path / "iriel.json"
-    _, catalogue = saved(install(tmp_path / "venv"), save)
-    kept = json.loads(save.read_text())
-    kept["setup"]["text"] += "\n# changed by hand\n"
-    save.write_text(json.dumps(kept))
+    battles = MemoryBattles()
+    _, catalogue = saved(install(tmp_path / "venv"), battles)
+    rewritten(battles, lambda kept: kept["setup"].update(text=kept["setup"]["text"] + "\n# changed by hand\n"))
     with pytest.raises(DataError, match="setup.sha256"):
-        load_session(save, catalogue, load_enemies(catalogue))
+        load_session(battles, SLOT, catalogue, load_enemies(catalogue))

@@ -14,6 +14,8 @@ from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.campaign.export import session_markdown
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
 from horizon_tui.ui.gm.screens.table import GMTableScreen, OpenTableScreen
+from horizon_tui.storage.records import battles_of
+from horizon_tui.table.__main__ import TABLE_BATTLE
 from horizon_tui.table.lobby import invites_for, load_table
 from horizon_tui.table.server import TableClient
 from horizon_tui.ui.player.app import create_app
@@ -178,4 +180,4 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
         finally:
             stop(proc)
     assert not (invite.folder / "table.sock").exists()
-    assert (invite.folder / "battle.json").exists()
+    assert battles_of(invite.folder).exists(TABLE_BATTLE)  # the table's battle, kept in its folder's journal

@@ -30,6 +30,8 @@ from horizon_tui.content.catalogue import default_catalogue
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.encounters import load_enemies
 from horizon_tui.engine.persist import load_session, log_digest
+from horizon_tui.storage.records import battles_of
+from horizon_tui.table.__main__ import TABLE_BATTLE
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.open_campaign import OpenCampaign
 from horizon_tui.campaign.campaign_files import CampaignStore
@@ -141,7 +143,7 @@ def table_saved(tables: Path) -> tuple[int, str]:
     """(inputs, log hash) of the live table's battle.json, as the table process keeps it."""
     [folder] = [f for f in tables.iterdir() if (f / "spec.json").exists()]
     catalogue = default_catalogue()
-    session = load_session(folder / "battle.json", catalogue, load_enemies(catalogue))
+    session = load_session(battles_of(folder), TABLE_BATTLE, catalogue, load_enemies(catalogue))
     return len(session.inputs), log_digest(session.battle)
 
 

@@ -12,6 +12,8 @@ from horizon_tui.content.catalogue import default_catalogue
 from horizon_tui.content.characters import character_to_dict, load_character
 from horizon_tui.content.encounters import load_enemies
 from horizon_tui.engine.persist import load_session
+from horizon_tui.storage.records import battles_of
+from horizon_tui.table.__main__ import TABLE_BATTLE
 from horizon_tui.table.__main__ import build
 from horizon_tui.table.lobby import SeatSpec, invites_for, start_table, write_spec
 from horizon_tui.table.server import TableClient
@@ -58,7 +60,7 @@ async def test_a_table_process_serves_its_invited_seats_and_saves(tmp_path):
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
     catalogue = default_catalogue()
-    saved = load_session(folder / "battle.json", catalogue, load_enemies(catalogue))
+    saved = load_session(battles_of(folder), TABLE_BATTLE, catalogue, load_enemies(catalogue))
     assert len(saved.inputs) == 3
     from horizon_tui.engine.persist import log_digest
 
@@ -93,7 +95,7 @@ async def test_a_table_no_one_is_connected_to_ends_in_time_and_keeps_its_save(tm
     assert not served.done()  # the GM is there
     await client.close()
     await asyncio.wait_for(served, 10)  # no one: it ends by itself
-    assert (folder / "battle.json").exists() and not (folder / "table.sock").exists()
+    assert battles_of(folder).exists(TABLE_BATTLE) and not (folder / "table.sock").exists()
 
 
 async def test_a_table_talks_in_its_lobby_begins_when_the_gm_says_and_ends_when_the_gm_closes_it(tmp_path):
@@ -144,7 +146,7 @@ async def test_a_table_talks_in_its_lobby_begins_when_the_gm_says_and_ends_when_
         if not served.done():
             served.cancel()
     catalogue = default_catalogue()
-    assert len(load_session(folder / "battle.json", catalogue, load_enemies(catalogue)).inputs) == version + 1
+    assert len(load_session(battles_of(folder), TABLE_BATTLE, catalogue, load_enemies(catalogue)).inputs) == version + 1
     assert not (folder / "table.sock").exists()
     assert [json.loads(line)["text"] for line in (folder / "talk.jsonl").read_text().splitlines()] == [
         "ready when you are"]
@@ -198,7 +200,7 @@ def test_stopping_the_host_stops_its_tables_each_saving_first(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert (folder / "battle.json").exists() and not (folder / PID_FILE).exists()
+    assert battles_of(folder).exists(TABLE_BATTLE) and not (folder / PID_FILE).exists()
     assert not (folder / "table.sock").exists() and os.path.exists(folder / "state.json")
 
 
@@ -224,4 +226,4 @@ def test_a_table_ends_saved_when_its_host_is_gone_without_a_word(tmp_path, monke
             proc.kill()
         if host.poll() is None:
             host.kill()
-    assert (folder / "battle.json").exists() and not (folder / "table.sock").exists()
+    assert battles_of(folder).exists(TABLE_BATTLE) and not (folder / "table.sock").exists()

@@ -9,6 +9,7 @@ from textual.widgets import Static
 from horizon_tui.content.characters import load_character
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.storage.records import has_battle
 
 from .conftest import write
 
@@ -94,7 +95,7 @@ async def test_a_won_battle_gives_xp_saves_it_and_returns_to_the_sheet(saves, ca
         await pilot.pause()
         assert type(app.screen).__name__ == "SheetScreen"
     assert load_character(path, catalogue).xp == gained  # R-14 XP, saved to the file
-    assert not (saves / "battles" / "champion.json").exists()  # the finished battle's save is gone
+    assert not has_battle(saves, saves / "battles" / "champion.json")  # the finished battle's journal is gone
 
 
 async def test_a_lost_battle_gives_no_xp(saves, catalogue):
@@ -123,7 +124,7 @@ async def test_a_battle_in_progress_is_saved_and_resumes_where_it_was(saves, cat
         app.pop_screen()  # leave the battle (as quitting does): saved on the way out
         await pilot.pause()
         save = saves / "battles" / "champion.json"
-        assert save.exists()
+        assert has_battle(saves, save) and not save.exists()  # in the journal, not a file
         app.start_battle(DATA / "crypt.toml", app.session.character)
         await pilot.pause()
         assert type(app.screen).__name__ == "QuestionDialog"  # "Resume it?"

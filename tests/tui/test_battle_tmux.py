@@ -6,7 +6,6 @@ Slow (a few seconds each): marked `slow`, still part of `make test`."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -15,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from horizon_tui.storage import records
 
 ROOT = Path(__file__).resolve().parents[2]
 HORIZON = Path(sys.executable).parent / "horizon"
@@ -140,15 +141,13 @@ def _wait_for_line(t: Terminal, *texts: str, timeout: float = 20) -> str:
 
 
 def _saved_moves(home: Path, count: int) -> list[tuple[int, int]]:
-    save = home / "saves" / "battles" / "warden.json"
+    saves = home / "saves"
     end = time.monotonic() + 10
     moves: list[tuple[int, int]] = []
     while time.monotonic() < end:
-        if save.exists():
-            try:
-                inputs = json.loads(save.read_text())["inputs"]
-            except (ValueError, KeyError):
-                inputs = []
+        if records.has_journal(saves):
+            kept = records.battles_of(saves).load("battles/warden.json")  # the app's journal, read beside it
+            inputs = kept["inputs"] if kept else []
             moves = [tuple(i["action"]["to"]) for i in inputs if i["action"]["type"] == "Move"]
             if len(moves) >= count:
                 return moves

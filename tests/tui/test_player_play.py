@@ -382,9 +382,9 @@ def test_resume_it_names_the_encounter_of_a_hostile_battle_save_without_reading_
     folder.mkdir()
     os.mkfifo(tmp_path / "pipe.toml")
     (folder / "iriel.json").write_text(json.dumps({"encounter": str(tmp_path / "pipe.toml")}))
-    assert _battle_encounter(folder / "iriel.json") == "pipe"
+    assert _battle_encounter(saves, folder / "iriel.json") == "pipe"
     (folder / "iriel.json").write_text("[" * 100_000 + "]" * 100_000)
-    assert _battle_encounter(folder / "iriel.json") is None  # nothing to resume
+    assert _battle_encounter(saves, folder / "iriel.json") is None  # nothing to resume
 
 
 # --- a lock record that is not a file --------------------------------------------------------------
@@ -467,12 +467,14 @@ async def test_starting_a_new_battle_that_cant_start_leaves_the_one_in_progress_
     from horizon_tui.ui.battle.screen import BattleScreen
     from horizon_tui.ui.dialogs.question import QuestionDialog
 
-    from .test_player_trust import DATA, _a_battle_left_in_progress
+    from horizon_tui.storage import records
+
+    from .test_player_trust import DATA, _a_battle_left_in_progress, stored
 
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
         save = await _a_battle_left_in_progress(pilot, app, iriel)
-        before = save.read_bytes()
+        before = stored(saves, save)
         broken = saves.parent / "broken_encounter.toml"
         broken.write_text((DATA / "wolves.toml").read_text().replace('enemy = "wolf"', 'enemy = "no_such_enemy"'))
         app.start_battle(broken, app.session.character)
@@ -481,8 +483,8 @@ async def test_starting_a_new_battle_that_cant_start_leaves_the_one_in_progress_
         await pilot.pause()
         assert not isinstance(app.screen, BattleScreen)
         assert any("can't start" in (n.title or "") for n in app._notifications)
-        assert save.exists() and save.read_bytes() == before  # still the battle in progress
-        assert not (saves / "battles" / "kept").exists() or not list((saves / "battles" / "kept").iterdir())
+        assert stored(saves, save) == before  # still the battle in progress
+        assert records.kept_battles(saves) == []
 
 
 # --- a character saved by Windows Notepad ----------------------------------------------------------
@@ -542,6 +544,7 @@ async def test_moving_a_damaged_save_aside_keeps_the_cursor_on_the_next_one(save
 
 
 async def test_a_battle_ending_in_a_window_taken_over_leaves_the_other_windows_battle_alone(saves, catalogue):
+    from horizon_tui.storage import records
     from horizon_tui.storage.lock import SaveLock
 
     from .test_battle_flow import CHAMPION, _fight, _open_battle
@@ -552,14 +555,13 @@ async def test_a_battle_ending_in_a_window_taken_over_leaves_the_other_windows_b
     async with app.run_test(size=(100, 32)) as pilot:
         battle = (await _open_battle(pilot, app, path, "goblin_ambush.toml")).battle
         SaveLock.acquire(path, "the other window", take_over=True)
-        theirs = saves / "battles" / "champion.json"
-        theirs.parent.mkdir(exist_ok=True)
-        theirs.write_text('{"the other window": "its own battle"}')
+        battles, slot = records.battles_of(saves), "battles/champion.json"
+        battles.save(slot, '{"the other window": "its own battle"}', 0, [], {})
         await _fight(pilot, app)
         assert battle.result is not None and battle.result.winner == "party"
         await pilot.press("enter")
         await pilot.pause()
-    assert theirs.read_text() == '{"the other window": "its own battle"}'
+    assert battles.load(slot) == {"the other window": "its own battle", "inputs": []}
 
 
 async def test_start_the_new_one_in_a_window_taken_over_moves_nothing(saves, catalogue, iriel):
@@ -567,21 +569,23 @@ async def test_start_the_new_one_in_a_window_taken_over_moves_nothing(saves, cat
     from horizon_tui.ui.battle.screen import BattleScreen
     from horizon_tui.ui.dialogs.question import QuestionDialog
 
-    from .test_player_trust import DATA, _a_battle_left_in_progress
+    from horizon_tui.storage import records
+
+    from .test_player_trust import DATA, _a_battle_left_in_progress, stored
 
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
         save = await _a_battle_left_in_progress(pilot, app, iriel)
         SaveLock.acquire(iriel, "the other window", take_over=True)  # its battle is the one there now
-        save.write_text('{"the other window": "its own battle"}')
+        theirs = stored(saves, save)
         app.start_battle(DATA / "wolves.toml", app.session.character)
         await _until(pilot, lambda: isinstance(app.screen, QuestionDialog), "Resume it?")
         await pilot.press("s")
         await pilot.pause()
         assert not isinstance(app.screen, BattleScreen)
         assert any("taken over" in n.message for n in app._notifications)
-    assert save.read_text() == '{"the other window": "its own battle"}'
-    assert not (saves / "battles" / "kept").exists() or not list((saves / "battles" / "kept").iterdir())
+    assert stored(saves, save) == theirs
+    assert records.kept_battles(saves) == []
 
 
 # --- brackets in names ---------------------------------------------------------------------------

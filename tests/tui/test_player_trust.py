@@ -51,8 +51,23 @@ async def _a_battle_left_in_progress(pilot, app, path: Path, encounter: str = "c
     app.pop_screen()  # leave it (as quitting does): saved on the way out
     await pilot.pause()
     save = app.saves_dir / "battles" / f"{path.stem}.json"
-    assert save.exists()
+    assert records.has_battle(app.saves_dir, save) and not save.exists()  # in the journal, not a file
     return save
+
+
+def stored(saves: Path, save: Path) -> dict:
+    """The battle kept as `save`, as a save file holds it (storage.records.read_battle)."""
+    return records.read_battle(saves, save)
+
+
+def tampered(saves: Path, save: Path, **columns) -> None:
+    """The stored battle's row changed by hand (`setup`: its header, `checks`)."""
+    from horizon_tui.storage import schema
+
+    battles = records.battles_of(saves)
+    with battles.database.writing() as conn:
+        conn.execute(schema.battles.update().where(schema.battles.c.slot == records.battle_slot(saves, save))
+                     .values(**columns))
 
 
 # --- "Resume it?" ------------------------------------------------------------------------------
@@ -63,7 +78,7 @@ async def test_esc_at_resume_it_keeps_the_battle_and_starts_nothing(saves, catal
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
         save = await _a_battle_left_in_progress(pilot, app, path)
-        before = save.read_bytes()
+        before = stored(saves, save)
         app.start_battle(DATA / "wolves.toml", app.session.character)
         await pilot.pause()
         assert isinstance(app.screen, QuestionDialog)
@@ -72,8 +87,8 @@ async def test_esc_at_resume_it_keeps_the_battle_and_starts_nothing(saves, catal
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, SheetScreen)  # no battle started, nothing moved
-    assert save.read_bytes() == before
-    assert not (saves / "battles" / "abandoned").exists() and not (saves / "battles" / "kept").exists()
+    assert stored(saves, save) == before
+    assert records.kept_battles(saves) == []
 
 
 async def test_start_the_new_one_keeps_the_old_where_load_lists_it_and_it_resumes(saves, catalogue):
@@ -81,7 +96,7 @@ async def test_start_the_new_one_keeps_the_old_where_load_lists_it_and_it_resume
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
         save = await _a_battle_left_in_progress(pilot, app, path)
-        old = json.loads(save.read_text())
+        old = stored(saves, save)
         app.start_battle(DATA / "wolves.toml", app.session.character)
         await pilot.pause()
         await pilot.press("s")  # start the new one
@@ -90,7 +105,7 @@ async def test_start_the_new_one_keeps_the_old_where_load_lists_it_and_it_resume
         [kept] = records.kept_battles(saves)
         assert (kept.character_stem, kept.encounter_name, kept.party) == (
             "champion", "The Crypt Under the Chapel", ("Champion",))
-        assert json.loads(kept.path.read_text())["inputs"] == old["inputs"]  # the old battle, whole
+        assert stored(saves, kept.path)["inputs"] == old["inputs"]  # the old battle, whole
         app.pop_screen()
         await pilot.pause()
         # the kept battle comes back: the wolves are put aside in turn, nothing lost
@@ -108,7 +123,7 @@ async def test_resume_it_resumes(saves, catalogue):
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
         save = await _a_battle_left_in_progress(pilot, app, path)
-        inputs = json.loads(save.read_text())["inputs"]
+        inputs = stored(saves, save)["inputs"]
         app.start_battle(DATA / "wolves.toml", app.session.character)
         await pilot.pause()
         await pilot.press("r")
@@ -469,18 +484,18 @@ async def test_a_battle_save_that_cant_be_read_is_not_offered_to_resume(saves, c
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
         save = await _a_battle_left_in_progress(pilot, app, path)
-        save.write_text('{"kind": "horizon-battle", "encounter": ' + "[" * 5000, encoding="utf-8")
+        tampered(saves, save, setup='{"kind": "horizon-battle", "encounter": ' + "[" * 5000)
         app.start_battle(DATA / "wolves.toml", app.session.character)
         await pilot.pause()
         assert isinstance(app.screen, QuestionDialog)
         question = str(app.screen.query_one(".question", Static).render())
         assert "can't be read" in question and "Wolves at Dusk" in question
         assert [a[0] for a in app.screen.answers] == ["new"]  # nothing to resume
-        await pilot.press("s")  # the new one starts; the damaged file is kept aside, not deleted
+        await pilot.press("s")  # the new one starts; the damaged battle is kept aside, not deleted
         screen = await _battle(pilot, app)
         assert Path(screen.session.encounter).name == "wolves.toml"
-    kept = list((saves / "battles" / "kept").glob("*.json"))  # (with its backups beside it)
-    assert len(kept) == 1 and kept[0].read_text(encoding="utf-8").startswith('{"kind": "horizon-battle"')
+    [kept] = records.kept_battles(saves)
+    assert kept.problem and kept.turns > 0  # listed with what is wrong, its inputs still there
 
 
 async def test_a_saved_battle_that_no_longer_replays_is_reported_without_the_saves_folder(saves, catalogue):
@@ -492,9 +507,9 @@ async def test_a_saved_battle_that_no_longer_replays_is_reported_without_the_sav
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
         save = await _a_battle_left_in_progress(pilot, app, path)
-        data = json.loads(save.read_text())
-        data["log_length"] += 1000
-        save.write_text(json.dumps(data))
+        data = stored(saves, save)
+        tampered(saves, save, checks=json.dumps({k: data[k] for k in ("last_event", "log_sha256")}
+                                                | {"log_length": data["log_length"] + 1000}))
         app.clear_notifications()
         flow.resume(app)
         await pilot.pause()

@@ -9,6 +9,7 @@ import pytest
 
 from horizon_tui.engine import ai
 from horizon_tui.engine.runner import needs_input, run_ai
+from horizon_tui.storage import records
 from horizon_tui.ui.battle.screen import BattleScreen
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.player.screens.main_menu import MainMenuScreen
@@ -57,7 +58,7 @@ async def test_a_run_from_the_menu_to_the_hall_of_fame(saves, catalogue, iriel, 
         assert app.screen is depth
         await pilot.press("enter")
         battle = await wait_for(pilot, BattleScreen)
-        assert (saves / "records" / "runs" / f"{depth.run.id}.battle.json").exists()
+        assert records.battles_of(saves).exists(f"records/runs/{depth.run.id}.battle.json")  # its journal
         play_the_fight_by_ai(battle)
         await pilot.pause()
         await pilot.press("enter")  # the summary

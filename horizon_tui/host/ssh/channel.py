@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
-from horizon_tui.errors import DataError
+from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.host.game import GameSession, signal_name, usable_size
 from horizon_tui.host.watch import WATCH_COMMAND, WATCHING_OFF
 from horizon_tui.content.run_rules import load_run_rules
 from horizon_tui.play.runs.scores import scores_text
-from horizon_tui.storage.runs import HALL_OF_FAME, FileScores
+from horizon_tui.storage.host_wiring import score_table
+from horizon_tui.storage.runs import HALL_OF_FAME
 
 if TYPE_CHECKING:
     from horizon_tui.host.ssh.server import SSHHost, _Connection
@@ -168,10 +169,13 @@ class SshGameSession(GameSession, asyncssh.SSHServerSession):
     def _scores_text(self, daily: bool) -> str:
         """The host's hall of fame (every account's runs), as `horizon scores --data-dir` prints it."""
         path = Path(self.host.settings.data_dir) / HALL_OF_FAME
-        try:
-            return scores_text(FileScores(path).entries(daily=daily), daily, load_run_rules().ranked_pace, path.name)
+        try:  # the host's shared database's when it has one (`--database`: every host's runs)
+            entries = score_table(path, self.host.settings.database).entries(daily=daily)
+            return scores_text(entries, daily, load_run_rules().ranked_pace, path.name)
         except DataError as exc:
             return f"The hall of fame can't be read: {exc.problems[0].message}\n"
+        except HorizonError:  # the database can't be reached: the player is not told the host's URL
+            return "The hall of fame can't be read: its database can't be reached; try again later.\n"
 
     def data_received(self, data: bytes, datatype) -> None:
         self.keys(data)

@@ -15,7 +15,7 @@ import attrs
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.engine.forming import PartyMember
-from horizon_tui.engine.persist import BattleInProgress, session_from_dict, session_to_dict
+from horizon_tui.engine.persist import BattleInProgress, load_session, save_session
 from horizon_tui.engine.runner import run_ai
 from horizon_tui.content.run_rules import RunRules
 from horizon_tui.play.runs.morgue import morgue_data, morgue_text, score_entry
@@ -91,14 +91,14 @@ class RunKeeper:
         return run, session
 
     def save_battle(self, run: Run, session: BattleInProgress) -> None:
-        self.store.save_battle(run.id, session_to_dict(session, self.catalogue(run)))
+        """The inputs given since the last save, appended to the fight's journal."""
+        save_session(self.store.battles(), self.store.battle_slot(run.id), session, self.catalogue(run))
 
     def resume_battle(self, run: Run) -> BattleInProgress | None:
         """The fight in progress, replayed to where it was left (DataError if it can't be)."""
-        data = self.store.load_battle(run.id)
-        if data is None or run.fight is None:
+        if run.fight is None:
             return None
-        return session_from_dict(data, self.catalogue(run), self.enemies, f"{run.id}.battle.json")
+        return load_session(self.store.battles(), self.store.battle_slot(run.id), self.catalogue(run), self.enemies)
 
     def end_fight(self, run: Run, session: BattleInProgress) -> tuple[Run, list[str]]:
         """After the fight: the run moves on (or ends: then the morgue and the hall of fame)."""
@@ -108,7 +108,7 @@ class RunKeeper:
         run, news = after_fight(run, session.battle, session.encounter, name, catalogue.rules, self.policy,
                                 self.run_rules.max_depth)
         self.save(run)
-        self.store.drop_battle(run.id)
+        self.store.battles().drop(self.store.battle_slot(run.id))
         if run.over:
             self.finish(run)
         return run, news
@@ -122,7 +122,7 @@ class RunKeeper:
         """Give the run up (asked first by the screen): it ends where it is, recorded as given up."""
         run = attrs.evolve(run, over=True, fight=None, cause_of_death="given up")
         self.save(run)
-        self.store.drop_battle(run.id)
+        self.store.battles().drop(self.store.battle_slot(run.id))
         self.finish(run)
         return run
 

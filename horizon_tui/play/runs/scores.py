@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from horizon_tui.content.run_rules import load_run_rules
-from horizon_tui.errors import DataError
+from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.paths import user_data_dir
-from horizon_tui.storage.runs import HALL_OF_FAME, FileScores, hall_of_fame_path
+from horizon_tui.storage.host_wiring import score_table
+from horizon_tui.storage.runs import HALL_OF_FAME, hall_of_fame_path
 
 COLUMNS = ("#", "party", "levels", "depth", "score", "pace", "seed", "account", "ended", "end")
 
@@ -46,10 +47,13 @@ def scores_text(entries: list[dict[str, Any]], daily: bool, ranked_pace: str, wh
 def cmd_scores(args) -> int:
     path = Path(args.data_dir).expanduser() / HALL_OF_FAME if args.data_dir else hall_of_fame_path(user_data_dir())
     try:
-        entries = FileScores(path).entries(daily=args.daily)
+        entries = score_table(path, args.database).entries(daily=args.daily)
         ranked_pace = load_run_rules().ranked_pace
     except DataError as exc:
         print(exc.problems[0], file=sys.stderr)
+        return 1
+    except HorizonError as exc:  # storage.database.DatabaseError: which database, what is wrong
+        print(exc, file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps({"daily": args.daily, "runs": entries}, ensure_ascii=False))
@@ -62,5 +66,8 @@ def add_scores_arguments(parser) -> None:
     parser.add_argument("--data-dir", default=None, metavar="D",
                         help="the data folder whose hall of fame to show (an SSH host's --data-dir; "
                              "default: your user data folder)")
+    parser.add_argument("--database", default=None, metavar="URL",
+                        help="the hall of fame in this database (an SSH host's `serve-ssh --database`: "
+                             "every account on every host), e.g. postgresql://…")
     parser.add_argument("--daily", action="store_true", help="the daily seed's own table")
     parser.add_argument("--json", action="store_true")

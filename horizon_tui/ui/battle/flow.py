@@ -1,8 +1,9 @@
 """Starting, saving, resuming and ending a battle for the character being played.
 
-A battle in progress is saved as `SAVES/battles/<character file stem>.json` at the end of every
-turn of the player's and when the screen closes; finishing the battle removes it and adds the
-XP to the character (R-14), saved like any other change.
+A battle in progress is kept as `battles/<character file stem>.json` in the saves folder's
+journal (`storage.records`, `storage.battles`): the inputs given since the last save are appended
+at the end of every turn of the player's and when the screen closes; finishing the battle ends
+its journal (its record is kept) and adds the XP to the character (R-14), saved like any other change.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 
 def battle_save_path(app: HorizonApp, character_path: Path) -> Path:
+    """The character's battle in progress, by the name it is kept under (`storage.records.battle_slot`)."""
     return app.library.saves_dir / "battles" / f"{character_path.stem}.json"
 
 
@@ -90,10 +92,17 @@ def enemy_ids(app: HorizonApp) -> list[str] | None:
 
 
 def saved_battle(app: HorizonApp) -> Path | None:
+    """The character's battle in progress, None if there is none (or the journal can't be opened: said)."""
+    from horizon_tui.storage.records import has_battle
+
     if app.session is None:
         return None
     path = battle_save_path(app, app.session.path)
-    return path if path.exists() else None
+    try:
+        return path if has_battle(app.library.saves_dir, path) else None
+    except HorizonError as exc:  # storage.database.DatabaseError: which file, what is wrong
+        app.notify(str(exc), title="Battles can't be read", severity="error", timeout=10)
+        return None
 
 
 def put_aside(app: HorizonApp) -> Path | None:
@@ -106,19 +115,24 @@ def put_aside(app: HorizonApp) -> Path | None:
     if path is None or app.session is None:
         return None
     with app.save_guard():  # LockLost if another window took the character (and its battle) over
-        return keep_battle(path, app.session.path.stem)
+        return keep_battle(path, app.session.path.stem, app.library.saves_dir)
 
 
 def resume(app: HorizonApp, fresh=None) -> None:
     """Replay the saved battle to where it was left. A save that can't be read is offered to be
     set aside (moved to `battles/damaged/`, never deleted) and, with `fresh`, a new battle started."""
-    from horizon_tui.engine.persist import load_session
+    from horizon_tui.engine.persist import load_session, session_from_dict
+    from horizon_tui.storage.records import battle_slot, battles_of, read_battle
 
     path = saved_battle(app)
     if path is None:
         return
+    saves = app.library.saves_dir
     try:
-        session = load_session(path, app.catalogue, _enemies(app))
+        if path.exists():  # a file the journal couldn't take: read, to say what is wrong with it
+            session = session_from_dict(read_battle(saves, path), app.catalogue, _enemies(app), path.name)
+        else:  # from the journal: the next save appends to it
+            session = load_session(battles_of(saves), battle_slot(saves, path), app.catalogue, _enemies(app))
     except DataError as exc:
         from horizon_tui.play.library import short_problem
 
@@ -127,21 +141,26 @@ def resume(app: HorizonApp, fresh=None) -> None:
                    severity="error", timeout=10)
         _offer_set_aside(app, path, exc, fresh)
         return
-    open_session(app, session)
+    if session is not None:
+        open_session(app, session)
 
 
 def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None:
     from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-    from horizon_tui.play.library import move_to_damaged, short_problem
+    from horizon_tui.play.library import short_problem
+    from horizon_tui.storage.records import set_aside_damaged
 
     def answered(yes: bool | None) -> None:
         if not yes:
             app.notify(f"{path.name} is left as it is.", title="Not resumed")
             return
         try:
-            moved = move_to_damaged(path)
+            moved = set_aside_damaged(app.library.saves_dir, path)
         except OSError as error:
             app.notify(f"{path.name} can't be moved: {error.strerror or error}", title="Not moved", severity="error")
+            return
+        except HorizonError as error:
+            app.notify(f"{path.name} can't be moved: {error}", title="Not moved", severity="error")
             return
         app.notify(f"Set aside as {moved}", title="Damaged battle save")
         if fresh is not None:
@@ -161,9 +180,11 @@ def open_session(app: HorizonApp, session: BattleInProgress) -> None:
 
     def autosave(s: BattleInProgress) -> None:
         from horizon_tui.engine.persist import save_session
+        from horizon_tui.storage.records import battle_slot, battles_of
 
+        saves = app.library.saves_dir
         with app.save_guard():  # the character's lock: a session that took it over is not written over
-            save_session(battle_save_path(app, character_path), s, app.catalogue)
+            save_session(battles_of(saves), battle_slot(saves, battle_save_path(app, character_path)), s, app.catalogue)
 
     driver = LocalEngine(autosave=autosave, on_end=lambda s: finish(app, s, character_path))
     app.push_screen(BattleScreen(session, driver=driver))
@@ -203,13 +224,13 @@ def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> 
     record = _keep_record(app, session, character_path, headline, rows, SUMMARY_COLUMNS, footer)
 
     def done(_: None) -> None:
-        save = battle_save_path(app, character_path)
+        from horizon_tui.storage.records import drop_battle
+
         try:  # under the character's lock: a window that took it over may have a battle of its own there
             with app.save_guard():
-                for old in (save, *(save.with_name(f"{save.name}.{n}") for n in range(1, 4))):
-                    old.unlink(missing_ok=True)  # the battle in progress is over: its record is kept instead
+                drop_battle(app.library.saves_dir, battle_save_path(app, character_path))  # its record is kept instead
         except HorizonError:
-            pass  # read-only here, or taken over: that battle file is not this window's to delete
+            pass  # read-only here, or taken over: that battle is not this window's to end
         if app.session is not None and app.session.path == character_path:
             gained = result.xp.get(app.session.character.name, 0)
             if gained:

@@ -578,7 +578,7 @@ class HorizonApp(CrashGuard, App[None]):
         from horizon_tui.storage.records import encounter_name
 
         picked = encounter_name(encounter_path)
-        old = _battle_encounter(saved)
+        old = _battle_encounter(self.saves_dir, saved)
 
         def answered(answer: str | None) -> None:
             if answer == "resume":
@@ -598,7 +598,7 @@ class HorizonApp(CrashGuard, App[None]):
 
         if old is None:  # nothing to resume: say so, and offer only to keep the file aside
             self.push_screen(QuestionDialog(
-                f"{character.name}'s battle in progress can't be read ({_battle_problem(saved)}). Start "
+                f"{character.name}'s battle in progress can't be read ({_battle_problem(self.saves_dir, saved)}). Start "
                 f"{picked} and keep the old file aside (Load ▸ Battles lists it, never deleted)?",
                 [("new", "Start the new one", "s")], title="A damaged battle"), answered)
             return
@@ -642,7 +642,7 @@ class HorizonApp(CrashGuard, App[None]):
                 if not moved:
                     return
                 self.notify(f"The battle in progress is kept as {aside.name}.", title="Battle kept")
-            bring_back(kept, flow.battle_save_path(self, path))
+            bring_back(kept, flow.battle_save_path(self, path), self.saves_dir)
             flow.resume(self)
 
         current = flow.saved_battle(self)
@@ -652,8 +652,8 @@ class HorizonApp(CrashGuard, App[None]):
         from horizon_tui.ui.dialogs.question import QuestionDialog
 
         self.push_screen(QuestionDialog(
-            f"{self.session.character.name} has a battle in progress ({_battle_encounter(current) or UNREADABLE}). "
-            f"Keep it aside and resume {_battle_encounter(kept) or UNREADABLE}?",
+            f"{self.session.character.name} has a battle in progress ({_battle_encounter(self.saves_dir, current) or UNREADABLE}). "
+            f"Keep it aside and resume {_battle_encounter(self.saves_dir, kept) or UNREADABLE}?",
             [("swap", "Resume the kept one", "s")], title="Resume a kept battle"), swap)
 
     def resume_in_progress(self, save: Path) -> None:
@@ -722,32 +722,31 @@ def _who() -> str:
 UNREADABLE = "a save that can't be read"
 
 
-def _battle_problem(save: Path) -> str:
+def _battle_problem(saves_dir: Path, save: Path) -> str:
     """Why a battle save can't be read, shortly, with its file's name."""
-    from horizon_tui.content.guard import read_json_object
-    from horizon_tui.errors import DataError
+    from horizon_tui.errors import DataError, HorizonError
     from horizon_tui.play.library import short_problem
+    from horizon_tui.storage.records import read_battle
 
     try:
-        data = read_json_object(save)
+        data = read_battle(saves_dir, save)
         str(data["encounter"])
     except DataError as exc:
         return f"{save.name}: {short_problem(exc.problems[0])}"
-    except (OSError, KeyError, TypeError, ValueError) as exc:
+    except (OSError, KeyError, TypeError, ValueError, HorizonError) as exc:
         return f"{save.name}: {exc}"
     return save.name
 
 
-def _battle_encounter(save: Path) -> str | None:
+def _battle_encounter(saves_dir: Path, save: Path) -> str | None:
     """The encounter a saved battle is fought in, by its name, for the questions; None if the save
     can't be read."""
-    from horizon_tui.content.guard import read_json_object
-    from horizon_tui.errors import DataError
-    from horizon_tui.storage.records import encounter_name
+    from horizon_tui.errors import HorizonError
+    from horizon_tui.storage.records import encounter_name, read_battle
 
     try:
-        return encounter_name(str(read_json_object(save)["encounter"]))
-    except (DataError, OSError, ValueError, KeyError, TypeError):
+        return encounter_name(str(read_battle(saves_dir, save)["encounter"]))
+    except (HorizonError, OSError, ValueError, KeyError, TypeError):
         return None  # it can't be read: nothing to resume
 
 

@@ -141,10 +141,16 @@ class MainMenuScreen(Screen):
             runs = [r for r in FileRuns(saves).runs_in_progress() if not r.get("damaged")]
             if runs:
                 found = ("run", runs[0])
-        if found is None and (saves / "battles").is_dir():
+        # battles are journals in the folder's database (storage.database.DATABASE_FILE); files of
+        # older versions in battles/ are imported when listed
+        if found is None and ((saves / "battles").is_dir() or (saves / "horizon.sqlite3").exists()):
+            from horizon_tui.errors import HorizonError
             from horizon_tui.storage.records import in_progress
 
-            battles = in_progress(saves)
+            try:
+                battles = in_progress(saves)
+            except HorizonError:
+                battles = []  # the database can't be opened: the Battles screen says why
             if battles:
                 found = ("battle", battles[0])
         changed = (found is None) != (self._in_progress is None)

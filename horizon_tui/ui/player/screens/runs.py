@@ -20,7 +20,7 @@ from textual.worker import get_current_worker
 
 from horizon_tui import __version__
 from horizon_tui.content.run_rules import load_run_rules
-from horizon_tui.errors import DataError
+from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.paths import user_data_dir
 from horizon_tui.play.runs.keeper import RunKeeper, bury
 from horizon_tui.play.runs.run import RunMember, rest
@@ -29,6 +29,7 @@ from horizon_tui.rules.character import build
 from horizon_tui.rules.creation import solo_character
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.rules.texts import counted
+from horizon_tui.storage.host_wiring import score_table
 from horizon_tui.storage.runs import FileRuns, FileScores, hall_of_fame_path
 from horizon_tui.table.lobby import my_seat_place
 from horizon_tui.tools.sweep.policy import load_policy
@@ -50,7 +51,14 @@ def keeper(app) -> RunKeeper:
     folder (an SSH host's shared one when it says so)."""
     found = getattr(app, "_run_keeper", None)
     if found is None:
-        found = RunKeeper(FileRuns(app.saves_dir), FileScores(hall_of_fame_path(user_data_dir())), app.catalogue,
+        path = hall_of_fame_path(user_data_dir())
+        try:  # the host's shared database's, when it has one
+            scores = score_table(path)
+        except HorizonError:  # it can't be reached: this host's own file, said
+            scores = FileScores(path)
+            app.notify("The shared hall of fame can't be reached: runs ending now are entered in this host's.",
+                       severity="warning", timeout=10)
+        found = RunKeeper(FileRuns(app.saves_dir), scores, app.catalogue,
                           _enemies(app), load_run_rules(), load_policy(), account=my_seat_place()[0],
                           version=__version__)
         app._run_keeper = found  # noqa: SLF001 - per-app cache, not a module global

@@ -14,7 +14,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from horizon_tui.errors import DataError
+from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.play.hosting import hosted
 from horizon_tui.play.library import short_problem
 from horizon_tui.play.transfer import (
@@ -26,7 +26,7 @@ from horizon_tui.play.transfer import (
     import_character,
     shown,
 )
-from horizon_tui.storage.records import in_progress, kept_battles, read_record, records
+from horizon_tui.storage.records import in_progress, journal_file, kept_battles, read_record, records
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.lists import RowList
@@ -172,7 +172,12 @@ class BattlesScreen(Screen):
 
     def on_mount(self) -> None:
         saves = self.app.library.saves_dir
-        self.files = in_progress(saves) + kept_battles(saves) + records(saves)
+        try:
+            self.files = in_progress(saves) + kept_battles(saves)
+            problem = ""
+        except HorizonError as exc:  # the database can't be opened: the records are still listed
+            self.files, problem = [], f"Battles in progress can't be listed: {exc}\n"
+        self.files += records(saves)
         self.query_one("#load-box").border_title = "Battles"
         self.query_one("#load-box").border_subtitle = "enter resumes a battle or reads a record"
         table = self.query_one(DataTable)
@@ -188,7 +193,7 @@ class BattlesScreen(Screen):
                           Text(result, style="red" if b.problem else ""), key=str(index))
         detail = self.query_one("#save-detail", Static)
         detail.border_title = "Where"
-        detail.update(Text(f"{saves / 'battles'} (in progress, kept/)\n{saves / 'records'} (finished: the "
+        detail.update(Text(f"{problem}{journal_file(saves)} (in progress, kept aside)\n{saves / 'records'} (finished: the "
                            "whole log, as text, beside the JSON that replays it)", style="dim"))
         if not self.files:
             table.add_row("", Text("No battles yet.", style="dim"), "", "", "")
