@@ -13,7 +13,7 @@ from horizon_tui.table.lobby import SeatSpec, invites_for, load_table, write_spe
 from horizon_tui.table.server import TableClient, TableServer
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.player.joining import join_table
-from horizon_tui.ui.battle.table_screen import TableBattleScreen
+from tests.gm.battle_parts import is_table_seat, at_table
 
 
 def _lay_table(tables):
@@ -64,7 +64,7 @@ async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path
             assert await join_table(app, invite)
             await pilot.pause()
             screen = app.screen
-            assert isinstance(screen, TableBattleScreen) and screen.role == "player"
+            assert is_table_seat(screen) and at_table(screen).role == "player"
             assert screen.eyes == {"iriel"}  # she sees through her own character's eyes
             from horizon_tui.engine.sideview import side_view
 
@@ -90,20 +90,20 @@ async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path
                 else:
                     assert screen.me is None  # not alice's turn: her keys act for nobody
                     others[due].act({"type": "Wait", "actor": table.battle.current.uid})
-                await _until(pilot, lambda v=version: screen.client.replica.version > v)
+                await _until(pilot, lambda v=version: at_table(screen).client.replica.version > v)
                 steps += 1
-            assert screen.client.replica.digest() == table.digest()
+            assert at_table(screen).client.replica.digest() == table.digest()
             # The GM pauses: alice's keys are refused; the GM undoes: her screen follows.
             if not table.battle.over:
                 others["mira"].pause(True)
-                await _until(pilot, lambda: screen.client.replica.paused)
+                await _until(pilot, lambda: at_table(screen).client.replica.paused)
                 others["mira"].pause(False)
-                await _until(pilot, lambda: not screen.client.replica.paused)
+                await _until(pilot, lambda: not at_table(screen).client.replica.paused)
             before = screen.battle
             others["mira"].undo(2)
-            await _until(pilot, lambda: screen.client.replica.version == table.version and screen.battle is not before)
-            assert screen.client.replica.digest() == table.digest()
-            assert screen.battle is screen.client.replica.battle
+            await _until(pilot, lambda: at_table(screen).client.replica.version == table.version and screen.battle is not before)
+            assert at_table(screen).client.replica.digest() == table.digest()
+            assert screen.battle is at_table(screen).client.replica.battle
     finally:
         for client in others.values():
             await client.close()

@@ -14,28 +14,33 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from horizon_tui.engine.battle import BattleError, comp, ident
+from horizon_tui.engine.components import Presence, Tally
+from horizon_tui.engine.encounter import load_encounter
+from horizon_tui.engine.forming import PartyMember, create_battle
+from horizon_tui.engine.narrate import describe
+from horizon_tui.engine.persist import BattleInProgress, load_session, save_session, session_to_dict
+from horizon_tui.engine.runner import begin
 from horizon_tui.errors import DataError, HorizonError
+from horizon_tui.play.library import move_to_damaged, short_problem
+from horizon_tui.rules.creation import solo_character
+from horizon_tui.rules.texts import counted
+from horizon_tui.storage.records import keep_battle, record_text, write_record
+from horizon_tui.tools.validate_encounters import checked_enemies
+from horizon_tui.ui.battle.dialogs import SUMMARY_COLUMNS, BattleSummary
+from horizon_tui.ui.battle.roles import LocalEngine
+from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
 SEED_ENV = "HORIZON_SEED"
 
 if TYPE_CHECKING:
-    from horizon_tui.engine.persist import BattleInProgress
     from horizon_tui.engine.readmodel import ReadModel
     from horizon_tui.ui.player.app import HorizonApp
 
 
 def battle_save_path(app: HorizonApp, character_path: Path) -> Path:
     return app.library.saves_dir / "battles" / f"{character_path.stem}.json"
-
-
-def _enemies(app: HorizonApp):
-    from horizon_tui.tools.validate_encounters import checked_enemies
-
-    cache = getattr(app, "_enemy_defs", None)
-    if cache is None:
-        cache = checked_enemies(app.catalogue)  # checked as `horizon validate` checks each enemy
-        app._enemy_defs = cache  # noqa: SLF001 - per-app cache, not a module global
-    return cache
 
 
 def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None) -> None:
@@ -46,15 +51,18 @@ def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party:
         open_session(app, session)
 
 
+def _enemies(app: HorizonApp):
+    cache = getattr(app, "_enemy_defs", None)
+    if cache is None:
+        cache = checked_enemies(app.catalogue)  # checked as `horizon validate` checks each enemy
+        app._enemy_defs = cache  # noqa: SLF001 - per-app cache, not a module global
+    return cache
+
+
 def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None):
     """The battle `start` opens, formed and begun but not shown: a `BattleInProgress`, or None when
     it can't start (said to the player), so that nothing else has to change for a battle that
     never begins (the one in progress is put aside only once the new one is formed)."""
-    from horizon_tui.engine.battle import BattleError
-    from horizon_tui.engine.forming import PartyMember, create_battle
-    from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.persist import BattleInProgress
-
     session = app.session
     if session is None:
         app.notify("Load a character first.", severity="warning")
@@ -63,7 +71,6 @@ def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: 
         seed = int(os.environ[SEED_ENV])  # a fixed seed for tests and for replaying a bug report
     party = list(party) if party else [PartyMember(session.character, "player")]
     if not app.overrides_allowed:  # R-6 [H]: without a GM, abilities use the rules' numbers
-        from horizon_tui.rules.creation import solo_character
 
         party = [attrs.evolve(m, character=solo_character(m.character, app.rules)) for m in party]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
@@ -75,7 +82,6 @@ def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: 
         message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
         app.notify(message, title="This battle can't start", severity="error", timeout=10)
         return None
-    from horizon_tui.engine.runner import begin
 
     begin(battle)
     return BattleInProgress(battle, str(encounter_path), party)
@@ -100,8 +106,6 @@ def put_aside(app: HorizonApp) -> Path | None:
     """Keep the battle in progress aside (`storage.records.keep_battle`: `battles/kept/`, listed by
     Load ▸ Battles and resumable from there), so another can start. Nothing is deleted. Under
     the character's lock: HorizonError (nothing moved) in a window that no longer holds it."""
-    from horizon_tui.storage.records import keep_battle
-
     path = saved_battle(app)
     if path is None or app.session is None:
         return None
@@ -112,16 +116,12 @@ def put_aside(app: HorizonApp) -> Path | None:
 def resume(app: HorizonApp, fresh=None) -> None:
     """Replay the saved battle to where it was left. A save that can't be read is offered to be
     set aside (moved to `battles/damaged/`, never deleted) and, with `fresh`, a new battle started."""
-    from horizon_tui.engine.persist import load_session
-
     path = saved_battle(app)
     if path is None:
         return
     try:
         session = load_session(path, app.catalogue, _enemies(app))
     except DataError as exc:
-        from horizon_tui.play.library import short_problem
-
         # the save's name, never its folder: over SSH that is the host's path
         app.notify(f"{path.name}: {short_problem(exc.problems[0])}", title="The saved battle can't be resumed",
                    severity="error", timeout=10)
@@ -131,9 +131,6 @@ def resume(app: HorizonApp, fresh=None) -> None:
 
 
 def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None:
-    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-    from horizon_tui.play.library import move_to_damaged, short_problem
-
     def answered(yes: bool | None) -> None:
         if not yes:
             app.notify(f"{path.name} is left as it is.", title="Not resumed")
@@ -154,14 +151,9 @@ def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None
 
 
 def open_session(app: HorizonApp, session: BattleInProgress) -> None:
-    from horizon_tui.ui.battle.roles import LocalEngine
-    from horizon_tui.ui.battle.screen import BattleScreen
-
     character_path = app.session.path
 
     def autosave(s: BattleInProgress) -> None:
-        from horizon_tui.engine.persist import save_session
-
         with app.save_guard():  # the character's lock: a session that took it over is not written over
             save_session(battle_save_path(app, character_path), s, app.catalogue)
 
@@ -172,9 +164,6 @@ def open_session(app: HorizonApp, session: BattleInProgress) -> None:
 def summary_rows(session: BattleInProgress, known: ReadModel | None = None) -> list[tuple[str, ...]]:
     """A row per combatant (its damage dealt and taken, effects applied, how it ended); with a
     viewer's read model, only those in its initiative (whom it may know: never one it didn't see)."""
-    from horizon_tui.engine.battle import comp, ident
-    from horizon_tui.engine.components import Presence, Tally
-
     shown = None if known is None else {entry.id for entry in known.initiative}
     rows = []
     for e in session.battle.combatants():
@@ -189,9 +178,6 @@ def summary_rows(session: BattleInProgress, known: ReadModel | None = None) -> l
 def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> None:
     """Show the summary, give the XP, keep the battle's record (`storage.records`, as a morgue file),
     go back to the sheet."""
-    from horizon_tui.rules.texts import counted
-    from horizon_tui.ui.battle.dialogs import SUMMARY_COLUMNS, BattleSummary
-
     result = session.battle.result
     assert result is not None
     headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
@@ -231,10 +217,6 @@ def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> 
 def _keep_record(app: HorizonApp, session: BattleInProgress, character_path: Path, headline: str,
                  rows: list[tuple[str, ...]], header: tuple[str, ...], footer: str) -> Path | None:
     """The finished battle's record (text and replayable JSON) under `SAVES/records/`."""
-    from horizon_tui.engine.narrate import describe
-    from horizon_tui.engine.persist import session_to_dict
-    from horizon_tui.storage.records import record_text, write_record
-
     battle = session.battle
     lines = [line for line in (describe(battle, e) for e in battle.log) if line]
     title = f"{', '.join(m.character.name for m in session.party)} — {Path(session.encounter).stem} (seed {battle.seed})"

@@ -280,9 +280,11 @@ class HorizonApp(CrashGuard, App[None]):
 
     def action_join_table(self) -> None:
         from horizon_tui.ui.player.joining import JoinTableScreen
-        from horizon_tui.ui.battle.table_screen import TableBattleScreen
+        from horizon_tui.ui.battle.screen import BattleScreen
+        from horizon_tui.ui.battle.table_screen import TableControls
 
-        if isinstance(self.screen, (JoinTableScreen, TableBattleScreen)):
+        if isinstance(self.screen, JoinTableScreen) or isinstance(self.screen, BattleScreen) \
+                and self.screen.part(TableControls) is not None:
             return
         self.push_screen(JoinTableScreen())
 

@@ -1,5 +1,5 @@
 """Start or resume the campaign's battle: pick an encounter and who fights (the fight itself is
-`gm_battle.GMBattleScreen`). A battle in progress lives in the campaign and is rebuilt by replay."""
+`gm_battle.gm_battle_screen`). A battle in progress lives in the campaign and is rebuilt by replay."""
 
 from __future__ import annotations
 
@@ -38,9 +38,9 @@ def open_battle(app) -> None:
                    title="The battle in progress can't be rebuilt", severity="error", timeout=10)
         app.push_screen(EncounterPickerScreen())
         return
-    from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
+    from horizon_tui.ui.gm.screens.gm_battle import gm_battle_screen
 
-    app.push_screen(GMBattleScreen(session, str(record.get("name", session.encounter)),
+    app.push_screen(gm_battle_screen(session, str(record.get("name", session.encounter)),
                                    mapless=bool(record.get("mapless"))))
 
 
@@ -160,10 +160,10 @@ class EncounterPickerScreen(Screen):
             return campaign
 
         if app.act(change, f"battle: {entry.name}"):
-            from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
+            from horizon_tui.ui.gm.screens.gm_battle import gm_battle_screen
 
             app.pop_screen()
-            app.push_screen(GMBattleScreen(made[0], entry.name, mapless=mapless))
+            app.push_screen(gm_battle_screen(made[0], entry.name, mapless=mapless))
 
     def action_place(self) -> None:
         from horizon_tui.ui.gm.screens.placement import open_placement

@@ -189,12 +189,12 @@ class PlacementScreen(Screen):
         foes = [u.name for u in self.units if u.side == "enemies"]
         name = battles.map_name(self.spec, foes, app.store.catalogue.root)  # as the record names it
         if app.act(change, f"battle: {name}"):
-            from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
+            from horizon_tui.ui.gm.screens.gm_battle import gm_battle_screen
 
             app.pop_screen()
             if app.screen.id == FIGHT_PICKER_ID:  # the picker that opened this placement goes too
                 app.pop_screen()
-            app.push_screen(GMBattleScreen(made[0], name))
+            app.push_screen(gm_battle_screen(made[0], name))
 
     def unsaved_work(self) -> str | None:
         """Units put on their cells, the battle not started."""
