@@ -29,25 +29,23 @@ def is_table_seat(screen) -> bool:
     return _part(screen, TableControls) is not None
 
 
-def hand(screen) -> GMHand:
-    part = _part(screen, GMHand)
-    assert part is not None, f"no GM's hand on {screen!r}"
+def _required(screen, kind):
+    part = _part(screen, kind)
+    assert part is not None, f"no {kind.__name__} part on {screen!r}"
     return part
+
+
+def hand(screen) -> GMHand:
+    return _required(screen, GMHand)
 
 
 def fight(screen) -> CampaignFight:
-    part = _part(screen, CampaignFight)
-    assert part is not None, f"no campaign fight on {screen!r}"
-    return part
+    return _required(screen, CampaignFight)
 
 
 def campaign_table(screen) -> CampaignTable:
-    part = _part(screen, CampaignTable)
-    assert part is not None, f"not the GM at a table: {screen!r}"
-    return part
+    return _required(screen, CampaignTable)
 
 
 def at_table(screen) -> TableControls:
-    part = _part(screen, TableControls)
-    assert part is not None, f"not at a table: {screen!r}"
-    return part
+    return _required(screen, TableControls)

@@ -5,7 +5,8 @@ seat is rolled by the campaign when the GM takes the keyboard (R-12)."""
 
 from __future__ import annotations
 
-from horizon_tui.engine.battle import cid, ident, is_active, team
+from horizon_tui.engine.battle import cid, comp, hp, ident, is_active, team
+from horizon_tui.engine.components import Controller
 from horizon_tui.engine.sideview import unseen_ids
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
@@ -13,6 +14,7 @@ from horizon_tui.ui.gm.screens.table import DialogueRequestDialog, OpenTableScre
 from horizon_tui.ui.battle.dialogs import BattleSummary
 from horizon_tui.ui.player.table_dialogs import AskDialog
 from horizon_tui.ui.battle.table_screen import HandOver
+from horizon_tui.ui.battle.talk import TalkPrompt
 from horizon_tui.ui.battle.screen import BattleScreen
 from tests.gm.battle_parts import campaign_table, hand, is_gm_table, at_table
 
@@ -180,3 +182,38 @@ async def test_the_gm_has_the_trackers_keys_at_the_table_and_a_player_seat_does_
         await pilot.pause()
         assert len(screen.battle.order) == count + 1
         assert at_table(screen).client.replica.inputs[-1].action.__class__.__name__ == "Reinforce"
+
+
+async def test_the_gm_at_a_table_has_the_tracker_keys_of_a_fight_at_this_keyboard(session, catalogue, tmp_path,
+                                                                                  monkeypatch):
+    """The GM's hand is one part of one battle screen (`tracker.GMHand`), at a table as at this
+    keyboard: + and - set the picked one's health (not the AI's speed, which the table sets),
+    p/g/I hand it to a player, the GM or its AI, C hands the party to the AI; each is an override
+    the table carries out for every seat; `c` stays the table's talk."""
+    app = lantern_road_gm_app(session, catalogue, tmp_path, monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_at_one_keyboard(pilot, app)
+        if isinstance(app.screen, HandOver):
+            await pilot.press("enter")
+        if at_table(screen).client.seat != "mira":
+            await pilot.press("ctrl+g", "enter")
+        assert at_table(screen).client.seat == "mira"
+        foe = next(cid(e) for e in screen.battle.combatants() if team(e) == "enemies" and is_active(e))
+        hand(screen).selected = foe
+        health = hp(screen.battle[foe]).hp
+        await pilot.press("minus", "minus", "plus")
+        await pilot.pause()
+        assert hp(screen.battle[foe]).hp == health - 1
+        assert at_table(screen).client.replica.inputs[-1].action.__class__.__name__ == "AdjustHealth"
+        assert screen.speed == 1  # the AI's speed untouched: the keys were the GM's
+        await pilot.press("p")
+        await pilot.pause()
+        assert comp(screen.battle[foe], Controller).kind == "player"
+        await pilot.press("I")
+        await pilot.pause()
+        assert comp(screen.battle[foe], Controller).kind == "ai"
+        await pilot.press("C")
+        await pilot.pause()
+        assert all(comp(e, Controller).kind == "ai" for e in screen.battle.combatants() if team(e) == "party")
+        await pilot.press("c")
+        assert isinstance(app.screen, TalkPrompt)

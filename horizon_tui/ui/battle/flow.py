@@ -26,7 +26,6 @@ from horizon_tui.play.library import move_to_damaged, short_problem
 from horizon_tui.rules.creation import solo_character
 from horizon_tui.rules.texts import counted
 from horizon_tui.storage.records import keep_battle, record_text, write_record
-from horizon_tui.tools.validate_encounters import checked_enemies
 from horizon_tui.ui.battle.dialogs import SUMMARY_COLUMNS, BattleSummary
 from horizon_tui.ui.battle.roles import LocalEngine
 from horizon_tui.ui.battle.screen import BattleScreen
@@ -51,14 +50,6 @@ def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party:
         open_session(app, session)
 
 
-def _enemies(app: HorizonApp):
-    cache = getattr(app, "_enemy_defs", None)
-    if cache is None:
-        cache = checked_enemies(app.catalogue)  # checked as `horizon validate` checks each enemy
-        app._enemy_defs = cache  # noqa: SLF001 - per-app cache, not a module global
-    return cache
-
-
 def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None):
     """The battle `start` opens, formed and begun but not shown: a `BattleInProgress`, or None when
     it can't start (said to the player), so that nothing else has to change for a battle that
@@ -75,7 +66,7 @@ def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: 
         party = [attrs.evolve(m, character=solo_character(m.character, app.rules)) for m in party]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     try:
-        enemies = _enemies(app)
+        enemies = app.enemies()
         setup = load_encounter(encounter_path, app.catalogue, enemies)
         battle = create_battle(setup, party, seed, app.catalogue, enemies)
     except (DataError, BattleError, HorizonError) as exc:
@@ -90,7 +81,7 @@ def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: 
 def enemy_ids(app: HorizonApp) -> list[str] | None:
     """The enemy catalogue's ids (what a companion may name), None if it can't be loaded."""
     try:
-        return sorted(_enemies(app))
+        return sorted(app.enemies())
     except (DataError, HorizonError):
         return None
 
@@ -120,7 +111,7 @@ def resume(app: HorizonApp, fresh=None) -> None:
     if path is None:
         return
     try:
-        session = load_session(path, app.catalogue, _enemies(app))
+        session = load_session(path, app.catalogue, app.enemies())
     except DataError as exc:
         # the save's name, never its folder: over SSH that is the host's path
         app.notify(f"{path.name}: {short_problem(exc.problems[0])}", title="The saved battle can't be resumed",

@@ -38,6 +38,7 @@ from horizon_tui.engine.runner import needs_input, run_ai
 from horizon_tui.engine.sideview import Eyes
 from horizon_tui.engine.viewer import Viewer
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal, turn_refusal
+from horizon_tui.ui.app_contract import AppContract
 from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.modes import (
     Act, AutoFight, CursorMode, Mode, MoveMode, Place, PlaceMode, Stay, Switch, TargetMode,
@@ -62,6 +63,7 @@ PartT = TypeVar("PartT", bound=BattlePart)
 class BattleScreen(Screen):
     """One battle, from one seat (see the module's docstring)."""
 
+    app: AppContract  # what the screen asks of its app (`ui.app_contract`), a saves folder's or a campaign's
     BINDINGS = [*BATTLE_KEYS, *PART_KEYS]  # the battle's keys first in the key bar; a part's shadow them
     AUTO_FOCUS = None  # nothing focused: every key goes to the screen's bindings (tui/keymap.py)
     # Toasts (a table's notes: an undo, the GM's changes) show at the top right, under the
@@ -193,7 +195,8 @@ class BattleScreen(Screen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.auto_fight.stop = getattr(self.app, "auto_fight_stop", self.auto_fight.stop)  # keymap.toml [options]
+        if self.app.auto_fight_stop is not None:  # keymap.toml [options]
+            self.auto_fight.stop = self.app.auto_fight_stop
         self._write_log()
         self._turn_lines = 0
         self._centre = True  # the battle opens centred on the character

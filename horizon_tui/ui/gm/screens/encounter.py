@@ -27,7 +27,7 @@ def open_battle(app) -> None:
     """Resume the campaign's battle in progress, or pick an encounter for a new one."""
     record = app.campaign.battle
     if record is None:
-        app.push_screen(EncounterPickerScreen())
+        app.push_screen(CampaignFightPickerScreen())
         return
     try:
         session = battles.session_from_record(record, app.store.catalogue, app.gm.rules_for, app.enemies(),
@@ -36,7 +36,7 @@ def open_battle(app) -> None:
         message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
         app.notify(f"{message}. Abandon it from the battle list (a) to start another.",
                    title="The battle in progress can't be rebuilt", severity="error", timeout=10)
-        app.push_screen(EncounterPickerScreen())
+        app.push_screen(CampaignFightPickerScreen())
         return
     from horizon_tui.ui.gm.screens.gm_battle import gm_battle_screen
 
@@ -44,7 +44,7 @@ def open_battle(app) -> None:
                                    mapless=bool(record.get("mapless"))))
 
 
-class EncounterPickerScreen(Screen):
+class CampaignFightPickerScreen(Screen):
     TITLE = "Start a battle"
     AUTO_FOCUS = "#gm-encounters"
     GM_SCREEN = True

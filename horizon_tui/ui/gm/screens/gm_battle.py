@@ -244,7 +244,7 @@ class CampaignFight(BattlePart):
             effects=[EffectSpec(action.effect or "stun", action.chance if action.chance is not None else Fraction(1),
                                 action.duration, Fraction(action.magnitude))],
         )
-        app._member = name  # the ability form previews with this character (app.session)
+        app.campaign_host.member = name  # the ability form previews with this character (app.session)
 
         def keep(result: Ability) -> bool:  # the form closes only once the campaign has it
             if not app.act(lambda c: changes.add_ability(c, name, result, words), f"{name} learns {result.name}"):

@@ -37,7 +37,7 @@ CONTROLLERS = {"player": "you", "ai": "AI"}
 
 
 @attrs.frozen
-class Member:
+class PartyEntry:
     """One of the party: a saved character and who plays it (`player`: you, hot-seat; `ai`)."""
 
     path: Path
@@ -46,7 +46,7 @@ class Member:
     level: int = 2
 
 
-def party_members(party: list[Member], rules, overrides_allowed: bool) -> list:
+def party_members(party: list[PartyEntry], rules, overrides_allowed: bool) -> list:
     """The engine's `PartyMember`s for `party`; without a GM, abilities as solo play uses them
     (R-6: `rules.creation.solo_character`)."""
     from horizon_tui.engine.forming import PartyMember
@@ -56,7 +56,7 @@ def party_members(party: list[Member], rules, overrides_allowed: bool) -> list:
             for m in party]
 
 
-def party_words(party: list[Member]) -> str:
+def party_words(party: list[PartyEntry]) -> str:
     return " · ".join(f"{m.character.name} (L{m.level}, {CONTROLLERS[m.controller]})" for m in party)
 
 
@@ -90,7 +90,7 @@ class EncounterPickerScreen(Screen):
         super().__init__(id="battle")
         self.encounters: list[EncounterEntry] = []
         self.ratings: dict[Path, object] = {}
-        self.party: list[Member] = []
+        self.party: list[PartyEntry] = []
         self.odds: dict[tuple, object] = {}  # (encounter path, party paths) -> WinEstimate | problem str
         self._odds_for: tuple | None = None
 
@@ -125,10 +125,10 @@ class EncounterPickerScreen(Screen):
         if self.encounters:
             self.load_details()
 
-    def _member(self, path: Path, character, controller: str) -> Member:
+    def _member(self, path: Path, character, controller: str) -> PartyEntry:
         from horizon_tui.rules.character import build
 
-        return Member(Path(path), character, controller, build(character, self.app.rules).level)
+        return PartyEntry(Path(path), character, controller, build(character, self.app.rules).level)
 
     # --- the party ----------------------------------------------------------------------------
 
@@ -148,7 +148,7 @@ class EncounterPickerScreen(Screen):
             self.app.notify("Load or create a character first (l loads one)", severity="warning")
             return
 
-        def chosen(party: list[Member] | None) -> None:
+        def chosen(party: list[PartyEntry] | None) -> None:
             if party:
                 self.party = party
                 self.show_party()
@@ -258,10 +258,9 @@ class EncounterPickerScreen(Screen):
         self.estimate(key, e.path, list(self.party))
 
     @work(thread=True, exclusive=True, group="odds")
-    def estimate(self, key: tuple, encounter: Path, party: list[Member]) -> None:
+    def estimate(self, key: tuple, encounter: Path, party: list[PartyEntry]) -> None:
         from horizon_tui.tools.simulate import estimate
         from horizon_tui.errors import DataError, HorizonError
-        from horizon_tui.ui.battle.flow import _enemies
 
         worker = get_current_worker()
 
@@ -274,7 +273,7 @@ class EncounterPickerScreen(Screen):
             result = estimate(encounter, party_members(members, self.app.rules, self.app.overrides_allowed),
                               runs=ESTIMATE_RUNS, seed=ESTIMATE_SEED, on_progress=progress,
                               should_stop=lambda: worker.is_cancelled, catalogue=self.app.catalogue,
-                              enemies=_enemies(self.app))
+                              enemies=self.app.enemies())
         except DataError as exc:  # without the encounter's path: the list names it, the line is short
             from horizon_tui.play.library import short_problem
 
@@ -337,7 +336,7 @@ class EncounterPickerScreen(Screen):
                               party_members(self.party, self.app.rules, self.app.overrides_allowed))
 
 
-class PartyDialog(ModalScreen[list[Member] | None]):
+class PartyDialog(ModalScreen[list[PartyEntry] | None]):
     """Who fights: the character being played first, then up to five more saved characters, each
     played by you (hot-seat) or by its AI. Esc keeps the party as it was."""
 
@@ -355,7 +354,7 @@ class PartyDialog(ModalScreen[list[Member] | None]):
     PartyDialog DataTable { height: auto; max-height: 10; }
     """
 
-    def __init__(self, party: list[Member]) -> None:
+    def __init__(self, party: list[PartyEntry]) -> None:
         super().__init__()
         self.party = list(party)
 
@@ -402,7 +401,7 @@ class PartyDialog(ModalScreen[list[Member] | None]):
             if choice is None:
                 return
             entry = by_id[choice]
-            self.party.append(Member(entry.path, entry.character, "ai", entry.level or 2))
+            self.party.append(PartyEntry(entry.path, entry.character, "ai", entry.level or 2))
             self.refresh_table()
             self.query_one(DataTable).move_cursor(row=len(self.party) - 1)
 

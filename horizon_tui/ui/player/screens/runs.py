@@ -32,7 +32,7 @@ MAX_PARTY = 6
 def keeper(app) -> RunKeeper:
     """The app's run keeper: runs under the saves' records/runs/, the hall of fame in the user data
     folder (an SSH host's shared one when it says so)."""
-    found = getattr(app, "_run_keeper", None)
+    found = app.run_keeper
     if found is None:
         from horizon_tui import __version__
         from horizon_tui.paths import user_data_dir
@@ -41,12 +41,11 @@ def keeper(app) -> RunKeeper:
         from horizon_tui.storage.runs import FileRuns, FileScores, hall_of_fame_path
         from horizon_tui.table.lobby import my_seat_place
         from horizon_tui.tools.sweep.policy import load_policy
-        from horizon_tui.ui.battle.flow import _enemies
 
         found = RunKeeper(FileRuns(app.saves_dir), FileScores(hall_of_fame_path(user_data_dir())), app.catalogue,
-                          _enemies(app), load_run_rules(), load_policy(), account=my_seat_place()[0],
+                          app.enemies(), load_run_rules(), load_policy(), account=my_seat_place()[0],
                           version=__version__)
-        app._run_keeper = found  # noqa: SLF001 - per-app cache, not a module global
+        app.run_keeper = found  # per app, not a module global
     return found
 
 
