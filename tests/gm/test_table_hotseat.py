@@ -188,7 +188,7 @@ async def test_the_gm_at_a_table_has_the_tracker_keys_of_a_fight_at_this_keyboar
                                                                                   monkeypatch):
     """The GM's hand is one part of one battle screen (`tracker.GMHand`), at a table as at this
     keyboard: + and - set the picked one's health (not the AI's speed, which the table sets),
-    p/g/I hand it to a player, the GM or its AI, C hands the party to the AI; each is an override
+    g/I hand it to the GM or its AI, C hands the party to the AI; each is an override
     the table carries out for every seat; `c` stays the table's talk."""
     app = lantern_road_gm_app(session, catalogue, tmp_path, monkeypatch)
     async with app.run_test(size=SIZE) as pilot:
@@ -206,9 +206,9 @@ async def test_the_gm_at_a_table_has_the_tracker_keys_of_a_fight_at_this_keyboar
         assert hp(screen.battle[foe]).hp == health - 1
         assert at_table(screen).client.replica.inputs[-1].action.__class__.__name__ == "AdjustHealth"
         assert screen.speed == 1  # the AI's speed untouched: the keys were the GM's
-        await pilot.press("p")
+        await pilot.press("g")
         await pilot.pause()
-        assert comp(screen.battle[foe], Controller).kind == "player"
+        assert comp(screen.battle[foe], Controller).kind == "gm"
         await pilot.press("I")
         await pilot.pause()
         assert comp(screen.battle[foe], Controller).kind == "ai"
