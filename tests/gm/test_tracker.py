@@ -10,7 +10,7 @@ from textual.widgets import Input, Static
 from horizon_tui.engine.battle import effects, hp, ident, is_active, team
 from horizon_tui.engine.overrides import initiative_values
 from horizon_tui.ui.gm.app import create_gm_app
-from horizon_tui.ui.gm.screens.encounter import CampaignFightPickerScreen
+from horizon_tui.ui.gm.screens.encounter import GMEncounterPickerScreen
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
 from horizon_tui.ui.battle.screen import BattleScreen
 from tests.gm.battle_parts import hand, is_gm_fight
@@ -20,7 +20,7 @@ SIZE = (80, 24)
 
 async def start(app, pilot, key: str = "ctrl+s") -> BattleScreen:
     await pilot.press("b")
-    assert isinstance(app.screen, CampaignFightPickerScreen)
+    assert isinstance(app.screen, GMEncounterPickerScreen)
     await pilot.press("down", "down", "down")  # Goblin Ambush
     app.screen.query_one("#gm-seed", Input).value = "42"
     await pilot.press(key)
