@@ -54,8 +54,8 @@ class Hosting:
         self._listeners: list = []
 
     def status(self) -> dict:
-        session = getattr(self.app, "session", None)
-        character = getattr(getattr(session, "character", None), "name", None)
+        session = self.app.session
+        character = session.character.name if session is not None else None
         screen = self.app.screen
         title = getattr(screen, "title", None) or type(screen).__name__
         return {"character": character, "screen": str(title)[:60],
@@ -96,11 +96,11 @@ class Hosting:
 
 def attach(app) -> Hosting | None:
     """Start the status updates for a hosted app (once; None when played locally)."""
-    existing = getattr(app, "_hosting", None)
+    existing = app.hosting
     if existing is not None or not hosted():
         return existing
     hosting = Hosting(app, Path(os.environ[ENV_SESSION]))
-    app._hosting = hosting
+    app.hosting = hosting
     hosting.poll()
     app.set_interval(POLL_EVERY, hosting.poll)
 
@@ -113,7 +113,7 @@ def attach(app) -> Hosting | None:
 
 
 def of(app) -> Hosting | None:
-    return getattr(app, "_hosting", None)
+    return app.hosting
 
 
 def watch_a_game(app) -> None:

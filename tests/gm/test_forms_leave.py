@@ -7,7 +7,8 @@ import pytest
 from textual.widgets import Input, TextArea
 
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-from horizon_tui.ui.gm.app import QuitDialog, create_gm_app
+from horizon_tui.ui.dialogs.confirm import QuitDialog
+from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.builder import EncounterBuilderScreen
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
 from horizon_tui.ui.gm.screens.dialogue import DialogueScreen
@@ -109,7 +110,7 @@ async def test_the_palettes_screens_ask_before_closing_a_filled_form(session, ca
     fill, kind = FORMS[form]
     app = open_app(session, catalogue)
     async with app.run_test(size=SIZE) as pilot:
-        app._member = "Brakka"  # the palette's character commands act on an open member
+        app.campaign_host.member = "Brakka"  # the palette's character commands act on an open member
         await fill(pilot, app)
         screen = app.screen
         await app.run_action(action)

@@ -9,22 +9,23 @@ from horizon_tui.engine.battle import comp, hp, ident, is_active, team
 from horizon_tui.engine.components import Controller, FreeActions
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.encounter import GMEncounterPickerScreen
-from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
 from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
 from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
+from horizon_tui.ui.battle.screen import BattleScreen
+from tests.gm.battle_parts import hand, is_gm_fight
 
 SIZE = (120, 40)
 
 
-async def start_goblin_ambush(app, pilot) -> GMBattleScreen:
+async def start_goblin_ambush(app, pilot) -> BattleScreen:
     await pilot.press("b")
     assert isinstance(app.screen, GMEncounterPickerScreen)
     await pilot.press("down", "down", "down")  # Goblin Ambush (the list is sorted by file name)
     app.screen.query_one("#gm-seed", Input).value = "42"
     await pilot.press("ctrl+s")
     await pilot.pause()
-    assert isinstance(app.screen, GMBattleScreen)
+    assert is_gm_fight(app.screen)
     app.screen.speed = 3  # the AI's turns at the fastest
     return app.screen
 
@@ -64,7 +65,7 @@ async def test_a_fight_with_a_ruling_an_override_undo_and_the_xp(session, catalo
 
         # an override on a selected combatant, then ctrl+z: the battle rebuilt as it was
         enemy = next(e for e in battle.active.values() if team(e) == "enemies")
-        screen.selected = ident(enemy).id
+        hand(screen).selected = ident(enemy).id
         before = hp(enemy).hp
         await pilot.press("o", "enter")  # set health
         await pilot.press("ctrl+u", "7", "tab", *"pit", "enter")
@@ -75,14 +76,14 @@ async def test_a_fight_with_a_ruling_an_override_undo_and_the_xp(session, catalo
         await pilot.press("ctrl+z")
         await pilot.pause()
         rebuilt = app.screen
-        assert isinstance(rebuilt, GMBattleScreen) and rebuilt is not screen
+        assert is_gm_fight(rebuilt) and rebuilt is not screen
         assert hp(rebuilt.battle[ident(enemy).id]).hp == before
         assert [e.to_json() for e in rebuilt.battle.log] == [e.to_json() for e in battle.log[:-2]]
 
         # the GM takes an enemy over, then every enemy falls: the end, its summary and its XP
         screen = rebuilt
         goblin = next(e for e in screen.battle.active.values() if team(e) == "enemies")
-        screen.selected = ident(goblin).id
+        hand(screen).selected = ident(goblin).id
         await pilot.press("c")  # its AI → a player (the GM plays for them) → the GM → its AI
         assert comp(goblin, Controller).kind == "player"
         await pilot.press("c")
@@ -91,7 +92,7 @@ async def test_a_fight_with_a_ruling_an_override_undo_and_the_xp(session, catalo
         assert comp(goblin, Controller).kind == "ai"
         for e in list(screen.battle.combatants()):
             if team(e) == "enemies" and is_active(e) and not screen.battle.over:
-                screen.selected = ident(e).id
+                hand(screen).selected = ident(e).id
                 await pilot.press("o", "enter", "ctrl+u", "0", "enter", "enter")
         await pilot.pause()
         assert screen.battle.over and isinstance(app.screen, BattleSummary)
@@ -117,7 +118,7 @@ async def test_the_tracker_reorders_delays_and_readies_by_keys_and_a_battle_resu
         current = battle.index
         assert current < len(order) - 2, "the test needs two combatants still to act"
         waiting = order[current + 1]
-        screen.selected = waiting
+        hand(screen).selected = waiting
         await pilot.press("d")  # hold: out of the order until brought back
         assert waiting not in battle.order and battle.index == current
         await pilot.press("d")  # back in, right after the current turn
@@ -126,7 +127,7 @@ async def test_the_tracker_reorders_delays_and_readies_by_keys_and_a_battle_resu
         assert battle.order.index(waiting) == current + 2
         await pilot.press("e")  # ready: right after the current turn
         assert battle.order.index(waiting) == current + 1
-        screen.selected = order[current]
+        hand(screen).selected = order[current]
         await pilot.press("e")  # it is acting: nothing to ready
         assert "it is acting now" in screen.prompt
         assert [e.what for e in battle.log if e.type == "override"] == ["hold", "re-enter", "initiative", "initiative"]
@@ -134,18 +135,18 @@ async def test_the_tracker_reorders_delays_and_readies_by_keys_and_a_battle_resu
         await pilot.press("q")
         await pilot.press("enter")  # leave for now
         await pilot.pause()
-        assert not isinstance(app.screen, GMBattleScreen)
+        assert not is_gm_fight(app.screen)
         await pilot.press("escape")
         await pilot.press("b")  # resumes: rebuilt from the campaign by replay
         await pilot.pause()
         resumed = app.screen
-        assert isinstance(resumed, GMBattleScreen) and resumed.battle.order == expected
+        assert is_gm_fight(resumed) and resumed.battle.order == expected
         await pilot.press("ctrl+z", "ctrl+z", "ctrl+z", "ctrl+z")
         await pilot.pause()
         assert app.screen.battle.order == order
         await pilot.press("ctrl+z")  # the battle's start
         await pilot.pause()
-        assert not isinstance(app.screen, GMBattleScreen) and app.campaign.battle is None
+        assert not is_gm_fight(app.screen) and app.campaign.battle is None
 
 
 async def test_the_gms_place_mode_is_a_mode_the_keys_move_and_enter_puts_the_combatant_there(session, catalogue):
@@ -156,9 +157,9 @@ async def test_the_gms_place_mode_is_a_mode_the_keys_move_and_enter_puts_the_com
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_goblin_ambush(app, pilot)
         await pilot.press("x")
-        target = screen._selected_id()  # noqa: SLF001 - the one acting, as the tracker selects it
+        target = hand(screen).selected_id()  # noqa: SLF001 - the one acting, as the tracker selects it
         start = pos(screen.battle[target])
-        screen._override_move(target)  # noqa: SLF001 - the override menu's "Move it anywhere"
+        hand(screen).overrides._override_move(target)  # noqa: SLF001 - the override menu's "Move it anywhere"
         assert isinstance(screen.input, PlaceMode) and screen.cursor == start
         field = screen.battle.battlefield
         key, cell = next((k, (start[0] + dx, start[1] + dy)) for k, dx, dy in
@@ -167,10 +168,10 @@ async def test_the_gms_place_mode_is_a_mode_the_keys_move_and_enter_puts_the_com
                          and field.is_walkable((start[0] + dx, start[1] + dy))
                          and (start[0] + dx, start[1] + dy) not in screen.battle.occupancy)
         await pilot.press(key)
-        assert screen.cursor == cell and "anywhere" in str(screen._status_text())  # noqa: SLF001
+        assert screen.cursor == cell and "anywhere" in str(screen.status_text())  # noqa: SLF001
         await pilot.press("enter")
         assert screen.mode == "move" and pos(screen.battle[target]) == cell
         assert app.campaign.battle["inputs"][-1]["action"]["type"] == "Teleport"  # recorded for undo
-        screen._override_move(target)  # noqa: SLF001
+        hand(screen).overrides._override_move(target)  # noqa: SLF001
         await pilot.press("escape")  # leaves it where it is
         assert screen.mode == "move" and pos(screen.battle[target]) == cell

@@ -21,7 +21,7 @@ async def test_a_huge_paste_in_a_reason_never_leaves_the_fight_ahead_of_its_file
     async with app.run_test(size=SIZE) as pilot:
         screen = await start_goblin_ambush(app, pilot)
         enemy = next(e for e in screen.battle.active.values() if team(e) == "enemies")
-        screen.selected = ident(enemy).id
+        hand(screen).selected = ident(enemy).id
         before = hp(enemy).hp
         await pilot.press("D", "5", "tab")
         dialog = app.screen
@@ -47,6 +47,7 @@ import pytest  # noqa: E402
 from horizon_tui.errors import DataError  # noqa: E402
 from horizon_tui.campaign.campaign_files import CampaignStore, decode, encode  # noqa: E402
 from tests.gm.conftest import current, legacy_file, stored  # noqa: E402
+from tests.gm.battle_parts import hand, is_gm_fight  # noqa: E402
 
 
 @pytest.mark.parametrize(("change", "key", "said"), [
@@ -380,8 +381,8 @@ async def test_a_fight_without_a_map_walks_no_one_on_the_hidden_map(session, cat
         await pilot.press("x")
         await pilot.pause()
         me = screen.me
-        assert me is not None and screen.mapless
-        assert "move" not in str(screen._status_text()) and "D" in str(screen._status_text())
+        assert me is not None and hand(screen).mapless
+        assert "move" not in str(screen.status_text()) and "D" in str(screen.status_text())
         where = pos(me)
         await pilot.press("left", "down", "l")
         assert pos(me) == where and "without a map" in screen.prompt
@@ -453,7 +454,7 @@ async def test_the_tracker_shows_initiative_totals_to_one_decimal_not_cut_down(s
         screen = await start_goblin_ambush(app, pilot)
         values = ov.initiative_values(screen.battle)
         assert any(Fraction(str(v)).denominator != 1 for v in values.values()), "the test needs a fractional total"
-        text = str(screen.tracker_text(40))
+        text = str(hand(screen).tracker_text(40))
         for cid, value in values.items():
             name = ident(screen.battle[cid]).name
             line = next(line for line in text.splitlines() if line[2:].startswith(name[:10]))
@@ -515,7 +516,6 @@ async def test_a_fight_taken_over_by_another_window_stops_in_this_one(session, c
     """By hand, two GM windows: the second took the campaign over while the first was in a fight;
     the first went on playing it (its AI turns too), every input 'Not saved'. The fight now leaves
     this window at the first input it can't save, saying where it goes on."""
-    from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
     from horizon_tui.storage.lock import SaveLock
 
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
@@ -529,7 +529,7 @@ async def test_a_fight_taken_over_by_another_window_stops_in_this_one(session, c
             await pilot.press(".")  # the turn's end can't be saved
             await pilot.pause()
             await pilot.pause()
-            assert not isinstance(app.screen, GMBattleScreen) and app.gm.read_only
+            assert not is_gm_fight(app.screen) and app.gm.read_only
             assert screen._ai_timer is None
             assert stored(session) == before
         finally:

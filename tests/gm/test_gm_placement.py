@@ -17,8 +17,8 @@ from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.campaign.model import Npc
 from horizon_tui.ui.gm.screens.dialogs import PromptDialog
 from horizon_tui.ui.gm.screens.encounter import GMEncounterPickerScreen
-from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.gm.screens.placement import PickDialog, PlacementScreen
+from tests.gm.battle_parts import is_gm_fight
 
 SIZE = (120, 40)
 SPEC = {"generator": "rooms", "width": 12, "height": 12, "seed": 7}
@@ -90,7 +90,7 @@ async def test_place_two_members_and_a_hostile_npc_then_fight_save_and_rebuild(s
         await pilot.press("ctrl+s")
         await pilot.pause()
         battle_screen = app.screen
-        assert isinstance(battle_screen, GMBattleScreen)
+        assert is_gm_fight(battle_screen)
         battle = battle_screen.battle
         where = {ident(e).name: (pos(e), team(e)) for e in battle.combatants()}
         assert where == {party[0]: (targets[0], "party"), party[1]: (targets[1], "party"),
@@ -109,7 +109,7 @@ async def test_place_two_members_and_a_hostile_npc_then_fight_save_and_rebuild(s
     async with again.run_test(size=SIZE) as pilot:
         await pilot.press("b")
         await pilot.pause()
-        assert isinstance(again.screen, GMBattleScreen)
+        assert is_gm_fight(again.screen)
         assert [e.to_json() for e in again.screen.battle.log][:len(log)] == log
 
 

@@ -13,7 +13,7 @@ from horizon_tui.campaign import carry
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.campaign.export import session_markdown
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
-from horizon_tui.ui.gm.screens.table import GMTableScreen, OpenTableScreen
+from horizon_tui.ui.gm.screens.table import OpenTableScreen
 from horizon_tui.storage.records import battles_of
 from horizon_tui.table.__main__ import TABLE_BATTLE
 from horizon_tui.table.lobby import invites_for, load_table
@@ -21,7 +21,7 @@ from horizon_tui.table.server import TableClient
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.battle.dialogs import BattleSummary
 from horizon_tui.ui.player.joining import join_table
-from horizon_tui.ui.battle.table_screen import TableBattleScreen
+from tests.gm.battle_parts import campaign_table, hand, is_gm_table, is_table_seat, at_table
 
 SIZE = (100, 34)
 
@@ -43,7 +43,7 @@ async def open_table(app, pilot, seats: dict[str, str]):
     for character, account in seats.items():
         app.screen.query_one(f"#seat-{character}").value = account
     await pilot.press("ctrl+o")
-    await until([pilot], lambda: isinstance(app.screen, GMTableScreen))
+    await until([pilot], lambda: is_gm_table(app.screen))
     return app.screen
 
 
@@ -62,9 +62,9 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
     async with gm_app.run_test(size=SIZE) as gm:
         await gm.pause()
         gm_screen = await open_table(gm_app, gm, {"Iriel": "alice", "Sefa": "bob"})
-        proc = gm_screen.proc
+        proc = campaign_table(gm_screen).proc
         try:
-            assert gm_screen.role == "gm" and gm_screen.side is None  # the GM sees everything
+            assert at_table(gm_screen).role == "gm" and gm_screen.side is None  # the GM sees everything
             record = gm_app.campaign.battle
             assert record is not None and record["table"] == str(invites_for(tables, "alice")[0].folder)
             first = gm_screen.battle.log[0]
@@ -78,19 +78,19 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                 assert await join_table(player_app, invite)
                 await alice.pause()
                 alice_screen = player_app.screen
-                assert isinstance(alice_screen, TableBattleScreen) and alice_screen.role == "player"
+                assert is_table_seat(alice_screen) and at_table(alice_screen).role == "player"
                 [bob_invite] = invites_for(tables, "bob")
                 bob = TableClient(bob_invite.socket, bob_invite.seat, bob_invite.token,
                                   load_table(bob_invite.folder).rebuild)
                 await bob.connect()
                 try:
                     # The table opens in its lobby: nobody acts until the GM begins the fight (F6).
-                    assert gm_screen.client.replica.lobby and "F6 begins the fight" in str(gm_screen._status_text())
+                    assert at_table(gm_screen).client.replica.lobby and "F6 begins the fight" in str(gm_screen.status_text())
                     await gm.press("f6")
-                    await until(pilots, lambda: not alice_screen.client.replica.lobby)
+                    await until(pilots, lambda: not at_table(alice_screen).client.replica.lobby)
                     turns = {"alice": 0, "bob": 0, "mira": 0}
                     while not gm_screen.battle.over and sum(turns.values()) < 12:
-                        version = gm_screen.client.replica.version
+                        version = at_table(gm_screen).client.replica.version
                         uid = cid(gm_screen.battle.current)
                         if uid == "iriel":
                             assert alice_screen.me is not None and gm_screen.me is None
@@ -104,38 +104,38 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                             assert gm_screen.me is not None and alice_screen.me is None
                             await gm.press("full_stop")
                             turns["mira"] += 1
-                        await until(pilots, lambda v=version: gm_screen.client.replica.version > v
-                                    and alice_screen.client.replica.version == gm_screen.client.replica.version)
+                        await until(pilots, lambda v=version: at_table(gm_screen).client.replica.version > v
+                                    and at_table(alice_screen).client.replica.version == at_table(gm_screen).client.replica.version)
                     assert all(turns.values()), turns  # each seat played its own turns
-                    assert alice_screen.client.replica.digest() == gm_screen.client.replica.digest()
+                    assert at_table(alice_screen).client.replica.digest() == at_table(gm_screen).client.replica.digest()
                     # The campaign's record follows the table, input by input.
-                    assert len(gm_app.campaign.battle["inputs"]) == gm_screen.client.replica.version
+                    assert len(gm_app.campaign.battle["inputs"]) == at_table(gm_screen).client.replica.version
 
                     # Talk goes into the campaign's session log as the GM reads it, whispers too.
-                    alice_screen.client.talk("/roll 2d6+3")
+                    at_table(alice_screen).client.talk("/roll 2d6+3")
                     bob.talk("/w I keep the ring")
                     await until(pilots, lambda: [e.kind for e in gm_app.campaign.log].count("talk") == 2)
                     talk = [e for e in gm_app.campaign.log if e.kind == "talk"]
                     assert talk[0].text.startswith("alice rolls 2d6 + 3: [") and talk[0].data["to"] == "all"
                     assert talk[1].text == "bob → GM: I keep the ring" and talk[1].data["to"] == "gm"
-                    assert not any(line["kind"] == "whisper" for line in alice_screen.client.talk_lines)
+                    assert not any(line["kind"] == "whisper" for line in at_table(alice_screen).client.talk_lines)
 
                     # The GM leaves the table and comes back (b): the same fight, at the same table.
                     await gm.press("ctrl+l")
                     await gm.pause()
-                    assert not isinstance(gm_app.screen, GMTableScreen)
+                    assert not is_gm_table(gm_app.screen)
                     await gm.press("b")
-                    await until(pilots, lambda: isinstance(gm_app.screen, GMTableScreen)
+                    await until(pilots, lambda: is_gm_table(gm_app.screen)
                                 and gm_app.screen is not gm_screen)
                     gm_screen = gm_app.screen
-                    assert gm_screen.client.replica.digest() == alice_screen.client.replica.digest()
+                    assert at_table(gm_screen).client.replica.digest() == at_table(alice_screen).client.replica.digest()
 
                     # The GM's hand: Iriel hurt (carried to the next fight), then every enemy down.
                     battle = gm_screen.battle
-                    gm_screen.client.override({"type": "Damage", "targets": ["iriel"], "amount": 3,
+                    at_table(gm_screen).client.override({"type": "Damage", "targets": ["iriel"], "amount": 3,
                                                "reason": "a falling beam"})
                     for uid in [ident(e).id for e in battle.combatants() if team(e) == "enemies" and is_active(e)]:
-                        gm_screen.selected = uid  # the GM tool's override menu, sent to the table
+                        hand(gm_screen).selected = uid  # the GM tool's override menu, sent to the table
                         await gm.press("o", "enter", "ctrl+u", "0", "tab", *"the roof falls in", "enter")
                         await until(pilots, lambda u=uid: not is_active(gm_screen.battle[u]))
                     await until(pilots, lambda: gm_screen.battle.over and alice_screen.battle.over)
@@ -173,8 +173,8 @@ async def test_a_table_fight_from_the_first_initiative_roll_to_the_xp_award(sess
                     after = {m.name: m.character.xp for m in gm_app.campaign.party}
                     assert after == {n: before[n] + shares.get(n, 0) for n in before}
                     assert gm_app.campaign.log[-1].kind == "xp"
-                    await until(pilots, lambda: any("XP awarded" in n for n in alice_screen.client.replica.notes))
-                    assert "Iriel +7" in alice_screen.client.replica.notes[-1]
+                    await until(pilots, lambda: any("XP awarded" in n for n in at_table(alice_screen).client.replica.notes))
+                    assert "Iriel +7" in at_table(alice_screen).client.replica.notes[-1]
                 finally:
                     await bob.close()
         finally:

@@ -8,19 +8,20 @@ from __future__ import annotations
 from horizon_tui.engine.battle import ident, pos, team
 from horizon_tui.ui.battle.table_screen import HandOver
 from tests.gm.test_table_hotseat import SIZE, lantern_road_gm_app, open_at_one_keyboard
+from tests.gm.battle_parts import at_table
 
 
 async def seat_takes_keyboard(pilot, app, screen, seat: str) -> None:
     if isinstance(app.screen, HandOver) and app.screen.seat != seat:  # whose turn it is, first
         await pilot.press("enter")
         await pilot.pause()
-    if screen.client.seat != seat:
-        screen._hand_over(seat)  # noqa: SLF001 - the curtain ctrl+g raises, for a given seat
+    if at_table(screen).client.seat != seat:
+        at_table(screen)._hand_over(seat)  # noqa: SLF001 - the curtain ctrl+g raises, for a given seat
         await pilot.pause()
     if isinstance(app.screen, HandOver):
         await pilot.press("enter")
         await pilot.pause()
-    assert screen.client.seat == seat and not isinstance(app.screen, HandOver)
+    assert at_table(screen).client.seat == seat and not isinstance(app.screen, HandOver)
 
 
 def pane_text(screen) -> str:
@@ -42,7 +43,7 @@ async def test_a_seats_log_after_a_hand_over_and_an_undo_is_the_log_it_saw_live(
                       and (x + dx, y + dy) not in battle.occupancy)
 
         await seat_takes_keyboard(pilot, app, screen, "mira")
-        screen.client.override({"type": "Teleport", "target": ident(enemy).id, "to": list(beside), "reason": ""})
+        at_table(screen).client.override({"type": "Teleport", "target": ident(enemy).id, "to": list(beside), "reason": ""})
         await pilot.pause()
         await seat_takes_keyboard(pilot, app, screen, "alice")
         live = screen.log_lines()
@@ -50,9 +51,9 @@ async def test_a_seats_log_after_a_hand_over_and_an_undo_is_the_log_it_saw_live(
         assert f"GM: move on {name}." in pane_text(screen)
 
         await seat_takes_keyboard(pilot, app, screen, "mira")
-        screen.client.override({"type": "AddEffect", "target": ident(enemy).id, "effect": "hidden",
+        at_table(screen).client.override({"type": "AddEffect", "target": ident(enemy).id, "effect": "hidden",
                                 "duration": 3, "reason": ""})
-        screen.client.override({"type": "Damage", "targets": ["iriel"], "amount": 1, "reason": ""})
+        at_table(screen).client.override({"type": "Damage", "targets": ["iriel"], "amount": 1, "reason": ""})
         await pilot.pause()
         await seat_takes_keyboard(pilot, app, screen, "mira")  # each change raises the curtain for whose turn it is
         await pilot.press("ctrl+z")  # the GM undoes the last input (the damage); the enemy stays hidden
@@ -69,6 +70,6 @@ async def test_a_seats_log_after_a_hand_over_and_an_undo_is_the_log_it_saw_live(
         # While the hidden enemy acts, her status line names neither it nor who plays it.
         turn = screen.battle.index
         screen.battle.index = screen.battle.order.index(ident(enemy).id)
-        status = screen._status_text().plain  # noqa: SLF001 - the status line's words, as drawn
+        status = screen.status_text().plain  # noqa: SLF001 - the status line's words, as drawn
         screen.battle.index = turn
         assert name not in status and "mira" not in status.split("]", 1)[1] and "is acting" in status, status

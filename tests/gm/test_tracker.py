@@ -11,20 +11,21 @@ from horizon_tui.engine.battle import effects, hp, ident, is_active, team
 from horizon_tui.engine.overrides import initiative_values
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.encounter import GMEncounterPickerScreen
-from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
+from horizon_tui.ui.battle.screen import BattleScreen
+from tests.gm.battle_parts import hand, is_gm_fight
 
 SIZE = (80, 24)
 
 
-async def start(app, pilot, key: str = "ctrl+s") -> GMBattleScreen:
+async def start(app, pilot, key: str = "ctrl+s") -> BattleScreen:
     await pilot.press("b")
     assert isinstance(app.screen, GMEncounterPickerScreen)
     await pilot.press("down", "down", "down")  # Goblin Ambush
     app.screen.query_one("#gm-seed", Input).value = "42"
     await pilot.press(key)
     await pilot.pause()
-    assert isinstance(app.screen, GMBattleScreen)
+    assert is_gm_fight(app.screen)
     return app.screen
 
 
@@ -40,18 +41,18 @@ async def test_damage_and_heal_by_amount_on_marked_combatants_then_revive(sessio
         foes = enemies(battle)
         before = {ident(e).id: hp(e).hp for e in foes}
         for e in foes:
-            screen.selected = ident(e).id
+            hand(screen).selected = ident(e).id
             await pilot.press("space")
-        assert screen.marked == set(before)
+        assert hand(screen).marked == set(before)
         await pilot.press("D", *"25", "enter", *"a falling beam", "enter")
         await pilot.pause()
         assert {ident(e).id: hp(e).hp for e in foes} == {k: v - 25 for k, v in before.items()}
-        assert not screen.marked  # the marks are used up
+        assert not hand(screen).marked  # the marks are used up
         assert app.campaign.battle["inputs"][-1]["action"]["type"] == "Damage"
         tracker = str(screen.query_one("#gm-tracker", Static).render())
         assert f"{before[ident(foes[0]).id] - 25}/" in tracker
 
-        screen.selected = ident(foes[0]).id
+        hand(screen).selected = ident(foes[0]).id
         await pilot.press("H", *"10", "enter", "enter")
         await pilot.pause()
         assert hp(foes[0]).hp == before[ident(foes[0]).id] - 15
@@ -89,7 +90,7 @@ async def test_reinforcements_join_hidden_are_revealed_and_replay_after_undo(ses
         assert "quick:Dire Wolf" in app.campaign.battle["extra_enemies"]
         tracker = str(screen.query_one("#gm-tracker", Static).render())
         assert "HIDDEN" in tracker
-        screen.selected = ident(wolves[0]).id
+        hand(screen).selected = ident(wolves[0]).id
         await pilot.press("R")  # revealed
         assert effects(wolves[0]).get("hidden") is None
 
@@ -101,21 +102,21 @@ async def test_reinforcements_join_hidden_are_revealed_and_replay_after_undo(ses
         await pilot.press("ctrl+z")  # the initiative back; the wolves still there, rebuilt by replay
         await pilot.pause()
         rebuilt = app.screen
-        assert isinstance(rebuilt, GMBattleScreen) and rebuilt is not screen
+        assert is_gm_fight(rebuilt) and rebuilt is not screen
         names = [ident(e).name for e in rebuilt.battle.combatants()]
         assert "Dire Wolf 1" in names and "Dire Wolf 2" in names
 
-        rebuilt.selected = next(ident(e).id for e in rebuilt.battle.combatants() if ident(e).name == "Dire Wolf 2")
+        hand(rebuilt).selected = next(ident(e).id for e in rebuilt.battle.combatants() if ident(e).name == "Dire Wolf 2")
         await pilot.press("W", "enter")  # withdrawn: it leaves, gives no XP
         await pilot.pause()
-        assert not is_active(rebuilt.battle[rebuilt.selected])
+        assert not is_active(rebuilt.battle[hand(rebuilt).selected])
 
 
 async def test_a_fight_without_a_map_is_the_tracker_alone_and_the_gm_plays_the_enemies(session, catalogue):
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(app, pilot, key="m")
-        assert screen.mapless and screen.has_class("mapless")
+        assert hand(screen).mapless and screen.has_class("mapless")
         assert not screen.query_one("#map-column").display
         assert app.campaign.battle["mapless"] is True
         from horizon_tui.engine.battle import comp
@@ -126,7 +127,7 @@ async def test_a_fight_without_a_map_is_the_tracker_alone_and_the_gm_plays_the_e
         await pilot.pause()
         await pilot.press("escape", "b")
         await pilot.pause()
-        assert isinstance(app.screen, GMBattleScreen) and app.screen.mapless
+        assert is_gm_fight(app.screen) and hand(app.screen).mapless
 
 
 async def test_temporary_health_is_lost_first_and_shown_in_the_row(session, catalogue):
@@ -137,7 +138,7 @@ async def test_temporary_health_is_lost_first_and_shown_in_the_row(session, cata
         screen = await start(app, pilot)
         battle = screen.battle
         brakka = next(e for e in battle.combatants() if ident(e).name == "Brakka")
-        screen.selected = ident(brakka).id
+        hand(screen).selected = ident(brakka).id
         full = hp(brakka).hp
         await pilot.press("T", *"30", "enter", *"a shield of faith", "enter")
         await pilot.pause()
@@ -160,7 +161,7 @@ async def test_the_initiative_dialog_left_as_offered_changes_neither_the_total_n
         screen = await start(app, pilot)
         battle = screen.battle
         values, order, inputs = dict(initiative_values(battle)), list(battle.order), len(app.campaign.battle["inputs"])
-        screen.selected = order[-1]
+        hand(screen).selected = order[-1]
         await pilot.press("i", "enter", "enter")  # the total as offered, no reason
         await pilot.pause()
         assert initiative_values(battle) == values and battle.order == order

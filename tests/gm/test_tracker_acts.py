@@ -13,6 +13,7 @@ from horizon_tui.engine.overrides import held
 from horizon_tui.ui.gm.app import create_gm_app
 
 from tests.gm.test_tracker import SIZE, start
+from tests.gm.battle_parts import hand
 
 
 def last_act(app) -> str:
@@ -48,7 +49,7 @@ async def test_d_holds_the_acting_combatant_and_brings_it_back_after_the_next_tu
         battle = screen.battle
         acting = ident(battle.current).id
         name = ident(battle.current).name
-        screen.selected = acting
+        hand(screen).selected = acting
         await pilot.press("d")
         await pilot.pause()
         assert held(battle) == [acting] and acting not in battle.order
@@ -58,7 +59,7 @@ async def test_d_holds_the_acting_combatant_and_brings_it_back_after_the_next_tu
         place = f"{battle.order.index(acting) + 1 if acting in battle.order else 1}"
         assert f"{name}: hold {place}" in last_act(app) and "→ held" in last_act(app)
         assert last_gm_line(battle).startswith(f"GM: hold on {name} (") and "→ held)" in last_gm_line(battle)
-        assert screen.selected == acting  # the selection stays on the held row
+        assert hand(screen).selected == acting  # the selection stays on the held row
         now = ident(battle.current).id
         await pilot.press("d")  # back in, right after the turn in progress
         await pilot.pause()
@@ -74,13 +75,13 @@ async def test_c_on_a_selected_row_changes_that_row_only_and_the_selection_stays
         battle = screen.battle
         acting = ident(battle.current).id
         other = next(c for c in battle.order if c != acting)
-        screen.selected = other
+        hand(screen).selected = other
         before = {c: comp(battle[c], Controller).kind for c in battle.by_id}
         await pilot.press("c")
         await pilot.pause()
         after = {c: comp(battle[c], Controller).kind for c in battle.by_id}
         assert [c for c in after if after[c] != before[c]] == [other]
-        assert screen.selected == other
+        assert hand(screen).selected == other
         shown = tracker(screen)
         assert f"» keys on: {ident(battle[other]).name}"[:30] in shown
         assert "▶ acting: " in shown
@@ -94,7 +95,7 @@ async def test_a_key_for_each_controller_and_one_for_the_whole_party(session, ca
         screen = await opened(session, catalogue, pilot, app)
         battle = screen.battle
         member = party(battle)[0]
-        screen.selected = member
+        hand(screen).selected = member
         for key, kind in (("g", "gm"), ("I", "ai"), ("p", "player")):
             await pilot.press(key)
             await pilot.pause()
@@ -113,7 +114,7 @@ async def test_plus_and_minus_change_the_selected_ones_health_in_the_row(session
         screen = await opened(session, catalogue, pilot, app)
         battle = screen.battle
         foe = next(c for c in battle.order if team(battle[c]) == "enemies")
-        screen.selected = foe
+        hand(screen).selected = foe
         top = hp(battle[foe]).max_hp
         await pilot.press("minus", "minus")
         await pilot.pause()

@@ -13,6 +13,7 @@ from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
 
 from tests.gm.test_tracker import SIZE, start
+from tests.gm.battle_parts import hand
 
 CATALOGUE_XP = {1: [20, 20, 20], 2: [80, 80, 80], 3: [180, 180], 8: [1280]}
 
@@ -30,7 +31,7 @@ def test_r4s_guide_values_a_foe_by_the_catalogue_of_its_level(catalogue):
 
 async def finish(app, pilot, screen, side: str) -> None:
     foes = tuple(ident(e).id for e in screen.battle.active.values() if team(e) == side)
-    screen._override(ov.Damage(foes, 100_000, "the roof"), "the roof falls")
+    hand(screen).route(ov.Damage(foes, 100_000, "the roof"), "the roof falls", None)
     await pilot.pause()
     assert screen.battle.over and isinstance(app.screen, BattleSummary)
     await pilot.press("enter")
@@ -55,13 +56,13 @@ async def test_an_npc_worth_0_xp_is_offered_at_r4s_guide(session, catalogue):
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(app, pilot)
-        screen.selected = None
+        hand(screen).selected = None
         # the toll-taker joins the enemies mid-fight, then every enemy falls
         from horizon_tui.campaign import battles
 
         npc = app.campaign.npc("Toll-taker")
         definition = battles.npc_enemy(npc, app.catalogue, app.enemies())
-        assert screen.reinforce(definition.id, definition, 1, "enemies", False, "Toll-taker")
+        assert hand(screen).reinforce(definition.id, definition, 1, "enemies", False, "Toll-taker")
         goblins = [ident(e).xp_value for e in screen.battle.active.values() if team(e) == "enemies"]
         await finish(app, pilot, screen, "enemies")
         xp_screen = app.screen

@@ -21,6 +21,7 @@ from horizon_tui.table.server import TableClient, TableServer
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.player.table_dialogs import AskDialog, RequestDialog
 from horizon_tui.ui.player.joining import join_table
+from tests.gm.battle_parts import at_table
 
 SIZE = (100, 34)
 
@@ -76,7 +77,7 @@ async def test_the_gm_accepts_amends_and_refuses_and_the_player_is_told(tmp_path
             assert await join_table(gm_app, gm_invite) and await join_table(alice_app, alice_invite)
             await gm.pause()
             gm_screen, alice_screen = gm_app.screen, alice_app.screen
-            assert gm_screen.role == "gm" and alice_screen.role == "player"
+            assert at_table(gm_screen).role == "gm" and at_table(alice_screen).role == "player"
 
             async def to_alices_turn():
                 for _ in range(30):
@@ -91,19 +92,19 @@ async def test_the_gm_accepts_amends_and_refuses_and_the_player_is_told(tmp_path
                         await _until(pilots, lambda: gm_screen.me is not None)
                         await gm.press("full_stop")
                     await _until(pilots, lambda v=version: table.version > v
-                                 and alice_screen.client.replica.version == table.version)
+                                 and at_table(alice_screen).client.replica.version == table.version)
                 raise AssertionError("alice's turn never came")
 
             await to_alices_turn()
             iriel = table.battle["iriel"]
             points = comp(iriel, FreeActions).points
             assert points > 0
-            seen = alice_screen.names(seen=True)  # what the party sees is what she can aim at
+            seen = at_table(alice_screen).names(seen=True)  # what the party sees is what she can aim at
             wolf_id = next(uid for uid in seen if team(table.battle[uid]) == "enemies")
 
             # 1. A free action, accepted as asked: the table takes it on Iriel's turn.
             await _ask(alice, alice_app, "free_action", "I kick sand into the wolf's eyes", wolf_id, 60)
-            await _until(pilots, lambda: gm_screen.client.requests)
+            await _until(pilots, lambda: at_table(gm_screen).client.requests)
             await gm.press("f7")
             await gm.pause()
             assert isinstance(gm_app.screen, RequestDialog)
@@ -111,22 +112,22 @@ async def test_the_gm_accepts_amends_and_refuses_and_the_player_is_told(tmp_path
             assert gm_app.screen.query_one("#req-chance").value == "60"  # the player's number, offered
             version = table.version
             await gm.press("ctrl+s")
-            await _until(pilots, lambda: table.version > version and alice_screen.answers)
+            await _until(pilots, lambda: table.version > version and at_table(alice_screen).answers)
             action = table.session.inputs[version].action
             assert type(action).__name__ == "FreeAction" and action.actor == "iriel" and action.target == wolf_id
             assert (action.effect, action.chance, action.description) == (
                 "blindness", Fraction(3, 5), "I kick sand into the wolf's eyes")
             assert comp(table.battle["iriel"], FreeActions).points == points - 1
-            told = alice_screen.answers[-1]
+            told = at_table(alice_screen).answers[-1]
             assert told["approve"] and told["ruling"].startswith("as asked: blindness on ")
             assert "60%" in told["ruling"]
-            await _until(pilots, lambda: alice_screen.client.replica.digest() == table.digest())
+            await _until(pilots, lambda: at_table(alice_screen).client.replica.digest() == table.digest())
 
             # 2. An override, amended: she asks 5 health back, the GM grants 2.
             await to_alices_turn()
             before = hp(table.battle["iriel"]).hp
             await _ask(alice, alice_app, "override", "my shield took that blow, not me", "iriel", 5)
-            await _until(pilots, lambda: gm_screen.client.requests)
+            await _until(pilots, lambda: at_table(gm_screen).client.requests)
             await gm.press("f7")
             await gm.pause()
             dialog = gm_app.screen
@@ -135,26 +136,26 @@ async def test_the_gm_accepts_amends_and_refuses_and_the_player_is_told(tmp_path
             dialog.query_one("#req-words").value = "half a shield"
             version = table.version
             await gm.press("ctrl+s")
-            await _until(pilots, lambda: table.version > version and len(alice_screen.answers) == 2)
+            await _until(pilots, lambda: table.version > version and len(at_table(alice_screen).answers) == 2)
             change = table.session.inputs[version].action
             assert (type(change).__name__, change.targets, change.amount) == ("Heal", ("iriel",), 2)
             iriel_hp = hp(table.battle["iriel"])
             assert iriel_hp.hp == min(iriel_hp.max_hp, before + 2)
-            told = alice_screen.answers[-1]
+            told = at_table(alice_screen).answers[-1]
             assert told["approve"] and told["ruling"] == "amended: heal 2 on Iriel — half a shield"
 
             # 3. Refused: nothing happens at the table, and she is told why.
             await _ask(alice, alice_app, "free_action", "I summon a dragon")
-            await _until(pilots, lambda: gm_screen.client.requests)
+            await _until(pilots, lambda: at_table(gm_screen).client.requests)
             await gm.press("f7")
             await gm.pause()
             gm_app.screen.query_one("#req-words").value = "not in this world"
             version = table.version
             await gm.press("ctrl+r")
-            await _until(pilots, lambda: len(alice_screen.answers) == 3)
-            told = alice_screen.answers[-1]
+            await _until(pilots, lambda: len(at_table(alice_screen).answers) == 3)
+            told = at_table(alice_screen).answers[-1]
             assert not told["approve"] and told["ruling"] == "not in this world"
-            assert table.version == version and not table.requests and not gm_screen.client.requests
+            assert table.version == version and not table.requests and not at_table(gm_screen).client.requests
             # A player can't answer, and the GM doesn't ask.
             await alice.press("f7")
             assert "the GM answers" in alice_screen.prompt

@@ -13,7 +13,7 @@ from horizon_tui.table.lobby import SeatSpec, invites_for, load_table, write_spe
 from horizon_tui.table.server import TableClient, TableServer
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.player.joining import join_table
-from horizon_tui.ui.battle.table_screen import TableBattleScreen
+from tests.gm.battle_parts import is_table_seat, at_table
 
 
 def _lay_table(tables, *, lobby: bool = False):
@@ -52,13 +52,13 @@ async def _until(pilot, predicate, timeout=60.0):
     await asyncio.wait_for(wait(), timeout)
 
 
-async def _joined(app, pilot, tables, account: str) -> TableBattleScreen:
+async def _joined(app, pilot, tables, account: str):
     """The app's account joins the table it was told of (F2's invitation): its table screen."""
     await _until(pilot, lambda: app.table_invites)  # the notice's poll found the table
     [invite] = invites_for(tables, account)
     assert await join_table(app, invite)
     await pilot.pause()
-    assert isinstance(app.screen, TableBattleScreen)
+    assert is_table_seat(app.screen)
     return app.screen
 
 
@@ -74,7 +74,7 @@ async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path
             assert await join_table(app, invite)
             await pilot.pause()
             screen = app.screen
-            assert isinstance(screen, TableBattleScreen) and screen.role == "player"
+            assert is_table_seat(screen) and at_table(screen).role == "player"
             assert screen.eyes == {"iriel"}  # she sees through her own character's eyes
             from horizon_tui.engine.sideview import side_view
 
@@ -100,20 +100,20 @@ async def test_a_seated_player_is_told_joins_and_plays_only_their_turns(tmp_path
                 else:
                     assert screen.me is None  # not alice's turn: her keys act for nobody
                     others[due].act({"type": "Wait", "actor": table.battle.current.uid})
-                await _until(pilot, lambda v=version: screen.client.replica.version > v)
+                await _until(pilot, lambda v=version: at_table(screen).client.replica.version > v)
                 steps += 1
-            assert screen.client.replica.digest() == table.digest()
+            assert at_table(screen).client.replica.digest() == table.digest()
             # The GM pauses: alice's keys are refused; the GM undoes: her screen follows.
             if not table.battle.over:
                 others["mira"].pause(True)
-                await _until(pilot, lambda: screen.client.replica.paused)
+                await _until(pilot, lambda: at_table(screen).client.replica.paused)
                 others["mira"].pause(False)
-                await _until(pilot, lambda: not screen.client.replica.paused)
+                await _until(pilot, lambda: not at_table(screen).client.replica.paused)
             before = screen.battle
             others["mira"].undo(2)
-            await _until(pilot, lambda: screen.client.replica.version == table.version and screen.battle is not before)
-            assert screen.client.replica.digest() == table.digest()
-            assert screen.battle is screen.client.replica.battle
+            await _until(pilot, lambda: at_table(screen).client.replica.version == table.version and screen.battle is not before)
+            assert at_table(screen).client.replica.digest() == table.digest()
+            assert screen.battle is at_table(screen).client.replica.battle
     finally:
         for client in others.values():
             await client.close()
@@ -173,7 +173,7 @@ async def test_a_player_whose_turn_opens_the_fight_is_told_in_the_lobby_and_answ
         async with app.run_test(size=(100, 34)) as pilot:
             screen = await _joined(app, pilot, folder.parent, "bob")
             status = screen.query_one("#status")
-            assert screen.me is not None and screen.client.replica.lobby
+            assert screen.me is not None and at_table(screen).client.replica.lobby
             await pilot.pause(0.2)
             assert status.shown.plain.endswith("In the lobby: c talks; the GM begins the fight"), status.shown.plain
             await pilot.press("a")  # in the lobby: refused, the lobby still said
@@ -200,10 +200,10 @@ async def test_a_seat_with_a_dialog_open_when_the_gm_closes_the_table_leaves_it_
             await pilot.press("c")  # a dialog over the battlefield (here: the line to write in)
             await _until(pilot, lambda: app.screen is not screen)
             others["mira"].close_table()
-            await _until(pilot, lambda: screen.table_closed)
+            await _until(pilot, lambda: at_table(screen).table_closed)
             assert app.screen is not screen  # the dialog stays: what it shows is read first
             await pilot.press("escape")
-            await _until(pilot, lambda: not isinstance(app.screen, TableBattleScreen))
+            await _until(pilot, lambda: not is_table_seat(app.screen))
     finally:
         for client in others.values():
             await client.close()

@@ -136,9 +136,9 @@ def test_the_main_menu_comes_up_without_the_content_models_or_the_engine(tmp_pat
         "        heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('attrs', 'attr', 'cattrs', 'tcod', 'numpy')\n"
         "                       or m.startswith(('horizon_tui.content', 'horizon_tui.engine')))\n"
         "        assert not heavy, heavy\n"
-        "        assert app._catalogue is None\n"
+        "        assert app.host._catalogue is None\n"
         "        await pilot.press('r')\n"
-        "        assert app._catalogue is not None and app.screen.id != 'main-menu'\n"
+        "        assert app.host._catalogue is not None and app.screen.id != 'main-menu'\n"
         "asyncio.run(main())\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

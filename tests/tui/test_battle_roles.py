@@ -90,6 +90,8 @@ class _Foes(Panel):
 
 
 class _Host(App):
+    auto_fight_stop = None  # what the battle screen asks of its app (ui.app_contract): the default
+
     def __init__(self, screen: BattleScreen) -> None:
         super().__init__()
         self.battle_screen = screen

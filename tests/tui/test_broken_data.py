@@ -71,11 +71,10 @@ async def test_a_broken_enemy_marks_the_encounters_naming_its_file_and_line(tmp_
 
 def test_a_broken_enemy_stops_a_battle_before_it_starts(tmp_path, data_dir, monkeypatch):
     from horizon_tui.ui.player.app import create_app
-    from horizon_tui.ui.battle import flow
 
     _broken(tmp_path, data_dir, "enemies/goblin.toml", 'armor = "padded"', 'armor = { name = "X", class = 0 }',
             monkeypatch)
     app = create_app(tmp_path / "saves")
     with pytest.raises(DataError) as refused:
-        flow._enemies(app)  # noqa: SLF001 - what `flow.form` reads the enemies with
+        app.enemies()  # what `flow.form` reads the enemies with
     assert refused.value.problems[0].file.endswith("goblin.toml")

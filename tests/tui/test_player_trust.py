@@ -199,7 +199,7 @@ async def test_a_party_of_three_fights_hot_seat_and_each_is_played_as_chosen(sav
         await _until(pilot, lambda: fight.me is not None, "a turn played by hand", tries=400)
         from horizon_tui.engine.battle import ident
 
-        assert str(fight._status_text()).startswith(f"{ident(fight.me).name}'s turn: ")  # noqa: SLF001
+        assert str(fight.status_text()).startswith(f"{ident(fight.me).name}'s turn: ")  # noqa: SLF001
 
 
 async def test_the_win_chance_is_the_estimate_for_the_chosen_party_with_a_spread(saves, catalogue, iriel,

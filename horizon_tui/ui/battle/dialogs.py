@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, OptionList, Static
+from textual.widgets import DataTable, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 
@@ -110,8 +110,6 @@ class MessageLog(ModalScreen[None]):
         self.lines = lines
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import Input, RichLog
-
         with Vertical() as box:
             box.border_title = f"Message log — {len(self.lines)} lines"
             box.border_subtitle = "↑↓ PgUp PgDn scroll · / search · esc close"
@@ -123,8 +121,6 @@ class MessageLog(ModalScreen[None]):
         self.query_one("#log-all").focus()
 
     def show(self, words: str) -> None:
-        from textual.widgets import RichLog
-
         log = self.query_one("#log-all", RichLog)
         log.clear()
         needle = words.strip().lower()
@@ -150,8 +146,6 @@ class MessageLog(ModalScreen[None]):
         self.query_one("#log-search").focus()
 
     def action_close(self) -> None:
-        from textual.widgets import Input
-
         box = self.query_one("#log-search", Input)
         if box.has_focus:
             self.query_one("#log-all").focus()

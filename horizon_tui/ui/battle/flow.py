@@ -15,12 +15,28 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from horizon_tui.engine.battle import BattleError, comp, ident
+from horizon_tui.engine.components import Presence, Tally
+from horizon_tui.engine.encounter import load_encounter
+from horizon_tui.engine.forming import PartyMember, create_battle
+from horizon_tui.engine.narrate import describe
+from horizon_tui.engine.persist import BattleInProgress, load_session, save_session, session_from_dict, session_to_dict
+from horizon_tui.engine.runner import begin
 from horizon_tui.errors import DataError, HorizonError
+from horizon_tui.play.library import short_problem
+from horizon_tui.rules.creation import solo_character
+from horizon_tui.rules.texts import counted
+from horizon_tui.storage.records import (
+    battle_slot, battles_of, drop_battle, has_battle, keep_battle, read_battle, record_text, set_aside_damaged, write_record,
+)
+from horizon_tui.ui.battle.dialogs import SUMMARY_COLUMNS, BattleSummary
+from horizon_tui.ui.battle.roles import LocalEngine
+from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
 SEED_ENV = "HORIZON_SEED"
 
 if TYPE_CHECKING:
-    from horizon_tui.engine.persist import BattleInProgress
     from horizon_tui.engine.readmodel import ReadModel
     from horizon_tui.ui.player.app import HorizonApp
 
@@ -28,16 +44,6 @@ if TYPE_CHECKING:
 def battle_save_path(app: HorizonApp, character_path: Path) -> Path:
     """The character's battle in progress, by the name it is kept under (`storage.records.battle_slot`)."""
     return app.library.saves_dir / "battles" / f"{character_path.stem}.json"
-
-
-def _enemies(app: HorizonApp):
-    from horizon_tui.tools.validate_encounters import checked_enemies
-
-    cache = getattr(app, "_enemy_defs", None)
-    if cache is None:
-        cache = checked_enemies(app.catalogue)  # checked as `horizon validate` checks each enemy
-        app._enemy_defs = cache  # noqa: SLF001 - per-app cache, not a module global
-    return cache
 
 
 def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None) -> None:
@@ -52,11 +58,6 @@ def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: 
     """The battle `start` opens, formed and begun but not shown: a `BattleInProgress`, or None when
     it can't start (said to the player), so that nothing else has to change for a battle that
     never begins (the one in progress is put aside only once the new one is formed)."""
-    from horizon_tui.engine.battle import BattleError
-    from horizon_tui.engine.forming import PartyMember, create_battle
-    from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.persist import BattleInProgress
-
     session = app.session
     if session is None:
         app.notify("Load a character first.", severity="warning")
@@ -65,19 +66,17 @@ def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: 
         seed = int(os.environ[SEED_ENV])  # a fixed seed for tests and for replaying a bug report
     party = list(party) if party else [PartyMember(session.character, "player")]
     if not app.overrides_allowed:  # R-6 [H]: without a GM, abilities use the rules' numbers
-        from horizon_tui.rules.creation import solo_character
 
         party = [attrs.evolve(m, character=solo_character(m.character, app.rules)) for m in party]
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     try:
-        enemies = _enemies(app)
+        enemies = app.enemies()
         setup = load_encounter(encounter_path, app.catalogue, enemies)
         battle = create_battle(setup, party, seed, app.catalogue, enemies)
     except (DataError, BattleError, HorizonError) as exc:
         message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
         app.notify(message, title="This battle can't start", severity="error", timeout=10)
         return None
-    from horizon_tui.engine.runner import begin
 
     begin(battle)
     return BattleInProgress(battle, str(encounter_path), party)
@@ -86,14 +85,13 @@ def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: 
 def enemy_ids(app: HorizonApp) -> list[str] | None:
     """The enemy catalogue's ids (what a companion may name), None if it can't be loaded."""
     try:
-        return sorted(_enemies(app))
+        return sorted(app.enemies())
     except (DataError, HorizonError):
         return None
 
 
 def saved_battle(app: HorizonApp) -> Path | None:
     """The character's battle in progress, None if there is none (or the journal can't be opened: said)."""
-    from horizon_tui.storage.records import has_battle
 
     if app.session is None:
         return None
@@ -109,8 +107,6 @@ def put_aside(app: HorizonApp) -> Path | None:
     """Keep the battle in progress aside (`storage.records.keep_battle`: `battles/kept/`, listed by
     Load ▸ Battles and resumable from there), so another can start. Nothing is deleted. Under
     the character's lock: HorizonError (nothing moved) in a window that no longer holds it."""
-    from horizon_tui.storage.records import keep_battle
-
     path = saved_battle(app)
     if path is None or app.session is None:
         return None
@@ -121,8 +117,6 @@ def put_aside(app: HorizonApp) -> Path | None:
 def resume(app: HorizonApp, fresh=None) -> None:
     """Replay the saved battle to where it was left. A save that can't be read is offered to be
     set aside (moved to `battles/damaged/`, never deleted) and, with `fresh`, a new battle started."""
-    from horizon_tui.engine.persist import load_session, session_from_dict
-    from horizon_tui.storage.records import battle_slot, battles_of, read_battle
 
     path = saved_battle(app)
     if path is None:
@@ -130,12 +124,10 @@ def resume(app: HorizonApp, fresh=None) -> None:
     saves = app.library.saves_dir
     try:
         if path.exists():  # a file the journal couldn't take: read, to say what is wrong with it
-            session = session_from_dict(read_battle(saves, path), app.catalogue, _enemies(app), path.name)
+            session = session_from_dict(read_battle(saves, path), app.catalogue, app.enemies(), path.name)
         else:  # from the journal: the next save appends to it
-            session = load_session(battles_of(saves), battle_slot(saves, path), app.catalogue, _enemies(app))
+            session = load_session(battles_of(saves), battle_slot(saves, path), app.catalogue, app.enemies())
     except DataError as exc:
-        from horizon_tui.play.library import short_problem
-
         # the save's name, never its folder: over SSH that is the host's path
         app.notify(f"{path.name}: {short_problem(exc.problems[0])}", title="The saved battle can't be resumed",
                    severity="error", timeout=10)
@@ -146,9 +138,6 @@ def resume(app: HorizonApp, fresh=None) -> None:
 
 
 def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None:
-    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-    from horizon_tui.play.library import short_problem
-    from horizon_tui.storage.records import set_aside_damaged
 
     def answered(yes: bool | None) -> None:
         if not yes:
@@ -173,14 +162,9 @@ def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None
 
 
 def open_session(app: HorizonApp, session: BattleInProgress) -> None:
-    from horizon_tui.ui.battle.roles import LocalEngine
-    from horizon_tui.ui.battle.screen import BattleScreen
-
     character_path = app.session.path
 
     def autosave(s: BattleInProgress) -> None:
-        from horizon_tui.engine.persist import save_session
-        from horizon_tui.storage.records import battle_slot, battles_of
 
         saves = app.library.saves_dir
         with app.save_guard():  # the character's lock: a session that took it over is not written over
@@ -193,9 +177,6 @@ def open_session(app: HorizonApp, session: BattleInProgress) -> None:
 def summary_rows(session: BattleInProgress, known: ReadModel | None = None) -> list[tuple[str, ...]]:
     """A row per combatant (its damage dealt and taken, effects applied, how it ended); with a
     viewer's read model, only those in its initiative (whom it may know: never one it didn't see)."""
-    from horizon_tui.engine.battle import comp, ident
-    from horizon_tui.engine.components import Presence, Tally
-
     shown = None if known is None else {entry.id for entry in known.initiative}
     rows = []
     for e in session.battle.combatants():
@@ -210,9 +191,6 @@ def summary_rows(session: BattleInProgress, known: ReadModel | None = None) -> l
 def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> None:
     """Show the summary, give the XP, keep the battle's record (`storage.records`, as a morgue file),
     go back to the sheet."""
-    from horizon_tui.rules.texts import counted
-    from horizon_tui.ui.battle.dialogs import SUMMARY_COLUMNS, BattleSummary
-
     result = session.battle.result
     assert result is not None
     headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
@@ -224,7 +202,6 @@ def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> 
     record = _keep_record(app, session, character_path, headline, rows, SUMMARY_COLUMNS, footer)
 
     def done(_: None) -> None:
-        from horizon_tui.storage.records import drop_battle
 
         try:  # under the character's lock: a window that took it over may have a battle of its own there
             with app.save_guard():
@@ -252,10 +229,6 @@ def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> 
 def _keep_record(app: HorizonApp, session: BattleInProgress, character_path: Path, headline: str,
                  rows: list[tuple[str, ...]], header: tuple[str, ...], footer: str) -> Path | None:
     """The finished battle's record (text and replayable JSON) under `SAVES/records/`."""
-    from horizon_tui.engine.narrate import describe
-    from horizon_tui.engine.persist import session_to_dict
-    from horizon_tui.storage.records import record_text, write_record
-
     battle = session.battle
     lines = [line for line in (describe(battle, e) for e in battle.log) if line]
     title = f"{', '.join(m.character.name for m in session.party)} — {Path(session.encounter).stem} (seed {battle.seed})"

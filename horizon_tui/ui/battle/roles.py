@@ -3,6 +3,7 @@
 screen may be given (`BattlePanel`).
 
 Policies: `Solo` (solo and hot-seat play: every combatant that asks for input is played here),
+`GameMaster` (the GM's fight at this keyboard: the same, and keys are never held at a hand-over),
 `TableSeat` (a live table: a player's seat plays its own characters, the GM's seat everyone no
 player holds, a spectator no one). Drivers: `LocalEngine` (the engine here, autosaving, calling
 back when the battle ends and after each input: the player's battles, the GM's campaign
@@ -28,6 +29,9 @@ class ActorPolicy(Protocol):
     """Who acts at this screen."""
 
     waiting: str  # said to an action key while no one here acts ("": nothing said)
+    # keys arriving as the turn changes hands are dropped (`typeahead`); the GM's and a table's
+    # aren't: the GM gives every turn, and a table's turns change hands through its process
+    holds_keys: bool
 
     def acts_here(self, battle: Battle, current: Entity) -> bool:
         """Does the combatant whose turn it is take its keys from this screen?"""
@@ -39,6 +43,19 @@ class Solo:
     """Solo and hot-seat play: every combatant that asks for input (`engine.runner.needs_input`)."""
 
     waiting: str = ""
+    holds_keys: bool = True
+
+    def acts_here(self, battle: Battle, current: Entity) -> bool:
+        return needs_input(battle, current)
+
+
+@attrs.frozen
+class GameMaster:
+    """The GM's fight at this keyboard: every combatant that asks for input, the GM giving each
+    turn, so no key is held as the turn changes hands."""
+
+    waiting: str = ""
+    holds_keys: bool = False
 
     def acts_here(self, battle: Battle, current: Entity) -> bool:
         return needs_input(battle, current)
@@ -52,6 +69,7 @@ class TableSeat:
 
     client: Any  # a `table.server.TableClient` or a hot-seat `table.hotseat.LocalClient`
     waiting: str = "not your turn: the table waits for another seat"
+    holds_keys: bool = False
 
     @property
     def role(self) -> str:

@@ -2,9 +2,17 @@
 combatant, the ability slots, the log.
 
 The keys are the table in `play.keymap` (rebindable by id); each goes to the input mode in force
-(`ui.battle.modes`: moving, looking, travelling, targeting), which answers Act / Switch / Stay;
-this screen applies the answer, asking first when the mode says so (fleeing). Enemies act one turn
-at a time with a short delay the player can speed up or skip. What is drawn, listed and logged is
+(`ui.battle.modes`: moving, looking, travelling, targeting, the GM's placing), which answers Act /
+Switch / Stay / Place; this screen applies the answer, asking first when the mode says so (fleeing).
+
+There is one battle screen. A seat's differs by what it is built from (`roles`): who looks (a
+`Viewer`), who acts here (an `ActorPolicy`: solo, hot-seat, the GM, a table seat, a spectator),
+what carries an input (a `Driver`: the engine here with autosave, a table client, the GM's
+campaign recorder), and optional parts (`parts.BattlePart`: a table's controls and talk, the GM's
+tracker and override menu, the campaign following a GM's fight), whose keys are in the screen's
+key table (`ui.battle.keys`).
+
+Enemies act one turn at a time with a short delay the player can speed up or skip. What is drawn, listed and logged is
 the viewer's read model (`engine.readmodel`, built once per change of the battle); the screen only
 formats it and never works out sight.
 """
@@ -12,6 +20,7 @@ formats it and never works out sight.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,60 +29,78 @@ from textual.screen import Screen
 from textual.widgets import RichLog
 
 from horizon_tui.engine import ai, targeting
-from horizon_tui.engine.actions import FreeAction, Impossible, Move, move_costs
+from horizon_tui.engine.actions import FreeAction, Impossible, Swap, blocked_for, move_costs
 from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident, pos, team
-from horizon_tui.engine.components import FreeActions, Loadout, Presence
+from horizon_tui.engine.components import FreeActions, Loadout, Presence, TurnState
 from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.readmodel import ReadModel, Reader
-from horizon_tui.engine.runner import needs_input
+from horizon_tui.engine.runner import needs_input, run_ai
 from horizon_tui.engine.sideview import Eyes
 from horizon_tui.engine.viewer import Viewer
-from horizon_tui.engine.usability import ability_refusal, free_action_refusal
+from horizon_tui.engine.usability import ability_refusal, free_action_refusal, turn_refusal
+from horizon_tui.ui.app_contract import AppContract
 from horizon_tui.ui.battle import panels
-from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
-    DIRECTIONS, Act, AutoFight, CursorMode, Mode, MoveMode, Place, PlaceMode, Stay, Switch, TargetMode,
+from horizon_tui.ui.battle.modes import (
+    Act, AutoFight, CursorMode, Mode, MoveMode, Place, PlaceMode, Stay, Switch, TargetMode,
 )
+from horizon_tui.ui.battle.keys import PART_KEYS, shadowed
+from horizon_tui.ui.battle.parts import BattlePart
 from horizon_tui.ui.battle.roles import SENT, ActorPolicy, BattlePanel, Driver, LocalEngine, Solo
 from horizon_tui.ui.battle.typeahead import GUARD_S, TypeAhead
 from horizon_tui.ui.battle.view import Overlay, glyph_map
 from horizon_tui.ui.battle.widget import BattlefieldView, Panel
 from horizon_tui.play.keymap import battle_bindings
 from horizon_tui.ui.widgets.bars import KeyBar
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.ui.battle.dialogs import ChoiceDialog, MessageLog
+from horizon_tui.ui.battle.overview import BattleOverview
 
 SPEEDS = (0.8, 0.4, 0.15, 0.03)  # seconds between enemy turns
+BATTLE_KEYS = battle_bindings()
+PartT = TypeVar("PartT", bound=BattlePart)
 
 
 class BattleScreen(Screen):
-    """One battle, played by the party's side from the keyboard."""
+    """One battle, from one seat (see the module's docstring)."""
 
-    BINDINGS = battle_bindings()
-    # keys arriving as the turn changes hands are dropped (typeahead.py); a live table's screen
-    # doesn't: its turns change hands through the table process, and a curtain parts each seat
-    HOLD_TYPE_AHEAD = True
+    app: AppContract  # what the screen asks of its app (`ui.app_contract`), a saves folder's or a campaign's
+    BINDINGS = [*BATTLE_KEYS, *PART_KEYS]  # the battle's keys first in the key bar; a part's shadow them
     AUTO_FOCUS = None  # nothing focused: every key goes to the screen's bindings (tui/keymap.py)
     # Toasts (a table's notes: an undo, the GM's changes) show at the top right, under the
     # initiative bar: at Textual's bottom right they covered the status line, where every key's
     # answer is read ("(enter confirm, …)" was hidden behind them)
     DEFAULT_CSS = """
     BattleScreen ToastRack { dock: top; align: right top; margin: 1 0 0 0; }
+    BattleScreen #table-bottom { height: 6; }
+    BattleScreen #table-bottom #log { width: 1fr; height: 6; }
     """
 
     def __init__(self, session: BattleInProgress, *, driver: Driver | None = None, policy: ActorPolicy | None = None,
-                 side: str | None = "party", eyes: Eyes = None, panels: Sequence[BattlePanel] = (),
-                 placer: Callable[[Place], None] | None = None, id: str | None = "battle-field") -> None:
+                 side: str | None = "party", eyes: Eyes = None, viewer: Viewer | None = None,
+                 panels: Sequence[BattlePanel] = (), parts: Sequence[BattlePart] = (),
+                 placer: Callable[[Place], None] | None = None, title: str = "",
+                 id: str | None = "battle-field") -> None:
         """`driver`: what carries the inputs and keeps the battle (default: the engine here, no
         saving); `policy`: who acts here (default: everyone asking for input, `roles.Solo`);
-        `side` and `eyes`: who looks; `panels`: `roles.BattlePanel` widgets atop the side column;
-        `placer`: puts a combatant where place mode (`modes.PlaceMode`, the GM's) says."""
+        `viewer` (or `side` and `eyes`): who looks; `panels`: `roles.BattlePanel` widgets atop the
+        side column; `parts`: the screen's optional components (`parts.BattlePart`); `placer`:
+        puts a combatant where place mode (`modes.PlaceMode`, the GM's) says."""
         super().__init__(id=id)
         self.session = session
         self.battle: Battle = session.battle
         self.driver: Driver = driver if driver is not None else LocalEngine()
         self.policy: ActorPolicy = policy if policy is not None else Solo()
-        self.panels = tuple(panels)
+        self.parts = tuple(parts)
         self.placer = placer
+        if title:
+            self.title = title
         # who looks (a side, a table seat's characters' eyes, None: the GM) and its read model
-        self.reader = Reader(Viewer.from_sight(side, eyes))
+        self.reader = Reader(viewer if viewer is not None else Viewer.from_sight(side, eyes))
+        self.GM_SCREEN = any(part.GM_TOOL for part in self.parts)  # the GM app's undo keeps this screen
+        for part in self.parts:
+            part.attach(self)
+        self.panels = (*(w for part in self.parts for w in part.side_widgets()), *panels)
+        self._shadowed = shadowed(BATTLE_KEYS, self._offered)  # the battle's keys a part's take here
         self.auto_fight = AutoFight()  # Tab's memory across presses (modes.MoveMode.auto_fight)
         self.type_ahead = TypeAhead()  # keys arriving as the turn changes hands are dropped (typeahead.py)
         self.input: Mode = MoveMode(self.battle, self.known, auto=self.auto_fight)
@@ -83,6 +110,7 @@ class BattleScreen(Screen):
         self.more = False  # a turn wrote more than the log pane shows: wait for a key
         self._ai_timer = None
         self._finished = False
+        self.left = False  # the fight goes on elsewhere (`leave_fight`): no AI turns, nothing kept here
         self._turn_lines = 0
         self._written = 0  # the read model's log lines written to the pane
         self._centre = False
@@ -102,6 +130,26 @@ class BattleScreen(Screen):
     def known(self) -> ReadModel:
         """The viewer's read model of the battle now (rebuilt only when the battle changed)."""
         return self.reader.model(self.battle)
+
+    def part(self, kind: type[PartT]) -> PartT | None:
+        """This screen's part of that kind, if it has one."""
+        return next((part for part in self.parts if isinstance(part, kind)), None)
+
+    def _offered(self, name: str, command: str) -> bool:
+        return any(part.NAME == name and part.offers(command) for part in self.parts)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A part's key (`ui.battle.keys`) is on only where the screen has a part that offers it,
+        and then the battle's same key is off."""
+        if action == "part":
+            return self._offered(str(parameters[0]), str(parameters[1]))
+        return action not in self._shadowed
+
+    def action_part(self, name: str, command: str, *args: object) -> None:
+        for part in self.parts:
+            if part.NAME == name and part.offers(command):
+                part.run(command, *args)
+                return
 
     # --- the mode in force, by name ------------------------------------------------------------
 
@@ -142,19 +190,40 @@ class BattleScreen(Screen):
         yield Panel(id="status")
         log = RichLog(id="log", wrap=True, markup=False, max_lines=500)
         log.can_focus = False  # likewise; `m` opens the whole log to scroll
-        yield log
+        beside = [w for part in self.parts for w in part.beside_log()]
+        yield Horizontal(log, *beside, id="table-bottom") if beside else log
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.auto_fight.stop = getattr(self.app, "auto_fight_stop", self.auto_fight.stop)  # keymap.toml [options]
+        if self.app.auto_fight_stop is not None:  # keymap.toml [options]
+            self.auto_fight.stop = self.app.auto_fight_stop
         self._write_log()
         self._turn_lines = 0
         self._centre = True  # the battle opens centred on the character
         self.refresh_all()
         self._schedule_ai()
+        for part in self.parts:
+            part.mounted()
+
+    def on_screen_resume(self) -> None:
+        for part in self.parts:
+            part.resumed()
 
     def on_unmount(self) -> None:
         self._save()
+        for part in self.parts:
+            part.unmounted()
+
+    def on_resize(self, event) -> None:
+        if self.parts:
+            self.call_after_refresh(self.refresh_all)  # a part's rows fit the side panel's new width
+
+    async def after_undo(self) -> None:
+        """The GM app's undo stepped the campaign back: each part follows."""
+        for part in self.parts:
+            done = part.after_undo()
+            if done is not None:
+                await done
 
     def _write_log(self) -> None:
         """Write the viewer's new log lines to the pane: narrated once, when they happened
@@ -166,11 +235,24 @@ class BattleScreen(Screen):
             log.write(Text(line.text, style="bold" if line.event in ("result", "defeated", "round") else ""))
         self._written = len(lines)
 
-    def _rewrite_log(self) -> None:
-        """The pane again from the viewer's kept lines (another seat took the keyboard)."""
+    def seat_taken(self, reader: Reader) -> None:
+        """Another seat took the keyboard (a hot-seat hand-over): its read model from now on, and
+        the log pane again from its kept lines, as it saw them live."""
+        self.reader = reader
+        self.input = MoveMode(self.battle, self.known, auto=self.auto_fight)
         self.query_one("#log", RichLog).clear()
         self._written = 0
         self._write_log()
+        self.prompt = ""
+        self.refresh_all()
+
+    def rebind(self, battle: Battle, inputs: list) -> None:
+        """The battle rebuilt (a table's undo or resync) from now on; the log stays as it was read
+        (`Journal.follow`)."""
+        self.battle = self.session.battle = battle
+        self.session.inputs = inputs
+        self.query_one("#map", BattlefieldView).battle = battle  # the map draws the rebuilt battle
+        self.input = MoveMode(self.battle, self.known, auto=self.auto_fight)
 
     def log_lines(self) -> list[str]:
         """The whole log as it was written here: each line named whom its reader could see then."""
@@ -192,12 +274,30 @@ class BattleScreen(Screen):
         current = self.battle.current
         return current if current is not None and self.policy.acts_here(self.battle, current) else None
 
+    @property
+    def finished(self) -> bool:
+        """The battle ended here, or the screen left it (`leave_fight`)."""
+        return self._finished or self.left
+
+    def leave_fight(self) -> None:
+        """This screen keeps the fight no longer (the GM left it, another window took the campaign,
+        an undo rebuilt it): no more AI turns, records or saves here."""
+        self.left = True
+        self._stop_ai()
+
+    def _stop_ai(self) -> None:
+        if self._ai_timer is not None:
+            self._ai_timer.stop()
+            self._ai_timer = None
+
     def _schedule_ai(self) -> None:
+        if self.left:
+            return
         if self._ai_timer is not None:
             self._ai_timer.stop()
             self._ai_timer = None
         if self.battle.over:
-            self._finish()
+            self.finish()
             return
         if self.driver.plays_ai and self.me is None and self.battle.current is not None and not self.more:
             self._ai_timer = self.set_timer(SPEEDS[self.speed], self._ai_step)
@@ -220,8 +320,8 @@ class BattleScreen(Screen):
         self.refresh_all()
         return False
 
-    def _act(self, action) -> bool:
-        """Submit a player action; report a refusal in the status line."""
+    def act(self, action) -> bool:
+        """Submit an action of the one whose turn it is here; report a refusal in the status line."""
         me = self.me
         if me is None:
             return self.refuse(self.policy.waiting) if self.policy.waiting else False
@@ -244,13 +344,22 @@ class BattleScreen(Screen):
         self._schedule_ai()
         return True
 
+    def went_on(self) -> None:
+        """The battle changed by another hand than an input here (the GM's override): redrawn, and
+        the AI plays on if the turn is its."""
+        self.refresh_all()
+        self._schedule_ai()
+
     def _save(self) -> None:
+        if self.left:
+            return
         try:
             self.driver.save(self.session)
         except Exception as exc:  # noqa: BLE001 - a failed save must not end the battle
             self.notify(f"Battle not saved: {exc}", severity="error")
 
-    def _finish(self) -> None:
+    def finish(self) -> None:
+        """The battle is over: told once to the driver."""
         if self._finished:
             return
         self._finished = True
@@ -279,21 +388,23 @@ class BattleScreen(Screen):
             self.refresh_all()
             self._schedule_ai()
             return
-        if self.HOLD_TYPE_AHEAD and not self.type_ahead.accept(command):
+        if self.policy.holds_keys and not self.type_ahead.accept(command):
             self.prompt = self.type_ahead.notice()
             self.refresh_all()
+            return
+        refusal = next((r for part in self.parts if (r := part.refusal(command)) is not None), None)
+        if refusal is not None:
+            self.refuse(refusal)
             return
         self.apply(self.input.on_key(command, self.me))
 
     def apply(self, outcome) -> None:
         if isinstance(outcome, Act):
             if outcome.ask:
-                from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-
                 self.app.push_screen(ConfirmDialog(outcome.ask, yes="Flee", no="Stay", title="Flee?"),
-                                     lambda yes: yes and self._act(outcome.action))
+                                     lambda yes: yes and self.act(outcome.action))
                 return
-            self._act(outcome.action)
+            self.act(outcome.action)
         elif isinstance(outcome, Place):
             self._leave_mode()
             if self.placer is None:
@@ -347,7 +458,7 @@ class BattleScreen(Screen):
     def refresh_all(self) -> None:
         me = self.me
         turn = (ident(me).id, self.battle.round) if me is not None else None
-        if self.type_ahead.observe(turn) and self.HOLD_TYPE_AHEAD:
+        if self.type_ahead.observe(turn) and self.policy.holds_keys:
             self.set_timer(GUARD_S, self.refresh_all)  # "Your turn" once keys act again
         view = self.query_one("#map", BattlefieldView)
         known = self.known()
@@ -369,7 +480,7 @@ class BattleScreen(Screen):
         self.query_one("#enemies", Panel).show(panels.enemies_text(known, self.glyphs))
         self.query_one("#legend", Panel).show(panels.legend_text(known, self.glyphs))
         self.query_one("#slots", Panel).show(self._slots_text(me))
-        self.query_one("#status", Panel).show(self._status_text())
+        self.query_one("#status", Panel).show(self.status_text())
         for panel in self.panels:
             panel.show_model(known, self.battle)
 
@@ -390,8 +501,6 @@ class BattleScreen(Screen):
         if self.mode == "look" or me is None:
             return Overlay(cursor=self.cursor)
         if self.mode == "travel":
-            from horizon_tui.engine.actions import blocked_for
-
             path = self.battle.battlefield.path(pos(me), self.cursor, blocked_for(self.battle, me),
                                                 **move_costs(self.battle, me))
             return Overlay(path=path, cursor=self.cursor)
@@ -415,13 +524,22 @@ class BattleScreen(Screen):
         return text
 
     def _shown_unit(self, known: ReadModel):
-        """The unit under the cursor if the viewer sees one there, else the one acting (if seen)."""
-        under = known.unit_at(self.cursor) if self.cursor is not None else None
+        """The unit under the cursor if the viewer sees one there, else the one a part picks (the
+        GM's), else the one acting (if seen)."""
+        if self.cursor is not None:
+            under = known.unit_at(self.cursor)
+            if under is not None:
+                return under
+        else:
+            picked = next((uid for part in self.parts if (uid := part.shown_unit(known)) is not None), None)
+            if picked is not None:
+                return known.unit(picked)
         me = self.me
-        return under or known.unit(ident(me).id if me is not None else known.current)
+        return known.unit(ident(me).id if me is not None else known.current)
 
     def _slots_text(self, me: Entity | None) -> Text:
-        return panels.slots_text(self.battle, me or self._watched())
+        picked = next((e for part in self.parts if (e := part.slots_of(me)) is not None), None)
+        return panels.slots_text(self.battle, picked or me or self._watched())
 
     def _watched(self) -> Entity | None:
         """Whose slots show while none of ours is choosing: the one acting if it is of our side
@@ -441,7 +559,19 @@ class BattleScreen(Screen):
     def _slotted(self, e: Entity) -> list[str]:
         return list(comp(e, Loadout).slotted)
 
-    def _status_text(self) -> Text:
+    def status_text(self) -> Text:
+        """The status line: the first part's that words it, else the battle's; after a part's
+        prefix (a table seat's name)."""
+        line = next((t for part in self.parts if (t := part.status()) is not None), None)
+        if line is None:
+            line = self.battle_status()
+        prefixes = [prefix for part in self.parts if (prefix := part.status_prefix())]
+        # joined only when there is a prefix: a line's own style (a refusal's yellow) stays its
+        # style, not a span of an empty text's (Textual draws the two in different yellows)
+        return Text("").join([*prefixes, line]) if prefixes else line
+
+    def battle_status(self) -> Text:
+        """The status line as the battle words it, whoever sits here."""
         me = self.me
         if self.more:
             return Text("--more--  (a key to go on; m shows the whole log)", style="bold reverse")
@@ -454,11 +584,9 @@ class BattleScreen(Screen):
             return Text(f"{who} is acting…  (x skip, +/- speed, ; look)", style="dim")
         if self.prompt:
             return Text(self.prompt, style="yellow")
-        if self.HOLD_TYPE_AHEAD and self.type_ahead.holding():
+        if self.policy.holds_keys and self.type_ahead.holding():
             return Text(f"{ident(me).name}'s turn comes up…", style="dim")
         if self.mode == "move":
-            from horizon_tui.engine.components import TurnState
-
             acted = comp(me, TurnState).acted
             if acted:
                 return Text("Action used: move on, or . to end the turn", style="dim")
@@ -506,7 +634,6 @@ class BattleScreen(Screen):
         me = self.me
         if me is None or self.mode != "move":
             return
-        from horizon_tui.ui.battle.dialogs import ChoiceDialog
 
         g = gear(me)
         options = []
@@ -529,7 +656,6 @@ class BattleScreen(Screen):
         if problem:
             self.refuse(f"Free action: {problem}")
             return
-        from horizon_tui.ui.battle.dialogs import ChoiceDialog
 
         options = [(a.name, panels.free_action_label(a)) for a in self.battle.rules.free_actions]
 
@@ -539,7 +665,7 @@ class BattleScreen(Screen):
             stock = next(a for a in self.battle.rules.free_actions if a.name == name)
             me_id = ident(me).id
             if stock.target == "self":
-                self._act(FreeAction(me_id, stock=name))
+                self.act(FreeAction(me_id, stock=name))
                 return
             mode = TargetMode(
                 self.battle, self.known, me, name.capitalize(),
@@ -555,9 +681,6 @@ class BattleScreen(Screen):
         me = self.me
         if me is None or self.mode != "move":
             return
-        from horizon_tui.engine.actions import Swap
-        from horizon_tui.engine.usability import turn_refusal
-        from horizon_tui.ui.battle.dialogs import ChoiceDialog
 
         problem = turn_refusal(self.battle, me)
         if problem:
@@ -576,13 +699,11 @@ class BattleScreen(Screen):
             if out is None:
                 return
             self.app.push_screen(ChoiceDialog(f"Swap {out} for…", known),
-                                 lambda new: new and self._act(Swap(ident(me).id, out, new)))
+                                 lambda new: new and self.act(Swap(ident(me).id, out, new)))
 
         self.app.push_screen(ChoiceDialog("Swap which slotted ability? (costs the turn)", removable), picked_out)
 
     def action_log(self) -> None:
-        from horizon_tui.ui.battle.dialogs import MessageLog
-
         if self.more:
             self.more = False
             self._schedule_ai()
@@ -591,8 +712,6 @@ class BattleScreen(Screen):
 
     def action_overview(self) -> None:
         """The whole field as the viewer knows it (`ui.battle.overview`), fitted into the terminal."""
-        from horizon_tui.ui.battle.overview import BattleOverview
-
         self.app.push_screen(BattleOverview(self.battle, self.known(), self.glyphs, tuple(self.app.size)))
 
     def action_faster(self) -> None:
@@ -606,8 +725,6 @@ class BattleScreen(Screen):
     def action_leave_battle(self) -> None:
         """Leave the battlefield for the main menu, asked first: the battle is saved as it stands
         (Continue on the main menu, or Load ▸ Battles, comes back to it)."""
-        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-
         def answered(yes: bool | None) -> None:
             if yes:
                 self._save()
@@ -619,10 +736,10 @@ class BattleScreen(Screen):
 
     def action_skip(self) -> None:
         """Play the enemies' turns at once, up to the player's next turn."""
-        if self._ai_timer is not None:
-            self._ai_timer.stop()
-            self._ai_timer = None
-        from horizon_tui.engine.runner import run_ai
+        if not self.driver.plays_ai:
+            self.notify("At a table the AI's turns play at the table's pace.", timeout=3)
+            return
+        self._stop_ai()
 
         self.more = False
         run_ai(self.battle)
@@ -633,4 +750,4 @@ class BattleScreen(Screen):
         self._schedule_ai()
 
 
-__all__ = ["BattleScreen", "DIRECTIONS", "Move", "SPEEDS"]
+__all__ = ["BattleScreen", "SPEEDS"]

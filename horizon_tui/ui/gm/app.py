@@ -1,9 +1,10 @@
 """`horizon gm`: the game master's tool. One factory (`create_gm_app`) for the CLI and the tests.
 
-`GMApp` is the player app (`HorizonApp`) over a campaign instead of a saves folder: the player
-app's character screens (sheet, level-up, abilities, loadout, the creation wizard, the load list)
-run unchanged, reading `app.session`, `app.rules` and `app.catalogue` and saving through
-`app.commit`, which here changes the open campaign. Every GM action goes through `act`, so it is
+`GMApp` is the player app (`HorizonApp`) holding a campaign (`CampaignHost`, one of the two
+hosts of `ui.app_contract`) instead of a saves folder: the player app's character screens (sheet,
+level-up, abilities, loadout, the creation wizard, the load list) run unchanged, reading
+`app.session`, `app.rules` and `app.catalogue` (the host's) and saving through `app.commit`, which
+here changes the open campaign. Every GM action goes through `act`, so it is
 saved at once and `ctrl+z` can take it back.
 """
 
@@ -23,8 +24,9 @@ from horizon_tui.campaign.model import Campaign
 from horizon_tui.campaign.open_campaign import OpenCampaign
 from horizon_tui.campaign.campaign_files import CampaignStore
 from horizon_tui.storage.lock import LockLost, SaveInUse, SaveLock
+from horizon_tui.tools.validate_encounters import checked_enemies
 from horizon_tui.ui.player.app import HorizonApp
-from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog, QuitDialog
 from horizon_tui.play.library import CharacterLibrary, OpenCharacter
 
 TUI_CSS = Path(__file__).resolve().parent.parent / "player" / "horizon.tcss"
@@ -43,12 +45,58 @@ class OfferedLibrary(CharacterLibrary):
         account, tables = my_seat_place()
         return super().files() + offers_for(tables, account)
 
+class CampaignHost:
+    """The GM tool's host (`ui.app_contract.CharacterHost`): the characters are the open
+    campaign's party (the one shown: `member`), the rules data the campaign's, and every ability
+    may be set by hand (R-6: it is the GM approving)."""
+
+    player_files = False  # a campaign's characters: the GM tool's own import
+    overrides_allowed = True
+
+    def __init__(self, store: CampaignStore) -> None:
+        self.store = store
+        self.gm: OpenCampaign | None = None  # the campaign open here
+        self.member: str | None = None  # the party member the player app's screens show
+        self._enemies: dict | None = None
+
+    @property
+    def campaign(self) -> Campaign | None:
+        return self.gm.campaign if self.gm else None
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.gm.rules if self.gm else self.store.catalogue.rules
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """Always the campaign's: the shipped catalogue with the campaign's rules."""
+        return self.gm.catalogue if self.gm else self.store.catalogue
+
+    @property
+    def library(self) -> CharacterLibrary:
+        return OfferedLibrary(self.store.saves_dir, self.catalogue)
+
+    @property
+    def session(self) -> OpenCharacter | None:
+        campaign = self.campaign
+        member = campaign.member(self.member) if campaign and self.member else None
+        return OpenCharacter(self.gm.path, member.character) if member else None
+
+    @session.setter
+    def session(self, value: OpenCharacter | None) -> None:
+        self.member = value.character.name if value is not None else None
+
+    def enemies(self) -> dict:
+        if self._enemies is None:  # each enemy checked as `horizon validate` checks it
+            self._enemies = checked_enemies(self.store.catalogue)
+        return self._enemies
+
+
 class GMApp(HorizonApp):
     """Horizon of Darkness, the game master's side: a campaign's party, NPCs, rules and fights."""
 
     CSS_PATH = [TUI_CSS, TUI_SCREENS_CSS, GM_CSS]
     TITLE = "Horizon GM"
-    PLAYER_FILES = False  # a campaign's characters: the GM tool's own import
     COMMANDS = HorizonApp.COMMANDS
     # below 80 columns (60×20 is the smallest the GM tool is laid out for, gm.tcss) the screens
     # carry the class "-narrow": side panels give way to what the GM works on
@@ -62,46 +110,15 @@ class GMApp(HorizonApp):
 
     def __init__(self, store: CampaignStore, *, campaign: str | None = None):
         self.store = store
-        self.gm: OpenCampaign | None = None
-        self._member: str | None = None
-        self._fallback_rules = store.catalogue.rules
-        super().__init__(store.saves_dir, store.catalogue)
+        self.campaign_host = CampaignHost(store)
+        super().__init__(store.saves_dir, store.catalogue, host=self.campaign_host)
         self._campaign_name = campaign
-        self.enemy_defs = None
         self._forget_confirmed = False  # the GM said to forget the forms' work: the action goes on
 
-    # --- what the player app's screens read -----------------------------------------------
-
     @property
-    def overrides_allowed(self) -> bool:  # type: ignore[override]
-        return True  # the GM approves an ability's overrides (R-6)
-
-    @property
-    def campaign(self) -> Campaign | None:
-        return self.gm.campaign if self.gm else None
-
-    @property
-    def rules(self) -> Ruleset:  # type: ignore[override]
-        return self.gm.rules if self.gm else self._fallback_rules
-
-    @property
-    def catalogue(self) -> Catalogue:  # type: ignore[override]
-        """Always the campaign's: the shipped catalogue with the campaign's rules."""
-        return self.gm.catalogue if self.gm else self.store.catalogue
-
-    @property
-    def library(self) -> CharacterLibrary:  # type: ignore[override]
-        return OfferedLibrary(self.store.saves_dir, self.catalogue)
-
-    @property
-    def session(self) -> OpenCharacter | None:  # type: ignore[override]
-        campaign = self.campaign
-        member = campaign.member(self._member) if campaign and self._member else None
-        return OpenCharacter(self.gm.path, member.character) if member else None
-
-    @session.setter
-    def session(self, value: OpenCharacter | None) -> None:
-        self._member = value.character.name if value is not None else None
+    def gm(self) -> OpenCampaign | None:
+        """The campaign open here (its host's)."""
+        return self.campaign_host.gm
 
     def save_before_crash(self) -> list[str]:
         """A battle in progress is saved; the campaign is written after every change."""
@@ -109,13 +126,6 @@ class GMApp(HorizonApp):
         if self.gm is not None:
             saved.append(f"the campaign {self.gm.campaign.name} (written after every change)")
         return saved
-
-    def enemies(self):
-        from horizon_tui.tools.validate_encounters import checked_enemies
-
-        if self.enemy_defs is None:  # each enemy checked as `horizon validate` checks it
-            self.enemy_defs = checked_enemies(self.store.catalogue)
-        return self.enemy_defs
 
     # --- screens ------------------------------------------------------------------------------
 
@@ -178,9 +188,9 @@ class GMApp(HorizonApp):
                     return False
         if self.gm is not None:
             self.gm.close()
-        self.gm = OpenCampaign(self.store, key, campaign, opened.head, lock, read_only=read_only, held_by=held_by)
+        self.campaign_host.gm = OpenCampaign(self.store, key, campaign, opened.head, lock, read_only=read_only, held_by=held_by)
         self.gm.listeners.append(lambda session, label: self.refresh_screens())
-        self._member = None
+        self.campaign_host.member = None
         self.sub_title = campaign.name + (" — READ-ONLY" if read_only else "")
         self._to_menu()
         self.refresh_screens()
@@ -350,7 +360,7 @@ class GMApp(HorizonApp):
             return
         if self.asked_first(lambda: self.open_member(name, then)):
             return
-        self._member = name
+        self.campaign_host.member = name
         self._to_menu()
         self.push_screen(SheetScreen())
         if then:
@@ -388,12 +398,12 @@ class GMApp(HorizonApp):
         """The player app's screens save here: the change goes into the campaign (and its log)."""
         from horizon_tui.campaign import changes as campaign_changes
 
-        if self.gm is None or self._member is None:
+        if self.gm is None or self.campaign_host.member is None:
             return False
-        old = self._member
+        old = self.campaign_host.member
         ok = self.act(lambda c: campaign_changes.update_character(c, old, character, self.rules), f"{old}: sheet change")
         if ok:
-            self._member = character.name
+            self.campaign_host.member = character.name
         return ok
 
     # --- one log for every GM action ------------------------------------------------------
@@ -474,10 +484,6 @@ def unsaved_work(screen) -> str | None:
     """What a screen holds that is not saved yet, in words (its `unsaved_work()`), or None."""
     hook = getattr(screen, "unsaved_work", None)
     return hook() if callable(hook) and screen.is_mounted else None
-
-
-class QuitDialog(ConfirmDialog):
-    """The question before quitting with work not saved (ctrl+q at it quits)."""
 
 
 def create_gm_app(saves_dir: Path | None = None, catalogue: Catalogue | None = None, *,

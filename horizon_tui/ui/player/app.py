@@ -1,7 +1,8 @@
 """The player app: one factory (`create_app`) for the CLI, the tests and the SSH host.
 
-All state lives on the `HorizonApp` instance (the library of saves, the character being played),
-never in module globals: several SSH players share one process.
+All state lives on the `HorizonApp` instance (its host — the saves folder, or the GM tool's
+campaign: `ui.app_contract` — and the character being played), never in module globals: several
+SSH players share one process. What a screen may ask of the app is `ui.app_contract.AppContract`.
 
 Start-up is kept to what the main menu shows (at most 1.3x a bare Textual app): this
 module imports only Textual; screens are imported when first opened; the catalogue (and with it
@@ -21,10 +22,12 @@ from textual.reactive import Reactive
 from textual.widgets import Input
 
 from horizon_tui.ui import key_order  # noqa: F401 - installs itself (keys in a field in order)
+from horizon_tui.ui.app_contract import CharacterHost, SavesFolder
 from horizon_tui.ui.crash_screen import CrashGuard
 from horizon_tui.ui.widgets.paste import fit_paste
 
 if TYPE_CHECKING:
+    from horizon_tui.campaign.model import Campaign
     from horizon_tui.content.catalogue import Catalogue
     from horizon_tui.content.models import Character
     from horizon_tui.content.ruleset import Ruleset
@@ -48,7 +51,6 @@ class HorizonApp(CrashGuard, App[None]):
     """Horizon of Darkness, the player's side: characters, abilities, loadouts, battles."""
 
     CSS_PATH = "horizon.tcss"
-    PLAYER_FILES = True  # the Load screen imports and exports character files (not in the GM tool)
     TITLE = "Horizon of Darkness"
     COMMANDS = App.COMMANDS | {_commands_provider}
     # The default theme as the class default, not set in __init__: setting it there makes Textual
@@ -108,13 +110,17 @@ class HorizonApp(CrashGuard, App[None]):
         self.push_screen(QuitDialog(question, yes="Quit", no="Stay", title="Quit?"),
                          lambda quit_now: self.exit() if quit_now else None)
 
-    def __init__(self, saves_dir: Path, catalogue: Catalogue | None = None, *, start: str | None = None):
+    def __init__(self, saves_dir: Path, catalogue: Catalogue | None = None, *, start: str | None = None,
+                 host: CharacterHost | None = None):
+        """`host`: where the characters live (`ui.app_contract`; default: the saves folder)."""
         super().__init__()
         self.saves_dir = Path(saves_dir)
-        self._catalogue = catalogue
-        self._library: CharacterLibrary | None = None
+        self.host: CharacterHost = host if host is not None else SavesFolder(self.saves_dir, catalogue)
         self.data_problems_seen: list = []  # the data folder's problems, printed by the CLI on exit
-        self.session: OpenCharacter | None = None
+        # keymap.toml [options] (play.keymap): Tab's auto-fight stop; None: the battle's own default
+        self.auto_fight_stop: float | None = None
+        self.run_keeper = None  # runs and the hall of fame (`ui.player.screens.runs.keeper`), made when first needed
+        self.hosting = None  # a hosted game's status for the host (`play.hosting.attach`; None: played here)
         self._start = start
         self._lock = None  # the SaveLock of the character being played (None: none or read-only)
         self.read_only = False
@@ -145,20 +151,36 @@ class HorizonApp(CrashGuard, App[None]):
 
     # --- data, loaded when first needed -------------------------------------------------------
 
+    # --- the host's data (`ui.app_contract`): a saves folder's, or a campaign's ------------------
+
     @property
     def catalogue(self) -> Catalogue:
-        """The rules data (the shipped `data/` unless one was given); DataError if it has problems."""
-        if self._catalogue is None:
-            from horizon_tui.rules.validation import checked_catalogue
-
-            # checked as `horizon validate` checks it: a house rule such as diagonal_cost = -1 is
-            # named with its file and line here, not met as an internal error in the first turn
-            self._catalogue = checked_catalogue()
-        return self._catalogue
+        """The rules data in force; DataError if it has problems."""
+        return self.host.catalogue
 
     @property
     def rules(self) -> Ruleset:
-        return self.catalogue.rules
+        return self.host.rules
+
+    @property
+    def session(self) -> OpenCharacter | None:
+        """The character the screens show."""
+        return self.host.session
+
+    @session.setter
+    def session(self, value: OpenCharacter | None) -> None:
+        self.host.session = value
+
+    @property
+    def campaign(self) -> Campaign | None:
+        return self.host.campaign
+
+    @property
+    def player_files(self) -> bool:
+        return self.host.player_files
+
+    def enemies(self) -> dict:
+        return self.host.enemies()
 
     @property
     def who(self) -> str:
@@ -167,17 +189,13 @@ class HorizonApp(CrashGuard, App[None]):
 
     @property
     def overrides_allowed(self) -> bool:
-        """R-6 [H]: may this player set an ability's multiplier, range or critical rule? Only if the
-        house rules allow player overrides; the GM's tool always may (it is the GM approving)."""
-        return self.rules.abilities.player_overrides
+        """R-6 [H]: may an ability's multiplier, range or critical rule be set by hand? A player
+        only if the house rules allow it; the GM's tool always (it is the GM approving)."""
+        return self.host.overrides_allowed
 
     @property
     def library(self) -> CharacterLibrary:
-        if self._library is None:
-            from horizon_tui.play.library import CharacterLibrary
-
-            self._library = CharacterLibrary(self.saves_dir, self.catalogue)
-        return self._library
+        return self.host.library
 
     def data_problems(self) -> list:
         """The data folder's problems (none once the catalogue has loaded), also shown to the
@@ -291,9 +309,11 @@ class HorizonApp(CrashGuard, App[None]):
 
     def action_join_table(self) -> None:
         from horizon_tui.ui.player.joining import JoinTableScreen
-        from horizon_tui.ui.battle.table_screen import TableBattleScreen
+        from horizon_tui.ui.battle.screen import BattleScreen
+        from horizon_tui.ui.battle.table_screen import TableControls
 
-        if isinstance(self.screen, (JoinTableScreen, TableBattleScreen)):
+        if isinstance(self.screen, JoinTableScreen) or isinstance(self.screen, BattleScreen) \
+                and self.screen.part(TableControls) is not None:
             return
         self.push_screen(JoinTableScreen())
 
@@ -553,7 +573,7 @@ class HorizonApp(CrashGuard, App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, BattleScreen) and screen.driver.save(screen.session):
                 saved.append("the battle in progress")
-        if self.session is not None and type(self) is HorizonApp and self._lock is not None and not self.read_only:
+        if self.session is not None and self.campaign is None and self._lock is not None and not self.read_only:
             with self._lock.guard():  # never over a save another session took over
                 self.library.save(self.session.path, self.session.character)
             saved.append(f"{self.session.character.name} ({self.session.path.name})")

@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 from horizon_tui.errors import HorizonError
 from horizon_tui.table.lobby import Invite, invites_for, load_table, my_seat_place
 from horizon_tui.table.server import TableClient
-from horizon_tui.ui.battle.table_screen import TableBattleScreen
+from horizon_tui.ui.battle.table_screen import table_battle_screen
 
 
 class JoinTableScreen(ModalScreen[None]):
@@ -66,5 +66,5 @@ async def join_table(app, invite: Invite, *, replace=None) -> bool:
         app.pop_screen()
     app.clear_notifications()  # "press F2 to join" is done with
     finished = " — finished" if invite.over else ""
-    app.push_screen(TableBattleScreen(client, title=f"{invite.table} — {invite.role}{finished}"))
+    app.push_screen(table_battle_screen(client, title=f"{invite.table} — {invite.role}{finished}"))
     return True

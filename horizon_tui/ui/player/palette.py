@@ -24,7 +24,7 @@ class HorizonCommands(Provider):
             ("Rules", "The rules data in force, house defaults marked \\[H]", partial(app.run_action, "rules")),
             ("Help", "The keys of this screen", partial(app.run_action, "help")),
         ]
-        session = getattr(app, "session", None)
+        session = app.session
         if session is not None:
             name = session.character.name
             commands += [

@@ -12,7 +12,26 @@ from textual.containers import Grid, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from horizon_tui.play.forms import parse_whole
 from horizon_tui.table.core import MAX_REQUEST_TEXT
+
+
+def whole_in(text: str, low: int, high: int, what: str) -> int:
+    """A whole number typed in a GM form, within low…high; ValueError naming the bounds. The
+    player app's guarded parse (play.forms): the same digit limits and messages as its forms."""
+    return parse_whole(text, what, low=low, high=high)
+
+
+def checked(fields: dict[str, tuple[int, int, str]]):
+    """A PromptDialog `check` for number fields: key → (low, high, what)."""
+    def check(values: dict[str, str]) -> str | None:
+        for key, (low, high, what) in fields.items():
+            try:
+                whole_in(values[key], low, high, what)
+            except ValueError as exc:
+                return str(exc)
+        return None
+    return check
 
 
 @attrs.frozen

@@ -1,5 +1,5 @@
 """Start or resume the campaign's battle: pick an encounter and who fights (the fight itself is
-`gm_battle.GMBattleScreen`). A battle in progress lives in the campaign and is rebuilt by replay."""
+`gm_battle.gm_battle_screen`). A battle in progress lives in the campaign and is rebuilt by replay."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ from horizon_tui.campaign import battles
 from horizon_tui.play.forms import parse_optional_int
 from horizon_tui.play.library import EncounterEntry, encounters_dir, list_encounters
 from horizon_tui.ui.gm.screens.builder import EncounterBuilderScreen, builder_folder
-from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.gm.screens.widgets import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.gm.screens.placement import FIGHT_PICKER_ID, open_placement
+from horizon_tui.ui.gm.screens.gm_battle import gm_battle_screen
 
 
 def open_battle(app) -> None:
@@ -41,7 +41,7 @@ def open_battle(app) -> None:
         app.push_screen(GMEncounterPickerScreen())
         return
 
-    app.push_screen(GMBattleScreen(session, str(record.get("name", session.encounter)),
+    app.push_screen(gm_battle_screen(session, str(record.get("name", session.encounter)),
                                    mapless=bool(record.get("mapless"))))
 
 
@@ -158,7 +158,7 @@ class GMEncounterPickerScreen(Screen):
 
         if app.act(change, f"battle: {entry.name}"):
             app.pop_screen()
-            app.push_screen(GMBattleScreen(made[0], entry.name, mapless=mapless))
+            app.push_screen(gm_battle_screen(made[0], entry.name, mapless=mapless))
 
     def action_place(self) -> None:
         members = list(self.query_one("#gm-fighters", SelectionList).selected)

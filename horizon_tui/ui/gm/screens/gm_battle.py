@@ -1,5 +1,6 @@
-"""The encounter runner: the player app's battle screen as the GM sees it — no fog, every side —
-with an initiative tracker, the GM's overrides and free-action rulings.
+"""The encounter runner: the player app's battle screen (`ui.battle.screen`) as the GM sees it —
+no fog, every side — with the GM's hand (`tracker.GMHand`: the initiative tracker and overrides)
+and the campaign following the fight (`CampaignFight`: its record, free-action rulings, leaving).
 
 Every input (a move, an attack, a ruling, an override, a reordering) is saved into the campaign
 as it happens, so `ctrl+z` steps back through the fight one input at a time: the battle is rebuilt
@@ -10,8 +11,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from typing import ClassVar
+
 from rich.text import Text
-from textual.binding import Binding
 
 from horizon_tui.content.models import Ability, AbilityKind, Difficulty, EffectSpec, Target
 from horizon_tui.engine.actions import FreeAction, Impossible
@@ -24,192 +26,114 @@ from horizon_tui.rules.ranges import distance
 from horizon_tui.errors import DataError
 from horizon_tui.campaign import battles
 from horizon_tui.campaign import changes
-from horizon_tui.campaign.initiative import logged, tracker_rows
-from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
-from horizon_tui.ui.gm.screens.gm_overrides import OverrideMenu
-from horizon_tui.ui.gm.screens.tracker import TrackerMixin, TrackerPanel
+from horizon_tui.campaign.initiative import logged
 from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
-from horizon_tui.ui.battle.modes import PlaceMode
-from horizon_tui.ui.battle.roles import LocalEngine
+from horizon_tui.ui.battle.flow import summary_rows
+from horizon_tui.ui.battle.parts import BattlePart
+from horizon_tui.ui.battle.roles import GameMaster, LocalEngine
 from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.dialogs.effect import EffectDialog
+from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.ui.gm.screens.experience import ExperienceScreen
+from horizon_tui.ui.gm.screens.tracker import GMHand
+from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
 
-class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
-    """The player app's battle screen as the GM sees it: everything, every side, and the GM's hand."""
+LEGEND = ("[ ] pick ␣ mark D dmg H heal\n+ - health T temp v revive\nA add W out R reveal i init\n"
+          "{ } order d hold e ready\nc/p/g/I who C party→AI\no over f free action\n")
 
-    GM_SCREEN = True
-    HOLD_TYPE_AHEAD = False  # the GM plays every side: the turn is always the GM's to give
-    TRACKER_LEGEND = ("[ ] pick ␣ mark D dmg H heal\n+ - health T temp v revive\nA add W out R reveal i init\n"
-                      "{ } order d hold e ready\nc/p/g/I who C party→AI\no over f free action\n")
-    BINDINGS = [
-        Binding("left_square_bracket", "select(-1)", "Previous", id="gmb.prev", key_display="[", show=False),
-        Binding("right_square_bracket", "select(1)", "Next", id="gmb.next", key_display="]", show=False),
-        Binding("left_curly_bracket", "shift(-1)", "Earlier", id="gmb.earlier", key_display="{", show=False,
-                tooltip="Move the selected combatant one place earlier in the turn order"),
-        Binding("right_curly_bracket", "shift(1)", "Later", id="gmb.later", key_display="}", show=False,
-                tooltip="Move the selected combatant one place later in the turn order"),
-        Binding("d", "hold", "Delay/hold", id="gmb.delay",
-                tooltip="Hold the selected combatant out of the order (the acting one too); on a held one: "
-                        "it re-enters after this turn"),
-        Binding("e", "ready", "Ready", id="gmb.ready", tooltip="The selected combatant acts right after this turn"),
-        Binding("c", "controller", "Player/GM/AI", id="gmb.controller",
-                tooltip="The selected combatant's next controller: player → GM → AI"),
-        Binding("p", "controller_to('player')", "To a player", id="gmb.to_player", show=False,
-                tooltip="The selected combatant played by its player"),
-        Binding("g", "controller_to('gm')", "To the GM", id="gmb.to_gm", show=False,
-                tooltip="The selected combatant played by the GM"),
-        Binding("I", "controller_to('ai')", "To the AI", id="gmb.to_ai", show=False,
-                tooltip="The selected combatant played by its AI"),
-        Binding("C", "party_to_ai", "Party to AI", id="gmb.party_ai", show=False,
-                tooltip="The whole party played by the AI"),
-        Binding("plus,equals_sign", "health(1)", "Health +1", id="gmb.health_up", key_display="+", show=False,
-                tooltip="The selected combatant's health one up"),
-        Binding("minus", "health(-1)", "Health −1", id="gmb.health_down", key_display="-", show=False,
-                tooltip="The selected combatant's health one down"),
-        Binding("o", "override", "Override", id="gmb.override"),
-        Binding("f", "free_action", "Free action", id="battle.free"),
-        Binding("P", "make_ability", "Ruling→ability", id="gmb.ability",
-                tooltip="Write the last free action's ruling down as a permanent ability"),
-        Binding("q", "leave", "Leave", id="gmb.leave"),
-        Binding("space", "mark", "Mark", id="gmb.mark", key_display="space",
-                tooltip="Mark the selected combatant: D, H and T act on all marked (m is the battle log)"),
-        Binding("D", "damage", "Damage", id="gmb.damage", tooltip="Damage by an amount (the marked, or the selected)"),
-        Binding("H", "heal", "Heal", id="gmb.heal", tooltip="Heal by an amount (the marked, or the selected)"),
-        Binding("T", "temp_health", "Temp health", id="gmb.temp", show=False,
-                tooltip="Temporary health (the marked, or the selected): lost before health"),
-        Binding("v", "revive", "Revive", id="gmb.revive", tooltip="Bring the selected fallen combatant back"),
-        Binding("A", "add_combatant", "Add", id="gmb.add", tooltip="A combatant joins: catalogue, NPC or stat line"),
-        Binding("W", "withdraw", "Withdraw", id="gmb.withdraw", show=False,
-                tooltip="Take the selected combatant out of the fight"),
-        Binding("i", "initiative", "Initiative", id="gmb.initiative", show=False,
-                tooltip="Write the selected combatant's initiative total"),
-        Binding("R", "reveal", "Reveal", id="gmb.reveal", show=False, tooltip="The selected hidden combatant is seen"),
-    ]
 
-    def __init__(self, session: BattleInProgress, name: str, *, mapless: bool = False) -> None:
-        # the campaign recorder: every input is saved into the campaign as it happens (`_record`)
-        super().__init__(session, driver=LocalEngine(on_end=self._ended, after_input=self._input_recorded), side=None,
-                         panels=[TrackerPanel(self._tracker_text)], placer=self._place)
+def gm_battle_screen(session: BattleInProgress, name: str, *, mapless: bool = False) -> BattleScreen:
+    """The GM's fight at this keyboard: the battle screen seeing everything (`Viewer.gm`), the GM
+    giving every turn (`roles.GameMaster`), the campaign recording every input (`CampaignFight`),
+    and the GM's hand on it (`tracker.GMHand`)."""
+    fight = CampaignFight(name, mapless=mapless)
+    hand = GMHand(fight.override, legend=LEGEND, mapless=mapless)
+    return BattleScreen(session, driver=LocalEngine(on_end=fight.ended, after_input=fight.input_recorded),
+                        policy=GameMaster(), side=None, parts=[hand, fight], placer=hand.place)
+
+
+class CampaignFight(BattlePart):
+    """The campaign following the GM's fight at this keyboard: every input (a move, an attack, a
+    ruling, an override) saved into it as it happens, the fight rebuilt when the campaign steps
+    back, free actions ruled by the GM (R-13), leaving or abandoning the fight, its end."""
+
+    NAME = "fight"
+    COMMANDS: ClassVar[frozenset[str]] = frozenset({"free_action", "make_ability", "leave"})
+    GM_TOOL = True
+
+    def __init__(self, name: str, *, mapless: bool = False) -> None:
         self.battle_name = name
         self.mapless = mapless  # the tracker alone, distances ruled by the GM
-        self.marked: set[str] = set()
-        self.selected: str | None = None
         self.last_ruling: tuple[str, FreeAction] | None = None
 
-    # --- layout and drawing --------------------------------------------------------------------
+    @property
+    def battle(self):
+        return self.screen.battle
 
-    def on_mount(self) -> None:  # BattleScreen.on_mount runs as well (Textual calls both)
-        self.title = f"Battle — {self.battle_name}" + (" (no map)" if self.mapless else "")
+    @property
+    def session(self) -> BattleInProgress:
+        return self.screen.session
+
+    def mounted(self) -> None:
+        self.screen.title = f"Battle — {self.battle_name}" + (" (no map)" if self.mapless else "")
         if self.mapless:
-            self.add_class("mapless")
+            self.screen.add_class("mapless")
 
-    def on_resize(self, event) -> None:
-        self.call_after_refresh(self.refresh_all)  # the tracker's rows fit the side panel's new width
-
-    def _selected_id(self) -> str | None:
-        """The row the GM picked ([ ]): it stays there as the turns pass. Until one is picked, the
-        one acting when the tracker was first drawn (then it stays)."""
-        if self.selected not in self.battle.by_id:
-            current = self.battle.current
-            self.selected = ident(current).id if current is not None else None
-        return self.selected
-
-    def _tracker_text(self) -> Text:
-        side = self.query_one("#battle-side")
-        width = max(24, side.scrollable_content_region.width - 1) if side.size.width else 28
-        text = self.tracker_text(width)
-        text.append(self.TRACKER_LEGEND, style="dim")
-        return text
-
-    def _shown_unit(self, known):
-        if self.cursor is None and self._selected_id() is not None:
-            return known.unit(self._selected_id())
-        return super()._shown_unit(known)
-
-    # a fight without a map (m): no cell is shown, so no key walks one; the GM rules distances
-    MAPLESS_KEYS = ". end turn · a attack · z ability · D/H dmg/heal · f free action"
-    MAPLESS_REFUSAL = "a fight without a map: nobody walks it, the GM rules distances"
-
-    def action_direction(self, name: str) -> None:
-        if self.mapless:
-            self.refuse(f"{self.MAPLESS_REFUSAL} (tab: next target)")
-            return
-        super().action_direction(name)
-
-    def action_travel(self) -> None:
-        if self.mapless:
-            self.refuse(self.MAPLESS_REFUSAL)
-            return
-        super().action_travel()
-
-    def action_look(self) -> None:
-        if self.mapless:
-            self.refuse(f"{self.MAPLESS_REFUSAL}: the turn order on the right shows everyone")
-            return
-        super().action_look()
-
-    def _status_text(self) -> Text:
-        me = self.me
-        if (self.mapless and me is not None and self.mode == "move" and not self.prompt and not self.more
-                and not self.battle.over):
-            return Text(f"{ident(me).name}, no map: {self.MAPLESS_KEYS}", style="dim")
-        if isinstance(self.input, PlaceMode):
-            name = ident(self.battle[self.input.target]).name
-            return Text(f"Move {name} anywhere: arrows pick the cell, enter puts it there, esc cancels", style="yellow")
-        if self.me is None and not self.battle.over and self.battle.current is not None:
-            if self.prompt:  # a refused override, while the AI plays
-                return Text(self.prompt, style="yellow")
+    def status(self) -> Text | None:
+        screen = self.screen
+        if screen.me is None and not self.battle.over and self.battle.current is not None:
+            if screen.prompt:  # a refused override, while the AI plays
+                return Text(screen.prompt, style="yellow")
             who = ident(self.battle.current).name
             return Text(f"{who} (AI) is acting…  x plays the AI turns now · c on it hands it to you", style="dim")
-        return super()._status_text()
+        return None
 
     # --- recording every GM input into the campaign ------------------------------------------
 
     def _record(self, label: str, extra=None) -> None:
-        app = self.app
-        if self._finished or app.campaign is None or app.campaign.battle is None:
+        app = self.screen.app
+        if self.screen.finished or app.campaign is None or app.campaign.battle is None:
             return
         saved = app.act(lambda c: battles.with_inputs(c, self.session, app.store.catalogue, app.gm.rules_for, extra),
                         label)
         if not saved and app.gm.read_only and not app.gm.was_read_only:
             self._taken_over()
 
-    def _schedule_ai(self) -> None:
-        if self._finished and not self.battle.over:  # left (taken over, rebuilt by an undo): no more AI turns here
-            return
-        super()._schedule_ai()
-
     def _taken_over(self) -> None:
         """Another window took the campaign over: this one saves nothing more, so the fight (and its
         AI turns) stops here instead of going on where no one can keep it."""
-        self._finished = True
-        if self._ai_timer is not None:
-            self._ai_timer.stop()
-            self._ai_timer = None
-        self.app.notify(f"{self.app.gm.read_only_reason()}. The fight goes on in the window that has it; "
+        self.screen.leave_fight()
+        app = self.screen.app
+        app.notify(f"{app.gm.read_only_reason()}. The fight goes on in the window that has it; "
                         "this one left it where it was last saved.", title="Battle left", severity="warning",
                         timeout=10)
-        self.app.call_later(self.app.pop_screen)
+        app.call_later(app.pop_screen)
 
-    def _input_recorded(self, action, outcome) -> None:
+    def input_recorded(self, action, outcome) -> None:
+        """The driver's call after each accepted input: into the campaign."""
         self._record(f"{self.battle_name}: {type(action).__name__.lower()}")
 
-    def _override(self, change, label: str | None, extra=None) -> bool:
-        """Run a GM override; logged as `label`, or (None: a tracker act) with what it changed."""
+    def override(self, change, label: str | None, extra: dict | None) -> bool:
+        """Run a GM override (the hand's route); logged as `label`, or (None: a tracker act) with
+        what it changed."""
+        screen = self.screen
         outcome = override(self.battle, change, self.session.inputs)
         if isinstance(outcome, Impossible):
-            return self.refuse(outcome.reason)
-        self.prompt = ""
+            return screen.refuse(outcome.reason)
+        screen.prompt = ""
         self._record(f"{self.battle_name}: {label or logged(self.battle, outcome)}", extra)
-        self.refresh_all()
-        self._schedule_ai()
+        screen.went_on()
         return True
 
-    async def after_undo(self) -> None:
+    def after_undo(self):
+        return self._follow_undo()
+
+    async def _follow_undo(self) -> None:
         """The campaign stepped back: rebuild the battle from its record if its inputs changed."""
-        app = self.app
+        app = self.screen.app
         record = app.campaign.battle
         if record is None:
-            self._finished = True
+            self.screen.leave_fight()
             await app.pop_screen()
             return
         if record.get("inputs") == session_to_dict(self.session, app.store.catalogue)["inputs"]:
@@ -219,55 +143,45 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         except (DataError, BattleError) as exc:
             app.notify(str(exc), severity="error")
             return
-        self._finished = True  # this screen's battle is gone; the rebuilt one takes over
-        if self._ai_timer is not None:
-            self._ai_timer.stop()
+        self.screen.leave_fight()  # this screen's battle is gone; the rebuilt one takes over
         await app.pop_screen()  # the screens share an id: the old one goes first
-        await app.push_screen(GMBattleScreen(session, self.battle_name, mapless=self.mapless))
+        await app.push_screen(gm_battle_screen(session, self.battle_name, mapless=self.mapless))
 
     # --- the end ---------------------------------------------------------------------------
 
-    def _ended(self, session: BattleInProgress) -> None:
-        battle_ended(self.app, session, self.battle_name)
+    def ended(self, session: BattleInProgress) -> None:
+        battle_ended(self.screen.app, session, self.battle_name)
 
     def action_leave(self) -> None:
+        app = self.screen.app
+
         def chosen(choice: str | None) -> None:
             if choice == "leave":
-                self._finished = True
-                self.app.pop_screen()
+                self.screen.leave_fight()
+                app.pop_screen()
             elif choice == "abandon":
-                self._finished = True
-                self.app.act(lambda c: battles.finish_battle(c, self.session), f"battle abandoned: {self.battle_name}")
-                self.app.pop_screen()
+                self.screen.leave_fight()
+                app.act(lambda c: battles.finish_battle(c, self.session), f"battle abandoned: {self.battle_name}")
+                app.pop_screen()
 
-        self.app.push_screen(ChoiceDialog("Leave the battle?", [
+        app.push_screen(ChoiceDialog("Leave the battle?", [
             ("leave", "Leave for now — it stays in the campaign; b resumes it"),
             ("abandon", "Abandon it — logged as unfinished, no XP"),
             ("stay", "Stay"),
         ]), chosen)
 
-    # --- the initiative tracker ------------------------------------------------------------
-
-    def action_select(self, step: int) -> None:
-        rows = [row.id for row in tracker_rows(self.battle)]  # held ones too, after the order
-        if not rows:
-            return
-        chosen = self._selected_id()
-        index = rows.index(chosen) if chosen in rows else 0
-        self.selected = rows[(index + step) % len(rows)]
-        self.refresh_all()
-
     # --- free actions (R-13): the player's words, the GM's ruling --------------------------------
 
     def action_free_action(self) -> None:
-        me = self.me
+        screen = self.screen
+        me = screen.me
         if me is None:
-            self.prompt = "free actions are for the combatant whose turn it is (c hands an AI one to you)"
-            self.refresh_all()
+            screen.prompt = "free actions are for the combatant whose turn it is (c hands an AI one to you)"
+            screen.refresh_all()
             return
         problem = free_action_refusal(self.battle, me)
         if problem:
-            self.refuse(f"{ident(me).name}: {problem}")
+            screen.refuse(f"{ident(me).name}: {problem}")
             return
         actor = ident(me).id
         name = ident(me).name
@@ -275,11 +189,9 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
         def described(values: dict[str, str] | None) -> None:
             if not values:
                 return
-            from horizon_tui.ui.dialogs.effect import EffectDialog
+            screen.app.push_screen(EffectDialog(), lambda spec: spec and self._free_target(actor, values["description"], spec))
 
-            self.app.push_screen(EffectDialog(), lambda spec: spec and self._free_target(actor, values["description"], spec))
-
-        self.app.push_screen(PromptDialog(
+        screen.app.push_screen(PromptDialog(
             f"Free action — {name} ({comp(me, FreeActions).points} points)",
             [Field("description", "The player", placeholder="what they want to do, in their words")],
             note="Then the GM rules on its effect: certain (chance 1) or with a stated chance (R-13).",
@@ -300,24 +212,24 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
             chance = None if spec.chance >= 1 else Fraction(spec.chance)
             action = FreeAction(actor, target=target, description=description.strip(), effect=spec.effect,
                                 chance=chance, duration=spec.duration, magnitude=spec.magnitude)
-            if self._act(action):
+            if self.screen.act(action):
                 self.last_ruling = (ident(me).name, action)
-                self.notify("P writes this ruling down as a permanent ability", timeout=4)
+                self.screen.notify("P writes this ruling down as a permanent ability", timeout=4)
 
-        self.app.push_screen(ChoiceDialog(f"{spec.effect} on whom?", options), chosen)
+        self.screen.app.push_screen(ChoiceDialog(f"{spec.effect} on whom?", options), chosen)
 
     def action_make_ability(self) -> None:
-        from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
-
+        screen = self.screen
+        app = screen.app
         if self.last_ruling is None:
-            self.prompt = "no free action ruled on yet in this battle"
-            self.refresh_all()
+            screen.prompt = "no free action ruled on yet in this battle"
+            screen.refresh_all()
             return
         name, action = self.last_ruling
-        member = self.app.campaign.member(name)
+        member = app.campaign.member(name)
         if member is None:
-            self.prompt = f"{name} is not in the party: only party characters keep abilities"
-            self.refresh_all()
+            screen.prompt = f"{name} is not in the party: only party characters keep abilities"
+            screen.refresh_all()
             return
         actor = self.battle.by_id.get(action.actor)
         target = self.battle.by_id.get(action.target or "")
@@ -332,23 +244,15 @@ class GMBattleScreen(TrackerMixin, OverrideMenu, BattleScreen):
             effects=[EffectSpec(action.effect or "stun", action.chance if action.chance is not None else Fraction(1),
                                 action.duration, Fraction(action.magnitude))],
         )
-        self.app._member = name  # the ability form previews with this character (app.session)
+        app.campaign_host.member = name  # the ability form previews with this character (app.session)
 
         def keep(result: Ability) -> bool:  # the form closes only once the campaign has it
-            if not self.app.act(lambda c: changes.add_ability(c, name, result, words), f"{name} learns {result.name}"):
+            if not app.act(lambda c: changes.add_ability(c, name, result, words), f"{name} learns {result.name}"):
                 return False
-            self.notify(f"{name} learns {result.name}", title="Permanent ability")
+            screen.notify(f"{name} learns {result.name}", title="Permanent ability")
             return True
 
-        self.app.push_screen(AbilityFormScreen(ability, [a.name for a in member.character.abilities], commit=keep))
-
-    def _slots_text(self, me):
-        """The abilities of the combatant the panel names: the selected one when the GM picked
-        another than the one acting (not the acting one's under another's name)."""
-        chosen = self._selected_id()
-        if chosen is not None and (me is None or chosen != ident(me).id):
-            return super()._slots_text(self.battle[chosen])
-        return super()._slots_text(me)
+        app.push_screen(AbilityFormScreen(ability, [a.name for a in member.character.abilities], commit=keep))
 
 
 def offered_award(app, session: BattleInProgress, shares: dict[str, int]) -> tuple[dict[str, int], list[str]]:
@@ -378,8 +282,6 @@ def battle_ended(app, session: BattleInProgress, name: str, *, on_award=None, le
     result = session.battle.result
     app.act(lambda c: battles.finish_battle(battles.with_inputs(c, session, app.store.catalogue, app.gm.rules_for),
                                             session), f"battle ends: {name}")
-    from horizon_tui.ui.battle.flow import summary_rows
-
     headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
     headline += f"  {result.rounds} rounds."
     shares = {who: xp for who, xp in result.xp.items() if app.campaign.member(who) is not None}
@@ -390,8 +292,6 @@ def battle_ended(app, session: BattleInProgress, name: str, *, on_award=None, le
         footer = "XP offered: " + ", ".join(f"{n} {x}" for n, x in shares.items()) + " (R-4's guide for foes worth 0)"
 
     def done(_: None) -> None:
-        from horizon_tui.ui.gm.screens.experience import ExperienceScreen
-
         if leave:
             app.pop_screen()
         # always offered, a defeat or a fight worth nothing by the data too: the GM decides

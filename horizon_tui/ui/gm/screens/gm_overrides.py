@@ -1,7 +1,10 @@
 """The GM's hand on the selected combatant (engine.overrides): health, effects, charges,
-cooldowns, the next check, where it stands, who plays it. A mixin of `GMBattleScreen`."""
+cooldowns, the next check, where it stands, who plays it. The override menu of the GM's hand
+(`tracker.GMHand`, `o`), which carries each change out by its route."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from horizon_tui.content.models import Difficulty, EffectSpec
 from horizon_tui.engine import overrides as ov
@@ -9,21 +12,35 @@ from horizon_tui.engine.battle import charge_left, comp, effects, hp, ident, pos
 from horizon_tui.engine.components import Controller, Cooldowns, Presence
 from horizon_tui.engine.sideview import effect_turns_left
 from horizon_tui.engine.usability import cooldown_left
-from horizon_tui.ui.dialogs.effect import EffectDialog
-from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
-from horizon_tui.ui.gm.screens.tracker import checked, whole_in
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
-from horizon_tui.ui.battle.modes import Place, PlaceMode
+from horizon_tui.ui.battle.modes import PlaceMode, Switch
+from horizon_tui.ui.dialogs.effect import EffectDialog
+from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog, checked, whole_in
+
+if TYPE_CHECKING:  # the hand builds its menu
+    from horizon_tui.engine.battle import Battle
+    from horizon_tui.ui.gm.screens.tracker import GMHand
 
 
 class OverrideMenu:
-    """`o` on the selected combatant. Needs `battle`, `_selected_id()`, `_override(change, label)`,
-    `prompt`, `refresh_all()` and the battle screen's `input` (place mode, whose choice `_place` makes)."""
+    """`o` on the selected combatant: a change by the hand's route; moving it anywhere switches the
+    battle screen to place mode (`modes.PlaceMode`), whose choice the hand's `place` makes."""
 
-    def action_override(self) -> None:
-        target = self._selected_id()
-        if target is None or self.battle.over:
-            return
+    def __init__(self, hand: GMHand) -> None:
+        self.hand = hand
+
+    @property
+    def battle(self) -> Battle:
+        return self.hand.battle
+
+    def _override(self, change, label: str) -> bool:
+        return self.hand.route(change, label, None)
+
+    def _say(self, words: str) -> None:
+        self.hand.screen.prompt = words
+        self.hand.screen.refresh_all()
+
+    def open(self, target: str) -> None:
         e = self.battle[target]
         name = ident(e).name
         down = comp(e, Presence) is not Presence.active
@@ -41,11 +58,15 @@ class OverrideMenu:
             ("move", "Move it anywhere"),
             ("controller", f"Hand it to a player, the GM or its AI (now {comp(e, Controller).kind})"),
         ]
-        self.app.push_screen(ChoiceDialog(f"GM override on {name}", options),
-                             lambda choice: choice and getattr(self, f"_override_{choice}")(target))
+        acts = {"revive": self._override_revive, "health": self._override_health, "add": self._override_add,
+                "remove": self._override_remove, "hide": self._override_hide, "charges": self._override_charges,
+                "cooldown": self._override_cooldown, "win": self._override_win, "lose": self._override_lose,
+                "move": self._override_move, "controller": self._override_controller}
+        self.hand.app.push_screen(ChoiceDialog(f"GM override on {name}", options),
+                                  lambda choice: choice and acts[choice](target))
 
     def _ask(self, title: str, fields: list[Field], then, check=None) -> None:
-        self.app.push_screen(PromptDialog(title, [*fields, Field("reason", "Reason", placeholder="optional")],
+        self.hand.app.push_screen(PromptDialog(title, [*fields, Field("reason", "Reason", placeholder="optional")],
                                           check=check), lambda values: values and then(values))
 
     def _override_health(self, target: str) -> None:
@@ -57,8 +78,8 @@ class OverrideMenu:
                                            "set health"), checked({"hp": (0, top, "health")}))
 
     def _override_revive(self, target: str) -> None:
-        self.selected = target
-        self.action_revive()
+        self.hand.selected = target
+        self.hand.action_revive()
 
     def _override_add(self, target: str) -> None:
         def chosen(spec: EffectSpec | None) -> None:
@@ -68,16 +89,15 @@ class OverrideMenu:
                 ov.AddEffect(target, spec.effect, spec.duration, spec.magnitude, spec.stat, v["reason"]),
                 f"add {spec.effect}"))
 
-        self.app.push_screen(EffectDialog(), chosen)
+        self.hand.app.push_screen(EffectDialog(), chosen)
 
     def _override_remove(self, target: str) -> None:
         active = effects(self.battle[target]).active
         if not active:
-            self.prompt = f"{ident(self.battle[target]).name} is under no effect"
-            self.refresh_all()
+            self._say(f"{ident(self.battle[target]).name} is under no effect")
             return
         options = [(fx.effect, f"{fx.effect} ({effect_turns_left(fx)} turns left)") for fx in active]
-        self.app.push_screen(ChoiceDialog("Remove which effect?", options), lambda name: name and self._override(
+        self.hand.app.push_screen(ChoiceDialog("Remove which effect?", options), lambda name: name and self._override(
             ov.RemoveEffect(target, name), f"remove {name}"))
 
     def _override_hide(self, target: str) -> None:
@@ -108,17 +128,16 @@ class OverrideMenu:
                                                                  v["reason"]), f"charges {difficulty}"),
                       checked({"charges": (0, 99, "charges")}))
 
-        self.app.push_screen(ChoiceDialog("Charges of which difficulty?", options), picked)
+        self.hand.app.push_screen(ChoiceDialog("Charges of which difficulty?", options), picked)
 
     def _override_cooldown(self, target: str) -> None:
         e = self.battle[target]
         left = {n: cooldown_left(self.battle, e, n) for n in comp(e, Cooldowns).ready_at}
         cooling = [(n, f"{n} ({turns} turn{'s' if turns != 1 else ''} left)") for n, turns in left.items() if turns]
         if not cooling:
-            self.prompt = f"nothing of {ident(e).name}'s is cooling down"
-            self.refresh_all()
+            self._say(f"nothing of {ident(e).name}'s is cooling down")
             return
-        self.app.push_screen(ChoiceDialog("Reset which cooldown?", cooling), lambda name: name and self._override(
+        self.hand.app.push_screen(ChoiceDialog("Reset which cooldown?", cooling), lambda name: name and self._override(
             ov.ResetCooldown(target, name), f"reset {name}"))
 
     def _override_win(self, target: str) -> None:
@@ -131,21 +150,15 @@ class OverrideMenu:
 
     def _override_controller(self, target: str) -> None:
         options = [("player", "a player (the GM plays it for them)"), ("gm", "the GM"), ("ai", "its AI")]
-        self.app.push_screen(ChoiceDialog("Who plays it?", options), lambda kind: kind and self._override(
+        self.hand.app.push_screen(ChoiceDialog("Who plays it?", options), lambda kind: kind and self._override(
             ov.SetController(target, kind), f"controller {kind}"))
 
     def _override_move(self, target: str) -> None:
         e = self.battle[target]
-        if getattr(self, "mapless", False):  # no cell is shown to put it on
-            self.refuse(f"a fight without a map: {ident(e).name} stands where the GM says; no cell to pick")
+        if self.hand.mapless:  # no cell is shown to put it on
+            self.hand.refuse(f"a fight without a map: {ident(e).name} stands where the GM says; no cell to pick")
             return
         if comp(e, Presence) is not Presence.active:
-            self.prompt = f"{ident(e).name} is not on the battlefield"
-            self.refresh_all()
+            self._say(f"{ident(e).name} is not on the battlefield")
             return
-        self.input = PlaceMode(self.battle, target, pos(e))
-        self.refresh_all()
-
-    def _place(self, place: Place) -> None:
-        """Place mode's choice (the battle screen's `placer`): the move override."""
-        self._override(ov.Teleport(place.target, place.cell), "move")
+        self.hand.screen.apply(Switch(PlaceMode(self.battle, target, pos(e))))

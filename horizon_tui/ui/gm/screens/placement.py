@@ -20,11 +20,11 @@ from horizon_tui.campaign import battles
 from horizon_tui.play.hosting import hosted
 from horizon_tui.play.transfer import OutsideFolder, confined
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
-from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.gm.screens.widgets import leave_asking
 from horizon_tui.play.forms import parse_whole
 from horizon_tui.ui.gm.screens.widgets import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.ui.gm.screens.gm_battle import gm_battle_screen
 
 FIGHT_PICKER_ID = "gm-pick"  # the GM's fight picker (encounter.py), closed once a placed fight starts
 
@@ -192,7 +192,7 @@ class PlacementScreen(Screen):
             app.pop_screen()
             if app.screen.id == FIGHT_PICKER_ID:  # the picker that opened this placement goes too
                 app.pop_screen()
-            app.push_screen(GMBattleScreen(made[0], name))
+            app.push_screen(gm_battle_screen(made[0], name))
 
     def unsaved_work(self) -> str | None:
         """Units put on their cells, the battle not started."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -31,22 +31,21 @@ from horizon_tui.engine.runner import action_to_dict
 from horizon_tui.errors import HorizonError
 from horizon_tui.campaign import battles
 from horizon_tui.campaign import changes
-from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
-from horizon_tui.ui.gm.screens.gm_overrides import OverrideMenu
-from horizon_tui.ui.gm.screens.tracker import TrackerMixin, TrackerPanel
-from horizon_tui.campaign.table_battle import gm_token, lay_table, seats_from, table_id_for
+from horizon_tui.ui.battle.parts import BattlePart
+from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.gm.screens.gm_battle import battle_ended
+from horizon_tui.ui.gm.screens.tracker import GMHand
+from horizon_tui.campaign.table_battle import gm_token, lay_table, seats_from, table_id_for, table_of
 from horizon_tui.table.lobby import load_table, my_seat_place, offered_by, start_table
 from horizon_tui.table.server import TableClient
 from horizon_tui.play.library import encounters_dir, list_encounters
 from horizon_tui.ui.player.table_dialogs import NOBODY, Answer, RequestDialog, _whole
-from horizon_tui.ui.battle.table_screen import TableBattleScreen
+from horizon_tui.ui.battle.table_screen import RequestDesk, TableControls, table_battle_screen
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.table.__main__ import build
+from horizon_tui.table.hotseat import LocalClient
 
-__all__ = ["OpenTableScreen", "GMTableScreen", "seats_from", "table_id_for"]
-
-# The tracker's keys a GM has at a table too (`gm_battle`'s bindings, by id).
-TRACKER_KEYS = ("gmb.mark", "gmb.damage", "gmb.heal", "gmb.temp", "gmb.revive", "gmb.withdraw",
-                "gmb.initiative", "gmb.reveal", "gmb.add")
+__all__ = ["OpenTableScreen", "CampaignTable", "gm_table_screen", "seats_from", "table_id_for"]
 
 
 class OpenTableScreen(Screen):
@@ -143,12 +142,9 @@ class OpenTableScreen(Screen):
             return
         self.app.notify(f"Table {folder.name} is open: the seated players are told to press F2.", timeout=8)
         self.app.pop_screen()
-        self.app.push_screen(GMTableScreen(client, spec, title=f"{folder.name} — GM", proc=proc))
+        self.app.push_screen(gm_table_screen(client, spec, title=f"{folder.name} — GM", proc=proc))
 
     async def action_open_here(self) -> None:
-        from horizon_tui.table.__main__ import build
-        from horizon_tui.table.hotseat import LocalClient
-
         laid = self._lay()
         if laid is None:
             return
@@ -160,7 +156,7 @@ class OpenTableScreen(Screen):
             self._say(f"The table did not open: {exc}")
             return
         self.app.pop_screen()
-        self.app.push_screen(GMTableScreen(LocalClient(table, account), spec, title=f"{folder.name} — at this keyboard"))
+        self.app.push_screen(gm_table_screen(LocalClient(table, account), spec, title=f"{folder.name} — at this keyboard"))
 
     def _say(self, text: str) -> None:
         self.query_one("#table-problems", Static).update(text)
@@ -170,8 +166,6 @@ class OpenTableScreen(Screen):
 async def rejoin_table(app) -> bool:
     """The campaign's battle is at a live table: the GM sits down at it again (after leaving it,
     or from another window). False if there is no live table for it (then it plays on here)."""
-    from horizon_tui.campaign.table_battle import table_of
-
     folder = table_of(app.campaign) if app.campaign else None
     if folder is None:
         return False
@@ -183,128 +177,124 @@ async def rejoin_table(app) -> bool:
     except (OSError, ValueError, KeyError, StopIteration, ConnectionError, HorizonError) as exc:
         app.notify(f"The table {folder.name} did not answer: {exc}", severity="error", timeout=8)
         return False
-    app.push_screen(GMTableScreen(client, spec, title=f"{folder.name} — GM"))
+    app.push_screen(gm_table_screen(client, spec, title=f"{folder.name} — GM"))
     return True
 
 
-class GMTableScreen(TrackerMixin, OverrideMenu, TableBattleScreen):
-    """The GM at the table: the table's battlefield, with the campaign following it, and the GM
-    tool's hand on it sent to the table, so every view has it: the override menu (`o` on the
-    combatant `[ ]` selects) and the tracker's keys of a local fight (mark, damage, heal, temporary
-    health, withdraw, initiative, reveal, a combatant joining), with the tracker in the side panel."""
+# The GM's hand at a table: `c` there is the table's talk, so c/p/g/I read "p/g/I who".
+LEGEND = ("[ ] pick ␣ mark D dmg H heal\n+ - health T temp v revive\nA add W out R reveal i init\n"
+          "{ } order d hold e ready\np/g/I who C party→AI o over\n")
 
-    GM_SCREEN = True
-    mapless = False  # a table always has its battlefield
-    TRACKER_LEGEND = "[ ] pick ␣ mark D dmg H heal\nT temp v revive A add W out\nR reveal i init o over\n"
-    BINDINGS = [Binding("ctrl+z", "table_undo", "Undo", id="gmtable.undo", show=False,
-                        tooltip="At a table the undo is the table's: every screen follows"),
-                Binding("left_square_bracket", "select(-1)", "Previous", id="gmtable.prev", key_display="[",
-                        show=False),
-                Binding("right_square_bracket", "select(1)", "Next", id="gmtable.next", key_display="]",
-                        show=False),
-                Binding("o", "override", "Override", id="gmtable.override"),
-                *(b for b in GMBattleScreen.BINDINGS if b.id in TRACKER_KEYS)]
 
-    # The local fight's selection and tracker, on this screen's battle (the same code, not a copy).
-    _selected_id = GMBattleScreen._selected_id
-    action_select = GMBattleScreen.action_select
-    _tracker_text = GMBattleScreen._tracker_text
+def gm_table_screen(client, spec, *, title: str = "", proc=None) -> BattleScreen:
+    """The GM at the table: the table's battlefield, with the campaign following it
+    (`CampaignTable`), and the GM tool's hand on it sent to the table, so every view has it: the
+    tracker in the side panel and its keys, the override menu (`o` on the combatant `[ ]`
+    selects), as at a fight at this keyboard (`tracker.GMHand`)."""
+    campaign = CampaignTable(client, spec, proc=proc)
+    hand = GMHand(campaign.override, legend=LEGEND, joins=("catalogue",), gm_seat=campaign.at_gm_seat)
+    return table_battle_screen(client, title=title, spec=spec, desk=CampaignDesk(campaign), on_end=campaign.ended,
+                               parts=[hand, campaign], placer=hand.place)
 
-    def __init__(self, client, spec, *, title: str = "", proc=None) -> None:
-        super().__init__(client, title=title, spec=spec, on_end=self._ended,
-                         panels=[TrackerPanel(self._tracker_text, shown=lambda: self.role == "gm")],
-                         placer=self._place)
+
+class CampaignTable(BattlePart):
+    """The campaign following a fight at a live table: its record follows the table's inputs,
+    the talk goes into the session log, the end is the GM tool's (`gm_battle.battle_ended`), and
+    the GM's overrides go to the table."""
+
+    NAME = "gm_table"
+    COMMANDS: ClassVar[frozenset[str]] = frozenset({"undo"})
+    GM_TOOL = True
+
+    def __init__(self, client, spec, *, proc=None) -> None:
+        self.client = client
         self.spec = spec
         self.proc = proc  # the table's process (None at one keyboard); it ends a while after the battle
         self._recorded = client.replica.version
-        self.selected: str | None = None
-        self.marked: set[str] = set()
 
-    def _gm_only(self) -> bool:
-        return self.role == "gm" or self.refuse("only the GM's seat has the GM's hand")
+    def attach(self, screen: BattleScreen) -> None:
+        super().attach(screen)
+        table = screen.part(TableControls)
+        assert table is not None, "a campaign table is a part of a table's screen"
+        self.table = table
+        table.changed.append(self._table_changed)
 
-    def action_mark(self) -> None:
-        if self._gm_only():
-            super().action_mark()
+    def at_gm_seat(self) -> bool:
+        return self.table.role == "gm"
 
-    def action_add_combatant(self) -> None:
-        """Only the catalogue's enemy types join at a table: the table's process knows them (an
-        NPC's or a quick stat line's definition lives in this campaign alone)."""
-        if self._gm_only() and not self.battle.over:
-            self._join_catalogue()
+    def offers(self, command: str) -> bool:
+        return super().offers(command) and self.at_gm_seat()
 
-    def _shown_unit(self, known):
-        chosen = self._selected_id() if self.role == "gm" and self.cursor is None else None
-        return known.unit(chosen) if chosen is not None else super()._shown_unit(known)
+    def action_undo(self) -> None:
+        self.table.action_undo()
 
-    def _override(self, change, label: str, extra=None) -> bool:
-        """An override goes to the table; it comes back as an update, like any input."""
-        if self.role != "gm":
-            return self.refuse("only the GM's seat overrides")
-        self.prompt = f"{label}: sent to the table…"
+    def override(self, change, label: str | None, extra: dict | None) -> bool:
+        """An override (the hand's route) goes to the table; it comes back as an update, like any input."""
+        screen = self.screen
+        if not self.at_gm_seat():
+            return screen.refuse("only the GM's seat overrides")
+        screen.prompt = f"{label or 'the GM’s change'}: sent to the table…"
         self.client.override(action_to_dict(change))
-        self.refresh_all()
+        screen.refresh_all()
         return True
-
-    def action_override(self) -> None:
-        if self.role != "gm":
-            self.refuse("only the GM's seat overrides")
-            return
-        super().action_override()
 
     @property
     def battle_name(self) -> str:
-        record = self.app.campaign.battle if self.app.campaign else None
+        app = self.screen.app
+        record = app.campaign.battle if app.campaign else None
         return str((record or {}).get("name", self.spec.encounter))
 
-    def _table_changed(self, client, message: dict[str, Any]) -> None:
-        if self.is_mounted and message.get("type") in ("update", "snapshot"):
+    def _table_changed(self, message: dict[str, Any]) -> None:
+        if message.get("type") in ("update", "snapshot"):
             self._record()
-        if message.get("type") == "talk" and self.role == "gm":
+        if message.get("type") == "talk" and self.at_gm_seat():
             self._record_talk(message)
-        super()._table_changed(client, message)
 
     def _record_talk(self, line: dict[str, Any]) -> None:
         """The table's talk goes into the campaign's session log as the GM reads it (whispers and
         secret rolls too: the players' recap leaves those out, `campaign.export`)."""
-        app = self.app
+        app = self.screen.app
         if app.campaign is None or app.gm is None or app.gm.read_only or line.get("to") not in ("all", "gm"):
             return  # an answer to one seat (/help) is no part of the evening
         app.act(lambda c: changes.log_talk(c, line), "talk at the table")
 
     def _record(self) -> None:
         """The campaign's record of the battle follows the table's inputs (undone ones too)."""
-        app = self.app
+        app = self.screen.app
         replica = self.client.replica
-        if self._finished or app.campaign is None or app.campaign.battle is None or replica.version == self._recorded \
-                and not replica.battle.over:
+        if self.screen.finished or app.campaign is None or app.campaign.battle is None \
+                or replica.version == self._recorded and not replica.battle.over:
             return
         session = BattleInProgress(replica.battle, self.spec.encounter, list(self.spec.party), replica.inputs)
         if app.act(lambda c: battles.with_inputs(c, session, app.store.catalogue, app.gm.rules_for),
                    f"{self.battle_name}: at the table"):
             self._recorded = replica.version
 
-    def _ended(self, session: BattleInProgress) -> None:
-        from horizon_tui.ui.gm.screens.gm_battle import battle_ended
-
+    def ended(self, session: BattleInProgress) -> None:
         session = BattleInProgress(self.client.replica.battle, self.spec.encounter, list(self.spec.party),
-                                self.client.replica.inputs)
-        battle_ended(self.app, session, self.battle_name, on_award=self._tell_award, leave=False)
+                                   self.client.replica.inputs)
+        battle_ended(self.screen.app, session, self.battle_name, on_award=self._tell_award, leave=False)
 
     def _tell_award(self, shares: dict[str, int]) -> None:
         given = ", ".join(f"{name} {xp:+d}" for name, xp in shares.items() if xp)
         self.client.say(f"XP awarded: {given}" if given else "No XP awarded.")
 
-    # -- dialogue checks are the campaign's (R-12): its NPCs, its day's limits, its dice --------------
-    def request_dialog(self, request: dict[str, Any]):
+
+class CampaignDesk(RequestDesk):
+    """Dialogue checks asked at the table are the campaign's (R-12): its NPCs, its day's limits, its dice."""
+
+    def __init__(self, campaign: CampaignTable) -> None:
+        self.campaign = campaign
+
+    def dialog(self, request: dict[str, Any], names: dict[str, str]):
         if request.get("kind") == "dialogue":
-            return DialogueRequestDialog(request, self.names(), self.app)
-        return super().request_dialog(request)
+            return DialogueRequestDialog(request, names, self.campaign.screen.app)
+        return super().dialog(request, names)
 
     def roll_check(self, request: dict[str, Any], answer: Answer) -> str | None:
-        app = self.app
+        app = self.campaign.screen.app
         npc, kind, modifier = answer.check
-        combatant = self.battle.by_id.get(str(request.get("combatant")))
+        combatant = self.campaign.screen.battle.by_id.get(str(request.get("combatant")))
         character = ident(combatant).name if combatant is not None else ""
         rolled: list[str] = []
 

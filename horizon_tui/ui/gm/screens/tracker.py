@@ -1,53 +1,44 @@
-"""The tracker for a real fight, a mixin of `GMBattleScreen`: damage and healing by an amount on
-one or several marked combatants, revive, withdraw, reinforcements mid-fight (from the enemy
+"""The GM's hand on a fight, a part of the battle screen (`ui.battle.parts`) at this keyboard and
+at a live table: the tracker (damage and healing by an amount on one or several marked combatants, revive, withdraw, reinforcements mid-fight (from the enemy
 catalogue, the NPC roster or a quick stat line, hidden until revealed), initiative values written
-by hand, and rows that show health, effects with turns left and charges.
+by hand, and rows that show health, effects with turns left and charges) and the override menu
+(`gm_overrides.OverrideMenu`, `o`), both on the row the GM picked (`[ ]`).
 
-Every change is an override of `engine.overrides`, recorded as an input (so undo and replay hold).
+Every change is an override of `engine.overrides`, recorded as an input (so undo and replay hold):
+the hand gives it to its `route` (the engine here and the campaign's record, or the table).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.widget import Widget
 
 from horizon_tui.content.models import Difficulty
 from horizon_tui.engine import overrides as ov
-from horizon_tui.engine.battle import charge_left, comp, effects, hp, ident, is_active, pos, team
+from horizon_tui.engine.battle import Battle, Entity, charge_left, comp, effects, gear, hp, ident, is_active, pos, team
 from horizon_tui.engine.components import Presence
 from horizon_tui.engine.turns import free_cell_near
 from horizon_tui.campaign import battles
 from horizon_tui.campaign import initiative
 from horizon_tui.campaign.initiative import effect_badges, tracker_rows
-from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog, checked, whole_in
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
+from horizon_tui.ui.battle.modes import Place, PlaceMode
+from horizon_tui.ui.battle.parts import BattlePart
 from horizon_tui.ui.battle.widget import Panel
-from horizon_tui.play.forms import name_length, parse_whole
+from horizon_tui.ui.gm.screens.gm_overrides import OverrideMenu
+from horizon_tui.play.forms import name_length
+from horizon_tui.rules.numbers import one_decimal
 
 CONTROLLER_TAGS = {"player": "P", "gm": "GM", "ai": "AI"}
 # each row's state in a glyph, read without colour (NO_COLOR): acting, acted, waiting, held, out
 STATE_MARKS = {"current": "▶", "acted": "✓", "waiting": "·", "held": "‖", "out": "✗"}
 SELECTED_MARK = "»"  # the row the GM's keys act on, besides reverse video
 MAX_AMOUNT = 100_000  # a damage or heal typed by hand: more is a typo
-
-
-def whole_in(text: str, low: int, high: int, what: str) -> int:
-    """A whole number typed in a GM form, within low…high; ValueError naming the bounds. The
-    player app's guarded parse (play.forms): the same digit limits and messages as its forms."""
-    return parse_whole(text, what, low=low, high=high)
-
-
-def checked(fields: dict[str, tuple[int, int, str]]):
-    """A PromptDialog `check` for number fields: key → (low, high, what)."""
-    def check(values: dict[str, str]) -> str | None:
-        for key, (low, high, what) in fields.items():
-            try:
-                whole_in(values[key], low, high, what)
-            except ValueError as exc:
-                return str(exc)
-        return None
-    return check
 
 
 class TrackerPanel(Panel):
@@ -66,12 +57,130 @@ class TrackerPanel(Panel):
         self.show(self._rows() if shown else Text(""))
 
 
-class TrackerMixin:
-    """Needs `battle`, `_selected_id()`, `_override(change, label)`, `refuse(reason)`, `prompt`,
-    `refresh_all()`, `battle_name` and `app` (the GM app)."""
+# An override (`engine.overrides`) carried out, logged as the label (None: with what it changed),
+# with the definitions of combatants that join (a reinforcement's): True if it was accepted.
+Route = Callable[[Any, str | None, dict | None], bool]
 
-    marked: set[str]
-    extra_enemies: dict
+HAND_COMMANDS = frozenset({
+    "select", "shift", "hold", "ready", "controller", "controller_to", "party_to_ai", "health", "override", "mark",
+    "damage", "heal", "temp_health", "revive", "add_combatant", "withdraw", "initiative", "reveal"})
+
+
+class GMHand(BattlePart):
+    """The GM's hand (see the module's docstring): the tracker in the side column, its keys and
+    the override menu on the picked row. `route` carries out each change; `gm_seat` says whether
+    the keyboard is the GM's now (at one keyboard a player's seat has none of it); `joins`: where
+    a combatant joining mid-fight may come from (a table's process knows the catalogue's only)."""
+
+    NAME = "gm"
+    COMMANDS: ClassVar[frozenset[str]] = HAND_COMMANDS
+
+    def __init__(self, route: Route, *, legend: str, mapless: bool = False,
+                 joins: tuple[str, ...] = ("catalogue", "npc", "quick"),
+                 gm_seat: Callable[[], bool] = lambda: True) -> None:
+        self.route = route
+        self.legend = legend
+        self.mapless = mapless  # the tracker alone, distances ruled by the GM
+        self.joins = joins
+        self.gm_seat = gm_seat
+        self.selected: str | None = None
+        self.marked: set[str] = set()
+        self.overrides = OverrideMenu(self)
+
+    @property
+    def battle(self) -> Battle:
+        return self.screen.battle
+
+    @property
+    def app(self):
+        return self.screen.app
+
+    def refuse(self, reason: str) -> bool:
+        return self.screen.refuse(reason)
+
+    def run(self, command: str, *args: object) -> None:
+        if not self.gm_seat():
+            self.refuse("only the GM's seat has the GM's hand")
+            return
+        super().run(command, *args)
+
+    # --- the screen's hooks ----------------------------------------------------------------
+
+    def side_widgets(self) -> Iterable[Widget]:
+        return (TrackerPanel(self.tracker_fitted, shown=self.gm_seat),)
+
+    def shown_unit(self, known) -> str | None:
+        return self.selected_id() if self.gm_seat() else None
+
+    def slots_of(self, me: Entity | None) -> Entity | None:
+        """The abilities of the combatant the panel names: the selected one when the GM picked
+        another than the one acting (not the acting one's under another's name)."""
+        chosen = self.selected_id() if self.gm_seat() else None
+        if chosen is not None and (me is None or chosen != ident(me).id):
+            return self.battle[chosen]
+        return None
+
+    # a fight without a map (m): no cell is shown, so no key walks one; the GM rules distances
+    MAPLESS_KEYS = ". end turn · a attack · z ability · D/H dmg/heal · f free action"
+    MAPLESS_REFUSAL = "a fight without a map: nobody walks it, the GM rules distances"
+
+    def refusal(self, command: str) -> str | None:
+        if not self.mapless:
+            return None
+        if command == "travel":
+            return self.MAPLESS_REFUSAL
+        if command == "look":
+            return f"{self.MAPLESS_REFUSAL}: the turn order on the right shows everyone"
+        if command in ("up", "down", "left", "right", "up_left", "up_right", "down_left", "down_right"):
+            return f"{self.MAPLESS_REFUSAL} (tab: next target)"
+        return None
+
+    def status(self) -> Text | None:
+        screen = self.screen
+        me = screen.me
+        if (self.mapless and me is not None and screen.mode == "move" and not screen.prompt and not screen.more
+                and not self.battle.over):
+            return Text(f"{ident(me).name}, no map: {self.MAPLESS_KEYS}", style="dim")
+        if isinstance(screen.input, PlaceMode):
+            name = ident(self.battle[screen.input.target]).name
+            return Text(f"Move {name} anywhere: arrows pick the cell, enter puts it there, esc cancels", style="yellow")
+        return None
+
+    def place(self, place: Place) -> None:
+        """Place mode's choice (the battle screen's `placer`): the move override."""
+        self.route(ov.Teleport(place.target, place.cell), "move", None)
+
+    # --- the picked row ------------------------------------------------------------------------
+
+    def selected_id(self) -> str | None:
+        """The row the GM picked ([ ]): it stays there as the turns pass. Until one is picked, the
+        one acting when the tracker was first drawn (then it stays)."""
+        if self.selected not in self.battle.by_id:
+            current = self.battle.current
+            self.selected = ident(current).id if current is not None else None
+        return self.selected
+
+    def action_select(self, step: int) -> None:
+        rows = [row.id for row in tracker_rows(self.battle)]  # held ones too, after the order
+        if not rows:
+            return
+        chosen = self.selected_id()
+        index = rows.index(chosen) if chosen in rows else 0
+        self.selected = rows[(index + step) % len(rows)]
+        self.screen.refresh_all()
+
+    def action_override(self) -> None:
+        target = self.selected_id()
+        if target is not None and not self.battle.over:
+            self.overrides.open(target)
+
+    def tracker_fitted(self) -> Text:
+        """The tracker's rows as wide as the side column, and the legend of its keys."""
+        side = self.screen.query_one("#battle-side")
+        width = max(24, side.scrollable_content_region.width - 1) if side.size.width else 28
+        text = self.tracker_text(width)
+        text.append(self.legend, style="dim")
+        return text
 
     # --- drawing ---------------------------------------------------------------------------
 
@@ -79,7 +188,7 @@ class TrackerMixin:
         battle = self.battle
         values = ov.initiative_values(battle)
         text = Text(f"Round {battle.round} — turn order\n", style="bold", no_wrap=True, overflow="ellipsis")
-        chosen = self._selected_id()
+        chosen = self.selected_id()
         rows = tracker_rows(battle)
         acting = next((row.name for row in rows if row.state == "current"), None)
         picked = next((row.name for row in rows if row.id == chosen), None)
@@ -142,31 +251,31 @@ class TrackerMixin:
             return False
         if isinstance(change, str):
             return self.refuse(change)
-        return self._override(change, None)
+        return self.route(change, None, None)
 
     def action_hold(self) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is not None:
             self._tracker_act(initiative.hold_or_reenter(self.battle, target))
 
     def action_ready(self) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is not None:
             position = initiative.ready_position(self.battle, target)
             self._tracker_act(position if isinstance(position, str) else ov.Reorder(target, position))
 
     def action_shift(self, step: int) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is not None:
             self._tracker_act(initiative.reorder(self.battle, target, step))
 
     def action_controller(self) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is not None:
             self._tracker_act(initiative.next_controller(self.battle, target))
 
     def action_controller_to(self, kind: str) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is not None:
             self._tracker_act(initiative.controller_change(self.battle, target, kind))
 
@@ -180,24 +289,24 @@ class TrackerMixin:
                 break
 
     def action_health(self, step: int) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is not None:
             self._tracker_act(initiative.adjust_health(self.battle, target, step))
 
     # --- targets ---------------------------------------------------------------------------
 
     def action_mark(self) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is None:
             return
         self.marked ^= {target}
-        self.refresh_all()
+        self.screen.refresh_all()
 
     def _targets(self) -> list[str]:
         chosen = [t for t in self.battle.order if t in self.marked and is_active(self.battle[t])]
         if chosen:
             return chosen
-        target = self._selected_id()
+        target = self.selected_id()
         return [target] if target is not None and is_active(self.battle[target]) else []
 
     def _names(self, targets: list[str]) -> str:
@@ -231,16 +340,16 @@ class TrackerMixin:
             amount = whole_in(values["amount"], 1, MAX_AMOUNT, "the amount")
             make = {"damage": ov.Damage, "heal": ov.Heal, "temp": ov.GrantTempHealth}[kind]
             change = make(tuple(targets), amount, values["reason"].strip())
-            if self._override(change, f"{kind} {amount} on {self._names(targets)}"):
+            if self.route(change, f"{kind} {amount} on {self._names(targets)}", None):
                 self.marked.clear()
-                self.refresh_all()
+                self.screen.refresh_all()
 
         self.app.push_screen(PromptDialog(title, [Field("amount", "Amount"), Field("reason", "Reason",
                                                                                   placeholder="optional")],
                                           check=checked({"amount": (1, MAX_AMOUNT, "the amount")})), done)
 
     def action_revive(self) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is None or self.battle.over:
             return
         e = self.battle[target]
@@ -256,28 +365,28 @@ class TrackerMixin:
         def done(values: dict[str, str] | None) -> None:
             if values:
                 amount = whole_in(values["hp"], 1, top, "health")
-                self._override(ov.Revive(target, amount, cell, values["reason"].strip()),
-                               f"revive {ident(e).name} with {amount}")
+                self.route(ov.Revive(target, amount, cell, values["reason"].strip()),
+                           f"revive {ident(e).name} with {amount}", None)
 
         self.app.push_screen(PromptDialog(f"Revive {ident(e).name} (health 1…{top})", [
             Field("hp", "Health", "1"), Field("reason", "Reason", placeholder="a potion, a prayer…")],
             check=checked({"hp": (1, top, "health")})), done)
 
     def action_withdraw(self) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is None or self.battle.over or not is_active(self.battle[target]):
             return
         name = ident(self.battle[target]).name
 
         def chosen(choice: str | None) -> None:
             if choice == "yes":
-                self._override(ov.Withdraw(target, "the GM takes it out"), f"withdraw {name}")
+                self.route(ov.Withdraw(target, "the GM takes it out"), f"withdraw {name}", None)
 
         self.app.push_screen(ChoiceDialog(f"Take {name} out of the fight? (no XP for it; v revives it)",
                                           [("yes", f"Yes, {name} leaves"), ("no", "No")]), chosen)
 
     def action_initiative(self) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is None or self.battle.over:
             return
         name = ident(self.battle[target]).name
@@ -291,7 +400,7 @@ class TrackerMixin:
                     self.refuse(f"{name}'s initiative is unchanged")
                     return
                 total = whole_in(values["total"], -999, 999, "initiative")
-                self._override(ov.SetInitiative(target, total, values["reason"].strip()), f"initiative {name} {total}")
+                self.route(ov.SetInitiative(target, total, values["reason"].strip()), f"initiative {name} {total}", None)
 
         self.app.push_screen(PromptDialog(f"Initiative of {name}", [
             Field("total", "Total", shown), Field("reason", "Reason", placeholder="optional")],
@@ -299,25 +408,29 @@ class TrackerMixin:
             check=checked({"total": (-999, 999, "initiative")})), done)
 
     def action_reveal(self) -> None:
-        target = self._selected_id()
+        target = self.selected_id()
         if target is None or self.battle.over:
             return
         e = self.battle[target]
         if effects(e).get("hidden") is None:
             self.refuse(f"{ident(e).name} is not hidden")
             return
-        self._override(ov.RemoveEffect(target, "hidden", "revealed"), f"reveal {ident(e).name}")
+        self.route(ov.RemoveEffect(target, "hidden", "revealed"), f"reveal {ident(e).name}", None)
 
     # --- reinforcements --------------------------------------------------------------------
 
     def action_add_combatant(self) -> None:
         if self.battle.over:
             return
-        self.app.push_screen(ChoiceDialog("Who joins the fight?", [
-            ("catalogue", "An enemy type from the catalogue"),
-            ("npc", "An NPC from the campaign's roster"),
-            ("quick", "A quick stat line (name, level, health, weapon)"),
-        ]), lambda source: source and getattr(self, f"_join_{source}")())
+        sources = {"catalogue": ("An enemy type from the catalogue", self._join_catalogue),
+                   "npc": ("An NPC from the campaign's roster", self._join_npc),
+                   "quick": ("A quick stat line (name, level, health, weapon)", self._join_quick)}
+        offered = [(key, sources[key][0]) for key in self.joins]
+        if len(offered) == 1:  # a table's process knows the catalogue's enemy types only
+            sources[offered[0][0]][1]()
+            return
+        self.app.push_screen(ChoiceDialog("Who joins the fight?", offered),
+                             lambda source: source and sources[source][1]())
 
     def _join_catalogue(self) -> None:
         defs = self.app.enemies()
@@ -408,7 +521,7 @@ class TrackerMixin:
             label = name if count == 1 else f"{name} {n + 1}"
             change = ov.Reinforce(key, cell, side, label, hidden, "ai" if not self.mapless else "gm",
                                   "joins mid-fight")
-            if not self._override(change, f"{label} joins", extra=extra):
+            if not self.route(change, f"{label} joins", extra):
                 break
             extra = {}
             joined += 1
@@ -419,15 +532,9 @@ class TrackerMixin:
 
 def initiative_text(value: float) -> str:
     """An initiative total for the tracker: "17.7", "21" (one decimal, half up, R-2's way)."""
-    from fractions import Fraction
-
-    from horizon_tui.rules.numbers import one_decimal
-
     return f"{one_decimal(Fraction(str(value))):g}"
 
 
 def gear_knows(e, difficulty: Difficulty) -> bool:
     """Whether it carries an ability of this difficulty (its charges matter then)."""
-    from horizon_tui.engine.battle import gear
-
     return any(a.difficulty is difficulty for a in gear(e).character.abilities)

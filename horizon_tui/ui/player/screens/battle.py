@@ -34,7 +34,6 @@ from horizon_tui.rules.character import build
 from horizon_tui.rules.creation import solo_character
 from horizon_tui.tools.simulate import encounter_rating, estimate
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
-from horizon_tui.ui.battle.flow import _enemies
 from horizon_tui.ui.player.screens.load import LoadScreen
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.lists import RowList
@@ -272,7 +271,7 @@ class EncounterPickerScreen(Screen):
             result = estimate(encounter, party_members(members, self.app.rules, self.app.overrides_allowed),
                               runs=ESTIMATE_RUNS, seed=ESTIMATE_SEED, on_progress=progress,
                               should_stop=lambda: worker.is_cancelled, catalogue=self.app.catalogue,
-                              enemies=_enemies(self.app))
+                              enemies=self.app.enemies())
         except DataError as exc:  # without the encounter's path: the list names it, the line is short
             result = short_problem(exc.problems[0])
         except (HorizonError, ValueError) as exc:

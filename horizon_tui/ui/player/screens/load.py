@@ -40,9 +40,9 @@ class LoadScreen(Screen):
 
     def check_action(self, action: str, parameters) -> bool | None:
         if action in ("import", "export", "battles"):
-            return getattr(self.app, "PLAYER_FILES", False)
+            return self.app.player_files
         if action == "offer":
-            return getattr(self.app, "PLAYER_FILES", False) and bool(os.environ.get(ENV_TABLES))
+            return self.app.player_files and bool(os.environ.get(ENV_TABLES))
         return True
 
     def action_offer(self) -> None:

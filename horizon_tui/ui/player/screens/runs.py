@@ -34,7 +34,7 @@ from horizon_tui.storage.runs import FileRuns, FileScores, hall_of_fame_path
 from horizon_tui.table.lobby import my_seat_place
 from horizon_tui.tools.sweep.policy import load_policy
 from horizon_tui.ui.battle.dialogs import BattleSummary
-from horizon_tui.ui.battle.flow import _enemies, summary_rows
+from horizon_tui.ui.battle.flow import summary_rows
 from horizon_tui.ui.battle.roles import LocalEngine
 from horizon_tui.ui.battle.screen import BattleScreen
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
@@ -49,7 +49,7 @@ MAX_PARTY = 6
 def keeper(app) -> RunKeeper:
     """The app's run keeper: runs under the saves' records/runs/, the hall of fame in the user data
     folder (an SSH host's shared one when it says so)."""
-    found = getattr(app, "_run_keeper", None)
+    found = app.run_keeper
     if found is None:
         path = hall_of_fame_path(user_data_dir())
         try:  # the host's shared database's, when it has one
@@ -59,9 +59,9 @@ def keeper(app) -> RunKeeper:
             app.notify("The shared hall of fame can't be reached: runs ending now are entered in this host's.",
                        severity="warning", timeout=10)
         found = RunKeeper(FileRuns(app.saves_dir), scores, app.catalogue,
-                          _enemies(app), load_run_rules(), load_policy(), account=my_seat_place()[0],
+                          app.enemies(), load_run_rules(), load_policy(), account=my_seat_place()[0],
                           version=__version__)
-        app._run_keeper = found  # noqa: SLF001 - per-app cache, not a module global
+        app.run_keeper = found  # per app, not a module global
     return found
 
 
