@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
@@ -17,6 +17,7 @@ from horizon_tui.rules.character import build
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.ui.gm.screens.log_view import DayLines, LogTail
 from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
@@ -24,6 +25,8 @@ PARTY_COLUMNS = ("Name", "Species", "Level", "Health", "XP", "Can buy", "Free ac
 NPC_COLUMNS = ("Name", "Level", "Health", "Willpower", "XP", "Free act.", "Checkable", "Attitude", "Notes")
 SHOWN_LOG = {"check", "reaction", "battle", "xp", "level_up", "points", "ability", "day", "party", "npc", "rules",
              "roll", "note", "rest"}
+LOG_STYLES = {"check": "", "battle": "bold", "day": "bold", "roll": "dim", "npc": "dim",
+              "rules": "yellow", "level_up": "bold green", "xp": "green"}
 
 
 # Every dashboard key in three lines of at most 78 characters (#gm-keys holds 3): the key bar
@@ -67,6 +70,8 @@ class DashboardScreen(Screen):
     def __init__(self) -> None:
         super().__init__(id="gm-dashboard")
         self._rosters_shown: tuple | None = None  # what the party and NPC tables were built from
+        self._today = DayLines(SHOWN_LOG)  # which log lines the Today panel shows
+        self._checks = DayLines({"check"})  # today's dialogue checks, which the party table counts
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -75,8 +80,7 @@ class DashboardScreen(Screen):
             with Vertical(id="gm-tables"):
                 yield RowList(id="party", cursor_type="row", zebra_stripes=True)
                 yield RowList(id="npcs", cursor_type="row", zebra_stripes=True)
-            with VerticalScroll(id="gm-today", classes="panel"):
-                yield Static(id="gm-today-log")
+            yield LogTail(Text("Nothing yet today.", style="dim"), id="gm-today", classes="panel")
         yield Static(KEYS, id="gm-keys", classes="hint", markup=False)
         yield KeyBar()
 
@@ -133,7 +137,8 @@ class DashboardScreen(Screen):
     def _refresh_rosters(self, campaign, rules, party: DataTable, npcs: DataTable) -> None:
         """The party and NPC tables, rebuilt only when what they show changed: a dice roll or a
         note (most GM actions) leaves them as they are."""
-        shown = (campaign.party, campaign.npcs, campaign.carried, rules, len(campaign.today("check")))
+        self._checks.follow(campaign.log, campaign.day)
+        shown = (campaign.party, campaign.npcs, campaign.carried, rules, len(self._checks.positions))
         if self._rosters_shown is not None and all(a is b for a, b in zip(shown[:4], self._rosters_shown[:4])) \
                 and shown[4] == self._rosters_shown[4]:
             return
@@ -172,17 +177,18 @@ class DashboardScreen(Screen):
         npcs.border_subtitle = "n new NPC · enter edits"
 
     def _refresh_today(self, campaign) -> None:
-        today = Text()
-        for entry in campaign.today():
-            if entry.kind in SHOWN_LOG:
-                style = {"check": "", "battle": "bold", "day": "bold", "roll": "dim", "npc": "dim",
-                         "rules": "yellow", "level_up": "bold green", "xp": "green"}.get(entry.kind, "")
-                today.append(f"• {entry.text}\n", style=style)
-        if not today:
-            today.append("Nothing yet today.", style="dim")
-        self.query_one("#gm-today-log", Static).update(today)
-        panel = self.query_one("#gm-today", VerticalScroll)
-        self.call_after_refresh(panel.scroll_end, animate=False)  # the newest line in view, as a log
+        """Today's lines, the newest in view as a log: only what the panel shows is drawn, and
+        only the lines an action added are read (log_view)."""
+        today = self._today
+        if not today.follow(campaign.log, campaign.day):
+            return
+        log, positions = campaign.log, today.positions
+
+        def line(n: int) -> Text:
+            entry = log[positions[n]]
+            return Text(f"• {entry.text}", style=LOG_STYLES.get(entry.kind, ""))
+
+        self.query_one("#gm-today", LogTail).show(len(positions), line)
 
     # --- which row -------------------------------------------------------------------------
 
