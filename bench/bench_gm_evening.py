@@ -54,6 +54,7 @@ from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIET = 0.15  # no frame for this long after the action: the screen has settled
+ACTIONS = {"roll", "xp", "npc", "undo"}
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -121,7 +122,10 @@ class Frames:
 
 
 async def settle(pilot) -> None:
+    """The app idle, its text cursors steady: a cursor's blink is a frame no action asked for."""
     await pilot.pause()
+    for field in pilot.app.screen.query("Input, TextArea"):
+        field.cursor_blink = False
     await asyncio.sleep(QUIET)
     await pilot.pause()
 
@@ -145,7 +149,7 @@ async def timed_key(pilot, frames: Frames, key: str, done: Callable[[], bool]) -
     raise SystemExit(f"{key}: no frame after 30 s (done: {done()})")
 
 
-async def gm_actions(saves: Path, repeat: int) -> dict[str, tuple[list[float], list[float]]]:
+async def gm_actions(saves: Path, repeat: int, actions: set[str] = ACTIONS) -> dict[str, tuple[list[float], list[float]]]:
     """Key to screen through the GM tool for each measured action: (walls, CPUs)."""
     app = create_gm_app(saves, default_catalogue(), campaign="Long Road")
     found: dict[str, tuple[list[float], list[float]]] = {}
@@ -163,12 +167,12 @@ async def gm_actions(saves: Path, repeat: int) -> dict[str, tuple[list[float], l
 
         await pilot.press("r")
         assert isinstance(app.screen, DiceScreen), app.screen
-        for _ in range(repeat):
+        for _ in range(repeat if "roll" in actions or "undo" in actions else 0):  # undo takes the rolls back
             before = head()
             keep("roll", await timed_key(pilot, frames, "enter", lambda before=before: head() > before))
         await pilot.press("escape")
 
-        for _ in range(repeat):
+        for _ in range(repeat if "xp" in actions else 0):
             await pilot.press("x")
             assert isinstance(app.screen, ExperienceScreen), app.screen
             await pilot.press(*"10")
@@ -176,7 +180,7 @@ async def gm_actions(saves: Path, repeat: int) -> dict[str, tuple[list[float], l
             keep("xp award", await timed_key(pilot, frames, "ctrl+s", lambda before=before: head() > before))
             await pilot.press("escape")
 
-        for n in range(repeat):
+        for n in range(repeat if "npc" in actions else 0):
             await pilot.press("n")
             assert isinstance(app.screen, NpcEditorScreen), app.screen
             await pilot.press(*f"Guard {n}")
@@ -184,7 +188,7 @@ async def gm_actions(saves: Path, repeat: int) -> dict[str, tuple[list[float], l
             keep("new NPC", await timed_key(pilot, frames, "ctrl+s",
                                             lambda before=before: head() > before and isinstance(app.screen, DashboardScreen)))
 
-        for _ in range(repeat):
+        for _ in range(repeat if "undo" in actions else 0):
             before = head()
             keep("undo", await timed_key(pilot, frames, "ctrl+z", lambda before=before: head() > before))
     return found
@@ -233,7 +237,7 @@ def run(args) -> None:
             print(f"{lines:>7,} lines: storage open {stored['open'] * 1000:.0f} (cpu {stored['open cpu'] * 1000:.0f}), "
                   f"roll p50 {stored['roll p50'] * 1000:.2f} p95 {stored['roll p95'] * 1000:.2f}; "
                   f"horizon gm → dashboard {start:.2f} s (cpu {start_cpu:.2f} s)", flush=True)
-            for action, (walls, cpus) in asyncio.run(gm_actions(saves, args.repeat)).items():
+            for action, (walls, cpus) in asyncio.run(gm_actions(saves, args.repeat, set(args.actions.split(",")))).items():
                 print(f"{'':>9}{action:>9} key→screen p50 {statistics.median(walls) * 1000:6.1f} "
                       f"p95 {percentile(walls, 0.95) * 1000:6.1f} | cpu p50 {statistics.median(cpus) * 1000:6.1f} "
                       f"p95 {percentile(cpus, 0.95) * 1000:6.1f}", flush=True)
@@ -244,12 +248,13 @@ def main() -> None:
     parser.add_argument("--lines", default="100,1000,20000,100000")
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--per-day", type=int, default=40, help="log lines a day; 0: every line today")
+    parser.add_argument("--actions", default=",".join(sorted(ACTIONS)), help="of " + ", ".join(sorted(ACTIONS)))
     parser.add_argument("--before", type=Path, help="a checkout to measure first (its code, this bench)")
     args = parser.parse_args()
     if args.before is not None:
         print(f"before: {args.before}", flush=True)
         subprocess.run([sys.executable, __file__, "--lines", args.lines, "--repeat", str(args.repeat),
-                        "--per-day", str(args.per_day)], check=True,
+                        "--per-day", str(args.per_day), "--actions", args.actions], check=True,
                        env=dict(os.environ, PYTHONPATH=str(args.before.resolve())))
         print(f"after: {ROOT}", flush=True)
     run(args)

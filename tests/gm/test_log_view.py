@@ -106,3 +106,23 @@ async def test_the_today_panel_scrolls_back_and_stays_while_lines_arrive(session
         await pilot.press("end")
         assert str(panel.render()).splitlines()[-1] == f"• {app.campaign.log[-1].text}"
         assert panel.border_subtitle == ""
+
+
+async def test_a_roll_in_the_dice_dialog_leaves_the_dashboard_behind_it_until_it_closes(session, catalogue):
+    """The dimmed dashboard behind the dice dialog is not drawn again for each roll (it was half
+    the CPU of a roll): it shows the rolls when the dialog closes."""
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dashboard = app.screen
+        panel = dashboard.query_one("#gm-today", LogTail)
+        shown = []
+        show = panel.show
+        panel.show = lambda count, line: (shown.append(count), show(count, line))[1]
+        await pilot.press("r")
+        await pilot.press("enter", "enter")
+        assert [e.kind for e in app.campaign.log[-2:]] == ["roll", "roll"] and shown == []
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is dashboard and shown == [panel.count]
+        assert str(panel.render()).splitlines()[-1] == f"• {app.campaign.log[-1].text}"

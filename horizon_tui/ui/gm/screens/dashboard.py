@@ -107,6 +107,11 @@ class DashboardScreen(Screen):
         return Text(carry.describe(state), style=style)
 
     def refresh_view(self) -> None:
+        """Shows the campaign as it is now; under another screen (the dice, a form, a question)
+        nothing until it is on top again (on_screen_resume): drawing the dimmed dashboard behind a
+        dialog was half the CPU of a roll."""
+        if self.app.screen is not self:
+            return
         campaign = self.app.campaign
         status = self.query_one("#gm-status", Static)
         party = self.query_one("#party", DataTable)
