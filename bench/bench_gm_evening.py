@@ -52,14 +52,11 @@ from horizon_tui.ui.gm.screens.dice import DiceScreen
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
 from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
 
+from bench_storage import gm_start, percentile  # the same `horizon gm` start, and percentiles
+
 ROOT = Path(__file__).resolve().parent.parent
 QUIET = 0.15  # no frame for this long after the action: the screen has settled
 ACTIONS = {"roll", "xp", "npc", "undo"}
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
 def make_campaign(saves: Path, lines: int, per_day: int) -> str:
@@ -192,36 +189,6 @@ async def gm_actions(saves: Path, repeat: int, actions: set[str] = ACTIONS) -> d
             before = head()
             keep("undo", await timed_key(pilot, frames, "ctrl+z", lambda before=before: head() > before))
     return found
-
-
-GM_START = """
-import time, asyncio, sys
-t0 = time.perf_counter()
-from horizon_tui.ui.gm.app import create_gm_app
-from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
-async def main():
-    app = create_gm_app(sys.argv[1], campaign="Long Road")
-    async with app.run_test(size=(120, 40)) as pilot:
-        while not isinstance(app.screen, DashboardScreen):
-            await pilot.pause(0.01)
-        await pilot.pause()
-        print(time.perf_counter() - t0, time.process_time())
-asyncio.run(main())
-"""
-
-
-def gm_start(saves: Path, runs: int = 3) -> tuple[float, float]:
-    """`horizon gm --campaign` to its dashboard: the median wall and CPU seconds of `runs` fresh starts."""
-    walls, cpus = [], []
-    for _ in range(runs):
-        done = subprocess.run([sys.executable, "-c", GM_START, str(saves)], capture_output=True, text=True,
-                              env=dict(os.environ), timeout=600)
-        if done.returncode != 0:
-            raise SystemExit(done.stderr)
-        wall, cpu = done.stdout.strip().splitlines()[-1].split()
-        walls.append(float(wall))
-        cpus.append(float(cpu))
-    return statistics.median(walls), statistics.median(cpus)
 
 
 def run(args) -> None:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from textual.widgets import DataTable
 
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.model import LogEntry
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
+from horizon_tui.ui.gm.screens.log import SessionLogScreen
 from horizon_tui.ui.gm.screens.log_view import DayLines, LogTail
 
 KINDS = {"roll", "check"}
@@ -126,3 +128,25 @@ async def test_a_roll_in_the_dice_dialog_leaves_the_dashboard_behind_it_until_it
         await pilot.pause()
         assert app.screen is dashboard and shown == [panel.count]
         assert str(panel.render()).splitlines()[-1] == f"• {app.campaign.log[-1].text}"
+
+
+async def test_a_roll_over_the_session_log_reads_the_day_again_once_it_is_on_top(session, catalogue):
+    """The session log screen reads its day whole (its table and recap): not behind the dice
+    dialog for each roll, once when it is on top again."""
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("l")
+        log_screen = app.screen
+        assert isinstance(log_screen, SessionLogScreen)
+        table = log_screen.query_one("#log-entries", DataTable)
+        read = []
+        clear = table.clear
+        table.clear = lambda *a, **k: (read.append(1), clear(*a, **k))[1]
+        await pilot.press("f5")
+        await pilot.press("enter", "enter")
+        assert [e.kind for e in app.campaign.log[-2:]] == ["roll", "roll"] and read == []
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is log_screen and read == [1]
+        assert table.row_count == len(app.campaign.today())
