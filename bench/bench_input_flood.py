@@ -51,15 +51,18 @@ def largest_mappings(pid: int, count: int = 4) -> str:
 
 
 def drain(fd: int, seconds: float) -> bytes:
+    """What the app wrote within `seconds` (0: what is there now, as a terminal reads it)."""
     out = bytearray()
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.05)
+    while True:
+        ready, _, _ = select.select([fd], [], [], 0.05 if seconds else 0)
         if ready:
             try:
                 out += os.read(fd, 65536)
             except OSError:
                 break
+        if time.monotonic() >= deadline and (seconds or not ready):
+            return bytes(out)
     return bytes(out)
 
 

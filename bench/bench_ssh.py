@@ -101,7 +101,7 @@ class Server:
                 self.port = int(found.group(1))
             seen |= {w for w in wanted if w in line and ("ready" in line or w == "listening on")}
             if "session server" in line and "ready" in line:
-                self.sharing = line.rsplit(", ", 1)[-1].rstrip(")\n")
+                self.sharing = line.rsplit(", ", 1)[-1].rstrip("\n").removesuffix(")")
             if len(seen) == len(wanted):
                 break
         else:
@@ -222,17 +222,22 @@ class Player:
         self.reader: asyncio.Task | None = None
 
     async def connect(self, size=(100, 30)) -> float:
+        """Seconds from connecting to the ready text on the screen."""
         start = time.perf_counter()
-        self.conn = await asyncssh.connect(
-            "127.0.0.1", self.server.port, username=self.user, client_keys=[self.server.key],
-            known_hosts=None, agent_path=None, config=None)
-        self.process = await self.conn.create_process(term_type="xterm-256color", term_size=size,
-                                                      encoding=None)
+        await self.open(size)
         self.reader = asyncio.ensure_future(self._read())
         while self.ready not in plain(bytes(self.output)):
             self.arrived.clear()
             await asyncio.wait_for(self.arrived.wait(), 30)
         return time.perf_counter() - start
+
+    async def open(self, size) -> None:
+        """The session, on a terminal of `size`: `process.stdin` takes keys, `_read` its output."""
+        self.conn = await asyncssh.connect(
+            "127.0.0.1", self.server.port, username=self.user, client_keys=[self.server.key],
+            known_hosts=None, agent_path=None, config=None)
+        self.process = await self.conn.create_process(term_type="xterm-256color", term_size=size,
+                                                      encoding=None)
 
     async def _read(self) -> None:
         while chunk := await self.process.stdout.read(65536):

@@ -55,6 +55,36 @@ async def connect(host, user: str, key: asyncssh.SSHKey | list | None, **options
         **options)
 
 
+class _Told(asyncssh.SSHClient):
+    """Keeps the reason the host gave when it closed the connection."""
+
+    def __init__(self):
+        self.lost: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.lost.done():
+            self.lost.set_result(exc)
+
+
+async def reason_closed(host, user: str, key, within: float = 3.0) -> str:
+    """Log in as `user`, open nothing, and return what the host said when it turned the
+    connection away: before the login, at it, or just after (`closed: …` without a reason)."""
+    told = _Told()
+    try:
+        conn = await connect(host, user, key, client_factory=lambda: told)
+    except asyncssh.DisconnectError as exc:  # closed before `connect` returned
+        return exc.reason
+    except (ConnectionError, asyncssh.ConnectionLost) as exc:
+        return f"closed: {exc}"
+    async with conn:
+        try:
+            exc = await asyncio.wait_for(told.lost, within)
+        except TimeoutError:
+            raise AssertionError(f"the connection of {user} was let in") from None
+    assert isinstance(exc, asyncssh.DisconnectError), f"closed without a reason: {exc!r}"
+    return exc.reason
+
+
 def plain(data: bytes) -> str:
     """Terminal output without escape sequences."""
     return _ESCAPES.sub(b"", data).decode("utf-8", "replace")

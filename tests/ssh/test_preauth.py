@@ -8,10 +8,9 @@ import asyncio
 import random
 import time
 
-import asyncssh
 import pytest
 from openssh_kit import OpenSSHTerminal, needs_openssh, run_ssh
-from ssh_kit import Terminal, connect
+from ssh_kit import Terminal, connect, reason_closed
 
 from horizon_tui.host.limits import (
     MAX_COLUMNS,
@@ -41,35 +40,6 @@ async def _closed_within(reader: asyncio.StreamReader, seconds: float) -> bool:
         return True
     except (TimeoutError, ConnectionError):
         return False
-
-
-class _Told(asyncssh.SSHClient):
-    """Keeps the reason the host gave when it closed the connection."""
-
-    def __init__(self):
-        self.lost: asyncio.Future = asyncio.get_running_loop().create_future()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.lost.done():
-            self.lost.set_result(exc)
-
-
-async def _reason_closed(host, user: str, key, within: float = 3.0) -> str:
-    """Log in as `user`, open nothing, and return what the host said when it closed it."""
-    told: list[_Told] = []
-
-    def factory():
-        told.append(_Told())
-        return told[-1]
-
-    try:
-        conn = await connect(host, user, key, client_factory=factory)
-    except asyncssh.DisconnectError as exc:  # closed before `connect` returned
-        return exc.reason
-    async with conn:
-        exc = await asyncio.wait_for(told[0].lost, within)
-    assert isinstance(exc, asyncssh.DisconnectError), f"closed without a reason: {exc!r}"
-    return exc.reason
 
 
 def _close(connections) -> None:
@@ -183,7 +153,7 @@ async def test_one_account_holds_at_most_n_connections_with_or_without_sessions(
     try:
         term = await Terminal.open(first)  # one with a game, one without: both count
         await term.expect("READY")
-        reason = await _reason_closed(host, "alice", user_keys["alice"])
+        reason = await reason_closed(host, "alice", user_keys["alice"])
         assert reason.startswith("You already have 2 connections to Horizon open, the most "
                                  "allowed; close one and try again.")
         async with await connect(host, "bob", user_keys["bob"]):  # another account is not held up
@@ -204,7 +174,7 @@ async def test_openssh_is_told_about_the_per_account_cap(start_host, ssh_command
         term = await Terminal.open(held)
         await term.expect("READY")
         code, out = await run_ssh(ssh_command(host.port, "-o", "LogLevel=INFO"), tmp_path, "true")
-        assert code == 255 and "You already have 1 connections to Horizon open" in out
+        assert code == 255 and "You already have 1 connection to Horizon open" in out
 
 
 def test_maxstartups_drops_at_random_past_start_but_never_a_first_connection():

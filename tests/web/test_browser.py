@@ -109,6 +109,25 @@ async def test_a_spectator_watches_from_another_browser_and_cannot_type(start_ho
     assert "KEY 'j'" not in await screen_text(player) and game.playing
 
 
+async def test_a_watcher_sees_the_players_whole_screen_below_the_banner_without_a_cursor(start_host, browser):
+    host = await start_host()
+    player = await open_logged_in(browser, host, "alice", [])
+    await wait_for_screen(player, "READY")
+    (game,) = host.sessions
+    watcher = await open_logged_in(browser, host, "bob", [])  # the same window: the banner takes rows
+    await watcher.goto(f"{host.web.origin}/watch/{game.id}")
+    await watcher.locator("#banner", has_text="Watching alice").wait_for(timeout=10000)
+    await player.keyboard.press("x")
+    await wait_for_screen(watcher, "KEY 'x'")
+    columns, rows = game.term_size[:2]
+    shown = await watcher.locator(".xterm-screen").bounding_box()
+    banner = await watcher.locator("#banner").bounding_box()
+    assert await watcher.locator(".xterm-rows > div").count() == rows
+    assert shown["y"] >= banner["y"] + banner["height"] - 1
+    assert shown["y"] + shown["height"] <= 600 and shown["x"] + shown["width"] <= 900, (shown, columns, rows)
+    assert await watcher.locator(".xterm-rows .xterm-cursor").count() == 0
+
+
 async def test_the_real_app_plays_in_the_browser(start_host, browser):
     host = await start_host(app_command=None)
     await host.session_server.wait_ready()

@@ -62,6 +62,29 @@ def test_sessions_last_fourteen_days_and_logout_ends_them_all(store):
     assert store.session_user(bobs) is None
 
 
+def test_every_live_sessions_user_comes_from_one_lookup(store):
+    alice, bob = store.open_session("alice"), store.open_session("bob")
+    store.test_clock.now += SESSION_LIFETIME / 2
+    later = store.open_session("alice")
+    assert store.session_key_users() == {digest(alice): "alice", digest(bob): "bob", digest(later): "alice"}
+    store.test_clock.now += SESSION_LIFETIME / 2 + 1  # the first two expired
+    assert store.session_key_users() == {digest(later): "alice"}
+
+
+def test_lookups_parse_the_file_again_only_when_it_changed(tmp_path, monkeypatch):
+    store = FileLoginStore(tmp_path)
+    elsewhere = FileLoginStore(tmp_path)  # `horizon users remove`, another process
+    cookie = store.open_session("alice")
+    reads = []
+    real_read = FileLoginStore._read
+    monkeypatch.setattr(FileLoginStore, "_read", lambda self: reads.append(self) or real_read(self))
+    for _ in range(100):  # every page and socket, and every game's check every few seconds
+        assert store.session_user(cookie) == "alice" and store.session_key_users() == {digest(cookie): "alice"}
+    assert reads == [store]
+    elsewhere.end_sessions("alice")
+    assert store.session_user(cookie) is None and store.session_key_users() == {}
+
+
 def test_garbage_never_logs_anyone_in(store):
     for bad in (None, "", "x" * 43, "../../etc/passwd", "é" * 43, "a" * 4000):
         assert store.session_user(bad) is None

@@ -1,5 +1,5 @@
 """The browser front end without a browser: logins by link, cookies, the Origin and CSP checks,
-limits shared with SSH, games resumed after a dropped socket and over SSH, read-only watchers,
+games resumed after a dropped socket and over SSH, read-only watchers,
 and 1,000 websockets without a login starting no game."""
 
 from __future__ import annotations
@@ -112,6 +112,17 @@ async def test_every_response_has_the_content_security_policy(start_host, http):
     await term.expect("READY")
 
 
+async def test_the_pages_own_scripts_are_asked_for_again_and_the_vendored_ones_kept_an_hour(start_host, http):
+    host = await start_host()
+    async with http.get(f"{host.web.origin}/static/play.js") as script:
+        assert script.status == 200 and script.headers["Cache-Control"] == "no-cache"
+        modified = script.headers["Last-Modified"]
+    async with http.get(f"{host.web.origin}/static/play.js", headers={"If-Modified-Since": modified}) as again:
+        assert again.status == 304 and not await again.read()  # unchanged: nothing sent again
+    async with http.get(f"{host.web.origin}/static/vendor/xterm/xterm.js") as vendored:
+        assert vendored.headers["Cache-Control"] == "public, max-age=3600"
+
+
 async def test_a_thousand_sockets_without_a_login_start_no_game(start_host, http, monkeypatch):
     host = await start_host()
     started = []
@@ -137,24 +148,6 @@ async def test_a_thousand_sockets_without_a_login_start_no_game(start_host, http
     assert refused == 1000 and not started and not host.sessions
 
 
-async def test_the_games_per_account_cap_counts_ssh_and_web_together(start_host, http, user_keys):
-    from ssh_kit import Terminal
-
-    host = await start_host(max_sessions_per_user=2)
-    await log_in(http, host, "alice")
-    first = await SocketTerminal.open(http, host)
-    await first.expect("READY")
-    async with await connect_ssh(host, "alice", user_keys["alice"]) as conn:
-        term = await Terminal.open(conn)
-        await term.expect("READY")
-        third = await SocketTerminal.open(http, host)
-        refused = await third.message("refused")
-        assert "already have 2 Horizon sessions" in refused["refused"]
-        await third.wait_closed()
-        assert third.ws.close_code == web_server.CLOSE_REFUSED
-        assert len(host.sessions) == 2
-
-
 async def test_a_dropped_socket_resumes_the_same_game(start_host, http):
     host = await start_host()
     await log_in(http, host, "alice")
@@ -173,6 +166,30 @@ async def test_a_dropped_socket_resumes_the_same_game(start_host, http):
     await again.expect("KEY 'k'")
     assert host.sessions == {game} and game.process.pid == app_pid == pid
     await again.expect("SIZE 100x30")
+
+
+async def test_a_page_resuming_a_game_whose_socket_still_looks_open_takes_it_over(start_host, http):
+    host = await start_host(max_connections_per_user=1)  # the new socket takes the old one's place
+    await log_in(http, host, "alice")
+    old = await SocketTerminal.open(http, host)  # its network went away: the host hasn't noticed
+    await old.expect("READY")
+    game_id = (await old.message("game"))["game"]
+    (game,) = host.sessions
+    again = await SocketTerminal.open(http, host, resume=game_id)
+    await again.expect("REDRAW")
+    assert (await again.message("game"))["game"] == game_id
+    told = await old.message("refused")  # the page shows it and doesn't reconnect (play.js)
+    assert told["refused"] == "This game was opened in another window."
+    await old.wait_closed()
+    await again.send("k")
+    await again.expect("KEY 'k'")
+    assert host.sessions == {game} and game.playing and not game.detached
+    assert host.user_connections("alice") == 1
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as stranger:
+        await log_in(stranger, host, "bob")  # another login can't take it
+        theirs = await SocketTerminal.open(stranger, host, resume=game_id)
+        await theirs.expect("READY")
+        assert len(host.sessions) == 2 and game.sender.ws is not theirs.ws
 
 
 async def test_a_game_left_in_the_browser_is_saved_and_resumed_over_ssh(start_host, http, user_keys,

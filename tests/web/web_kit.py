@@ -15,6 +15,8 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ssh"))
 from ssh_kit import plain, server_dir, user_keys  # noqa: E402, F401 (the SSH tests' helpers and fixtures)
 
+from horizon_tui.host.web.server import CLOSE_REFUSED  # noqa: E402
+
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
 LINK = re.compile(r"https?://\S+/login/[A-Za-z0-9_-]{43}")
 
@@ -117,6 +119,13 @@ class SocketTerminal:
 
     async def send(self, data: bytes | str) -> None:
         await self.ws.send_bytes(data.encode() if isinstance(data, str) else data)
+
+    async def refusal(self) -> str:
+        """The line a refused socket was told; it was closed so that the page doesn't reconnect."""
+        told = (await self.message("refused"))["refused"]
+        await self.wait_closed()
+        assert self.ws.close_code == CLOSE_REFUSED, (self.ws.close_code, self.messages)
+        return told
 
     async def wait_closed(self, timeout: float = 10.0) -> None:
         async def drain():

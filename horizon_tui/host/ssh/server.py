@@ -299,7 +299,18 @@ class SSHHost:
         return [*(self.settings.app_command or default_app_command(role)), saves_dir.name]
 
     def user_connections(self, user: str) -> int:
-        return sum(1 for c in self.connections if c.user == user)
+        """The account's SSH connections and browser sockets (`WebFront.user_sockets`)."""
+        return (sum(1 for c in self.connections if c.user == user)
+                + (self.web.user_sockets(user) if self.web is not None else 0))
+
+    def connections_refusal(self, user: str, watch_only: bool = False) -> str | None:
+        """Why one more connection of `user`, SSH or browser, is refused (the player's line), or None."""
+        s = self.settings
+        others = self.user_connections(user)
+        if others >= (s.max_sessions if watch_only else s.max_connections_per_user):
+            return (f"You already have {others} connection{'s' if others != 1 else ''} to Horizon open, the "
+                    f"most allowed; close one and try again.")
+        return None
 
     def admit(self, session: SshGameSession) -> tuple[str, str] | None:
         """Take a session slot, or say (reason for the log, line for the player) why not."""
@@ -477,12 +488,10 @@ class _Connection(asyncssh.SSHServer):
         if self._failed:
             self.host.limiter.forgive(self.address)
         s = self.host.settings
-        others = self.host.user_connections(self._claimed)
-        if others >= (s.max_sessions if self.watch_only else s.max_connections_per_user):
+        refusal = self.host.connections_refusal(self._claimed, self.watch_only)
+        if refusal:
             self.host.log_refusal(self, "too many connections for user")
-            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                             f"You already have {others} connections to Horizon open, the most "
-                             f"allowed; close one and try again.")
+            self._disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
             return
         self.user = self._claimed
         try:

@@ -26,7 +26,8 @@ Before logging in, a connection has --login-grace-time seconds; one address may 
 and past START of them in all a new one from an address that already has one waiting is dropped
 with probability RATE %, rising to 100 % at FULL (OpenSSH's MaxStartups). An address flooding
 the host fills only its own places. Logged in, one account may hold
---max-connections-per-user connections and --max-sessions-per-user games."""
+--max-connections-per-user connections and --max-sessions-per-user games, SSH and --web's
+browsers counted together."""
 
 
 def _count(text: str) -> int:
@@ -153,7 +154,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-sessions", type=_count, default=50, metavar="M",
                         help="games open at once in all (default 50)")
     parser.add_argument("--max-connections-per-user", type=_count, default=4, metavar="N",
-                        help="connections logged in as one account at once, with a game or not (default 4)")
+                        help="connections logged in as one account at once (SSH connections and browser "
+                             "sockets), with a game or not (default 4)")
     parser.add_argument("--login-grace-time", type=_seconds, default=10.0, metavar="SECONDS",
                         help="a connection not logged in this long after connecting is dropped, and "
                              "a login that opens no session this long after is closed (default 10; 0 never)")

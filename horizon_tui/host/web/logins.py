@@ -8,8 +8,9 @@ web-logout`, `horizon users remove`) forgets every cookie of an account.
 
 `LoginStore` is the interface (what the web front end and the commands use); `MemoryLoginStore`
 keeps it in memory (tests), `FileLoginStore` in the host's data folder (`web/logins.json`, 0600,
-updated under a lock; one that can't be read is moved aside, never written over) so a restart keeps the sessions and another process (`horizon users
-remove`) can end them.
+updated under a lock; one that can't be read is moved aside, never written over) so a restart
+keeps the sessions and another process (`horizon users remove`) can end them. Lookups (every page,
+every socket, the check of every live game's login) parse the file again only when it changed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import os
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -62,6 +64,10 @@ class LoginStore:
     def _locked(self) -> Iterator[None]:
         yield
 
+    def _current(self) -> dict:
+        """The state for a lookup, never to be changed: `_read()` unless a subclass keeps it."""
+        return self._read()
+
     # --- links -----------------------------------------------------------------------------
 
     def issue_link(self, user: str) -> str:
@@ -79,7 +85,7 @@ class LoginStore:
 
     def _live_user(self, kind: str, key: str) -> str | None:
         """The user of the `kind` ("links" or "sessions") entry stored under `key`, unexpired."""
-        entry = self._read()[kind].get(key)
+        entry = self._current()[kind].get(key)
         return entry["user"] if entry and entry["expires"] > self.clock() else None
 
     def link_user(self, token: str | None) -> str | None:
@@ -114,6 +120,11 @@ class LoginStore:
     def session_key_user(self, key: str) -> str | None:
         """`session_user` by the cookie's digest (what a running game keeps of its login)."""
         return self._live_user("sessions", key)
+
+    def session_key_users(self) -> dict[str, str]:
+        """Every live session's user by its cookie's digest: one read for many games' checks."""
+        now = self.clock()
+        return {key: entry["user"] for key, entry in self._current()["sessions"].items() if entry["expires"] > now}
 
     def end_sessions(self, user: str) -> int:
         """Log every browser of `user` out (and drop the links not yet used); how many sessions."""
@@ -172,6 +183,7 @@ class FileLoginStore(LoginStore):
         super().__init__(clock)
         self.path = Path(data_dir) / "web" / "logins.json"
         self.damaged = False
+        self._parsed: tuple[tuple, dict] | None = None  # (the file's identity, its state) for lookups
 
     def _read(self) -> dict:
         try:
@@ -186,6 +198,18 @@ class FileLoginStore(LoginStore):
         except (ValueError, RecursionError):
             self.damaged = True  # kept aside, never written over (`_write`)
             return _valid_state(None)
+
+    def _current(self) -> dict:
+        """The file's state as last parsed, parsed again when its inode, time or size changed (a
+        write replaces the file; `horizon users remove` writes it from another process)."""
+        try:
+            found = os.stat(self.path)
+        except FileNotFoundError:
+            return _valid_state(None)
+        identity = (found.st_ino, found.st_mtime_ns, found.st_size)
+        if self._parsed is None or self._parsed[0] != identity:
+            self._parsed = (identity, self._read())  # read after the stat: never older than `identity`
+        return self._parsed[1]
 
     def _write(self, state: dict) -> None:
         if self.damaged and self.path.exists():

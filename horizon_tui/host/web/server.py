@@ -15,8 +15,11 @@ is read-only.
 Every response carries `Content-Security-Policy: default-src 'self'` (nothing is loaded from
 another site: xterm.js and the font are vendored under `static/vendor/`); every websocket and
 every POST whose Origin is not this site's gets 403. Failed logins (a link unknown, used or
-expired) count against the address with the SSH host's (`host.limiter`), and a login in progress
-counts among the address's connections not logged in yet (`host.preauth`).
+expired) count against the address with the SSH host's (`host.limiter`); a login in progress
+counts among the address's connections not logged in yet (`host.preauth`) and is dropped if its
+form hasn't come within the login grace time; a game counts in the account's and the host's games
+(`host.admit`), and a logged-in socket, playing or watching, among the account's connections
+(`host.connections_refusal`), each with SSH's.
 """
 
 from __future__ import annotations
@@ -336,6 +339,7 @@ class WebFront:
         self.log = host.log
         self._runner: web.AppRunner | None = None
         self._sockets: set[web.WebSocketResponse] = set()
+        self._logged_in: dict[web.WebSocketResponse, str] = {}  # sockets of an account, counted as its connections
         self._senders: set[asyncio.Task] = set()
         self._checker: asyncio.Task | None = None
 
@@ -359,9 +363,8 @@ class WebFront:
         host, port = self.listen
         # The SSH host's login grace time: a connection that sends no whole request by then (or
         # sits idle between requests that long) is closed, as an SSH connection not logged in is.
-        grace = self.host.settings.login_timeout or 75.0
         self._runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False,
-                                     shutdown_timeout=1.0, keepalive_timeout=grace)
+                                     shutdown_timeout=1.0, keepalive_timeout=self.grace)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port, reuse_address=True)
         await site.start()
@@ -392,9 +395,18 @@ class WebFront:
             await self._runner.cleanup()
             self._runner = None
 
+    def user_sockets(self, user: str) -> int:
+        """The account's open sockets, playing or watching (`SSHHost.user_connections`)."""
+        return sum(1 for owner in self._logged_in.values() if owner == user)
+
     def track_sender(self, sender: SocketSender) -> None:
         self._senders.add(sender.task)
         sender.task.add_done_callback(self._senders.discard)
+
+    @property
+    def grace(self) -> float:
+        """The SSH host's login grace time, for requests not logged in (75 s when it has none)."""
+        return self.host.settings.login_timeout or 75.0
 
     @property
     def secure(self) -> bool:
@@ -422,8 +434,9 @@ class WebFront:
         """End the games and watchers of browsers whose login was ended (`web-logout`, `horizon
         users remove`, expiry); how many games."""
         ended = 0
+        logged_in = self.store.session_key_users()
         for game in list(self.games.values()):
-            if self.store.session_key_user(game.connection.session_key) != game.user:
+            if logged_in.get(game.connection.session_key) != game.user:
                 ended += 1
                 game._send_line("You were logged out; your game was saved.")
                 if game.detached:
@@ -469,8 +482,10 @@ class WebFront:
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         """Every response, pages, files, errors and websocket upgrades alike."""
         response.headers.update(SECURITY_HEADERS)
-        if request.path.startswith("/static/") and response.status == 200:
+        if request.path.startswith("/static/vendor/") and response.status == 200:
             response.headers["Cache-Control"] = "public, max-age=3600"  # a reload needn't fetch xterm.js again
+        elif request.path.startswith("/static/"):  # the page's own scripts: a new version reaches browsers at once
+            response.headers["Cache-Control"] = "no-cache"  # asked again each time, answered 304 if unchanged
 
     def _user(self, request: web.Request) -> tuple[str | None, str]:
         """The logged-in account of this request (or None) and its session key."""
@@ -531,9 +546,15 @@ class WebFront:
         if self.host.preauth.admit(address):  # counted with the SSH host's logins in progress
             return _page("Busy", "<p>Too many logins in progress from your address; try again.</p>", status=503)
         try:
-            form = await request.post()
+            form = await asyncio.wait_for(request.post(), self.grace)
             token = form.get("token")
             user = self.store.spend_link(token if isinstance(token, str) else None)
+        except TimeoutError:  # the form never came: dropped, as an SSH login past its grace time
+            self.host.log.info("web refused addr=%s reason=login form not sent within %g s", address, self.grace)
+            request.transport.close()
+            raise web.HTTPRequestTimeout() from None
+        except ConnectionError:  # the browser went away mid-form
+            raise web.HTTPBadRequest() from None
         finally:
             self.host.preauth.release(address)
         if user is None or not self.host.accounts.exists(user):
@@ -565,10 +586,20 @@ class WebFront:
             return web.Response(status=401, text="log in first\n")
         ws = web.WebSocketResponse(max_msg_size=MESSAGE_LIMIT, heartbeat=30.0)
         await ws.prepare(request)
-        self._sockets.add(ws)
         game = self.games.get(request.query.get("resume", ""))
+        if game is not None and game.connection.session_key != key:
+            game = None  # another login's game: never resumed
+        if game is not None and not game.detached and game.sender is not None:
+            self._take_over(game)  # its old socket's network went away unnoticed, or a copy of the tab
+        refusal = None if game is not None else self.host.connections_refusal(user)  # with its SSH ones
+        if refusal:
+            self.host.log.info("refused user=%s addr=%s reason=too many connections for user via=web", user, address)
+            await self._refuse(ws, refusal)
+            return ws
+        self._sockets.add(ws)
+        self._logged_in[ws] = user
         try:
-            if game is not None and game.detached and game.connection.session_key == key:
+            if game is not None and game.detached:
                 game.attach(ws)
                 columns, rows = self._size(request)
                 game.resize(columns, rows)
@@ -580,9 +611,20 @@ class WebFront:
             await self._read_keys(ws, game)
         finally:
             self._sockets.discard(ws)
+            self._logged_in.pop(ws, None)
             if game is not None:
                 game.socket_closed(ws)
         return ws
+
+    def _take_over(self, game: WebGame) -> None:
+        """A page of the same login resumes a game whose socket still looks open: the old socket is
+        told and closed (refused, so that its page doesn't take the game back) and the game waits
+        for the new one, as after a drop."""
+        old = game.sender
+        self._logged_in.pop(old.ws, None)  # its place goes to the new socket
+        old.send_text(json.dumps({"refused": "This game was opened in another window."}))
+        old.close(CLOSE_REFUSED)
+        game.socket_closed(old.ws)
 
     def _new_game(self, ws, user: str, key: str, address: str, request) -> tuple[WebGame | None, str]:
         """A game for this socket, started; or None and the line saying why not."""
@@ -631,7 +673,7 @@ class WebFront:
     # --- watching --------------------------------------------------------------------------
 
     def _may_watch(self, request: web.Request) -> tuple[str | None, web.Response | None]:
-        """Who watches (an account, or "anyone"), or the page saying why not."""
+        """Who watches (an account, or None: anyone may), or the page saying why not."""
         spectators = self.host.settings.spectators
         if spectators == "none":
             return None, _page("Watching is off", "<p>Watching games is turned off on this server.</p>", status=403)
@@ -640,13 +682,13 @@ class WebFront:
             return None, _page("Log in to watch", f"<p>Watching is for players of this server: run</p>"
                                f"<pre>{html.escape(self._ssh_hint())}</pre><p>and open the link it prints.</p>",
                                status=401)
-        return user or "anyone", None
+        return user, None
 
     def watchable_games(self) -> list[GameSession]:
         return sorted((s for s in self.host.sessions if s.playing), key=lambda s: s.started_wall or 0)
 
     async def _watch_list(self, request: web.Request) -> web.StreamResponse:
-        who, refused = self._may_watch(request)
+        user, refused = self._may_watch(request)
         if refused is not None:
             return refused
         rows = []
@@ -656,7 +698,7 @@ class WebFront:
                      html.escape(str(app.get("screen") or "-")[:40]),
                      str(len(game.watchers)) if game.watchable else "refused"]
             link = (f"<a href=\"/watch/{html.escape(game.id)}\">watch</a>"
-                    if game.watchable and game.user != who else "")
+                    if game.watchable and game.user != user else "")
             rows.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + f"<td>{link}</td></tr>")
         table = ("<table><thead><tr><th>Player</th><th>Character</th><th>Screen</th><th>Watchers</th>"
                  "<th></th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>") if rows else \
@@ -671,9 +713,10 @@ class WebFront:
         return web.FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-store"})  # watches at /watch/
 
     async def _watch_socket(self, request: web.Request) -> web.StreamResponse:
-        who, refused = self._may_watch(request)
+        user, refused = self._may_watch(request)
         if refused is not None:
             return web.Response(status=refused.status, text="not allowed to watch\n")
+        who = user or "anyone"
         game_id = request.match_info["game"]
         target = next((s for s in self.host.sessions if s.id == game_id and s.playing), None)
         ws = web.WebSocketResponse(max_msg_size=1024, heartbeat=30.0)
@@ -681,12 +724,16 @@ class WebFront:
         refusal = "That game has ended." if target is None else watch_refusal(self.host, target)
         if refusal is None and len(target.watchers) >= MAX_WATCHERS_PER_GAME:
             refusal = f"{game_label(target)} already has {MAX_WATCHERS_PER_GAME} watchers."
+        if refusal is None and user is not None:  # a logged-in watcher's socket is one of its connections
+            refusal = self.host.connections_refusal(user)
         if refusal:
             await self._refuse(ws, refusal)
             return ws
         watcher = WebWatcher(self, target, ws, who)
         self.watchers.add(watcher)
         self._sockets.add(ws)
+        if user is not None:
+            self._logged_in[ws] = user
         self.host.log.info("watch start watcher=%s player=%s via=web", who, target.user)
         watcher.sender.send_text(json.dumps({"watching": game_label(target),
                                              "size": list(target.term_size[:2])}))
@@ -696,6 +743,7 @@ class WebFront:
                 pass  # read-only: what a watcher sends goes nowhere
         finally:
             self._sockets.discard(ws)
+            self._logged_in.pop(ws, None)
             self.watchers.discard(watcher)
             watcher.stop()
         return ws

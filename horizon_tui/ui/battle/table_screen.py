@@ -75,6 +75,7 @@ class TableBattleScreen(BattleScreen):
         self.title = title or "At the table"
         self.answers: list[dict[str, Any]] = []  # the GM's answers to this seat's requests
         self.hotseat = bool(getattr(client, "hotseat", False))
+        self.table_closed = False  # the GM closed the table while a dialog was open over this screen
         self.readers: dict[str, Reader] = {}  # at one keyboard: every seat's, each read live
         self.reader = self._reader_for(client.seat)
         if self.hotseat:
@@ -138,6 +139,8 @@ class TableBattleScreen(BattleScreen):
         seat = Text(f"[{self.client.seat}, {self.role}] ", style="bold cyan")
         if self.battle.over and not self.more:
             return seat + Text(f"The battle is over.  {self.fingerprint()}", style="bold")
+        if self.client.replica.paused and self.mode == "move" and not self.more:  # the table's state,
+            return seat + Text(self.prompt or self._waiting(), style="yellow")  # never "Your turn" then
         if self.battle.over or self.me is not None or self.more:
             return seat + super()._status_text()
         if self.prompt:
@@ -148,8 +151,6 @@ class TableBattleScreen(BattleScreen):
         owner = next((name for name, s in self.client.seating.items()
                       if s.get("role") == "player" and cid(current) in s.get("characters", ())), None)
         owner = owner or next((n for n, s in self.client.seating.items() if s.get("role") == "gm"), "the AI")
-        if self.client.replica.paused:
-            return seat + Text(self._waiting(), style="yellow")
         known = self.known()
         if known.current is None:  # one this seat can't see: neither its name nor who plays it
             return seat + Text(f"{known.acting} is acting…", style="dim")
@@ -189,10 +190,12 @@ class TableBattleScreen(BattleScreen):
                 reader.note(f"— {message.get('note') or 'rebuilt'}: {self.fingerprint()} —")
         if kind == "closed":
             self.notify(str(message.get("note") or "the table is closed"), timeout=8, markup=False)
-            if self.app.screen is self:  # else a dialog is open (the GM's XP award): leave with ctrl+l
+            if self.app.screen is self:
                 self.action_table_leave()
+            else:  # a dialog is open (the result, the GM's XP award): the seat leaves once it closes
+                self.table_closed = True
             return
-        self.prompt = self._waiting() if client.replica.paused else ""
+        self.prompt = ""  # the table's word replaces a refusal; the status says if it waits
         self.refresh_all()
         if self.battle.over:
             self._finish()
@@ -362,6 +365,10 @@ class TableBattleScreen(BattleScreen):
         self._show_talk()  # what was said before this screen opened (the client has it from the table)
         if self.hotseat:
             self.call_after_refresh(self._hand_over)
+
+    def on_screen_resume(self) -> None:
+        if self.table_closed:  # the dialog is gone: nothing is left to do at a closed table
+            self.call_later(self.action_table_leave)
 
     def on_unmount(self) -> None:
         super().on_unmount()

@@ -68,6 +68,17 @@ class HorizonApp(CrashGuard, App[None]):
         Binding("shift+tab", "next_field(-1)", show=False, priority=True, id="app.previous_field"),
     ]
 
+    def get_driver_class(self):
+        """Textual's driver; on a POSIX terminal with its input held back while the app is behind
+        (`ui.input_driver`: a flood of typed keys must not pile up in memory). Imported here, not
+        at the top: it is the POSIX driver's, which Windows can't import."""
+        driver = super().get_driver_class()
+        if driver.__module__ == "textual.drivers.linux_driver" and driver.__name__ == "LinuxDriver":
+            from horizon_tui.ui.input_driver import PacedInputDriver
+
+            return PacedInputDriver
+        return driver
+
     def action_next_field(self, step: int = 1) -> None:
         from textual.actions import SkipAction
         from textual.widgets import Input

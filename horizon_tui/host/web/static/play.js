@@ -54,9 +54,19 @@
       socket.send(JSON.stringify({ resize: [term.cols, term.rows] }));
     }
   }
+  // DejaVu Sans Mono's cell per pixel of font size (as early.js estimates the size with)
+  const CELL_WIDTH_EM = 0.602;
+  const CELL_HEIGHT_EM = 19 / 16;
   function layout() {
-    if (playerSize) {
-      term.resize(playerSize[0], playerSize[1]);  // a watcher sees the player's screen as it is
+    if (playerSize) {  // a watcher sees the player's whole screen as it is, smaller if need be
+      const area = document.getElementById("terminal");
+      const size = Math.max(6, Math.min(16, Math.floor(Math.min(
+        area.clientWidth / (playerSize[0] * CELL_WIDTH_EM),
+        area.clientHeight / (playerSize[1] * CELL_HEIGHT_EM)))));
+      if (term.options.fontSize !== size) {
+        term.options.fontSize = size;
+      }
+      term.resize(playerSize[0], playerSize[1]);
     } else {
       fit.fit();
     }
@@ -104,6 +114,7 @@
       showBanner("Watching " + message.watching + " (read-only). Esc or Back: the list of games.");
       playerSize = message.size;
       layout();
+      term.write("\x1b[?25l");  // the app hid its cursor before this watcher came; it shows it again if it wants
     }
     if (message.message && message.exit === undefined) {
       term.write("\r\n" + message.message + "\r\n");
