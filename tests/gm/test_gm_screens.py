@@ -12,6 +12,7 @@ from tests.gm.conftest import current
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
+from horizon_tui.ui.gm.screens.log_view import LogTail
 from horizon_tui.ui.gm.screens.importing import ImportScreen
 from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
 from horizon_tui.ui.player.screens.level_up import LevelUpScreen
@@ -140,7 +141,7 @@ async def test_a_dice_roll_redraws_the_days_log_not_the_rosters(session, catalog
         party.clear = lambda *a, **k: (cleared.append(1), original(*a, **k))[1]
         assert app.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
         await pilot.pause()
-        assert cleared == [] and "1d20 = " in str(dashboard.query_one("#gm-today-log", Static).render())
+        assert cleared == [] and "1d20 = " in str(dashboard.query_one("#gm-today", LogTail).render())
         assert app.act(lambda c: changes.award_xp(c, {"Iriel": 10}), "xp")
         await pilot.pause()
         assert cleared == [1] and "10" in str(party.get_row("Iriel"))
@@ -158,5 +159,8 @@ async def test_the_today_panel_keeps_the_newest_line_in_view(session, catalogue)
             assert app.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
         await pilot.pause()
         await pilot.pause()
-        panel = dashboard.query_one("#gm-today")
-        assert panel.max_scroll_y > 0 and panel.scroll_y == panel.max_scroll_y
+        panel = dashboard.query_one("#gm-today", LogTail)
+        shown = str(panel.render()).splitlines()
+        rolls = [e.text for e in app.campaign.today("roll")]
+        assert len(shown) == panel.content_size.height < len(rolls)  # full, and the day's log is longer
+        assert shown == [f"• {text}" for text in rolls[-len(shown):]]  # the newest ones

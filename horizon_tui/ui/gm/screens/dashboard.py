@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
@@ -20,6 +20,7 @@ from horizon_tui.ui.gm.screens.dialogue import DialogueScreen
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
 from horizon_tui.ui.gm.screens.importing import ImportScreen
 from horizon_tui.ui.gm.screens.log import SessionLogScreen
+from horizon_tui.ui.gm.screens.log_view import DayLines, LogTail
 from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
 from horizon_tui.ui.gm.screens.table import OpenTableScreen, rejoin_table
 from horizon_tui.ui.widgets.lists import RowList
@@ -29,6 +30,8 @@ PARTY_COLUMNS = ("Name", "Species", "Level", "Health", "XP", "Can buy", "Free ac
 NPC_COLUMNS = ("Name", "Level", "Health", "Willpower", "XP", "Free act.", "Checkable", "Attitude", "Notes")
 SHOWN_LOG = {"check", "reaction", "battle", "xp", "level_up", "points", "ability", "day", "party", "npc", "rules",
              "roll", "note", "rest"}
+LOG_STYLES = {"check": "", "battle": "bold", "day": "bold", "roll": "dim", "npc": "dim",
+              "rules": "yellow", "level_up": "bold green", "xp": "green"}
 
 
 # Every dashboard key in three lines of at most 78 characters (#gm-keys holds 3): the key bar
@@ -72,6 +75,8 @@ class DashboardScreen(Screen):
     def __init__(self) -> None:
         super().__init__(id="gm-dashboard")
         self._rosters_shown: tuple | None = None  # what the party and NPC tables were built from
+        self._today = DayLines(SHOWN_LOG)  # which log lines the Today panel shows
+        self._checks = DayLines({"check"})  # today's dialogue checks, which the party table counts
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -80,8 +85,7 @@ class DashboardScreen(Screen):
             with Vertical(id="gm-tables"):
                 yield RowList(id="party", cursor_type="row", zebra_stripes=True)
                 yield RowList(id="npcs", cursor_type="row", zebra_stripes=True)
-            with VerticalScroll(id="gm-today", classes="panel"):
-                yield Static(id="gm-today-log")
+            yield LogTail(Text("Nothing yet today.", style="dim"), id="gm-today", classes="panel")
         yield Static(KEYS, id="gm-keys", classes="hint", markup=False)
         yield KeyBar()
 
@@ -108,6 +112,11 @@ class DashboardScreen(Screen):
         return Text(changes.describe_carried(state), style=style)
 
     def refresh_view(self) -> None:
+        """Shows the campaign as it is now; under another screen (the dice, a form, a question)
+        nothing until it is on top again (on_screen_resume): drawing the dimmed dashboard behind a
+        dialog was half the CPU of a roll."""
+        if self.app.screen is not self:
+            return
         campaign = self.app.campaign
         status = self.query_one("#gm-status", Static)
         party = self.query_one("#party", DataTable)
@@ -138,7 +147,8 @@ class DashboardScreen(Screen):
     def _refresh_rosters(self, campaign, rules, party: DataTable, npcs: DataTable) -> None:
         """The party and NPC tables, rebuilt only when what they show changed: a dice roll or a
         note (most GM actions) leaves them as they are."""
-        shown = (campaign.party, campaign.npcs, campaign.carried, rules, len(campaign.today("check")))
+        self._checks.follow(campaign.log, campaign.day)
+        shown = (campaign.party, campaign.npcs, campaign.carried, rules, len(self._checks.positions))
         if self._rosters_shown is not None and all(a is b for a, b in zip(shown[:4], self._rosters_shown[:4])) \
                 and shown[4] == self._rosters_shown[4]:
             return
@@ -177,17 +187,18 @@ class DashboardScreen(Screen):
         npcs.border_subtitle = "n new NPC · enter edits"
 
     def _refresh_today(self, campaign) -> None:
-        today = Text()
-        for entry in campaign.today():
-            if entry.kind in SHOWN_LOG:
-                style = {"check": "", "battle": "bold", "day": "bold", "roll": "dim", "npc": "dim",
-                         "rules": "yellow", "level_up": "bold green", "xp": "green"}.get(entry.kind, "")
-                today.append(f"• {entry.text}\n", style=style)
-        if not today:
-            today.append("Nothing yet today.", style="dim")
-        self.query_one("#gm-today-log", Static).update(today)
-        panel = self.query_one("#gm-today", VerticalScroll)
-        self.call_after_refresh(panel.scroll_end, animate=False)  # the newest line in view, as a log
+        """Today's lines, the newest in view as a log: only what the panel shows is drawn, and
+        only the lines an action added are read (log_view)."""
+        today = self._today
+        if not today.follow(campaign.log, campaign.day):
+            return
+        log, positions = campaign.log, today.positions
+
+        def line(n: int) -> Text:
+            entry = log[positions[n]]
+            return Text(f"• {entry.text}", style=LOG_STYLES.get(entry.kind, ""))
+
+        self.query_one("#gm-today", LogTail).show(len(positions), line)
 
     # --- which row -------------------------------------------------------------------------
 

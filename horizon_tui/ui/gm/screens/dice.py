@@ -70,7 +70,6 @@ class DiceScreen(ModalScreen[None]):
 
         if self.app.act(change, f"roll {expression}"):
             self.query_one("#dice-result", Static).update(Text(f"{expression} = {found[0]}", style="bold"))
-            self.refresh_view()
 
     def action_dismiss_dice(self) -> None:
         self.dismiss(None)

@@ -52,7 +52,15 @@ class SessionLogScreen(Screen):
             table.add_column(label)
         self.refresh_view()
 
+    def on_screen_resume(self) -> None:
+        self.refresh_view()
+
     def refresh_view(self) -> None:
+        """The shown day's lines and recap, read again whole: only when this screen is on top (a
+        roll in the dice dialog over it redrew a day of the log behind the dialog); on top again,
+        on_screen_resume shows what changed."""
+        if self.app.screen is not self:
+            return
         campaign = self.app.campaign
         if self.day is None or self.day > campaign.day:
             self.day = campaign.day
