@@ -22,9 +22,7 @@ from horizon_tui.engine.battle import (
     Battle, Entity, charge_left, check_roll, cid, comp, current_attributes, effects, enemies_of, gear, ident,
     is_active, pos, put, spend_charge, stats, team,
 )
-from horizon_tui.engine.components import (
-    Cooldowns, Effects, FreeActions, Loadout, Memory, Position, Presence, Team, TurnState,
-)
+from horizon_tui.engine.components import Cooldowns, FreeActions, Gear, Loadout, Memory, Presence, TurnState
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect, recompute_stats
 from horizon_tui.engine.frozen import quick_init
 from horizon_tui.engine.sideview import hidden_from
@@ -52,7 +50,7 @@ Outcome = Success | Impossible
 
 
 def _state(e: Entity) -> TurnState:
-    return e.registry._components_by_entity[e][TurnState]  # noqa: SLF001 - `comp`, inlined (hot)
+    return comp(e, TurnState)
 
 
 def _feared_source(battle: Battle, e: Entity) -> Entity | None:
@@ -92,17 +90,15 @@ class Move:
         e = battle.by_id[self.actor]
         start = len(battle.log)
         field = battle.battlefield
-        held = e.registry._components_by_entity[e]  # noqa: SLF001 - `pos` and `_state`, inlined (every step)
-        at, state = held[Position], held[TurnState]
-        here = (at.x, at.y)
+        here, state = pos(e), _state(e)
         to = tuple(self.to)
         if to == here:
             return Impossible("already there")
         if state.movement_left <= 0:
             return Impossible(f"{ident(e).name} has no movement left this turn")
-        source = _feared_source(battle, e) if held[Effects].active else None  # (fear is an effect)
+        source = _feared_source(battle, e)
         if not field.in_bounds(to):
-            if max(abs(to[0] - here[0]), abs(to[1] - here[1])) != 1 or not field.is_edge(here):
+            if distance(to, here) != 0 or not field.is_edge(here):
                 return Impossible("to flee, step off the battlefield from its edge")
             return self._flee(battle, e, start)
         costs = move_costs(battle, e)
@@ -116,7 +112,7 @@ class Move:
         for xy, cost in zip(path, field.step_costs(path, start=here, **costs)):
             if spent + cost > state.movement_left:
                 break
-            if source is not None and _chebyshev(xy, pos(source)) < _chebyshev(steps[-1] if steps else here, pos(source)):
+            if source is not None and distance(xy, pos(source)) < distance(steps[-1] if steps else here, pos(source)):
                 return Impossible(f"{ident(e).name} is afraid and won't go nearer to {ident(source).name}")
             steps.append(xy)
             paid.append(cost)
@@ -146,10 +142,6 @@ class Move:
         return Success(battle.log[start:], ends_turn=True)
 
 
-def _chebyshev(a, b) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
 def move_costs(battle: Battle, e: Entity) -> Mapping[str, Any]:
     """What its steps cost (R-8), as the battlefield's path and distance searches take it: the
     rules' difficult-ground and diagonal costs, and its species' own terrain costs."""
@@ -165,16 +157,14 @@ def move_costs(battle: Battle, e: Entity) -> Mapping[str, Any]:
 
 def blocked_for(battle: Battle, e: Entity) -> list[tuple[int, int]]:
     """Cells a combatant can't move through: those of the other side (R-8)."""
-    table = e.registry._components_by_entity  # noqa: SLF001 - `team`, inlined: every move asks
-    side = table[e][Team].name
+    side = team(e)
     # The other sides' index (`battle.sides`: the active, who are the placed), not a scan of
     # every cell's Team. The searches take these as a set of cells: their order doesn't matter.
     cells = []
     for name, members in battle.sides.items():
         if name != side:
             for o in members.values():
-                at = table[o][Position]
-                cells.append((at.x, at.y))  # not `.xy`: a property call per unit
+                cells.append(pos(o))
     return cells
 
 
@@ -332,7 +322,7 @@ class Swap:
         start = len(battle.log)
         _spend_turn(battle, e)
         slotted = tuple(self.add if n == self.remove else n for n in loadout.slotted)
-        e.components[Loadout] = attrs.evolve(loadout, slotted=slotted, active_passives=loadout.active_passives - {self.remove})
+        put(e, Loadout, Loadout(slotted, loadout.active_passives - {self.remove}))
         battle.emit(ev.Swap, actor=cid(e), removed=self.remove, added=self.add)
         recompute_stats(battle, e)
         return Success(battle.log[start:])
@@ -369,7 +359,7 @@ class TogglePassive:
             active = loadout.active_passives | {self.ability}
         else:
             active = loadout.active_passives - {self.ability}
-        e.components[Loadout] = attrs.evolve(loadout, active_passives=frozenset(active))
+        put(e, Loadout, Loadout(loadout.slotted, frozenset(active)))
         battle.emit(ev.Toggle, actor=cid(e), ability=self.ability, active=on)
         recompute_stats(battle, e)
         return Success(battle.log[start:])
@@ -429,7 +419,7 @@ class FreeAction:
                 return Impossible(problem)
         start = len(battle.log)
         _spend_turn(battle, e)
-        e.components[FreeActions] = FreeActions(points - 1)
+        put(e, FreeActions, FreeActions(points - 1))
         battle.emit(ev.FreeActionEvent, actor=cid(e), description=description or effect,
                     points_left=points - 1, target=cid(target))
         success = True
@@ -479,8 +469,8 @@ class InventAbility:
             return Impossible(f"{ident(e).name} already knows an ability called {self.ability.name!r}")
         start = len(battle.log)
         character = attrs.evolve(g.character, abilities=[*g.character.abilities, self.ability])
-        e.components[type(g)] = attrs.evolve(g, character=character)
-        e.components[FreeActions] = FreeActions(points - 1)
+        put(e, Gear, attrs.evolve(g, character=character))
+        put(e, FreeActions, FreeActions(points - 1))
         battle.emit(ev.FreeActionEvent, actor=cid(e), description=f"invents {self.ability.name}",
                     points_left=points - 1)
         return Success(battle.log[start:])
@@ -518,9 +508,8 @@ def perform(battle: Battle, action, *, auto_end: bool = True) -> Outcome:
     outcome = action(battle)
     if outcome.__class__ is Impossible or battle.result is not None:
         return outcome
-    held = current.registry._components_by_entity[current]  # noqa: SLF001 - `comp`, inlined: every action
-    state = held[TurnState]
-    if outcome.ends_turn or held[Presence] is not Presence.active or (
+    state = _state(current)
+    if outcome.ends_turn or not is_active(current) or (
             auto_end and state.acted and state.movement_left <= 0):
         advance(battle)
     return outcome

@@ -24,7 +24,7 @@ import attrs
 from horizon_tui.content.models import NEGATIVE_EFFECTS
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    comp, Battle, Entity, cid, effects, hp, ident, is_active, put, refresh_stats, team,
+    Battle, Entity, cid, comp, effects, find, hp, ident, is_active, put, refresh_stats, team,
 )
 from horizon_tui.engine.components import (
     ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, TempHealth, TurnState,
@@ -39,7 +39,7 @@ def deal_damage(battle: Battle, target: Entity, amount: int, source: str, abilit
     """Take `amount` health; at 0 or below an enemy dies and a player character falls
     unconscious (R-9). Emits `damage`, then `defeated` if it fell."""
     amount = max(0, int(amount))
-    shield = target.registry._components_by_entity[target].get(TempHealth)  # noqa: SLF001 - usually absent
+    shield = find(target, TempHealth)  # usually absent
     if shield is not None and amount:
         absorbed = min(shield.points, amount)  # temporary health goes first (a GM's grant)
         put(target, TempHealth, TempHealth(shield.points - absorbed))

@@ -14,10 +14,12 @@ import attrs
 from horizon_tui.content.models import EFFECTS, Difficulty
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.actions import Impossible, Outcome, Success
-from horizon_tui.engine.battle import Battle, cid, comp, effects, gear, hp, ident, is_active, put
-from horizon_tui.engine.components import Charges, Controller, Cooldowns, Health, Presence, TurnState
-from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect, expire_turn_effects, restore_health
+from horizon_tui.engine.battle import Battle, cid, combatant_summary, comp, effects, find, gear, hp, ident, is_active, put
+from horizon_tui.engine.components import Charges, Controller, Cooldowns, Health, Memory, Presence, TempHealth, TurnState
+from horizon_tui.engine.effects import apply_effect, deal_damage, defeat, end_effect, expire_turn_effects, restore_health
+from horizon_tui.engine.forming import spawn_combatant
 from horizon_tui.engine.turns import advance, check_end, free_cell_near, update_sight
+from horizon_tui.engine.usability import ready_at_after
 
 CONTROLLERS = ("player", "ai", "gm")
 CONTROLLER_NAMES = {"player": "player", "gm": "GM", "ai": "AI"}
@@ -155,7 +157,7 @@ class SetCharges:
         e = battle[self.target]
         pools = dict(comp(e, Charges).pools)
         pools[difficulty] = self.charges
-        e.components[Charges] = Charges(pools)
+        put(e, Charges, Charges(pools))
         return Success(battle.log[start:])
 
 
@@ -174,7 +176,7 @@ class ResetCooldown:
             return start
         ready = dict(comp(e, Cooldowns).ready_at)
         ready.pop(self.ability, None)
-        e.components[Cooldowns] = Cooldowns(ready)
+        put(e, Cooldowns, Cooldowns(ready))
         return Success(battle.log[start:])
 
 
@@ -196,11 +198,9 @@ class SetCooldown:
         start = _start(battle, self.target, f"cooldown of {self.ability}", self.turns, self.reason)
         if isinstance(start, Impossible):
             return start
-        from horizon_tui.engine.usability import ready_at_after
-
         ready = dict(comp(e, Cooldowns).ready_at)
         ready[self.ability] = ready_at_after(battle, e, self.turns)  # counted as cooldown_left counts
-        e.components[Cooldowns] = Cooldowns(ready)
+        put(e, Cooldowns, Cooldowns(ready))
         return Success(battle.log[start:])
 
 
@@ -265,7 +265,7 @@ class SetController:
                        f"{CONTROLLER_NAMES.get(was, was)} → {CONTROLLER_NAMES[self.kind]}", self.reason)
         if isinstance(start, Impossible):
             return start
-        e.components[Controller] = attrs.evolve(comp(e, Controller), kind=self.kind)
+        put(e, Controller, attrs.evolve(comp(e, Controller), kind=self.kind))
         return Success(battle.log[start:])
 
 
@@ -465,22 +465,18 @@ class GrantTempHealth:
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
-        from horizon_tui.engine.components import TempHealth
-
         if self.points < 0:
             return Impossible("temporary health is 0 or more")
 
         def grant(e) -> None:
-            held = e.registry._components_by_entity[e].get(TempHealth)  # noqa: SLF001
+            held = find(e, TempHealth)
             put(e, TempHealth, TempHealth(max(self.points, held.points if held and self.points else 0)))
 
         return _on_each(battle, self.targets, "temporary health", self.points, self.reason, grant)
 
 
 def temp_health(e) -> int:
-    from horizon_tui.engine.components import TempHealth
-
-    held = e.registry._components_by_entity[e].get(TempHealth)  # noqa: SLF001
+    held = find(e, TempHealth)
     return held.points if held is not None else 0
 
 
@@ -494,8 +490,6 @@ class StartHealth:
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
-        from horizon_tui.engine.effects import defeat
-
         e = battle.by_id.get(self.target)
         if e is None or not is_active(e):
             return Impossible(f"{self.target} is not on the battlefield")
@@ -516,8 +510,6 @@ def revive_cell(battle: Battle, target: str) -> tuple[int, int] | None:
     e = battle.by_id.get(target)
     if e is None:
         return None
-    from horizon_tui.engine.components import Memory
-
     origin = comp(e, Memory).origin or (0, 0)
     if battle.battlefield.is_walkable(origin) and origin not in battle.occupancy:
         return origin
@@ -597,9 +589,6 @@ class Reinforce:
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
-        from horizon_tui.engine.battle import combatant_summary
-        from horizon_tui.engine.forming import spawn_combatant
-
         if battle.over:
             return Impossible("the battle is over")
         definition = battle.enemy_defs.get(self.enemy)

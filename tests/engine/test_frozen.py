@@ -1,5 +1,5 @@
 """engine.frozen.quick_init: the quicker constructor takes what attrs' own takes and makes the same
-frozen object (events, the components and actions a battle makes every turn)."""
+frozen object (events and the actions a battle makes every turn)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import inspect
 import attrs
 import pytest
 
-from horizon_tui.engine import actions, components, events
+from horizon_tui.engine import actions, events
 from horizon_tui.engine.frozen import quick_init
 
 QUICK = sorted(
-    {cls for module in (events, components, actions) for cls in vars(module).values()
+    {cls for module in (events, actions) for cls in vars(module).values()
      if isinstance(cls, type) and "__attrs_own_init__" in cls.__dict__},
     key=lambda cls: cls.__qualname__,
 )
@@ -25,7 +25,7 @@ def _signature(function) -> list[tuple[str, object, object]]:
 def test_the_battle_classes_have_it() -> None:
     names = {cls.__name__ for cls in QUICK}
     assert set(events.EVENT_TYPES.values()) <= set(QUICK)
-    assert {"TurnState", "Memory", "Tally", "Health", "Position", "Move", "Attack", "Wait", "Success"} <= names
+    assert {"Move", "Attack", "Wait", "Success"} <= names
 
 
 @pytest.mark.parametrize("cls", QUICK, ids=lambda cls: cls.__qualname__)

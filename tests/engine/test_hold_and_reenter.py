@@ -11,7 +11,7 @@ from engine_kit import EXAMPLE, character, enemy_def, make_battle
 
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.actions import Attack, Impossible, Move, end_turn
-from horizon_tui.engine.battle import comp, effects, hp, ident
+from horizon_tui.engine.battle import comp, effects, hp, ident, put
 from horizon_tui.engine.components import TurnState
 from horizon_tui.engine.narrate import describe
 from horizon_tui.engine.runner import Input, begin, override, replay, submit
@@ -26,7 +26,7 @@ def _battle(started: bool = True):
     import attrs
 
     grunt = battle["grunt"]
-    grunt.components[Controller] = attrs.evolve(comp(grunt, Controller), kind="gm")
+    put(grunt, Controller, attrs.evolve(comp(grunt, Controller), kind="gm"))
     if started:
         begin(battle)
     return battle
