@@ -18,13 +18,13 @@ import attrs
 from horizon_tui.content.models import Ability, Target
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.attacks import strike, use_ability
+from horizon_tui.engine.battlefield import as_cell
 from horizon_tui.engine.battle import (
     Battle, Entity, charge_left, check_roll, cid, comp, current_attributes, effects, enemies_of, gear, ident,
     is_active, pos, put, spend_charge, stats, team,
 )
 from horizon_tui.engine.components import Cooldowns, FreeActions, Gear, Loadout, Memory, Presence, TurnState
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect, recompute_stats
-from horizon_tui.engine.frozen import quick_init
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.engine.turns import advance, check_end, update_sight
 from horizon_tui.engine.usability import ability_refusal, charge_refusal, free_action_refusal, turn_refusal
@@ -33,14 +33,12 @@ from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
 
 
-@quick_init
 @attrs.frozen
 class Success:
     events: list[ev.Event]
     ends_turn: bool = False
 
 
-@quick_init
 @attrs.frozen
 class Impossible:
     reason: str
@@ -73,7 +71,6 @@ def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
 # --- movement -------------------------------------------------------------------------------
 
 
-@quick_init
 @attrs.frozen
 class Move:
     """Move toward a cell along the cheapest path (R-8). A cell just outside the battlefield
@@ -91,7 +88,7 @@ class Move:
         start = len(battle.log)
         field = battle.battlefield
         here, state = pos(e), _state(e)
-        to = tuple(self.to)
+        to = as_cell(self.to)
         if to == here:
             return Impossible("already there")
         if state.movement_left <= 0:
@@ -108,7 +105,8 @@ class Move:
             return Impossible("no way there")
         if to in battle.occupancy and not self.partial:
             return Impossible("someone is standing there")
-        steps, spent, paid = [], 0, []
+        steps: list[tuple[int, int]] = []
+        spent, paid = 0, []
         for xy, cost in zip(path, field.step_costs(path, start=here, **costs)):
             if spent + cost > state.movement_left:
                 break
@@ -128,7 +126,7 @@ class Move:
             return Impossible("someone is standing in the way")
         battle.place(e, steps[-1])
         put(e, TurnState, TurnState(state.own_turns, state.movement_left - spent, state.acted))
-        battle.emit(ev.Move, actor=cid(e), path=[list(xy) for xy in steps], cost=spent)
+        battle.emit(ev.Move(cid(e), [list(xy) for xy in steps], spent))
         update_sight(battle, e)
         return Success(battle.log[start:])
 
@@ -136,8 +134,8 @@ class Move:
         """R-8 [H]: leaving the battlefield's edge is fleeing; out of the battle."""
         battle.set_presence(e, Presence.fled)
         battle.place(e, None)
-        battle.emit(ev.Move, actor=cid(e), path=[list(self.to)], cost=1)
-        battle.emit(ev.Fled, target=cid(e))
+        battle.emit(ev.Move(cid(e), [list(self.to)], 1))
+        battle.emit(ev.Fled(cid(e)))
         check_end(battle)
         return Success(battle.log[start:], ends_turn=True)
 
@@ -190,7 +188,6 @@ def _target_problem(battle: Battle, user: Entity, target: Entity, reach: int, *,
     return None
 
 
-@quick_init
 @attrs.frozen
 class Attack:
     """A normal attack (difficulty I): unlimited, no slot (R-5, R-9)."""
@@ -221,7 +218,6 @@ def ability_problem(battle: Battle, e: Entity, ability: Ability) -> str | None:
     return ability_refusal(battle, e, ability.name)
 
 
-@quick_init
 @attrs.frozen
 class UseAbility:
     """Use a slotted ability (R-6): a charge of its difficulty, then its cooldown."""
@@ -240,7 +236,7 @@ class UseAbility:
         if problem:
             return Impossible(problem)
         target = battle.by_id.get(self.target) if self.target else None
-        aimed = tuple(self.at) if self.at is not None else None
+        aimed = as_cell(self.at) if self.at is not None else None
         problem = self._aim_problem(battle, e, ability, target, aimed)
         if problem:
             return Impossible(problem)
@@ -251,8 +247,7 @@ class UseAbility:
         ready = dict(comp(e, Cooldowns).ready_at)
         ready[ability.name] = _state(e).own_turns + cooldown + 1  # blocked for `cooldown` own turns
         put(e, Cooldowns, Cooldowns(ready))
-        battle.emit(ev.AbilityUsed, actor=cid(e), ability=ability.name, difficulty=ability.difficulty.value,
-                    charges_left=charge_left(e, ability.difficulty), cooldown=cooldown)
+        battle.emit(ev.AbilityUsed(cid(e), ability.name, ability.difficulty.value, charge_left(e, ability.difficulty), cooldown))
         use_ability(battle, e, ability, target, aimed)
         check_end(battle)
         return Success(battle.log[start:])
@@ -323,7 +318,7 @@ class Swap:
         _spend_turn(battle, e)
         slotted = tuple(self.add if n == self.remove else n for n in loadout.slotted)
         put(e, Loadout, Loadout(slotted, loadout.active_passives - {self.remove}))
-        battle.emit(ev.Swap, actor=cid(e), removed=self.remove, added=self.add)
+        battle.emit(ev.Swap(cid(e), self.remove, self.add))
         recompute_stats(battle, e)
         return Success(battle.log[start:])
 
@@ -360,7 +355,7 @@ class TogglePassive:
         else:
             active = loadout.active_passives - {self.ability}
         put(e, Loadout, Loadout(loadout.slotted, frozenset(active)))
-        battle.emit(ev.Toggle, actor=cid(e), ability=self.ability, active=on)
+        battle.emit(ev.Toggle(cid(e), self.ability, on))
         recompute_stats(battle, e)
         return Success(battle.log[start:])
 
@@ -420,13 +415,11 @@ class FreeAction:
         start = len(battle.log)
         _spend_turn(battle, e)
         put(e, FreeActions, FreeActions(points - 1))
-        battle.emit(ev.FreeActionEvent, actor=cid(e), description=description or effect,
-                    points_left=points - 1, target=cid(target))
+        battle.emit(ev.FreeActionEvent(cid(e), description or effect, points - 1, cid(target)))
         success = True
         if chance is not None and chance < 1:
             success = check_roll(battle, e, Fraction(chance))
-            battle.emit(ev.Check, actor=cid(e), kind="free_action", chance=float(chance), success=success,
-                        target=cid(target))
+            battle.emit(ev.Check(cid(e), "free_action", float(chance), success, target=cid(target)))
         if success:
             if effect == "damage":
                 deal_damage(battle, target, whole(magnitude), cid(e), "free action")
@@ -471,12 +464,10 @@ class InventAbility:
         character = attrs.evolve(g.character, abilities=[*g.character.abilities, self.ability])
         put(e, Gear, attrs.evolve(g, character=character))
         put(e, FreeActions, FreeActions(points - 1))
-        battle.emit(ev.FreeActionEvent, actor=cid(e), description=f"invents {self.ability.name}",
-                    points_left=points - 1)
+        battle.emit(ev.FreeActionEvent(cid(e), f"invents {self.ability.name}", points - 1))
         return Success(battle.log[start:])
 
 
-@quick_init
 @attrs.frozen
 class Wait:
     """End the turn (R-8: waiting is an action too). A frightened combatant 'hides' this way."""
@@ -488,7 +479,7 @@ class Wait:
         start = len(battle.log)
         reason = "hides" if effects(e).has("fear") else "waits"
         if not _state(e).acted:
-            battle.emit(ev.Wait, actor=cid(e), reason=reason)
+            battle.emit(ev.Wait(cid(e), reason))
         return Success(battle.log[start:], ends_turn=True)
 
 

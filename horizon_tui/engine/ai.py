@@ -160,7 +160,13 @@ class Mind:
 
 def holds(mind: Mind, condition: Condition) -> bool:
     """Whether a rule's `when` holds now."""
-    e, when, value = mind.e, condition.when, condition.value
+    e, when = mind.e, condition.when
+    if when in ("alone", "with_allies"):
+        alone = not allies_of(mind.battle, e, include_self=False)
+        return alone if when == "alone" else not alone
+    value = condition.value
+    if value is None:  # the profile loader gives every other condition a number
+        raise ValueError(f"condition {when!r} without a value")
     if when == "health_below":
         return _share_below(e, value)
     if when == "ally_health_below":
@@ -175,9 +181,6 @@ def holds(mind: Mind, condition: Condition) -> bool:
         # (`value` is a Fraction or an int), without a Fraction comparison per enemy.
         limit, here = value.numerator // value.denominator, pos(e)
         return any(distance(here, pos(o)) <= limit for o in mind.seen())
-    if when in ("alone", "with_allies"):
-        alone = not allies_of(mind.battle, e, include_self=False)
-        return alone if when == "alone" else not alone
     raise ValueError(f"unknown condition {when!r}")  # the profile loader refuses these
 
 
@@ -630,7 +633,7 @@ def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.nd
     return xs + x0, ys + y0, cost, (x0, y0, window)
 
 
-def _move_to(mind: Mind, cell: tuple[int, int], dist: tuple) -> bool:
+def _move_to(mind: Mind, cell: tuple[int, int], dist: tuple[int, int, np.ndarray]) -> bool:
     """Move to a cell `_reachable` offered, along a cheapest path read off its distance map: from
     the cell, each lowest neighbour is a cheapest way in, down to the mover's own cell (0).
     Only while a diagonal step costs what a straight one does (R-8): else the lowest neighbour

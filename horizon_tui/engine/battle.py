@@ -38,6 +38,7 @@ from horizon_tui.rules.stats import derived_stats
 from horizon_tui.rules.turns import movement_cells
 
 T = TypeVar("T")
+E = TypeVar("E", bound=ev.Event)
 PARTY, ENEMIES = "party", "enemies"
 
 
@@ -108,8 +109,10 @@ class Battle:
 
     # --- the log ------------------------------------------------------------------------------
 
-    def emit(self, cls: type[ev.Event], **fields: Any) -> ev.Event:
-        event = cls(round=self.round, seq=len(self.log) + 1, **fields)
+    def emit(self, event: E) -> E:
+        """Record an event: the log's only writer, which stamps its round and place in the log."""
+        event.round = self.round
+        event.seq = len(self.log) + 1
         self.log.append(event)
         if self.listeners:  # none in a simulated battle
             for listener in self.listeners:
@@ -382,8 +385,8 @@ def refresh_stats(battle: Battle, e: Entity) -> int:
     if found is None:
         if len(_STATS_MEMO) >= _ATTACK_MEMO_LIMIT:
             _STATS_MEMO.clear()
-        values = with_armor_speed(derived_stats(attributes, flat, health_scale=health_scale), armor)
-        found = _STATS_MEMO[key] = MappingProxyType(values)
+        found = _STATS_MEMO[key] = MappingProxyType(
+            with_armor_speed(derived_stats(attributes, flat, health_scale=health_scale), armor))
     # Shared by every combatant with these numbers, across battles, and read-only: the memos of
     # attack_for_roll and attacks.chance_to_hit take its identity for the numbers.
     values = found

@@ -10,6 +10,7 @@ scans the source for any other write.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from fractions import Fraction
 
 import attrs
@@ -80,7 +81,7 @@ class Vitals:
 class Stats:
     """Current derived stats (R-2), recomputed whenever attributes or modifiers change."""
 
-    values: dict[str, Fraction]
+    values: Mapping[str, Fraction]  # shared and read-only (engine.battle.refresh_stats)
 
     def __getitem__(self, name: str) -> Fraction:
         return self.values[name]

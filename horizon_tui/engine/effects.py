@@ -47,7 +47,7 @@ def deal_damage(battle: Battle, target: Entity, amount: int, source: str, abilit
     health = hp(target)
     new = health.hp - amount
     put(target, Health, Health(new, health.max_hp))
-    battle.emit(ev.Damage, target=cid(target), amount=amount, hp=new, source=source)
+    battle.emit(ev.Damage(cid(target), amount, new, source))
     # Components built directly, not with attrs.evolve: this runs for every blow (the simulator's speed).
     tally = comp(target, Tally)
     put(target, Tally, Tally(tally.damage_dealt, tally.damage_taken + amount, tally.by_ability,
@@ -70,7 +70,7 @@ def defeat(battle: Battle, target: Entity) -> None:
     state = "unconscious" if ident(target).kind == "character" else "dead"
     battle.set_presence(target, Presence(state))
     battle.place(target, None)
-    battle.emit(ev.Defeated, target=cid(target), state=state)
+    battle.emit(ev.Defeated(cid(target), state))
 
 
 def restore_health(battle: Battle, target: Entity, amount: int, source: str) -> None:
@@ -78,7 +78,7 @@ def restore_health(battle: Battle, target: Entity, amount: int, source: str) -> 
     health = hp(target)
     new = min(health.max_hp, health.hp + max(0, int(amount)))
     put(target, Health, Health(new, health.max_hp))
-    battle.emit(ev.Heal, target=cid(target), amount=new - health.hp, hp=new, source=source)
+    battle.emit(ev.Heal(cid(target), new - health.hp, new, source))
 
 
 def _set(target: Entity, active: tuple[ActiveEffect, ...]) -> None:
@@ -102,7 +102,7 @@ def apply_effect(
     if not is_active(target):
         return False
     if effect in comp(target, Gear).immunities:
-        battle.emit(ev.EffectEvent, target=cid(target), effect=effect, source=source_id, resisted=True)
+        battle.emit(ev.EffectEvent(cid(target), effect, source=source_id, resisted=True))
         return False
     magnitude = Fraction(magnitude)
     if effect == "heal":
@@ -125,11 +125,10 @@ def apply_effect(
     if effect == "disease" and not gradual:
         new = attrs.evolve(new, applied=whole(magnitude))  # all at once
     _set(target, kept + (new,))
-    battle.emit(ev.EffectEvent, target=cid(target), effect=effect, duration=new.turns_left,
-                magnitude=float(magnitude), source=source_id)
+    battle.emit(ev.EffectEvent(cid(target), effect, new.turns_left, float(magnitude), source_id))
     if effect == "domination" and source is not None and team(source) != team(target):
         battle.set_team(target, team(source))
-        battle.emit(ev.SideChange, target=cid(target), team=team(source))
+        battle.emit(ev.SideChange(cid(target), team(source)))
     if source is not None and effect in NEGATIVE_EFFECTS:
         t = comp(source, Tally)
         put(source, Tally, attrs.evolve(t, effects_applied=t.effects_applied + 1))
@@ -148,12 +147,12 @@ def _cleanse(battle: Battle, target: Entity) -> None:
 
 def end_effect(battle: Battle, target: Entity, effect: ActiveEffect) -> None:
     _set(target, tuple(e for e in effects(target).active if e is not effect))
-    battle.emit(ev.EffectEvent, target=cid(target), effect=effect.effect, ended=True)
+    battle.emit(ev.EffectEvent(cid(target), effect.effect, ended=True))
     if effect.effect == "domination":
         base = ident(target).base_team
         if team(target) != base:
             battle.set_team(target, base)
-            battle.emit(ev.SideChange, target=cid(target), team=base)
+            battle.emit(ev.SideChange(cid(target), base))
     if effect.effect in _STAT_EFFECTS:
         recompute_stats(battle, target)  # disease: the attributes come back
 

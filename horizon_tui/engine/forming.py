@@ -152,10 +152,7 @@ def create_battle(
             ),
             hand_set=definition.hand_set,
         )
-    battle.emit(
-        ev.BattleStart, seed=seed, encounter=setup.id,
-        combatants=[combatant_summary(e) for e in battle.combatants()],
-    )
+    battle.emit(ev.BattleStart(seed, setup.id, [combatant_summary(e) for e in battle.combatants()]))
     prepare_loadouts(battle)
     roll_initiative(battle)
     return battle
@@ -176,7 +173,7 @@ def spawn_companion(battle: Battle, owner: Entity, definition: EnemyDef) -> Enti
         ),
         glyph=definition.glyph, owner=owner_ident.id,
     )
-    battle.emit(ev.Join, combatant=combatant_summary(e), owner=owner_ident.id)
+    battle.emit(ev.Join(combatant_summary(e), owner_ident.id))
     return e
 
 
@@ -199,8 +196,7 @@ def prepare_loadouts(battle: Battle) -> None:
                 chance = check_chance(e, ability.difficulty, battle.rules)
                 if chance < 1:
                     working = check_roll(battle, e, chance)
-                    battle.emit(ev.Check, actor=cid(e), kind="activation", chance=float(chance),
-                                success=working, ability=name, outcome=None if working else "fizzle")
+                    battle.emit(ev.Check(cid(e), "activation", float(chance), working, None if working else "fizzle", name))
                 if working:
                     active.add(name)
             if working and ability.companion:

@@ -65,7 +65,7 @@ def portable_encounter(encounter: str, catalogue: Catalogue) -> str:
     another venv's) whose id this catalogue has is named by its id; anything else as given."""
     path = Path(encounter)
     if (path.suffix == ".toml" and path.parent.name == "encounters" and path.parent.parent.name == "data"
-            and (catalogue.root / "encounters" / path.name).is_file()):
+            and catalogue.root is not None and (catalogue.root / "encounters" / path.name).is_file()):
         return path.stem
     return encounter
 

@@ -38,7 +38,9 @@ def run_ai(battle: Battle, *, max_turns: int | None = None) -> int:
     while not battle.over and battle.current is not None and not needs_input(battle):
         if max_turns is not None and played >= max_turns:
             break
-        ai.take_turn(battle, battle.current)
+        now = battle.current
+        if now is not None:
+            ai.take_turn(battle, now)
         played += 1
     return played
 
@@ -100,7 +102,9 @@ def replay(battle: Battle, inputs: list[Input]) -> None:
             continue
         if needs_input(battle):
             raise ValueError("the saved battle doesn't replay: a decision is missing")
-        ai.take_turn(battle, battle.current)
+        now = battle.current
+        if now is not None:
+            ai.take_turn(battle, now)
 
 
 def action_to_dict(action) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import attrs
 import numpy as np
 
 from horizon_tui.engine import events as ev
+from horizon_tui.engine.battlefield import as_cell
 from horizon_tui.engine.battle import Battle, Entity, effects, find, gear, hp, ident, pos, team
 from horizon_tui.engine.components import ActiveEffect, Position
 from horizon_tui.rules.ranges import distance
@@ -172,7 +173,7 @@ def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | Non
             who = battle.by_id.get(event.actor)
             if who is None:
                 continue
-            end = tuple(event.path[-1])
+            end = as_cell(event.path[-1])
             if (field.in_bounds(end) and teams.get(event.actor, ident(who).base_team) == side
                     and (eyes is None or event.actor in eyes)):
                 mask |= field.fov(end, gear(who).sight_radius)

@@ -58,9 +58,9 @@ def roll_initiative(battle: Battle) -> None:
         order.append(cid(e))
         order += companions.get(cid(e), ())
     battle.order = order
-    battle.emit(ev.Initiative, order=[
+    battle.emit(ev.Initiative([
         {"id": cid(e), "roll": roll, "total": float(total)} for e, roll, total, _ in entries
-    ])
+    ]))
 
 
 def update_sight(battle: Battle, e: Entity) -> None:
@@ -117,7 +117,7 @@ def advance(battle: Battle, *, count_off: bool = True) -> None:
                 battle.round -= 1
                 finish(battle, "draw")
                 return
-            battle.emit(ev.RoundStart)
+            battle.emit(ev.RoundStart())
         e = battle.by_id[battle.order[battle.index]]
         if not is_active(e):
             continue
@@ -131,12 +131,12 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
     state = comp(e, TurnState)
     if battle.held_turns and battle.held_turns.pop(e.uid, None) == battle.round:
         # a turn the GM held (overrides.Hold) taken up again: it goes on as it was left, not begun twice
-        battle.emit(ev.Turn, actor=e.uid, movement=state.movement_left)
+        battle.emit(ev.Turn(e.uid, state.movement_left))
         update_sight(battle, e)
         return True
     budget = movement_budget(battle, e)
     put(e, TurnState, TurnState(state.own_turns + 1, budget, False))
-    battle.emit(ev.Turn, actor=e.uid, movement=budget)
+    battle.emit(ev.Turn(e.uid, budget))
     fx = effects(e)
     if not fx.active:  # most turns: nothing to tick, nothing that stops or blinds it
         update_sight(battle, e)
@@ -149,12 +149,12 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
     knocked = fx.get("knockdown")
     if knocked is not None:  # a covered turn spent on the ground, the last getting up
         if knocked.turns_left <= 1:
-            battle.emit(ev.GetUp, actor=cid(e))
+            battle.emit(ev.GetUp(cid(e)))
         else:
-            battle.emit(ev.Wait, actor=cid(e), reason="down")
+            battle.emit(ev.Wait(cid(e), "down"))
         return False
     if stunned:
-        battle.emit(ev.Wait, actor=cid(e), reason="stunned")
+        battle.emit(ev.Wait(cid(e), "stunned"))
         return False
     update_sight(battle, e)
     if fx.has("blindness"):
@@ -172,7 +172,7 @@ def _stumble(battle: Battle, e: Entity) -> None:
     if options:
         xy = options[battle.rng.randrange(len(options))]
         battle.place(e, xy)
-        battle.emit(ev.Move, actor=cid(e), path=[list(xy)], cost=0, forced=True, reason="blind")
+        battle.emit(ev.Move(cid(e), [list(xy)], 0, True, "blind"))
     put(e, TurnState, attrs.evolve(state, movement_left=0))
 
 
@@ -201,7 +201,7 @@ def finish(battle: Battle, winner: str) -> None:
     characters = [e for e in battle.combatants() if ident(e).kind == "character" and not ident(e).ally]
     standing = [ident(e).name for e in characters if is_active(e)]
     xp = equal_shares(pool, standing, others=(ident(e).name for e in characters))
-    battle.result = battle.emit(ev.Result, winner=winner, rounds=battle.round, xp=xp)
+    battle.result = battle.emit(ev.Result(winner, battle.round, xp))
 
 
 def controller(e: Entity) -> Controller:
