@@ -8,6 +8,8 @@ when it is spent.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
@@ -462,7 +464,7 @@ class InventAbility:
             return Impossible(f"{ident(e).name} already knows an ability called {self.ability.name!r}")
         start = len(battle.log)
         character = attrs.evolve(g.character, abilities=[*g.character.abilities, self.ability])
-        put(e, Gear, attrs.evolve(g, character=character))
+        put(e, Gear, replace(g, character=character))
         put(e, FreeActions, FreeActions(points - 1))
         battle.emit(ev.FreeActionEvent(cid(e), f"invents {self.ability.name}", points - 1))
         return Success(battle.log[start:])

@@ -20,7 +20,7 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-import attrs
+from dataclasses import dataclass, field
 
 from horizon_tui.content.ai_profiles import AiProfiles
 from horizon_tui.content.encounters import EnemyDef
@@ -75,7 +75,7 @@ class BattleError(Exception):
     """A battle that can't be formed (raised before it starts, never during play)."""
 
 
-@attrs.define(eq=False)
+@dataclass(eq=False, slots=True)
 class Battle:
     world: World
     rng: random.Random
@@ -83,29 +83,29 @@ class Battle:
     rules: Ruleset
     seed: int
     encounter: str
-    log: list[ev.Event] = attrs.field(factory=list)
-    order: list[str] = attrs.field(factory=list)  # combatant ids in turn order (R-8)
+    log: list[ev.Event] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)  # combatant ids in turn order (R-8)
     index: int = -1  # whose turn in `order`
     round: int = 0
     result: ev.Result | None = None
-    by_id: dict[str, Entity] = attrs.field(factory=dict)
-    occupancy: dict[tuple[int, int], str] = attrs.field(factory=dict)  # who stands where, O(1)
-    listeners: list[Callable[[ev.Event], None]] = attrs.field(factory=list)
-    enemy_defs: dict[str, EnemyDef] = attrs.field(factory=dict)  # for companions joining mid-battle
-    active: dict[str, Entity] = attrs.field(factory=dict)  # those present and able, in spawn order
+    by_id: dict[str, Entity] = field(default_factory=dict)
+    occupancy: dict[tuple[int, int], str] = field(default_factory=dict)  # who stands where, O(1)
+    listeners: list[Callable[[ev.Event], None]] = field(default_factory=list)
+    enemy_defs: dict[str, EnemyDef] = field(default_factory=dict)  # for companions joining mid-battle
+    active: dict[str, Entity] = field(default_factory=dict)  # those present and able, in spawn order
     # `active` by the side each fights for now (its Team), spawn order within a side: who is on
     # which side is asked every turn (targets, allies, the end of battle), and changes only when
     # someone falls, flees, joins or changes sides (`set_presence`, `set_team`).
-    sides: dict[str, dict[str, Entity]] = attrs.field(factory=dict)
-    forced: dict[str, bool] = attrs.field(factory=dict)  # a GM-forced result for a combatant's next check
+    sides: dict[str, dict[str, Entity]] = field(default_factory=dict)
+    forced: dict[str, bool] = field(default_factory=dict)  # a GM-forced result for a combatant's next check
     # a turn the GM held after it began (overrides.Hold): combatant id → the round; taken up again
     # when it re-enters that round, without beginning twice (its effects ticked once)
-    held_turns: dict[str, int] = attrs.field(factory=dict)
+    held_turns: dict[str, int] = field(default_factory=dict)
     ai_profiles: AiProfiles | None = None  # data/ai.toml, what the AI plays (engine.ai)
-    memo: dict[Any, Any] = attrs.field(factory=dict, repr=False)  # derived data the AI reuses, never state
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)  # derived data the AI reuses, never state
     placements: int = 0  # how many times anyone was placed: sight can't change without it (turns.update_sight)
     active_version: int = 0  # how many times `active` changed (set_presence): `cells` is rebuilt after
-    _cells: ActiveCells | None = attrs.field(default=None, init=False, repr=False)  # `cells()`' index, derived
+    _cells: ActiveCells | None = field(default=None, init=False, repr=False)  # `cells()`' index, derived
 
     # --- the log ------------------------------------------------------------------------------
 

@@ -17,9 +17,10 @@ at once and last no turns.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fractions import Fraction
 
-import attrs
 
 from horizon_tui.content.models import NEGATIVE_EFFECTS
 from horizon_tui.engine import events as ev
@@ -48,7 +49,7 @@ def deal_damage(battle: Battle, target: Entity, amount: int, source: str, abilit
     new = health.hp - amount
     put(target, Health, Health(new, health.max_hp))
     battle.emit(ev.Damage(cid(target), amount, new, source))
-    # Components built directly, not with attrs.evolve: this runs for every blow (the simulator's speed).
+    # Components built directly, not with dataclasses.replace: this runs for every blow (the simulator's speed).
     tally = comp(target, Tally)
     put(target, Tally, Tally(tally.damage_dealt, tally.damage_taken + amount, tally.by_ability,
                                      tally.effects_applied))
@@ -123,7 +124,7 @@ def apply_effect(
         applied=old.applied if (old and effect == "disease") else 0, from_turn=own + 1,
     )
     if effect == "disease" and not gradual:
-        new = attrs.evolve(new, applied=whole(magnitude))  # all at once
+        new = replace(new, applied=whole(magnitude))  # all at once
     _set(target, kept + (new,))
     battle.emit(ev.EffectEvent(cid(target), effect, new.turns_left, float(magnitude), source_id))
     if effect == "domination" and source is not None and team(source) != team(target):
@@ -131,7 +132,7 @@ def apply_effect(
         battle.emit(ev.SideChange(cid(target), team(source)))
     if source is not None and effect in NEGATIVE_EFFECTS:
         t = comp(source, Tally)
-        put(source, Tally, attrs.evolve(t, effects_applied=t.effects_applied + 1))
+        put(source, Tally, replace(t, effects_applied=t.effects_applied + 1))
     if effect in _STAT_EFFECTS:
         recompute_stats(battle, target)
     return True
@@ -180,7 +181,7 @@ def tick_effects(battle: Battle, target: Entity) -> None:
             remaining = whole(effect.magnitude) - effect.applied
             take = -(-remaining // max(1, effect.turns_left)) if remaining > 0 else 0
             if take:
-                _replace(target, effect, attrs.evolve(effect, applied=effect.applied + take))
+                _replace(target, effect, replace(effect, applied=effect.applied + take))
                 recompute_stats(battle, target)
 
 
@@ -197,7 +198,7 @@ def expire_turn_effects(battle: Battle, target: Entity) -> None:
         if current.turns_left <= 1:
             end_effect(battle, target, current)
         else:
-            _replace(target, current, attrs.evolve(current, turns_left=current.turns_left - 1))
+            _replace(target, current, replace(current, turns_left=current.turns_left - 1))
 
 
 def _find(target: Entity, name: str) -> ActiveEffect | None:

@@ -52,7 +52,6 @@ class BattleStart(Event):
     __slots__ = ("seed", "encounter", "combatants")
     type: ClassVar[str] = "battle_start"
     FIELDS: ClassVar[tuple[str, ...]] = ("seed", "encounter", "combatants")
-    __match_args__ = ("seed", "encounter", "combatants")
 
     def __init__(self, seed: int, encounter: str, combatants: list[dict[str, Any]], round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -66,7 +65,6 @@ class Initiative(Event):
     __slots__ = ("order",)
     type: ClassVar[str] = "initiative"
     FIELDS: ClassVar[tuple[str, ...]] = ("order",)
-    __match_args__ = ("order",)
     # order: [{id, roll, total}]
 
     def __init__(self, order: list[dict[str, Any]], round: int = 0, seq: int = 0) -> None:
@@ -79,7 +77,6 @@ class RoundStart(Event):
     __slots__ = ()
     type: ClassVar[str] = "round"
     FIELDS: ClassVar[tuple[str, ...]] = ()
-    __match_args__ = ()
 
     def __init__(self, round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -90,7 +87,6 @@ class Turn(Event):
     __slots__ = ("actor", "movement")
     type: ClassVar[str] = "turn"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "movement")
-    __match_args__ = ("actor", "movement")
 
     def __init__(self, actor: str, movement: int = 0, round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -103,7 +99,6 @@ class Move(Event):
     __slots__ = ("actor", "path", "cost", "forced", "reason")
     type: ClassVar[str] = "move"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "path", "cost", "forced", "reason")
-    __match_args__ = ("actor", "path", "cost", "forced", "reason")
     # forced: not of its own will: blindness stumbles (reason "blind"), a GM's move ("gm")
 
     def __init__(
@@ -129,7 +124,6 @@ class Attack(Event):
     __slots__ = ("actor", "target", "ability", "difficulty", "hit", "crit", "at")
     type: ClassVar[str] = "attack"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "target", "ability", "difficulty", "hit", "crit", "at")
-    __match_args__ = ("actor", "target", "ability", "difficulty", "hit", "crit", "at")
     # at: the aimed cell for area and line abilities
 
     def __init__(
@@ -159,7 +153,6 @@ class Damage(Event):
     __slots__ = ("target", "amount", "hp", "source")
     type: ClassVar[str] = "damage"
     FIELDS: ClassVar[tuple[str, ...]] = ("target", "amount", "hp", "source")
-    __match_args__ = ("target", "amount", "hp", "source")
 
     def __init__(self, target: str, amount: int, hp: int, source: str, round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -174,7 +167,6 @@ class Heal(Event):
     __slots__ = ("target", "amount", "hp", "source")
     type: ClassVar[str] = "heal"
     FIELDS: ClassVar[tuple[str, ...]] = ("target", "amount", "hp", "source")
-    __match_args__ = ("target", "amount", "hp", "source")
 
     def __init__(self, target: str, amount: int, hp: int, source: str, round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -189,14 +181,13 @@ class EffectEvent(Event):
     __slots__ = ("target", "effect", "duration", "magnitude", "source", "ended", "resisted")
     type: ClassVar[str] = "effect"
     FIELDS: ClassVar[tuple[str, ...]] = ("target", "effect", "duration", "magnitude", "source", "ended", "resisted")
-    __match_args__ = ("target", "effect", "duration", "magnitude", "source", "ended", "resisted")
 
     def __init__(
         self,
         target: str,
         effect: str,
         duration: int = 0,
-        magnitude: float = 0,
+        magnitude: int | float = 0,  # as given: 0 stays 0 in the JSON, not 0.0
         source: str | None = None,
         ended: bool = False,
         resisted: bool = False,
@@ -218,7 +209,6 @@ class Check(Event):
     __slots__ = ("actor", "kind", "chance", "success", "outcome", "ability", "target")
     type: ClassVar[str] = "check"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "kind", "chance", "success", "outcome", "ability", "target")
-    __match_args__ = ("actor", "kind", "chance", "success", "outcome", "ability", "target")
     # kind: difficulty | accuracy | crit | effect | free_action | activation
     # outcome: a failed difficulty check: fizzle | self | random
 
@@ -249,7 +239,6 @@ class AbilityUsed(Event):
     __slots__ = ("actor", "ability", "difficulty", "charges_left", "cooldown")
     type: ClassVar[str] = "ability"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "ability", "difficulty", "charges_left", "cooldown")
-    __match_args__ = ("actor", "ability", "difficulty", "charges_left", "cooldown")
 
     def __init__(
         self,
@@ -274,7 +263,6 @@ class Swap(Event):
     __slots__ = ("actor", "removed", "added")
     type: ClassVar[str] = "swap"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "removed", "added")
-    __match_args__ = ("actor", "removed", "added")
 
     def __init__(self, actor: str, removed: str, added: str, round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -288,7 +276,6 @@ class Toggle(Event):
     __slots__ = ("actor", "ability", "active")
     type: ClassVar[str] = "toggle"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "ability", "active")
-    __match_args__ = ("actor", "ability", "active")
 
     def __init__(self, actor: str, ability: str, active: bool, round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -302,7 +289,6 @@ class FreeActionEvent(Event):
     __slots__ = ("actor", "description", "points_left", "target")
     type: ClassVar[str] = "free_action"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "description", "points_left", "target")
-    __match_args__ = ("actor", "description", "points_left", "target")
 
     def __init__(
         self,
@@ -325,7 +311,6 @@ class Wait(Event):
     __slots__ = ("actor", "reason")
     type: ClassVar[str] = "wait"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "reason")
-    __match_args__ = ("actor", "reason")
 
     def __init__(self, actor: str, reason: str = 'waits', round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -338,7 +323,6 @@ class GetUp(Event):
     __slots__ = ("actor",)
     type: ClassVar[str] = "get_up"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor",)
-    __match_args__ = ("actor",)
 
     def __init__(self, actor: str, round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -350,7 +334,6 @@ class SideChange(Event):
     __slots__ = ("target", "team")
     type: ClassVar[str] = "side"
     FIELDS: ClassVar[tuple[str, ...]] = ("target", "team")
-    __match_args__ = ("target", "team")
 
     def __init__(self, target: str, team: str, round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -363,7 +346,6 @@ class Join(Event):
     __slots__ = ("combatant", "owner")
     type: ClassVar[str] = "join"
     FIELDS: ClassVar[tuple[str, ...]] = ("combatant", "owner")
-    __match_args__ = ("combatant", "owner")
 
     def __init__(self, combatant: dict[str, Any], owner: str | None = None, round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -376,7 +358,6 @@ class Defeated(Event):
     __slots__ = ("target", "state")
     type: ClassVar[str] = "defeated"
     FIELDS: ClassVar[tuple[str, ...]] = ("target", "state")
-    __match_args__ = ("target", "state")
     # state: dead | unconscious (player characters, R-9)
 
     def __init__(self, target: str, state: str = 'dead', round: int = 0, seq: int = 0) -> None:
@@ -390,7 +371,6 @@ class Fled(Event):
     __slots__ = ("target",)
     type: ClassVar[str] = "fled"
     FIELDS: ClassVar[tuple[str, ...]] = ("target",)
-    __match_args__ = ("target",)
 
     def __init__(self, target: str, round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -404,7 +384,6 @@ class Override(Event):
     __slots__ = ("target", "what", "value", "reason")
     type: ClassVar[str] = "override"
     FIELDS: ClassVar[tuple[str, ...]] = ("target", "what", "value", "reason")
-    __match_args__ = ("target", "what", "value", "reason")
 
     def __init__(self, target: str, what: str, value: Any = None, reason: str = '', round: int = 0, seq: int = 0) -> None:
         self.round = round
@@ -419,7 +398,6 @@ class Result(Event):
     __slots__ = ("winner", "rounds", "xp")
     type: ClassVar[str] = "result"
     FIELDS: ClassVar[tuple[str, ...]] = ("winner", "rounds", "xp")
-    __match_args__ = ("winner", "rounds", "xp")
     # winner: party | enemies | draw
 
     def __init__(self, winner: str, rounds: int, xp: dict[str, int], round: int = 0, seq: int = 0) -> None:

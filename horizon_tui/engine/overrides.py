@@ -7,6 +7,8 @@ logs an `override` event first, then whatever it caused (damage, heal, effects, 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fractions import Fraction
 
 import attrs
@@ -270,7 +272,7 @@ class SetController:
                        f"{CONTROLLER_NAMES.get(was, was)} → {CONTROLLER_NAMES[self.kind]}", self.reason)
         if isinstance(start, Impossible):
             return start
-        put(e, Controller, attrs.evolve(comp(e, Controller), kind=self.kind))
+        put(e, Controller, replace(comp(e, Controller), kind=self.kind))
         return Success(battle.log[start:])
 
 

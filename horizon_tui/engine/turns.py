@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import deque
 
-import attrs
 
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
@@ -88,7 +87,7 @@ def update_sight(battle: Battle, e: Entity) -> None:
     if news is None:
         battle.memo[key] = (battle.placements, memory)
         return
-    put(e, Memory, Memory(memory.seen | news.keys(), {**known, **news}, memory.last_attacker, memory.origin))
+    put(e, Memory, Memory(memory.seen | frozenset(news), {**known, **news}, memory.last_attacker, memory.origin))
 
 
 def start(battle: Battle) -> None:
@@ -173,7 +172,7 @@ def _stumble(battle: Battle, e: Entity) -> None:
         xy = options[battle.rng.randrange(len(options))]
         battle.place(e, xy)
         battle.emit(ev.Move(cid(e), [list(xy)], 0, True, "blind"))
-    put(e, TurnState, attrs.evolve(state, movement_left=0))
+    put(e, TurnState, TurnState(state.own_turns, 0, state.acted))
 
 
 def sides_present(battle: Battle) -> set[str]:

@@ -3,11 +3,12 @@ battle on a drawn map; target choice as data; no cheating on sight; the profiles
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import tomllib
 from fractions import Fraction
 from pathlib import Path
 
-import attrs
 import pytest
 
 from engine_kit import EXAMPLE, GRUNT, ability, character, enemy_def, events, give_turn
@@ -226,7 +227,7 @@ def test_targeting_modes_pick_their_target(new_battle):
     seen = ai.visible_enemies(battle, grunt)
     picks = {}
     for mode in ("nearest", "weakest", "dangerous", "last_attacker"):
-        put(grunt, Controller, attrs.evolve(comp(grunt, Controller), targeting=mode))
+        put(grunt, Controller, replace(comp(grunt, Controller), targeting=mode))
         picks[mode] = ai.choose_target(battle, grunt, seen).uid
     assert picks == {"nearest": "near", "weakest": "frail", "dangerous": "mighty", "last_attacker": "mighty"}
 
@@ -266,7 +267,7 @@ def test_with_nobody_in_sight_it_heads_where_its_side_last_saw_one(new_battle):
 
     def walk(last_known):
         battle = new_battle(WALLED, party=party, enemies=[(enemy_def(), (6, 1)), (scout, (8, 0))])
-        put(battle["scout"], Memory, attrs.evolve(comp(battle["scout"], Memory), last_known=last_known))
+        put(battle["scout"], Memory, replace(comp(battle["scout"], Memory), last_known=last_known))
         assert ai.visible_enemies(battle, battle["grunt"]) == []
         assert not [e for e in turn(battle, "grunt") if e.type == "attack"]
         return pos(battle["grunt"])
