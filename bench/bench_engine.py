@@ -209,7 +209,7 @@ def scaled_setups(sizes=SIZES):
     return setups
 
 
-def combatant_turn_cost(battles: int, sizes=SIZES) -> dict[int, float]:
+def combatant_turn_cost(battles: int, sizes=SIZES, clock=time.perf_counter) -> dict[int, float]:
     """µs per combatant-turn (a `turn` event: one combatant's turn, whatever it does) for each size:
     `battles` whole AI battles per size (after one to warm the battlefield's caches), their time
     over their turns."""
@@ -223,9 +223,9 @@ def combatant_turn_cost(battles: int, sizes=SIZES) -> dict[int, float]:
         elapsed = 0.0
         for seed in range(battles):
             battle = create_battle(setup, members, seed, catalogue, enemies)
-            start = time.perf_counter()
+            start = clock()
             play_out(battle)
-            elapsed += time.perf_counter() - start
+            elapsed += clock() - start
             turns += sum(1 for e in battle.log if e.type == "turn")
         out[size] = elapsed / turns * 1e6
     return out
@@ -376,21 +376,10 @@ def _one_process(fights, runs, seed):
 def measure(battles: int) -> dict[str, float]:
     """CPU (process time, not wall time: the machine is shared) per combatant-turn at each size and
     standard battles per CPU-second, for whichever horizon_tui this process imports."""
-    from horizon_tui.engine.forming import create_battle
-    from horizon_tui.engine.runner import play_out
     from horizon_tui.tools import simulate
 
-    out: dict[str, float] = {}
-    for size, (setup, members, catalogue, enemies) in scaled_setups().items():
-        play_out(create_battle(setup, members, 10_000, catalogue, enemies))
-        turns, spent = 0, 0.0
-        for seed in range(battles):
-            battle = create_battle(setup, members, seed, catalogue, enemies)
-            start = time.process_time()
-            play_out(battle)
-            spent += time.process_time() - start
-            turns += sum(1 for e in battle.log if e.type == "turn")
-        out[f"{size} combatants, µs CPU per combatant-turn"] = spent / turns * 1e6
+    out = {f"{size} combatants, µs CPU per combatant-turn": us
+           for size, us in combatant_turn_cost(battles, clock=time.process_time).items()}
     simulate._init(STANDARD, [str(p) for p in PARTY])
     for seed in range(5):
         simulate._run((seed, 10_000 + seed))
