@@ -209,7 +209,7 @@ def scaled_setups(sizes=SIZES):
     return setups
 
 
-def combatant_turn_cost(battles: int, sizes=SIZES) -> dict[int, float]:
+def combatant_turn_cost(battles: int, sizes=SIZES, clock=time.perf_counter) -> dict[int, float]:
     """µs per combatant-turn (a `turn` event: one combatant's turn, whatever it does) for each size:
     `battles` whole AI battles per size (after one to warm the battlefield's caches), their time
     over their turns."""
@@ -223,9 +223,9 @@ def combatant_turn_cost(battles: int, sizes=SIZES) -> dict[int, float]:
         elapsed = 0.0
         for seed in range(battles):
             battle = create_battle(setup, members, seed, catalogue, enemies)
-            start = time.perf_counter()
+            start = clock()
             play_out(battle)
-            elapsed += time.perf_counter() - start
+            elapsed += clock() - start
             turns += sum(1 for e in battle.log if e.type == "turn")
         out[size] = elapsed / turns * 1e6
     return out
@@ -370,6 +370,80 @@ def _one_process(fights, runs, seed):
     return run_processes(fights, runs, seed, 1)
 
 
+# --- 7. interleaved before/after: CPU per combatant-turn and battles/s, instruction counts ------
+
+
+def measure(battles: int) -> dict[str, float]:
+    """CPU (process time, not wall time: the machine is shared) per combatant-turn at each size and
+    standard battles per CPU-second, for whichever horizon_tui this process imports."""
+    from horizon_tui.tools import simulate
+
+    out = {f"{size} combatants, µs CPU per combatant-turn": us
+           for size, us in combatant_turn_cost(battles, clock=time.process_time).items()}
+    simulate._init(STANDARD, [str(p) for p in PARTY])
+    for seed in range(5):
+        simulate._run((seed, 10_000 + seed))
+    count = battles * 5
+    start = time.process_time()
+    for seed in range(count):
+        simulate._run((seed, seed))
+    out[f"{STANDARD}, battles per CPU-second"] = count / (time.process_time() - start)
+    return out
+
+
+def _engine_label(tree: str) -> str:
+    compiled = sorted(Path(tree, "horizon_tui", "engine").glob("*.so"))
+    return f"{tree} ({'compiled' if compiled else 'pure Python'})"
+
+
+def compare(trees: list[str], runs: int, battles: int) -> None:
+    """Each tree's `measure` in its own process (PYTHONPATH=tree, so its horizon_tui is the one
+    imported), the trees interleaved run by run so a neighbour's load falls on all of them alike."""
+    import json
+    import subprocess
+
+    results: dict[str, dict[str, list[float]]] = {tree: {} for tree in trees}
+    for _ in range(runs):
+        for tree in trees:
+            env = dict(os.environ, PYTHONPATH=tree)
+            done = subprocess.run([sys.executable, __file__, "--measure", str(battles)], env=env, check=True,
+                                  capture_output=True, text=True)
+            for key, value in json.loads(done.stdout.splitlines()[-1]).items():
+                results[tree].setdefault(key, []).append(value)
+    for tree in trees:
+        print(f"7. {_engine_label(tree)}, median of {runs} interleaved runs ({battles} battles a size):")
+        for key, values in results[tree].items():
+            print(f"   {key}: {statistics.median(values):.1f} (best {(max if 'per CPU' in key else min)(values):.1f})")
+
+
+def instructions(trees: list[str], battles: int) -> None:
+    """Instructions (callgrind's Ir) for `battles` standard battles and for the 24-combatant battles,
+    set-up subtracted (the same run with no battles), per tree: a count a busy machine can't move."""
+    import re
+    import subprocess
+
+    for tree in trees:
+        counts = []
+        for n in (0, battles):
+            with tempfile.TemporaryDirectory() as tmp:
+                env = dict(os.environ, PYTHONPATH=tree)
+                done = subprocess.run(
+                    ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", sys.executable, __file__,
+                     "--battles-only", str(n)], env=env, check=True, capture_output=True, text=True)
+                counts.append(int(re.search(r"Collected : (\d+)", done.stderr).group(1)))
+        per = (counts[1] - counts[0]) / battles
+        print(f"7. {_engine_label(tree)}: {per / 1e6:.1f} M instructions per {STANDARD} battle "
+              f"(callgrind, {battles} battles, set-up subtracted)")
+
+
+def battles_only(count: int) -> None:
+    from horizon_tui.tools import simulate
+
+    simulate._init(STANDARD, [str(p) for p in PARTY])
+    for seed in range(count):
+        simulate._run((seed, seed))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test, not numbers to quote)")
@@ -377,7 +451,27 @@ def main() -> None:
     parser.add_argument("--sweep-only", action="store_true", help="only section 4, the sweep's engine and Dask")
     parser.add_argument("--pace", nargs="*", metavar="ENCOUNTER", default=None,
                         help="only the pace-knob table (default encounters: standard goblin_warren huldra_glade)")
+    parser.add_argument("--compare", nargs="+", metavar="TREE",
+                        help="only section 7: each source tree (a git worktree) interleaved, e.g. "
+                             "--compare /tmp/hz/core-base .")
+    parser.add_argument("--callgrind", action="store_true", help="with --compare: instruction counts too")
+    parser.add_argument("--measure", type=int, help=argparse.SUPPRESS)  # a --compare child
+    parser.add_argument("--battles-only", type=int, help=argparse.SUPPRESS)  # a --callgrind child
     args = parser.parse_args()
+    if args.measure is not None:
+        import json
+
+        print(json.dumps(measure(args.measure)))
+        return
+    if args.battles_only is not None:
+        battles_only(args.battles_only)
+        return
+    if args.compare:
+        trees = [str(Path(t).resolve()) for t in args.compare]
+        compare(trees, 3 if args.quick else 5, 3 if args.quick else 8)
+        if args.callgrind:
+            instructions(trees, 5 if args.quick else 20)
+        return
     runs = 3 if args.quick else 7
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; party: {', '.join(p.stem for p in PARTY)}")
     if args.pace is not None:

@@ -15,7 +15,7 @@ import horizon_tui.content
 import horizon_tui.rules
 
 REPO = Path(__file__).resolve().parent.parent
-FORBIDDEN = ("textual", "tcod", "tcod_ecs")
+FORBIDDEN = ("textual", "tcod")
 
 LIGHT_MODULES = sorted(
     [f"horizon_tui.rules.{m.name}" for m in pkgutil.iter_modules(horizon_tui.rules.__path__)]

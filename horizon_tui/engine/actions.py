@@ -8,6 +8,8 @@ when it is spent.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
@@ -18,15 +20,13 @@ import attrs
 from horizon_tui.content.models import Ability, Target
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.attacks import strike, use_ability
+from horizon_tui.engine.battlefield import as_cell
 from horizon_tui.engine.battle import (
     Battle, Entity, charge_left, check_roll, cid, comp, current_attributes, effects, enemies_of, gear, ident,
     is_active, pos, put, spend_charge, stats, team,
 )
-from horizon_tui.engine.components import (
-    Cooldowns, Effects, FreeActions, Loadout, Memory, Position, Presence, Team, TurnState,
-)
+from horizon_tui.engine.components import Cooldowns, FreeActions, Gear, Loadout, Memory, Presence, TurnState
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect, recompute_stats
-from horizon_tui.engine.frozen import quick_init
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.engine.turns import advance, check_end, update_sight
 from horizon_tui.engine.usability import ability_refusal, charge_refusal, free_action_refusal, turn_refusal
@@ -35,14 +35,12 @@ from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
 
 
-@quick_init
 @attrs.frozen
 class Success:
     events: list[ev.Event]
     ends_turn: bool = False
 
 
-@quick_init
 @attrs.frozen
 class Impossible:
     reason: str
@@ -52,7 +50,7 @@ Outcome = Success | Impossible
 
 
 def _state(e: Entity) -> TurnState:
-    return e.registry._components_by_entity[e][TurnState]  # noqa: SLF001 - `comp`, inlined (hot)
+    return comp(e, TurnState)
 
 
 def _feared_source(battle: Battle, e: Entity) -> Entity | None:
@@ -75,7 +73,6 @@ def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
 # --- movement -------------------------------------------------------------------------------
 
 
-@quick_init
 @attrs.frozen
 class Move:
     """Move toward a cell along the cheapest path (R-8). A cell just outside the battlefield
@@ -92,17 +89,15 @@ class Move:
         e = battle.by_id[self.actor]
         start = len(battle.log)
         field = battle.battlefield
-        held = e.registry._components_by_entity[e]  # noqa: SLF001 - `pos` and `_state`, inlined (every step)
-        at, state = held[Position], held[TurnState]
-        here = (at.x, at.y)
-        to = tuple(self.to)
+        here, state = pos(e), _state(e)
+        to = as_cell(self.to)
         if to == here:
             return Impossible("already there")
         if state.movement_left <= 0:
             return Impossible(f"{ident(e).name} has no movement left this turn")
-        source = _feared_source(battle, e) if held[Effects].active else None  # (fear is an effect)
+        source = _feared_source(battle, e)
         if not field.in_bounds(to):
-            if max(abs(to[0] - here[0]), abs(to[1] - here[1])) != 1 or not field.is_edge(here):
+            if distance(to, here) != 0 or not field.is_edge(here):
                 return Impossible("to flee, step off the battlefield from its edge")
             return self._flee(battle, e, start)
         costs = move_costs(battle, e)
@@ -112,11 +107,12 @@ class Move:
             return Impossible("no way there")
         if to in battle.occupancy and not self.partial:
             return Impossible("someone is standing there")
-        steps, spent, paid = [], 0, []
+        steps: list[tuple[int, int]] = []
+        spent, paid = 0, []
         for xy, cost in zip(path, field.step_costs(path, start=here, **costs)):
             if spent + cost > state.movement_left:
                 break
-            if source is not None and _chebyshev(xy, pos(source)) < _chebyshev(steps[-1] if steps else here, pos(source)):
+            if source is not None and distance(xy, pos(source)) < distance(steps[-1] if steps else here, pos(source)):
                 return Impossible(f"{ident(e).name} is afraid and won't go nearer to {ident(source).name}")
             steps.append(xy)
             paid.append(cost)
@@ -132,7 +128,7 @@ class Move:
             return Impossible("someone is standing in the way")
         battle.place(e, steps[-1])
         put(e, TurnState, TurnState(state.own_turns, state.movement_left - spent, state.acted))
-        battle.emit(ev.Move, actor=cid(e), path=[list(xy) for xy in steps], cost=spent)
+        battle.emit(ev.Move(cid(e), [list(xy) for xy in steps], spent))
         update_sight(battle, e)
         return Success(battle.log[start:])
 
@@ -140,14 +136,10 @@ class Move:
         """R-8 [H]: leaving the battlefield's edge is fleeing; out of the battle."""
         battle.set_presence(e, Presence.fled)
         battle.place(e, None)
-        battle.emit(ev.Move, actor=cid(e), path=[list(self.to)], cost=1)
-        battle.emit(ev.Fled, target=cid(e))
+        battle.emit(ev.Move(cid(e), [list(self.to)], 1))
+        battle.emit(ev.Fled(cid(e)))
         check_end(battle)
         return Success(battle.log[start:], ends_turn=True)
-
-
-def _chebyshev(a, b) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def move_costs(battle: Battle, e: Entity) -> Mapping[str, Any]:
@@ -165,16 +157,14 @@ def move_costs(battle: Battle, e: Entity) -> Mapping[str, Any]:
 
 def blocked_for(battle: Battle, e: Entity) -> list[tuple[int, int]]:
     """Cells a combatant can't move through: those of the other side (R-8)."""
-    table = e.registry._components_by_entity  # noqa: SLF001 - `team`, inlined: every move asks
-    side = table[e][Team].name
+    side = team(e)
     # The other sides' index (`battle.sides`: the active, who are the placed), not a scan of
     # every cell's Team. The searches take these as a set of cells: their order doesn't matter.
     cells = []
     for name, members in battle.sides.items():
         if name != side:
             for o in members.values():
-                at = table[o][Position]
-                cells.append((at.x, at.y))  # not `.xy`: a property call per unit
+                cells.append(pos(o))
     return cells
 
 
@@ -200,7 +190,6 @@ def _target_problem(battle: Battle, user: Entity, target: Entity, reach: int, *,
     return None
 
 
-@quick_init
 @attrs.frozen
 class Attack:
     """A normal attack (difficulty I): unlimited, no slot (R-5, R-9)."""
@@ -231,7 +220,6 @@ def ability_problem(battle: Battle, e: Entity, ability: Ability) -> str | None:
     return ability_refusal(battle, e, ability.name)
 
 
-@quick_init
 @attrs.frozen
 class UseAbility:
     """Use a slotted ability (R-6): a charge of its difficulty, then its cooldown."""
@@ -250,7 +238,7 @@ class UseAbility:
         if problem:
             return Impossible(problem)
         target = battle.by_id.get(self.target) if self.target else None
-        aimed = tuple(self.at) if self.at is not None else None
+        aimed = as_cell(self.at) if self.at is not None else None
         problem = self._aim_problem(battle, e, ability, target, aimed)
         if problem:
             return Impossible(problem)
@@ -261,8 +249,7 @@ class UseAbility:
         ready = dict(comp(e, Cooldowns).ready_at)
         ready[ability.name] = _state(e).own_turns + cooldown + 1  # blocked for `cooldown` own turns
         put(e, Cooldowns, Cooldowns(ready))
-        battle.emit(ev.AbilityUsed, actor=cid(e), ability=ability.name, difficulty=ability.difficulty.value,
-                    charges_left=charge_left(e, ability.difficulty), cooldown=cooldown)
+        battle.emit(ev.AbilityUsed(cid(e), ability.name, ability.difficulty.value, charge_left(e, ability.difficulty), cooldown))
         use_ability(battle, e, ability, target, aimed)
         check_end(battle)
         return Success(battle.log[start:])
@@ -332,8 +319,8 @@ class Swap:
         start = len(battle.log)
         _spend_turn(battle, e)
         slotted = tuple(self.add if n == self.remove else n for n in loadout.slotted)
-        e.components[Loadout] = attrs.evolve(loadout, slotted=slotted, active_passives=loadout.active_passives - {self.remove})
-        battle.emit(ev.Swap, actor=cid(e), removed=self.remove, added=self.add)
+        put(e, Loadout, Loadout(slotted, loadout.active_passives - {self.remove}))
+        battle.emit(ev.Swap(cid(e), self.remove, self.add))
         recompute_stats(battle, e)
         return Success(battle.log[start:])
 
@@ -369,8 +356,8 @@ class TogglePassive:
             active = loadout.active_passives | {self.ability}
         else:
             active = loadout.active_passives - {self.ability}
-        e.components[Loadout] = attrs.evolve(loadout, active_passives=frozenset(active))
-        battle.emit(ev.Toggle, actor=cid(e), ability=self.ability, active=on)
+        put(e, Loadout, Loadout(loadout.slotted, frozenset(active)))
+        battle.emit(ev.Toggle(cid(e), self.ability, on))
         recompute_stats(battle, e)
         return Success(battle.log[start:])
 
@@ -429,14 +416,12 @@ class FreeAction:
                 return Impossible(problem)
         start = len(battle.log)
         _spend_turn(battle, e)
-        e.components[FreeActions] = FreeActions(points - 1)
-        battle.emit(ev.FreeActionEvent, actor=cid(e), description=description or effect,
-                    points_left=points - 1, target=cid(target))
+        put(e, FreeActions, FreeActions(points - 1))
+        battle.emit(ev.FreeActionEvent(cid(e), description or effect, points - 1, cid(target)))
         success = True
         if chance is not None and chance < 1:
             success = check_roll(battle, e, Fraction(chance))
-            battle.emit(ev.Check, actor=cid(e), kind="free_action", chance=float(chance), success=success,
-                        target=cid(target))
+            battle.emit(ev.Check(cid(e), "free_action", float(chance), success, target=cid(target)))
         if success:
             if effect == "damage":
                 deal_damage(battle, target, whole(magnitude), cid(e), "free action")
@@ -479,14 +464,12 @@ class InventAbility:
             return Impossible(f"{ident(e).name} already knows an ability called {self.ability.name!r}")
         start = len(battle.log)
         character = attrs.evolve(g.character, abilities=[*g.character.abilities, self.ability])
-        e.components[type(g)] = attrs.evolve(g, character=character)
-        e.components[FreeActions] = FreeActions(points - 1)
-        battle.emit(ev.FreeActionEvent, actor=cid(e), description=f"invents {self.ability.name}",
-                    points_left=points - 1)
+        put(e, Gear, replace(g, character=character))
+        put(e, FreeActions, FreeActions(points - 1))
+        battle.emit(ev.FreeActionEvent(cid(e), f"invents {self.ability.name}", points - 1))
         return Success(battle.log[start:])
 
 
-@quick_init
 @attrs.frozen
 class Wait:
     """End the turn (R-8: waiting is an action too). A frightened combatant 'hides' this way."""
@@ -498,7 +481,7 @@ class Wait:
         start = len(battle.log)
         reason = "hides" if effects(e).has("fear") else "waits"
         if not _state(e).acted:
-            battle.emit(ev.Wait, actor=cid(e), reason=reason)
+            battle.emit(ev.Wait(cid(e), reason))
         return Success(battle.log[start:], ends_turn=True)
 
 
@@ -518,9 +501,8 @@ def perform(battle: Battle, action, *, auto_end: bool = True) -> Outcome:
     outcome = action(battle)
     if outcome.__class__ is Impossible or battle.result is not None:
         return outcome
-    held = current.registry._components_by_entity[current]  # noqa: SLF001 - `comp`, inlined: every action
-    state = held[TurnState]
-    if outcome.ends_turn or held[Presence] is not Presence.active or (
+    state = _state(current)
+    if outcome.ends_turn or not is_active(current) or (
             auto_end and state.acted and state.movement_left <= 0):
         advance(battle)
     return outcome

@@ -27,14 +27,13 @@ from horizon_tui.engine.actions import (
 )
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
-    Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, typical_attack,
+    Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, team,
+    typical_attack,
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.sideview import hidden_from, in_view
 from horizon_tui.engine.usability import ability_ready, ability_refusal
-from horizon_tui.engine.components import (
-    Controller, Effects, Gear, Health, Loadout, Memory, Position, Presence, Team, TurnState,
-)
+from horizon_tui.engine.components import Controller, Loadout, Memory, TurnState
 from horizon_tui.rules.checks import roll_chance
 from horizon_tui.rules.creation import ability_multiplier
 from horizon_tui.rules.ranges import ability_range, distance, weapon_range
@@ -47,25 +46,18 @@ _HEALING = frozenset({"heal", "regeneration"})
 
 def visible_enemies(battle: Battle, e: Entity) -> list[Entity]:
     """Enemies in `e`'s field of view now, hidden ones left out (R-13)."""
-    table = e.registry._components_by_entity  # noqa: SLF001 - `comp`, inlined: every decision looks
-    side = table[e][Team].name
-    seen = []
-    for other, _, _ in in_view(battle, e):  # the sight pass this placement's look already made
-        held = table[other]
-        if held[Team].name != side and (not held[Effects].active or not hidden_from(other, side)):
-            seen.append(other)  # (`hidden_from` only when it carries an effect: most carry none)
-    return seen
+    side = team(e)
+    return [other for other, _, _ in in_view(battle, e)  # the sight pass this placement's look already made
+            if team(other) != side and not hidden_from(other, side)]
 
 
 def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity | None:
     """Target choice as data (the enemy file's `targeting`)."""
     if not candidates:
         return None
-    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp` and `pos`, inlined
-    how = held[Controller].targeting
+    how = comp(e, Controller).targeting
     if how == "weakest":
-        table = e.registry._components_by_entity  # noqa: SLF001 - `hp` and `cid`, inlined
-        return min(candidates, key=lambda o: (table[o][Health].hp, o.uid))
+        return min(candidates, key=lambda o: (hp(o).hp, cid(o)))
     if how == "dangerous":
         return max(candidates, key=lambda o: (typical_attack(o), cid(o)))
     if how == "last_attacker":
@@ -73,18 +65,8 @@ def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity
         for o in candidates:
             if cid(o) == last:
                 return o
-    # The nearest, ties to the lesser id: `min(candidates, key=(distance(here, pos(o)), cid(o)))`
-    # as a plain loop (asked whenever anyone moved).
-    table = e.registry._components_by_entity  # noqa: SLF001
-    at = held[Position]
-    hx, hy = at.x, at.y
-    best, best_cells = None, 0
-    for o in candidates:
-        at = table[o][Position]
-        cells = max(abs(hx - at.x), abs(hy - at.y))
-        if best is None or cells < best_cells or (cells == best_cells and o.uid < best.uid):
-            best, best_cells = o, cells
-    return best
+    here = pos(e)
+    return min(candidates, key=lambda o: (distance(here, pos(o)), cid(o)))  # the nearest, ties to the lesser id
 
 
 def profile_of(battle: Battle, e: Entity) -> Profile:
@@ -94,6 +76,7 @@ def profile_of(battle: Battle, e: Entity) -> Profile:
 
 
 def _share_below(e: Entity, value: Fraction) -> bool:
+    """Its health is below this share of its maximum (in whole numbers: no Fraction arithmetic)."""
     h = hp(e)
     numerator, denominator = value.as_integer_ratio()
     return h.hp * denominator < numerator * h.max_hp
@@ -126,8 +109,7 @@ class Mind:
         if stamp == self._stamp:
             return  # nobody was placed since: nothing to see anew
         self._stamp = stamp
-        at = self.e.registry._components_by_entity[self.e][Position]  # noqa: SLF001 - `pos`, inlined
-        here = (at.x, at.y)
+        here = pos(self.e)
         if here != self._at:
             self._at = here
             self._seen = self._active = visible_enemies(self.battle, self.e)
@@ -144,8 +126,7 @@ class Mind:
         if self.battle.placements != self._stamp:
             self._look()
         target = self._target
-        if target is not None and target.registry._components_by_entity[target][Presence] \
-                is not Presence.active:  # noqa: SLF001 - `is_active`, inlined
+        if target is not None and not is_active(target):
             self._at = self._stamp = None  # it fell or fled: look again
             self._look()
         return self._target
@@ -171,7 +152,7 @@ class Mind:
         return battle.by_id[battle.order[battle.index]] is self.e
 
     def state(self) -> TurnState:
-        return self.e.registry._components_by_entity[self.e][TurnState]  # noqa: SLF001
+        return comp(self.e, TurnState)
 
     def perform(self, action) -> bool:
         return not isinstance(perform(self.battle, action, auto_end=False), Impossible)
@@ -179,16 +160,17 @@ class Mind:
 
 def holds(mind: Mind, condition: Condition) -> bool:
     """Whether a rule's `when` holds now."""
-    e, when, value = mind.e, condition.when, condition.value
+    e, when = mind.e, condition.when
+    if when in ("alone", "with_allies"):
+        alone = not allies_of(mind.battle, e, include_self=False)
+        return alone if when == "alone" else not alone
+    value = condition.value
+    if value is None:  # the profile loader gives every other condition a number
+        raise ValueError(f"condition {when!r} without a value")
     if when == "health_below":
         return _share_below(e, value)
     if when == "ally_health_below":
-        numerator, denominator = value.as_integer_ratio()
-        for a in allies_of(mind.battle, e):
-            h = hp(a)
-            if h.hp * denominator < numerator * h.max_hp:
-                return True
-        return False
+        return any(_share_below(a, value) for a in allies_of(mind.battle, e))
     if when in ("target_health_above", "target_health_below"):
         target = mind.target()
         if target is None:
@@ -197,17 +179,8 @@ def holds(mind: Mind, condition: Condition) -> bool:
     if when == "enemy_within":
         # `distance <= value` in whole numbers: a distance is an int, so this is `<= floor(value)`
         # (`value` is a Fraction or an int), without a Fraction comparison per enemy.
-        limit = value.numerator // value.denominator
-        hx, hy = pos(e)
-        table = e.registry._components_by_entity  # noqa: SLF001 - `distance(here, pos(o))`, inlined
-        for o in mind.seen():
-            at = table[o][Position]
-            if max(abs(hx - at.x), abs(hy - at.y)) - 1 <= limit:
-                return True
-        return False
-    if when in ("alone", "with_allies"):
-        alone = not allies_of(mind.battle, e, include_self=False)
-        return alone if when == "alone" else not alone
+        limit, here = value.numerator // value.denominator, pos(e)
+        return any(distance(here, pos(o)) <= limit for o in mind.seen())
     raise ValueError(f"unknown condition {when!r}")  # the profile loader refuses these
 
 
@@ -282,8 +255,7 @@ def _plan(battle: Battle, e: Entity) -> Plan:
     in two lists: before its action and after it (`after_attack`). A helping rule without a roll
     and without an ability of its kind (`helping_kit`, pure in the loadout) can never act: left out."""
     key = ("plan", e.uid)
-    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
-    controller, loadout, g = held[Controller], held[Loadout], held[Gear]
+    controller, loadout, g = comp(e, Controller), comp(e, Loadout), gear(e)
     found = battle.memo.get(key)
     if found is None or found[0] is not controller or found[1] is not battle.ai_profiles \
             or found[2] is not loadout or found[3] is not g:
@@ -338,12 +310,11 @@ def _attack(mind: Mind, rule: Rule) -> bool:
     if target is None:
         return False
     battle, e = mind.battle, mind.e
-    table = e.registry._components_by_entity  # noqa: SLF001 - `pos`, inlined
-    at, to = table[e][Position], table[target][Position]
-    cells = max(abs(at.x - to.x), abs(at.y - to.y)) - 1  # `distance`, inlined
+    here, there = pos(e), pos(target)
+    cells = distance(here, there)
     if cells > mind.reach():
         return False
-    if cells > 0 and not battle.battlefield.line_of_sight((at.x, at.y), (to.x, to.y)):
+    if cells > 0 and not battle.battlefield.line_of_sight(here, there):
         return False
     return mind.perform(Attack(mind.actor, target.uid))
 
@@ -468,12 +439,9 @@ def ability_options(
         return []
     rules = battle.rules
     seen = seen if seen is not None else [target]
-    table = e.registry._components_by_entity  # noqa: SLF001 - `comp` and `pos`, inlined
-    held = table[e]
-    at, to = held[Position], table[target][Position]
-    here, there = (at.x, at.y), (to.x, to.y)
-    cells = max(abs(at.x - to.x), abs(at.y - to.y)) - 1  # `distance`, inlined
-    seen_once = target.uid in held[Memory].seen
+    here, there = pos(e), pos(target)
+    cells = distance(here, there)
+    seen_once = cid(target) in comp(e, Memory).seen
     sight: bool | None = None
     hit: Fraction | None = None
     options = []
@@ -665,7 +633,7 @@ def _reachable(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.nd
     return xs + x0, ys + y0, cost, (x0, y0, window)
 
 
-def _move_to(mind: Mind, cell: tuple[int, int], dist: tuple) -> bool:
+def _move_to(mind: Mind, cell: tuple[int, int], dist: tuple[int, int, np.ndarray]) -> bool:
     """Move to a cell `_reachable` offered, along a cheapest path read off its distance map: from
     the cell, each lowest neighbour is a cheapest way in, down to the mover's own cell (0).
     Only while a diagonal step costs what a straight one does (R-8): else the lowest neighbour
@@ -786,8 +754,8 @@ def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, targ
         if spent > state.movement_left:
             break
         stop = index
-        if max(abs(xy[0] - gx), abs(xy[1] - gy)) - 1 <= reach and (reach == 0 or field.line_of_sight(xy, goal)):
-            break  # (`distance(xy, goal) <= reach`, inlined: asked for every step)
+        if distance(xy, goal) <= reach and (reach == 0 or field.line_of_sight(xy, goal)):
+            break
     if stop is None:
         return False
     move = Move(cid(e), path[stop], partial=True, via=tuple(path[:stop + 1]))

@@ -76,8 +76,7 @@ def strike(
     if check_accuracy and not auto_hits(battle, attacker, target):
         chance = chance_to_hit(battle, attacker, target, fled=fled)
         hit = check_roll(battle, attacker, chance)
-        battle.emit(ev.Check, actor=me, kind="accuracy", chance=_float(chance), success=hit,
-                    ability=name, target=them)
+        battle.emit(ev.Check(me, "accuracy", _float(chance), hit, ability=name, target=them))
     crit = False
     if hit and not gear(target).crit_immune:
         if is_downed(target):
@@ -89,10 +88,8 @@ def strike(
                 chance = _NO_CRIT
             if chance.numerator > 0:  # `chance > 0` on its integers
                 crit = check_roll(battle, attacker, chance)
-                battle.emit(ev.Check, actor=me, kind="crit", chance=_float(chance), success=crit,
-                            ability=name, target=them)
-    battle.emit(ev.Attack, actor=me, target=them, ability=name, difficulty=difficulty.value,
-                hit=hit, crit=crit, at=list(aimed) if aimed else None)
+                battle.emit(ev.Check(me, "crit", _float(chance), crit, ability=name, target=them))
+    battle.emit(ev.Attack(me, them, name, difficulty.value, hit, crit, list(aimed) if aimed else None))
     if not hit:
         return False
     multiplier = strike_multiplier(battle, ability)
@@ -178,7 +175,7 @@ def line_cells(battle: Battle, origin: tuple[int, int], aimed: tuple[int, int], 
     # Extend the aim far enough, then cut to length.
     scale = max(1, (length + 1) // max(1, max(abs(ax - ox), abs(ay - oy))) + 1)
     far = (ox + (ax - ox) * scale, oy + (ay - oy) * scale)
-    cells = []
+    cells: list[tuple[int, int]] = []
     for x, y in tcod.los.bresenham(origin, far).tolist()[1:]:
         if len(cells) >= length or not battle.battlefield.in_bounds((x, y)):
             break
@@ -234,8 +231,7 @@ def use_ability(
             elif outcome is Failure.random:
                 living = sorted(active_combatants(battle), key=cid)
                 misfire = living[battle.rng.randrange(len(living))]
-        battle.emit(ev.Check, actor=cid(user), kind="difficulty", chance=_float(chance), success=passed,
-                    outcome=outcome.value if outcome else None, ability=ability.name)
+        battle.emit(ev.Check(cid(user), "difficulty", _float(chance), passed, outcome.value if outcome else None, ability.name))
         if not passed and misfire is None:
             return  # fizzle: nothing happens
     if misfire is not None:
@@ -260,10 +256,8 @@ def _land(battle: Battle, user: Entity, ability: Ability, victim: Entity, *, che
         if not auto_hits(battle, user, victim):  # melee on the immobile hits without a check
             chance = chance_to_hit(battle, user, victim, fled=comp(victim, Presence) is Presence.fled)
             hit = check_roll(battle, user, chance)
-            battle.emit(ev.Check, actor=cid(user), kind="accuracy", chance=_float(chance), success=hit,
-                        ability=ability.name, target=cid(victim))
-        battle.emit(ev.Attack, actor=cid(user), target=cid(victim), ability=ability.name,
-                    difficulty=ability.difficulty.value, hit=hit, crit=False, at=list(aimed) if aimed else None)
+            battle.emit(ev.Check(cid(user), "accuracy", _float(chance), hit, ability=ability.name, target=cid(victim)))
+        battle.emit(ev.Attack(cid(user), cid(victim), ability.name, ability.difficulty.value, hit, False, list(aimed) if aimed else None))
         if not hit:
             return
     for spec in ability.effects:
@@ -271,8 +265,7 @@ def _land(battle: Battle, user: Entity, ability: Ability, victim: Entity, *, che
             return
         if _below_one(spec.chance):
             landed = check_roll(battle, user, spec.chance)
-            battle.emit(ev.Check, actor=cid(user), kind="effect", chance=_float(spec.chance), success=landed,
-                        ability=ability.name, target=cid(victim))
+            battle.emit(ev.Check(cid(user), "effect", _float(spec.chance), landed, ability=ability.name, target=cid(victim)))
             if not landed:
                 continue
         heal_amount = None

@@ -1,25 +1,26 @@
-"""The battle world: one tcod-ecs registry per battle, its random source, its event log.
+"""The battle world: one component store per battle, its random source, its event log.
 
 The `Battle` object owns everything a battle needs so it travels whole (several SSH players share
-one process: no module globals). Systems live in sibling modules and take the battle as their
-first argument; this module holds the world, its queries, set-up (R-6 loadouts), turn order (R-8)
-and the end of battle (R-14).
+one process: no module globals). Entities are combatant ids (`Entity`, a handle carrying its id
+and its battle's `World`); each component (engine.components) is a mutable slotted class held in
+the battle's store for its type, keyed by the id. Only the writers in this module change a store
+or a component (`put`, `drop`, `Battle.place`, `Battle.set_presence`, `Battle.set_team`, and the
+writer functions below); tests/engine/test_writers.py scans the source for any other write.
+Systems live in sibling modules and take the battle as their first argument; this module holds
+the world, its queries, set-up (R-6 loadouts), turn order (R-8) and the end of battle (R-14).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from itertools import compress
 from operator import itemgetter
-from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-import attrs
-import tcod.ecs
-from tcod.ecs.callbacks import _on_component_changed_callbacks as _ON_CHANGED
-from tcod.ecs.query import _touch_component
+from dataclasses import dataclass, field
 
 from horizon_tui.content.ai_profiles import AiProfiles
 from horizon_tui.content.encounters import EnemyDef
@@ -28,59 +29,90 @@ from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.components import (
-    AttackCache, Charges, Effects, Gear, Health, Identity, Loadout, Position, Presence, Stats, StatBonus, Team, Vitals,
+    COMPONENTS, AttackCache, Charges, Effects, Gear, Health, Identity, Loadout, Position, Presence, Stats, StatBonus,
+    Team, Vitals,
 )
-from horizon_tui.rules.combat import armor_reduction, with_armor_speed
+from horizon_tui.rules.checks import check_attack_value, difficulty_check_chance, roll_chance
+from horizon_tui.rules.combat import armor_reduction, normal_attack, with_armor_speed
+from horizon_tui.rules.stats import derived_stats
 from horizon_tui.rules.turns import movement_cells
 
-if TYPE_CHECKING:
-    pass
-
-Entity = tcod.ecs.Entity
 T = TypeVar("T")
+E = TypeVar("E", bound=ev.Event)
 PARTY, ENEMIES = "party", "enemies"
+
+
+class World:
+    """A battle's components: one store (combatant id → component) per component type."""
+
+    __slots__ = ("stores",)
+
+    def __init__(self) -> None:
+        self.stores: dict[type, dict[str, Any]] = {key: {} for key in COMPONENTS}
+
+    def store(self, key: type[T]) -> dict[str, T]:
+        found = self.stores.get(key)
+        if found is None:
+            found = self.stores[key] = {}
+        return found
+
+
+class Entity:
+    """A combatant: its id, and the world whose stores hold its components. One per combatant
+    per battle (`Battle.by_id`), so identity is equality."""
+
+    __slots__ = ("uid", "world")
+
+    def __init__(self, uid: str, world: World) -> None:
+        self.uid = uid
+        self.world = world
+
+    def __repr__(self) -> str:
+        return f"Entity({self.uid!r})"
 
 
 class BattleError(Exception):
     """A battle that can't be formed (raised before it starts, never during play)."""
 
 
-@attrs.define(eq=False)
+@dataclass(eq=False, slots=True)
 class Battle:
-    registry: tcod.ecs.Registry
+    world: World
     rng: random.Random
     battlefield: Battlefield
     rules: Ruleset
     seed: int
     encounter: str
-    log: list[ev.Event] = attrs.field(factory=list)
-    order: list[str] = attrs.field(factory=list)  # combatant ids in turn order (R-8)
+    log: list[ev.Event] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)  # combatant ids in turn order (R-8)
     index: int = -1  # whose turn in `order`
     round: int = 0
     result: ev.Result | None = None
-    by_id: dict[str, Entity] = attrs.field(factory=dict)
-    occupancy: dict[tuple[int, int], str] = attrs.field(factory=dict)  # who stands where, O(1)
-    listeners: list[Callable[[ev.Event], None]] = attrs.field(factory=list)
-    enemy_defs: dict[str, EnemyDef] = attrs.field(factory=dict)  # for companions joining mid-battle
-    active: dict[str, Entity] = attrs.field(factory=dict)  # those present and able, in spawn order
+    by_id: dict[str, Entity] = field(default_factory=dict)
+    occupancy: dict[tuple[int, int], str] = field(default_factory=dict)  # who stands where, O(1)
+    listeners: list[Callable[[ev.Event], None]] = field(default_factory=list)
+    enemy_defs: dict[str, EnemyDef] = field(default_factory=dict)  # for companions joining mid-battle
+    active: dict[str, Entity] = field(default_factory=dict)  # those present and able, in spawn order
     # `active` by the side each fights for now (its Team), spawn order within a side: who is on
     # which side is asked every turn (targets, allies, the end of battle), and changes only when
     # someone falls, flees, joins or changes sides (`set_presence`, `set_team`).
-    sides: dict[str, dict[str, Entity]] = attrs.field(factory=dict)
-    forced: dict[str, bool] = attrs.field(factory=dict)  # a GM-forced result for a combatant's next check
+    sides: dict[str, dict[str, Entity]] = field(default_factory=dict)
+    forced: dict[str, bool] = field(default_factory=dict)  # a GM-forced result for a combatant's next check
     # a turn the GM held after it began (overrides.Hold): combatant id → the round; taken up again
     # when it re-enters that round, without beginning twice (its effects ticked once)
-    held_turns: dict[str, int] = attrs.field(factory=dict)
+    held_turns: dict[str, int] = field(default_factory=dict)
     ai_profiles: AiProfiles | None = None  # data/ai.toml, what the AI plays (engine.ai)
-    memo: dict[Any, Any] = attrs.field(factory=dict, repr=False)  # derived data the AI reuses, never state
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)  # derived data the AI reuses, never state
     placements: int = 0  # how many times anyone was placed: sight can't change without it (turns.update_sight)
     active_version: int = 0  # how many times `active` changed (set_presence): `cells` is rebuilt after
-    _cells: ActiveCells | None = attrs.field(default=None, init=False, repr=False)  # `cells()`' index, derived
+    _cells: ActiveCells | None = field(default=None, init=False, repr=False)  # `cells()`' index, derived
 
     # --- the log ------------------------------------------------------------------------------
 
-    def emit(self, cls: type[ev.Event], **fields: Any) -> ev.Event:
-        event = cls(round=self.round, seq=len(self.log) + 1, **fields)
+    def emit(self, event: E) -> E:
+        """Record an event: the log's only writer, which stamps its round and place in the log."""
+        event.round = self.round
+        event.seq = len(self.log) + 1
         self.log.append(event)
         if self.listeners:  # none in a simulated battle
             for listener in self.listeners:
@@ -137,27 +169,26 @@ class Battle:
         self._index_sides()
 
     def _index_sides(self) -> None:
-        table = self.registry._components_by_entity  # noqa: SLF001 - `team`, inlined
         sides: dict[str, dict[str, Entity]] = {}
         for k, e in self.active.items():
-            sides.setdefault(table[e][Team].name, {})[k] = e
+            sides.setdefault(team(e), {})[k] = e
         self.sides = sides
 
     # --- placement (the only writer of Position and the occupancy index) ------------------------
 
     def place(self, entity: Entity, xy: tuple[int, int] | None) -> None:
         self.placements += 1
-        old = entity.registry._components_by_entity[entity].get(Position)  # noqa: SLF001
-        if old is not None and self.occupancy.get(old.xy) == ident(entity).id:
+        old = find(entity, Position)
+        if old is not None and self.occupancy.get(old.xy) == entity.uid:
             del self.occupancy[old.xy]
         index = self._cells
         if index is not None and index.version == self.active_version:
             index.moved(entity, xy)
         if xy is None:
-            entity.components.pop(Position, None)
+            drop(entity, Position)
             return
-        put(entity, Position, Position(*xy))
-        self.occupancy[xy] = ident(entity).id
+        put(entity, Position, Position(xy[0], xy[1]))
+        self.occupancy[xy] = entity.uid
 
     def cells(self) -> ActiveCells:
         """The active combatants' cells as one array, in spawn order (`ActiveCells`): kept by
@@ -185,8 +216,7 @@ class ActiveCells:
         self.off_map = field.width * field.height  # a cell no view has (`Battlefield.fov_flat`)
         order = list(battle.active.values())
         self.slot = {e: i for i, e in enumerate(order)}
-        table = battle.registry._components_by_entity  # noqa: SLF001
-        at = [table[e].get(Position) for e in order]
+        at = [find(e, Position) for e in order]
         self.units = [(e, -1, -1) if p is None else (e, p.x, p.y) for e, p in zip(order, at)]  # (unit, x, y)
         self.cells = [self.off_map if p is None else p.y * self.width + p.x for p in at]
         self._getter: Callable[[bytes], Any] | None = None
@@ -217,71 +247,65 @@ class ActiveCells:
 
 
 def comp(e: Entity, key: type[T]) -> T:
-    """Read a component. `comp(entity, key)` builds a view and walks inheritance on every
-    read (~3 µs); battles read components ~10⁵ times, and we use no inheritance, so read the
-    registry's table directly (~0.1 µs). Writes still go through `entity.components`.
-    tests/engine/test_world.py checks this agrees with the public API."""
-    return e.registry._components_by_entity[e][key]  # noqa: SLF001
+    """Read a component (KeyError if it has none: every combatant has the core ones)."""
+    return e.world.stores[key][e.uid]  # type: ignore[no-any-return]
+
+
+def find(e: Entity, key: type[T]) -> T | None:
+    """Read a component most combatants lack (TempHealth, StatBonus), or None."""
+    store = e.world.stores.get(key)
+    return None if store is None else store.get(e.uid)
 
 
 def put(e: Entity, key: type[T], value: T) -> None:
-    """Write a component. `entity.components[key] = value` builds a view object on every write
-    (~4 µs, a tenth of a battle's time); this does what its `__setitem__` does (both tables,
-    the queries when the component is new, the change callbacks) without the view.
-    tests/engine/test_ai.py checks this agrees with the public API."""
-    registry = e.registry
-    held = registry._components_by_entity[e]  # noqa: SLF001
-    old = held.get(key)
-    if old is None:
-        _touch_component(registry, key)
-    held[key] = value
-    registry._components_by_type[key][e] = value  # noqa: SLF001
-    if _ON_CHANGED:  # `_on_component_changed`, inlined: usually none registered at all
-        callbacks = _ON_CHANGED.get(key)
-        if callbacks:
-            for callback in callbacks:
-                callback(e, old, value)
+    """Write a component: the writer every other writer goes through (see the module)."""
+    e.world.store(key)[e.uid] = value
+
+
+def drop(e: Entity, key: type) -> None:
+    """Take a component away (an unplaced combatant's Position, a spent TempHealth)."""
+    e.world.store(key).pop(e.uid, None)
 
 
 def ident(e: Entity) -> Identity:
-    return e.registry._components_by_entity[e][Identity]  # noqa: SLF001 - `comp`, inlined (hot)
+    return comp(e, Identity)
 
 
 def cid(e: Entity) -> str:
-    return e.uid  # type: ignore[return-value]  # entities are made with their combatant id as uid
+    return e.uid
 
 
 def team(e: Entity) -> str:
-    return e.registry._components_by_entity[e][Team].name  # noqa: SLF001
+    return comp(e, Team).name
 
 
 def pos(e: Entity) -> tuple[int, int]:
-    p = e.registry._components_by_entity[e][Position]  # noqa: SLF001 - `comp(e, Position).xy`, inlined (hot)
+    p = comp(e, Position)
     return (p.x, p.y)
 
 
 def hp(e: Entity) -> Health:
-    return e.registry._components_by_entity[e][Health]  # noqa: SLF001
+    return comp(e, Health)
 
 
 def stats(e: Entity) -> Stats:
-    return e.registry._components_by_entity[e][Stats]  # noqa: SLF001
+    return comp(e, Stats)
 
 
 def gear(e: Entity) -> Gear:
-    return e.registry._components_by_entity[e][Gear]  # noqa: SLF001
+    return comp(e, Gear)
 
 
 def presence(e: Entity) -> Presence:
-    return e.registry._components_by_entity[e][Presence]  # noqa: SLF001
+    return comp(e, Presence)
 
 
 def is_active(e: Entity) -> bool:
-    return e.registry._components_by_entity[e][Presence] is Presence.active  # noqa: SLF001
+    return comp(e, Presence) is Presence.active
 
 
 def effects(e: Entity) -> Effects:
-    return e.registry._components_by_entity[e][Effects]  # noqa: SLF001
+    return comp(e, Effects)
 
 
 def active_combatants(battle: Battle) -> list[Entity]:
@@ -290,7 +314,7 @@ def active_combatants(battle: Battle) -> list[Entity]:
 
 def enemies_of(battle: Battle, e: Entity) -> list[Entity]:
     """Active combatants of the other sides, in spawn order (`battle.sides`: no scan)."""
-    side = e.registry._components_by_entity[e][Team].name  # noqa: SLF001 - `team`, inlined (the AI asks often)
+    side = team(e)
     others = [members for name, members in battle.sides.items() if name != side]
     if len(others) == 1:
         return list(others[0].values())
@@ -301,7 +325,7 @@ def enemies_of(battle: Battle, e: Entity) -> list[Entity]:
 
 def allies_of(battle: Battle, e: Entity, *, include_self: bool = True) -> list[Entity]:
     """Active combatants of its side (itself too, if active, unless `include_self` is False), in spawn order."""
-    members = battle.sides.get(e.registry._components_by_entity[e][Team].name)  # noqa: SLF001
+    members = battle.sides.get(team(e))
     if members is None:
         return []
     if include_self:
@@ -336,8 +360,6 @@ def refresh_stats(battle: Battle, e: Entity) -> int:
     """R-2 from current attributes, plus species and passive modifiers and buffs; armor's
     speed penalty (R-9). Health's maximum follows. Returns the health above a lowered maximum
     (disease, R-10), which the caller loses through the log (effects.recompute_stats)."""
-    from horizon_tui.rules.stats import derived_stats
-
     g = gear(e)
     flat: dict[str, Fraction] = dict(g.character.species.bonuses.stats)
     loadout = comp(e, Loadout)
@@ -348,7 +370,7 @@ def refresh_stats(battle: Battle, e: Entity) -> int:
         if ability.is_fixed or name in loadout.active_passives:
             for stat, amount in ability.modifiers.items():
                 flat[stat] = flat.get(stat, Fraction(0)) + amount
-    bonus = e.registry._components_by_entity[e].get(StatBonus)  # noqa: SLF001
+    bonus = find(e, StatBonus)
     if bonus is not None:
         for stat, amount in bonus.flat.items():
             flat[stat] = flat.get(stat, Fraction(0)) + amount
@@ -363,15 +385,15 @@ def refresh_stats(battle: Battle, e: Entity) -> int:
     if found is None:
         if len(_STATS_MEMO) >= _ATTACK_MEMO_LIMIT:
             _STATS_MEMO.clear()
-        values = with_armor_speed(derived_stats(attributes, flat, health_scale=health_scale), armor)
-        found = _STATS_MEMO[key] = MappingProxyType(values)
+        found = _STATS_MEMO[key] = MappingProxyType(
+            with_armor_speed(derived_stats(attributes, flat, health_scale=health_scale), armor))
     # Shared by every combatant with these numbers, across battles, and read-only: the memos of
     # attack_for_roll and attacks.chance_to_hit take its identity for the numbers.
     values = found
     put(e, Stats, Stats(values))
     put(e, AttackCache, AttackCache())
     max_hp = max(1, int(values["health"]))
-    health = e.registry._components_by_entity[e].get(Health)  # noqa: SLF001
+    health = find(e, Health)
     if health is None:
         put(e, Health, Health(max_hp, max_hp))
     elif health.max_hp != max_hp:
@@ -382,8 +404,7 @@ def refresh_stats(battle: Battle, e: Entity) -> int:
 
 def movement_budget(battle: Battle, e: Entity) -> int:
     """R-8: floor(speed) cells, at least 1; armor (in Stats) and slow (R-10) applied."""
-    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `effects` and `stats`, inlined
-    fx, values, turns = held[Effects], held[Stats].values, battle.rules.turns
+    fx, values, turns = effects(e), stats(e).values, battle.rules.turns
     slow = fx.get("slow") if fx.active else None
     # Pure in the stats (shared, never written: their identity stands for them), the rules and
     # a slow's magnitude (as its two integers): asked at every turn's start, kept across battles
@@ -410,8 +431,6 @@ def typical_attack(e: Entity) -> Fraction:
         key = (id(low), id(high))
         found = _TYPICAL_MEMO.get(key)
         if found is None or found[0] is not low or found[1] is not high:
-            from horizon_tui.rules.checks import check_attack_value
-
             if len(_TYPICAL_MEMO) >= _ATTACK_MEMO_LIMIT:
                 _TYPICAL_MEMO.clear()
             found = _TYPICAL_MEMO[key] = (low, high, check_attack_value(low, high))
@@ -429,8 +448,6 @@ def check_chance(e: Entity, difficulty: Difficulty, rules: Ruleset) -> Fraction:
         key = (id(typical), difficulty, level, id(rules))
         found = _CHECK_MEMO.get(key)
         if found is None or found[0] is not typical or found[1] is not rules:
-            from horizon_tui.rules.checks import difficulty_check_chance  # here: a hit is asked ~10⁴ times a battle
-
             if len(_CHECK_MEMO) >= _ATTACK_MEMO_LIMIT:
                 _CHECK_MEMO.clear()
             found = _CHECK_MEMO[key] = (typical, rules, difficulty_check_chance(typical, difficulty, level, rules))
@@ -455,8 +472,6 @@ def attack_for_roll(e: Entity, roll: int) -> Fraction:
     cache = comp(e, AttackCache).by_roll
     value = cache.get(roll)
     if value is None:
-        from horizon_tui.rules.combat import normal_attack
-
         formula, values, attributes = gear(e).formula, stats(e).values, current_attributes(e)
         # Stats values are shared and never written (recompute_stats): their identity stands for them.
         key = (id(formula), roll, id(values), tuple(attributes.items()))
@@ -499,14 +514,7 @@ def check_roll(battle: Battle, actor: Entity, chance: Fraction) -> bool:
         forced = battle.forced.pop(actor.uid, None)
         if forced is not None:
             return forced
-    # rules.checks.roll_chance, with the chance as two integers instead of Fraction arithmetic
-    # (the same draws and results: one roll below the numerator out of the denominator).
-    numerator, denominator = chance.as_integer_ratio()
-    if numerator >= denominator:
-        return True
-    if numerator <= 0:
-        return False
-    return battle.rng.randrange(denominator) < numerator
+    return roll_chance(chance, battle.rng)
 
 
 def charge_left(e: Entity, difficulty: Difficulty) -> int | None:

@@ -9,7 +9,7 @@ of times (the simulator's target is 50 battles per second).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 import numpy as np
@@ -23,6 +23,13 @@ from tcod.cffi import lib as _lib
 from horizon_tui.rules.turns import step_cost
 
 Pos = tuple[int, int]
+
+
+def as_cell(value: Sequence[int]) -> Pos:
+    """A cell from any pair (a list read from JSON or TOML, a tuple): (x, y)."""
+    if len(value) != 2:
+        raise ValueError(f"a cell is two whole numbers (x, y), not {list(value)!r}")
+    return (value[0], value[1])
 
 
 class Terrain(enum.IntEnum):

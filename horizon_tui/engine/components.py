@@ -1,19 +1,22 @@
-"""Components of a combatant entity: small attrs classes, replaced (not mutated) on change.
+"""Components of a combatant entity: small mutable slotted classes, one store per type in the
+battle's `engine.battle.World`.
 
-Frozen components make every change an explicit `entity.components[X] = evolve(...)` inside a
-system that also records the event, so nothing changes behind the log's back.
+Components are mutable for speed (a write changes a field instead of building a new object), so
+nothing but the writer functions of engine.battle may change one: a system calls a writer, and
+records the event beside it, so nothing changes behind the log's back. tests/engine/test_writers.py
+scans the source for any other write.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from fractions import Fraction
 
-import attrs
+from dataclasses import dataclass, field
 
 from horizon_tui.content.models import Armor, Character, Difficulty, Weapon
 from horizon_tui.rules.dice import DiceExpr
-from horizon_tui.engine.frozen import quick_init
 from horizon_tui.rules.formula import Formula
 
 
@@ -24,8 +27,7 @@ class Presence(enum.Enum):
     fled = "fled"  # left the battlefield's edge (R-8)
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Identity:
     id: str
     name: str
@@ -38,14 +40,12 @@ class Identity:
     ally: bool = False  # an allied NPC fighting with the party: no share of the XP (R-14)
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Team:
     name: str  # the side it fights for now (domination switches it, R-10)
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Position:
     x: int
     y: int
@@ -55,8 +55,7 @@ class Position:
         return (self.x, self.y)
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Gear:
     """What a combatant fights with; fixed for the battle."""
 
@@ -71,34 +70,30 @@ class Gear:
     terrain_costs: dict[str, int]
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Vitals:
     """Attribute totals at the start of battle; current ones subtract disease (R-10)."""
 
     attributes: dict[str, int]
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Stats:
     """Current derived stats (R-2), recomputed whenever attributes or modifiers change."""
 
-    values: dict[str, Fraction]
+    values: Mapping[str, Fraction]  # shared and read-only (engine.battle.refresh_stats)
 
     def __getitem__(self, name: str) -> Fraction:
         return self.values[name]
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Health:
     hp: int
     max_hp: int
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class TempHealth:
     """Temporary health a GM granted (gm tracker, `overrides.GrantTempHealth`): lost before health,
     never healed back; absent on most combatants."""
@@ -106,8 +101,7 @@ class TempHealth:
     points: int
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Loadout:
     """Slotted abilities (R-6) and which replaceable passives are switched on."""
 
@@ -115,20 +109,17 @@ class Loadout:
     active_passives: frozenset[str] = frozenset()
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Charges:
     pools: dict[Difficulty, int]
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Cooldowns:
     ready_at: dict[str, int]  # ability name -> the user's own-turn number from which it's ready
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class ActiveEffect:
     """One effect on a combatant (R-10; the duration model is `engine.effects`'s docstring)."""
 
@@ -142,8 +133,7 @@ class ActiveEffect:
     from_turn: int = 1  # the holder's first own turn it covers (its own-turn count + 1 when applied)
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Effects:
     active: tuple[ActiveEffect, ...] = ()
 
@@ -160,25 +150,22 @@ class Effects:
         return None
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Memory:
     """Combatants this one has seen at least once this battle (R-11's 50-cell mage range)."""
 
     seen: frozenset[str] = frozenset()
-    last_known: dict[str, tuple[int, int]] = attrs.field(factory=dict)
+    last_known: dict[str, tuple[int, int]] = field(default_factory=dict)
     last_attacker: str | None = None
     origin: tuple[int, int] | None = None  # where it started: an AI with nothing seen crosses the field
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class FreeActions:
     points: int
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Controller:
     kind: str  # player | ai | gm
     profile: str = "brute"
@@ -186,16 +173,14 @@ class Controller:
     flee_below: float | None = None
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class TurnState:
     own_turns: int = 0  # how many turns it has started this battle
     movement_left: int = 0
     acted: bool = False
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class StatBonus:
     """What a GM's hand-set numbers (an NPC's health, say) add to its derived stats (R-2): the
     difference at the start of battle, so later changes (disease, buffs) still move them."""
@@ -203,22 +188,28 @@ class StatBonus:
     flat: dict[str, Fraction]
 
 
-@quick_init  # made several times a turn: see engine.frozen
-@attrs.frozen
+@dataclass(slots=True)
 class Tally:
     """Per-combatant numbers for the end-of-battle summary."""
 
     damage_dealt: int = 0
     damage_taken: int = 0
-    by_ability: dict[str, int] = attrs.field(factory=dict)
+    by_ability: dict[str, int] = field(default_factory=dict)
     effects_applied: int = 0
 
 
-@attrs.define
+@dataclass(slots=True)
 class AttackCache:
     """Derived, not state: normal-attack damage by weapon roll (R-9), dropped whenever the
     combatant's stats are recomputed."""
 
-    by_roll: dict[int, Fraction] = attrs.field(factory=dict)
+    by_roll: dict[int, Fraction] = field(default_factory=dict)
     typical: Fraction | None = None  # the value a difficulty check weighs (R-7)
-    check_chances: dict[Difficulty, Fraction] = attrs.field(factory=dict)
+    check_chances: dict[Difficulty, Fraction] = field(default_factory=dict)
+
+
+# Every component type: each has a store in every battle's World from the start.
+COMPONENTS: tuple[type, ...] = (
+    Identity, Team, Position, Gear, Vitals, Stats, Health, TempHealth, Loadout, Charges, Cooldowns, Effects, Memory,
+    FreeActions, Controller, TurnState, StatBonus, Tally, AttackCache, Presence,
+)

@@ -17,14 +17,15 @@ at once and last no turns.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fractions import Fraction
 
-import attrs
 
 from horizon_tui.content.models import NEGATIVE_EFFECTS
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    comp, Battle, Entity, cid, effects, hp, ident, is_active, put, refresh_stats, team,
+    Battle, Entity, cid, comp, effects, find, hp, ident, is_active, put, refresh_stats, team,
 )
 from horizon_tui.engine.components import (
     ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, TempHealth, TurnState,
@@ -39,7 +40,7 @@ def deal_damage(battle: Battle, target: Entity, amount: int, source: str, abilit
     """Take `amount` health; at 0 or below an enemy dies and a player character falls
     unconscious (R-9). Emits `damage`, then `defeated` if it fell."""
     amount = max(0, int(amount))
-    shield = target.registry._components_by_entity[target].get(TempHealth)  # noqa: SLF001 - usually absent
+    shield = find(target, TempHealth)  # usually absent
     if shield is not None and amount:
         absorbed = min(shield.points, amount)  # temporary health goes first (a GM's grant)
         put(target, TempHealth, TempHealth(shield.points - absorbed))
@@ -47,8 +48,8 @@ def deal_damage(battle: Battle, target: Entity, amount: int, source: str, abilit
     health = hp(target)
     new = health.hp - amount
     put(target, Health, Health(new, health.max_hp))
-    battle.emit(ev.Damage, target=cid(target), amount=amount, hp=new, source=source)
-    # Components built directly, not with attrs.evolve: this runs for every blow (the simulator's speed).
+    battle.emit(ev.Damage(cid(target), amount, new, source))
+    # Components built directly, not with dataclasses.replace: this runs for every blow (the simulator's speed).
     tally = comp(target, Tally)
     put(target, Tally, Tally(tally.damage_dealt, tally.damage_taken + amount, tally.by_ability,
                                      tally.effects_applied))
@@ -70,7 +71,7 @@ def defeat(battle: Battle, target: Entity) -> None:
     state = "unconscious" if ident(target).kind == "character" else "dead"
     battle.set_presence(target, Presence(state))
     battle.place(target, None)
-    battle.emit(ev.Defeated, target=cid(target), state=state)
+    battle.emit(ev.Defeated(cid(target), state))
 
 
 def restore_health(battle: Battle, target: Entity, amount: int, source: str) -> None:
@@ -78,7 +79,7 @@ def restore_health(battle: Battle, target: Entity, amount: int, source: str) -> 
     health = hp(target)
     new = min(health.max_hp, health.hp + max(0, int(amount)))
     put(target, Health, Health(new, health.max_hp))
-    battle.emit(ev.Heal, target=cid(target), amount=new - health.hp, hp=new, source=source)
+    battle.emit(ev.Heal(cid(target), new - health.hp, new, source))
 
 
 def _set(target: Entity, active: tuple[ActiveEffect, ...]) -> None:
@@ -102,7 +103,7 @@ def apply_effect(
     if not is_active(target):
         return False
     if effect in comp(target, Gear).immunities:
-        battle.emit(ev.EffectEvent, target=cid(target), effect=effect, source=source_id, resisted=True)
+        battle.emit(ev.EffectEvent(cid(target), effect, source=source_id, resisted=True))
         return False
     magnitude = Fraction(magnitude)
     if effect == "heal":
@@ -123,16 +124,15 @@ def apply_effect(
         applied=old.applied if (old and effect == "disease") else 0, from_turn=own + 1,
     )
     if effect == "disease" and not gradual:
-        new = attrs.evolve(new, applied=whole(magnitude))  # all at once
+        new = replace(new, applied=whole(magnitude))  # all at once
     _set(target, kept + (new,))
-    battle.emit(ev.EffectEvent, target=cid(target), effect=effect, duration=new.turns_left,
-                magnitude=float(magnitude), source=source_id)
+    battle.emit(ev.EffectEvent(cid(target), effect, new.turns_left, float(magnitude), source_id))
     if effect == "domination" and source is not None and team(source) != team(target):
         battle.set_team(target, team(source))
-        battle.emit(ev.SideChange, target=cid(target), team=team(source))
+        battle.emit(ev.SideChange(cid(target), team(source)))
     if source is not None and effect in NEGATIVE_EFFECTS:
         t = comp(source, Tally)
-        put(source, Tally, attrs.evolve(t, effects_applied=t.effects_applied + 1))
+        put(source, Tally, replace(t, effects_applied=t.effects_applied + 1))
     if effect in _STAT_EFFECTS:
         recompute_stats(battle, target)
     return True
@@ -148,12 +148,12 @@ def _cleanse(battle: Battle, target: Entity) -> None:
 
 def end_effect(battle: Battle, target: Entity, effect: ActiveEffect) -> None:
     _set(target, tuple(e for e in effects(target).active if e is not effect))
-    battle.emit(ev.EffectEvent, target=cid(target), effect=effect.effect, ended=True)
+    battle.emit(ev.EffectEvent(cid(target), effect.effect, ended=True))
     if effect.effect == "domination":
         base = ident(target).base_team
         if team(target) != base:
             battle.set_team(target, base)
-            battle.emit(ev.SideChange, target=cid(target), team=base)
+            battle.emit(ev.SideChange(cid(target), base))
     if effect.effect in _STAT_EFFECTS:
         recompute_stats(battle, target)  # disease: the attributes come back (R-10)
 
@@ -181,7 +181,7 @@ def tick_effects(battle: Battle, target: Entity) -> None:
             remaining = whole(effect.magnitude) - effect.applied
             take = -(-remaining // max(1, effect.turns_left)) if remaining > 0 else 0
             if take:
-                _replace(target, effect, attrs.evolve(effect, applied=effect.applied + take))
+                _replace(target, effect, replace(effect, applied=effect.applied + take))
                 recompute_stats(battle, target)
 
 
@@ -198,7 +198,7 @@ def expire_turn_effects(battle: Battle, target: Entity) -> None:
         if current.turns_left <= 1:
             end_effect(battle, target, current)
         else:
-            _replace(target, current, attrs.evolve(current, turns_left=current.turns_left - 1))
+            _replace(target, current, replace(current, turns_left=current.turns_left - 1))
 
 
 def _find(target: Entity, name: str) -> ActiveEffect | None:

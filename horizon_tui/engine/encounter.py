@@ -27,7 +27,7 @@ from horizon_tui.content.encounters import (
 )
 from horizon_tui.content.files import with_lines
 from horizon_tui.engine import mapgen
-from horizon_tui.engine.battlefield import DEFAULT_LEGEND, TERRAIN_BY_NAME, Battlefield, Pos, Terrain
+from horizon_tui.engine.battlefield import DEFAULT_LEGEND, TERRAIN_BY_NAME, Battlefield, Pos, Terrain, as_cell
 from horizon_tui.errors import DataError, Problem
 
 PARTY_GLYPHS = ("@", "P")  # drawn party start cells (on floor)
@@ -81,7 +81,7 @@ def load_encounter(name_or_path: str | Path, catalogue: Catalogue, enemies: dict
 
     seed, battlefield, units, party = _build_map(encounter.map, file, catalogue.rules.turns.max_size, problems)
     units += _listed_units(encounter, file, problems)
-    party += [(tuple(cell), f"party_start.{i}") for i, cell in enumerate(encounter.party_start)]
+    party += [(as_cell(cell), f"party_start.{i}") for i, cell in enumerate(encounter.party_start)]
     for unit in units:
         if unit.enemy not in enemies:
             close = difflib.get_close_matches(unit.enemy, list(enemies), n=1)
@@ -131,12 +131,12 @@ def _place(
     for unit in units:
         if unit.at is not None:
             where = f"{unit.key}.at" if unit.key.startswith("enemies") else unit.key
-            _claim(battlefield, tuple(unit.at), f"enemy {unit.enemy!r}", where, occupied, file, problems)
+            _claim(battlefield, as_cell(unit.at), f"enemy {unit.enemy!r}", where, occupied, file, problems)
     given = [
         cell for cell, key in party
         if _claim(battlefield, cell, "a party start cell", key, occupied, file, problems)
     ]
-    party_cells = _fill_party(battlefield, given, [tuple(u.at) for u in units if u.at is not None], occupied, rng)
+    party_cells = _fill_party(battlefield, given, [as_cell(u.at) for u in units if u.at is not None], occupied, rng)
     if len(party_cells) < MIN_PARTY_START:
         problems.append(Problem(
             file, "party_start", f"only {len(party_cells)} free cells for the party; it needs {MIN_PARTY_START}",

@@ -9,7 +9,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import attrs
-import tcod.ecs
 
 from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, profiles_path
 from horizon_tui.content.catalogue import Catalogue
@@ -17,8 +16,8 @@ from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.models import Character
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    ENEMIES, PARTY, Battle, BattleError, Entity, check_chance, check_roll, cid, combatant_summary, comp, gear, ident, pos, put,
-    spend_charge, stats, team,
+    ENEMIES, PARTY, Battle, BattleError, Entity, World, check_chance, check_roll, cid, combatant_summary, comp, drop, gear,
+    ident, pos, put, spend_charge, stats, team,
 )
 from horizon_tui.engine.components import (
     Charges, Controller, Cooldowns, Effects, FreeActions, Gear, Health, Identity, Loadout, Memory, Presence, StatBonus,
@@ -56,7 +55,7 @@ def spawn_combatant(
     b = build(character, rules)
     species = character.species
     combatant_id = battle.next_id(name)
-    e = battle.registry[combatant_id]
+    e = Entity(combatant_id, battle.world)
     put(e, Identity, Identity(
         id=combatant_id, name=name, kind=kind, base_team=side,
         glyph=(glyph or name[:1])[:1], level=level, xp_value=xp_value, owner=owner, ally=ally,
@@ -88,7 +87,7 @@ def spawn_combatant(
     if hand_set:
         derived = stats(e)
         put(e, StatBonus, StatBonus({k: Fraction(v) - derived[k] for k, v in hand_set.items() if k in derived.values}))
-        e.components.pop(Health)  # so it starts at the maximum the bonus gives (no loss logged)
+        drop(e, Health)  # so it starts at the maximum the bonus gives (no loss logged)
         recompute_stats(battle, e)
     battle.place(e, xy)
     return e
@@ -135,7 +134,7 @@ def create_battle(
         raise BattleError(f"{setup.source}: unknown AI profile(s) {', '.join(unknown)}; {profiles.source} has "
                           f"{', '.join(profiles.names())}")
     battle = Battle(
-        registry=tcod.ecs.Registry(), rng=random.Random(seed), battlefield=setup.battlefield,
+        world=World(), rng=random.Random(seed), battlefield=setup.battlefield,
         rules=rules, seed=seed, encounter=setup.id, enemy_defs=dict(enemy_defs or {}), ai_profiles=profiles,
     )
     for member, xy in zip(party, setup.party_start):
@@ -153,10 +152,7 @@ def create_battle(
             ),
             hand_set=definition.hand_set,
         )
-    battle.emit(
-        ev.BattleStart, seed=seed, encounter=setup.id,
-        combatants=[combatant_summary(e) for e in battle.combatants()],
-    )
+    battle.emit(ev.BattleStart(seed, setup.id, [combatant_summary(e) for e in battle.combatants()]))
     prepare_loadouts(battle)
     roll_initiative(battle)
     return battle
@@ -177,7 +173,7 @@ def spawn_companion(battle: Battle, owner: Entity, definition: EnemyDef) -> Enti
         ),
         glyph=definition.glyph, owner=owner_ident.id,
     )
-    battle.emit(ev.Join, combatant=combatant_summary(e), owner=owner_ident.id)
+    battle.emit(ev.Join(combatant_summary(e), owner_ident.id))
     return e
 
 
@@ -200,8 +196,7 @@ def prepare_loadouts(battle: Battle) -> None:
                 chance = check_chance(e, ability.difficulty, battle.rules)
                 if chance < 1:
                     working = check_roll(battle, e, chance)
-                    battle.emit(ev.Check, actor=cid(e), kind="activation", chance=float(chance),
-                                success=working, ability=name, outcome=None if working else "fizzle")
+                    battle.emit(ev.Check(cid(e), "activation", float(chance), working, None if working else "fizzle", name))
                 if working:
                     active.add(name)
             if working and ability.companion:
@@ -210,5 +205,5 @@ def prepare_loadouts(battle: Battle) -> None:
                     raise BattleError(f"{ident(e).name}: companion {ability.companion!r} is not in the enemy catalogue")
                 spawn_companion(battle, e, definition)
         if active or loadout.active_passives:  # else nothing its stats depend on changed
-            e.components[Loadout] = attrs.evolve(loadout, active_passives=frozenset(active))
+            put(e, Loadout, Loadout(loadout.slotted, frozenset(active)))
             recompute_stats(battle, e)

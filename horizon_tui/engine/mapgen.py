@@ -115,7 +115,7 @@ def _caves(width: int, height: int, seed: int) -> np.ndarray:
         _border(grid)
         for step in range(5):
             walls = _wall_neighbours(grid)
-            rock = (walls >= 5) | ((walls <= 1) if step < 3 else False)
+            rock = (walls >= 5) | (walls <= 1) if step < 3 else walls >= 5
             grid = np.where(rock, WALL, FLOOR).astype(np.int8)
             _border(grid)
         if (grid != WALL).mean() >= 0.35:
@@ -125,10 +125,7 @@ def _caves(width: int, height: int, seed: int) -> np.ndarray:
     water = rng.random((height, width)) < 0.5
     for _ in range(3):
         padded = np.pad(water, 1).astype(np.int8)
-        near = sum(
-            padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
-            for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy
-        )
+        near = _neighbour_sum(padded, height, width)
         water = near >= 5
     grid[(grid == FLOOR) & water] = DIFFICULT
     py_rng = random.Random(int(rng.integers(2**31)))
@@ -141,10 +138,17 @@ def _wall_neighbours(grid: np.ndarray) -> np.ndarray:
     """How many of each cell's 8 neighbours are walls (off the map counts as wall)."""
     h, w = grid.shape
     padded = np.pad(grid == WALL, 1, constant_values=True).astype(np.int8)
-    return sum(
-        padded[1 + dy:1 + dy + h, 1 + dx:1 + dx + w]
-        for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy
-    )
+    return _neighbour_sum(padded, h, w)
+
+
+def _neighbour_sum(padded: np.ndarray, h: int, w: int) -> np.ndarray:
+    """Each cell's 8 neighbours added up, from the grid padded by one cell all round."""
+    total = np.zeros((h, w), dtype=padded.dtype)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dx or dy:
+                total = total + padded[1 + dy:1 + dy + h, 1 + dx:1 + dx + w]
+    return total
 
 
 def _border(grid: np.ndarray) -> None:

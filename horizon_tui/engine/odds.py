@@ -99,8 +99,9 @@ def ability_odds(battle: Battle, user: Entity, ability: Ability, target: Entity)
                 heal = (whole(spec.magnitude), whole(spec.magnitude))
             else:
                 dice = gear(user).weapon_dice
-                heal = tuple(sorted(whole(attack_for_roll(user, roll) * multiplier)
-                                    for roll in (dice.minimum, dice.maximum)))
+                low, high = sorted(whole(attack_for_roll(user, roll) * multiplier)
+                                   for roll in (dice.minimum, dice.maximum))
+                heal = (low, high)
         immune = spec.effect in immunities
         shown.append(EffectOdds(spec.effect, Fraction(0) if immune else Fraction(spec.chance), spec.duration, immune))
     return TargetOdds(ident(target).id, ident(target).name, hit, dealt, crit, crit_dealt, heal, tuple(shown))

@@ -7,6 +7,8 @@ logs an `override` event first, then whatever it caused (damage, heal, effects, 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fractions import Fraction
 
 import attrs
@@ -14,10 +16,13 @@ import attrs
 from horizon_tui.content.models import EFFECTS, Difficulty
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.actions import Impossible, Outcome, Success
-from horizon_tui.engine.battle import Battle, cid, comp, effects, gear, hp, ident, is_active, put
-from horizon_tui.engine.components import Charges, Controller, Cooldowns, Health, Presence, TurnState
-from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect, expire_turn_effects, restore_health
+from horizon_tui.engine.battlefield import as_cell
+from horizon_tui.engine.battle import Battle, cid, combatant_summary, comp, effects, find, gear, hp, ident, is_active, put
+from horizon_tui.engine.components import Charges, Controller, Cooldowns, Health, Memory, Presence, TempHealth, TurnState
+from horizon_tui.engine.effects import apply_effect, deal_damage, defeat, end_effect, expire_turn_effects, restore_health
+from horizon_tui.engine.forming import spawn_combatant
 from horizon_tui.engine.turns import advance, check_end, free_cell_near, update_sight
+from horizon_tui.engine.usability import ready_at_after
 
 CONTROLLERS = ("player", "ai", "gm")
 CONTROLLER_NAMES = {"player": "player", "gm": "GM", "ai": "AI"}
@@ -53,7 +58,7 @@ def _start(battle: Battle, target: str, what: str, value, reason: str) -> int | 
     if target not in battle.by_id:
         return Impossible(f"no combatant {target!r}")
     start = len(battle.log)
-    battle.emit(ev.Override, target=target, what=what, value=value, reason=reason)
+    battle.emit(ev.Override(target, what, value, reason))
     return start
 
 
@@ -76,6 +81,7 @@ class SetHealth:
         start = _start(battle, self.target, "set health", self.hp, self.reason)
         if isinstance(start, Impossible):
             return start
+        e = battle[self.target]
         _health_to(battle, e, min(self.hp, hp(e).max_hp))
         return Success(battle.log[start:])
 
@@ -121,12 +127,13 @@ class RemoveEffect:
 
     def __call__(self, battle: Battle) -> Outcome:
         e = battle.by_id.get(self.target)
-        if e is None or effects(e).get(self.effect) is None:
+        effect = effects(e).get(self.effect) if e is not None else None
+        if e is None or effect is None:
             return Impossible(f"{self.target} is not under {self.effect}")
         start = _start(battle, self.target, f"remove {self.effect}", None, self.reason)
         if isinstance(start, Impossible):
             return start
-        end_effect(battle, e, effects(e).get(self.effect))
+        end_effect(battle, e, effect)
         check_end(battle)
         return Success(battle.log[start:])
 
@@ -155,7 +162,7 @@ class SetCharges:
         e = battle[self.target]
         pools = dict(comp(e, Charges).pools)
         pools[difficulty] = self.charges
-        e.components[Charges] = Charges(pools)
+        put(e, Charges, Charges(pools))
         return Success(battle.log[start:])
 
 
@@ -174,7 +181,7 @@ class ResetCooldown:
             return start
         ready = dict(comp(e, Cooldowns).ready_at)
         ready.pop(self.ability, None)
-        e.components[Cooldowns] = Cooldowns(ready)
+        put(e, Cooldowns, Cooldowns(ready))
         return Success(battle.log[start:])
 
 
@@ -196,11 +203,9 @@ class SetCooldown:
         start = _start(battle, self.target, f"cooldown of {self.ability}", self.turns, self.reason)
         if isinstance(start, Impossible):
             return start
-        from horizon_tui.engine.usability import ready_at_after
-
         ready = dict(comp(e, Cooldowns).ready_at)
         ready[self.ability] = ready_at_after(battle, e, self.turns)  # counted as cooldown_left counts
-        e.components[Cooldowns] = Cooldowns(ready)
+        put(e, Cooldowns, Cooldowns(ready))
         return Success(battle.log[start:])
 
 
@@ -230,7 +235,7 @@ class Teleport:
 
     def __call__(self, battle: Battle) -> Outcome:
         e = battle.by_id.get(self.target)
-        to = tuple(self.to)
+        to = as_cell(self.to)
         if e is None or not is_active(e):
             return Impossible(f"{self.target} is not on the battlefield")
         if not battle.battlefield.in_bounds(to) or not battle.battlefield.is_walkable(to):
@@ -241,7 +246,7 @@ class Teleport:
         if isinstance(start, Impossible):
             return start
         battle.place(e, to)
-        battle.emit(ev.Move, actor=cid(e), path=[list(to)], cost=0, forced=True, reason="gm")
+        battle.emit(ev.Move(cid(e), [list(to)], 0, True, "gm"))
         update_sight(battle, e)
         return Success(battle.log[start:])
 
@@ -258,14 +263,16 @@ class SetController:
         if self.kind not in CONTROLLERS:
             return Impossible(f"a controller is one of {', '.join(CONTROLLERS)}")
         e = battle.by_id.get(self.target)
-        was = comp(e, Controller).kind if e is not None else None
+        if e is None:
+            return Impossible(f"{self.target} is not in this battle")
+        was = comp(e, Controller).kind
         if was == self.kind:
             return Impossible(f"{ident(e).name} is played by the {CONTROLLER_NAMES[self.kind]} already")
         start = _start(battle, self.target, "controller",
                        f"{CONTROLLER_NAMES.get(was, was)} → {CONTROLLER_NAMES[self.kind]}", self.reason)
         if isinstance(start, Impossible):
             return start
-        e.components[Controller] = attrs.evolve(comp(e, Controller), kind=self.kind)
+        put(e, Controller, replace(comp(e, Controller), kind=self.kind))
         return Success(battle.log[start:])
 
 
@@ -289,8 +296,7 @@ class Reorder:
             return Impossible("it is already there")
         start = len(battle.log)
         current = battle.order[battle.index] if 0 <= battle.index < len(battle.order) else None
-        battle.emit(ev.Override, target=self.target, what="initiative",
-                    value=f"{place_text(was)} → {place_text(position)}", reason=self.reason)
+        battle.emit(ev.Override(self.target, "initiative", f"{place_text(was)} → {place_text(position)}", self.reason))
         order = [c for c in battle.order if c != self.target]
         order.insert(position, self.target)
         battle.order = order
@@ -325,8 +331,7 @@ class Hold:
             return Impossible(f"{name} has had its turn this round: {{ and }} move it in the order")
         position = battle.order.index(self.target)
         start = len(battle.log)
-        battle.emit(ev.Override, target=self.target, what="hold", value=f"{place_text(position)} → held",
-                    reason=self.reason)
+        battle.emit(ev.Override(self.target, "hold", f"{place_text(position)} → held", self.reason))
         battle.order.remove(self.target)
         if current:
             battle.held_turns[self.target] = battle.round
@@ -355,8 +360,7 @@ class ReEnter:
             return Impossible(f"{ident(e).name if e is not None else self.target} is not held")
         position = max(0, min(self.position, len(battle.order)))
         start = len(battle.log)
-        battle.emit(ev.Override, target=self.target, what="re-enter", value=f"held → {place_text(position)}",
-                    reason=self.reason)
+        battle.emit(ev.Override(self.target, "re-enter", f"held → {place_text(position)}", self.reason))
         battle.order.insert(position, self.target)
         comes_this_round = position > battle.index
         if position <= battle.index:
@@ -418,7 +422,7 @@ def _on_each(battle: Battle, targets, what: str, value: int, reason: str, change
         return found
     start = len(battle.log)
     for e in found:
-        battle.emit(ev.Override, target=cid(e), what=what, value=value, reason=reason)
+        battle.emit(ev.Override(cid(e), what, value, reason))
         change(e)
     check_end(battle)
     return Success(battle.log[start:])
@@ -465,22 +469,18 @@ class GrantTempHealth:
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
-        from horizon_tui.engine.components import TempHealth
-
         if self.points < 0:
             return Impossible("temporary health is 0 or more")
 
         def grant(e) -> None:
-            held = e.registry._components_by_entity[e].get(TempHealth)  # noqa: SLF001
+            held = find(e, TempHealth)
             put(e, TempHealth, TempHealth(max(self.points, held.points if held and self.points else 0)))
 
         return _on_each(battle, self.targets, "temporary health", self.points, self.reason, grant)
 
 
 def temp_health(e) -> int:
-    from horizon_tui.engine.components import TempHealth
-
-    held = e.registry._components_by_entity[e].get(TempHealth)  # noqa: SLF001
+    held = find(e, TempHealth)
     return held.points if held is not None else 0
 
 
@@ -494,8 +494,6 @@ class StartHealth:
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
-        from horizon_tui.engine.effects import defeat
-
         e = battle.by_id.get(self.target)
         if e is None or not is_active(e):
             return Impossible(f"{self.target} is not on the battlefield")
@@ -516,8 +514,6 @@ def revive_cell(battle: Battle, target: str) -> tuple[int, int] | None:
     e = battle.by_id.get(target)
     if e is None:
         return None
-    from horizon_tui.engine.components import Memory
-
     origin = comp(e, Memory).origin or (0, 0)
     if battle.battlefield.is_walkable(origin) and origin not in battle.occupancy:
         return origin
@@ -544,15 +540,15 @@ class Revive:
             return Impossible(f"{ident(e).name} is {comp(e, Presence).value}, not fallen")
         if not 1 <= self.hp <= hp(e).max_hp:
             return Impossible(f"revive with 1…{hp(e).max_hp} health, not {self.hp}")
-        to = tuple(self.at)
+        to = as_cell(self.at)
         if not battle.battlefield.in_bounds(to) or not battle.battlefield.is_walkable(to) or to in battle.occupancy:
             return Impossible("that cell can't be stood on")
         start = len(battle.log)
-        battle.emit(ev.Override, target=self.target, what="revive", value=self.hp, reason=self.reason)
+        battle.emit(ev.Override(self.target, "revive", self.hp, self.reason))
         put(e, Health, Health(self.hp, hp(e).max_hp))
         battle.set_presence(e, Presence.active)
         battle.place(e, to)
-        battle.emit(ev.Heal, target=self.target, amount=self.hp, hp=self.hp, source="gm")
+        battle.emit(ev.Heal(self.target, self.hp, self.hp, "gm"))
         if self.target not in battle.order:
             battle.order.append(self.target)
         update_sight(battle, e)
@@ -576,7 +572,7 @@ class Withdraw:
             return start
         battle.set_presence(e, Presence.fled)
         battle.place(e, None)
-        battle.emit(ev.Fled, target=self.target)
+        battle.emit(ev.Fled(self.target))
         check_end(battle)
         return Success(battle.log[start:])
 
@@ -597,9 +593,6 @@ class Reinforce:
     reason: str = ""
 
     def __call__(self, battle: Battle) -> Outcome:
-        from horizon_tui.engine.battle import combatant_summary
-        from horizon_tui.engine.forming import spawn_combatant
-
         if battle.over:
             return Impossible("the battle is over")
         definition = battle.enemy_defs.get(self.enemy)
@@ -609,7 +602,7 @@ class Reinforce:
             return Impossible("a side is party or enemies")
         if self.controller not in CONTROLLERS:
             return Impossible(f"a controller is one of {', '.join(CONTROLLERS)}")
-        to = tuple(self.at)
+        to = as_cell(self.at)
         if not battle.battlefield.in_bounds(to) or not battle.battlefield.is_walkable(to) or to in battle.occupancy:
             return Impossible("that cell can't be stood on")
         start = len(battle.log)
@@ -621,8 +614,8 @@ class Reinforce:
             controller=Controller(self.controller, definition.ai, definition.targeting, definition.flee_below),
             hand_set=definition.hand_set,
         )
-        battle.emit(ev.Override, target=cid(e), what="joins", value=self.side, reason=self.reason)
-        battle.emit(ev.Join, combatant=combatant_summary(e), owner=None)
+        battle.emit(ev.Override(cid(e), "joins", self.side, self.reason))
+        battle.emit(ev.Join(combatant_summary(e), None))
         at = battle.index + 1 if 0 <= battle.index < len(battle.order) else len(battle.order)
         battle.order.insert(at, cid(e))
         if self.hidden:
@@ -649,7 +642,7 @@ class SetInitiative:
         values = initiative_values(battle)
         start = len(battle.log)
         current = battle.order[battle.index] if 0 <= battle.index < len(battle.order) else None
-        battle.emit(ev.Override, target=self.target, what="initiative value", value=self.total, reason=self.reason)
+        battle.emit(ev.Override(self.target, "initiative value", self.total, self.reason))
         order = [c for c in battle.order if c != self.target]
         position = next((i for i, c in enumerate(order) if values.get(c, float("-inf")) < self.total), len(order))
         order.insert(position, self.target)

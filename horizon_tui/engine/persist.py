@@ -37,6 +37,11 @@ from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.runner import Input, action_from_dict, action_to_dict, replay, run_ai
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.storage.battles import BATTLE_KIND, CHECK_KEYS, BattleRepository, StaleJournal
+from horizon_tui.content.encounters import encounter_path
+from horizon_tui.content.guard import current, read_limited
+from horizon_tui.content.guard import parse_decimal
+from horizon_tui.engine.forming import create_battle
+from horizon_tui.engine.encounter import load_encounter
 
 SCHEMA = 1
 KIND = BATTLE_KIND
@@ -101,15 +106,13 @@ def portable_encounter(encounter: str, catalogue: Catalogue) -> str:
     another venv's) whose id this catalogue has is named by its id; anything else as given."""
     path = Path(encounter)
     if (path.suffix == ".toml" and path.parent.name == "encounters" and path.parent.parent.name == "data"
-            and (catalogue.root / "encounters" / path.name).is_file()):
+            and catalogue.root is not None and (catalogue.root / "encounters" / path.name).is_file()):
         return path.stem
     return encounter
 
 
 def _read_encounter_text(encounter: str, catalogue: Catalogue) -> str | None:
     """The encounter file's text now, None if there is none to read (gone, unreadable, too big)."""
-    from horizon_tui.content.encounters import encounter_path
-    from horizon_tui.content.guard import current, read_limited
 
     try:
         return read_limited(encounter_path(encounter, catalogue.root), current().file_bytes).decode("utf-8")
@@ -169,7 +172,6 @@ def hand_set_to_dict(hand_set: dict[str, Fraction]) -> dict[str, str]:
 def hand_set_from_dict(data: Any) -> dict[str, Fraction]:
     """ValueError saying what is wrong. Numbers as text go through the guarded parser
     (content.guard.parse_decimal): "1e999999999" is refused, never computed."""
-    from horizon_tui.content.guard import parse_decimal
 
     if not isinstance(data, dict):
         raise ValueError(f"hand_set is a table of stat → number, not {type(data).__name__}")
@@ -240,7 +242,6 @@ def session_from_dict(
 
     `setup`: the battle's set-up when it was built in memory rather than read from the encounter
     file named in the save (a GM's battle placed by hand on a map, `campaign.battles`)."""
-    from horizon_tui.engine.forming import create_battle
 
     if not is_battle_save(data):
         raise DataError.one(file, "kind", f"not a battle save (expected kind = {KIND!r})")
@@ -334,7 +335,6 @@ def _encounter_setup(encounter: str, kept: EncounterCopy | None, catalogue: Cata
                      enemies: dict[str, EnemyDef]) -> EncounterSetup:
     """The encounter from its file while the file is as the battle began; else from the copy the
     save kept (the file changed or is gone: the battle goes on as it began)."""
-    from horizon_tui.engine.encounter import load_encounter
 
     if kept is not None:
         now = _read_encounter_text(encounter, catalogue)

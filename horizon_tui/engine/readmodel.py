@@ -160,7 +160,7 @@ def build(battle: Battle, viewer: Viewer, journal: Journal | None = None) -> Rea
         journal.catch_up(battle, unseen, seen_ids)
     now = battle.current
     current = cid(now) if now is not None and cid(now) in seen_ids else None
-    here = comp(now, Position).xy if current is not None else None  # distances are from the one acting
+    here = comp(now, Position).xy if now is not None and current is not None else None  # distances are from the one acting
     units = tuple(_with_distance(unit_view(e), _kind_name(e), here) for e in seen)
     met = journal.met if journal is not None else set()
     initiative = []

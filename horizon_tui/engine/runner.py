@@ -15,6 +15,8 @@ from horizon_tui.engine import ai, turns
 from horizon_tui.engine.actions import ACTION_TYPES, Impossible, Outcome, perform
 from horizon_tui.engine.battle import Battle, Entity, comp, ident, team
 from horizon_tui.engine.components import Controller
+from horizon_tui.engine.overrides import OVERRIDE_TYPES
+from horizon_tui.content.convert import converter
 
 
 @attrs.frozen
@@ -38,7 +40,9 @@ def run_ai(battle: Battle, *, max_turns: int | None = None) -> int:
     while not battle.over and battle.current is not None and not needs_input(battle):
         if max_turns is not None and played >= max_turns:
             break
-        ai.take_turn(battle, battle.current)
+        now = battle.current
+        if now is not None:
+            ai.take_turn(battle, now)
         played += 1
     return played
 
@@ -66,7 +70,6 @@ def override(battle: Battle, change, inputs: list[Input] | None = None) -> Outco
 
 
 def _is_override(action) -> bool:
-    from horizon_tui.engine.overrides import OVERRIDE_TYPES
 
     return type(action).__name__ in OVERRIDE_TYPES
 
@@ -100,11 +103,12 @@ def replay(battle: Battle, inputs: list[Input]) -> None:
             continue
         if needs_input(battle):
             raise ValueError("the saved battle doesn't replay: a decision is missing")
-        ai.take_turn(battle, battle.current)
+        now = battle.current
+        if now is not None:
+            ai.take_turn(battle, now)
 
 
 def action_to_dict(action) -> dict[str, Any]:
-    from horizon_tui.content.convert import converter
 
     data = converter.unstructure(action)
     data.pop("via", None)  # Move's path found by the AI: a shortcut, not part of the input
@@ -113,9 +117,7 @@ def action_to_dict(action) -> dict[str, Any]:
 
 
 def action_from_dict(data: dict[str, Any]):
-    from horizon_tui.content.convert import converter
 
-    from horizon_tui.engine.overrides import OVERRIDE_TYPES
 
     data = dict(data)
     kind = data.pop("type")

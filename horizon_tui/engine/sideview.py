@@ -15,27 +15,27 @@ import attrs
 import numpy as np
 
 from horizon_tui.engine import events as ev
-from horizon_tui.engine.battle import Battle, Entity
-from horizon_tui.engine.components import ActiveEffect, Effects, Gear, Health, Identity, Position, Team
+from horizon_tui.engine.battlefield import as_cell
+from horizon_tui.engine.battle import Battle, Entity, effects, find, gear, hp, ident, pos, team
+from horizon_tui.engine.components import ActiveEffect, Position
+from horizon_tui.rules.ranges import distance
 
 
 def hidden_from(other: Entity, side: str | None) -> bool:
     """R-13 hide: `other` is hidden from `side` (None = the game master, from whom nothing hides)."""
-    held = other.registry._components_by_entity[other]  # noqa: SLF001 - as `battle.comp`: the AI asks often
-    if not held[Effects].active:  # most combatants carry no effect at all
+    fx = effects(other)
+    if not fx.active:  # most combatants carry no effect at all
         return False
-    return side is not None and held[Team].name != side and held[Effects].has("hidden")
+    return side is not None and team(other) != side and fx.has("hidden")
 
 
 def sees(battle: Battle, viewer: Entity, other: Entity) -> bool:
     """`viewer` sees `other` now: in its field of view and not hidden from its side (R-13)."""
-    table = viewer.registry._components_by_entity  # noqa: SLF001
-    mine, theirs = table[viewer], table[other]
-    at = theirs.get(Position)
-    if at is None or hidden_from(other, mine[Team].name):
+    at = find(other, Position)
+    if at is None or hidden_from(other, team(viewer)):
         return False
     field = battle.battlefield
-    view = field.fov_bytes(mine[Position].xy, mine[Gear].sight_radius)
+    view = field.fov_bytes(pos(viewer), gear(viewer).sight_radius)
     return bool(view[at.y * field.width + at.x])
 
 
@@ -52,10 +52,8 @@ def in_view(battle: Battle, viewer: Entity) -> list[tuple[Entity, int, int]]:
     found = battle.memo.get(key)
     if found is not None and found[0] == stamp:
         return found[1]
-    mine = viewer.registry._components_by_entity[viewer]  # noqa: SLF001
-    at = mine[Position]
     index = battle.cells()
-    seen = index.seen_in(battle.battlefield.fov_flat((at.x, at.y), mine[Gear].sight_radius))
+    seen = index.seen_in(battle.battlefield.fov_flat(pos(viewer), gear(viewer).sight_radius))
     slot = index.slot.get(viewer)
     if slot is not None:
         seen.remove(index.units[slot])  # its own cell is always in its view
@@ -130,10 +128,9 @@ def eyes_open(battle: Battle, side: str | None, eyes: Eyes) -> Eyes:
     of them are down or gone, their player watches with the whole side's eyes (None)."""
     if eyes is None or side is None:
         return None
-    table = battle.registry._components_by_entity  # noqa: SLF001
     for uid in eyes:
         e = battle.active.get(uid)
-        if e is not None and table[e][Team].name == side and Position in table[e]:
+        if e is not None and team(e) == side and find(e, Position) is not None:
             return eyes
     return None
 
@@ -146,11 +143,10 @@ def visible_cells(battle: Battle, side: str | None, eyes: Eyes = None) -> np.nda
         return np.ones((field.height, field.width), dtype=bool)
     eyes = eyes_open(battle, side, eyes)
     seen = np.zeros((field.height, field.width), dtype=bool)
-    table = battle.registry._components_by_entity  # noqa: SLF001
     for uid, e in battle.active.items():
-        held = table[e]
-        if held[Team].name == side and Position in held and (eyes is None or uid in eyes):
-            seen |= field.fov(held[Position].xy, held[Gear].sight_radius)
+        at = find(e, Position)
+        if team(e) == side and at is not None and (eyes is None or uid in eyes):
+            seen |= field.fov(at.xy, gear(e).sight_radius)
     return seen
 
 
@@ -177,22 +173,20 @@ def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | Non
             who = battle.by_id.get(event.actor)
             if who is None:
                 continue
-            held = who.registry._components_by_entity[who]  # noqa: SLF001
-            end = tuple(event.path[-1])
-            if (field.in_bounds(end) and teams.get(event.actor, held[Identity].base_team) == side
+            end = as_cell(event.path[-1])
+            if (field.in_bounds(end) and teams.get(event.actor, ident(who).base_team) == side
                     and (eyes is None or event.actor in eyes)):
-                mask |= field.fov(end, held[Gear].sight_radius)
+                mask |= field.fov(end, gear(who).sight_radius)
     mask |= visible if visible is not None else visible_cells(battle, side, eyes)
     battle.memo[key] = (len(battle.log), mask, teams)
     return mask.copy()
 
 
 def unit_view(e: Entity) -> UnitView:
-    held = e.registry._components_by_entity[e]  # noqa: SLF001
-    i, h, at = held[Identity], held[Health], held[Position]
+    i, h = ident(e), hp(e)
     shown = tuple(EffectView(fx.effect, effect_turns_left(fx), float(fx.magnitude), fx.stat)
-                  for fx in held[Effects].active)
-    return UnitView(i.id, i.name, i.glyph, held[Team].name, i.kind, i.level, (at.x, at.y), h.hp, h.max_hp, shown)
+                  for fx in effects(e).active)
+    return UnitView(i.id, i.name, i.glyph, team(e), i.kind, i.level, pos(e), h.hp, h.max_hp, shown)
 
 
 def visible_units(battle: Battle, side: str | None, visible: np.ndarray | None = None,
@@ -201,14 +195,12 @@ def visible_units(battle: Battle, side: str | None, visible: np.ndarray | None =
     those members see) and not hidden from it (R-13). Spawn order."""
     if visible is None:
         visible = visible_cells(battle, side, eyes)
-    table = battle.registry._components_by_entity  # noqa: SLF001
     found = []
     for e in battle.active.values():
-        held = table[e]
-        at = held.get(Position)
+        at = find(e, Position)
         if at is None:
             continue
-        if side is None or held[Team].name == side or (visible[at.y, at.x] and not hidden_from(e, side)):
+        if side is None or team(e) == side or (visible[at.y, at.x] and not hidden_from(e, side)):
             found.append(e)
     return found
 
@@ -226,16 +218,9 @@ def targetable(battle: Battle, actor: Entity, eyes: Eyes = None) -> list[Entity]
     """The other side's combatants `actor`'s side sees now (with `eyes`: those members see) and
     may pick (hidden ones excluded, R-13), nearest first, ties by id. Range and line of sight
     stay with each action."""
-    table = actor.registry._components_by_entity  # noqa: SLF001
-    side = table[actor][Team].name
-    hx, hy = table[actor][Position].xy
-    found = [e for e in visible_units(battle, side, eyes=eyes) if table[e][Team].name != side]
-
-    def nearest(e: Entity) -> tuple[int, str]:
-        at = table[e][Position]
-        return (max(abs(at.x - hx), abs(at.y - hy)), table[e][Identity].id)
-
-    return sorted(found, key=nearest)
+    side, here = team(actor), pos(actor)
+    found = [e for e in visible_units(battle, side, eyes=eyes) if team(e) != side]
+    return sorted(found, key=lambda e: (distance(here, pos(e)), e.uid))
 
 
 def unseen_ids(battle: Battle, side: str | None, eyes: Eyes = None) -> frozenset[str]:

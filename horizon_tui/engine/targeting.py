@@ -24,6 +24,7 @@ from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal, turn_refusal
 from horizon_tui.rules.combat import crit_chance
 from horizon_tui.rules.ranges import ability_range, weapon_range
+from horizon_tui.engine import actions
 
 
 @attrs.frozen
@@ -108,7 +109,6 @@ def free_action_preview(battle: Battle, user: Entity, stock: str, cell: tuple[in
 
 def _target_refusal(battle: Battle, action) -> str | None:
     """Ask the action's own legality checks without performing it."""
-    from horizon_tui.engine import actions
 
     e = battle[action.actor]
     if isinstance(action, Attack):

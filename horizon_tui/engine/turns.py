@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections import deque
 
-import attrs
 
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
     ENEMIES, PARTY, Battle, Entity, cid, comp, current_attributes,
-    effects, ident, is_active, movement_budget, pos, put, stats,
+    effects, ident, is_active, movement_budget, pos, put, stats, team,
 )
 from horizon_tui.engine.components import (
-    Controller, Effects, Identity, Memory, Presence, Team, TurnState,
+    Controller, Memory, Presence, TurnState,
 )
 from horizon_tui.engine.effects import expire_turn_effects, tick_effects
 from horizon_tui.engine.sideview import hidden_from, in_view
@@ -58,31 +57,29 @@ def roll_initiative(battle: Battle) -> None:
         order.append(cid(e))
         order += companions.get(cid(e), ())
     battle.order = order
-    battle.emit(ev.Initiative, order=[
+    battle.emit(ev.Initiative([
         {"id": cid(e), "roll": roll, "total": float(total)} for e, roll, total, _ in entries
-    ])
+    ]))
 
 
 def update_sight(battle: Battle, e: Entity) -> None:
     """Who this combatant sees now joins its memory (R-11: "seen at least once")."""
-    held = e.registry._components_by_entity[e]  # noqa: SLF001 - as `comp` does: this runs after every move
-    if held[Presence] is not Presence.active:
+    if not is_active(e):
         return
-    memory = held[Memory]
-    me = held[Identity].id
+    memory = comp(e, Memory)
+    me = e.uid
     # Nobody placed since its last look and its memory untouched: it would learn nothing new.
     key = ("sight", me)
     seen_at = battle.memo.get(key)
     if seen_at is not None and seen_at[0] == battle.placements and seen_at[1] is memory:
         return
     known = memory.last_known
-    side = held[Team].name
+    side = team(e)
     news = None  # those seen somewhere it doesn't know them to be (new, or moved)
-    table = e.registry._components_by_entity  # noqa: SLF001
     for other, x, y in in_view(battle, e):  # one sight pass per placement, shared with the AI
         # Where it already knows them to be first: most haven't moved since it last looked.
         if known.get(other.uid) != (x, y):
-            if table[other][Effects].active and hidden_from(other, side):  # (only one with effects can hide)
+            if hidden_from(other, side):
                 continue  # R-13 hide: the other side doesn't see it, so learns nothing new of it
             if news is None:
                 news = {}
@@ -90,7 +87,7 @@ def update_sight(battle: Battle, e: Entity) -> None:
     if news is None:
         battle.memo[key] = (battle.placements, memory)
         return
-    put(e, Memory, Memory(memory.seen | news.keys(), {**known, **news}, memory.last_attacker, memory.origin))
+    put(e, Memory, Memory(memory.seen | frozenset(news), {**known, **news}, memory.last_attacker, memory.origin))
 
 
 def start(battle: Battle) -> None:
@@ -103,12 +100,11 @@ def advance(battle: Battle, *, count_off: bool = True) -> None:
     """End the current turn and begin the next combatant's, skipping those out of the battle.
     Turns that run themselves (stunned, getting up) pass straight on. `count_off=False`: the turn
     ending is not counted off (a GM's `overrides.Hold`: it is taken up again later)."""
-    table = battle.registry._components_by_entity  # noqa: SLF001 - `is_active`, `effects`, inlined
     while True:
         ending = battle.current
         if not count_off:
             count_off = True  # only the held turn; those passed over after it end as any turn
-        elif ending is not None and table[ending][Presence] is Presence.active and table[ending][Effects].active:
+        elif ending is not None and is_active(ending) and effects(ending).active:
             expire_turn_effects(battle, ending)  # R-10: the covered turn is counted off
         if check_end(battle) or not battle.order:
             return
@@ -120,9 +116,9 @@ def advance(battle: Battle, *, count_off: bool = True) -> None:
                 battle.round -= 1
                 finish(battle, "draw")
                 return
-            battle.emit(ev.RoundStart)
+            battle.emit(ev.RoundStart())
         e = battle.by_id[battle.order[battle.index]]
-        if table[e][Presence] is not Presence.active:
+        if not is_active(e):
             continue
         if begin_turn(battle, e):
             return
@@ -131,17 +127,16 @@ def advance(battle: Battle, *, count_off: bool = True) -> None:
 def begin_turn(battle: Battle, e: Entity) -> bool:
     """Start `e`'s turn (R-8, R-10). True if it now waits for a decision; False if the turn
     already ended by itself (stunned, getting up, fallen to bleeding)."""
-    held = e.registry._components_by_entity[e]  # noqa: SLF001 - `comp`, inlined
-    state = held[TurnState]
+    state = comp(e, TurnState)
     if battle.held_turns and battle.held_turns.pop(e.uid, None) == battle.round:
         # a turn the GM held (overrides.Hold) taken up again: it goes on as it was left, not begun twice
-        battle.emit(ev.Turn, actor=e.uid, movement=state.movement_left)
+        battle.emit(ev.Turn(e.uid, state.movement_left))
         update_sight(battle, e)
         return True
     budget = movement_budget(battle, e)
     put(e, TurnState, TurnState(state.own_turns + 1, budget, False))
-    battle.emit(ev.Turn, actor=e.uid, movement=budget)
-    fx = held[Effects]
+    battle.emit(ev.Turn(e.uid, budget))
+    fx = effects(e)
     if not fx.active:  # most turns: nothing to tick, nothing that stops or blinds it
         update_sight(battle, e)
         return True
@@ -153,12 +148,12 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
     knocked = fx.get("knockdown")
     if knocked is not None:  # R-10: a covered turn spent on the ground, the last getting up
         if knocked.turns_left <= 1:
-            battle.emit(ev.GetUp, actor=cid(e))
+            battle.emit(ev.GetUp(cid(e)))
         else:
-            battle.emit(ev.Wait, actor=cid(e), reason="down")
+            battle.emit(ev.Wait(cid(e), "down"))
         return False
     if stunned:
-        battle.emit(ev.Wait, actor=cid(e), reason="stunned")
+        battle.emit(ev.Wait(cid(e), "stunned"))
         return False
     update_sight(battle, e)
     if fx.has("blindness"):
@@ -176,8 +171,8 @@ def _stumble(battle: Battle, e: Entity) -> None:
     if options:
         xy = options[battle.rng.randrange(len(options))]
         battle.place(e, xy)
-        battle.emit(ev.Move, actor=cid(e), path=[list(xy)], cost=0, forced=True, reason="blind")
-    put(e, TurnState, attrs.evolve(state, movement_left=0))
+        battle.emit(ev.Move(cid(e), [list(xy)], 0, True, "blind"))
+    put(e, TurnState, TurnState(state.own_turns, 0, state.acted))
 
 
 def sides_present(battle: Battle) -> set[str]:
@@ -205,7 +200,7 @@ def finish(battle: Battle, winner: str) -> None:
     characters = [e for e in battle.combatants() if ident(e).kind == "character" and not ident(e).ally]
     standing = [ident(e).name for e in characters if is_active(e)]
     xp = equal_shares(pool, standing, others=(ident(e).name for e in characters))
-    battle.result = battle.emit(ev.Result, winner=winner, rounds=battle.round, xp=xp)
+    battle.result = battle.emit(ev.Result(winner, battle.round, xp))
 
 
 def controller(e: Entity) -> Controller:

@@ -64,12 +64,11 @@ def ability_ready(actor: Entity, ability: Ability) -> bool:
     """Whether `ability_state_refusal` has nothing to say (slotted, not a passive, a charge of its
     difficulty left, off cooldown: R-5, R-6), as a yes or no without the words — the AI asks it
     for every ability it weighs, many times a turn."""
-    held = actor.registry._components_by_entity[actor]  # noqa: SLF001 - `comp`, inlined (hot)
-    if ability.name not in held[Loadout].slotted or ability.is_passive:
+    if ability.name not in comp(actor, Loadout).slotted or ability.is_passive:
         return False
-    if ability.difficulty is not Difficulty.I and held[Charges].pools.get(ability.difficulty, 0) <= 0:
+    if ability.difficulty is not Difficulty.I and comp(actor, Charges).pools.get(ability.difficulty, 0) <= 0:
         return False
-    return held[Cooldowns].ready_at.get(ability.name, 0) <= held[TurnState].own_turns
+    return comp(actor, Cooldowns).ready_at.get(ability.name, 0) <= comp(actor, TurnState).own_turns
 
 
 def ability_state_refusal(battle: Battle, actor: Entity, ability: Ability) -> str | None:

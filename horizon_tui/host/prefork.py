@@ -280,7 +280,7 @@ def _import_player_app() -> Callable[[list[str]], int]:
         for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
             importlib.import_module(module.name)
     parser = _ParsedOnce(cli.build_parser(), SESSION_COMMAND_LINES)
-    for name in ("textual.scrollbar", "tcod", "tcod_ecs", "horizon_tui.engine", "horizon_tui.rules", "horizon_tui.storage.atomic",
+    for name in ("textual.scrollbar", "tcod", "horizon_tui.engine.battle", "horizon_tui.rules", "horizon_tui.storage.atomic",
                  "horizon_tui.storage.lock"):
         with contextlib.suppress(ImportError):
             importlib.import_module(name)

@@ -50,13 +50,15 @@ def contest_chance(own: Fraction, best_opposing: Fraction, fallback: Fraction) -
 
 
 def roll_chance(chance: Fraction, rng: random.Random) -> bool:
-    """One roll against a probability; exact for Fractions (no float comparison drift)."""
-    if chance >= 1:
+    """One roll against a probability; exact for Fractions (no float comparison drift): one draw
+    below the numerator out of the denominator, the chance taken as its two integers (no Fraction
+    arithmetic: every chance a battle rolls comes here, through `engine.battle.check_roll`)."""
+    numerator, denominator = chance.as_integer_ratio()
+    if numerator >= denominator:
         return True
-    if chance <= 0:
+    if numerator <= 0:
         return False
-    chance = Fraction(chance)
-    return rng.randrange(chance.denominator) < chance.numerator
+    return rng.randrange(denominator) < numerator
 
 
 def weighted_choice(rng: random.Random, weights: tuple[Fraction, ...]) -> int:

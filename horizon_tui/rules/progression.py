@@ -77,17 +77,27 @@ def level_from_xp(xp: int, invested_total: int, rules: Ruleset) -> int:
     return level_for(bought + affordable_points(xp, bought, rules.experience), rules)
 
 
+# R-4 [S]: slots and charges stop growing at level 8 (then only equipment adds to them);
+# free-action points stop at level 6 (and equipment never adds to them). However far a ruleset's
+# level table goes (a GM's rules may go on past 8), the rows past these levels are not read.
+SLOTS_AND_CHARGES_STOP_AT = 8
+FREE_ACTIONS_STOP_AT = 6
+
+
 def slots(level: int, rules: Ruleset) -> int:
-    return rules.level_row(level).slots
+    """Ability slots at `level` (R-5's table), no more than at level 8 (R-4)."""
+    return rules.level_row(min(level, SLOTS_AND_CHARGES_STOP_AT)).slots
 
 
 def charges(level: int, rules: Ruleset) -> dict[Difficulty, int]:
-    """Charges per difficulty per battle (R-5); difficulty I (the normal attack) is unlimited."""
-    return dict(rules.level_row(level).charges)
+    """Charges per difficulty per battle (R-5), no more than at level 8 (R-4); difficulty I (the
+    normal attack) is unlimited."""
+    return dict(rules.level_row(min(level, SLOTS_AND_CHARGES_STOP_AT)).charges)
 
 
 def free_action_points(level: int, rules: Ruleset) -> int:
-    return rules.level_row(level).free_action_points
+    """Free-action points per battle (R-5): one more a level up to level 6, then no more (R-4)."""
+    return rules.level_row(min(level, FREE_ACTIONS_STOP_AT)).free_action_points
 
 
 def needs_difficulty_check(difficulty: Difficulty, level: int, rules: Ruleset) -> bool:

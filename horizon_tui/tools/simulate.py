@@ -85,14 +85,14 @@ def _init(encounter: str, party_files: list[str]) -> None:
     catalogue, enemies, setup, party = prepare(encounter, [Path(p) for p in party_files], 0)
     _context.update(catalogue=catalogue, enemies=enemies, setup=setup, party=party)
     # A simulator process only loads, then plays battles: each battle leaves a cycle of garbage
-    # (its registry and entities) and makes ~10⁵ short-lived objects. Keep what is loaded out of
+    # (its world and entities) and makes ~10⁵ short-lived objects. Keep what is loaded out of
     # the collector's sight and collect less often: +6% battles/s (paired runs, bench_engine.py).
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
 
 
 def _run(index_seed: tuple[int, int]) -> Outcome:
-    from horizon_tui.engine.battle import PARTY, hp, ident
+    from horizon_tui.engine.battle import PARTY, comp, hp, ident
     from horizon_tui.engine.forming import create_battle
     from horizon_tui.engine.components import Tally
     from horizon_tui.engine.runner import play_out
@@ -107,7 +107,7 @@ def _run(index_seed: tuple[int, int]) -> Outcome:
     damage: dict[str, int] = defaultdict(int)
     for e in battle.combatants():
         if ident(e).base_team == PARTY:
-            for name, amount in e.components[Tally].by_ability.items():
+            for name, amount in comp(e, Tally).by_ability.items():
                 damage[name] += amount
     assert battle.result is not None
     return Outcome(index, battle.result.winner, battle.result.rounds, alive, left / total if total else 0.0,

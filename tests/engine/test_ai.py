@@ -3,18 +3,19 @@ battle on a drawn map; target choice as data; no cheating on sight; the profiles
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import tomllib
 from fractions import Fraction
 from pathlib import Path
 
-import attrs
 import pytest
 
 from engine_kit import EXAMPLE, GRUNT, ability, character, enemy_def, events, give_turn
 from horizon_tui.content.ai_profiles import load_ai_profiles, profiles_from_dict, profiles_path
 from horizon_tui.content.encounters import AI_PROFILES, EnemyDef
 from horizon_tui.engine import ai
-from horizon_tui.engine.battle import check_chance, comp, effects, hp, pos
+from horizon_tui.engine.battle import check_chance, comp, effects, hp, pos, put
 from horizon_tui.engine.components import Controller, Health, Memory, Presence
 from horizon_tui.engine.effects import deal_damage
 from horizon_tui.errors import DataError
@@ -50,7 +51,7 @@ def acts(log, who: str) -> list[str]:
 
 def hurt(battle, who: str, share: Fraction) -> None:
     e = battle[who]
-    e.components[Health] = Health(int(hp(e).max_hp * share), hp(e).max_hp)
+    put(e, Health, Health(int(hp(e).max_hp * share), hp(e).max_hp))
 
 
 def with_profiles(battle, text: str):
@@ -226,7 +227,7 @@ def test_targeting_modes_pick_their_target(new_battle):
     seen = ai.visible_enemies(battle, grunt)
     picks = {}
     for mode in ("nearest", "weakest", "dangerous", "last_attacker"):
-        grunt.components[Controller] = attrs.evolve(comp(grunt, Controller), targeting=mode)
+        put(grunt, Controller, replace(comp(grunt, Controller), targeting=mode))
         picks[mode] = ai.choose_target(battle, grunt, seen).uid
     assert picks == {"nearest": "near", "weakest": "frail", "dangerous": "mighty", "last_attacker": "mighty"}
 
@@ -266,7 +267,7 @@ def test_with_nobody_in_sight_it_heads_where_its_side_last_saw_one(new_battle):
 
     def walk(last_known):
         battle = new_battle(WALLED, party=party, enemies=[(enemy_def(), (6, 1)), (scout, (8, 0))])
-        battle["scout"].components[Memory] = attrs.evolve(comp(battle["scout"], Memory), last_known=last_known)
+        put(battle["scout"], Memory, replace(comp(battle["scout"], Memory), last_known=last_known))
         assert ai.visible_enemies(battle, battle["grunt"]) == []
         assert not [e for e in turn(battle, "grunt") if e.type == "attack"]
         return pos(battle["grunt"])
@@ -282,7 +283,7 @@ def test_crossing_the_field_goes_round_a_hidden_enemy_in_the_way(new_battle):
 
     hero = character("Hero")
     battle = new_battle(party=[(hero, (6, 2), "player")], enemies=[(enemy_def(), (8, 2))])
-    battle["hero"].components[Effects] = Effects((ActiveEffect("hidden", 3, Fraction(0)),))
+    put(battle["hero"], Effects, Effects((ActiveEffect("hidden", 3, Fraction(0)),)))
     assert ai.visible_enemies(battle, battle["grunt"]) == []
     field, rules = battle.battlefield, battle.rules
     straight = field.downhill((8, 2), (0, 2), difficult_cost=rules.turns.difficult_cost)
@@ -306,7 +307,7 @@ def test_a_hidden_enemy_is_not_seen_moving_but_allies_still_see_it(new_battle):
                         enemies=[(enemy_def(), (1, 2))])
     give_turn(battle, "grunt")
     assert comp(battle["grunt"], Memory).last_known["hero"] == (6, 2)
-    battle["hero"].components[Effects] = Effects((ActiveEffect("hidden", 3, Fraction(0)),))
+    put(battle["hero"], Effects, Effects((ActiveEffect("hidden", 3, Fraction(0)),)))
     battle.place(battle["hero"], (5, 1))
     give_turn(battle, "grunt")
     assert comp(battle["grunt"], Memory).last_known["hero"] == (6, 2)  # not where it went
@@ -394,18 +395,6 @@ def test_validate_checks_the_profiles_file_and_each_enemys_profile(tmp_path):
 
 
 # --- the speed-ups keep the answers -------------------------------------------------------------
-
-
-def test_put_writes_a_component_as_the_public_api_does(new_battle):
-    from horizon_tui.engine.battle import put
-
-    battle = new_battle(party=[(character("Hero"), (1, 2))], enemies=[(enemy_def(), (7, 2))])
-    hero = battle["hero"]
-    put(hero, Health, Health(5, 690))
-    assert hero.components[Health] == Health(5, 690) and hp(hero).hp == 5
-    assert hero in set(battle.registry.Q.all_of(components=[Health]))
-    put(hero, str, "new")  # a component it never had: the queries see it too
-    assert set(battle.registry.Q.all_of(components=[str])) == {hero}
 
 
 def test_a_distance_map_cut_to_a_move_agrees_with_the_whole_map():

@@ -64,3 +64,20 @@ def test_events_listeners_see_every_event_in_order():
     runner.play_out(battle)
     assert heard == list(range(before + 1, len(battle.log) + 1))
     assert json.loads(battle.log[-1].to_json())["type"] == "result"
+
+
+def test_events_are_slotted_built_positionally_and_write_their_fields_in_order():
+    """Each event is built from its fields in order (`FIELDS`), holds no dict, and its JSON has
+    type, round, seq, then those fields in that order: the log's bytes (and digests) depend on it."""
+    from horizon_tui.engine import events as ev
+
+    damage = ev.Damage("grunt", 12, 30, "hero")
+    assert damage == ev.Damage(target="grunt", amount=12, hp=30, source="hero") != ev.Damage("grunt", 12, 31, "hero")
+    assert not hasattr(damage, "__dict__")
+    damage.round, damage.seq = 2, 9  # as Battle.emit stamps it
+    assert damage.to_json() == '{"type":"damage","round":2,"seq":9,"target":"grunt","amount":12,"hp":30,"source":"hero"}'
+    check = ev.Check("ann", "accuracy", 0.5, False, target="grunt")
+    assert list(check.payload()) == ["type", "round", "seq", "actor", "kind", "chance", "success", "outcome",
+                                     "ability", "target"]
+    for name, cls in ev.EVENT_TYPES.items():  # (compiled by mypyc, a class shows no __slots__: its own layout)
+        assert cls.type == name and cls.FIELDS == getattr(cls, "__slots__", cls.FIELDS)

@@ -5,13 +5,15 @@ once). Each act logs what it changed, from → to, and replays."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fractions import Fraction
 
 from engine_kit import EXAMPLE, character, enemy_def, make_battle
 
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.actions import Attack, Impossible, Move, end_turn
-from horizon_tui.engine.battle import comp, effects, hp, ident
+from horizon_tui.engine.battle import comp, effects, hp, ident, put
 from horizon_tui.engine.components import TurnState
 from horizon_tui.engine.narrate import describe
 from horizon_tui.engine.runner import Input, begin, override, replay, submit
@@ -23,10 +25,9 @@ def _battle(started: bool = True):
     bo = character("Bo", attributes=dict(EXAMPLE, perception=40))
     battle = make_battle(party=[(ann, (1, 2), "gm"), (bo, (1, 4), "gm")], enemies=[(enemy_def(), (6, 2))], seed=5)
     from horizon_tui.engine.components import Controller
-    import attrs
 
     grunt = battle["grunt"]
-    grunt.components[Controller] = attrs.evolve(comp(grunt, Controller), kind="gm")
+    put(grunt, Controller, replace(comp(grunt, Controller), kind="gm"))
     if started:
         begin(battle)
     return battle

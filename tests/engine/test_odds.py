@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import attrs
+from dataclasses import replace
 
 from engine_kit import EXAMPLE_ATTACK_BASE, ability, character, enemy_def, events, give_turn
 from horizon_tui.engine import odds
@@ -66,7 +66,7 @@ def test_r10_an_immune_target_shows_no_chance_for_that_effect(new_battle):
     battle = new_battle(party=[(character("Hero", weapon=CLUB, abilities=[stun]), (3, 2))],
                         enemies=[(_foe(), (4, 2))])
     foe = battle["foe"]
-    put(foe, Gear, attrs.evolve(gear(foe), immunities=frozenset({"stun"})))
+    put(foe, Gear, replace(gear(foe), immunities=frozenset({"stun"})))
     (fx,) = odds.ability_odds(battle, battle["hero"], gear(battle["hero"]).character.ability("Daze"), foe).effects
     assert fx.immune and fx.chance == 0
 

@@ -9,7 +9,7 @@ from engine_kit import character, enemy_def, give_turn
 from horizon_tui.engine import ai
 from horizon_tui.engine.actions import Attack, Impossible, Move, Success, perform
 from horizon_tui.engine.components import ActiveEffect, Effects
-from horizon_tui.engine.battle import put
+from horizon_tui.engine.battle import comp, put
 from horizon_tui.engine.sideview import hidden_from, sees, side_view, targetable
 from horizon_tui.engine.targeting import attack_preview
 
@@ -103,11 +103,11 @@ def test_in_view_is_every_other_active_combatant_on_a_cell_its_view_sees_all_bat
         field = battle.battlefield
         while not battle.over:
             for viewer in list(battle.active.values()):
-                at = viewer.components[Position]
-                view = field.fov(at.xy, viewer.components[Gear].sight_radius)
-                expected = [(o, o.components[Position].x, o.components[Position].y)
+                at = comp(viewer, Position)
+                view = field.fov(at.xy, comp(viewer, Gear).sight_radius)
+                expected = [(o, comp(o, Position).x, comp(o, Position).y)
                             for o in battle.active.values()
-                            if o is not viewer and view[o.components[Position].y, o.components[Position].x]]
+                            if o is not viewer and view[comp(o, Position).y, comp(o, Position).x]]
                 assert in_view(battle, viewer) == expected
                 checked += 1
             ai.take_turn(battle, battle.current)

@@ -3,29 +3,32 @@
 from __future__ import annotations
 
 from engine_kit import character, enemy_def, make_battle
-from horizon_tui.engine.battle import cid, comp, pos
-from horizon_tui.engine.components import Health, Position, Presence
+from horizon_tui.engine.battle import cid, comp, drop, find, pos, put
+from horizon_tui.engine.components import Health, Position, Presence, TempHealth
 
 
-def test_comp_agrees_with_the_public_component_api():
-    """`comp` reads tcod-ecs's table directly for speed; it must agree with `e.components`."""
+def test_each_component_lives_in_its_battles_store_under_the_combatant_id():
+    """`comp` reads the battle's store for the type; `put`, `find`, `drop` write and read the same."""
     hero = character("Hero", abilities=[
         {"name": "Wolf Friend", "difficulty": "II", "kind": "companion", "companion": "wolf"},
     ])
     wolf = enemy_def("wolf", character("Wolf"), glyph="w")
     battle = make_battle(party=[(hero, (1, 1))], enemies=[(enemy_def(), (7, 3))], enemy_defs={"wolf": wolf})
-    checked = 0
+    assert [cid(e) for e in battle.combatants()] == ["hero", "grunt", "wolf-hero"]  # its companion joined
     for e in battle.combatants():
-        for key in list(e.components.keys()):
-            assert comp(e, key) is e.components[key], key
-            checked += 1
-        # a write through the public API is seen by the accessor
-        old = e.components[Health]
-        e.components[Health] = Health(old.hp - 1, old.max_hp)
-        assert comp(e, Health) == Health(old.hp - 1, old.max_hp)
-        e.components[Health] = old
-    assert len(list(battle.combatants())) == 3  # hero, its companion, the grunt
-    assert checked >= 3 * 15
+        held = {key for key, store in battle.world.stores.items() if cid(e) in store}
+        assert len(held) >= 17, held  # every core component, TempHealth and StatBonus aside
+        for key in held:
+            assert comp(e, key) is battle.world.stores[key][cid(e)]
+    grunt = battle["grunt"]
+    put(grunt, Health, Health(3, 40))
+    assert comp(grunt, Health) == Health(3, 40) and find(grunt, TempHealth) is None
+    put(grunt, TempHealth, TempHealth(5))
+    assert find(grunt, TempHealth).points == 5 and find(battle["hero"], TempHealth) is None
+    drop(grunt, TempHealth)
+    assert find(grunt, TempHealth) is None
+    other = make_battle(party=[(character("Hero"), (1, 1))], enemies=[(enemy_def(), (7, 3))])
+    assert comp(other["grunt"], Health) != Health(3, 40)  # one world per battle: nothing shared
 
 
 def test_set_up_places_everyone_and_indexes_the_cells():

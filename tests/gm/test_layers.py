@@ -18,7 +18,7 @@ PROBE = """
 import importlib, json, sys
 for name in {modules!r}:
     importlib.import_module(name)
-print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}} & {{"textual", "tcod", "tcod_ecs"}})))
+print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}} & {{"textual", "tcod"}})))
 """
 
 

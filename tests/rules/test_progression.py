@@ -158,3 +158,22 @@ def test_r4_progress_to_the_next_level(rules):
 
     assert progress_to_next_level(13, rules) == (3, 10)
     assert progress_to_next_level(0, rules) == (0, 10)
+
+
+def test_r4_slots_and_charges_stop_at_level_8_and_free_actions_at_level_6_however_long_the_table(rules):
+    """R-4: a GM's table that goes on growing (levels 7 and 9 with more of everything) still gives
+    level 12 what level 8 has (10 slots, 6/5/4/3/2 charges), and level 7 what level 6 has in free-
+    action points (6, not the 7 its row says)."""
+    import attrs
+
+    from horizon_tui.content.ruleset import LevelRow
+
+    by_level = {row.level: row for row in rules.levels}
+    seven = attrs.evolve(by_level[7], free_action_points=7)
+    nine = LevelRow(9, 12, {d: n + 1 for d, n in by_level[8].charges.items()}, 9)
+    longer = attrs.evolve(rules, levels=[*[r for r in rules.levels if r.level < 7], seven, by_level[8], nine])
+    assert progression.slots(9, rules) == progression.slots(12, longer) == 10
+    assert progression.charges(12, longer) == {Difficulty.II: 6, Difficulty.III: 5, Difficulty.IV: 4,
+                                               Difficulty.V: 3, Difficulty.VI: 2}
+    assert progression.free_action_points(7, longer) == progression.free_action_points(12, longer) == 6
+    assert progression.free_action_points(5, longer) == 5  # below 6: one a level, as the table says

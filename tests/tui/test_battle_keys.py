@@ -5,6 +5,8 @@ changed ability form asks before esc throws it away."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from horizon_tui.engine import odds
 from horizon_tui.engine.battle import cid, pos
 from horizon_tui.engine.sideview import targetable
@@ -279,7 +281,6 @@ async def test_z_lists_the_slots_with_reasons_and_a_digit_picks_one(saves, catal
 async def test_a_key_pressed_as_the_turn_changes_hands_is_dropped_and_said(saves, catalogue):
     """Type-ahead: an attack that ends the turn by itself (no movement left), then at once `.`:
     the `.` must not end the next turn. Checked in the battle's inputs, as it is saved."""
-    import attrs
 
     from horizon_tui.engine.actions import Wait
     from horizon_tui.engine.battle import comp, put
@@ -292,7 +293,7 @@ async def test_a_key_pressed_as_the_turn_changes_hands_is_dropped_and_said(saves
         screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
         await _my_turn_in_sight(pilot, screen)
         me = screen.me
-        put(me, TurnState, attrs.evolve(comp(me, TurnState), movement_left=0))
+        put(me, TurnState, replace(comp(me, TurnState), movement_left=0))
         first_round = screen.battle.round
         await pilot.press("a", "enter", "full_stop")  # the attack ends the turn; the `.` comes right after
         for _ in range(200):

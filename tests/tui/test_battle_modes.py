@@ -4,6 +4,8 @@ key before any cursor opens (R-6 usability, R-13 free actions)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sys
 from pathlib import Path
 
@@ -212,20 +214,18 @@ def test_tab_walks_toward_an_enemy_out_of_reach_then_ends_the_turn_when_it_can_d
 
 
 def _spent_movement(hero):
-    import attrs
 
-    return attrs.evolve(comp(hero, TurnState), movement_left=0)
+    return replace(comp(hero, TurnState), movement_left=0)
 
 
 def test_tab_refuses_below_the_players_health_threshold_and_spends_nothing():
-    import attrs
 
     from horizon_tui.engine.components import Health
     from horizon_tui.engine.battle import hp
     from horizon_tui.ui.battle.modes import AutoFight
 
     battle, hero = _battle(foe_at=(5, 3))
-    put(hero, Health, attrs.evolve(hp(hero), hp=hp(hero).max_hp // 4))
+    put(hero, Health, replace(hp(hero), hp=hp(hero).max_hp // 4))
     outcome = MoveMode(battle, _known(battle), auto=AutoFight(stop=0.3)).on_key("next", hero)
     assert isinstance(outcome, Stay) and outcome.refused and "below 30 %" in outcome.say
     assert MoveMode(battle, _known(battle), auto=AutoFight(stop=0.2)).on_key("next", hero) == Act(Attack("hero", "grunt"))
@@ -259,7 +259,7 @@ def test_tab_stops_once_when_someone_unseen_hits():
     assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)
     lurker = battle["lurker"]
     apply_effect(battle, lurker, "hidden", duration=5, magnitude=Fraction(0), source=lurker)  # R-13: hidden from the party
-    battle.emit(ev.Damage, target="hero", amount=5, hp=100, source="lurker")
+    battle.emit(ev.Damage("hero", 5, 100, "lurker"))
     refused = MoveMode(battle, _known(battle), auto=auto).on_key("next", hero)
     assert isinstance(refused, Stay) and refused.refused and "something unseen hit Hero" in refused.say
     assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)

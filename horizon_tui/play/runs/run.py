@@ -26,7 +26,7 @@ from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.models import Character
 from horizon_tui.content.ruleset import CampaignRules
 from horizon_tui.engine import events as ev
-from horizon_tui.engine.battle import Battle, ident
+from horizon_tui.engine.battle import Battle, comp, ident
 from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.components import Presence, Tally
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
@@ -222,7 +222,7 @@ def fight_record(battle: Battle, encounter: str, name: str, depth: int) -> dict[
                 fell[names[event.target]] = f"{killer} ({ability or 'normal attack'})" if source in names else killer
             elif source in party:
                 kills[names[source]].append(names.get(event.target, event.target))
-    damage = {ident(e).name: dict(sorted(e.components[Tally].by_ability.items()))
+    damage = {ident(e).name: dict(sorted(comp(e, Tally).by_ability.items()))
               for e in battle.combatants() if ident(e).id in party}
     return {"depth": depth, "encounter": encounter, "name": name, "seed": battle.seed, "winner": result.winner,
             "rounds": result.rounds, "xp": dict(result.xp), "kills": dict(kills), "damage": damage, "fell": fell}
