@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import Battle, ident
-from horizon_tui.rules.texts import counted
+from horizon_tui.rules.texts import counted, listed, number_word, plural
 from horizon_tui.rules.numbers import percent_text
 
 
@@ -107,3 +107,29 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             xp = ", ".join(f"{k} +{v} XP" for k, v in event.xp.items())
             return f"{won} after {counted(event.rounds, 'round')}. {xp}"
     return None
+
+
+def sight_change(known: dict[str, tuple[str, str]], came: list[str], moved_off: list[str], lost: list[str]) -> list[str]:
+    """The lines for a change of sight, one per kind of change, enemies of a kind grouped as Crawl
+    groups them: "Two Grey Wolves come into view.", "Goblin 2 moves out of sight." — `came`: ids
+    now seen that weren't, `moved_off`: those that moved out of the viewer's sight, `lost`: those
+    still where they were (the viewer moved, or they hid); `known`: id → (its kind's name, its
+    name)."""
+    lines = []
+    for ids, one, many in ((came, "comes into view", "come into view"),
+                           (moved_off, "moves out of sight", "move out of sight"),
+                           (lost, "is out of sight", "are out of sight")):
+        if ids:
+            lines.append(f"{_grouped(known, ids)} {one if len(ids) == 1 else many}.")
+    return [line[0].upper() + line[1:] for line in lines]
+
+
+def _grouped(known: dict[str, tuple[str, str]], ids: list[str]) -> str:
+    """'Grey Wolf 2', 'two Grey Wolves and Goblin 1': one of a kind by its name, several by count."""
+    by_kind: dict[str, list[str]] = {}
+    for uid in ids:
+        kind, name = known[uid]
+        by_kind.setdefault(kind, []).append(name)
+    parts = [names[0] if len(names) == 1 else f"{number_word(len(names))} {plural(kind)}"
+             for kind, names in by_kind.items()]
+    return listed(parts)
