@@ -33,6 +33,7 @@ from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.modes import (  # noqa: F401 - DIRECTIONS: the GM's screens import it from here
     DIRECTIONS, Act, AutoFight, CursorMode, Mode, MoveMode, Place, PlaceMode, Stay, Switch, TargetMode,
 )
+from horizon_tui.ui.battle.threat import Threats
 from horizon_tui.ui.battle.roles import SENT, ActorPolicy, BattlePanel, Driver, LocalEngine, Solo
 from horizon_tui.ui.battle.typeahead import GUARD_S, TypeAhead
 from horizon_tui.ui.battle.view import Overlay, glyph_map
@@ -86,6 +87,10 @@ class BattleScreen(Screen):
         self._turn_lines = 0
         self._written = 0  # the read model's log lines written to the pane
         self._centre = False
+        # Look's threat line: a duel's odds, simulated off the screen's thread (ui/battle/threat.py)
+        self.threats = Threats(lambda: getattr(self.app, "catalogue", None),
+                               lambda job: self.run_worker(job, thread=True, group="duel", exit_on_error=False),
+                               lambda: self.app.call_from_thread(self.refresh_all))
 
     # --- who looks, and what it may know --------------------------------------------------------
 
@@ -378,8 +383,11 @@ class BattleScreen(Screen):
         if isinstance(self.input, TargetMode) and me is not None:
             return panels.targets_text(self.battle, self.input, me)
         unit = self._shown_unit(known)
-        return panels.unit_text(self.battle, unit, current=unit is not None and unit.id == known.current,
+        text = panels.unit_text(self.battle, unit, current=unit is not None and unit.id == known.current,
                                 detailed=self.mode == "look")
+        if self.mode == "look" and unit is not None and self.side is not None:
+            text.append_text(self.threats.text(self.battle, me or self._watched(), unit))
+        return text
 
     def _overlay(self) -> Overlay | None:
         me = self.me
