@@ -36,10 +36,34 @@ from horizon_tui.rules.ranges import distance
 TARGET_KINDS = ("attack", "ally", "look")  # attack: enemies in sight, nearest first; ally: its side; look: anyone seen
 
 
+LINE_KINDS = ("damage_taken", "damage_dealt", "heal", "effect", "sight", "round", "defeated", "result", "note", "")
+
+
 @attrs.frozen
 class LogLine:
     text: str
-    event: str  # the event's type ("round", "defeated", "result"…): how a screen styles the line
+    event: str  # the event's type ("round", "defeated", "result"…, "sight", "note")
+    kind: str = ""  # what it means to its viewer, one of LINE_KINDS ("": plain): how a screen colours it
+
+
+def line_kind(battle: Battle, event: ev.Event, side: str | None) -> str:
+    """What a line means to a viewer of `side` (the GM: the party's): a blow or damage to its own
+    side is damage taken, to the other side damage dealt; a heal; an effect starting, ending or
+    resisted; the round, a defeat and the result as they are."""
+    match event:
+        case ev.Damage() | ev.Attack(hit=True) if event.target is not None:
+            return "damage_taken" if team(battle[event.target]) == (side or "party") else "damage_dealt"
+        case ev.Heal():
+            return "heal"
+        case ev.EffectEvent():
+            return "effect"
+        case ev.RoundStart():
+            return "round"
+        case ev.Defeated() | ev.Fled():
+            return "defeated"
+        case ev.Result():
+            return "result"
+    return ""
 
 
 @attrs.frozen
@@ -139,7 +163,7 @@ class Journal:
                 continue
             text = describe(battle, event, unseen)
             if text:
-                self.lines.append(LogLine(text, event.type))
+                self.lines.append(LogLine(text, event.type, line_kind(battle, event, self.viewer.side)))
         self._done = len(log)
         came, gone = self._sight_lines(battle, unseen, seen, visible, joined)
         self.lines[before:before] = came
@@ -165,8 +189,8 @@ class Journal:
         moved_off = [uid for uid in gone if visible[before[uid][1], before[uid][0]]]
         lost = [uid for uid in gone if uid not in moved_off]
         known = {uid: (_kind_name(battle[uid]), ident(battle[uid]).name) for uid in (*came, *gone)}
-        return ([LogLine(text, "sight") for text in sight_change(known, came, [], [])],
-                [LogLine(text, "sight") for text in sight_change(known, [], moved_off, lost)])
+        return ([LogLine(text, "sight", "sight") for text in sight_change(known, came, [], [])],
+                [LogLine(text, "sight", "sight") for text in sight_change(known, [], moved_off, lost)])
 
 
 def _shown(event: ev.Event, unseen: frozenset[str], gm_act: bool) -> bool:
@@ -254,5 +278,5 @@ class Reader:
     def note(self, text: str) -> None:
         """A line of the screen's own in the viewer's log (a table's undo: where it is now), kept
         with the rest."""
-        self.journal.lines.append(LogLine(text, "note"))
+        self.journal.lines.append(LogLine(text, "note", "note"))
         self._model = None

@@ -21,6 +21,30 @@ from horizon_tui.engine.usability import ability_refusal, cooldown_left
 from horizon_tui.rules.texts import EFFECT_TEXT, counted
 
 
+# The log's colours by what a line means to its viewer (`engine.readmodel.LogLine.kind`): ANSI
+# colours, which Textual maps to its dark and light themes' palettes, so each stays readable on
+# either; under NO_COLOR (Textual's `App.no_color`) only the weight is kept.
+LOG_STYLES = {
+    "damage_taken": "bold red",
+    "damage_dealt": "green",
+    "heal": "cyan",
+    "effect": "magenta",
+    "sight": "bold",
+    "round": "bold",
+    "defeated": "bold",
+    "result": "bold",
+    "note": "italic",
+}
+
+
+def log_style(kind: str, no_color: bool = False) -> str:
+    """The style of a log line of `kind`; without colour under NO_COLOR ("bold red" → "bold")."""
+    style = LOG_STYLES.get(kind, "")
+    if no_color:
+        return " ".join(word for word in style.split() if word in ("bold", "italic", "dim"))
+    return style
+
+
 def pct(value: Fraction | None) -> str:
     return "—" if value is None else f"{float(value) * 100:.0f}%"
 

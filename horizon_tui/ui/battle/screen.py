@@ -168,7 +168,7 @@ class BattleScreen(Screen):
         log = self.query_one("#log", RichLog)
         for line in lines[self._written:]:
             self._turn_lines += 1
-            log.write(Text(line.text, style="bold" if line.event in ("result", "defeated", "round") else ""))
+            log.write(Text(line.text, style=panels.log_style(line.kind, self.app.no_color)))
         self._written = len(lines)
 
     def _rewrite_log(self) -> None:
