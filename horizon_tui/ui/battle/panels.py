@@ -68,12 +68,32 @@ def distance_words(far: int) -> str:
     return "adjacent" if far <= 0 else counted(far + 1, "square")
 
 
-def enemies_text(view: ReadModel, glyphs: dict[str, str], width: int = 30) -> Text:
+def shown_window(count: int, lines: int | None, focus: int | None) -> tuple[int, int]:
+    """Which of `count` enemies (two lines each) fit in `lines` (None: all) under the heading:
+    (first, end), nearest first, moved on just enough to keep the one at `focus` (the cursor's,
+    tab's target) in view; a line for each "more" hint, one for the last line's end."""
+    if lines is None or 2 + 2 * count <= lines:
+        return 0, count
+    room = max(1, (lines - 3) // 2)  # the heading, "+N more", the end
+    if focus is None or focus < room:
+        return 0, room
+    room = max(1, (lines - 4) // 2)  # "↑ N more" too
+    first = min(focus - room + 1, count - room)
+    return first, first + room
+
+
+def enemies_text(view: ReadModel, glyphs: dict[str, str], width: int = 30, *, lines: int | None = None,
+                 focus: str | None = None) -> Text:
     """Every enemy the viewer sees now, nearest first: glyph, name, health, distance from the one
-    acting (`distance_words`), effects."""
+    acting (`distance_words`), effects. With `lines` (the panel's room) too few for them all, a
+    window of them that follows `focus` (the unit the cursor is on), and "+N more" for the rest."""
     foes = view.foes_nearest_first()
     text = Text(f"In sight ({len(foes)})\n" if foes else "No enemy in sight\n", style="bold")
-    for u in foes:
+    at = next((i for i, u in enumerate(foes) if u.id == focus), None)
+    first, end = shown_window(len(foes), lines, at)
+    if first:
+        text.append(f"↑ {first} more, nearer\n", style="dim")
+    for u in foes[first:end]:
         text.append(glyphs.get(u.id, u.glyph), style="bold red" if u.team != "party" else "bold cyan")
         text.append(f" {u.name[:width - 14]}")
         if u.distance is not None:  # the GM's list holds the one acting too: no distance to itself
@@ -84,6 +104,8 @@ def enemies_text(view: ReadModel, glyphs: dict[str, str], width: int = 30) -> Te
         if u.effects:
             text.append("  " + ", ".join(effect_words(fx.name, fx.turns_left) for fx in u.effects), style="magenta")
         text.append("\n")
+    if end < len(foes):
+        text.append(f"+{len(foes) - end} more (; look, tab)\n", style="dim")
     return text
 
 

@@ -156,6 +156,7 @@ class BattleScreen(Screen):
         self._turn_lines = 0
         self._centre = True  # the battle opens centred on the character
         self.refresh_all()
+        self.call_after_refresh(self.refresh_all)  # the enemies panel sized to the laid-out column
         self._schedule_ai()
 
     def on_unmount(self) -> None:
@@ -371,12 +372,25 @@ class BattleScreen(Screen):
         self.query_one("#initiative", Panel).show(self._initiative_text(known))
         self.query_one("#unit", Panel).show(self._unit_panel(known))
         me = self.me
-        self.query_one("#enemies", Panel).show(panels.enemies_text(known, self.glyphs))
+        under = known.unit_at(self.cursor) if self.cursor is not None else None
+        self.query_one("#enemies", Panel).show(panels.enemies_text(
+            known, self.glyphs, lines=self._enemy_lines(), focus=under.id if under is not None else None))
         self.query_one("#legend", Panel).show(panels.legend_text(known, self.glyphs))
         self.query_one("#slots", Panel).show(self._slots_text(me))
         self.query_one("#status", Panel).show(self._status_text())
         for panel in self.panels:
             panel.show_model(known, self.battle)
+
+    def _enemy_lines(self) -> int | None:
+        """The lines the side column holds for the enemies under the unit and above the slots, as
+        it was last laid out; None before any layout."""
+        side = self.query_one("#battle-side")
+        if not side.size.height:
+            return None
+        enemies = self.query_one("#enemies")
+        others = [self.query_one("#unit"), self.query_one("#slots"), *self.panels]
+        return side.size.height - enemies.styles.margin.bottom - sum(
+            w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom for w in others)
 
     def _unit_panel(self, known) -> Text:
         me = self.me
