@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from horizon_tui.engine import events as ev
-from horizon_tui.engine.battle import Battle, ident
+from horizon_tui.engine.battle import Battle, gear, ident
 from horizon_tui.rules.texts import counted, listed, number_word, plural
 from horizon_tui.rules.numbers import percent_text
 
@@ -64,10 +64,13 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             turns = f" ({event.duration} turn{'s' if event.duration != 1 else ''} left)" if event.duration else ""
             return f"{n(event.target)} suffers {event.effect}{turns}."
         case ev.Check(kind="difficulty"):
-            if event.success:
-                return f"{n(event.actor)} masters {event.ability} ({percent_text(event.chance)})."
-            fate = {"fizzle": "and it fizzles", "self": "and it turns on its user", "random": "and it flies astray"}
-            return f"{n(event.actor)} fails the difficulty check for {event.ability} ({percent_text(event.chance)}) {fate.get(event.outcome or '', '')}."
+            # R-7: rolled because the ability is above the user's level; what the roll meant, said
+            fate = {"fizzle": "it fizzles", "self": "it turns on its user", "random": "it flies astray"}
+            outcome = "it works" if event.success else fate.get(event.outcome or "", "it fails")
+            return (f"{n(event.actor)} {'passes' if event.success else 'fails'} the difficulty check for "
+                    f"{event.ability}, above its level ({percent_text(event.chance)} chance): {outcome}.")
+        case ev.Check(kind="effect", success=False):
+            return f"{_effect_of(battle, event)} doesn't take hold on {n(event.target)} ({percent_text(event.chance)} chance)."
         case ev.Check(kind="activation"):
             state = "activates" if event.success else "fails to activate"
             return f"{n(event.actor)} {state} {event.ability} ({percent_text(event.chance)})."
@@ -107,6 +110,15 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             xp = ", ".join(f"{k} +{v} XP" for k, v in event.xp.items())
             return f"{won} after {counted(event.rounds, 'round')}. {xp}"
     return None
+
+
+def _effect_of(battle: Battle, check: ev.Check) -> str:
+    """"Rot Touch's disease": the effect a failed effect check was for (the ability's effect with
+    that chance), or the ability's effect when it has several with that chance."""
+    e = battle.by_id.get(check.actor) if check.actor else None
+    ability = gear(e).character.ability(check.ability) if e is not None and check.ability else None
+    names = {spec.effect for spec in ability.effects if float(spec.chance) == check.chance} if ability else set()
+    return f"{check.ability}'s {names.pop() if len(names) == 1 else 'effect'}"
 
 
 def sight_change(known: dict[str, tuple[str, str]], came: list[str], moved_off: list[str], lost: list[str]) -> list[str]:
