@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.segment import Segment
 from textual import events
 from textual.strip import Strip
-from textual.widgets import Checkbox, Select, SelectionList
+from textual.widgets import Select, SelectionList
 from textual.widgets.option_list import OptionDoesNotExist
 
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
@@ -39,9 +39,9 @@ class Dropdown(Select):
 
 
 class CheckList(SelectionList):
-    """A SelectionList whose boxes read on or off without colour: "[✓]" ticked, "[ ]" not (the
-    stock "▐X▌" is the same glyph both ways, told apart only by its colour, and under NO_COLOR
-    not at all: a fight began with the wrong NPCs)."""
+    """A SelectionList whose boxes read on or off without colour: "[✓]" ticked, "[ ]" not (as
+    `ui.widgets.onoff.OnOffBox`: under NO_COLOR the stock boxes can't be told apart, and a fight
+    began with the wrong NPCs)."""
 
     def render_line(self, y: int) -> Strip:
         strip = super().render_line(y)
@@ -56,17 +56,6 @@ class CheckList(SelectionList):
         ticked = option.value in self.selected
         return Strip([Segment("[", left.style), Segment("✓" if ticked else " ", inner.style),
                       Segment("]", right.style), *segments[3:]])
-
-
-class OnOffBox(Checkbox):
-    """A Checkbox that reads "[✓]" on and "[ ]" off, without colour (see `CheckList`)."""
-
-    BUTTON_LEFT = "["
-    BUTTON_RIGHT = "]"
-
-    @property
-    def BUTTON_INNER(self) -> str:  # noqa: N802 - Textual's name, read on every render
-        return "✓" if self.value else " "
 
 
 def leave_asking(screen, leave, title: str) -> None:
