@@ -79,7 +79,9 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
         case ev.Check():
             return None
         case ev.AbilityUsed():
-            return None
+            # the attack line names it ("uses Pinning Shot on Snikk and hits"); an area's effect,
+            # a heal or a fizzle has none: say it was used, or its effects come from nowhere
+            return None if _attack_follows(battle, event) else f"{n(event.actor)} uses {event.ability}."
         case ev.Swap():
             return f"{n(event.actor)} swaps {event.removed} for {event.added}."
         case ev.Toggle():
@@ -110,6 +112,16 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             xp = ", ".join(f"{k} +{v} XP" for k, v in event.xp.items())
             return f"{won} after {counted(event.rounds, 'round')}. {xp}"
     return None
+
+
+def _attack_follows(battle: Battle, used: ev.AbilityUsed) -> bool:
+    """An attack line of the same use follows `used` in the log (its events end at the next turn)."""
+    for later in battle.log[used.seq:]:  # `seq` is the event's place in the log, from 1
+        if isinstance(later, (ev.Turn, ev.RoundStart, ev.AbilityUsed, ev.Result)):
+            return False
+        if isinstance(later, ev.Attack) and later.actor == used.actor:
+            return True
+    return False
 
 
 def _effect_of(battle: Battle, check: ev.Check) -> str:

@@ -4,8 +4,9 @@ Touch … hits." and then nothing)."""
 
 from __future__ import annotations
 
-from engine_kit import ability, character, enemy_def, make_battle
+from engine_kit import ability, character, enemy_def, give_turn, make_battle
 from horizon_tui.engine import events as ev
+from horizon_tui.engine.actions import Success, UseAbility, perform
 from horizon_tui.engine.narrate import describe
 
 ROT_TOUCH = ability("Rot Touch", "III", "effect", target="enemy",
@@ -39,3 +40,23 @@ def test_an_effect_that_does_not_take_hold_is_said_with_its_chance():
     assert describe(battle, took) is None  # the effect's own line follows: "Ann suffers disease …"
     hidden = describe(battle, missed, frozenset({"ann"}))
     assert hidden == "Rot Touch's disease doesn't take hold on someone unseen (60% chance)."
+
+
+def test_an_ability_with_no_attack_line_is_said_to_be_used(new_battle):
+    """A skeleton's Death Rattle (an area's fear) left only "Sefa suffers fear" in the log: who
+    did it, with what, was never said. With an attack line, that line names it, once."""
+    rattle = ability("Death Rattle", "I", "effect", target="area", radius=2,
+                     effects=[{"effect": "fear", "chance": 1, "duration": 1}])
+    bone = enemy_def("bone", character("Bone", abilities=[rattle, ROT_TOUCH]))
+    battle = new_battle(party=[(character("Ann"), (1, 1))], enemies=[(bone, (2, 1))])
+    give_turn(battle, "bone")
+    start = len(battle.log)
+    assert isinstance(perform(battle, UseAbility("bone", "Death Rattle", at=(2, 1)), auto_end=False), Success)
+    said = [describe(battle, e) for e in battle.log[start:]]
+    assert said[0] == "Bone uses Death Rattle." and "Ann suffers fear (1 turn left)." in said
+    give_turn(battle, "bone")
+    start = len(battle.log)
+    assert isinstance(perform(battle, UseAbility("bone", "Rot Touch", target="ann"), auto_end=False), Success)
+    said = [line for line in (describe(battle, e) for e in battle.log[start:]) if line]
+    assert not any(line == "Bone uses Rot Touch." for line in said)
+    assert sum("Rot Touch" in line and "uses" in line for line in said) == 1  # "uses Rot Touch on Ann and …"
