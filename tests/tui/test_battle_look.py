@@ -18,7 +18,7 @@ from .test_battle_keys import _my_turn_in_sight
 def test_the_level_gap_is_said_not_left_to_arithmetic():
     assert level_words(3, 2) == "level 3, yours 2 (1 above you)"
     assert level_words(1, 4) == "level 1, yours 4 (3 below you)"
-    assert level_words(2, 2) == "level 2, yours 2 (your level)"
+    assert level_words(2, 2) == "level 2, the same as yours"
 
 
 async def test_look_on_an_enemy_describes_it_and_says_the_duels_odds(saves, catalogue):

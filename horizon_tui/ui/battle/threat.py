@@ -25,8 +25,9 @@ Odds = WinEstimate | str  # a string: why it can't be simulated
 def level_words(theirs: int, yours: int) -> str:
     """"level 3, yours 2 (1 above you)": the gap said, not left to arithmetic."""
     gap = theirs - yours
-    relation = "your level" if gap == 0 else f"{abs(gap)} {'above' if gap > 0 else 'below'} you"
-    return f"level {theirs}, yours {yours} ({relation})"
+    if gap == 0:
+        return f"level {theirs}, the same as yours"
+    return f"level {theirs}, yours {yours} ({abs(gap)} {'above' if gap > 0 else 'below'} you)"
 
 
 def threat_text(unit: UnitView, description: str, mine: str, mine_level: int, odds: Odds | None) -> Text:

@@ -1,8 +1,13 @@
-"""A switch that reads on or off without colour, for every form of both apps."""
+"""Switches, pick lists and choices that read on or off without colour, for every form of both
+apps: Textual's stock "▐X▌" and "▐●▌" are the same glyph both ways, told apart only by colour, and
+under NO_COLOR not at all."""
 
 from __future__ import annotations
 
-from textual.widgets import Checkbox
+from rich.segment import Segment
+from textual.strip import Strip
+from textual.widgets import Checkbox, RadioButton, SelectionList
+from textual.widgets.option_list import OptionDoesNotExist
 
 
 class OnOffBox(Checkbox):
@@ -32,3 +37,33 @@ class OnOffBox(Checkbox):
         if self.worded:
             self.label = self._label_for(self.value)
         super().watch_value()
+
+
+class CheckList(SelectionList):
+    """A SelectionList whose boxes read on or off without colour: "[✓]" ticked, "[ ]" not (under
+    NO_COLOR the stock boxes can't be told apart: a fight began with the wrong NPCs)."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        segments = list(strip)
+        try:
+            option = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return strip
+        if len(segments) < 4:
+            return strip
+        left, inner, right = segments[:3]
+        ticked = option.value in self.selected
+        return Strip([Segment("[", left.style), Segment("✓" if ticked else " ", inner.style),
+                      Segment("]", right.style), *segments[3:]])
+
+
+class OnOffRadio(RadioButton):
+    """A RadioButton that reads "(•)" chosen and "( )" not, without colour."""
+
+    BUTTON_LEFT = "("
+    BUTTON_RIGHT = ")"
+
+    @property
+    def BUTTON_INNER(self) -> str:  # noqa: N802 - Textual's name, read on every render
+        return "•" if self.value else " "

@@ -19,7 +19,7 @@ from horizon_tui.campaign import battles
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.ui.gm.screens.widgets import leave_asking
 from horizon_tui.play.forms import parse_whole
-from horizon_tui.ui.gm.screens.widgets import CheckList
+from horizon_tui.ui.widgets.onoff import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 FIGHT_PICKER_ID = "gm-pick"  # the GM's fight picker (encounter.py), closed once a placed fight starts

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from rich.segment import Segment
 from textual import events
-from textual.strip import Strip
-from textual.widgets import Select, SelectionList
-from textual.widgets.option_list import OptionDoesNotExist
+from textual.widgets import Select
 
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
@@ -36,26 +33,6 @@ class Dropdown(Select):
                 self.value = value
                 return
         self.app.bell()
-
-
-class CheckList(SelectionList):
-    """A SelectionList whose boxes read on or off without colour: "[✓]" ticked, "[ ]" not (as
-    `ui.widgets.onoff.OnOffBox`: under NO_COLOR the stock boxes can't be told apart, and a fight
-    began with the wrong NPCs)."""
-
-    def render_line(self, y: int) -> Strip:
-        strip = super().render_line(y)
-        segments = list(strip)
-        try:
-            option = self.get_option_at_index(self.scroll_offset.y + y)
-        except OptionDoesNotExist:
-            return strip
-        if len(segments) < 4:
-            return strip
-        left, inner, right = segments[:3]
-        ticked = option.value in self.selected
-        return Strip([Segment("[", left.style), Segment("✓" if ticked else " ", inner.style),
-                      Segment("]", right.style), *segments[3:]])
 
 
 def leave_asking(screen, leave, title: str) -> None:

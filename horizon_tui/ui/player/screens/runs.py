@@ -14,13 +14,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Checkbox, DataTable, Input, OptionList, RadioButton, RadioSet, SelectionList, Static
+from textual.widgets import Checkbox, DataTable, Input, OptionList, RadioSet, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.rules.texts import counted
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.ui.widgets.onoff import CheckList, OnOffBox, OnOffRadio
 
 if TYPE_CHECKING:
     from horizon_tui.play.runs.keeper import RunKeeper
@@ -96,17 +97,19 @@ class NewRunScreen(Screen):
         yield TitleBar()
         with VerticalScroll(id="new-run-form"):
             yield Static("Who goes (space picks, up to six):", classes="label")
-            yield SelectionList(id="run-party")
+            yield CheckList(id="run-party")
             with Horizontal(classes="row"):
                 yield Static("Seed (blank: a new one)", classes="label")
                 yield Input(str(self.seed) if self.seed is not None else "", id="run-seed", restrict=r"\d{0,10}",
                             placeholder="e.g. 42")
-            yield Checkbox("Today's seed (the same for everyone; its own hall of fame)", self.daily, id="run-daily")
+            yield OnOffBox("Today's seed", self.daily, worded=True, hint="the same for everyone; its own hall of fame",
+                           id="run-daily")
             yield Static("Pace:", classes="label")
             with RadioSet(id="run-pace"):
                 for pace in keeper(self.app).run_rules.paces:
-                    yield RadioButton(f"{pace.name}: {pace.description}", pace.name == self.pace, name=pace.name)
-            yield Checkbox("Practice: the characters are kept whatever happens", False, id="run-practice")
+                    yield OnOffRadio(f"{pace.name}: {pace.description}", pace.name == self.pace, name=pace.name)
+            yield OnOffBox("Practice", False, worded=True, hint="the characters are kept whatever happens",
+                           id="run-practice")
             yield Static("", id="run-permadeath")
         yield KeyBar()
 
