@@ -9,6 +9,9 @@ from horizon_tui.rules.numbers import percent_text
 
 
 UNSEEN = "someone unseen"
+# The reason of the overrides that put a character's state from its last battle back into the next
+# (a campaign's `campaign.carry`, a run's `play.runs.run`): told as the character's state, not a GM's act.
+CARRIED = "carried from the last fight"
 
 
 def _name(battle: Battle, cid: str | None, unseen: frozenset[str] = frozenset()) -> str:
@@ -103,6 +106,8 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             return f"{n(event.target)} {'falls unconscious' if event.state == 'unconscious' else 'dies'}."
         case ev.Fled():
             return f"{n(event.target)} flees the battlefield."
+        case ev.Override(reason=reason) if reason == CARRIED and _carried(event):
+            return f"{n(event.target)} {_carried(event)}, carried from the last fight."
         case ev.Override():
             # a tracker act carries what it changed, "2nd → 4th" (engine.overrides): the log says it
             change = f" ({event.value})" if isinstance(event.value, str) and " → " in event.value else ""
@@ -111,6 +116,22 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             won = {"party": "The party wins", "enemies": "The enemies win", "draw": "The battle ends in a draw"}[event.winner]
             xp = ", ".join(f"{k} +{v} XP" for k, v in event.xp.items())
             return f"{won} after {counted(event.rounds, 'round')}. {xp}"
+    return None
+
+
+def _carried(event: ev.Override) -> str | None:
+    """What a carried state is, in words: "starts with 133 health", "has 0 charges of II left"."""
+    what, value = event.what, event.value
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    if what == "starts with health":
+        return f"starts with {value} health"
+    if what.startswith("charges "):
+        return f"has {counted(value, 'charge')} of {what.removeprefix('charges ')} left"
+    if what.startswith("add "):
+        return f"is still under {what.removeprefix('add ')} ({counted(value, 'turn')} left)"
+    if what.startswith("cooldown of "):
+        return f"waits {counted(value, 'more turn')} for {what.removeprefix('cooldown of ')}"
     return None
 
 

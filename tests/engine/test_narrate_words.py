@@ -4,10 +4,14 @@ Touch … hits." and then nothing)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from engine_kit import ability, character, enemy_def, give_turn, make_battle
 from horizon_tui.engine import events as ev
+from horizon_tui.engine import overrides
 from horizon_tui.engine.actions import Success, UseAbility, perform
-from horizon_tui.engine.narrate import describe
+from horizon_tui.engine.narrate import CARRIED, describe
+from horizon_tui.engine.runner import begin, override
 
 ROT_TOUCH = ability("Rot Touch", "III", "effect", target="enemy",
                     effects=[{"effect": "disease", "chance": 0.6, "duration": 3, "magnitude": 2, "stat": "physical"}])
@@ -60,3 +64,24 @@ def test_an_ability_with_no_attack_line_is_said_to_be_used(new_battle):
     said = [line for line in (describe(battle, e) for e in battle.log[start:]) if line]
     assert not any(line == "Bone uses Rot Touch." for line in said)
     assert sum("Rot Touch" in line and "uses" in line for line in said) == 1  # "uses Rot Touch on Ann and …"
+
+
+def test_a_state_carried_from_the_last_fight_is_said_as_the_characters_not_as_a_gms_act(new_battle):
+    """A run's next fight opened with "GM: starts with health on Sefa — carried from the last
+    fight." in a game with no GM, and never said how much."""
+    battle = new_battle(party=[(character("Ann", abilities=[ROT_TOUCH]), (1, 1))],
+                        enemies=[(enemy_def(), (4, 1))])
+    begin(battle)
+    start = len(battle.log)
+    for change in (overrides.StartHealth("ann", 133, CARRIED), overrides.SetCharges("ann", "III", 1, CARRIED),
+                   overrides.AddEffect("ann", "bleeding", 2, Fraction(20), None, CARRIED),
+                   overrides.SetCooldown("ann", "Rot Touch", 1, CARRIED)):
+        assert isinstance(override(battle, change), Success), change
+    said = [line for line in (describe(battle, e) for e in battle.log[start:]) if line]
+    assert "Ann starts with 133 health, carried from the last fight." in said
+    assert "Ann has 1 charge of III left, carried from the last fight." in said
+    assert "Ann is still under bleeding (2 turns left), carried from the last fight." in said
+    assert "Ann waits 1 more turn for Rot Touch, carried from the last fight." in said
+    assert not any(line.startswith("GM:") for line in said)
+    assert isinstance(override(battle, overrides.StartHealth("ann", 100, "")), Success)
+    assert describe(battle, battle.log[-1]).startswith("GM: starts with health on Ann")  # a GM's own act

@@ -30,6 +30,7 @@ from horizon_tui.engine.battle import Battle, ident
 from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.components import Presence, Tally
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
+from horizon_tui.engine.narrate import CARRIED
 from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.runner import begin, override
 from horizon_tui.errors import DataError, Problem
@@ -40,7 +41,6 @@ from horizon_tui.tools.sweep.policy import SweepPolicy, spend_xp
 
 MAX_PARTY = 6
 CARRY_ALL = CampaignRules(carry_health=True, carry_effects=True, carry_charges=True, carry_cooldowns=True)
-CARRIED = "carried from the last fight"
 SCHEMA = 1
 
 
