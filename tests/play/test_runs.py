@@ -19,6 +19,7 @@ from horizon_tui.play.runs.run import (
 )
 from horizon_tui.play.runs.simulation import load_world, simulate_runs, summarise
 from horizon_tui.rules.character import build
+from horizon_tui.rules.numbers import whole
 from horizon_tui.storage.runs import FileRuns, FileScores, MemoryRuns, MemoryScores
 from horizon_tui.tools.sweep.policy import SweepPolicy
 
@@ -266,3 +267,20 @@ def test_runs_toml_problems_name_the_key(tmp_path):
     keys = {p.key for p in caught.value.problems}
     assert {"offers", "ratio_step"} <= keys
     assert all(p.line for p in caught.value.problems)
+
+
+def test_the_points_xp_bought_raise_the_maximum_the_depth_shows_and_the_next_fight_has(world):
+    """Sefa ended a fight at 40/310, bought points with its XP, and the depth said 40/310 while
+    the next fight began at 133/347: the carried maximum is the one the points bought."""
+    w, party = world
+    rules = w.catalogue.rules
+    brakka = attrs.evolve(next(c for c in party if c.name == "Brakka"), xp=300)
+    run = start_run([RunMember(c, "ai") for c in [brakka, *[p for p in party if p.name != "Brakka"]]], 3,
+                    run_id="max")
+    run, _ = play_depth(run, world)
+    grown = run.member("Brakka")
+    assert build(grown.character, rules).stats["health"] > build(brakka, rules).stats["health"]
+    assert grown.state["max_hp"] == whole(build(grown.character, rules).stats["health"])
+    following = form_fight(attrs.evolve(run, fight="wolves"), "wolves", w.catalogue, w.enemies).battle
+    there = next(e for e in following.combatants() if ident(e).name == "Brakka")
+    assert hp(there).max_hp == grown.state["max_hp"]

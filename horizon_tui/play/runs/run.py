@@ -36,6 +36,7 @@ from horizon_tui.engine.runner import begin, override
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.content.run_rules import RunRules
 from horizon_tui.rules.character import build
+from horizon_tui.rules.numbers import whole
 from horizon_tui.tools.sweep.fights import with_start_cells
 from horizon_tui.tools.sweep.policy import SweepPolicy, spend_xp
 
@@ -247,9 +248,11 @@ def after_fight(run: Run, battle: Battle, encounter: str, name: str, rules, poli
         if gained:
             before = build(character, rules).level
             character = spend_xp(attrs.evolve(character, xp=character.xp + gained), rules, policy)
-            after = build(character, rules).level
-            if after > before:
-                news.append(f"{m.name} reaches level {after}.")  # health as it was: the next fight's maximum grows
+            grown = build(character, rules)
+            if grown.level > before:
+                news.append(f"{m.name} reaches level {grown.level}.")
+            if state is not None:  # health as it was; the maximum the points bought (the next fight's, a rest's)
+                state = dict(state, max_hp=whole(grown.stats["health"]))
         dead = state is not None and state.get("presence") == Presence.dead.value
         members.append(attrs.evolve(m, character=character, state=state, dead=dead))
     run = attrs.evolve(run, members=tuple(members), fights=run.fights + (record,), fight=None)
