@@ -23,6 +23,12 @@ def counted(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def distance_words(far: int) -> str:
+    """R-11's distance (cells between, 0: adjacent) in squares as a roguelike player counts them:
+    "adjacent", "2 squares" (one cell between). The rules' own count stays R-11's."""
+    return "adjacent" if far <= 0 else counted(far + 1, "square")
+
+
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 

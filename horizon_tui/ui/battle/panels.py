@@ -18,7 +18,7 @@ from horizon_tui.engine.components import FreeActions, Loadout, TurnState
 from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.engine.sideview import UnitView
 from horizon_tui.engine.usability import ability_refusal, cooldown_left
-from horizon_tui.rules.texts import EFFECT_TEXT, counted
+from horizon_tui.rules.texts import EFFECT_TEXT, counted, distance_words
 
 
 # The log's colours by what a line means to its viewer (`engine.readmodel.LogLine.kind`): ANSI
@@ -60,12 +60,6 @@ def health_bar(hp: int, max_hp: int, width: int) -> Text:
 def effect_words(name: str, turns_left: int) -> str:
     """'fear 2 turns left' (R-10, `sideview.effect_turns_left`); never 'fear 0 turns'."""
     return f"{name} (ending)" if turns_left <= 0 else f"{name} {counted(turns_left, 'turn')} left"
-
-
-def distance_words(far: int) -> str:
-    """R-11's distance (cells between, 0: adjacent) in squares as a roguelike player counts them:
-    "adjacent", "2 squares" (one cell between). The rules' own count stays R-11's."""
-    return "adjacent" if far <= 0 else counted(far + 1, "square")
 
 
 def shown_window(count: int, lines: int | None, focus: int | None) -> tuple[int, int]:
