@@ -39,7 +39,7 @@ def test_distances_are_squares_as_a_roguelike_player_counts_them():
     assert " away" not in text
     for u in view.foes():
         if u.distance is not None:
-            assert f"{u.name[:16]} {distance_words(u.distance)}" in text
+            assert f"{u.name[:17]} {distance_words(u.distance)}" in text
 
 
 def test_look_says_how_far_the_one_looked_at_is():
@@ -138,3 +138,11 @@ async def test_at_80x24_many_enemies_leave_the_slots_in_view_and_say_how_many_mo
             await pilot.press("tab")
         under = screen.known().unit_at(screen.cursor)
         assert under is not None and under.name in str(screen.query_one("#enemies").render())
+
+
+def test_the_catalogues_longest_names_fit_whole_in_the_panel():
+    """"Skeleton Spearma 2 squares": the panel cut the catalogue's 17-letter names."""
+    battle = make_battle(party=[(character("Ann"), (1, 1))], enemies=[(enemy_def(), (3, 1), "Skeleton Spearman")])
+    give_turn(battle, "ann")
+    text = enemies_text(build(battle, Viewer.of_side("party")), glyph_map(battle)).plain
+    assert "Skeleton Spearman 2 squares" in text and max(len(line) for line in text.splitlines()) <= 31

@@ -89,7 +89,7 @@ def enemies_text(view: ReadModel, glyphs: dict[str, str], width: int = 30, *, li
         text.append(f"↑ {first} more, nearer\n", style="dim")
     for u in foes[first:end]:
         text.append(glyphs.get(u.id, u.glyph), style="bold red" if u.team != "party" else "bold cyan")
-        text.append(f" {u.name[:width - 14]}")
+        text.append(f" {u.name[:width - 13]}")
         if u.distance is not None:  # the GM's list holds the one acting too: no distance to itself
             text.append(f" {distance_words(u.distance)}", style="dim")
         text.append("\n  ")
