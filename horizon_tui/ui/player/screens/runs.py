@@ -119,6 +119,8 @@ class NewRunScreen(Screen):
         current = self.app.session.path if self.app.session is not None else None
         for i, e in enumerate(self._entries):
             chooser.add_option((f"{e.title}  {e.summary}", i, e.path == current or (current is None and i == 0)))
+        if self._entries:
+            chooser.highlighted = 0  # ↓ goes to the second, space picks the first (a first ↓ only lit a row)
         if not self._entries:
             self.query_one("#run-permadeath", Static).update(
                 Text("No characters yet: make one first (New character).", style="yellow"))
