@@ -76,6 +76,18 @@ def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
 # --- movement -------------------------------------------------------------------------------
 
 
+def first_step_affordable(battle: Battle, e: Entity, to: tuple[int, int]) -> bool:
+    """`Move(partial=True)` toward `to` would take at least its first step this turn (R-8: rough
+    ground costs 2), as it would find the way."""
+    here, field = pos(e), battle.battlefield
+    costs = move_costs(battle, e)
+    path = field.path(here, tuple(to), blocked_for(battle, e), **costs)
+    if not path:
+        return False
+    first = next(iter(field.step_costs(path, start=here, **costs)), None)
+    return first is not None and first <= _state(e).movement_left
+
+
 @quick_init
 @attrs.frozen
 class Move:
