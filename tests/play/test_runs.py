@@ -15,7 +15,8 @@ from horizon_tui.errors import DataError
 from horizon_tui.content.run_rules import RunRules, load_run_rules
 from horizon_tui.play.runs.morgue import morgue_text, score_entry
 from horizon_tui.play.runs.run import (
-    Run, RunMember, after_fight, daily_seed, depth_offers, form_fight, rest, run_from_dict, run_to_dict, start_run,
+    Run, RunMember, after_fight, daily_seed, depth_offers, fight_record, form_fight, rest, run_from_dict, run_to_dict,
+    start_run,
 )
 from horizon_tui.play.runs.simulation import load_world, simulate_runs, summarise
 from horizon_tui.rules.character import build
@@ -284,3 +285,18 @@ def test_the_points_xp_bought_raise_the_maximum_the_depth_shows_and_the_next_fig
     following = form_fight(attrs.evolve(run, fight="wolves"), "wolves", w.catalogue, w.enemies).battle
     there = next(e for e in following.combatants() if ident(e).name == "Brakka")
     assert hp(there).max_hp == grown.state["max_hp"]
+
+
+def test_one_who_came_into_the_fight_down_fell_to_the_last_fights_wounds(world):
+    """The morgue said "Morwen fell to something unseen" of a member carried in at 0 health."""
+    w, party = world
+    run, _ = play_depth(ai_run(world, 5, size=2), world)
+    assert not run.over
+    down = run.members[1]
+    run = attrs.evolve(run, members=(run.members[0], attrs.evolve(down, state=dict(down.state, hp=0,
+                                                                                    presence="unconscious"))))
+    offer = depth_offers(run, w.rated, w.catalogue.rules, w.run_rules)[0]
+    session = form_fight(attrs.evolve(run, fight=offer.encounter), offer.encounter, w.catalogue, w.enemies)
+    run_ai(session.battle)
+    record = fight_record(session.battle, offer.encounter, offer.name, run.depth)
+    assert record["fell"][down.name] == "the last fight's wounds"

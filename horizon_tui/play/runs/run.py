@@ -41,6 +41,7 @@ from horizon_tui.tools.sweep.fights import with_start_cells
 from horizon_tui.tools.sweep.policy import SweepPolicy, spend_xp
 
 MAX_PARTY = 6
+DOWN_BEFORE = "the last fight's wounds"  # a morgue's cause for one who came into a fight already down
 CARRY_ALL = CampaignRules(carry_health=True, carry_effects=True, carry_charges=True, carry_cooldowns=True)
 SCHEMA = 1
 
@@ -216,6 +217,8 @@ def fight_record(battle: Battle, encounter: str, name: str, depth: int) -> dict[
             last_attack[event.actor, event.target] = event.ability
         elif isinstance(event, ev.Damage) and event.amount > 0:
             last_blow[event.target] = (event.source, last_attack.get((event.source, event.target)))
+        elif isinstance(event, ev.Override) and event.what == "starts with health" and event.value == 0:
+            last_blow[event.target] = (DOWN_BEFORE, None)  # carried in down: no blow of this fight
         elif isinstance(event, ev.Defeated):
             source, ability = last_blow.get(event.target, ("", None))
             if event.target in party:
