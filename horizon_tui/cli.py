@@ -11,8 +11,11 @@ import argparse
 import json
 import sys
 
+from horizon_tui import __version__, subcommands
+from horizon_tui.cli_help import attach
 from horizon_tui.paths import path_argument
 from horizon_tui.errors import DataError, HorizonError
+from horizon_tui.terminal import tolerate_any_encoding
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -47,24 +50,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check data files, characters, encounters and saves")
     p.add_argument("paths", nargs="+", type=path_argument)
 
-    from horizon_tui import subcommands
-
     subcommands.register(sub)
-    from horizon_tui.cli_help import attach
 
     attach(parser, sub)
     return parser
 
 
 def _version() -> str:
-    from horizon_tui import __version__
-
     return __version__
 
 
 def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
-    from horizon_tui.terminal import tolerate_any_encoding
-
     tolerate_any_encoding(sys.stdout, sys.stderr)
     parser = parser or build_parser()  # the SSH host's session server builds it once for every session
     args = parser.parse_args(argv)
@@ -72,8 +68,6 @@ def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None =
     try:
         handler = globals().get(f"cmd_{command}")
         if handler is None:
-            from horizon_tui import subcommands
-
             handler = subcommands.handler(command)
         return handler(args) or EXIT_OK
     except DataError as exc:
@@ -114,9 +108,7 @@ def cmd_sheet(args) -> int:
     character = load_character(args.file, catalogue)
     problems = check_character(character, catalogue, str(args.file))
     if problems:
-        from horizon_tui.content.files import locate
-
-        from horizon_tui.content.files import read_document
+        from horizon_tui.content.files import locate, read_document
 
         raise DataError(locate(problems, read_document(args.file)[1]))
     data = sheet(build(character, catalogue.rules))
@@ -130,10 +122,8 @@ def cmd_sheet(args) -> int:
 
 
 def cmd_rules(args) -> int:
-    from horizon_tui.content.catalogue import load_ruleset
+    from horizon_tui.content.catalogue import default_catalogue, load_ruleset
     from horizon_tui.tools.cli_tables import print_rules, rules_document
-
-    from horizon_tui.content.catalogue import default_catalogue
 
     rules = load_ruleset(args.rules_file) if args.rules_file else default_catalogue().rules  # shown as they are
     if args.json:

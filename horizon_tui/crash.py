@@ -15,12 +15,13 @@ import time
 import traceback
 from pathlib import Path
 
+from horizon_tui import __version__
+from horizon_tui.paths import crash_reports_dir, private_dir
+
 EXIT_INTERNAL = 70  # INTERFACES.md: an internal error (EX_SOFTWARE)
 
 
 def report_text(exc: BaseException, context: str = "") -> str:
-    from horizon_tui import __version__
-
     lines = [
         f"Horizon {__version__} crash report",
         f"time: {time.strftime('%Y-%m-%d %H:%M:%S %z')}",
@@ -36,8 +37,6 @@ def report_text(exc: BaseException, context: str = "") -> str:
 def write_report(exc: BaseException, context: str = "") -> Path | None:
     """The report's file (crash_reports_dir, else the system's temp folder); None if no folder
     can be written (the caller still says an internal error happened)."""
-    from horizon_tui.paths import crash_reports_dir, private_dir
-
     text = report_text(exc, context)
     name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
     for folder in (crash_reports_dir, lambda: Path(tempfile.gettempdir())):

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import codecs
+import errno
 import os
+import sys
 from typing import TextIO
 
 
@@ -20,9 +23,6 @@ def tell(*lines: str, stream: TextIO | None = None) -> None:
     """Print lines on the way out (stderr by default). If the terminal has gone (the SSH
     connection or the terminal window closed: EIO, ENXIO, EPIPE), there is no one to tell: the
     lines are dropped instead of failing the exit with an error of their own."""
-    import errno
-    import sys
-
     stream = stream if stream is not None else sys.stderr
     try:
         for line in lines:
@@ -56,8 +56,6 @@ def tolerate_any_encoding(*streams: TextIO) -> None:
     """A terminal that isn't UTF-8 (PYTHONIOENCODING=ascii, a Latin-1 locale) would make the first
     '—' printed an internal error, and so would, on any terminal, a file name holding a byte that
     isn't UTF-8 (Python keeps it as a lone surrogate): what can't be shown is printed as escapes."""
-    import codecs
-
     try:
         codecs.lookup_error(ESCAPES)
     except LookupError:

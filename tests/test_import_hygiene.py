@@ -105,3 +105,31 @@ def test_no_module_imports_itself_round_a_circle():
 
     graph = grimp.build_graph("horizon_tui", cache_dir=None, exclude_type_checking_imports=True)
     assert _import_circles(graph) == []
+
+
+COMMAND_PROBE = """
+import contextlib, io, json, sys
+from horizon_tui.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main({argv!r})
+    except SystemExit:
+        pass
+print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}} & set({heavy!r}))))
+"""
+HEAVY_FOR_LIGHT_COMMANDS = ("textual", "tcod", "tcod_ecs", "numpy", "dask", "distributed", "asyncssh", "aiohttp",
+                            "sqlalchemy", "alembic", "psycopg", "d20", "rich", "plotext")
+
+
+def test_help_and_a_roll_import_nothing_heavy(tmp_path):
+    """Imports sit at the top of files, except where `horizon --help` and `horizon roll 2d6` would pay
+    for them (pyproject's per-file-ignores for PLC0415: cli.py, subcommands.py and the command modules
+    subcommands.py imports to build each command's arguments). A heavy import hoisted into one of
+    those fails here."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), HORIZON_DATA_DIR=str(tmp_path))
+    for argv in (["--help"], ["roll", "2d6", "--seed", "1"], ["battle", "--help"], ["sweep", "--help"]):
+        code = COMMAND_PROBE.format(argv=argv, heavy=HEAVY_FOR_LIGHT_COMMANDS)
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == [], argv

@@ -15,6 +15,8 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.campaign import carry
+from horizon_tui.engine.components import Presence
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
@@ -23,7 +25,7 @@ from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
 from horizon_tui.engine import mapgen
-from horizon_tui.engine.battle import BattleError, ident, is_active
+from horizon_tui.engine.battle import BattleError, comp, effects, hp, ident, is_active
 from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
@@ -33,7 +35,7 @@ from horizon_tui.engine.persist import (
 )
 from horizon_tui.engine.runner import begin, override, run_ai
 from horizon_tui.errors import DataError
-from horizon_tui.campaign.model import Campaign, Npc, npc_character  # npc_character: also the NPC sheet's
+from horizon_tui.campaign.model import Campaign, Npc, npc_character, rounds_text  # npc_character: also the NPC sheet's
 from horizon_tui.rules.rating import guide_points
 
 RulesFor = Callable[[dict], Ruleset]
@@ -368,8 +370,6 @@ def start_placed_battle(
 
 def carry_in(campaign: Campaign, session: BattleInProgress, rules: Ruleset) -> None:
     """What the last fights left on the party (campaign.carry), as the battle's first recorded inputs."""
-    from horizon_tui.campaign import carry
-
     for change in carry.opening_overrides(campaign, session.battle, rules):
         if session.battle.over:
             break
@@ -410,8 +410,6 @@ def summary(session: BattleInProgress, name: str) -> dict[str, Any]:
                 overrides.append(line)
     result = battle.result
     party = {}
-    from horizon_tui.engine.battle import comp, hp
-    from horizon_tui.engine.components import Presence
 
     for e in battle.combatants():
         if ident(e).kind == "character":
@@ -434,13 +432,7 @@ TRACKER_KEYS = frozenset({"initiative", "initiative value", "controller", "joins
 BOOKKEEPING = frozenset({"carried from the last fight", "a fight without a map", "a GM-played NPC", "revealed"})
 
 
-def rounds_text(rounds) -> str:
-    return f"{rounds} round{'' if rounds == 1 else 's'}"
-
-
 def _still_hidden(battle, name: str) -> bool:
-    from horizon_tui.engine.battle import effects
-
     return any(ident(e).name == name and effects(e).get("hidden") is not None for e in battle.combatants())
 
 
@@ -452,7 +444,6 @@ def finish_battle(campaign: Campaign, session: BattleInProgress) -> Campaign:
     text = f"Battle: {data['name']} — {won} after {rounds_text(data['rounds'])}"
     if data["xp"]:
         text += "; XP " + ", ".join(f"{k} {v}" for k, v in data["xp"].items())
-    from horizon_tui.campaign import carry
 
     campaign = carry.after_battle(attrs.evolve(campaign, battle=None), session.battle)
     campaign = campaign.logged("battle", text, **data)

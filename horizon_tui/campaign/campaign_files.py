@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.campaign import house_rules
 from horizon_tui.campaign.model import (
     KIND, SCHEMA, STATE_FIELDS, Campaign, campaign_from_dict, campaign_to_dict, log_line, state_field,
 )
@@ -86,8 +87,6 @@ def check_rules(campaign: Campaign, catalogue: Catalogue, file: str) -> None:
     a campaign whose rules don't (10^9 slots, a level table that is a text) is listed as damaged
     with the key, not opened to crash the first screen that asks for its rules."""
     if campaign.rules:
-        from horizon_tui.campaign import house_rules
-
         house_rules.to_ruleset(house_rules.merge(house_rules.rules_data(catalogue.rules), campaign.rules), f"{file}: rules")
 
 

@@ -10,6 +10,7 @@ No Textual here.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -100,36 +101,4 @@ def carried_overrides(carried: dict[str, dict[str, Any]], battle: Battle, switch
 
 
 def _fraction(value: Any):
-    from fractions import Fraction
-
     return Fraction(str(value))
-
-
-def rest(campaign: Campaign, why: str = "") -> Campaign:
-    """A rest: health, charges, cooldowns and effects back to what a fresh battle starts with
-    (the carried state is cleared); the dead stay dead."""
-    if campaign.battle is not None:
-        raise ValueError("a battle is in progress: finish or leave it before resting")
-    hurt = sorted(name for name, state in campaign.carried.items() if is_hurt(state))
-    campaign = attrs.evolve(campaign, carried={}, rests=campaign.rests + 1)
-    text = f"The party rests (rest {campaign.rests})" + (f": {why.strip()}" if why.strip() else "")
-    if hurt:
-        text += "; " + ", ".join(hurt) + " back to full health"
-    return campaign.logged("rest", text, rest=campaign.rests, restored=hurt)
-
-
-def is_hurt(state: dict[str, Any]) -> bool:
-    """Whether a rest changes anything for this member (health, effects, down)."""
-    return (state.get("hp", 0) < state.get("max_hp", 0) or bool(state.get("effects"))
-            or state.get("presence") != "active")
-
-
-def describe(state: dict[str, Any]) -> str:
-    """One member's carried state in words, for the dashboard ("14/30 hp · bleeding 2")."""
-    if not state:
-        return ""
-    parts = [f"{state.get('hp', '?')}/{state.get('max_hp', '?')} hp"]
-    if state.get("presence") not in (None, "active"):
-        parts.append(str(state["presence"]))
-    parts += [f"{fx['effect']} {fx['turns']}" for fx in state.get("effects", [])]
-    return " · ".join(parts)

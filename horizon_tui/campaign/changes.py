@@ -12,6 +12,9 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.content.guard import current
+from horizon_tui.rules.checks import dialogue_score
+from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import load_character
@@ -26,6 +29,7 @@ from horizon_tui.rules.checks import (DialogueRoll, dialogue_check, dialogue_lim
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.rules.rating import guide_xp
 from horizon_tui.rules.reward import equal_shares
+from horizon_tui.table.talk import line_text
 
 # --- party ----------------------------------------------------------------------------------------
 
@@ -226,7 +230,6 @@ def plan_check(
     place = settlement_modifier(campaign, character, settlement)
     total = modifier + place
     willpower = target.effective_willpower(catalogue)
-    from horizon_tui.rules.checks import dialogue_score
 
     score_name, score = dialogue_score(kind, b.attributes, b.stats, dialogue)
     chance = dialogue_success_chance(kind, b.attributes, b.stats, willpower, total, _widened(rules, total))
@@ -297,14 +300,38 @@ def roll_reactions(
 
 
 def rest(campaign: Campaign, why: str = "") -> Campaign:
-    """A rest: what the last fights left on the party is gone (campaign.carry.rest)."""
-    from horizon_tui.campaign import carry
+    """A rest: what the last fights left on the party is gone (campaign.carry keeps it between
+    fights): health, charges, cooldowns and effects back to what a fresh battle starts with (the
+    carried state is cleared); the dead stay dead."""
+    if campaign.battle is not None:
+        raise ValueError("a battle is in progress: finish or leave it before resting")
+    hurt = sorted(name for name, state in campaign.carried.items() if is_hurt(state))
+    campaign = attrs.evolve(campaign, carried={}, rests=campaign.rests + 1)
+    text = f"The party rests (rest {campaign.rests})" + (f": {why.strip()}" if why.strip() else "")
+    if hurt:
+        text += "; " + ", ".join(hurt) + " back to full health"
+    return campaign.logged("rest", text, rest=campaign.rests, restored=hurt)
 
-    return carry.rest(campaign, why)
+
+def is_hurt(state: dict[str, Any]) -> bool:
+    """Whether a rest changes anything for this member (health, effects, down)."""
+    return (state.get("hp", 0) < state.get("max_hp", 0) or bool(state.get("effects"))
+            or state.get("presence") != "active")
+
+
+def describe(state: dict[str, Any]) -> str:
+    """One member's carried state in words, for the dashboard ("14/30 hp · bleeding 2")."""
+    if not state:
+        return ""
+    parts = [f"{state.get('hp', '?')}/{state.get('max_hp', '?')} hp"]
+    if state.get("presence") not in (None, "active"):
+        parts.append(str(state["presence"]))
+    parts += [f"{fx['effect']} {fx['turns']}" for fx in state.get("effects", [])]
+    return " · ".join(parts)
 
 
 def advance_day(campaign: Campaign) -> Campaign:
-    """The next in-game day: a night's rest (campaign.carry.rest) and the daily check limits start
+    """The next in-game day: a night's rest (`rest`) and the daily check limits start
     again (R-12: they count the day's log)."""
     if campaign.battle is None and campaign.carried:
         campaign = rest(campaign, "the night")
@@ -390,8 +417,6 @@ def set_rules(campaign: Campaign, overrides: dict[str, Any], changes: list[tuple
 def log_talk(campaign: Campaign, line: dict[str, Any]) -> Campaign:
     """A line of the table's talk (`table.talk`), as the GM read it, in the session log: to
     everyone, or only to the GM (`to`: a whisper, a secret roll), which the players' recap leaves out."""
-    from horizon_tui.table.talk import line_text
-
     faces = line.get("faces") if isinstance(line.get("faces"), list) else []
     total = line.get("total")
     return campaign.logged("talk", line_text(line), seat=str(line.get("seat", ""))[:40],
@@ -402,10 +427,6 @@ def log_talk(campaign: Campaign, line: dict[str, Any]) -> Campaign:
 
 def roll_dice(campaign: Campaign, expression: str) -> tuple[Campaign, int, list[int]]:
     """A GM's roll with the campaign's random source (`r`); kept in the log as history."""
-    from horizon_tui.rules.dice import parse_dice
-
-    from horizon_tui.content.guard import current
-
     dice = parse_dice(expression)  # DiceError is a ValueError
     rng, campaign = campaign.rng()
     total, faces = dice.roll_detailed(rng)

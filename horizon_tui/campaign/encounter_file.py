@@ -13,6 +13,7 @@ from pathlib import Path
 
 import attrs
 
+from horizon_tui.campaign.campaign_files import slug
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
@@ -94,8 +95,6 @@ def setup_of(draft: Draft, folder: Path, catalogue: Catalogue, enemies: dict[str
 
 def path_for(draft: Draft, folder: Path) -> Path:
     """Where `save` writes the draft: `folder/<slug of its name>.toml`."""
-    from horizon_tui.campaign.campaign_files import slug
-
     return folder / f"{slug(draft.name)}.toml"
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from horizon_tui.campaign.model import Campaign, LogEntry
+from horizon_tui.campaign.campaign_files import slug
+from horizon_tui.campaign.model import Campaign, LogEntry, rounds_text
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.storage.atomic import atomic_write
 
@@ -67,7 +68,6 @@ def _num(value) -> str:
 def _battle(entry: LogEntry, campaign: Campaign | None = None) -> list[str]:
     d = entry.data
     won = {"party": "the party wins", "enemies": "the enemies win", "draw": "a draw"}.get(d.get("winner"), "unfinished")
-    from horizon_tui.campaign.battles import rounds_text
 
     lines = [f"### {d.get('name', 'A battle')} — {won} after {rounds_text(d.get('rounds', '?'))}"]
     if d.get("defeated"):
@@ -168,8 +168,6 @@ def gm_markdown(campaign: Campaign, days: list[int] | None = None) -> str:
 
 def export_path(folder: Path, campaign: Campaign, days: list[int] | None, kind: str = "", *,
                 all_days: bool = False) -> Path:
-    from horizon_tui.campaign.campaign_files import slug
-
     several = all_days or (days is not None and len(days) != 1)
     suffix = "all-days" if several else f"day-{(days or [campaign.day])[0]}"
     return folder / f"{slug(campaign.name)}-{suffix}{'-' + kind if kind else ''}.md"

@@ -18,11 +18,14 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.content import ruleset as rs
 from horizon_tui.content.convert import converter, structure
+from horizon_tui.content.guard import parse_decimal
 from horizon_tui.content.models import Difficulty
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.errors import DataError
 from horizon_tui.rules.validation import check_ruleset
+from horizon_tui.storage.atomic import encode
 
 Path = tuple[Any, ...]
 
@@ -132,8 +135,6 @@ def _by_level(data: dict[str, Any], problem: str) -> str:
 
 def rules_file(data: dict[str, Any], campaign: str) -> bytes:
     """The rules as a rules.toml (`horizon rules --rules-file` prints it, [H] marks and all)."""
-    from horizon_tui.storage.atomic import encode
-
     head = (f"# The house rules of the campaign {' '.join(campaign.split())}, as `horizon gm` plays them\n"
             "# (the shipped rules with the campaign's changes). `horizon rules --rules-file THIS` prints them.\n")
     return head.encode() + encode(data, _TOML)
@@ -164,7 +165,6 @@ def parse_cell(text: str, current: Any) -> Any:
     if isinstance(current, (int, float)) or current is None:
         if current is None and not raw:
             return None
-        from horizon_tui.content.guard import parse_decimal
 
         number = parse_decimal(raw)  # bounded digits and exponent: "1e999999999" is refused at once
         return int(number) if number.denominator == 1 else float(number)
@@ -211,8 +211,6 @@ class NumberRow:
 
 def number_rows(data: dict[str, Any]) -> list[NumberRow]:
     """Every scalar of the rules outside the level and difficulty tables, with its [H]/[S] mark."""
-    from horizon_tui.content import ruleset as rs
-
     classes = {
         "experience": rs.Experience, "creation": rs.Creation, "species": rs.SpeciesRules, "checks": rs.CheckRules,
         "turns": rs.TurnRules, "attack": rs.AttackRules, "ranges": rs.RangeRules, "dialogue": rs.DialogueRules,

@@ -18,16 +18,18 @@ from typing import Any
 
 import attrs
 
-from horizon_tui.content.catalogue import Catalogue
+from horizon_tui.content.catalogue import Catalogue, default_catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.guard import LIMIT
-from horizon_tui.content.convert import converter, fraction_to_plain
+from horizon_tui.content.convert import converter, fraction_to_plain, structure
 from horizon_tui.content.models import ATTRIBUTES, Character, Difficulty
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine.components import Presence
 from horizon_tui.errors import DataError
 from horizon_tui.rules import progression
+from horizon_tui.rules.character import build
+from horizon_tui.rules.creation import starting_attributes
 from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.stats import derived_stats
 from horizon_tui.rules.validation import loadout_problems
@@ -55,9 +57,6 @@ class Member:
 def rules_minimums() -> dict[str, int]:
     """R-1's minimums as the shipped rules data sets them (data/rules.toml, [creation]): what an NPC
     made without attributes starts with, as a new character does (rules.creation.starting_attributes)."""
-    from horizon_tui.content.catalogue import default_catalogue
-    from horizon_tui.rules.creation import starting_attributes
-
     return starting_attributes(default_catalogue().rules)
 
 
@@ -102,9 +101,6 @@ class Npc:
         `health_scale` (R-2 [H]). Without `enemies`, the passives of `abilities_from` are left out;
         an NPC the catalogue can't field (an unknown species or weapon id) has R-2 from its own
         attributes."""
-        from horizon_tui.content.catalogue import default_catalogue
-        from horizon_tui.rules.character import build
-
         catalogue = catalogue or default_catalogue()
         npc = self if enemies is not None or not self.abilities_from else attrs.evolve(self, abilities_from="")
         try:
@@ -161,6 +157,11 @@ class LogEntry:
     kind: str
     text: str
     data: dict[str, Any] = attrs.field(factory=dict)
+
+
+def rounds_text(rounds) -> str:
+    """A battle's length as the log and the export say it ("1 round", "4 rounds")."""
+    return f"{rounds} round{'' if rounds == 1 else 's'}"
 
 
 @attrs.frozen
@@ -283,8 +284,6 @@ def campaign_to_dict(campaign: Campaign, catalogue: Catalogue) -> dict[str, Any]
 
 def campaign_from_dict(data: dict[str, Any], catalogue: Catalogue, file: str = "<campaign>") -> Campaign:
     """Raises DataError naming the file and key of whatever can't be read."""
-    from horizon_tui.content.convert import structure
-
     if data.get("kind") != KIND:
         raise DataError.one(file, "kind", f"not a campaign (expected kind = {KIND!r})")
     schema = data.get("schema")
@@ -404,8 +403,6 @@ class _CarriedState:
 
 def _carried(data: Any, file: str) -> dict[str, Any]:
     """The carried state as written (campaign.carry reads it); a wrong shape or type names its key."""
-    from horizon_tui.content.convert import structure
-
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise DataError.one(file, "carried", "a table of party member → their state after the last fight")
     for name, state in data.items():

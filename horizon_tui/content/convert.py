@@ -16,6 +16,13 @@ from typing import Any
 
 import attrs
 import cattrs
+from cattrs.cols import (
+    homogenous_tuple_structure_factory,
+    is_mapping,
+    is_sequence,
+    list_structure_factory,
+    mapping_structure_factory,
+)
 from cattrs.errors import (
     ClassValidationError,
     ForbiddenExtraKeysError,
@@ -92,14 +99,6 @@ def _structure_enum(value: Any, cls: type[enum.Enum]) -> enum.Enum:
 def _strict_containers(conv: cattrs.Converter) -> None:
     """A list where a list belongs, a table where a table belongs: `loadout = "xxxx"` is one
     problem ("expected a list"), not one per character of the text."""
-    from cattrs.cols import (
-        homogenous_tuple_structure_factory,
-        is_mapping,
-        is_sequence,
-        list_structure_factory,
-        mapping_structure_factory,
-    )
-
     def sequence_factory(type_: Any, converter: cattrs.Converter):
         origin = typing.get_origin(type_)
         args = typing.get_args(type_)

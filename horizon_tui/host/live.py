@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
+import sys
 import time
 from pathlib import Path
 
@@ -34,8 +36,6 @@ def live_dir(data_dir: Path) -> Path:
 def read_json(path: Path) -> dict | None:
     """A status file, or None when it isn't one of ours: not a plain file (a pipe would block,
     /dev/zero never end), too big, or not a JSON object (nested past the parser's depth too)."""
-    import stat
-
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
@@ -201,8 +201,6 @@ def who_table(sessions: list[LiveGame], now: float | None = None) -> list[str]:
 
 def print_who(data_dir: Path) -> int:
     """`horizon who`: the live sessions of the host using `data_dir`, one line each."""
-    import sys
-
     sessions = live_sessions(data_dir)
     if not sessions:
         print(f"no live sessions (data folder {data_dir})", file=sys.stderr)

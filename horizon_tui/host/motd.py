@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+import stat
 import unicodedata
 from pathlib import Path
 
@@ -27,8 +28,6 @@ class MotdError(HorizonError):
 
 def read_motd(path: Path) -> bytes:
     """The message of `path`, ready to write to a player's terminal."""
-    import stat
-
     try:  # a pipe or a device (/dev/zero) would block or never end
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise MotdError(f"--motd {path}: is not a plain file (a folder, a device or a pipe)")

@@ -18,17 +18,28 @@ child gets SIGHUP (the app saves and quits) and the session server exits.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import ctypes
 import fcntl
+import gc
+import importlib
+import io
 import json
 import logging
 import os
+import pkgutil
 import select
 import signal
 import socket
 import sys
+import sysconfig
+import tempfile
 import termios
+import time
+import traceback
+import types
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -260,9 +271,7 @@ class SessionServer:
 
 def _import_player_app() -> Callable[[list[str]], int]:
     """Everything a session uses, imported once here, so forks share it."""
-    import importlib
-    import pkgutil
-
+    # here, not at the top: the SSH host imports this module and never runs the apps itself
     import horizon_tui.campaign
     import horizon_tui.ui
     from horizon_tui import cli
@@ -293,7 +302,6 @@ class _ParsedOnce:
         parsed = self._parsed.get(tuple(argv))
         if parsed is None:
             return self.parser.parse_args(argv)
-        import argparse
 
         return argparse.Namespace(**vars(parsed))  # the session's own copy
 
@@ -302,6 +310,7 @@ def _share_textual_work() -> None:
     """What each new app would compute again from the same input, computed once in the session
     server and shared by every fork: the stylesheets parsed into rules (Textual caches them per
     app only) and the theme's CSS variables. Installed only in this process."""
+    # (the session server only, as in _import_player_app)
     from textual.app import App
     from textual.css.stylesheet import Stylesheet
 
@@ -342,8 +351,7 @@ def _share_textual_work() -> None:
 def _warm_up() -> None:
     """Load the rules data and run the app headless to its drawn main menu once: what a session
     would otherwise create for itself (parsed stylesheets, caches, lazily imported modules)."""
-    import tempfile
-
+    # (the session server only, as in _import_player_app)
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.ui.player.app import create_app
 
@@ -380,11 +388,6 @@ def _immortalize() -> int:
     which costs nothing in a process that only forks. On 3.11, on a free-threaded build (another
     object layout) or where None's count doesn't look immortal, does nothing and returns 0;
     otherwise the number of objects made immortal."""
-    import ctypes
-    import gc
-    import sysconfig
-    import types
-
     if sys.version_info < (3, 12) or sysconfig.get_config_var("Py_GIL_DISABLED"):
         return 0
     count_at = ctypes.c_ssize_t.from_address
@@ -420,8 +423,6 @@ def _allow_page_merging() -> bool:
     session's private memory is pages it copied only to change a reference count, byte-identical
     to the session server's or to another session's (README, "Speed and memory"). Inherited
     by every fork; nothing happens where KSM is off or the kernel is older."""
-    import ctypes
-
     try:
         return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_MEMORY_MERGE, 1, 0, 0, 0) == 0
     except (OSError, AttributeError):
@@ -430,8 +431,6 @@ def _allow_page_merging() -> bool:
 
 def _std_streams() -> None:
     """Fresh standard streams on fds 0-2 (now the PTY), as a new interpreter on a terminal has."""
-    import io
-
     def stream(fd: int, mode: str, **options):
         raw = io.FileIO(fd, mode, closefd=False)
         buffered = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
@@ -466,8 +465,6 @@ def _child(request: dict, slave: int, target: Callable[[list[str]], int]) -> int
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException:  # noqa: BLE001 (the crash is this session's alone)
-        import traceback
-
         traceback.print_exc()
         code = 70
     with contextlib.suppress(Exception):
@@ -519,9 +516,6 @@ def _reap(control: socket.socket, children: dict[int, int]) -> None:
 
 def serve(control: socket.socket, *, warm_up: bool = True, immortalize: bool = True) -> int:
     """The session server's loop: spawn on request, report exits, end when the host goes."""
-    import gc
-    import time
-
     started = time.perf_counter()
     target = _import_player_app()
     _share_textual_work()
@@ -573,8 +567,6 @@ def serve(control: socket.socket, *, warm_up: bool = True, immortalize: bool = T
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-
     parser = argparse.ArgumentParser(description="Horizon's pre-forked session server (started by serve-ssh)")
     parser.add_argument("--fd", type=int, required=True, help="the control socket from the host")
     parser.add_argument("--no-warm-up", action="store_true")

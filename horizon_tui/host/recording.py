@@ -16,6 +16,7 @@ import itertools
 import json
 import os
 import re
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -171,8 +172,6 @@ class CastError(HorizonError):
 def read_cast(path: Path) -> tuple[dict, Iterator[tuple[float, str, str]]]:
     """The header and the events of an asciicast v2 file; `CastError` names the line and what
     was wrong. Events are read lazily: a long recording is never all in memory."""
-    import stat
-
     try:  # a pipe or a device (/dev/zero) would block or never end
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise CastError(f"{path}: is not a plain file (a folder, a device or a pipe)")

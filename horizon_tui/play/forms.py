@@ -11,6 +11,7 @@ import difflib
 import re
 from fractions import Fraction
 
+from horizon_tui.content.guard import current
 from horizon_tui.content.guard import parse_number as guarded_number
 from horizon_tui.content.models import ATTRIBUTES, STATS
 from horizon_tui.errors import Problem
@@ -21,8 +22,6 @@ _ITEM = re.compile(r"^\s*([a-z_]+)\s*[:=]?\s*([+-]?\s*\d{1,40}(?:\.\d{1,40})?)\s
 def name_length() -> int:
     """The most characters a name field takes (files.name_length in data/limits.toml): a name
     longer than a file may hold can't be typed, so what a form saves opens again."""
-    from horizon_tui.content.guard import current
-
     return current().name_length
 
 

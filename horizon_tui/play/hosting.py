@@ -13,6 +13,7 @@ No Textual at import: the SSH host imports the names below.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -102,7 +103,6 @@ def attach(app) -> Hosting | None:
     app._hosting = hosting
     hosting.poll()
     app.set_interval(POLL_EVERY, hosting.poll)
-    import asyncio
 
     loop = asyncio.get_running_loop()
     try:

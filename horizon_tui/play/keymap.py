@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import difflib
 import os
+import unicodedata
 from pathlib import Path
 
 import attrs
 from textual.binding import Binding
 from textual.keys import REPLACED_KEYS, Keys
 
-from horizon_tui.errors import Problem
+from horizon_tui.content.guard import current, parse_text, read_limited
+from horizon_tui.errors import DataError, Problem
+from horizon_tui.paths import user_data_dir
 
 KEYMAP_FILE = "keymap.toml"
 
@@ -87,8 +90,6 @@ _KEY_NAMES = frozenset(k.value for k in Keys)
 
 def _is_character_name(name: str) -> bool:
     """Textual names printable keys by their Unicode name: "full_stop", "question_mark"."""
-    import unicodedata
-
     try:
         unicodedata.lookup(REPLACED_KEYS.get(name, name).replace("_", " ").upper())
     except KeyError:
@@ -148,9 +149,6 @@ def parse_keymap(text: str, source: str, commands: tuple[KeyCommand, ...] = BATT
     """A keymap file's text → (binding id → "key,key", problems). Entries with a problem are left
     out (the default stays); the others apply. The text is read as every other file is (the
     guarded reader: nesting, digits), so a hostile file is a problem, not a crash."""
-    from horizon_tui.content.guard import parse_text
-    from horizon_tui.errors import DataError
-
     try:
         data = parse_text(text, source, json_format=False)
     except DataError as exc:
@@ -189,9 +187,6 @@ OPTIONS = {"auto_fight_stop": (0, 100)}
 
 def keymap_options(text: str, source: str) -> tuple[dict[str, int], list[Problem]]:
     """The keymap file's `[options]` (name → whole number in its range), and what is wrong with them."""
-    from horizon_tui.content.guard import parse_text
-    from horizon_tui.errors import DataError
-
     try:
         data = parse_text(text, source, json_format=False)
     except DataError:
@@ -236,9 +231,6 @@ def _clashes(keymap: dict[str, str], commands, source: str, text: str) -> list[P
 def load_keymap(path: Path) -> tuple[dict[str, str], list[Problem], dict[str, int]]:
     """The user's keymap file, if there is one: (binding id → keys, problems, [options]); a file
     that can't be read is a problem, not a crash."""
-    from horizon_tui.content.guard import current, read_limited
-    from horizon_tui.errors import DataError
-
     if not os.path.lexists(path):  # a link to nowhere is a problem, not "no keymap"
         return {}, [], {}
     try:  # the guard's reader: plain files only (a pipe would block the start), the size limit
@@ -255,8 +247,6 @@ def load_keymap(path: Path) -> tuple[dict[str, str], list[Problem], dict[str, in
 
 
 def user_keymap_path() -> Path:
-    from horizon_tui.paths import user_data_dir
-
     return user_data_dir() / KEYMAP_FILE
 
 

@@ -19,6 +19,7 @@ from horizon_tui.content.catalogue import Catalogue, data_dir
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.files import read_document
 from horizon_tui.content.models import Character
+from horizon_tui.crash import write_report
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.rules.character import build
 from horizon_tui.rules.validation import check_character
@@ -139,8 +140,6 @@ class CharacterLibrary:
             if all(p.key == "loadout" for p in problems):
                 level = build(character, self.catalogue.rules).level
         except Exception as exc:  # noqa: BLE001 - a bug met on a file: reported, the list stays up
-            from horizon_tui.crash import write_report
-
             report = write_report(exc, f"checking {path}")
             problem = Problem(str(path), "", f"can't be checked (internal error; crash report {report})")
             return SaveEntry(path, mtime, problems=(problem,), broken=True)
@@ -244,30 +243,3 @@ def _size(data: dict[str, Any]) -> str:
         if isinstance(drawn, list) and drawn and all(isinstance(r, str) for r in drawn):
             return f"{max(len(r) for r in drawn)}×{len(drawn)}"
     return ""
-
-
-def encounter_details(paths: list[Path], catalogue: Catalogue) -> dict[Path, tuple[int, int] | str]:
-    """XP total and enemy count of each encounter, as the combat engine loads it, or the problem
-    that keeps it from loading. The engine (numpy, tcod) is imported here, off the start-up path."""
-    from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.tools.validate_encounters import checked_enemies
-
-    try:
-        enemies = checked_enemies(catalogue)  # each enemy checked as `horizon validate` checks it
-    except DataError as exc:
-        first = exc.problems[0]  # another file than the encounter's: named (goblin.toml, line 11: …)
-        where = f"{Path(first.file).name}, " if first.file else ""
-        return {path: f"the enemy catalogue has problems: {where}{short_problem(first)}" for path in paths}
-    details: dict[Path, tuple[int, int] | str] = {}
-    for path in paths:
-        try:
-            setup = load_encounter(path, catalogue, enemies)
-        except DataError as exc:
-            details[path] = short_problem(exc.problems[0])
-        except Exception as exc:  # noqa: BLE001 - a bug met on a file: reported, the list stays up
-            from horizon_tui.crash import write_report
-
-            details[path] = f"can't be loaded (internal error; crash report {write_report(exc, str(path))})"
-        else:
-            details[path] = (setup.xp, len(setup.enemies))
-    return details

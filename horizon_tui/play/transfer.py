@@ -11,6 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from horizon_tui.play.hosting import hosted
+from horizon_tui.storage.atomic import atomic_write
+
 
 
 def examples_dir() -> Path:
@@ -32,8 +35,6 @@ def confined(path: Path) -> Path:
     app runs as the host's own user, so "anywhere" would reach the host's files and the other
     players' saves: a path must stay inside the player's own folder (the session's
     HOME; relative paths start there), else `OutsideFolder`, whose message names no server path."""
-    from horizon_tui.play.hosting import hosted
-
     if not hosted():
         return Path(path).expanduser()
     home = Path(os.environ.get("HOME") or Path.cwd()).resolve()
@@ -49,8 +50,6 @@ def confined(path: Path) -> Path:
 
 def shown(path: Path) -> str:
     """A path as the player may see it: over SSH relative to their own folder, never the server's."""
-    from horizon_tui.play.hosting import hosted
-
     if not hosted():
         return str(path)
     home = Path(os.environ.get("HOME") or Path.cwd()).resolve()
@@ -89,8 +88,6 @@ def export_character(save: Path, target: Path, *, replace: bool = False, into_fo
     typed with a separator at its end) gets the save's name inside it. A missing folder is made
     only with `make_folder` (else FolderMissing, so the player is asked first). FileExistsError if
     the file exists and `replace` is False; the save itself is never touched."""
-    from horizon_tui.storage.atomic import atomic_write
-
     target = confined(target)
     if into_folder or target.is_dir():
         if not target.is_dir():

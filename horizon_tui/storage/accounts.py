@@ -16,7 +16,10 @@ import re
 import stat
 from pathlib import Path
 
-from horizon_tui.errors import HorizonError, echo
+import asyncssh
+
+from horizon_tui.content.guard import cap, current, read_limited
+from horizon_tui.errors import DataError, HorizonError, Problem, echo
 from horizon_tui.paths import private_dir
 from horizon_tui.storage.host_records import KEYS_FILE as KEYS_FILE  # the account files' names, for
 from horizon_tui.storage.host_records import ROLE_FILE as ROLE_FILE  # `horizon validate` and tests
@@ -99,8 +102,6 @@ def parse_public_keys(text: str, source: str) -> list[bytes]:
     """Every public key in an OpenSSH `.pub` / authorized_keys text, as OpenSSH lines.
 
     Refuses a private key given by mistake, and any line that isn't a public key."""
-    import asyncssh
-
     if "PRIVATE KEY" in text:
         raise AccountError(f"{source}: this is a private key; give the public one (the .pub file)")
     lines: list[bytes] = []
@@ -125,11 +126,6 @@ def parse_public_keys(text: str, source: str) -> list[bytes]:
 def check_keys_file(path: Path) -> list:
     """`horizon validate` of an account file: one problem per line that isn't an OpenSSH public
     key (at most `files.problems`), read as the host reads it at login."""
-    import asyncssh
-
-    from horizon_tui.content.guard import cap
-    from horizon_tui.errors import DataError, Problem
-
     try:
         raw = read_keys_file(path)
     except DataError as exc:
@@ -159,8 +155,6 @@ def check_keys_file(path: Path) -> list:
 
 def key_blobs(lines: list[bytes]) -> set[bytes]:
     """The wire form of each key, which is what a client offers at login."""
-    import asyncssh
-
     blobs = set()
     for line in lines:
         try:
@@ -194,8 +188,6 @@ class Accounts:
         return self.user_dir(name) / "saves"
 
     def exists(self, name: str) -> bool:
-        from horizon_tui.errors import DataError
-
         if not is_valid_name(name):
             return False
         self.user_dir(name)  # a symbolic link there is refused
@@ -214,8 +206,6 @@ class Accounts:
 
     def allowed_keys(self, name: str) -> set[bytes]:
         """The key blobs that may log in as `name`; empty for an unknown or invalid name."""
-        from horizon_tui.errors import DataError
-
         if not is_valid_name(name):
             return set()
         try:
@@ -240,9 +230,6 @@ class Accounts:
     def add(self, name: str, key_file: Path, role: str | None = None) -> tuple[int, bool]:
         """Add the keys of `key_file` to `name` (creating the account), and set its role when
         one is given. Returns (keys added, whether the account is new)."""
-        from horizon_tui.content.guard import current, read_limited
-        from horizon_tui.errors import DataError
-
         check_name(name)
         try:  # plain files only, held to the file size limit: a pipe or /dev/zero never ends
             text = read_limited(Path(key_file), current().file_bytes).decode("utf-8")

@@ -20,6 +20,7 @@ import tomli_w
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import character_from_text, character_to_dict, load_character
 from horizon_tui.content.guard import current as guard_limits
+from horizon_tui.content.guard import read_json_object
 from horizon_tui.content.models import Character
 from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.storage.temps import TEMP_SUFFIX, remove_stale_temps, temp_prefix  # noqa: F401
@@ -160,6 +161,4 @@ def save_character(path: Path, character: Character, catalogue: Catalogue) -> No
 def read_json(path: Path) -> dict[str, Any]:
     """A save (battle, campaign) as a JSON object, through the guarded reader (content.guard:
     the save size limit, nesting, digits); DataError naming the file and line otherwise."""
-    from horizon_tui.content.guard import read_json_object
-
     return read_json_object(path)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from horizon_tui.storage.temps import remove_stale_temps
+
 CHARACTER_SUFFIXES = (".toml", ".json")
 
 
@@ -20,8 +22,6 @@ _cleaned: set[Path] = set()
 
 def clean_saves(saves_dir: Path) -> None:
     """Once per process per saves folder: remove the temp files interrupted saves left behind."""
-    from horizon_tui.storage.temps import remove_stale_temps
-
     folder = Path(saves_dir).resolve()
     if folder not in _cleaned:
         _cleaned.add(folder)

@@ -16,6 +16,7 @@ import time
 import attrs
 import sqlalchemy as sa
 
+from horizon_tui.errors import DataError
 from horizon_tui.storage.database import Database, open_database
 from horizon_tui.storage.host_records import FolderAccounts, Offer, StoredCharacter, stored_role
 from horizon_tui.storage.schema import host_accounts, host_characters, host_imports, host_offers
@@ -69,8 +70,6 @@ class SqlAccounts:
         """Copy the data folder's accounts into the database, each once (an account removed from
         the database later is not brought back); the folders are left as they are. An account
         the database already has is kept as the database has it. Returns the names imported."""
-        from horizon_tui.errors import DataError
-
         imported = []
         for name in source.names():
             if not is_valid_name(name):

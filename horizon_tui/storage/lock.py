@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import socket
+import stat
 import time
 import uuid
 from collections.abc import Iterator
@@ -89,8 +90,6 @@ def _read_small(path: Path, limit: int = 4096) -> bytes | None:
     """At most `limit` + 1 bytes of a plain file; None for anything else: a pipe would block the
     app, /dev/zero would read for ever (a hostile saves folder). No record is then a free save,
     and the next holder's record replaces it (a rename)."""
-    import stat
-
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):

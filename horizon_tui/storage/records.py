@@ -16,10 +16,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import time
 from pathlib import Path
 
 import attrs
+
+from horizon_tui.content.encounters import encounter_path
+from horizon_tui.content.guard import current, read_document, read_json_object, read_limited
+from horizon_tui.errors import DataError
+from horizon_tui.storage.atomic import atomic_write
 
 KEPT = "kept"
 LEGACY_KEPT = "abandoned"  # where battles given up went before they could be resumed
@@ -31,11 +37,6 @@ def encounter_name(encounter: str | Path) -> str:
     """An encounter's `name` (Goblin Ambush), else its file's stem in words (goblin ambush). The
     path comes from a battle save: read with the guarded reader (a plain file, the size and
     nesting limits), never a device or a pipe that would read for ever."""
-    from horizon_tui.content.guard import read_document
-    from horizon_tui.errors import DataError
-
-    from horizon_tui.content.encounters import encounter_path
-
     path = Path(encounter)
     try:  # a save names a shipped encounter by its id (engine.persist), a GM's own by its path
         path = encounter_path(str(encounter))
@@ -127,8 +128,6 @@ def _battle_file(path: Path, kind: str, headline: str = "") -> BattleFile:
     mtime = path.stat().st_mtime
     stem = stem_of(path)
     json_path = path if path.suffix == ".json" else path.with_suffix(".json")
-    from horizon_tui.content.guard import read_json_object
-    from horizon_tui.errors import DataError
 
     if kind == "record" and not json_path.exists():
         return BattleFile(path, stem, mtime, headline=headline, kind=kind)
@@ -164,8 +163,6 @@ def kept_battles(saves_dir: Path) -> list[BattleFile]:
 
 def write_record(saves_dir: Path, character_stem: str, text: str, session_data: dict) -> Path:
     """A finished battle's record: `records/<stem>--<when>.txt` and the `.json` that replays it."""
-    from horizon_tui.storage.atomic import atomic_write
-
     folder = records_dir(saves_dir)
     folder.mkdir(parents=True, exist_ok=True)
     name = _free(folder, f"{character_stem}--{_stamp()}", (".txt", ".json"))
@@ -177,8 +174,6 @@ def write_record(saves_dir: Path, character_stem: str, text: str, session_data: 
 def _headline(path: Path) -> str:
     """A record's second line ("Victory!  4 rounds."), from the start of a plain file only: a pipe
     or a device in records/ would freeze the list."""
-    import stat
-
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return ""
@@ -192,9 +187,6 @@ def _headline(path: Path) -> str:
 
 def read_record(path: Path) -> str:
     """A record's whole text, as the record screen shows it; what can't be read, in words."""
-    from horizon_tui.content.guard import current, read_limited
-    from horizon_tui.errors import DataError
-
     try:
         return read_limited(path, current().save_bytes).decode("utf-8", errors="replace")
     except DataError as exc:

@@ -17,6 +17,7 @@ The shapes are plain dicts so that a database can take them over as they are.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -182,8 +183,6 @@ class FileScores:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
-        import fcntl
-
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
         try:

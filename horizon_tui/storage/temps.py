@@ -4,6 +4,7 @@ removed at the next start when their writer is gone. No heavy imports: the main 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 TEMP_SUFFIX = ".tmp"
@@ -18,8 +19,6 @@ def temp_prefix(path: Path) -> str:
 def remove_stale_temps(folder: Path, *, depth: int = 2) -> list[Path]:
     """Temp files left by interrupted saves (`.NAME.PID.xxxx.tmp`) under `folder`, removed: those
     whose writer is no longer running, and any older than STALE_SECONDS. Returns what went."""
-    import time
-
     removed: list[Path] = []
     if not folder.is_dir():
         return removed

@@ -16,6 +16,7 @@ no session's crash takes it down.
 from __future__ import annotations
 
 import contextlib
+import getpass
 import json
 import os
 import re
@@ -29,11 +30,20 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.content.catalogue import default_catalogue
+from horizon_tui.content.characters import character_from_dict
+from horizon_tui.content.convert import structure
+from horizon_tui.content.encounters import load_enemies
+from horizon_tui.content.ruleset import Ruleset
+from horizon_tui.engine.encounter import load_encounter
+from horizon_tui.engine.forming import PartyMember, create_battle
+from horizon_tui.engine.runner import replay, run_ai
 from horizon_tui.errors import echo
-from horizon_tui.paths import private_dir, write_private_json
+from horizon_tui.paths import private_dir, user_data_dir, write_private_json
 from horizon_tui.storage.host_records import ENV_ACCOUNT as ENV_ACCOUNT  # who an app over SSH is
 from horizon_tui.storage.host_records import OFFER_SEPARATOR, OFFERS, FolderOffers, Offer, OfferRepository
 from horizon_tui.storage.host_wiring import offers_repository
+from horizon_tui.table.core import input_from_dict
 
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 ACCOUNT = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
@@ -131,22 +141,12 @@ class TableSpec:
 
 def load_table(folder: Path, catalogue=None) -> TableSpec:
     """Read a table's spec.json (written by `write_spec`). DataError/ValueError if it is damaged."""
-    from horizon_tui.content.catalogue import default_catalogue
-    from horizon_tui.content.characters import character_from_dict
-    from horizon_tui.content.encounters import load_enemies
-    from horizon_tui.engine.forming import PartyMember, create_battle
-    from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.runner import replay, run_ai
-
     raw = (Path(folder) / "spec.json").read_bytes()
     if len(raw) > 4 * 1024 * 1024:
         raise ValueError("spec.json is too large")
     spec = json.loads(raw)
     catalogue = catalogue or default_catalogue()
     if spec.get("rules"):
-        from horizon_tui.content.convert import structure
-        from horizon_tui.content.ruleset import Ruleset
-
         catalogue = catalogue.with_rules(structure(spec["rules"], Ruleset, f"{folder}/spec.json: rules"))
     enemies = load_enemies(catalogue)
     setup = load_encounter(str(spec["encounter"]), catalogue, enemies)
@@ -162,7 +162,6 @@ def load_table(folder: Path, catalogue=None) -> TableSpec:
 
     seats = tuple(SeatSpec(str(s["name"]), str(s["role"]), tuple(str(c) for c in s.get("characters", ())))
                   for s in spec["seats"])
-    from horizon_tui.table.core import input_from_dict
 
     opening = tuple(input_from_dict(i) for i in spec.get("opening", ()))
     return TableSpec(str(spec["table"]), str(spec["encounter"]), seed, seats,
@@ -179,10 +178,6 @@ def my_seat_place() -> tuple[str, Path]:
     """Who this app is at a table and where tables live: over SSH the host sets both
     (`HORIZON_ACCOUNT`, `HORIZON_TABLES`); on one machine the login name and the user data
     folder's `tables/` (so a GM and players in several terminals of one machine share a table)."""
-    import getpass
-
-    from horizon_tui.paths import user_data_dir
-
     account = os.environ.get(ENV_ACCOUNT) or getpass.getuser()
     tables = os.environ.get(ENV_TABLES)
     return account, Path(tables) if tables else user_data_dir() / "tables"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# At the top only what `horizon --help` loads anyway: subcommands.py imports this module to build
+# the command's arguments, so the engine, Dask and rich are imported by the functions that use them.
+
 import random
 import sys
 from pathlib import Path
@@ -9,13 +12,13 @@ from pathlib import Path
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.content.files import locate, read_document
 from horizon_tui.errors import DataError, HorizonError, Problem
 from horizon_tui.paths import path_argument
 
 
 def load_party(files: list[Path], catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None):
     """The party's files loaded and checked; with `enemies`, their companions too (R-6)."""
-    from horizon_tui.content.files import locate, read_document
     from horizon_tui.engine.forming import PartyMember
     from horizon_tui.tools.validate_encounters import companion_problems
     from horizon_tui.rules.validation import check_character

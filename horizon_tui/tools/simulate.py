@@ -6,7 +6,13 @@ of i, so the summary is the same whatever the number of worker processes.
 
 from __future__ import annotations
 
+# At the top only what `horizon --help` loads anyway: subcommands.py imports this module to build
+# the command's arguments, so the engine, Dask and rich are imported by the functions that use them.
+
+import gc
+import json
 import math
+import random
 import statistics
 import sys
 import time
@@ -16,8 +22,10 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.terminal import wants_color
+from horizon_tui.tools.battle_command import new_battle, prepare
 from horizon_tui.tools.sweep.summary import WinEstimate, estimate_from
-from horizon_tui.tools.sweep.work import Progress, Stop, battle_seed
+from horizon_tui.tools.sweep.work import Progress, Stop, battle_seed, check_counts, execute, local_workers
 from horizon_tui.paths import path_argument
 
 __all__ = ["WinEstimate", "estimate", "encounter_rating"]
@@ -41,7 +49,6 @@ def estimate(encounter, party, *, runs: int, seed: int, on_progress: Progress | 
     gives battle i, so the numbers match `horizon simulate` on the same party.
     Raises `DataError` for a bad encounter or party."""
     from horizon_tui.tools.sweep.fights import make_fight
-    from horizon_tui.tools.sweep.work import execute
 
     if runs < 1:
         raise ValueError("runs must be at least 1")
@@ -75,10 +82,6 @@ _context: dict[str, Any] = {}
 
 
 def _init(encounter: str, party_files: list[str]) -> None:
-    import gc
-
-    from horizon_tui.tools.battle_command import prepare
-
     catalogue, enemies, setup, party = prepare(encounter, [Path(p) for p in party_files], 0)
     _context.update(catalogue=catalogue, enemies=enemies, setup=setup, party=party)
     # A simulator process only loads, then plays battles: each battle leaves a cycle of garbage
@@ -195,12 +198,6 @@ def plots(outcomes: list[Outcome], width: int = 70, *, color: bool = True) -> st
 
 
 def cmd_simulate(args) -> int:
-    import json
-    import random
-
-    from horizon_tui.tools.battle_command import new_battle, prepare
-    from horizon_tui.tools.sweep.work import check_counts, local_workers
-
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     problem = check_counts(args.runs, args.workers)
     if problem:
@@ -256,7 +253,6 @@ def _print_summary(setup, summary: dict[str, Any], outcomes: list[Outcome], work
     for name, amount in sorted(summary["damage_by_ability"].items(), key=lambda kv: -kv[1]):
         damage.add_row(escape(name), f"{amount:g}")
     console.print(damage)
-    from horizon_tui.terminal import wants_color
 
     print(plots(outcomes, color=wants_color(sys.stdout)))
 

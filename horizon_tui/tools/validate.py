@@ -15,10 +15,25 @@ from collections.abc import Callable
 from pathlib import Path
 
 from horizon_tui.content.ai_profiles import FILE_NAME as AI_FILE
-from horizon_tui.content.catalogue import Catalogue, default_catalogue, load_catalogue, load_ruleset
+from horizon_tui.content.catalogue import (
+    Catalogue,
+    default_catalogue,
+    load_catalogue,
+    load_keyed_file,
+    load_ruleset,
+    load_species_file,
+)
 from horizon_tui.content.characters import load_character
-from horizon_tui.content.files import read_document
+from horizon_tui.content.encounters import load_enemies
+from horizon_tui.content.files import locate, read_document
+from horizon_tui.content.guard import load_limits, reading_once
+from horizon_tui.content.models import Armor, Weapon
+from horizon_tui.content.run_rules import load_run_rules
 from horizon_tui.errors import DataError, Problem
+from horizon_tui.rules.validation import check_catalogue, check_character, check_ruleset, check_species, check_weapon
+from horizon_tui.tools import validate_encounters as engine_validate
+from horizon_tui.tools.sweep.policy import load_policy
+from horizon_tui.tools.validate_encounters import companion_problems
 
 # (name, predicate(path, data), check(path, catalogue) -> problems)
 Validator = tuple[str, Callable[[Path, dict], bool], Callable[[Path, Catalogue], list[Problem]]]
@@ -28,39 +43,25 @@ KINDS = "character, rules, limits, catalogue, encounter, enemy, AI profiles, bat
 
 
 def _check_character(path: Path, catalogue: Catalogue) -> list[Problem]:
-    from horizon_tui.content.files import locate
-    from horizon_tui.rules.validation import check_character
-
     character = load_character(path, catalogue)
     problems = check_character(character, catalogue, str(path))
     enemies = catalogue.root / "enemies" if catalogue.root is not None else None
     if enemies is not None and enemies.is_dir():  # the enemies a battle would call companions from
-        from horizon_tui.tools.validate_encounters import companion_problems
-
         problems += companion_problems(character, {p.stem for p in enemies.glob("*.toml")}, str(path))
     return locate(problems, read_document(path)[1]) if problems else problems
 
 
 def _check_rules(path: Path, catalogue: Catalogue) -> list[Problem]:
-    from horizon_tui.rules.validation import check_ruleset
-
     return check_ruleset(load_ruleset(path), str(path))
 
 
 def _check_limits(path: Path, catalogue: Catalogue) -> list[Problem]:
-    from horizon_tui.content.guard import load_limits
-
     load_limits(path)  # DataError: reported by validate_paths
     return []
 
 
 def _check_keyed(path: Path, catalogue: Catalogue) -> list[Problem]:
     """weapons.toml or armor.toml on its own."""
-    from horizon_tui.content.catalogue import load_keyed_file
-    from horizon_tui.rules.validation import check_weapon
-
-    from horizon_tui.content.models import Armor, Weapon
-
     if path.stem == "weapons":
         weapons = load_keyed_file(path, Weapon)
         return [p for key, w in weapons.items() for p in check_weapon(w, catalogue.rules, str(path), key)]
@@ -70,16 +71,12 @@ def _check_keyed(path: Path, catalogue: Catalogue) -> list[Problem]:
 
 
 def _check_species(path: Path, catalogue: Catalogue) -> list[Problem]:
-    from horizon_tui.content.catalogue import load_species_file
-    from horizon_tui.rules.validation import check_species
-
     return check_species(load_species_file(path), catalogue.rules, str(path), "")
 
 
 def _check_battle_save(path: Path, catalogue: Catalogue) -> list[Problem]:
     """A battle save is read as Resume reads it: replayed to the point it was saved at."""
-    from horizon_tui.content.encounters import load_enemies
-    from horizon_tui.engine.persist import load_session
+    from horizon_tui.engine.persist import load_session  # the engine (tcod, NumPy) only for a battle save
 
     try:
         enemies = load_enemies(catalogue)
@@ -90,28 +87,24 @@ def _check_battle_save(path: Path, catalogue: Catalogue) -> list[Problem]:
 
 
 def _check_campaign(path: Path, catalogue: Catalogue) -> list[Problem]:
-    from horizon_tui.campaign.campaign_files import read_campaign
+    from horizon_tui.campaign.campaign_files import read_campaign  # SQLAlchemy only for a campaign
 
     read_campaign(path, catalogue)
     return []
 
 
 def _check_account(path: Path, catalogue: Catalogue) -> list[Problem]:
-    from horizon_tui.storage.accounts import check_keys_file
+    from horizon_tui.storage.accounts import check_keys_file  # asyncssh only for an account file
 
     return check_keys_file(path)
 
 
 def _check_sweep(path: Path, catalogue: Catalogue) -> list[Problem]:
-    from horizon_tui.tools.sweep.policy import load_policy
-
     load_policy(path)
     return []
 
 
 def _check_run_rules(path: Path, catalogue: Catalogue) -> list[Problem]:
-    from horizon_tui.content.run_rules import load_run_rules
-
     load_run_rules(path)
     return []
 
@@ -136,11 +129,8 @@ VALIDATORS.append(("character", _is_character, _check_character))
 
 
 def _engine(name: str) -> Callable[[Path, Catalogue], list[Problem]]:
-    """An engine check (tools.validate_encounters), imported when first asked: the engine sits below this
-    module, and doesn't import it (the layers contract)."""
+    """An engine check (tools.validate_encounters) by its name."""
     def check(path: Path, catalogue: Catalogue) -> list[Problem]:
-        from horizon_tui.tools import validate_encounters as engine_validate
-
         return getattr(engine_validate, name)(path, catalogue)
 
     return check
@@ -202,8 +192,6 @@ def check_file(path: Path, catalogue: Catalogue | None = None) -> list[Problem]:
 
 
 def validate_paths(paths: list[Path]) -> tuple[list[Problem], int]:
-    from horizon_tui.content.guard import reading_once
-
     with reading_once():
         return _validate_paths(paths)
 
@@ -218,8 +206,6 @@ def _validate_paths(paths: list[Path]) -> tuple[list[Problem], int]:
             continue
         catalogue_dir = root.is_dir() and (root / "rules.toml").exists()
         if catalogue_dir:
-            from horizon_tui.rules.validation import check_catalogue
-
             try:
                 catalogue = load_catalogue(root)
                 problems += check_catalogue(catalogue)

@@ -16,7 +16,7 @@ from pathlib import Path
 from horizon_tui.content.ai_profiles import FILE_NAME as AI_FILE
 from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, load_ai_profiles, profiles_path
 from horizon_tui.content.catalogue import Catalogue
-from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS, EnemyDef, load_enemy
+from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS, EnemyDef, load_enemies, load_enemy
 from horizon_tui.content.files import locate, read_document
 from horizon_tui.content.models import AbilityKind, Character
 from horizon_tui.errors import DataError, Problem
@@ -122,7 +122,7 @@ def check_enemy_file(path: Path, catalogue: Catalogue) -> list[Problem]:
 
 
 def check_encounter_file(path: Path, catalogue: Catalogue) -> list[Problem]:
-    from horizon_tui.engine.encounter import load_encounter
+    from horizon_tui.engine.encounter import load_encounter  # the engine (tcod, NumPy) only for an encounter, not a character
 
     enemies, broken = _load_folder(_enemies_folder(path, catalogue), catalogue)
     try:
@@ -144,8 +144,6 @@ def checked_enemies(catalogue: Catalogue) -> dict[str, EnemyDef]:
     for the commands that fight with it: a GM's goblin with armor class 0, a weapon's damage "x" or
     a loadout naming an ability it hasn't is named with its file and line, not met as an internal
     error (or a fight under rules it breaks)."""
-    from horizon_tui.content.encounters import load_enemies
-
     enemies = load_enemies(catalogue)
     root = catalogue.root
     if root is None:

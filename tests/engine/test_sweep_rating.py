@@ -120,8 +120,8 @@ def test_a_file_without_a_rating_gets_one_added_at_the_end():
 
 
 def test_a_file_that_cant_be_written_is_a_clear_error_and_stays(tmp_path, monkeypatch):
+    from horizon_tui.tools.sweep import rating
     from horizon_tui.tools.sweep.rating import write_rating
-    from horizon_tui.storage import atomic
 
     file = tmp_path / "wolves.toml"
     shutil.copy(REPO / "data" / "encounters" / "wolves.toml", file)
@@ -130,7 +130,7 @@ def test_a_file_that_cant_be_written_is_a_clear_error_and_stays(tmp_path, monkey
     def refuse(path, data):
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(atomic, "atomic_write", refuse)  # as an installed, read-only data folder does
+    monkeypatch.setattr(rating, "atomic_write", refuse)  # as an installed, read-only data folder does
     with pytest.raises(DataError) as caught:
         write_rating(file, RATING)
     assert "can't write the rating into the file: Permission denied" in str(caught.value.problems[0])

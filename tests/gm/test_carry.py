@@ -10,7 +10,6 @@ from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import charge_left, effects, hp, ident, is_active, team
 from horizon_tui.engine.runner import override
 from horizon_tui.campaign import battles
-from horizon_tui.campaign import carry
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.open_campaign import OpenCampaign
 
@@ -125,7 +124,7 @@ def test_carried_state_rejects_a_bad_shape_with_its_key(store, session, tmp_path
     legacy_file(tmp_path / "old", data)
     [entry] = CampaignStore(tmp_path / "old", store.catalogue).entries()
     assert "carried" in entry.problem and entry.file.exists()
-    assert carry.describe({}) == ""
+    assert changes.describe({}) == ""
 
 
 def test_an_allied_npc_who_joins_takes_no_r14_share(session, catalogue):

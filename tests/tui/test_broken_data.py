@@ -59,7 +59,7 @@ def test_the_gm_tool_refuses_to_start_on_broken_rules_naming_the_line(tmp_path, 
 
 async def test_a_broken_enemy_marks_the_encounters_naming_its_file_and_line(tmp_path, data_dir, monkeypatch):
     from horizon_tui.ui.player.app import create_app
-    from horizon_tui.play.library import encounter_details
+    from horizon_tui.play.encounter_details import encounter_details
 
     _broken(tmp_path, data_dir, "enemies/goblin.toml", 'armor = "padded"', 'armor = { name = "X", class = 0 }',
             monkeypatch)

@@ -11,6 +11,7 @@ import asyncssh
 
 from horizon_tui.errors import HorizonError
 from horizon_tui.paths import private_dir
+from horizon_tui.storage.atomic import atomic_write
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 
@@ -26,8 +27,6 @@ def host_key_path(data_dir: Path) -> Path:
 
 
 def load_or_create_host_key(data_dir: Path) -> asyncssh.SSHKey:
-    from horizon_tui.storage.atomic import atomic_write
-
     path = host_key_path(data_dir)
     if path.exists():
         mode = path.stat().st_mode & 0o777

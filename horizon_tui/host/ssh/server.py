@@ -18,6 +18,9 @@ from pathlib import Path
 
 import asyncssh
 import attrs
+from asyncssh.encryption import get_encryption_algs
+from asyncssh.kex import get_kex_algs
+from asyncssh.mac import get_mac_algs
 
 import horizon_tui
 from horizon_tui.errors import HorizonError
@@ -53,10 +56,6 @@ def modern_crypto() -> dict[str, tuple[str, ...]]:
     (post-quantum hybrids and curve25519; AEAD ciphers; encrypt-then-MAC MACs), less those this
     asyncssh can't do (sntrup761 needs liboqs). The host key is ed25519 (hostkey.py), so that is
     the only host key algorithm. No NIST curves, no SHA-1, no finite-field groups, no CBC/CTR."""
-    from asyncssh.encryption import get_encryption_algs
-    from asyncssh.kex import get_kex_algs
-    from asyncssh.mac import get_mac_algs
-
     return {
         "kex_algs": _available(("mlkem768x25519-sha256", "sntrup761x25519-sha512",
                                 "sntrup761x25519-sha512@openssh.com", "curve25519-sha256",

@@ -6,11 +6,16 @@ asyncssh comes in only when a command runs.
 
 from __future__ import annotations
 
+# At the top only what `horizon --help` loads anyway: subcommands.py imports this module to build
+# the commands' arguments, so asyncssh, aiohttp and the host's modules wait for the command.
+
 import argparse
 import shlex
+import socket
 import sys
 from pathlib import Path
 
+from horizon_tui.host.recording import RecordingLimits
 from horizon_tui.paths import path_argument
 
 SERVE_DESCRIPTION = """\
@@ -199,8 +204,6 @@ def add_live_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def live_settings(args) -> dict:
-    from horizon_tui.host.recording import RecordingLimits
-
     limits = RecordingLimits(max_bytes=int(args.recording_max_mib * 2**20),
                              max_user_bytes=int(args.recordings_max_mib * 2**20),
                              keep_days=args.recordings_keep_days)
@@ -246,7 +249,6 @@ def add_users_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_serve_ssh(args) -> int:
     import asyncio
-    import socket
 
     from horizon_tui.host.limits import Startups
     from horizon_tui.host.motd import read_motd

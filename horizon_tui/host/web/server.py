@@ -36,7 +36,7 @@ from aiohttp import WSMsgType, web
 
 from horizon_tui.host.game import GameSession
 from horizon_tui.host.watch import MAX_WATCHERS_PER_GAME, REFRESH_EVERY, game_label, watch_refusal
-from horizon_tui.host.web.logins import LINK_LIFETIME, SESSION_LIFETIME, FileLoginStore, LoginStore
+from horizon_tui.host.web.logins import LINK_LIFETIME, SESSION_LIFETIME, FileLoginStore, LoginStore, digest
 
 if TYPE_CHECKING:
     from horizon_tui.host.ssh.server import SSHHost
@@ -474,8 +474,6 @@ class WebFront:
 
     def _user(self, request: web.Request) -> tuple[str | None, str]:
         """The logged-in account of this request (or None) and its session key."""
-        from horizon_tui.host.web.logins import digest
-
         cookie = request.cookies.get(COOKIE)
         user = self.store.session_user(cookie)
         if user is not None and not self.host.accounts.exists(user):

@@ -11,6 +11,7 @@ import attrs
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.content.models import Character
+from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.runner import run_ai
 from horizon_tui.content.run_rules import RunRules
@@ -32,8 +33,6 @@ class RunWorld:
 
     def portable(self) -> RunWorld:
         """Fresh battlefields: their sight and path caches hold tcod handles that don't pickle."""
-        from horizon_tui.engine.battlefield import Battlefield
-
         setups = {key: attrs.evolve(s, battlefield=Battlefield(s.battlefield.terrain.copy()))
                   for key, s in self.setups.items()}
         return attrs.evolve(self, setups=setups)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from horizon_tui.content.run_rules import load_run_rules
+from horizon_tui.errors import DataError
+from horizon_tui.paths import user_data_dir
 from horizon_tui.storage.runs import HALL_OF_FAME, FileScores, hall_of_fame_path
 
 COLUMNS = ("#", "party", "levels", "depth", "score", "pace", "seed", "account", "ended", "end")
@@ -41,10 +45,6 @@ def scores_text(entries: list[dict[str, Any]], daily: bool, ranked_pace: str, wh
 
 
 def cmd_scores(args) -> int:
-    from horizon_tui.errors import DataError
-    from horizon_tui.paths import user_data_dir
-    from horizon_tui.content.run_rules import load_run_rules
-
     path = Path(args.data_dir).expanduser() / HALL_OF_FAME if args.data_dir else hall_of_fame_path(user_data_dir())
     try:
         entries = FileScores(path).entries(daily=args.daily)
@@ -53,8 +53,6 @@ def cmd_scores(args) -> int:
         print(exc.problems[0], file=sys.stderr)
         return 1
     if args.json:
-        import json
-
         print(json.dumps({"daily": args.daily, "runs": entries}, ensure_ascii=False))
         return 0
     sys.stdout.write(scores_text(entries, args.daily, ranked_pace, path))

@@ -5,17 +5,30 @@ the same on 1 worker, 2 or a cluster."""
 
 from __future__ import annotations
 
+import json
+import random
 import statistics
 import sys
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import attrs
 
+from horizon_tui.content.catalogue import default_catalogue
+from horizon_tui.content.characters import load_character
+from horizon_tui.content.encounters import load_enemies
+from horizon_tui.content.run_rules import load_run_rules
+from horizon_tui.engine.encounter import load_encounter
+from horizon_tui.errors import DataError
 from horizon_tui.play.runs.auto import RunWorld, play_run
-from horizon_tui.play.runs.run import run_seed
+from horizon_tui.play.runs.run import paced_catalogue, rated_encounters, run_seed
+from horizon_tui.rules.texts import counted
+from horizon_tui.tools.sweep.policy import load_policy
+from horizon_tui.tools.sweep.work import batch_size, check_counts, local_workers, probe_scheduler
 
 # One run's result: (index, depth reached, won, score, the encounter that ended it or "", cause).
 RunResult = tuple[int, int, bool, int, str, str]
@@ -55,8 +68,6 @@ def _run_sent(batch: RunBatch) -> list[RunResult]:
 def simulate_runs(world: RunWorld, party: Sequence, runs: int, seed: int, *, workers: int = 1,
                   scheduler: str | None = None, on_progress: Callable[[int], None] | None = None) -> list[RunResult]:
     """`runs` AI-played runs, in order of their index, wherever they ran."""
-    from horizon_tui.tools.sweep.work import batch_size
-
     party = tuple(party)
     if scheduler is not None:
         return _on_dask(world, party, runs, seed, scheduler, on_progress)
@@ -70,7 +81,6 @@ def simulate_runs(world: RunWorld, party: Sequence, runs: int, seed: int, *, wor
             if on_progress:
                 on_progress(batch.stop - batch.start)
         return results
-    from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(world.portable(), party)) as pool:
         for found in pool.map(_run_sent, work):
@@ -82,11 +92,7 @@ def simulate_runs(world: RunWorld, party: Sequence, runs: int, seed: int, *, wor
 
 def _on_dask(world: RunWorld, party: tuple, runs: int, seed: int, scheduler: str,
              on_progress: Callable[[int], None] | None) -> list[RunResult]:
-    import uuid
-
-    from distributed import Client, as_completed
-
-    from horizon_tui.tools.sweep.work import batch_size, probe_scheduler
+    from distributed import Client, as_completed  # only a run on a cluster pays for importing Dask
 
     probe_scheduler(scheduler)
     with Client(scheduler, timeout="10s") as client:
@@ -132,8 +138,6 @@ def summarise(results: Sequence[RunResult], runs: int, seed: int, party: list[st
 
 
 def print_summary(summary: dict[str, Any], workers: int, out=sys.stdout) -> None:
-    from horizon_tui.rules.texts import counted
-
     depth = summary["depth"]
     print(f"{counted(summary['runs'], 'run')} of {', '.join(summary['party'])}, seed {summary['seed']}, "
           f"{counted(workers, 'worker')}: median depth {depth['median']:g} (mean {depth['mean']:g}, deepest "
@@ -150,14 +154,6 @@ def print_summary(summary: dict[str, Any], workers: int, out=sys.stdout) -> None
 
 def load_world(party_files, pace: str = "source", catalogue=None) -> tuple[RunWorld, list]:
     """The world and party for AI-played runs, checked here (DataError) before any worker starts."""
-    from horizon_tui.content.catalogue import default_catalogue
-    from horizon_tui.content.characters import load_character
-    from horizon_tui.content.encounters import load_enemies
-    from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.content.run_rules import load_run_rules
-    from horizon_tui.play.runs.run import paced_catalogue, rated_encounters
-    from horizon_tui.tools.sweep.policy import load_policy
-
     base = catalogue or default_catalogue()
     run_rules = load_run_rules()
     catalogue = paced_catalogue(base, run_rules.pace(pace))
@@ -169,12 +165,6 @@ def load_world(party_files, pace: str = "source", catalogue=None) -> tuple[RunWo
 
 
 def cmd_simulate_runs(args) -> int:
-    import json
-    import random
-
-    from horizon_tui.errors import DataError
-    from horizon_tui.tools.sweep.work import check_counts, local_workers
-
     problem = check_counts(args.runs, args.workers)
     if problem:
         print(f"horizon run: {problem}", file=sys.stderr)

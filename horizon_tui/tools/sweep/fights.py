@@ -14,8 +14,11 @@ from horizon_tui.content.ai_profiles import cached_ai_profiles, profiles_path
 from horizon_tui.content.catalogue import Catalogue, default_catalogue
 from horizon_tui.content.encounters import EnemyDef, load_enemies
 from horizon_tui.content.models import Character
-from horizon_tui.engine.forming import PartyMember
+from horizon_tui.engine import mapgen
+from horizon_tui.engine.battle import BattleError
+from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
+from horizon_tui.tools.battle_command import load_party
 from horizon_tui.tools.sweep.work import Fight
 from horizon_tui.errors import DataError, Problem
 
@@ -25,8 +28,6 @@ PartyLike = Path | str | Character | PartyMember
 def party_members(party: Sequence[PartyLike], catalogue: Catalogue,
                   enemies: dict[str, EnemyDef] | None = None) -> list[PartyMember]:
     """Party members, AI-played: files are loaded and checked (as `horizon battle` does)."""
-    from horizon_tui.tools.battle_command import load_party
-
     members: list[PartyMember] = []
     for item in party:
         if isinstance(item, PartyMember):
@@ -43,7 +44,6 @@ def with_start_cells(setup: EncounterSetup, count: int) -> EncounterSetup:
     cells nearest them (for a sweep's larger parties). The same cells every time."""
     if len(setup.party_start) >= count:
         return setup
-    from horizon_tui.engine import mapgen
 
     taken = [xy for _, xy, _ in setup.enemies] + list(setup.party_start)
     rng = random.Random(zlib.crc32(setup.id.encode()))
@@ -81,9 +81,6 @@ def make_fight(
 def _can_form(fight: Fight) -> None:
     """Form one battle now, so what can't be formed (a loadout over the slots, an unknown AI
     profile) is a DataError here rather than an error in every worker."""
-    from horizon_tui.engine.battle import BattleError
-    from horizon_tui.engine.forming import create_battle
-
     try:
         create_battle(fight.setup, list(fight.party), 0, fight.catalogue, fight.enemies, ai_profiles=fight.profiles)
     except BattleError as exc:

@@ -11,9 +11,13 @@ import attrs
 
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.encounters import Rating
+from horizon_tui.engine.encounter import load_encounter
+from horizon_tui.tools.battle_command import load_party
+from horizon_tui.tools.sweep.fights import make_fight
 from horizon_tui.tools.sweep.policy import SweepPolicy, raise_to_level, sized_party
 from horizon_tui.tools.sweep.summary import WinEstimate, estimate_from
 from horizon_tui.tools.sweep.work import Fight, Played
+from horizon_tui.tools.validate_encounters import checked_enemies
 
 
 @attrs.frozen
@@ -41,11 +45,6 @@ class Row:
 def build_fights(encounters: Sequence[str], party_files: Sequence[Path], levels: Sequence[int], sizes: Sequence[int],
                  catalogue: Catalogue, policy: SweepPolicy) -> tuple[list[Cell], list[Fight]]:
     """Every cell's fight, encounters loaded and characters raised once each. Raises DataError."""
-    from horizon_tui.tools.validate_encounters import checked_enemies
-    from horizon_tui.tools.battle_command import load_party
-    from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.tools.sweep.fights import make_fight
-
     enemies = checked_enemies(catalogue)
     characters = [m.character for m in load_party(list(party_files), catalogue, enemies)]
     setups = [load_encounter(e, catalogue, enemies) for e in encounters]

@@ -22,6 +22,8 @@ from horizon_tui.content.files import read_document, with_lines
 from horizon_tui.content.models import ATTRIBUTES, Character
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.errors import DataError, Problem
+from horizon_tui.rules import progression
+from horizon_tui.rules.character import build, buy_point
 
 FILE_NAME = "sweep.toml"
 POLICIES = ("proportional",)
@@ -93,9 +95,6 @@ def _next_attribute(invested: dict[str, int], weights: dict[str, int]) -> str:
 def raise_to_level(character: Character, level: int, rules: Ruleset, policy: SweepPolicy) -> Character:
     """The character at `level` (R-4), its XP as it was. A character above `level` is refused:
     a sweep raises, it doesn't take points back."""
-    from horizon_tui.rules import progression
-    from horizon_tui.rules.character import build, buy_point
-
     b = build(character, rules)
     if b.level > level:
         raise DataError([Problem(character.name, "level", f"{character.name} is level {b.level}: a sweep can't lower "
@@ -116,8 +115,6 @@ def raise_to_level(character: Character, level: int, rules: Ruleset, policy: Swe
 def spend_xp(character: Character, rules: Ruleset, policy: SweepPolicy) -> Character:
     """The character with every point its XP buys now (R-4), each on the attribute the policy's
     spread asks for: how an AI-played character levels up between a run's fights."""
-    from horizon_tui.rules.character import build, buy_point
-
     weights = policy.raising.weights.get(character.name) or {a: v for a, v in character.attributes.items() if v > 0}
     while build(character, rules).next_point_cost <= character.xp:
         character = buy_point(character, _next_attribute(character.attributes, weights), rules)

@@ -15,8 +15,10 @@ from pathlib import Path
 
 import attrs
 
-from horizon_tui.content.encounters import Rating, encounter_path, read_encounter_file
+from horizon_tui.content.convert import structure
+from horizon_tui.content.encounters import EncounterFile, Rating, encounter_path, read_encounter_file
 from horizon_tui.errors import DataError, Problem
+from horizon_tui.storage.atomic import atomic_write
 
 TABLE = "rating"
 _HEADER = re.compile(r"^\s*\[\s*rating\s*\]\s*(#.*)?$")
@@ -107,10 +109,6 @@ def _check(before: str, after: str, rating: Rating, file: str) -> None:
 def write_rating(encounter: str | Path, rating: Rating, root: Path | None = None) -> Path:
     """Put `rating` into the encounter's file (TOML: its text edited; JSON: the `rating` key).
     Atomic: the file is whole before and after. Returns the file's path."""
-    from horizon_tui.content.convert import structure
-    from horizon_tui.content.encounters import EncounterFile
-    from horizon_tui.storage.atomic import atomic_write
-
     # through a symbolic link into the file it names (else the link would become a rated copy)
     path = encounter_path(str(encounter), root).resolve()
     mode = path.stat().st_mode & 0o777

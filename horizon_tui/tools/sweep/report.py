@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+import plotext as plt
+
 from horizon_tui.tools.sweep.grid import Row
 
 _COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -25,8 +27,6 @@ def encounters_of(rows: Sequence[Row]) -> list[str]:
 
 def terminal_plots(rows: Sequence[Row], width: int = 70, *, color: bool = True) -> str:
     """Per encounter: the win rate (%) against the party level, a line per party size."""
-    import plotext as plt
-
     out = []
     for encounter in encounters_of(rows):
         plt.clear_figure()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# At the top only what `horizon --help` loads anyway: subcommands.py imports this module to build
+# the command's arguments, so the engine, Dask and rich are imported by the functions that use them.
+
 import argparse
 import csv
 import json
@@ -15,6 +18,8 @@ import attrs
 
 from horizon_tui.errors import HorizonError, echo
 from horizon_tui.paths import path_argument
+from horizon_tui.storage import atomic as store
+from horizon_tui.tools.sweep.work import check_counts, execute, local_workers
 
 CSV_COLUMNS = ("encounter", "level", "size", "runs", "wins", "win_rate", "ci_low", "ci_high", "rounds_p50",
                "deaths", "draws")
@@ -87,7 +92,6 @@ def cmd_sweep(args) -> int:
     from horizon_tui.rules.validation import checked_catalogue
     from horizon_tui.tools.sweep.grid import build_fights, recommend, rows_of
     from horizon_tui.tools.sweep.policy import load_policy
-    from horizon_tui.tools.sweep.work import check_counts, local_workers
 
     problem = check_counts(args.runs, args.workers)
     if problem:
@@ -126,7 +130,6 @@ def cmd_sweep(args) -> int:
     unwritten = None
     if args.report:
         from horizon_tui.tools.sweep.report import html_report
-        from horizon_tui.storage import atomic as store
 
         page = html_report(rows, seed=seed, runs=args.runs, target=policy.target_win_rate, ratings=ratings)
         try:  # atomic: an old report stays whole if this one can't be written
@@ -170,8 +173,6 @@ def _report_problem(report: Path | None) -> str | None:
 
 
 def _run(fights, args, seed: int, workers: int):
-    from horizon_tui.tools.sweep.work import execute
-
     runs = [args.runs] * len(fights)
     where = {"workers": workers, "scheduler": args.scheduler}
     try:

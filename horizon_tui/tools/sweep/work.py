@@ -10,11 +10,18 @@ back in index order, so the same seed gives the same results whatever ran them, 
 
 from __future__ import annotations
 
+# At the top only what `horizon --help` loads anyway: subcommands.py imports this module to build
+# the command's arguments, so the engine, Dask and rich are imported by the functions that use them.
+
+import gc
 import hashlib
 import math
+import os
+import socket
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import attrs
 
@@ -43,8 +50,6 @@ def local_workers(asked: int | None) -> tuple[int, str | None]:
     """Local worker processes for `--workers` (None: one per core), never more than the machine's
     cores: each is a whole Python with the rules loaded, so 1,000 would exhaust the memory. The
     second value is a notice when the number asked for was lowered."""
-    import os
-
     cores = os.cpu_count() or 1
     if asked is None:
         return cores, None
@@ -173,8 +178,6 @@ _fights: list[Fight] = []
 
 
 def _init_worker(fights: list[Fight]) -> None:
-    import gc
-
     _fights[:] = fights
     # A worker only plays battles: each leaves a cycle of garbage and ~10⁵ short-lived objects.
     # Keep what is loaded out of the collector's sight and collect less often (as `simulate`).
@@ -272,9 +275,6 @@ def probe_scheduler(address: str) -> None:
     compression and pickle protocol). Dask's own client waits for ever on a peer that says
     nothing, and reads a web server's answer as a message of exabytes (MemoryError): refuse both
     here. OSError saying why; tcp:// only (tls:// is left to Dask)."""
-    import socket
-    from urllib.parse import urlsplit
-
     parts = urlsplit(address)
     if parts.scheme != "tcp" or not parts.hostname or parts.port is None:
         return

@@ -10,7 +10,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from horizon_tui.campaign import carry
 
 from horizon_tui.campaign import changes
 from horizon_tui.rules.character import build
@@ -97,10 +96,10 @@ class DashboardScreen(Screen):
         """Full health, or what the last fight left (until a rest, campaign.carry)."""
         state = campaign.carried.get(name)
         top = whole(b.stats["health"])
-        if not state or not carry.is_hurt(state):
+        if not state or not changes.is_hurt(state):
             return Text(str(top))
         style = "bold red" if state.get("presence") != "active" else "yellow"
-        return Text(carry.describe(state), style=style)
+        return Text(changes.describe(state), style=style)
 
     def refresh_view(self) -> None:
         campaign = self.app.campaign
@@ -281,7 +280,7 @@ class DashboardScreen(Screen):
             if yes:
                 self.app.act(changes.rest, "rest")
 
-        hurt = ", ".join(f"{n} {carry.describe(st)}" for n, st in campaign.carried.items() if carry.is_hurt(st)) \
+        hurt = ", ".join(f"{n} {changes.describe(st)}" for n, st in campaign.carried.items() if changes.is_hurt(st)) \
             or "nobody is hurt"
         self.app.push_screen(ConfirmDialog(
             f"The party rests: health, effects and (by the house rules) charges back. Now: {hurt}.",

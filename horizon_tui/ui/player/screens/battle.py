@@ -26,7 +26,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from horizon_tui.play.library import EncounterEntry, encounter_details, encounters_dir, list_encounters
+from horizon_tui.play.encounter_details import encounter_details
+from horizon_tui.play.library import EncounterEntry, encounters_dir, list_encounters
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.lists import RowList
 
