@@ -7,12 +7,9 @@ from __future__ import annotations
 from horizon_tui.engine.battle import ident
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.tools.duel import duel_odds, enemy_definition
-from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.battle.threat import level_words
 
-from .conftest import write
-from .test_battle_flow import CHAMPION, _open_battle
-from .test_battle_keys import _my_turn_in_sight
+from .test_battle_keys import champion_in_sight
 
 
 def test_the_level_gap_is_said_not_left_to_arithmetic():
@@ -22,11 +19,7 @@ def test_the_level_gap_is_said_not_left_to_arithmetic():
 
 
 async def test_look_on_an_enemy_describes_it_and_says_the_duels_odds(saves, catalogue):
-    path = write(saves, "champion.toml", CHAMPION)
-    app = create_app(saves, catalogue)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
-        await _my_turn_in_sight(pilot, screen)
+    async with champion_in_sight(saves, catalogue) as (pilot, app, screen):
         me = screen.me
         await pilot.press("semicolon")
         assert screen.mode == "look"
