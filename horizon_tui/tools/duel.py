@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import attrs
+
 from horizon_tui.content.catalogue import Catalogue, default_catalogue
 from horizon_tui.content.encounters import EnemyDef
+from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine.battle import Battle, Entity, comp, gear, ident
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.components import Controller
@@ -45,13 +48,33 @@ def duel_setup(battle: Battle, foe: Entity) -> EncounterSetup:
         party_start=[(3, 3)], source="<duel>")
 
 
+@attrs.frozen
+class Duel:
+    """One duel, read from the battle at once (on the screen's thread): plain values after that, so
+    the simulation may run on another thread while the battle goes on."""
+
+    setup: EncounterSetup
+    member: PartyMember
+    rules: Ruleset
+    enemies: dict[str, EnemyDef]
+
+    @classmethod
+    def of(cls, battle: Battle, mine: Entity, foe: Entity) -> Duel:
+        return cls(duel_setup(battle, foe), PartyMember(gear(mine).character, "ai", level=ident(mine).level),
+                   battle.rules, dict(battle.enemy_defs))
+
+    def odds(self, catalogue: Catalogue | None = None, *, runs: int = DUEL_RUNS,
+             should_stop: Callable[[], bool] | None = None) -> WinEstimate:
+        """The chance to win it, both at full health, under the battle's rules (`catalogue`: the
+        app's species and gear; default the game's)."""
+        return estimate(self.setup, [self.member], runs=runs, seed=DUEL_SEED, should_stop=should_stop,
+                        catalogue=(catalogue or default_catalogue()).with_rules(self.rules), enemies=self.enemies)
+
+
 def duel_odds(battle: Battle, mine: Entity, foe: Entity, catalogue: Catalogue | None = None, *,
-              runs: int = DUEL_RUNS, should_stop: Callable[[], bool] | None = None) -> WinEstimate:
-    """`mine`'s chance to win a duel with `foe`, both at full health, under `battle`'s rules
-    (`catalogue`: the app's, its species and gear; default the game's)."""
-    member = PartyMember(gear(mine).character, "ai", level=ident(mine).level)
-    return estimate(duel_setup(battle, foe), [member], runs=runs, seed=DUEL_SEED, should_stop=should_stop,
-                    catalogue=(catalogue or default_catalogue()).with_rules(battle.rules), enemies=dict(battle.enemy_defs))
+              runs: int = DUEL_RUNS) -> WinEstimate:
+    """`mine`'s chance to win a duel with `foe`, both at full health, under `battle`'s rules."""
+    return Duel.of(battle, mine, foe).odds(catalogue, runs=runs)
 
 
 def duel_key(mine: Entity, foe: Entity) -> tuple[str, str]:

@@ -16,7 +16,7 @@ from horizon_tui.engine.battle import Battle, Entity, ident, team
 from horizon_tui.engine.sideview import UnitView
 from horizon_tui.errors import HorizonError
 from horizon_tui.rules.numbers import percent_text
-from horizon_tui.tools.duel import duel_key, duel_odds, enemy_definition
+from horizon_tui.tools.duel import Duel, duel_key, enemy_definition
 from horizon_tui.tools.simulate import WinEstimate
 
 Odds = WinEstimate | str  # a string: why it can't be simulated
@@ -69,13 +69,14 @@ class Threats:
         key = duel_key(mine, foe)
         if key not in self.asked:
             self.asked.add(key)
-            self.start(lambda: self._work(battle, mine, foe, key))
+            duel = Duel.of(battle, mine, foe)  # read here; simulated on another thread
+            self.start(lambda: self._work(duel, key))
         description = enemy_definition(battle, foe).description
         return threat_text(unit, description, ident(mine).name, ident(mine).level, self.odds.get(key))
 
-    def _work(self, battle: Battle, mine: Entity, foe: Entity, key: tuple[str, str]) -> None:
+    def _work(self, duel: Duel, key: tuple[str, str]) -> None:
         try:
-            self.odds[key] = duel_odds(battle, mine, foe, self.catalogue())
+            self.odds[key] = duel.odds(self.catalogue())
         except HorizonError as exc:
             self.odds[key] = str(exc)
         except Exception as exc:  # noqa: BLE001 - a failed estimate says so and never ends the battle
