@@ -3,7 +3,11 @@ own colour, by the read model's line kind; under NO_COLOR (https://no-color.org)
 
 from __future__ import annotations
 
+import os
+
 from textual.widgets import RichLog
+
+from horizon_tui.cli import main
 
 from horizon_tui.ui.battle.panels import log_style
 from horizon_tui.ui.player.app import create_app
@@ -47,3 +51,13 @@ async def test_no_color_leaves_the_log_plain(saves, catalogue, monkeypatch):
     colours, kinds = await _log_colours(saves, catalogue)
     assert {"damage_taken", "damage_dealt"} & set(kinds)
     assert colours == set()
+
+
+def test_an_empty_no_color_leaves_colour_on(monkeypatch, saves, catalogue):
+    """no-color.org: only a non-empty NO_COLOR counts; Textual took an empty one as set."""
+    monkeypatch.setenv("NO_COLOR", "")
+    assert main(["roll", "1d6"]) == 0
+    assert "NO_COLOR" not in os.environ and not create_app(saves, catalogue).no_color
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert main(["roll", "1d6"]) == 0
+    assert create_app(saves, catalogue).no_color
