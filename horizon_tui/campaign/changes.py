@@ -319,7 +319,7 @@ def is_hurt(state: dict[str, Any]) -> bool:
             or state.get("presence") != "active")
 
 
-def describe(state: dict[str, Any]) -> str:
+def describe_carried(state: dict[str, Any]) -> str:
     """One member's carried state in words, for the dashboard ("14/30 hp · bleeding 2")."""
     if not state:
         return ""

@@ -32,7 +32,7 @@ class Group:
 
 
 @attrs.frozen
-class Draft:
+class EncounterDraft:
     name: str = "A new encounter"
     difficulty: str = "normal"
     generator: str = "open"
@@ -41,20 +41,20 @@ class Draft:
     seed: int = 1
     groups: tuple[Group, ...] = ()
 
-    def with_one_more(self, enemy: str) -> Draft:
+    def with_one_more(self, enemy: str) -> EncounterDraft:
         for i, g in enumerate(self.groups):
             if g.enemy == enemy and g.at is None:
                 return attrs.evolve(self, groups=(*self.groups[:i], attrs.evolve(g, count=g.count + 1), *self.groups[i + 1:]))
         return attrs.evolve(self, groups=(*self.groups, Group(enemy)))
 
-    def with_one_less(self, index: int) -> Draft:
+    def with_one_less(self, index: int) -> EncounterDraft:
         if not 0 <= index < len(self.groups):
             return self
         g = self.groups[index]
         rest = (attrs.evolve(g, count=g.count - 1),) if g.count > 1 else ()
         return attrs.evolve(self, groups=(*self.groups[:index], *rest, *self.groups[index + 1:]))
 
-    def placed_at(self, index: int, cell: tuple[int, int]) -> Draft:
+    def placed_at(self, index: int, cell: tuple[int, int]) -> EncounterDraft:
         """One unit of group `index` on `cell` (a group of several gives one up to it)."""
         g = self.groups[index]
         placed = Group(g.enemy, 1, (int(cell[0]), int(cell[1])))
@@ -69,7 +69,7 @@ def _string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)  # a JSON string is a TOML basic string
 
 
-def to_toml(draft: Draft) -> str:
+def to_toml(draft: EncounterDraft) -> str:
     lines = [f"name = {_string(draft.name.strip() or 'A new encounter')}", f"difficulty = {_string(draft.difficulty)}",
              'description = "Built in the GM tool."', "", "[map]", f"generator = {_string(draft.generator)}",
              f"width = {int(draft.width)}", f"height = {int(draft.height)}", f"seed = {int(draft.seed)}"]
@@ -82,7 +82,7 @@ def to_toml(draft: Draft) -> str:
     return "\n".join(lines) + "\n"
 
 
-def setup_of(draft: Draft, folder: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> EncounterSetup:
+def setup_of(draft: EncounterDraft, folder: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> EncounterSetup:
     """The draft as a battle would get it (placements, XP); DataError naming what is wrong."""
     if not draft.groups:
         raise DataError.one("<encounter>", "enemies", "pick at least one enemy (enter on the catalogue)")
@@ -93,12 +93,12 @@ def setup_of(draft: Draft, folder: Path, catalogue: Catalogue, enemies: dict[str
     return load_encounter(str(path), catalogue, enemies)
 
 
-def path_for(draft: Draft, folder: Path) -> Path:
+def path_for(draft: EncounterDraft, folder: Path) -> Path:
     """Where `save` writes the draft: `folder/<slug of its name>.toml`."""
     return folder / f"{slug(draft.name)}.toml"
 
 
-def save(draft: Draft, folder: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> Path:
+def save(draft: EncounterDraft, folder: Path, catalogue: Catalogue, enemies: dict[str, EnemyDef]) -> Path:
     """Write the draft at `path_for`, after checking it loads; returns the path. The caller asks
     before replacing another encounter there."""
     setup_of(draft, folder, catalogue, enemies)

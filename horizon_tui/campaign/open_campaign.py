@@ -33,7 +33,7 @@ DAY_LIMIT = 2**62  # a log line's day is a database integer (64 bits)
 
 
 @attrs.frozen
-class Step:
+class JournalStep:
     seq: int  # the journal row this window wrote
     label: str  # what the action was, in words ("Iriel tries charm on Oswin")
 
@@ -57,7 +57,7 @@ class OpenCampaign:
         self.campaign = campaign
         self.head = head  # the last journal row, as this window knows it
         self.fields = state_of(campaign, store.catalogue)  # the stored state: what a change is compared with
-        self.history: list[Step] = []
+        self.history: list[JournalStep] = []
         self._rules: tuple[str, Ruleset] | None = None
         self.listeners: list[Callable[[OpenCampaign, str], None]] = []
 
@@ -114,7 +114,7 @@ class OpenCampaign:
             return self.campaign
         self.check(row, new)
         self._write(row)
-        self.history.append(Step(self.head, label))
+        self.history.append(JournalStep(self.head, label))
         del self.history[:-UNDO_LIMIT]
         self.campaign = new
         self._notify(label)

@@ -94,7 +94,7 @@ class Target(enum.Enum):
     line = "line"
 
 
-class Memory(enum.Enum):
+class PastMemory(enum.Enum):
     all = "all"
     part = "part"
     none = "none"
@@ -212,7 +212,7 @@ class Ability:
 @attrs.frozen
 class Background:
     origin: str = ""
-    memory: Memory = Memory.part
+    memory: PastMemory = PastMemory.part
     arrived: str = ""
     kin_settlement: KinSettlement = KinSettlement.unknown
     gm_note: str = ""

@@ -21,7 +21,7 @@ def _first(ids, preferred: str) -> str | None:
 
 
 @attrs.define
-class Draft:
+class CharacterDraft:
     catalogue: Catalogue
     species_id: str = ""  # a catalogue id, or CUSTOM
     custom: Species = attrs.field(factory=lambda: Species(name="", universe=""))
@@ -33,7 +33,7 @@ class Draft:
     armor_id: str | None = None
 
     @classmethod
-    def new(cls, catalogue: Catalogue) -> Draft:
+    def new(cls, catalogue: Catalogue) -> CharacterDraft:
         species = sorted(catalogue.species, key=lambda k: catalogue.species[k].name)
         return cls(
             catalogue,

@@ -142,7 +142,7 @@ class FolderAccounts:
 # --- characters offered to a GM ----------------------------------------------------------------
 
 @attrs.frozen
-class Offer:
+class CharacterOffer:
     gm: str
     player: str
     filename: str
@@ -153,8 +153,8 @@ class Offer:
 class OfferRepository(Protocol):
     """Character files players offered to a GM's account, one per (GM, player, file name)."""
 
-    def put(self, offer: Offer) -> None: ...  # replaces the same (gm, player, filename)
-    def for_gm(self, gm: str) -> list[Offer]: ...  # newest first
+    def put(self, offer: CharacterOffer) -> None: ...  # replaces the same (gm, player, filename)
+    def for_gm(self, gm: str) -> list[CharacterOffer]: ...  # newest first
     def by_player(self, player: str) -> list[tuple[str, str]]: ...  # (gm, filename) of each
 
 
@@ -162,12 +162,12 @@ class MemoryOffers:
     """The in-memory twin."""
 
     def __init__(self):
-        self._offers: dict[tuple[str, str, str], Offer] = {}
+        self._offers: dict[tuple[str, str, str], CharacterOffer] = {}
 
-    def put(self, offer: Offer) -> None:
+    def put(self, offer: CharacterOffer) -> None:
         self._offers[(offer.gm, offer.player, offer.filename)] = offer
 
-    def for_gm(self, gm: str) -> list[Offer]:
+    def for_gm(self, gm: str) -> list[CharacterOffer]:
         return sorted((o for o in self._offers.values() if o.gm == gm), key=lambda o: o.offered_at, reverse=True)
 
     def by_player(self, player: str) -> list[tuple[str, str]]:
@@ -183,7 +183,7 @@ class FolderOffers:
     def path(self, gm: str, player: str, filename: str) -> Path:
         return self.root / gm / f"{player}{OFFER_SEPARATOR}{filename}"
 
-    def put(self, offer: Offer) -> None:
+    def put(self, offer: CharacterOffer) -> None:
         target = self.path(offer.gm, offer.player, offer.filename)
         private_dir(target.parent)
         write_private_bytes(target, offer.content)
@@ -197,12 +197,12 @@ class FolderOffers:
                  and p.suffix in (".toml", ".json") and p.is_file()]
         return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
 
-    def for_gm(self, gm: str) -> list[Offer]:
+    def for_gm(self, gm: str) -> list[CharacterOffer]:
         offers = []
         for path in self.paths_for(gm):
             player, filename = path.name.split(OFFER_SEPARATOR, 1)
             try:
-                offers.append(Offer(gm, player, filename, path.read_bytes(), path.stat().st_mtime))
+                offers.append(CharacterOffer(gm, player, filename, path.read_bytes(), path.stat().st_mtime))
             except OSError:
                 continue
         return offers

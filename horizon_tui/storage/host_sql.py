@@ -18,7 +18,7 @@ import sqlalchemy as sa
 
 from horizon_tui.errors import DataError
 from horizon_tui.storage.database import Database, open_database
-from horizon_tui.storage.host_records import FolderAccounts, Offer, StoredCharacter, stored_role
+from horizon_tui.storage.host_records import FolderAccounts, CharacterOffer, StoredCharacter, stored_role
 from horizon_tui.storage.schema import host_accounts, host_characters, host_imports, host_offers
 
 
@@ -103,19 +103,19 @@ class SqlOffers:
     def __init__(self, database: Database):
         self.database = database
 
-    def put(self, offer: Offer) -> None:
+    def put(self, offer: CharacterOffer) -> None:
         t = host_offers
         key = (t.c.gm == offer.gm) & (t.c.player == offer.player) & (t.c.filename == offer.filename)
         with self.database.writing() as conn:
             conn.execute(t.delete().where(key))
             conn.execute(t.insert().values(**attrs.asdict(offer)))
 
-    def for_gm(self, gm: str) -> list[Offer]:
+    def for_gm(self, gm: str) -> list[CharacterOffer]:
         t = host_offers
         with self.database.reading() as conn:
             rows = conn.execute(sa.select(t.c.gm, t.c.player, t.c.filename, t.c.content, t.c.offered_at)
                                 .where(t.c.gm == gm).order_by(t.c.offered_at.desc(), t.c.filename))
-            return [Offer(row.gm, row.player, row.filename, bytes(row.content), row.offered_at) for row in rows]
+            return [CharacterOffer(row.gm, row.player, row.filename, bytes(row.content), row.offered_at) for row in rows]
 
     def by_player(self, player: str) -> list[tuple[str, str]]:
         t = host_offers

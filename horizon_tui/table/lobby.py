@@ -41,7 +41,7 @@ from horizon_tui.engine.runner import replay, run_ai
 from horizon_tui.errors import echo
 from horizon_tui.paths import private_dir, user_data_dir, write_private_json
 from horizon_tui.storage.host_records import ENV_ACCOUNT as ENV_ACCOUNT  # who an app over SSH is
-from horizon_tui.storage.host_records import OFFER_SEPARATOR, OFFERS, FolderOffers, Offer, OfferRepository
+from horizon_tui.storage.host_records import OFFER_SEPARATOR, OFFERS, FolderOffers, CharacterOffer, OfferRepository
 from horizon_tui.storage.host_wiring import offers_repository
 from horizon_tui.table.core import input_from_dict
 
@@ -292,7 +292,7 @@ def offer_character(tables_dir: Path, account: str, gm: str, save: Path, max_byt
     mine = [offer for offer in offers.by_player(account) if offer != (gm, Path(save).name)]
     if len(mine) >= MAX_OFFERS_PER_PLAYER:
         raise ValueError(f"you have {len(mine)} characters offered already; ask your GM to import them")
-    offers.put(Offer(gm, account, Path(save).name, data, time.time()))
+    offers.put(CharacterOffer(gm, account, Path(save).name, data, time.time()))
     return offers_dir(tables_dir, gm) / f"{account}{OFFER_SEPARATOR}{Path(save).name}"
 
 

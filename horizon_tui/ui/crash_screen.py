@@ -16,8 +16,12 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message_pump import MessagePump
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from horizon_tui.crash import EXIT_INTERNAL, one_line, write_report
+from horizon_tui.terminal import tell
 
 MAX_CRASHES = 5  # after this many in one run, something is badly wrong: let Textual end the app
 
@@ -58,9 +62,6 @@ class CrashGuard:
         """For the command, once the app has ended: after a crash in this run, 70 (crash.EXIT_INTERNAL)
         with one line per crash report on stderr, as the CLI gives for a crash outside an app;
         else `otherwise`."""
-        from horizon_tui.crash import EXIT_INTERNAL, one_line
-        from horizon_tui.terminal import tell
-
         reports = self.__dict__.get("crash_reports") or []
         tell(*(one_line(report) for report in reports))  # the reports are on disk whatever happens here
         return EXIT_INTERNAL if reports else otherwise
@@ -70,8 +71,6 @@ class CrashGuard:
         return []
 
     def _handle_exception(self, error: Exception) -> None:  # Textual's hook for an unhandled error
-        from horizon_tui.crash import write_report
-
         reports = self.__dict__.setdefault("crash_reports", [])
         on_screen = isinstance(getattr(self, "screen", None), CrashScreen)
         if on_screen or len(reports) >= MAX_CRASHES:
@@ -93,8 +92,6 @@ class CrashGuard:
 
 def keep_pumps_alive() -> None:
     """See the module's docstring. Idempotent; other apps' pumps behave as Textual's own."""
-    from textual.message_pump import MessagePump
-
     original = MessagePump._dispatch_message  # noqa: SLF001 - the one seam (module docstring)
     if getattr(original, "horizon_keeps_alive", False):
         return

@@ -16,18 +16,18 @@ bases); textual is pinned below 9 in pyproject.toml for this and crash_screen's 
 
 from __future__ import annotations
 
+from textual.widgets import Input, TextArea
+
+from horizon_tui.ui.crash_screen import CrashGuard
+
 
 def keep_key_order() -> None:
     """See the module's docstring. Idempotent."""
-    from textual.widgets import Input, TextArea
-
     for widget in (Input, TextArea):
         _in_order(widget)
 
 
 def _in_order(widget: type) -> None:
-    from horizon_tui.ui.crash_screen import CrashGuard
-
     original = widget._on_key  # noqa: SLF001 - the seam (module docstring)
     if getattr(original, "horizon_in_order", False):
         return

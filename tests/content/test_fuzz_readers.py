@@ -46,7 +46,8 @@ def _readers(kind: str, path: Path, catalogue) -> None:
     from horizon_tui.engine.persist import load_session
     from horizon_tui.campaign.campaign_files import CampaignStore
     from horizon_tui.storage.accounts import Accounts
-    from horizon_tui.play.library import CharacterLibrary, encounter_details, list_encounters
+    from horizon_tui.play.encounter_details import encounter_details
+    from horizon_tui.play.library import CharacterLibrary, list_encounters
 
     if kind.startswith("character"):
         entry = CharacterLibrary(path.parent.parent, catalogue).entry(path)  # the Load screen: never raises

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Static
 from horizon_tui.engine.encounter import load_encounter
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.builder import EncounterBuilderScreen
-from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.ui.gm.screens.encounter import GMEncounterPickerScreen
 from horizon_tui.ui.gm.screens.placement import CellPicker
 
 SIZE = (80, 24)
@@ -73,5 +73,5 @@ async def test_build_an_encounter_see_its_odds_place_one_and_save_it(session, ca
         assert app.screen is screen
         await pilot.press("escape")
         await pilot.pause()
-        assert isinstance(app.screen, EncounterPickerScreen)
+        assert isinstance(app.screen, GMEncounterPickerScreen)
         assert "A new encounter" in [e.name for e in app.screen.encounters]

@@ -124,7 +124,7 @@ def test_carried_state_rejects_a_bad_shape_with_its_key(store, session, tmp_path
     legacy_file(tmp_path / "old", data)
     [entry] = CampaignStore(tmp_path / "old", store.catalogue).entries()
     assert "carried" in entry.problem and entry.file.exists()
-    assert changes.describe({}) == ""
+    assert changes.describe_carried({}) == ""
 
 
 def test_an_allied_npc_who_joins_takes_no_r14_share(session, catalogue):

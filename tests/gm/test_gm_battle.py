@@ -8,7 +8,7 @@ from textual.widgets import Input, Static
 from horizon_tui.engine.battle import comp, hp, ident, is_active, team
 from horizon_tui.engine.components import Controller, FreeActions
 from horizon_tui.ui.gm.app import create_gm_app
-from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.ui.gm.screens.encounter import GMEncounterPickerScreen
 from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
 from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
@@ -19,7 +19,7 @@ SIZE = (120, 40)
 
 async def start_goblin_ambush(app, pilot) -> GMBattleScreen:
     await pilot.press("b")
-    assert isinstance(app.screen, EncounterPickerScreen)
+    assert isinstance(app.screen, GMEncounterPickerScreen)
     await pilot.press("down", "down", "down")  # Goblin Ambush (the list is sorted by file name)
     app.screen.query_one("#gm-seed", Input).value = "42"
     await pilot.press("ctrl+s")

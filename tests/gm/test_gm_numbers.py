@@ -9,7 +9,7 @@ from textual.widgets import Input
 
 from horizon_tui.engine import mapgen
 from horizon_tui.ui.gm.app import create_gm_app
-from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.ui.gm.screens.encounter import GMEncounterPickerScreen
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
 from horizon_tui.ui.gm.screens.placement import map_spec
 from horizon_tui.ui.gm.screens.tracker import whole_in
@@ -51,13 +51,13 @@ async def test_a_bad_seed_in_the_encounter_picker_is_refused_and_no_battle_start
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("b")
-        assert isinstance(app.screen, EncounterPickerScreen)
+        assert isinstance(app.screen, GMEncounterPickerScreen)
         app.screen.query_one("#gm-seed", Input).value = seed
         for key in ("ctrl+s", "p"):  # fight, and place on a map: each refused in words
             app.clear_notifications()
             await pilot.press(key)
             await pilot.pause()
-            assert isinstance(app.screen, EncounterPickerScreen)
+            assert isinstance(app.screen, GMEncounterPickerScreen)
             said = [n.message for n in app._notifications]
             assert len([m for m in said if m.startswith("the seed: ")]) == 1, said
         assert app._exception is None

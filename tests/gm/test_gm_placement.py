@@ -16,7 +16,7 @@ from horizon_tui.campaign import changes
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.campaign.model import Npc
 from horizon_tui.ui.gm.screens.dialogs import PromptDialog
-from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.ui.gm.screens.encounter import GMEncounterPickerScreen
 from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.gm.screens.placement import PickDialog, PlacementScreen
 
@@ -48,7 +48,7 @@ async def test_place_two_members_and_a_hostile_npc_then_fight_save_and_rebuild(s
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("b")
         picker = app.screen
-        assert isinstance(picker, EncounterPickerScreen)
+        assert isinstance(picker, GMEncounterPickerScreen)
         fighters = picker.query_one("#gm-fighters", SelectionList)
         for name in party[2:]:
             fighters.deselect(name)

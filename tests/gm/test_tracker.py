@@ -10,7 +10,7 @@ from textual.widgets import Input, Static
 from horizon_tui.engine.battle import effects, hp, ident, is_active, team
 from horizon_tui.engine.overrides import initiative_values
 from horizon_tui.ui.gm.app import create_gm_app
-from horizon_tui.ui.gm.screens.encounter import EncounterPickerScreen
+from horizon_tui.ui.gm.screens.encounter import GMEncounterPickerScreen
 from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
 
@@ -19,7 +19,7 @@ SIZE = (80, 24)
 
 async def start(app, pilot, key: str = "ctrl+s") -> GMBattleScreen:
     await pilot.press("b")
-    assert isinstance(app.screen, EncounterPickerScreen)
+    assert isinstance(app.screen, GMEncounterPickerScreen)
     await pilot.press("down", "down", "down")  # Goblin Ambush
     app.screen.query_one("#gm-seed", Input).value = "42"
     await pilot.press(key)

@@ -14,7 +14,7 @@ from horizon_tui.storage.host_records import (
     MemoryAccounts,
     MemoryCharacters,
     MemoryOffers,
-    Offer,
+    CharacterOffer,
     StoredCharacter,
     sync_characters,
 )
@@ -159,11 +159,11 @@ def test_folder_accounts_are_imported_once_and_left_in_place(sql_url, engines, t
 def test_offers_replace_list_newest_first_and_count_per_player(offers_repo):
     repo = offers_repo
     assert repo.for_gm("mira") == [] and repo.by_player("alice") == []
-    repo.put(Offer("mira", "alice", "iriel.toml", b"name = 'Iriel'\n", 1000.0))
-    repo.put(Offer("mira", "bob", "bran.toml", b"name = 'Bran'\n", 2000.0))
-    repo.put(Offer("otto", "alice", "iriel.toml", b"x", 1500.0))
+    repo.put(CharacterOffer("mira", "alice", "iriel.toml", b"name = 'Iriel'\n", 1000.0))
+    repo.put(CharacterOffer("mira", "bob", "bran.toml", b"name = 'Bran'\n", 2000.0))
+    repo.put(CharacterOffer("otto", "alice", "iriel.toml", b"x", 1500.0))
     assert [(o.player, o.filename) for o in repo.for_gm("mira")] == [("bob", "bran.toml"), ("alice", "iriel.toml")]
-    repo.put(Offer("mira", "alice", "iriel.toml", b"name = 'Iriel II'\n", 3000.0))  # again: replaced
+    repo.put(CharacterOffer("mira", "alice", "iriel.toml", b"name = 'Iriel II'\n", 3000.0))  # again: replaced
     newest = repo.for_gm("mira")
     assert [o.player for o in newest] == ["alice", "bob"] and newest[0].content == b"name = 'Iriel II'\n"
     assert newest[0].offered_at == pytest.approx(3000.0)

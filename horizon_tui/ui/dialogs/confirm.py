@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, Static
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -59,8 +59,6 @@ class TextDialog(ModalScreen[str | None]):
         self.question, self.dialog_title, self.value, self.max_length = question, title, value, max_length
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import Input
-
         with Vertical(classes="dialog") as box:
             box.border_title = self.dialog_title
             yield Static(self.question, classes="question", markup=False)

@@ -18,6 +18,8 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from horizon_tui.play.keymap import user_keymap_path
+
 
 @attrs.frozen
 class HelpKey:
@@ -117,7 +119,6 @@ class HelpScreen(ModalScreen[None]):
                         style = "" if key.enabled else "dim"
                         table.add_row(Text(key.keys, style=style or "bold"), Text(key.description, style=style))
                     yield Static(table, classes="help-keys")
-                from horizon_tui.play.keymap import user_keymap_path
 
                 yield Static(Text(  # plain text: "[H]" is not markup
                     "ctrl+p opens the command palette: every action and screen by name.\n"

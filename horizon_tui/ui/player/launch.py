@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from horizon_tui.subcommands import saves_dir_from  # one reading of --saves for `horizon` and `horizon gm`
+from horizon_tui.terminal import tell
 
 __all__ = ["run_player_app", "saves_dir_from"]
 
@@ -16,8 +17,6 @@ def run_player_app(args) -> int:
     app.run()
     problems = app.data_problems_seen
     if problems:
-        from horizon_tui.terminal import tell
-
         tell(*(str(problem) for problem in problems))
     return app.crash_exit_code(1 if problems else app.return_code or 0)
 

@@ -1,6 +1,6 @@
 """Steps 2, 3 and 5 of the creation wizard: attributes, background, review (4 is equipment.py).
 
-Each step edits the shared `Draft`, asks the rules for every number and says, through
+Each step edits the shared `CharacterDraft`, asks the rules for every number and says, through
 `refusal()`, why the wizard can't go on yet.
 """
 
@@ -13,12 +13,12 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Label, Select, Static
 
-from horizon_tui.content.models import KinSettlement, Memory
+from horizon_tui.content.models import KinSettlement, PastMemory
 from horizon_tui.rules.character import build, sheet
 from horizon_tui.rules.creation import adjust_creation_point, points_left
 from horizon_tui.rules.stats import drivers
 from horizon_tui.rules.validation import check_character
-from horizon_tui.play.draft import Draft
+from horizon_tui.play.draft import CharacterDraft
 from horizon_tui.play.forms import name_length, number
 from horizon_tui.ui.widgets.character import AttributeTable, SheetView, StatsPanel, sheet_heading
 from horizon_tui.ui.widgets.tone import tone
@@ -43,7 +43,7 @@ def fed_line(attribute: str) -> str:
 class AttributesStep(Vertical):
     title = "Attributes"
 
-    def __init__(self, draft: Draft, **kwargs):
+    def __init__(self, draft: CharacterDraft, **kwargs):
         super().__init__(**kwargs)
         self.draft = draft
         self.attribute = "physical"
@@ -110,7 +110,7 @@ class AttributesStep(Vertical):
 
 # --- step 3: background (R-3) ------------------------------------------------------------------
 
-MEMORY = [("remembers everything", Memory.all), ("remembers part", Memory.part), ("remembers nothing", Memory.none)]
+MEMORY = [("remembers everything", PastMemory.all), ("remembers part", PastMemory.part), ("remembers nothing", PastMemory.none)]
 KIN = [
     ("unknown: a question for the GM", KinSettlement.unknown),
     ("yes, there is one", KinSettlement.yes),
@@ -121,7 +121,7 @@ KIN = [
 class BackgroundStep(VerticalScroll):
     title = "Background"
 
-    def __init__(self, draft: Draft, **kwargs):
+    def __init__(self, draft: CharacterDraft, **kwargs):
         super().__init__(**kwargs)
         self.draft = draft
 
@@ -159,7 +159,7 @@ class BackgroundStep(VerticalScroll):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
-        if event.select.id == "bg-memory" and isinstance(event.value, Memory):
+        if event.select.id == "bg-memory" and isinstance(event.value, PastMemory):
             self.draft.background = attrs.evolve(self.draft.background, memory=event.value)
         elif event.select.id == "bg-kin" and isinstance(event.value, KinSettlement):
             self.draft.background = attrs.evolve(self.draft.background, kin_settlement=event.value)
@@ -174,7 +174,7 @@ class BackgroundStep(VerticalScroll):
 class ReviewStep(VerticalScroll):
     title = "Review"
 
-    def __init__(self, draft: Draft, **kwargs):
+    def __init__(self, draft: CharacterDraft, **kwargs):
         super().__init__(**kwargs)
         self.draft = draft
 

@@ -15,7 +15,7 @@ from horizon_tui.content.models import WeaponKind
 from horizon_tui.rules.character import build
 from horizon_tui.rules.creation import armor_refusal
 from horizon_tui.rules.numbers import one_decimal
-from horizon_tui.play.draft import Draft
+from horizon_tui.play.draft import CharacterDraft
 from horizon_tui.play.forms import number
 from horizon_tui.ui.widgets.tone import tone
 
@@ -28,7 +28,7 @@ class EquipmentStep(Vertical):
 
     title = "Weapon & armor"
 
-    def __init__(self, draft: Draft, **kwargs):
+    def __init__(self, draft: CharacterDraft, **kwargs):
         super().__init__(**kwargs)
         self.draft = draft
 

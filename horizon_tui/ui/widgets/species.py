@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from horizon_tui.content.models import ATTRIBUTES, STATS, Bonuses, Species
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.rules.creation import SpeciesBudget, species_budget
-from horizon_tui.play.draft import CUSTOM, Draft
+from horizon_tui.play.draft import CUSTOM, CharacterDraft
 from horizon_tui.play.forms import format_bonuses, name_length, number, parse_bonuses
 from horizon_tui.ui.widgets.tone import tone
 
@@ -122,7 +122,7 @@ class SpeciesStep(Vertical):
 
     title = "Species"
 
-    def __init__(self, draft: Draft, **kwargs):
+    def __init__(self, draft: CharacterDraft, **kwargs):
         super().__init__(**kwargs)
         self.draft = draft
 

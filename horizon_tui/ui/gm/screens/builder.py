@@ -13,10 +13,14 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
+from textual.worker import get_current_worker
 
 from horizon_tui.engine import mapgen
 from horizon_tui.errors import DataError
 from horizon_tui.campaign import encounter_file as ef
+from horizon_tui.tools.simulate import estimate
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.ui.gm.screens.placement import CellPicker
 from horizon_tui.ui.gm.screens.tracker import whole_in
 from horizon_tui.ui.gm.screens.widgets import Dropdown, leave_asking
 from horizon_tui.rules.numbers import percent_text
@@ -50,8 +54,8 @@ class EncounterBuilderScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__(id="gm-build")
-        self.draft = ef.Draft()
-        self.saved_draft: ef.Draft | None = None  # as first read from the form, then as last saved
+        self.draft = ef.EncounterDraft()
+        self.saved_draft: ef.EncounterDraft | None = None  # as first read from the form, then as last saved
         self.setup = None
         self.estimate_text = Text("ctrl+e: the win chance for this party", style="dim")
 
@@ -194,7 +198,6 @@ class EncounterBuilderScreen(Screen):
             self.app.bell()
             self.notify("add an enemy first", severity="warning")
             return
-        from horizon_tui.ui.gm.screens.placement import CellPicker
 
         index = self.query_one("#build-groups", DataTable).cursor_row
         taken = {tuple(xy): name for _, xy, name in self.setup.enemies}
@@ -224,10 +227,6 @@ class EncounterBuilderScreen(Screen):
 
     @work(thread=True, exclusive=True, group="build-estimate")
     def _simulate(self, setup, party) -> None:
-        from textual.worker import get_current_worker
-
-        from horizon_tui.tools.simulate import estimate
-
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
@@ -267,8 +266,6 @@ class EncounterBuilderScreen(Screen):
             return
         target = ef.path_for(self.draft, builder_folder(self.app))
         if target.exists() and target.read_bytes() != ef.to_toml(self.draft).encode():
-            from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-
             self.app.push_screen(
                 ConfirmDialog(f"There is already an encounter file {target.name}. Replace it with this "
                               "one? (Or give this one another name.)", yes="Replace", no="Keep it",
@@ -292,7 +289,7 @@ class EncounterBuilderScreen(Screen):
     def unsaved_work(self) -> str | None:
         """The encounter as built differs from the one last saved (or from a new one)."""
         problem = self._read_form()
-        if problem is None and self.draft == (self.saved_draft or ef.Draft()):
+        if problem is None and self.draft == (self.saved_draft or ef.EncounterDraft()):
             return None
         return f"the encounter {self.draft.name!r} (not saved to a file: ctrl+s saves it)"
 

@@ -11,6 +11,8 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from horizon_tui.campaign.campaign_files import CampaignEntry
 from horizon_tui.errors import HorizonError
+from horizon_tui.play.library import move_to_damaged
+from horizon_tui.ui.dialogs.confirm import ask_set_aside
 from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.play.forms import name_length
@@ -95,9 +97,6 @@ class CampaignsScreen(Screen):
 
     def action_set_aside(self) -> None:
         """Move the highlighted damaged campaign to `damaged/`, after asking; never a good one."""
-        from horizon_tui.ui.dialogs.confirm import ask_set_aside
-        from horizon_tui.play.library import move_to_damaged
-
         if not self.entries:
             return
         entry = self.entries[min(self.query_one("#campaigns", DataTable).cursor_row, len(self.entries) - 1)]

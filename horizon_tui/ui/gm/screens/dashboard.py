@@ -16,6 +16,12 @@ from horizon_tui.rules.character import build
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.ui.gm.screens.dialogue import DialogueScreen
+from horizon_tui.ui.gm.screens.experience import ExperienceScreen
+from horizon_tui.ui.gm.screens.importing import ImportScreen
+from horizon_tui.ui.gm.screens.log import SessionLogScreen
+from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
+from horizon_tui.ui.gm.screens.table import OpenTableScreen, rejoin_table
 from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
@@ -99,7 +105,7 @@ class DashboardScreen(Screen):
         if not state or not changes.is_hurt(state):
             return Text(str(top))
         style = "bold red" if state.get("presence") != "active" else "yellow"
-        return Text(changes.describe(state), style=style)
+        return Text(changes.describe_carried(state), style=style)
 
     def refresh_view(self) -> None:
         campaign = self.app.campaign
@@ -213,16 +219,12 @@ class DashboardScreen(Screen):
             self.edit_npc(name)
 
     def action_import_characters(self) -> None:
-        from horizon_tui.ui.gm.screens.importing import ImportScreen
-
         self.app.push_screen(ImportScreen())
 
     def action_new_npc(self) -> None:
         self.edit_npc(None)
 
     def edit_npc(self, name: str | None) -> None:
-        from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
-
         campaign = self.app.campaign
         if campaign is None:
             return
@@ -230,8 +232,6 @@ class DashboardScreen(Screen):
         self.app.push_screen(NpcEditorScreen(npc))  # it saves into the campaign itself (ctrl+s)
 
     async def action_open_table(self) -> None:
-        from horizon_tui.ui.gm.screens.table import OpenTableScreen, rejoin_table
-
         if not await rejoin_table(self.app):  # the fight in progress is at a live table: back to it
             self.app.push_screen(OpenTableScreen())
 
@@ -254,20 +254,14 @@ class DashboardScreen(Screen):
                                            yes="Remove", no="Keep", title="Remove"), answer)
 
     def action_checks(self) -> None:
-        from horizon_tui.ui.gm.screens.dialogue import DialogueScreen
-
         if self.app.campaign is not None:
             self.app.push_screen(DialogueScreen())
 
     def action_experience(self) -> None:
-        from horizon_tui.ui.gm.screens.experience import ExperienceScreen
-
         if self.app.campaign is not None:
             self.app.push_screen(ExperienceScreen())
 
     def action_log(self) -> None:
-        from horizon_tui.ui.gm.screens.log import SessionLogScreen
-
         if self.app.campaign is not None:
             self.app.push_screen(SessionLogScreen())
 
@@ -280,7 +274,7 @@ class DashboardScreen(Screen):
             if yes:
                 self.app.act(changes.rest, "rest")
 
-        hurt = ", ".join(f"{n} {changes.describe(st)}" for n, st in campaign.carried.items() if changes.is_hurt(st)) \
+        hurt = ", ".join(f"{n} {changes.describe_carried(st)}" for n, st in campaign.carried.items() if changes.is_hurt(st)) \
             or "nobody is hurt"
         self.app.push_screen(ConfirmDialog(
             f"The party rests: health, effects and (by the house rules) charges back. Now: {hurt}.",

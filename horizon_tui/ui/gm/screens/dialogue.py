@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static, TextArea
 
 from horizon_tui.campaign import changes
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.gm.screens.widgets import Dropdown, leave_asking
 from horizon_tui.ui.gm.screens.dialogs import reason_dialog
 from horizon_tui.rules.checks import DialogueRoll, dialogue_defence
@@ -272,8 +273,6 @@ class DialogueScreen(Screen):
 
     def action_next_day(self) -> None:
         """As t on the dashboard: asked first (the party rests the night, the limits start again)."""
-        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-
         day = self.app.campaign.day + 1
 
         def answer(yes: bool | None) -> None:

@@ -17,17 +17,19 @@ from horizon_tui.errors import DataError
 from horizon_tui.campaign import battles
 from horizon_tui.play.forms import parse_optional_int
 from horizon_tui.play.library import EncounterEntry, encounters_dir, list_encounters
+from horizon_tui.ui.gm.screens.builder import EncounterBuilderScreen, builder_folder
+from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.onoff import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
-from horizon_tui.ui.gm.screens.placement import FIGHT_PICKER_ID
+from horizon_tui.ui.gm.screens.placement import FIGHT_PICKER_ID, open_placement
 
 
 def open_battle(app) -> None:
     """Resume the campaign's battle in progress, or pick an encounter for a new one."""
     record = app.campaign.battle
     if record is None:
-        app.push_screen(EncounterPickerScreen())
+        app.push_screen(GMEncounterPickerScreen())
         return
     try:
         session = battles.session_from_record(record, app.store.catalogue, app.gm.rules_for, app.enemies(),
@@ -36,15 +38,14 @@ def open_battle(app) -> None:
         message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
         app.notify(f"{message}. Abandon it from the battle list (a) to start another.",
                    title="The battle in progress can't be rebuilt", severity="error", timeout=10)
-        app.push_screen(EncounterPickerScreen())
+        app.push_screen(GMEncounterPickerScreen())
         return
-    from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 
     app.push_screen(GMBattleScreen(session, str(record.get("name", session.encounter)),
                                    mapless=bool(record.get("mapless"))))
 
 
-class EncounterPickerScreen(Screen):
+class GMEncounterPickerScreen(Screen):
     TITLE = "Start a battle"
     AUTO_FOCUS = "#gm-encounters"
     GM_SCREEN = True
@@ -94,8 +95,6 @@ class EncounterPickerScreen(Screen):
 
     def _list(self) -> None:
         """The shipped encounters, then the GM's own (built here, under the saves folder)."""
-        from horizon_tui.ui.gm.screens.builder import builder_folder
-
         table = self.query_one("#gm-encounters", DataTable)
         table.clear()
         self.encounters = list_encounters(encounters_dir(self.app.catalogue)) + list_encounters(builder_folder(self.app))
@@ -107,8 +106,6 @@ class EncounterPickerScreen(Screen):
         self._list()
 
     def action_build(self) -> None:
-        from horizon_tui.ui.gm.screens.builder import EncounterBuilderScreen
-
         self.app.push_screen(EncounterBuilderScreen())
 
     def _detail(self, index: int) -> None:
@@ -160,14 +157,10 @@ class EncounterPickerScreen(Screen):
             return campaign
 
         if app.act(change, f"battle: {entry.name}"):
-            from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
-
             app.pop_screen()
             app.push_screen(GMBattleScreen(made[0], entry.name, mapless=mapless))
 
     def action_place(self) -> None:
-        from horizon_tui.ui.gm.screens.placement import open_placement
-
         members = list(self.query_one("#gm-fighters", SelectionList).selected)
         try:
             seed = parse_optional_int(self.query_one("#gm-seed", Input).value, "the seed", "seed")

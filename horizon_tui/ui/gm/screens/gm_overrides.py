@@ -9,6 +9,7 @@ from horizon_tui.engine.battle import charge_left, comp, effects, hp, ident, pos
 from horizon_tui.engine.components import Controller, Cooldowns, Presence
 from horizon_tui.engine.sideview import effect_turns_left
 from horizon_tui.engine.usability import cooldown_left
+from horizon_tui.ui.dialogs.effect import EffectDialog
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.ui.gm.screens.tracker import checked, whole_in
 from horizon_tui.ui.battle.dialogs import ChoiceDialog
@@ -60,8 +61,6 @@ class OverrideMenu:
         self.action_revive()
 
     def _override_add(self, target: str) -> None:
-        from horizon_tui.ui.dialogs.effect import EffectDialog
-
         def chosen(spec: EffectSpec | None) -> None:
             if spec is None:
                 return

@@ -13,6 +13,7 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.gm.screens.widgets import Dropdown
 from horizon_tui.ui.widgets.onoff import OnOffBox
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
@@ -222,7 +223,6 @@ class NpcEditorScreen(Screen[Npc | None]):
         if unsaved is None:
             self.dismiss(None)
             return
-        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
         self.app.push_screen(ConfirmDialog(f"Forget the changes to {unsaved}?", yes="Forget them",
                                            no="Keep editing", title="NPC"),

@@ -13,10 +13,14 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import SelectionList, Static
 
+from horizon_tui.content.catalogue import data_dir
 from horizon_tui.engine import mapgen
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.campaign import battles
+from horizon_tui.play.hosting import hosted
+from horizon_tui.play.transfer import OutsideFolder, confined
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
+from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
 from horizon_tui.ui.gm.screens.widgets import leave_asking
 from horizon_tui.play.forms import parse_whole
 from horizon_tui.ui.widgets.onoff import CheckList
@@ -74,10 +78,6 @@ def typed_encounter(name: str, root: Path | None = None) -> str:
     """An encounter the GM typed: an id from the data folder's encounters/ or a file. Over SSH the
     GM tool runs as the host's user, so a file must be in the GM's own folder (`play.transfer.
     confined`): a host path such as /etc/passwd would otherwise be read, and its problems shown."""
-    from horizon_tui.content.catalogue import data_dir
-    from horizon_tui.play.hosting import hosted
-    from horizon_tui.play.transfer import OutsideFolder, confined
-
     if not hosted():
         return name
     if "/" not in name and "\\" not in name and not name.startswith(".") \
@@ -189,8 +189,6 @@ class PlacementScreen(Screen):
         foes = [u.name for u in self.units if u.side == "enemies"]
         name = battles.map_name(self.spec, foes, app.store.catalogue.root)  # as the record names it
         if app.act(change, f"battle: {name}"):
-            from horizon_tui.ui.gm.screens.gm_battle import GMBattleScreen
-
             app.pop_screen()
             if app.screen.id == FIGHT_PICKER_ID:  # the picker that opened this placement goes too
                 app.pop_screen()

@@ -15,6 +15,8 @@ from textual.widgets import DataTable, Input, Label, Static, TabbedContent, TabP
 
 from horizon_tui.campaign import house_rules as re_
 from horizon_tui.campaign import changes as campaign_changes
+from horizon_tui.campaign.campaign_files import slug
+from horizon_tui.storage.atomic import atomic_write
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
@@ -278,9 +280,6 @@ class RulesEditorScreen(Screen):
 
     def action_export(self) -> None:
         """The rules the campaign plays by (saved, not the draft) as a rules.toml beside it."""
-        from horizon_tui.campaign.campaign_files import slug
-        from horizon_tui.storage.atomic import atomic_write
-
         campaign = self.app.campaign
         path = self.app.store.folder / slug(campaign.name) / "rules.toml"  # by that name horizon validate reads it
         try:

@@ -17,6 +17,7 @@ from horizon_tui.content.models import Ability
 from horizon_tui.rules.character import build
 from horizon_tui.rules.validation import effective_loadout, loadout_problems
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
 from horizon_tui.ui.widgets.ability import ability_text
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
@@ -96,14 +97,10 @@ class AbilitiesScreen(Screen):
         detail.update(ability_text(self, ability, b, self.app.rules, ability.name in slotted))
 
     def action_new(self) -> None:
-        from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
-
         self.app.push_screen(AbilityFormScreen(None, [a.name for a in self.abilities],
                                                commit=lambda ability: self._store(None, ability)))
 
     def action_edit(self) -> None:
-        from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
-
         index = self._current()
         if index is None:
             self.action_new()

@@ -23,6 +23,8 @@ from horizon_tui.rules.character import build
 from horizon_tui.rules.creation import ability_multiplier, solo_ability
 from horizon_tui.rules.ranges import weapon_range
 from horizon_tui.rules.validation import check_ability
+from horizon_tui.ui.battle.flow import enemy_ids
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.dialogs.effect import EffectDialog
 from horizon_tui.play.forms import (
     format_bonuses,
@@ -201,8 +203,6 @@ class AbilityFormScreen(Screen[Ability | None]):
     def _companion_problem(self, companion: str | None) -> list[str]:
         """A companion names an enemy of the catalogue (R-10): else the battle would refuse to
         start. Said here, with the closest id, while the ability is being made."""
-        from horizon_tui.ui.battle.flow import enemy_ids
-
         known = enemy_ids(self.app) if companion else None
         if not known or companion in known:
             return []
@@ -301,7 +301,6 @@ class AbilityFormScreen(Screen[Ability | None]):
         if self.read()[0] == getattr(self, "as_opened", None):
             self.dismiss(None)
             return
-        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
         self.app.push_screen(ConfirmDialog("This ability has changes that are not saved. Throw them away?",
                                            yes="Throw away", no="Keep editing", title="Unsaved changes"),

@@ -26,8 +26,16 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, ProgressBar, Static
 from textual.worker import get_current_worker
 
+from horizon_tui.engine.forming import PartyMember
+from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.play.encounter_details import encounter_details
-from horizon_tui.play.library import EncounterEntry, encounters_dir, list_encounters
+from horizon_tui.play.library import EncounterEntry, encounters_dir, list_encounters, short_problem
+from horizon_tui.rules.character import build
+from horizon_tui.rules.creation import solo_character
+from horizon_tui.tools.simulate import encounter_rating, estimate
+from horizon_tui.ui.battle.dialogs import ChoiceDialog
+from horizon_tui.ui.battle.flow import _enemies
+from horizon_tui.ui.player.screens.load import LoadScreen
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.lists import RowList
 
@@ -38,7 +46,7 @@ CONTROLLERS = {"player": "you", "ai": "AI"}
 
 
 @attrs.frozen
-class Member:
+class PartySlot:
     """One of the party: a saved character and who plays it (`player`: you, hot-seat; `ai`)."""
 
     path: Path
@@ -47,17 +55,14 @@ class Member:
     level: int = 2
 
 
-def party_members(party: list[Member], rules, overrides_allowed: bool) -> list:
+def party_members(party: list[PartySlot], rules, overrides_allowed: bool) -> list:
     """The engine's `PartyMember`s for `party`; without a GM, abilities as solo play uses them
     (R-6: `rules.creation.solo_character`)."""
-    from horizon_tui.engine.forming import PartyMember
-    from horizon_tui.rules.creation import solo_character
-
     return [PartyMember(m.character if overrides_allowed else solo_character(m.character, rules), m.controller)
             for m in party]
 
 
-def party_words(party: list[Member]) -> str:
+def party_words(party: list[PartySlot]) -> str:
     return " · ".join(f"{m.character.name} (L{m.level}, {CONTROLLERS[m.controller]})" for m in party)
 
 
@@ -91,7 +96,7 @@ class EncounterPickerScreen(Screen):
         super().__init__(id="battle")
         self.encounters: list[EncounterEntry] = []
         self.ratings: dict[Path, object] = {}
-        self.party: list[Member] = []
+        self.party: list[PartySlot] = []
         self.odds: dict[tuple, object] = {}  # (encounter path, party paths) -> WinEstimate | problem str
         self._odds_for: tuple | None = None
 
@@ -126,10 +131,8 @@ class EncounterPickerScreen(Screen):
         if self.encounters:
             self.load_details()
 
-    def _member(self, path: Path, character, controller: str) -> Member:
-        from horizon_tui.rules.character import build
-
-        return Member(Path(path), character, controller, build(character, self.app.rules).level)
+    def _member(self, path: Path, character, controller: str) -> PartySlot:
+        return PartySlot(Path(path), character, controller, build(character, self.app.rules).level)
 
     # --- the party ----------------------------------------------------------------------------
 
@@ -149,7 +152,7 @@ class EncounterPickerScreen(Screen):
             self.app.notify("Load or create a character first (l loads one)", severity="warning")
             return
 
-        def chosen(party: list[Member] | None) -> None:
+        def chosen(party: list[PartySlot] | None) -> None:
             if party:
                 self.party = party
                 self.show_party()
@@ -181,8 +184,6 @@ class EncounterPickerScreen(Screen):
     def load_details(self) -> None:
         """XP, enemies and ratings as the engine reads the encounters; slow imports, so off the UI
         thread."""
-        from horizon_tui.tools.simulate import encounter_rating
-
         paths = [e.path for e in self.encounters]
         details = encounter_details(paths, self.app.catalogue)
         ratings = {}
@@ -259,11 +260,7 @@ class EncounterPickerScreen(Screen):
         self.estimate(key, e.path, list(self.party))
 
     @work(thread=True, exclusive=True, group="odds")
-    def estimate(self, key: tuple, encounter: Path, party: list[Member]) -> None:
-        from horizon_tui.tools.simulate import estimate
-        from horizon_tui.errors import DataError, HorizonError
-        from horizon_tui.ui.battle.flow import _enemies
-
+    def estimate(self, key: tuple, encounter: Path, party: list[PartySlot]) -> None:
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
@@ -277,8 +274,6 @@ class EncounterPickerScreen(Screen):
                               should_stop=lambda: worker.is_cancelled, catalogue=self.app.catalogue,
                               enemies=_enemies(self.app))
         except DataError as exc:  # without the encounter's path: the list names it, the line is short
-            from horizon_tui.play.library import short_problem
-
             result = short_problem(exc.problems[0])
         except (HorizonError, ValueError) as exc:
             result = str(exc)
@@ -316,7 +311,6 @@ class EncounterPickerScreen(Screen):
         """Load a character and come back here to pick its fight (over its sheet)."""
         if self.app.data_problems():
             return
-        from horizon_tui.ui.player.screens.load import LoadScreen
 
         self.app.push_screen(LoadScreen(then_battle=True))
 
@@ -338,7 +332,7 @@ class EncounterPickerScreen(Screen):
                               party_members(self.party, self.app.rules, self.app.overrides_allowed))
 
 
-class PartyDialog(ModalScreen[list[Member] | None]):
+class PartyDialog(ModalScreen[list[PartySlot] | None]):
     """Who fights: the character being played first, then up to five more saved characters, each
     played by you (hot-seat) or by its AI. Esc keeps the party as it was."""
 
@@ -356,7 +350,7 @@ class PartyDialog(ModalScreen[list[Member] | None]):
     PartyDialog DataTable { height: auto; max-height: 10; }
     """
 
-    def __init__(self, party: list[Member]) -> None:
+    def __init__(self, party: list[PartySlot]) -> None:
         super().__init__()
         self.party = list(party)
 
@@ -387,8 +381,6 @@ class PartyDialog(ModalScreen[list[Member] | None]):
             "saved with it.")
 
     def action_add(self) -> None:
-        from horizon_tui.ui.battle.dialogs import ChoiceDialog
-
         if len(self.party) >= MAX_PARTY:
             self.app.notify(f"A party has at most {MAX_PARTY} characters", severity="warning")
             return
@@ -403,7 +395,7 @@ class PartyDialog(ModalScreen[list[Member] | None]):
             if choice is None:
                 return
             entry = by_id[choice]
-            self.party.append(Member(entry.path, entry.character, "ai", entry.level or 2))
+            self.party.append(PartySlot(entry.path, entry.character, "ai", entry.level or 2))
             self.refresh_table()
             self.query_one(DataTable).move_cursor(row=len(self.party) - 1)
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import io
 
-from textual.app import ComposeResult
+from rich.console import Console
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import TextArea
 
+from horizon_tui.rules.character import build, sheet
+from horizon_tui.tools.cli_tables import print_sheet
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 WIDTH = 100  # the sheet's text is laid out for this many columns
@@ -23,11 +26,6 @@ WIDTH = 100  # the sheet's text is laid out for this many columns
 
 def sheet_text(character, rules) -> str:
     """The sheet as `horizon sheet` prints it, without colours."""
-    from rich.console import Console
-
-    from horizon_tui.tools.cli_tables import print_sheet
-    from horizon_tui.rules.character import build, sheet
-
     console = Console(file=io.StringIO(), width=WIDTH, record=True, color_system=None)
     print_sheet(sheet(build(character, rules)), console)
     return console.export_text(styles=False)
@@ -83,8 +81,6 @@ class ExportScreen(Screen):
                         timeout=5)
 
     def action_print(self) -> None:
-        from textual.app import SuspendNotSupported
-
         text = self.text
         try:
             with self.app.suspend():  # the terminal as it is outside the app, for its scrollback

@@ -13,8 +13,12 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from horizon_tui.content.guard import limits
 from horizon_tui.play.library import SaveEntry, short_problem
 from horizon_tui.play.transfer import shown
+from horizon_tui.table.lobby import ENV_TABLES, my_seat_place, offer_character
+from horizon_tui.ui.dialogs.confirm import TextDialog, ask_set_aside
+from horizon_tui.ui.player.screens.transfer import BattlesScreen, ask_export, ask_import
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.lists import RowList
 
@@ -38,17 +42,11 @@ class LoadScreen(Screen):
         if action in ("import", "export", "battles"):
             return getattr(self.app, "PLAYER_FILES", False)
         if action == "offer":
-            from horizon_tui.table.lobby import ENV_TABLES
-
             return getattr(self.app, "PLAYER_FILES", False) and bool(os.environ.get(ENV_TABLES))
         return True
 
     def action_offer(self) -> None:
         """Offer the highlighted character to a GM's account (`table.lobby.offer_character`)."""
-        from horizon_tui.content.guard import limits
-        from horizon_tui.table.lobby import my_seat_place, offer_character
-        from horizon_tui.ui.dialogs.confirm import TextDialog
-
         if not self.entries:
             return
         entry = self.entries[self.query_one("#saves", DataTable).cursor_row]
@@ -72,8 +70,6 @@ class LoadScreen(Screen):
                                         max_length=32), offer)
 
     def action_import(self) -> None:
-        from horizon_tui.ui.player.screens.transfer import ask_import
-
         def imported(path) -> None:
             self.action_refresh()
             row = next((i for i, e in enumerate(self.entries) if e.path == path), 0)
@@ -82,14 +78,10 @@ class LoadScreen(Screen):
         ask_import(self.app, imported)
 
     def action_export(self) -> None:
-        from horizon_tui.ui.player.screens.transfer import ask_export
-
         if self.entries:
             ask_export(self.app, self.entries[self.query_one("#saves", DataTable).cursor_row].path)
 
     def action_battles(self) -> None:
-        from horizon_tui.ui.player.screens.transfer import BattlesScreen
-
         self.app.push_screen(BattlesScreen())
 
     def __init__(self, *, then_battle: bool = False) -> None:
@@ -198,8 +190,6 @@ class LoadScreen(Screen):
 
     def action_set_aside(self) -> None:
         """Move the highlighted damaged save to `damaged/`, after asking; never a good one."""
-        from horizon_tui.ui.dialogs.confirm import ask_set_aside
-
         if not self.entries:
             return
         entry = self.entries[self.query_one("#saves", DataTable).cursor_row]

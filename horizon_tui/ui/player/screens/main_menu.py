@@ -50,8 +50,6 @@ ABOUT = (
 
 def shown_path(path) -> str:
     """A folder as the menu shows it: under the home folder as `~/…` (shorter, still exact)."""
-    from pathlib import Path
-
     path, home = Path(path), Path.home()
     if path.is_absolute() and path.is_relative_to(home) and path != home:
         return f"~/{path.relative_to(home)}"

@@ -18,13 +18,29 @@ from textual.widgets import Checkbox, DataTable, Input, OptionList, RadioSet, Se
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from horizon_tui import __version__
+from horizon_tui.content.run_rules import load_run_rules
+from horizon_tui.errors import DataError
+from horizon_tui.paths import user_data_dir
+from horizon_tui.play.runs.keeper import RunKeeper, bury
+from horizon_tui.play.runs.run import RunMember, rest
+from horizon_tui.play.runs.scores import COLUMNS, score_rows
+from horizon_tui.rules.character import build
+from horizon_tui.rules.creation import solo_character
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.rules.texts import counted
+from horizon_tui.storage.runs import FileRuns, FileScores, hall_of_fame_path
+from horizon_tui.table.lobby import my_seat_place
+from horizon_tui.tools.sweep.policy import load_policy
+from horizon_tui.ui.battle.dialogs import BattleSummary
+from horizon_tui.ui.battle.flow import _enemies, summary_rows
+from horizon_tui.ui.battle.roles import LocalEngine
+from horizon_tui.ui.battle.screen import BattleScreen
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.onoff import CheckList, OnOffBox, OnOffRadio
 
 if TYPE_CHECKING:
-    from horizon_tui.play.runs.keeper import RunKeeper
     from horizon_tui.play.runs.run import Offer, Run
 
 MAX_PARTY = 6
@@ -35,15 +51,6 @@ def keeper(app) -> RunKeeper:
     folder (an SSH host's shared one when it says so)."""
     found = getattr(app, "_run_keeper", None)
     if found is None:
-        from horizon_tui import __version__
-        from horizon_tui.paths import user_data_dir
-        from horizon_tui.content.run_rules import load_run_rules
-        from horizon_tui.play.runs.keeper import RunKeeper
-        from horizon_tui.storage.runs import FileRuns, FileScores, hall_of_fame_path
-        from horizon_tui.table.lobby import my_seat_place
-        from horizon_tui.tools.sweep.policy import load_policy
-        from horizon_tui.ui.battle.flow import _enemies
-
         found = RunKeeper(FileRuns(app.saves_dir), FileScores(hall_of_fame_path(user_data_dir())), app.catalogue,
                           _enemies(app), load_run_rules(), load_policy(), account=my_seat_place()[0],
                           version=__version__)
@@ -52,8 +59,6 @@ def keeper(app) -> RunKeeper:
 
 
 def health_line(run: Run, rules) -> Text:
-    from horizon_tui.rules.character import build
-
     parts: list = []
     for m in run.members:
         if parts:
@@ -152,8 +157,6 @@ class NewRunScreen(Screen):
             self.app.notify(f"At most {MAX_PARTY} characters; {len(chosen)} are picked.", title="Too many",
                             severity="warning")
             return
-        from horizon_tui.play.runs.run import RunMember
-        from horizon_tui.rules.creation import solo_character
 
         rules = self.app.rules
         members = []
@@ -308,8 +311,6 @@ class DepthScreen(Screen):
         self.app.push_screen(RestScreen(self.run), answered)
 
     def action_give_up(self) -> None:
-        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-
         def answered(yes: bool | None) -> None:
             if yes:
                 run = keeper(self.app).abandon(self.run)
@@ -345,8 +346,6 @@ class RestScreen(ModalScreen[bool]):
         self.run = run
 
     def compose(self) -> ComposeResult:
-        from horizon_tui.play.runs.run import rest
-
         k = keeper(self.app)
         rules = k.run_rules
         after, news = rest(self.run, rules)
@@ -367,9 +366,6 @@ class RestScreen(ModalScreen[bool]):
 
 
 def open_fight(app, run: Run, session) -> None:
-    from horizon_tui.ui.battle.roles import LocalEngine
-    from horizon_tui.ui.battle.screen import BattleScreen
-
     k = keeper(app)
 
     def autosave(s) -> None:
@@ -382,10 +378,6 @@ def open_fight(app, run: Run, session) -> None:
 
 
 def after_fight_screens(app, run: Run, session) -> None:
-    from horizon_tui.rules.texts import counted
-    from horizon_tui.ui.battle.dialogs import BattleSummary
-    from horizon_tui.ui.battle.flow import summary_rows
-
     try:
         after, news = keeper(app).end_fight(run, session)
     except OSError as exc:
@@ -411,8 +403,6 @@ def after_fight_screens(app, run: Run, session) -> None:
 
 def run_over(app, run: Run) -> None:
     """The run's end: permadeath moves the dead's files aside (never deleted), then the morgue."""
-    from horizon_tui.play.runs.keeper import bury
-
     buried: list[str] = []
     if run.permadeath and not run.won:
         fallen = {m.source for m in run.members if m.down}
@@ -475,9 +465,6 @@ class HallOfFameScreen(Screen):
         self.fill()
 
     def fill(self) -> None:
-        from horizon_tui.errors import DataError
-        from horizon_tui.play.runs.scores import COLUMNS, score_rows
-
         k = keeper(self.app)
         table = self.query_one("#scores", DataTable)
         table.clear(columns=True)
@@ -509,8 +496,6 @@ class HallOfFameScreen(Screen):
 
 def continue_run(app, data: dict) -> None:
     """Back into a run in progress: its fight where it was left, or its depth's choice."""
-    from horizon_tui.errors import DataError
-
     k = keeper(app)
     if data.get("damaged"):
         app.notify(f"The run {data['id']} can't be read: {data['damaged']}", title="Damaged run", severity="error",

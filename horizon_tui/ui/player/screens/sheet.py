@@ -13,6 +13,7 @@ from textual.widgets import Static
 from horizon_tui.rules.character import build, sheet
 from horizon_tui.rules.progression import affordable_points
 from horizon_tui.rules.validation import effective_loadout
+from horizon_tui.ui.player.screens.export import ExportScreen
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.character import SheetView, sheet_heading
 from horizon_tui.ui.widgets.creation import KIN, MEMORY
@@ -36,8 +37,6 @@ class SheetScreen(Screen):
     ]
 
     def action_export(self) -> None:
-        from horizon_tui.ui.player.screens.export import ExportScreen
-
         self.app.push_screen(ExportScreen())
 
     def compose(self) -> ComposeResult:

@@ -14,8 +14,20 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from horizon_tui.errors import DataError
 from horizon_tui.play.hosting import hosted
-from horizon_tui.play.transfer import OutsideFolder, shown
+from horizon_tui.play.library import short_problem
+from horizon_tui.play.transfer import (
+    FolderMissing,
+    OutsideFolder,
+    ends_in_separator,
+    example_files,
+    export_character,
+    import_character,
+    shown,
+)
+from horizon_tui.storage.records import in_progress, kept_battles, read_record, records
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.lists import RowList
 
@@ -87,10 +99,6 @@ class PathDialog(ModalScreen[Path | None]):
 def ask_import(app, then) -> None:
     """Import a character file from anywhere (the shipped examples offered); `then(path)` with the
     new save, after the import."""
-    from horizon_tui.errors import DataError
-    from horizon_tui.play.library import short_problem
-    from horizon_tui.play.transfer import example_files, import_character
-
     def chosen(source: Path | None) -> None:
         if source is None:
             return
@@ -116,9 +124,6 @@ def ask_export(app, save: Path) -> None:
     """Copy a save out to a path the player types: a file, or a folder (one that exists, or typed
     with a separator at its end: the save's name inside it, the folder made after asking); asked
     again before replacing a file."""
-    from horizon_tui.play.transfer import FolderMissing, ends_in_separator, export_character
-    from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-
     def write(typed: str, replace: bool = False, make_folder: bool = False) -> None:
         target = Path(typed)
         try:
@@ -166,8 +171,6 @@ class BattlesScreen(Screen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        from horizon_tui.storage.records import in_progress, kept_battles, records
-
         saves = self.app.library.saves_dir
         self.files = in_progress(saves) + kept_battles(saves) + records(saves)
         self.query_one("#load-box").border_title = "Battles"
@@ -224,7 +227,6 @@ class RecordScreen(Screen):
 
     def on_mount(self) -> None:
         self.sub_title = self.path.name
-        from horizon_tui.storage.records import read_record
 
         self.query_one("#record-text", Static).update(read_record(self.path))
         self.query_one("#record-scroll").focus()

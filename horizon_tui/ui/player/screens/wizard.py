@@ -1,6 +1,6 @@
 """New character: species → attributes → background → weapon and armor → review → save.
 
-One screen, one `Draft`, the steps in a ContentSwitcher. ctrl+n goes on (refused with the reason
+One screen, one `CharacterDraft`, the steps in a ContentSwitcher. ctrl+n goes on (refused with the reason
 while a step is unfinished), escape goes back, ctrl+s on the review saves after
 `check_character` finds nothing wrong.
 """
@@ -16,7 +16,7 @@ from textual.widgets import ContentSwitcher, OptionList, Static
 
 from horizon_tui.errors import DataError
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-from horizon_tui.play.draft import CUSTOM, Draft
+from horizon_tui.play.draft import CUSTOM, CharacterDraft
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.creation import AttributesStep, BackgroundStep, ReviewStep
 from horizon_tui.ui.widgets.equipment import EquipmentStep
@@ -55,10 +55,10 @@ class CreationWizard(Screen):
 
     def __init__(self) -> None:
         super().__init__(id="wizard")
-        self.draft: Draft | None = None
+        self.draft: CharacterDraft | None = None
 
     def compose(self) -> ComposeResult:
-        self.draft = Draft.new(self.app.catalogue)
+        self.draft = CharacterDraft.new(self.app.catalogue)
         yield TitleBar()
         yield StepBar(id="step-bar")
         with ContentSwitcher(initial=STEPS[0], id="steps"):
