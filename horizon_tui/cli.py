@@ -15,7 +15,7 @@ from horizon_tui import __version__, subcommands
 from horizon_tui.cli_help import attach
 from horizon_tui.paths import path_argument
 from horizon_tui.errors import DataError, HorizonError
-from horizon_tui.terminal import tolerate_any_encoding
+from horizon_tui.terminal import empty_no_color_is_unset, tolerate_any_encoding
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -62,6 +62,7 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
     tolerate_any_encoding(sys.stdout, sys.stderr)
+    empty_no_color_is_unset()
     parser = parser or build_parser()  # the SSH host's session server builds it once for every session
     args = parser.parse_args(argv)
     command = args.command or "play"

@@ -19,6 +19,13 @@ def wants_color(stream: TextIO) -> bool:
         return False
 
 
+def empty_no_color_is_unset() -> None:
+    """https://no-color.org: NO_COLOR counts when it holds a non-empty value. Textual goes
+    monochrome when it is merely set, even empty: an empty one is removed before an app starts."""
+    if os.environ.get("NO_COLOR") == "":
+        del os.environ["NO_COLOR"]
+
+
 def tell(*lines: str, stream: TextIO | None = None) -> None:
     """Print lines on the way out (stderr by default). If the terminal has gone (the SSH
     connection or the terminal window closed: EIO, ENXIO, EPIPE), there is no one to tell: the

@@ -19,12 +19,12 @@ from horizon_tui.content.models import Difficulty
 from horizon_tui.content.ruleset import CampaignRules, Ruleset
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.battle import Battle, comp, effects, hp, ident
+from horizon_tui.engine.narrate import CARRIED
 from horizon_tui.engine.components import Charges, Cooldowns, Presence
 from horizon_tui.engine.sideview import effect_turns_left
 from horizon_tui.engine.usability import cooldown_left
 from horizon_tui.campaign.model import Campaign
 
-CARRIED = "carried from the last fight"
 
 
 def capture(battle: Battle) -> dict[str, dict[str, Any]]:

@@ -33,6 +33,7 @@ from horizon_tui.engine.usability import ability_refusal, charge_refusal, free_a
 from horizon_tui.rules.checks import contest_chance
 from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
+from horizon_tui.rules.texts import distance_words
 
 
 @attrs.frozen
@@ -71,6 +72,18 @@ def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
 
 
 # --- movement -------------------------------------------------------------------------------
+
+
+def first_step_affordable(battle: Battle, e: Entity, to: tuple[int, int]) -> bool:
+    """`Move(partial=True)` toward `to` would take at least its first step this turn (R-8: rough
+    ground costs 2), as it would find the way."""
+    here, field = pos(e), battle.battlefield
+    costs = move_costs(battle, e)
+    path = field.path(here, (to[0], to[1]), blocked_for(battle, e), **costs)
+    if not path:
+        return False
+    first = next(iter(field.step_costs(path, start=here, **costs)), None)
+    return first is not None and first <= _state(e).movement_left
 
 
 @attrs.frozen
@@ -171,6 +184,11 @@ def blocked_for(battle: Battle, e: Entity) -> list[tuple[int, int]]:
 # --- attacks and abilities ------------------------------------------------------------------------
 
 
+def _away(cells: int, reach: int) -> str:
+    """R-11's distance and reach (cells between) as squares: "2 squares away, reach adjacent"."""
+    return f"{distance_words(cells)} away, reach {distance_words(reach)}"
+
+
 def _target_problem(battle: Battle, user: Entity, target: Entity, reach: int, *, allow_fled: bool = False) -> str | None:
     if effects(user).has("blindness"):
         return f"{ident(user).name} is blinded and can't pick a target"
@@ -184,7 +202,7 @@ def _target_problem(battle: Battle, user: Entity, target: Entity, reach: int, *,
     here, there = pos(user), pos(target)
     cells = distance(here, there)
     if cells > reach:
-        return f"{ident(target).name} is out of range ({cells} cells away, reach {reach})"
+        return f"{ident(target).name} is out of range: {_away(cells, reach)}"
     if cells > 0 and battle.rules.ranges.line_of_sight and not battle.battlefield.line_of_sight(here, there):
         return f"no line of sight to {ident(target).name}"
     return None
@@ -283,7 +301,7 @@ class UseAbility:
         reach = ability_range(ability, gear(e).weapon, battle.rules)
         cells = distance(pos(e), aimed)
         if kind is Target.area and cells > reach:
-            return f"that cell is out of range ({cells} cells away, reach {reach})"
+            return f"that cell is out of range: {_away(cells, reach)}"
         if kind is Target.area and cells > 0 and not battle.battlefield.line_of_sight(pos(e), aimed):
             return "no line of sight to that cell"
         return None

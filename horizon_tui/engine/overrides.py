@@ -505,6 +505,8 @@ class StartHealth:
         put(e, Health, Health(self.hp, hp(e).max_hp))
         if self.hp == 0:
             defeat(battle, e)
+            if battle.current is e and not check_end(battle):
+                advance(battle)  # it starts down on its own turn (first in the order): the turn passes
         check_end(battle)
         return Success(battle.log[start:])
 

@@ -26,7 +26,7 @@ import numpy as np
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import Battle, Entity, cid, comp, gear, ident, is_active, team
 from horizon_tui.engine.components import Position, Presence
-from horizon_tui.engine.narrate import UNSEEN, describe
+from horizon_tui.engine.narrate import UNSEEN, describe, sight_change
 from horizon_tui.engine.sideview import (
     KnownUnits, UnitView, remembered_cells, targetable, unit_view, visible_cells, visible_units,
 )
@@ -36,10 +36,34 @@ from horizon_tui.rules.ranges import distance
 TARGET_KINDS = ("attack", "ally", "look")  # attack: enemies in sight, nearest first; ally: its side; look: anyone seen
 
 
+LINE_KINDS = ("damage_taken", "damage_dealt", "heal", "effect", "sight", "round", "defeated", "result", "note", "")
+
+
 @attrs.frozen
 class LogLine:
     text: str
-    event: str  # the event's type ("round", "defeated", "result"…): how a screen styles the line
+    event: str  # the event's type ("round", "defeated", "result"…, "sight", "note")
+    kind: str = ""  # what it means to its viewer, one of LINE_KINDS ("": plain): how a screen colours it
+
+
+def line_kind(battle: Battle, event: ev.Event, side: str | None) -> str:
+    """What a line means to a viewer of `side` (the GM: the party's): a blow or damage to its own
+    side is damage taken, to the other side damage dealt; a heal; an effect starting, ending or
+    resisted; the round, a defeat and the result as they are."""
+    match event:
+        case ev.Damage() | ev.Attack(hit=True) if event.target is not None:
+            return "damage_taken" if team(battle[event.target]) == (side or "party") else "damage_dealt"
+        case ev.Heal():
+            return "heal"
+        case ev.EffectEvent():
+            return "effect"
+        case ev.RoundStart():
+            return "round"
+        case ev.Defeated() | ev.Fled():
+            return "defeated"
+        case ev.Result():
+            return "result"
+    return ""
 
 
 @attrs.frozen
@@ -104,6 +128,7 @@ class Journal:
         self.viewer = viewer
         self.lines: list[LogLine] = []
         self.met: set[str] = set()  # everyone the viewer has seen at some point (shown when down)
+        self.seen: dict[str, tuple[int, int]] | None = None  # whom it saw at the last call, where
         self._battle: Battle | None = None
         self._done = 0  # the battle's events narrated so far
 
@@ -117,12 +142,17 @@ class Journal:
             self._done = min(self._done, len(battle.log))
         self._battle = battle
 
-    def catch_up(self, battle: Battle, unseen: frozenset[str], seen: frozenset[str]) -> None:
+    def catch_up(self, battle: Battle, unseen: frozenset[str], seen: Mapping[str, tuple[int, int]],
+                 visible: np.ndarray | None = None) -> None:
         """Narrate the events since the last call, with what the viewer sees now (`unseen`: the
-        active combatants it can't see, `seen`: those it can)."""
+        active combatants it can't see, `seen`: those it can, each with its cell, `visible`: the
+        cells it sees, bool [y, x]; None: no enemy's coming and going is said). Enemies that
+        came into view since are said first, those it lost sight of last (`_sight_lines`)."""
         self.follow(battle)
-        self.met |= seen
+        self.met |= seen.keys()
+        before = len(self.lines)
         log = battle.log
+        joined = {str(event.combatant.get("id")) for event in log[self._done:] if isinstance(event, ev.Join)}
         gm_act = False  # inside a GM override: the events it caused follow it, up to the next turn
         for event in log[self._done:]:
             if isinstance(event, (ev.Turn, ev.RoundStart, ev.Result)):
@@ -133,8 +163,34 @@ class Journal:
                 continue
             text = describe(battle, event, unseen)
             if text:
-                self.lines.append(LogLine(text, event.type))
+                self.lines.append(LogLine(text, event.type, line_kind(battle, event, self.viewer.side)))
         self._done = len(log)
+        came, gone = self._sight_lines(battle, unseen, seen, visible, joined)
+        self.lines[before:before] = came
+        self.lines.extend(gone)
+
+    def _sight_lines(self, battle: Battle, unseen: frozenset[str], seen: Mapping[str, tuple[int, int]],
+                     visible: np.ndarray | None, joined: set[str]) -> tuple[list[LogLine], list[LogLine]]:
+        """"Two Grey Wolves come into view.", "Goblin 2 moves out of sight.": one line per change
+        of the enemies the viewer sees, not one per step (the GM sees everyone: none). The first
+        call only notes who is in sight (the opening line names them); one who joined the battle
+        in sight has its own line; one defeated or fled is said so, not lost from sight. One gone
+        from a cell the viewer still sees "moves out of sight"; one whose cell it no longer sees "is
+        out of sight" (only what the viewer knows: not where it went)."""
+        side = self.viewer.side
+        if side is None or visible is None:
+            return [], []
+        before, self.seen = self.seen, dict(seen)
+        if before is None:
+            return [], []
+        foes = {uid for uid in seen if team(battle[uid]) != side}
+        came = [uid for uid in seen if uid in foes and uid not in before and uid not in joined]
+        gone = [uid for uid in before if uid in unseen and team(battle[uid]) != side]
+        moved_off = [uid for uid in gone if visible[before[uid][1], before[uid][0]]]
+        lost = [uid for uid in gone if uid not in moved_off]
+        known = {uid: (_kind_name(battle[uid]), ident(battle[uid]).name) for uid in (*came, *gone)}
+        return ([LogLine(text, "sight", "sight") for text in sight_change(known, came, [], [])],
+                [LogLine(text, "sight", "sight") for text in sight_change(known, [], moved_off, lost)])
 
 
 def _shown(event: ev.Event, unseen: frozenset[str], gm_act: bool) -> bool:
@@ -157,7 +213,7 @@ def build(battle: Battle, viewer: Viewer, journal: Journal | None = None) -> Rea
     seen_ids = frozenset(cid(e) for e in seen)
     unseen = _unseen(battle, seen)
     if journal is not None:
-        journal.catch_up(battle, unseen, seen_ids)
+        journal.catch_up(battle, unseen, {cid(e): comp(e, Position).xy for e in seen}, visible)
     now = battle.current
     current = cid(now) if now is not None and cid(now) in seen_ids else None
     here = comp(now, Position).xy if now is not None and current is not None else None  # distances are from the one acting
@@ -222,5 +278,5 @@ class Reader:
     def note(self, text: str) -> None:
         """A line of the screen's own in the viewer's log (a table's undo: where it is now), kept
         with the rest."""
-        self.journal.lines.append(LogLine(text, "note"))
+        self.journal.lines.append(LogLine(text, "note", "note"))
         self._model = None

@@ -16,6 +16,7 @@ from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.rules.character import Build
 from horizon_tui.rules.checks import check_attack_value, difficulty_check_chance
 from horizon_tui.rules.combat import armor_strength_required, can_wear, damage
+from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.progression import needs_difficulty_check
 from horizon_tui.rules.ranges import ability_range
 from horizon_tui.rules.species import bonus_cost, over_budget_reason
@@ -113,6 +114,7 @@ class AbilityPreview:
     cooldown: int
     charges: int | None  # charges of its difficulty per battle at this level; None: unlimited (I)
     range: int  # cells (0 = adjacent), R-11
+    heal: tuple[int, int] | None = None  # health a heal effect restores at once, lowest–highest (R-10)
 
 
 def ability_multiplier(ability: Ability, rules: Ruleset) -> Fraction:
@@ -141,10 +143,22 @@ def solo_character(character: Character, rules: Ruleset) -> Character:
     return attrs.evolve(character, abilities=abilities)
 
 
+def heal_range(ability: Ability, b: Build, rules: Ruleset) -> tuple[int, int] | None:
+    """R-10 heal: what the ability's heal effect restores at once — its magnitude, or with none the
+    normal attack × the ability's multiplier, whole (as `engine.attacks` lands it); None without one."""
+    spec = next((e for e in ability.effects if e.effect == "heal"), None)
+    if spec is None:
+        return None
+    if spec.magnitude > 0:
+        return whole(spec.magnitude), whole(spec.magnitude)
+    multiplier = ability_multiplier(ability, rules)
+    return whole(b.attack_min * multiplier), whole(b.attack_max * multiplier)
+
+
 def ability_preview(ability: Ability, b: Build, rules: Ruleset) -> AbilityPreview:
     """Damage as a range (normal attack min–max × multiplier, rounded as R-9 does), the R-7 check
     chance at the current level (taken at the middle of the normal attack, as in battle), the
-    cooldown and the charge pool of the ability's difficulty."""
+    cooldown and the charge pool of the ability's difficulty, and what a heal restores (R-10)."""
     multiplier = ability_multiplier(ability, rules)
     low = high = None
     if ability.deals_damage:
@@ -161,4 +175,5 @@ def ability_preview(ability: Ability, b: Build, rules: Ruleset) -> AbilityPrevie
         cooldown=rules.difficulty(ability.difficulty).cooldown,
         charges=charges,
         range=ability_range(ability, b.character.weapon, rules),
+        heal=heal_range(ability, b, rules),
     )

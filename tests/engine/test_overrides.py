@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine_kit import EXAMPLE, character, enemy_def, make_battle
+from engine_kit import EXAMPLE, character, enemy_def, give_turn, make_battle
 
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.actions import Attack, Impossible
 from horizon_tui.engine.battle import charge_left, comp, effects, hp, pos
-from horizon_tui.engine.components import Controller
+from horizon_tui.engine.components import Controller, Presence
 from horizon_tui.content.models import Difficulty
 from horizon_tui.engine.runner import Input, begin, override, replay, run_ai, submit
 
@@ -86,3 +86,17 @@ def test_overrides_replay_from_recorded_inputs():
     replay(again, inputs)
     run_ai(again)
     assert [e.to_json() for e in again.log] == [e.to_json() for e in battle.log]
+
+
+def test_starting_down_on_its_own_turn_passes_the_turn(new_battle):
+    """A run's next fight: Morwen ended the last one down and rolled the first turn; her carried
+    health 0 left the turn hers, and the AI, asked to play a combatant with no cell, crashed (the
+    win chance read "<class 'horizon_tui.engine.components.Position'>")."""
+    battle = new_battle(party=[(character("Ann"), (1, 1)), (character("Bo"), (1, 3))],
+                        enemies=[(enemy_def(), (6, 2))])
+    begin(battle)
+    give_turn(battle, "ann")
+    assert isinstance(override(battle, ov.StartHealth("ann", 0, "carried from the last fight")), ov.Success)
+    assert comp(battle["ann"], Presence) is Presence.unconscious and battle.current is not battle["ann"]
+    run_ai(battle)  # played to the end: no one without a cell is asked to act
+    assert battle.over

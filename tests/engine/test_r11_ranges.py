@@ -18,7 +18,8 @@ def test_r11_normal_attack_out_of_range_is_refused_with_the_reason(new_battle):
     battle = new_battle(party=[(character("Hero"), (2, 2)), (character("Lancer", weapon="spear"), (2, 0))],
                         enemies=[(enemy_def(), (4, 2))])
     give_turn(battle, "hero")
-    assert perform(battle, Attack("hero", "grunt")) == Impossible("Grunt is out of range (1 cells away, reach 0)")
+    # one cell between (2 squares as a player counts them), a sword reaches 0 (adjacent)
+    assert perform(battle, Attack("hero", "grunt")) == Impossible("Grunt is out of range: 2 squares away, reach adjacent")
     give_turn(battle, "lancer")  # a polearm reaches 1 cell between: (2,0) → (4,2) is 1 away
     assert isinstance(perform(battle, Attack("lancer", "grunt")), Success)
 
@@ -36,9 +37,9 @@ def test_r11_difficulty_v_and_vi_abilities_use_the_strong_range(new_battle):
     hero = character("Lancer", weapon="spear", abilities=[ability("Skewer", "V"), ability("Jab", "II")])
     battle = new_battle(party=[(hero, (2, 2))], enemies=[(enemy_def(), (5, 2))])  # 2 cells between
     give_turn(battle, "lancer")
-    assert perform(battle, Attack("lancer", "grunt")) == Impossible("Grunt is out of range (2 cells away, reach 1)")
+    assert perform(battle, Attack("lancer", "grunt")) == Impossible("Grunt is out of range: 3 squares away, reach 2 squares")
     assert perform(battle, UseAbility("lancer", "Jab", target="grunt")) == Impossible(
-        "Grunt is out of range (2 cells away, reach 1)")
+        "Grunt is out of range: 3 squares away, reach 2 squares")
     assert isinstance(perform(battle, UseAbility("lancer", "Skewer", target="grunt")), Success)  # polearm V: 2
 
 
@@ -52,9 +53,9 @@ def test_r11_mage_non_damaging_ability_reaches_50_cells_on_a_target_seen_once(ne
     give_turn(battle, "mage")
     assert "grunt" in comp(battle["mage"], Memory).seen
     assert perform(battle, UseAbility("mage", "Bolt", target="grunt")) == Impossible(
-        "Grunt is out of range (38 cells away, reach 10)")  # damaging: the staff's 10
+        "Grunt is out of range: 39 squares away, reach 11 squares")  # damaging: the staff's 10
     assert perform(battle, UseAbility("mage", "Cloud", at=(40, 1))) == Impossible(
-        "that cell is out of range (38 cells away, reach 10)")  # an area: no 50 cells
+        "that cell is out of range: 39 squares away, reach 11 squares")  # an area: no 50 cells
     assert isinstance(perform(battle, UseAbility("mage", "Hex", target="grunt")), Success)
 
 
@@ -66,7 +67,7 @@ def test_r11_mage_long_range_needs_the_target_seen(new_battle):
     give_turn(battle, "mage")
     assert "grunt" not in comp(battle["mage"], Memory).seen
     assert perform(battle, UseAbility("mage", "Hex", target="grunt")) == Impossible(
-        "Grunt is out of range (38 cells away, reach 10)")
+        "Grunt is out of range: 39 squares away, reach 11 squares")
 
 
 def test_r11_bow_difficulty_vi_ability_hits_a_fled_target_at_half_the_hit_chance(new_battle):

@@ -5,8 +5,8 @@
 moves and hurts a random enemy (`engine.overrides`). After every change, for the party's side, a
 seat with one character's eyes and a spectator: no enemy it can't see now is in its read model
 (units, cells, initiative, targets, whose turn), on its map, in its panels' text, or named in the
-log lines the change added; a GM's act on an enemy it can't see adds no line at all, and no
-line ever counts the unseen."""
+log lines the change added (but the line saying one it saw went out of sight); a GM's act on an
+enemy it can't see adds no other line, and no line ever counts the unseen."""
 
 from __future__ import annotations
 
@@ -82,15 +82,20 @@ def _gm_act(battle, rng: random.Random) -> str | None:
     return None if isinstance(override(battle, change), overrides.Impossible) else uid
 
 
-def _check(battle, reader: Reader, said: int, glyphs: dict[str, str], console) -> tuple[list[str], set[str]]:
-    """Everything `reader`'s viewer gets now; returns the log lines the change added and the
-    enemies it can't see."""
+def _check(battle, reader: Reader, said: int, glyphs: dict[str, str], console,
+           saw: set[str]) -> tuple[list[str], set[str], set[str]]:
+    """Everything `reader`'s viewer gets now (`saw`: whom it saw at the last check); returns the
+    log lines the change added apart from those saying an enemy it saw went out of sight, the
+    enemies it can't see and those it sees."""
     known = reader.model(battle)
     seen = {u.id for u in known.units}
+    gone_from_sight = [line.text for line in known.lines[said:] if line.event == "sight" and "out of sight" in line.text]
+    for line in gone_from_sight:  # only one it saw there: "Qara moves out of sight."
+        assert any(line.startswith(ident(battle[uid]).name) for uid in saw - seen), (line, saw)
     unseen = [battle[uid] for uid in _enemy_ids(battle) if is_active(battle[uid]) and uid not in seen]
     draw(console, battle, known, glyphs=glyphs)
     panels = enemies_text(known, glyphs).plain + legend_text(known, glyphs).plain
-    added = known.log_text()[said:]
+    added = [text for text in known.log_text()[said:] if text not in gone_from_sight]
     in_sight = [u for u in known.units if u.team != "party"]
     assert panels.startswith(f"In sight ({len(in_sight)})" if in_sight else "No enemy in sight")  # no count
     assert not any("more unseen" in line for line in known.log_text())
@@ -105,7 +110,7 @@ def _check(battle, reader: Reader, said: int, glyphs: dict[str, str], console) -
         assert ord(glyph) not in console.rgb["ch"], where  # nor anywhere
         assert name not in panels and f"{glyph} " not in panels, (where, panels)
         assert not any(name in line for line in added), (where, added)
-    return added, {ident(e).id for e in unseen}
+    return added, {ident(e).id for e in unseen}, seen
 
 
 def test_no_player_or_spectator_learns_of_an_enemy_it_cannot_see():
@@ -116,12 +121,13 @@ def test_no_player_or_spectator_learns_of_an_enemy_it_cannot_see():
         console = tcod.console.Console(battle.battlefield.width, battle.battlefield.height, order="C")
         readers = [Reader(v) for v in VIEWERS]
         said = [0] * len(readers)
+        saw: list[set[str]] = [set() for _ in readers]
         begin(battle)
         acted_on = None
         for _turn in range(41):
             for i, reader in enumerate(readers):
-                added, unseen = _check(battle, reader, said[i], glyphs, console)
-                said[i] += len(added)
+                added, unseen, saw[i] = _check(battle, reader, said[i], glyphs, console, saw[i])
+                said[i] = len(reader.model(battle).lines)
                 unseen_total += len(unseen)
                 if acted_on in unseen:  # not "GM: move on someone unseen", "Someone unseen takes 2 damage"
                     assert added == [], (reader.viewer, added)  # nothing of it in sight: not a word

@@ -10,7 +10,7 @@ from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
 from horizon_tui.ui.gm.screens.dice import DiceScreen
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
-from horizon_tui.ui.gm.screens.widgets import CheckList, OnOffBox
+from horizon_tui.ui.widgets.onoff import CheckList, OnOffBox
 
 SIZE = (80, 24)
 

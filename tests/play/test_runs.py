@@ -15,10 +15,12 @@ from horizon_tui.errors import DataError
 from horizon_tui.content.run_rules import RunRules, load_run_rules
 from horizon_tui.play.runs.morgue import morgue_text, score_entry
 from horizon_tui.play.runs.run import (
-    Run, RunMember, after_fight, daily_seed, depth_offers, form_fight, rest, run_from_dict, run_to_dict, start_run,
+    Run, RunMember, after_fight, daily_seed, depth_offers, fight_record, form_fight, rest, run_from_dict, run_to_dict,
+    start_run,
 )
 from horizon_tui.play.runs.simulation import load_world, simulate_runs, summarise
 from horizon_tui.rules.character import build
+from horizon_tui.rules.numbers import whole
 from horizon_tui.storage.runs import FileRuns, FileScores, MemoryRuns, MemoryScores
 from horizon_tui.tools.sweep.policy import SweepPolicy
 
@@ -266,3 +268,35 @@ def test_runs_toml_problems_name_the_key(tmp_path):
     keys = {p.key for p in caught.value.problems}
     assert {"offers", "ratio_step"} <= keys
     assert all(p.line for p in caught.value.problems)
+
+
+def test_the_points_xp_bought_raise_the_maximum_the_depth_shows_and_the_next_fight_has(world):
+    """Sefa ended a fight at 40/310, bought points with its XP, and the depth said 40/310 while
+    the next fight began at 133/347: the carried maximum is the one the points bought."""
+    w, party = world
+    rules = w.catalogue.rules
+    brakka = attrs.evolve(next(c for c in party if c.name == "Brakka"), xp=300)
+    run = start_run([RunMember(c, "ai") for c in [brakka, *[p for p in party if p.name != "Brakka"]]], 3,
+                    run_id="max")
+    run, _ = play_depth(run, world)
+    grown = run.member("Brakka")
+    assert build(grown.character, rules).stats["health"] > build(brakka, rules).stats["health"]
+    assert grown.state["max_hp"] == whole(build(grown.character, rules).stats["health"])
+    following = form_fight(attrs.evolve(run, fight="wolves"), "wolves", w.catalogue, w.enemies).battle
+    there = next(e for e in following.combatants() if ident(e).name == "Brakka")
+    assert hp(there).max_hp == grown.state["max_hp"]
+
+
+def test_one_who_came_into_the_fight_down_fell_to_the_last_fights_wounds(world):
+    """The morgue said "Morwen fell to something unseen" of a member carried in at 0 health."""
+    w, party = world
+    run, _ = play_depth(ai_run(world, 5, size=2), world)
+    assert not run.over
+    down = run.members[1]
+    run = attrs.evolve(run, members=(run.members[0], attrs.evolve(down, state=dict(down.state, hp=0,
+                                                                                    presence="unconscious"))))
+    offer = depth_offers(run, w.rated, w.catalogue.rules, w.run_rules)[0]
+    session = form_fight(attrs.evolve(run, fight=offer.encounter), offer.encounter, w.catalogue, w.enemies)
+    run_ai(session.battle)
+    record = fight_record(session.battle, offer.encounter, offer.name, run.depth)
+    assert record["fell"][down.name] == "the last fight's wounds"

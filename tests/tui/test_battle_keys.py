@@ -5,6 +5,7 @@ changed ability form asks before esc throws it away."""
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from horizon_tui.engine import odds
@@ -35,12 +36,19 @@ async def _my_turn_in_sight(pilot, screen: BattleScreen) -> None:
     raise AssertionError("no foe came into sight")
 
 
-async def test_r9_the_targeting_panel_shows_the_engines_hit_chance_and_damage_range(saves, catalogue):
+@asynccontextmanager
+async def champion_in_sight(saves, catalogue, size=(120, 40)):
+    """The champion's turn in the goblins' ambush with a foe in sight: (pilot, app, screen)."""
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
         await _my_turn_in_sight(pilot, screen)
+        yield pilot, app, screen
+
+
+async def test_r9_the_targeting_panel_shows_the_engines_hit_chance_and_damage_range(saves, catalogue):
+    async with champion_in_sight(saves, catalogue) as (pilot, app, screen):
         me = screen.me
         await pilot.press("a")
         assert screen.mode == "target"
@@ -57,11 +65,7 @@ async def test_r9_the_targeting_panel_shows_the_engines_hit_chance_and_damage_ra
 
 
 async def test_a_free_action_after_acting_is_refused_at_the_key(saves, catalogue):
-    path = write(saves, "champion.toml", CHAMPION)
-    app = create_app(saves, catalogue)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
-        await _my_turn_in_sight(pilot, screen)
+    async with champion_in_sight(saves, catalogue) as (pilot, app, screen):
         await pilot.press("a", "enter")  # the attack spends the action
         if screen.me is None or screen.battle.over:
             return  # the shot ended the fight or the turn: nothing left to refuse
@@ -75,11 +79,7 @@ async def test_a_free_action_after_acting_is_refused_at_the_key(saves, catalogue
 
 
 async def test_the_log_scrolls_back_and_searches(saves, catalogue):
-    path = write(saves, "champion.toml", CHAMPION)
-    app = create_app(saves, catalogue)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
-        await _my_turn_in_sight(pilot, screen)
+    async with champion_in_sight(saves, catalogue, size=(80, 24)) as (pilot, app, screen):
         await pilot.press("m")
         log = app.screen
         assert isinstance(log, MessageLog) and log.lines == screen.log_lines()
@@ -287,11 +287,7 @@ async def test_a_key_pressed_as_the_turn_changes_hands_is_dropped_and_said(saves
     from horizon_tui.engine.components import TurnState
     from horizon_tui.ui.battle.typeahead import GUARD_S
 
-    path = write(saves, "champion.toml", CHAMPION)
-    app = create_app(saves, catalogue)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
-        await _my_turn_in_sight(pilot, screen)
+    async with champion_in_sight(saves, catalogue) as (pilot, app, screen):
         me = screen.me
         put(me, TurnState, replace(comp(me, TurnState), movement_left=0))
         first_round = screen.battle.round

@@ -9,6 +9,7 @@ from dataclasses import replace
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
@@ -269,3 +270,18 @@ def test_tab_in_a_cursor_is_still_next_target():
     battle, hero = _battle(foe_at=(5, 3))
     look = LookMode(battle, _known(battle), hero, (4, 2))
     assert look.on_key("next", hero) == Stay() and look.cursor == (5, 3)
+
+
+def test_tab_ends_the_turn_when_not_even_a_step_toward_the_enemy_is_left():
+    """One movement left and rough ground (2 a step) all round: Tab answered "too far: 4 movement
+    needed, 1 left" press after press instead of ending the turn (found in a run by hand)."""
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    rough = [",,,,,,,,,"] * 5
+    battle = make_battle(rows=rough, party=[(character("Hero"), (0, 2), "player")], enemies=[(enemy_def(), (8, 2))])
+    hero = give_turn(battle, "hero")
+    put(hero, TurnState, attrs.evolve(comp(hero, TurnState), movement_left=1))
+    assert MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero) == Act(Wait("hero"))
+    put(hero, TurnState, attrs.evolve(comp(hero, TurnState), movement_left=2))  # one step: it walks
+    assert MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero) == Act(
+        Move("hero", (7, 2), partial=True))

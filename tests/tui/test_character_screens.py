@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from textual.widgets import Select, Static
+from fractions import Fraction
+
+from textual.widgets import Checkbox, DataTable, Select, Static
 
 from horizon_tui.content.characters import load_character
-from horizon_tui.content.models import Target
+from horizon_tui.content.models import AbilityKind, EffectSpec, Target
 from horizon_tui.rules.character import build
+from horizon_tui.rules.numbers import whole
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.player.screens.abilities import AbilitiesScreen
 from horizon_tui.ui.player.screens.ability_form import AbilityFormScreen
@@ -111,3 +114,32 @@ async def test_ability_editor_creates_edits_and_deletes(saves, catalogue, iriel)
         await pilot.pause()
         saved = load_character(iriel, catalogue)
         assert saved.ability("Ember Lash II") is None and saved.loadout == []
+
+
+async def test_the_ability_form_says_how_much_a_heal_restores_and_whether_its_switches_are_on(
+        saves, catalogue, iriel):
+    """Not "heal, 100% chance, 3 turns" and "Range 0 (adjacent)" with no amount; not two "▐X▌"
+    told apart by colour alone."""
+
+    app = create_app(saves, catalogue, screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        form = app.screen
+        await pilot.press(*"Mend")
+        form.query_one("#ab-kind", Select).value = AbilityKind.effect
+        form.query_one("#ab-target", Select).value = Target.ally
+        form.effects = [EffectSpec(effect="heal")]
+        form.refresh_effects()
+        form.update_form()
+        await pilot.pause()
+        b = build(app.session.character, app.rules)
+        low, high = whole(b.attack_min * Fraction(3, 2)), whole(b.attack_max * Fraction(3, 2))  # II ×1.5 (R-10)
+        assert f"Heals {low} – {high} health at once" in text_of(form, "#ability-preview")
+        row = str(form.query_one("#ab-effects", DataTable).get_row_at(0)[0])
+        assert row == "heal normal attack × multiplier at once, 100% chance" and "turns" not in row
+        crit = form.query_one("#ab-crit", Checkbox)
+        assert str(crit.label).startswith("Own critical damage: off") and "[ ]" in str(crit.render())
+        crit.value = True
+        await pilot.pause()
+        assert str(crit.label).startswith("Own critical damage: on") and "[✓]" in str(crit.render())
+        assert str(form.query_one("#ab-replaceable", Checkbox).label).startswith("Replaceable: on")  # the default

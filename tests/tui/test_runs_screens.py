@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
+from textual.widgets import SelectionList
 
 from horizon_tui.engine import ai
 from horizon_tui.engine.runner import needs_input, run_ai
@@ -14,6 +15,8 @@ from horizon_tui.ui.battle.screen import BattleScreen
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.player.screens.main_menu import MainMenuScreen
 from horizon_tui.ui.player.screens.runs import DepthScreen, HallOfFameScreen, NewRunScreen, RunOverScreen, keeper
+
+from .conftest import IRIEL, write
 
 
 @pytest.fixture(autouse=True)
@@ -99,3 +102,22 @@ async def test_a_run_from_the_menu_to_the_hall_of_fame(saves, catalogue, iriel, 
         table = scores.query_one("#scores")
         assert table.row_count == 1
         assert (tmp_path / "data" / "hall_of_fame.json").exists()
+
+
+async def test_new_run_reads_its_choices_without_colour_and_down_then_space_picks_the_second(
+        saves, catalogue, iriel):
+    """Every pick showed "▐X▌" whether picked or not, and the first ↓ only lit the first row: ↓,
+    space took Iriel off instead of adding the second character."""
+    write(saves, "morwen.toml", IRIEL.replace('name = "Iriel"', 'name = "Morwen"'))
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("u")
+        screen = await wait_for(pilot, NewRunScreen)
+        party = screen.query_one("#run-party", SelectionList)
+        assert len(party.selected) == 1
+        await pilot.press("down", "space")
+        assert len(party.selected) == 2  # both now: the second was added
+        drawn = "\n".join("".join(s.text for s in party.render_line(y)) for y in range(party.size.height))
+        assert drawn.count("[✓]") == 2 and "▐X▌" not in drawn
+        assert str(screen.query_one("#run-practice").label).startswith("Practice: off")
+        assert "(•)" in str(screen.query_one("#run-pace").query("RadioButton").first().render())

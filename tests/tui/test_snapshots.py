@@ -64,3 +64,9 @@ async def _to_players_turn(pilot) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_battle(snap_compare, snap_app, size):
     assert snap_compare(snap_app(), terminal_size=size, run_before=_to_players_turn)
+
+
+def test_sheet_at_60x20_shows_the_combat_values(snap_compare, snap_app):
+    """At 60 columns the combat panel goes under the attributes and stats, whole, instead of
+    being squeezed to a sliver beside them (its values were cut off)."""
+    assert snap_compare(snap_app("sheet"), terminal_size=(60, 20))

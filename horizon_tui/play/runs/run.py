@@ -30,17 +30,19 @@ from horizon_tui.engine.battle import Battle, comp, ident
 from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.components import Presence, Tally
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
+from horizon_tui.engine.narrate import CARRIED
 from horizon_tui.engine.persist import BattleInProgress
 from horizon_tui.engine.runner import begin, override
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.content.run_rules import RunRules
 from horizon_tui.rules.character import build
+from horizon_tui.rules.numbers import whole
 from horizon_tui.tools.sweep.fights import with_start_cells
 from horizon_tui.tools.sweep.policy import SweepPolicy, spend_xp
 
 MAX_PARTY = 6
+DOWN_BEFORE = "the last fight's wounds"  # a morgue's cause for one who came into a fight already down
 CARRY_ALL = CampaignRules(carry_health=True, carry_effects=True, carry_charges=True, carry_cooldowns=True)
-CARRIED = "carried from the last fight"
 SCHEMA = 1
 
 
@@ -215,6 +217,8 @@ def fight_record(battle: Battle, encounter: str, name: str, depth: int) -> dict[
             last_attack[event.actor, event.target] = event.ability
         elif isinstance(event, ev.Damage) and event.amount > 0:
             last_blow[event.target] = (event.source, last_attack.get((event.source, event.target)))
+        elif isinstance(event, ev.Override) and event.what == "starts with health" and event.value == 0:
+            last_blow[event.target] = (DOWN_BEFORE, None)  # carried in down: no blow of this fight
         elif isinstance(event, ev.Defeated):
             source, ability = last_blow.get(event.target, ("", None))
             if event.target in party:
@@ -247,9 +251,11 @@ def after_fight(run: Run, battle: Battle, encounter: str, name: str, rules, poli
         if gained:
             before = build(character, rules).level
             character = spend_xp(attrs.evolve(character, xp=character.xp + gained), rules, policy)
-            after = build(character, rules).level
-            if after > before:
-                news.append(f"{m.name} reaches level {after}.")  # health as it was: the next fight's maximum grows
+            grown = build(character, rules)
+            if grown.level > before:
+                news.append(f"{m.name} reaches level {grown.level}.")
+            if state is not None:  # health as it was; the maximum the points bought (the next fight's, a rest's)
+                state = dict(state, max_hp=whole(grown.stats["health"]))
         dead = state is not None and state.get("presence") == Presence.dead.value
         members.append(attrs.evolve(m, character=character, state=state, dead=dead))
     run = attrs.evolve(run, members=tuple(members), fights=run.fights + (record,), fight=None)

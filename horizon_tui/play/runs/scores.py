@@ -38,7 +38,8 @@ def scores_text(entries: list[dict[str, Any]], daily: bool, ranked_pace: str, wh
         return f"{title}\nNo runs yet in {where}: start one with `horizon run` or New run on the main menu.\n"
     ranked = [e for e in entries if e.get("pace", ranked_pace) == ranked_pace]
     others = [e for e in entries if e.get("pace", ranked_pace) != ranked_pace]
-    text = f"{title}\n" + table_text(COLUMNS, score_rows(ranked))
+    text = f"{title}\n" + (table_text(COLUMNS, score_rows(ranked)) if ranked else
+                           f"No run at the ranked pace ({ranked_pace}) yet.\n")
     if others:
         text += "\nOther paces (not ranked with the above)\n" + table_text(COLUMNS, score_rows(others))
     return text

@@ -17,7 +17,7 @@ import attrs
 
 from horizon_tui.content.models import Ability, Target
 from horizon_tui.engine import targeting
-from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait
+from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait, first_step_affordable
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import Battle, Entity, comp, gear, hp, ident, pos, team
 from horizon_tui.engine.components import Loadout, Presence, TurnState
@@ -179,9 +179,9 @@ class MoveMode(Mode):
             return Act(Attack(ident(me).id, ident(nearest).id))
         if comp(me, TurnState).movement_left > 0:
             step_to = self._beside(me, nearest)
-            if step_to is not None:
+            if step_to is not None and first_step_affordable(self.battle, me, step_to):
                 return Act(Move(ident(me).id, step_to, partial=True))
-        return Act(Wait(ident(me).id))
+        return Act(Wait(ident(me).id))  # not even a step is left this turn (rough ground costs 2)
 
     def _beside(self, me: Entity, enemy: Entity) -> tuple[int, int] | None:
         """The free cell next to `enemy` nearest to `me` (where a step toward it leads)."""

@@ -18,7 +18,31 @@ from horizon_tui.engine.components import FreeActions, Loadout, TurnState
 from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.engine.sideview import UnitView
 from horizon_tui.engine.usability import ability_refusal, cooldown_left
-from horizon_tui.rules.texts import EFFECT_TEXT, counted
+from horizon_tui.rules.texts import EFFECT_TEXT, counted, distance_words
+
+
+# The log's colours by what a line means to its viewer (`engine.readmodel.LogLine.kind`): ANSI
+# colours, which Textual maps to its dark and light themes' palettes, so each stays readable on
+# either; under NO_COLOR (Textual's `App.no_color`) only the weight is kept.
+LOG_STYLES = {
+    "damage_taken": "bold red",
+    "damage_dealt": "green",
+    "heal": "cyan",
+    "effect": "magenta",
+    "sight": "bold",
+    "round": "bold",
+    "defeated": "bold",
+    "result": "bold",
+    "note": "italic",
+}
+
+
+def log_style(kind: str, no_color: bool = False) -> str:
+    """The style of a log line of `kind`; without colour under NO_COLOR ("bold red" → "bold")."""
+    style = LOG_STYLES.get(kind, "")
+    if no_color:
+        return " ".join(word for word in style.split() if word in ("bold", "italic", "dim"))
+    return style
 
 
 def pct(value: Fraction | None) -> str:
@@ -38,20 +62,34 @@ def effect_words(name: str, turns_left: int) -> str:
     return f"{name} (ending)" if turns_left <= 0 else f"{name} {counted(turns_left, 'turn')} left"
 
 
-def distance_words(far: int) -> str:
-    """R-11's distance (cells between, 0: adjacent) in squares as a roguelike player counts them:
-    "adjacent", "2 squares" (one cell between). The rules' own count stays R-11's."""
-    return "adjacent" if far <= 0 else counted(far + 1, "square")
+def shown_window(count: int, lines: int | None, focus: int | None) -> tuple[int, int]:
+    """Which of `count` enemies (two lines each) fit in `lines` (None: all) under the heading:
+    (first, end), nearest first, moved on just enough to keep the one at `focus` (the cursor's,
+    tab's target) in view; a line for each "more" hint, one for the last line's end."""
+    if lines is None or 2 + 2 * count <= lines:
+        return 0, count
+    room = max(1, (lines - 3) // 2)  # the heading, "+N more", the end
+    if focus is None or focus < room:
+        return 0, room
+    room = max(1, (lines - 4) // 2)  # "↑ N more" too
+    first = min(focus - room + 1, count - room)
+    return first, first + room
 
 
-def enemies_text(view: ReadModel, glyphs: dict[str, str], width: int = 30) -> Text:
+def enemies_text(view: ReadModel, glyphs: dict[str, str], width: int = 30, *, lines: int | None = None,
+                 focus: str | None = None) -> Text:
     """Every enemy the viewer sees now, nearest first: glyph, name, health, distance from the one
-    acting (`distance_words`), effects."""
+    acting (`distance_words`), effects. With `lines` (the panel's room) too few for them all, a
+    window of them that follows `focus` (the unit the cursor is on), and "+N more" for the rest."""
     foes = view.foes_nearest_first()
     text = Text(f"In sight ({len(foes)})\n" if foes else "No enemy in sight\n", style="bold")
-    for u in foes:
+    at = next((i for i, u in enumerate(foes) if u.id == focus), None)
+    first, end = shown_window(len(foes), lines, at)
+    if first:
+        text.append(f"↑ {first} more, nearer\n", style="dim")
+    for u in foes[first:end]:
         text.append(glyphs.get(u.id, u.glyph), style="bold red" if u.team != "party" else "bold cyan")
-        text.append(f" {u.name[:width - 14]}")
+        text.append(f" {u.name[:width - 13]}")
         if u.distance is not None:  # the GM's list holds the one acting too: no distance to itself
             text.append(f" {distance_words(u.distance)}", style="dim")
         text.append("\n  ")
@@ -60,6 +98,8 @@ def enemies_text(view: ReadModel, glyphs: dict[str, str], width: int = 30) -> Te
         if u.effects:
             text.append("  " + ", ".join(effect_words(fx.name, fx.turns_left) for fx in u.effects), style="magenta")
         text.append("\n")
+    if end < len(foes):
+        text.append(f"+{len(foes) - end} more (; look, tab)\n", style="dim")
     return text
 
 

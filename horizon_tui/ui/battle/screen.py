@@ -45,6 +45,7 @@ from horizon_tui.ui.battle.modes import (
 )
 from horizon_tui.ui.battle.keys import PART_KEYS, shadowed
 from horizon_tui.ui.battle.parts import BattlePart
+from horizon_tui.ui.battle.threat import Threats
 from horizon_tui.ui.battle.roles import SENT, ActorPolicy, BattlePanel, Driver, LocalEngine, Solo
 from horizon_tui.ui.battle.typeahead import GUARD_S, TypeAhead
 from horizon_tui.ui.battle.view import Overlay, glyph_map
@@ -114,6 +115,10 @@ class BattleScreen(Screen):
         self._turn_lines = 0
         self._written = 0  # the read model's log lines written to the pane
         self._centre = False
+        # Look's threat line: a duel's odds, simulated off the screen's thread (ui/battle/threat.py)
+        self.threats = Threats(lambda: getattr(self.app, "catalogue", None),
+                               lambda job: self.run_worker(job, thread=True, group="duel", exit_on_error=False),
+                               lambda: self.app.call_from_thread(self.refresh_all))
 
     # --- who looks, and what it may know --------------------------------------------------------
 
@@ -201,6 +206,7 @@ class BattleScreen(Screen):
         self._turn_lines = 0
         self._centre = True  # the battle opens centred on the character
         self.refresh_all()
+        self.call_after_refresh(self.refresh_all)  # the enemies panel sized to the laid-out column
         self._schedule_ai()
         for part in self.parts:
             part.mounted()
@@ -232,7 +238,7 @@ class BattleScreen(Screen):
         log = self.query_one("#log", RichLog)
         for line in lines[self._written:]:
             self._turn_lines += 1
-            log.write(Text(line.text, style="bold" if line.event in ("result", "defeated", "round") else ""))
+            log.write(Text(line.text, style=panels.log_style(line.kind, self.app.no_color)))
         self._written = len(lines)
 
     def seat_taken(self, reader: Reader) -> None:
@@ -477,20 +483,36 @@ class BattleScreen(Screen):
         self.query_one("#initiative", Panel).show(self._initiative_text(known))
         self.query_one("#unit", Panel).show(self._unit_panel(known))
         me = self.me
-        self.query_one("#enemies", Panel).show(panels.enemies_text(known, self.glyphs))
+        under = known.unit_at(self.cursor) if self.cursor is not None else None
+        self.query_one("#enemies", Panel).show(panels.enemies_text(
+            known, self.glyphs, lines=self._enemy_lines(), focus=under.id if under is not None else None))
         self.query_one("#legend", Panel).show(panels.legend_text(known, self.glyphs))
         self.query_one("#slots", Panel).show(self._slots_text(me))
         self.query_one("#status", Panel).show(self.status_text())
         for panel in self.panels:
             panel.show_model(known, self.battle)
 
+    def _enemy_lines(self) -> int | None:
+        """The lines the side column holds for the enemies under the unit and above the slots, as
+        it was last laid out; None before any layout."""
+        side = self.query_one("#battle-side")
+        if not side.size.height:
+            return None
+        enemies = self.query_one("#enemies")
+        others = [self.query_one("#unit"), self.query_one("#slots"), *self.panels]
+        return side.size.height - enemies.styles.margin.bottom - sum(
+            w.outer_size.height + w.styles.margin.top + w.styles.margin.bottom for w in others)
+
     def _unit_panel(self, known) -> Text:
         me = self.me
         if isinstance(self.input, TargetMode) and me is not None:
             return panels.targets_text(self.battle, self.input, me)
         unit = self._shown_unit(known)
-        return panels.unit_text(self.battle, unit, current=unit is not None and unit.id == known.current,
+        text = panels.unit_text(self.battle, unit, current=unit is not None and unit.id == known.current,
                                 detailed=self.mode == "look")
+        if self.mode == "look" and unit is not None and self.side is not None:
+            text.append_text(self.threats.text(self.battle, me or self._watched(), unit))
+        return text
 
     def _overlay(self) -> Overlay | None:
         me = self.me

@@ -46,11 +46,18 @@ def target_label(ability: Ability) -> str:
 
 
 def effect_label(effect: EffectSpec) -> str:
+    """'bleeding 20, 60% chance, 3 turns'; a heal at once says how much ('heal 120 health at
+    once', or the normal attack × multiplier: `preview_text`'s Heals line), never a duration."""
+    if effect.effect == "heal":
+        amount = f"{number(effect.magnitude)} health" if effect.magnitude else "normal attack × multiplier"
+        return f"heal {amount} at once, {number(effect.chance * 100)}% chance"
     parts = [effect.effect]
     if effect.stat:
         parts.append(effect.stat)
     if effect.magnitude:
         parts.append(f"{'+' if effect.effect == 'buff' and effect.magnitude > 0 else ''}{number(effect.magnitude)}")
+    if effect.effect == "regeneration":
+        parts.append("health a turn")
     text = " ".join(parts)
     text += f", {number(effect.chance * 100)}% chance, {effect.duration} turn{'s' if effect.duration != 1 else ''}"
     if effect.gradual:
@@ -69,6 +76,12 @@ def preview_text(widget: Widget, ability: Ability, b: Build, rules: Ruleset) -> 
         text.append(f"  (normal attack {one_decimal(b.attack_min):.1f} – {one_decimal(b.attack_max):.1f}"
                     f" × {number(p.multiplier)}{', GM override' if ability.multiplier is not None else ''})",
                     style="dim")
+    elif p.heal is not None:
+        text.append("Heals ", style="dim")
+        low, high = p.heal
+        text.append(f"{low} – {high}" if high != low else f"{low}", style=strong)
+        text.append(" health at once" + (f"  (normal attack {one_decimal(b.attack_min):.1f} – "
+                    f"{one_decimal(b.attack_max):.1f} × {number(p.multiplier)})" if high != low else ""), style="dim")
     else:
         text.append("No damage", style="dim")
         text.append(f"  ({ability.kind.value}: its effects use their own numbers; multiplier "

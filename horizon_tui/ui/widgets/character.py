@@ -143,7 +143,14 @@ class StatsPanel(Static):
 
 
 class SheetView(Horizontal):
-    """Every number of `horizon sheet`, from the `rules.character.sheet` dict."""
+    """Every number of `horizon sheet`, from the `rules.character.sheet` dict. Narrower than
+    `NARROW` columns, the combat panel goes under the other two (class `-narrow`): beside them it
+    was squeezed until its values were cut off."""
+
+    NARROW = 76  # attributes 21 + derived stats 22 + the combat panel's longest row ("normal attack …") 33
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < self.NARROW, "-narrow")
 
     def compose(self) -> ComposeResult:
         yield Static(id="sheet-attributes", classes="panel")

@@ -19,7 +19,7 @@ from horizon_tui.play.forms import parse_optional_int
 from horizon_tui.play.library import EncounterEntry, encounters_dir, list_encounters
 from horizon_tui.ui.gm.screens.builder import EncounterBuilderScreen, builder_folder
 from horizon_tui.ui.widgets.lists import RowList
-from horizon_tui.ui.gm.screens.widgets import CheckList
+from horizon_tui.ui.widgets.onoff import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.gm.screens.placement import FIGHT_PICKER_ID, open_placement
 from horizon_tui.ui.gm.screens.gm_battle import gm_battle_screen

@@ -19,7 +19,8 @@ from textual.widgets import Input, SelectionList, Static
 
 from horizon_tui.campaign import changes
 from horizon_tui.play.transfer import OutsideFolder, confined, example_files, shown
-from horizon_tui.ui.gm.screens.widgets import CheckList, leave_asking
+from horizon_tui.ui.gm.screens.widgets import leave_asking
+from horizon_tui.ui.widgets.onoff import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 CHARACTER_SUFFIXES = (".toml", ".json")

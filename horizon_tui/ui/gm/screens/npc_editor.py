@@ -14,7 +14,8 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
-from horizon_tui.ui.gm.screens.widgets import Dropdown, OnOffBox
+from horizon_tui.ui.gm.screens.widgets import Dropdown
+from horizon_tui.ui.widgets.onoff import OnOffBox
 from horizon_tui.content.encounters import AI_PROFILES, TARGETINGS
 from horizon_tui.content.models import ATTRIBUTES
 from horizon_tui.errors import DataError

@@ -22,7 +22,7 @@ from horizon_tui.play.transfer import OutsideFolder, confined
 from horizon_tui.ui.gm.screens.dialogs import Field, PromptDialog
 from horizon_tui.ui.gm.screens.widgets import leave_asking
 from horizon_tui.play.forms import parse_whole
-from horizon_tui.ui.gm.screens.widgets import CheckList
+from horizon_tui.ui.widgets.onoff import CheckList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.gm.screens.gm_battle import gm_battle_screen
 

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from rich.segment import Segment
 from textual import events
-from textual.strip import Strip
-from textual.widgets import Checkbox, Select, SelectionList
-from textual.widgets.option_list import OptionDoesNotExist
+from textual.widgets import Select
 
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 
@@ -36,37 +33,6 @@ class Dropdown(Select):
                 self.value = value
                 return
         self.app.bell()
-
-
-class CheckList(SelectionList):
-    """A SelectionList whose boxes read on or off without colour: "[✓]" ticked, "[ ]" not (the
-    stock "▐X▌" is the same glyph both ways, told apart only by its colour, and under NO_COLOR
-    not at all: a fight began with the wrong NPCs)."""
-
-    def render_line(self, y: int) -> Strip:
-        strip = super().render_line(y)
-        segments = list(strip)
-        try:
-            option = self.get_option_at_index(self.scroll_offset.y + y)
-        except OptionDoesNotExist:
-            return strip
-        if len(segments) < 4:
-            return strip
-        left, inner, right = segments[:3]
-        ticked = option.value in self.selected
-        return Strip([Segment("[", left.style), Segment("✓" if ticked else " ", inner.style),
-                      Segment("]", right.style), *segments[3:]])
-
-
-class OnOffBox(Checkbox):
-    """A Checkbox that reads "[✓]" on and "[ ]" off, without colour (see `CheckList`)."""
-
-    BUTTON_LEFT = "["
-    BUTTON_RIGHT = "]"
-
-    @property
-    def BUTTON_INNER(self) -> str:  # noqa: N802 - Textual's name, read on every render
-        return "✓" if self.value else " "
 
 
 def leave_asking(screen, leave, title: str) -> None:

@@ -35,6 +35,7 @@ from horizon_tui.play.forms import (
     parse_optional_number,
 )
 from horizon_tui.ui.widgets.ability import effect_label, preview_text
+from horizon_tui.ui.widgets.onoff import OnOffBox
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.tone import tone
 
@@ -106,8 +107,8 @@ class AbilityFormScreen(Screen[Ability | None]):
                 yield Label("Kind")
                 yield Select(KINDS, value=a.kind, allow_blank=False, id="ab-kind", compact=True)
                 yield Label("")
-                yield Checkbox("replaceable (a passive or companion that can be swapped out)", a.replaceable,
-                               id="ab-replaceable")
+                yield OnOffBox("Replaceable", a.replaceable, worded=True,
+                               hint="a passive or companion that can be swapped out", id="ab-replaceable")
                 yield Label("Target")
                 yield Select(TARGETS, value=a.target, allow_blank=False, id="ab-target", compact=True)
                 yield Label("Radius")
@@ -120,7 +121,8 @@ class AbilityFormScreen(Screen[Ability | None]):
                 yield Label("Range")
                 yield Input(_opt(a.range), id="ab-range", compact=True)
                 yield Label("")
-                yield Checkbox("can deal critical damage in its own terms (GM-approved)", a.crit, id="ab-crit")
+                yield OnOffBox("Own critical damage", a.crit, worded=True,
+                               hint="critical hits in its own terms, GM-approved", id="ab-crit")
                 yield Label("Modifiers")
                 yield Input(format_bonuses({}, a.modifiers), placeholder="passives: e.g. evasion +2, strength +1",
                             id="ab-modifiers", compact=True)

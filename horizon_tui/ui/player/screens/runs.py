@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Checkbox, DataTable, Input, OptionList, RadioButton, RadioSet, SelectionList, Static
+from textual.widgets import Checkbox, DataTable, Input, OptionList, RadioSet, SelectionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
@@ -39,6 +39,7 @@ from horizon_tui.ui.battle.roles import LocalEngine
 from horizon_tui.ui.battle.screen import BattleScreen
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
+from horizon_tui.ui.widgets.onoff import CheckList, OnOffBox, OnOffRadio
 
 if TYPE_CHECKING:
     from horizon_tui.play.runs.run import Offer, Run
@@ -109,17 +110,19 @@ class NewRunScreen(Screen):
         yield TitleBar()
         with VerticalScroll(id="new-run-form"):
             yield Static("Who goes (space picks, up to six):", classes="label")
-            yield SelectionList(id="run-party")
+            yield CheckList(id="run-party")
             with Horizontal(classes="row"):
                 yield Static("Seed (blank: a new one)", classes="label")
                 yield Input(str(self.seed) if self.seed is not None else "", id="run-seed", restrict=r"\d{0,10}",
                             placeholder="e.g. 42")
-            yield Checkbox("Today's seed (the same for everyone; its own hall of fame)", self.daily, id="run-daily")
+            yield OnOffBox("Today's seed", self.daily, worded=True, hint="the same for everyone; its own hall of fame",
+                           id="run-daily")
             yield Static("Pace:", classes="label")
             with RadioSet(id="run-pace"):
                 for pace in keeper(self.app).run_rules.paces:
-                    yield RadioButton(f"{pace.name}: {pace.description}", pace.name == self.pace, name=pace.name)
-            yield Checkbox("Practice: the characters are kept whatever happens", False, id="run-practice")
+                    yield OnOffRadio(f"{pace.name}: {pace.description}", pace.name == self.pace, name=pace.name)
+            yield OnOffBox("Practice", False, worded=True, hint="the characters are kept whatever happens",
+                           id="run-practice")
             yield Static("", id="run-permadeath")
         yield KeyBar()
 
@@ -129,6 +132,8 @@ class NewRunScreen(Screen):
         current = self.app.session.path if self.app.session is not None else None
         for i, e in enumerate(self._entries):
             chooser.add_option((f"{e.title}  {e.summary}", i, e.path == current or (current is None and i == 0)))
+        if self._entries:
+            chooser.highlighted = 0  # ↓ goes to the second, space picks the first (a first ↓ only lit a row)
         if not self._entries:
             self.query_one("#run-permadeath", Static).update(
                 Text("No characters yet: make one first (New character).", style="yellow"))
