@@ -9,7 +9,6 @@ from dataclasses import replace
 import sys
 from pathlib import Path
 
-import attrs
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
@@ -241,7 +240,7 @@ def test_tab_stops_once_when_a_new_enemy_comes_into_view():
     hero = battle["hero"]
     auto = AutoFight(seen={"grunt"})  # the last press saw only the first foe
     again = MoveMode(battle, _known(battle), auto=auto).on_key("next", hero)
-    assert isinstance(again, Stay) and again.refused and "Late has just come into view" in again.say
+    assert isinstance(again, Stay) and again.refused and again.say == "Auto-fight: Tab again fights on — Late just came into view"
     assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)  # said once: Tab again fights on
 
 
@@ -280,8 +279,8 @@ def test_tab_ends_the_turn_when_not_even_a_step_toward_the_enemy_is_left():
     rough = [",,,,,,,,,"] * 5
     battle = make_battle(rows=rough, party=[(character("Hero"), (0, 2), "player")], enemies=[(enemy_def(), (8, 2))])
     hero = give_turn(battle, "hero")
-    put(hero, TurnState, attrs.evolve(comp(hero, TurnState), movement_left=1))
+    put(hero, TurnState, replace(comp(hero, TurnState), movement_left=1))
     assert MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero) == Act(Wait("hero"))
-    put(hero, TurnState, attrs.evolve(comp(hero, TurnState), movement_left=2))  # one step: it walks
+    put(hero, TurnState, replace(comp(hero, TurnState), movement_left=2))  # one step: it walks
     assert MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero) == Act(
         Move("hero", (7, 2), partial=True))

@@ -23,6 +23,7 @@ from horizon_tui.engine.battle import Battle, Entity, comp, gear, hp, ident, pos
 from horizon_tui.engine.components import Loadout, Presence, TurnState
 from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.engine.usability import ability_refusal, turn_refusal
+from horizon_tui.rules.texts import listed
 
 DIRECTIONS = {
     "up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0),
@@ -117,10 +118,9 @@ class AutoFight:
         new = [u for u in enemies if self.seen is not None and u.id not in self.seen]
         self.seen = (self.seen or set()) | in_sight
         if unseen_blow is not None:
-            return f"something unseen hit {name}: look around first (Tab again fights on)"
-        if new:
-            names = ", ".join(u.name for u in new)
-            return f"{names} {'has' if len(new) == 1 else 'have'} just come into view (Tab again fights on)"
+            return f"Tab again fights on — something unseen hit {name}, look around first"
+        if new:  # what to do first: at 80 columns a long list of names is what gets cut
+            return f"Tab again fights on — {listed([u.name for u in new])} just came into view"
         return None
 
 
