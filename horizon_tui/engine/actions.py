@@ -33,6 +33,7 @@ from horizon_tui.engine.turns import advance, check_end, update_sight
 from horizon_tui.engine.usability import ability_refusal, charge_refusal, free_action_refusal, turn_refusal
 from horizon_tui.rules.checks import contest_chance
 from horizon_tui.rules.numbers import whole
+from horizon_tui.rules.texts import counted
 from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
 
 
@@ -160,7 +161,7 @@ def _fear_refusal(battle: Battle, e: Entity, here: tuple[int, int], end: tuple[i
     if after <= before:
         return None
     return (f"{ident(e).name} is afraid and can only flee towards the nearest edge "
-            f"({before} steps away): {end[0]},{end[1]} is {after} steps from it")
+            f"({counted(before, 'step')} away): {end[0]},{end[1]} is {counted(after, 'step')} from it")
 
 
 def move_costs(battle: Battle, e: Entity) -> Mapping[str, Any]:

@@ -185,6 +185,10 @@ def test_r10_fear_flees_only_towards_the_nearest_edge_and_off_it(new_battle):
         "Hero is afraid and can only flee towards the nearest edge (3 steps away): 4,5 is 4 steps from it")
     assert pos(hero) == (3, 5)
     assert isinstance(perform(battle, Move("hero", (2, 5)), auto_end=False), Success)  # west: 2 steps
+    # One step from the edge, a step back is refused in the singular.
+    assert isinstance(perform(battle, Move("hero", (1, 5)), auto_end=False), Success)
+    assert perform(battle, Move("hero", (2, 5))) == Impossible(
+        "Hero is afraid and can only flee towards the nearest edge (1 step away): 2,5 is 2 steps from it")
     assert isinstance(perform(battle, Move("hero", (0, 5)), auto_end=False), Success)  # on the edge: 0
     start = len(battle.log)
     assert isinstance(perform(battle, Move("hero", (-1, 5))), Success)  # off it by R-8: fled
