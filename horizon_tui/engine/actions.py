@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 import attrs
+import numpy as np
 
 from horizon_tui.content.models import Ability, Target
 from horizon_tui.engine import events as ev
@@ -32,6 +33,7 @@ from horizon_tui.engine.turns import advance, check_end, update_sight
 from horizon_tui.engine.usability import ability_refusal, charge_refusal, free_action_refusal, turn_refusal
 from horizon_tui.rules.checks import contest_chance
 from horizon_tui.rules.numbers import whole
+from horizon_tui.rules.texts import counted
 from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weapon_range
 from horizon_tui.rules.texts import distance_words
 
@@ -54,12 +56,20 @@ def _state(e: Entity) -> TurnState:
     return comp(e, TurnState)
 
 
-def _feared_source(battle: Battle, e: Entity) -> Entity | None:
-    fear = effects(e).get("fear")
-    if fear is None:
-        return None
-    source = battle.by_id.get(fear.source or "")
-    return source if source is not None and is_active(source) else None
+def edge_distances(battle: Battle, e: Entity) -> np.ndarray:
+    """R-10 fear: how far each cell [y, x] is from the battlefield's nearest edge for `e`, the
+    edge an afraid combatant flees towards (leaving by R-8 once it stands on it).
+
+    The distance is the movement cost of the cheapest walk between the cell and the nearest
+    walkable edge cell, found by the battlefield's distance map (tcod's pathing) with the
+    combatant's own step costs and the other sides' cells blocked. On open ground that is the
+    Chebyshev steps to the border, min(x, y, width − 1 − x, height − 1 − y); walls in the way
+    make it the walk around them. Cells cut off from every edge read `UNREACHABLE`."""
+    field = battle.battlefield
+    edges = [(x, y) for x in range(field.width) for y in (0, field.height - 1)]
+    edges += [(x, y) for y in range(1, field.height - 1) for x in (0, field.width - 1)]
+    return field.distance_map([xy for xy in edges if field.is_walkable(xy)], blocked_for(battle, e),
+                              **move_costs(battle, e))
 
 
 def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
@@ -108,7 +118,6 @@ class Move:
             return Impossible("already there")
         if state.movement_left <= 0:
             return Impossible(f"{ident(e).name} has no movement left this turn")
-        source = _feared_source(battle, e)
         if not field.in_bounds(to):
             if distance(to, here) != 0 or not field.is_edge(here):
                 return Impossible("to flee, step off the battlefield from its edge")
@@ -125,8 +134,6 @@ class Move:
         for xy, cost in zip(path, field.step_costs(path, start=here, **costs)):
             if spent + cost > state.movement_left:
                 break
-            if source is not None and distance(xy, pos(source)) < distance(steps[-1] if steps else here, pos(source)):
-                return Impossible(f"{ident(e).name} is afraid and won't go nearer to {ident(source).name}")
             steps.append(xy)
             paid.append(cost)
             spent += cost
@@ -139,6 +146,10 @@ class Move:
             steps.pop()
         if not steps:
             return Impossible("someone is standing in the way")
+        if effects(e).has("fear"):
+            problem = _fear_refusal(battle, e, here, steps[-1])
+            if problem:
+                return Impossible(problem)
         battle.place(e, steps[-1])
         put(e, TurnState, TurnState(state.own_turns, state.movement_left - spent, state.acted))
         battle.emit(ev.Move(cid(e), [list(xy) for xy in steps], spent))
@@ -153,6 +164,17 @@ class Move:
         battle.emit(ev.Fled(cid(e)))
         check_end(battle)
         return Success(battle.log[start:], ends_turn=True)
+
+
+def _fear_refusal(battle: Battle, e: Entity, here: tuple[int, int], end: tuple[int, int]) -> str | None:
+    """R-10 fear: an afraid combatant moves only to flee towards the nearest edge: a move may not
+    end farther from it (`edge_distances`) than it started."""
+    far = edge_distances(battle, e)
+    before, after = int(far[here[1], here[0]]), int(far[end[1], end[0]])
+    if after <= before:
+        return None
+    return (f"{ident(e).name} is afraid and can only flee towards the nearest edge "
+            f"({counted(before, 'step')} away): {end[0]},{end[1]} is {counted(after, 'step')} from it")
 
 
 def move_costs(battle: Battle, e: Entity) -> Mapping[str, Any]:

@@ -23,7 +23,7 @@ import numpy as np
 from horizon_tui.content.ai_profiles import Condition, Profile, Rule, cached_ai_profiles, profiles_path
 from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Target
 from horizon_tui.engine.actions import (
-    Attack, Impossible, Move, UseAbility, Wait, blocked_for, move_costs, perform,
+    Attack, FreeAction, Impossible, Move, UseAbility, Wait, blocked_for, move_costs, perform,
 )
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
@@ -194,7 +194,7 @@ def take_turn(battle: Battle, e: Entity) -> None:
         fx = effects(e)
         if fx.active:  # most combatants carry no effect at all
             if fx.has("fear"):
-                _flee_from(battle, e)
+                _afraid(battle, e)
                 return
             if fx.has("blindness"):
                 return  # R-10: it can't pick a target; its stumble already happened
@@ -811,7 +811,7 @@ def _nearest_walkable(battle: Battle, xy: tuple[int, int]) -> tuple[int, int] | 
     return None
 
 
-def _flee(mind: Mind, rule: Rule) -> bool:
+def _flee(mind: Mind, rule: Rule | None) -> bool:
     """R-8 [H]: walk to the nearest edge (one distance map) and step off it: fled."""
     battle, e = mind.battle, mind.e
     if mind.state().movement_left <= 0:
@@ -853,25 +853,12 @@ def _step_off(mind: Mind) -> bool:
     return False
 
 
-def _flee_from(battle: Battle, e: Entity) -> None:
-    """R-10 fear: move as far from the source as the movement allows."""
-    fear = effects(e).get("fear")
-    source = battle.by_id.get(fear.source) if fear and fear.source else None
-    if source is None or not is_active(source):
-        return
-    field = battle.battlefield
-    here = pos(e)
-    best = here
-    for _ in range(comp(e, TurnState).movement_left):
-        options = [n for n in field.neighbours(best) if field.is_walkable(n) and n not in battle.occupancy]
-        if not options:
-            break
-        far = max(options, key=lambda xy: (distance(xy, pos(source)), xy))
-        if distance(far, pos(source)) <= distance(best, pos(source)):
-            break
-        best = far
-    if best != here:
-        perform(battle, Move(cid(e), best, partial=True), auto_end=False)
+def _afraid(battle: Battle, e: Entity) -> None:
+    """R-10 fear, as the AI plays it: flee towards the nearest edge along its path and leave the
+    battlefield there (R-8); when it can't get anywhere (no movement left, hemmed in, cut off
+    from every edge), hide. No dice: the same battle plays the same way."""
+    if not _flee(Mind(battle, e), None):
+        perform(battle, FreeAction(cid(e), stock="hide"), auto_end=False)
 
 
 RULES: dict[str, Callable[[Mind, Rule], bool]] = {

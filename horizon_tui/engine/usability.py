@@ -17,11 +17,12 @@ _HEALS = frozenset({"heal"})
 
 
 def turn_refusal(battle: Battle, actor: Entity) -> str | None:
-    """What stops any action this turn: already acted, or afraid (R-10 fear: flee or hide)."""
+    """What stops any action this turn: already acted, or afraid (R-10 fear: it may only flee
+    towards the nearest edge, hide or wait)."""
     if comp(actor, TurnState).acted:
         return "already acted this turn"
     if effects(actor).has("fear"):
-        return "afraid: flee or hide (wait)"
+        return "afraid: it can only flee towards the nearest edge, hide or wait"
     return None
 
 

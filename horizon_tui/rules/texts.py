@@ -7,7 +7,7 @@ EFFECT_TEXT: dict[str, str] = {
     "stun": "Can't move or act; its turn passes. Immobile: melee hits it without an accuracy check.",
     "blindness": "Can't pick a target; stumbles to a random free neighbouring cell each turn.",
     "slow": "Speed reduced by the magnitude in percent.",
-    "fear": "Can't attack; flees from the source of its fear or hides.",
+    "fear": "Can't attack or use abilities; flees towards the nearest edge and leaves the battlefield there, or hides.",
     "domination": "Fights for the dominator's side until it ends.",
     "knockdown": "Downed: spends its next turn getting up; takes critical damage and is hit in melee without a check.",
     "heal": "Restores health at once, never above the maximum.",

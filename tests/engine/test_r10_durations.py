@@ -45,7 +45,7 @@ def _in_force(battle, effect, start, e) -> bool:
     if effect == "blindness":
         return any(x.type == "move" and x.reason == "blind" for x in turn_events)
     if effect == "fear":
-        return perform(battle, Attack("hero", "grunt")) == Impossible("afraid: flee or hide (wait)")
+        return perform(battle, Attack("hero", "grunt")) == Impossible("afraid: it can only flee towards the nearest edge, hide or wait")
     if effect == "domination":
         return team(e) == "enemies"
     raise AssertionError(effect)

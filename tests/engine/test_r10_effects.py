@@ -8,11 +8,13 @@ from fractions import Fraction
 
 from engine_kit import EXAMPLE, ability, character, enemy_def, events, give_turn, own_turn
 from horizon_tui.engine import ai, runner
-from horizon_tui.engine.actions import Attack, Impossible, Move, Success, UseAbility, Wait, perform
+from horizon_tui.engine.actions import Attack, Impossible, Move, Success, UseAbility, Wait, edge_distances, perform
 from horizon_tui.engine.battle import (
     cid, comp, current_attributes, effects, hp, is_downed, is_immobile, movement_budget, pos, stats, team,
 )
-from horizon_tui.engine.components import TurnState
+from horizon_tui.engine.battlefield import UNREACHABLE
+from horizon_tui.engine.components import Presence, TurnState
+from horizon_tui.engine.narrate import describe
 from horizon_tui.engine.effects import apply_effect, deal_damage
 from horizon_tui.rules.ranges import distance
 
@@ -161,27 +163,79 @@ def test_r10_slow_reduces_speed_by_its_magnitude_in_percent(new_battle):
     assert movement_budget(battle, battle["hero"]) == 5
 
 
-def test_r10_fear_forbids_acting_and_approaching_the_source(new_battle):
-    battle = new_battle(party=[(character("Hero", weapon="longbow"), (3, 2))], enemies=[(enemy_def(), (6, 2))])
-    put(battle, "hero", "fear", duration=1)
-    give_turn(battle, "hero")
-    assert perform(battle, Attack("hero", "grunt")) == Impossible("afraid: flee or hide (wait)")
-    assert perform(battle, Move("hero", (4, 2))) == Impossible("Hero is afraid and won't go nearer to Grunt")
-    assert isinstance(perform(battle, Move("hero", (1, 2)), auto_end=False), Success)  # away is fine
-    perform(battle, Wait("hero"))
-    assert events(battle, "wait")[-1].reason == "hides"
-    give_turn(battle, "hero")  # the fear lasted its one turn
-    assert isinstance(perform(battle, Attack("hero", "grunt")), Success)
+FIELD_10 = ["." * 10] * 10  # a 10×10 open field
 
 
-def test_r10_feared_ai_moves_away_from_the_source(new_battle):
-    battle = duel(new_battle)
+def afraid_at_3_5(new_battle, rows=FIELD_10, controller="player"):
+    """Hero afraid at (3, 5) on a 10×10 field, the grunt (its fear's source) far off at (8, 8)."""
+    battle = new_battle(rows=rows, party=[(character("Hero"), (3, 5), controller)], enemies=[(enemy_def(), (8, 8))])
     put(battle, "hero", "fear", duration=2)
+    return battle
+
+
+def test_r10_fear_flees_only_towards_the_nearest_edge_and_off_it(new_battle):
+    # R-10 fear: at (3, 5) on 10×10 the nearest edge is 3 steps west (x=0; north 5, south 4, east 6).
+    battle = afraid_at_3_5(new_battle)
+    hero = give_turn(battle, "hero")
+    assert edge_distances(battle, hero)[5, 3] == 3
+    assert perform(battle, Attack("hero", "grunt")) == Impossible(
+        "afraid: it can only flee towards the nearest edge, hide or wait")
+    # East ends 4 steps from an edge, farther than the 3 it started at: refused, nothing moves.
+    assert perform(battle, Move("hero", (4, 5))) == Impossible(
+        "Hero is afraid and can only flee towards the nearest edge (3 steps away): 4,5 is 4 steps from it")
+    assert pos(hero) == (3, 5)
+    assert isinstance(perform(battle, Move("hero", (2, 5)), auto_end=False), Success)  # west: 2 steps
+    # One step from the edge, a step back is refused in the singular.
+    assert isinstance(perform(battle, Move("hero", (1, 5)), auto_end=False), Success)
+    assert perform(battle, Move("hero", (2, 5))) == Impossible(
+        "Hero is afraid and can only flee towards the nearest edge (1 step away): 2,5 is 2 steps from it")
+    assert isinstance(perform(battle, Move("hero", (0, 5)), auto_end=False), Success)  # on the edge: 0
+    start = len(battle.log)
+    assert isinstance(perform(battle, Move("hero", (-1, 5))), Success)  # off it by R-8: fled
+    assert comp(hero, Presence) is Presence.fled
+    assert [e.target for e in events(battle, "fled", start)] == ["hero"]
+    assert "Hero flees the battlefield." in [describe(battle, e) for e in battle.log[start:]]
+
+
+def test_r10_fear_allows_a_move_that_keeps_its_distance_from_the_edge(new_battle):
+    battle = afraid_at_3_5(new_battle)
+    hero = give_turn(battle, "hero")
+    assert isinstance(perform(battle, Move("hero", (3, 3)), auto_end=False), Success)  # along x=3: still 3
+    assert pos(hero) == (3, 3)
+
+
+def test_r10_fear_edge_distance_is_chebyshev_in_the_open_and_walks_around_walls(new_battle):
+    battle = afraid_at_3_5(new_battle)
+    far = edge_distances(battle, battle["hero"])
+    open_cells = [(x, y) for y in range(10) for x in range(10) if (x, y) != (8, 8)]  # the grunt's blocks
+    assert all(far[y, x] == min(x, y, 9 - x, 9 - y) for x, y in open_cells) and far[8, 8] == UNREACHABLE
+    # A wall down x=1 cuts off the west edge: from (3, 5) the nearest is now the south, 4 steps.
+    walled = afraid_at_3_5(new_battle, rows=[".#" + "." * 8] * 10)
+    far = edge_distances(walled, walled["hero"])
+    assert far[5, 3] == 4 and far[5, 2] == 4  # (2, 5): 2 to the west border, but the walk is 4 south
+    give_turn(walled, "hero")
+    assert isinstance(perform(walled, Move("hero", (3, 7)), auto_end=False), Success)  # south: 2
+
+
+def test_r10_feared_ai_flees_to_the_nearest_edge_and_leaves(new_battle):
+    battle = afraid_at_3_5(new_battle, controller="ai")
     hero = give_turn(battle, "hero")
     ai.take_turn(battle, hero)
-    assert distance(pos(hero), pos(battle["grunt"])) > 0
+    assert [m.path[-1] for m in events(battle, "move") if m.actor == "hero"] == [[0, 2], [-1, 2]]
+    assert comp(hero, Presence) is Presence.fled
+    assert [e.target for e in events(battle, "fled")] == ["hero"]
     assert not [e for e in events(battle, "attack") if e.actor == "hero"]
-    assert events(battle, "move")[-1].actor == "hero"
+
+
+def test_r10_feared_ai_hides_when_it_cannot_flee(new_battle):
+    rows = ["." * 10] * 4 + ["..###....."] + ["..#.#....."] + ["..###....."] + ["." * 10] * 3
+    battle = afraid_at_3_5(new_battle, rows=rows, controller="ai")  # walled in at (3, 5)
+    hero = give_turn(battle, "hero")
+    ai.take_turn(battle, hero)
+    assert pos(hero) == (3, 5) and not events(battle, "move")
+    (hid,) = events(battle, "free_action")  # the `hide` stock action: a stealth roll, won or lost
+    assert (hid.actor, hid.target, hid.description.startswith("Slip out of sight")) == ("hero", "hero", True)
+    assert [(c.actor, c.kind) for c in events(battle, "check")] == [("hero", "free_action")]
 
 
 def test_r10_domination_switches_side_for_its_duration_and_back(new_battle):

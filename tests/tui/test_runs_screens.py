@@ -44,7 +44,9 @@ async def wait_for(pilot, kind, limit: int = 400):  # 20 s: the machine may be b
 
 async def test_a_run_from_the_menu_to_the_hall_of_fame(saves, catalogue, iriel, tmp_path):
     app = create_app(saves, catalogue)
-    app.run_start = {"seed": 1}  # as `horizon run --seed 1`: New run opens with it
+    # As `horizon run --seed 2`: New run opens with it. (With seed 1 a skeleton spearman frightens
+    # Iriel and she flees the battlefield, R-10 fear: the run ends at its first fight.)
+    app.run_start = {"seed": 2}
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, NewRunScreen)
         k = keeper(app)
@@ -67,7 +69,7 @@ async def test_a_run_from_the_menu_to_the_hall_of_fame(saves, catalogue, iriel, 
         await pilot.press("enter")  # the summary
         after = await wait_for(pilot, DepthScreen)
         run = after.run
-        assert not run.over, "seed 1: Iriel wins the first fight"
+        assert not run.over, "seed 2: Iriel wins the first fight"
         assert run.depth == 2 and len(run.fights) == 1
         iriel_state = run.members[0].state
         line = str(app.screen.query_one("#run-party-line").render())

@@ -21,7 +21,7 @@ EFFECT_HELP = {  # R-10, in a line each
     "stun": "no movement, no action",
     "blindness": "can't target a chosen character; moves to a random free neighbouring cell",
     "slow": "speed reduced by the magnitude in percent",
-    "fear": "can't act, or flees from the source or hides",
+    "fear": "can't act; flees towards the nearest edge (leaving there) or hides",
     "domination": "fights for the dominator's side",
     "knockdown": "spends its next turn getting up; counts as downed and immobile",
     "heal": "restores health at once (the magnitude, or normal attack × multiplier if 0)",
