@@ -35,47 +35,25 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import attrs
 from textual import events
 from textual._compositor import CompositorUpdate
 from textual.keys import _character_to_key
 
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.campaign_files import CampaignStore
-from horizon_tui.campaign.model import LogEntry
 from horizon_tui.campaign.open_campaign import OpenCampaign
 from horizon_tui.content.catalogue import default_catalogue
-from horizon_tui.content.characters import load_character
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
 from horizon_tui.ui.gm.screens.dice import DiceScreen
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
 from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen
 
-from bench_storage import gm_start, percentile  # the same `horizon gm` start, and percentiles
+from bench_storage import gm_start, make_campaign, percentile  # the same campaign, `horizon gm` start, percentiles
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIET = 0.15  # no frame for this long after the action: the screen has settled
 ACTIONS = {"roll", "xp", "npc", "undo"}
-
-
-def make_campaign(saves: Path, lines: int, per_day: int) -> str:
-    """The example party, two NPCs and `lines` logged rolls, `per_day` a day (0: all today)."""
-    catalogue = default_catalogue()
-    store = CampaignStore(saves, catalogue)
-    key, campaign = store.create("Long Road", seed=7)
-    session = OpenCampaign(store, key, campaign)
-    for file in sorted((ROOT / "examples" / "party").glob("*.toml")):
-        character = load_character(file, catalogue)
-        session.apply(lambda c, ch=character, f=file: changes.add_member(c, ch, str(f)), "joins")
-    chunk = 5000  # lines an action: one action's row is held to the guard's sizes
-    for first in range(0, lines, chunk):
-        log = tuple(LogEntry(1 + n // per_day if per_day else 1, "roll", f"1d20 = {n % 20 + 1}",
-                             {"expr": "1d20", "total": n % 20 + 1, "faces": [n % 20 + 1]})
-                    for n in range(first, min(lines, first + chunk)))
-        session.apply(lambda c, log=log: attrs.evolve(c, log=c.log + log, day=log[-1].day), "a long campaign")
-    store.close()
-    return key
 
 
 def storage_figures(saves: Path, key: str, repeat: int) -> dict[str, float]:

@@ -43,8 +43,8 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
-def make_campaign(saves: Path, lines: int):
-    """A campaign with the example party, two NPCs and `lines` log lines of rolls over many days."""
+def make_campaign(saves: Path, lines: int, per_day: int = 40) -> str:
+    """The example party, two NPCs and `lines` logged rolls, `per_day` a day (0: all today)."""
     catalogue = default_catalogue()
     store = CampaignStore(saves, catalogue)
     key, campaign = store.create("Long Road", seed=7)
@@ -52,14 +52,13 @@ def make_campaign(saves: Path, lines: int):
     for file in sorted((ROOT / "examples" / "party").glob("*.toml")):
         character = load_character(file, catalogue)
         session.apply(lambda c, ch=character, f=file: changes.add_member(c, ch, str(f)), "joins")
-    per_day, chunk = 40, 5000  # added 5,000 lines an action: one action's row is held to files.save_bytes
+    chunk = 5000  # lines an action: one action's row is held to the guard's sizes
     for first in range(0, lines, chunk):
-        log = tuple(LogEntry(1 + n // per_day, "roll", f"1d20 = {n % 20 + 1}",
+        log = tuple(LogEntry(1 + n // per_day if per_day else 1, "roll", f"1d20 = {n % 20 + 1}",
                              {"expr": "1d20", "total": n % 20 + 1, "faces": [n % 20 + 1]})
                     for n in range(first, min(lines, first + chunk)))
         session.apply(lambda c, log=log: attrs.evolve(c, log=c.log + log, day=log[-1].day), "a long campaign")
-    if hasattr(store, "close"):
-        store.close()
+    store.close()
     return key
 
 
