@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 from pathlib import Path
 
@@ -41,6 +42,14 @@ def app_status_path(session_file: Path) -> Path:
     return session_file.with_name(session_file.name.removesuffix(".json") + APP_SUFFIX)
 
 
+def screen_words(class_name: str) -> str:
+    """What `who` and the watch list say for a screen without a title: its class's name in words
+    ("BattleScreen" → "Battle", "MainMenuScreen" → "Main menu"), never a class name."""
+    stem = class_name.removesuffix("Screen") or class_name
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", stem) or [stem]
+    return " ".join([words[0], *(w if w.isupper() else w.lower() for w in words[1:])])
+
+
 class Hosting:
     """Attached once to a hosted app (`attach`); keeps the status file and the watcher count."""
 
@@ -57,7 +66,7 @@ class Hosting:
         session = self.app.session
         character = session.character.name if session is not None else None
         screen = self.app.screen
-        title = getattr(screen, "title", None) or type(screen).__name__
+        title = getattr(screen, "title", None) or screen_words(type(screen).__name__)
         return {"character": character, "screen": str(title)[:60],
                 "watchers": "allow" if self.allow_watchers else "refuse", "redraw": REDRAW_SIGNAL}
 
