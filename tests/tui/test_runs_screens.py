@@ -123,3 +123,14 @@ async def test_new_run_reads_its_choices_without_colour_and_down_then_space_pick
         assert drawn.count("[✓]") == 2 and "▐X▌" not in drawn
         assert str(screen.query_one("#run-practice").label).startswith("Practice: off")
         assert "(•)" in str(screen.query_one("#run-pace").query("RadioButton").first().render())
+
+
+async def test_the_key_bar_offers_continue_only_while_something_is_in_progress(tmp_path):
+    """Found by hand: `c Continue` stood in the main menu's key bar with nothing to continue."""
+    app = create_app(tmp_path / "saves")
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = await wait_for(pilot, MainMenuScreen)
+        await pilot.pause(0.2)  # the menu looks for runs and battles once it is drawn
+        shown = [binding.action for _n, binding, _e, _t in menu.active_bindings.values()]
+        assert "continue_game" not in shown
+        assert "c Continue" not in app.screen.query_one("KeyBar").render().plain

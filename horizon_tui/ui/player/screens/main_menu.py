@@ -156,6 +156,7 @@ class MainMenuScreen(Screen):
         changed = (found is None) != (self._in_progress is None)
         self._in_progress = found
         if changed:
+            self.refresh_bindings()
             menu = self.query_one("#menu", OptionList)
             menu.clear_options()
             menu.add_options(self._menu_options())
@@ -172,6 +173,10 @@ class MainMenuScreen(Screen):
             else:
                 lines.insert(0, f"Continue: the battle {what.path.stem} is in progress.")
         self.query_one("#about", Static).update("\n".join(lines))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`c Continue` is in the key bar only while a run or a battle is in progress."""
+        return self._in_progress is not None if action == "continue_game" else True
 
     def action_continue_game(self) -> None:
         if self._in_progress is None or self.app.data_problems():
