@@ -31,7 +31,7 @@ from horizon_tui.host.recording import Recorder, prune, recording_path
 from horizon_tui.host.watch import WatchList
 from horizon_tui.paths import private_dir
 from horizon_tui.play.hosting import ENV_SESSION, ENV_WATCH, REDRAW_SIGNAL, WATCH_EXIT
-from horizon_tui.storage.host_records import ENV_DATABASE
+from horizon_tui.storage.host_records import ENV_DATABASE, ENV_SHARED_SAVES
 from horizon_tui.storage.runs import HALL_OF_FAME, HALL_OF_FAME_ENV
 from horizon_tui.table.lobby import ENV_ACCOUNT, ENV_HOST_PID, ENV_TABLES
 
@@ -241,6 +241,8 @@ class GameSession:
             env[ENV_TABLES] = str(private_dir(Path(host.settings.data_dir) / "tables"))
             if host.settings.database:  # characters, locks and offers shared by every host (storage/host_records.py)
                 env[ENV_DATABASE] = host.settings.database
+                # and the account's runs, battles and campaigns (storage/host_shared.py); a live table's aren't
+                env[ENV_SHARED_SAVES] = str(Path(saves).resolve())
             env[ENV_HOST_PID] = str(os.getpid())  # its tables end with it, even if it is killed
             env[HALL_OF_FAME_ENV] = str(Path(host.settings.data_dir) / HALL_OF_FAME)  # one for every account
             if host.settings.spectators != "none":

@@ -26,6 +26,7 @@ from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.storage import schema
 from horizon_tui.storage.database import Database, open_database
 from horizon_tui.storage.documents import Plain, dumps, read_json_text
+from horizon_tui.storage.host_shared import shared_saves
 
 SNAPSHOT_EVERY = 100
 SNAPSHOT_AFTER_BYTES = 64 * 1024  # a row this big (thousands of log lines at once) is not replayed: a snapshot follows it
@@ -213,17 +214,21 @@ class MemoryCampaigns:
 
 
 class SqlCampaigns:
-    """The repository in the database (storage.schema's campaign tables)."""
+    """The repository in the database (storage.schema's campaign tables): the campaigns of one
+    `owner` ("" in a saves folder's own database; a GM's account in a host's shared one)."""
 
-    def __init__(self, database: Database):
+    def __init__(self, database: Database, owner: str = ""):
         self.database = database
+        self.owner = owner
         self.where = database.where
 
     @classmethod
     def of_folder(cls, saves_dir: Path) -> SqlCampaigns:
-        """The campaigns in a saves folder's database (DatabaseError, naming the file and what is
-        wrong, if it can't be used); `close` when done."""
-        return cls(open_database(data_dir=saves_dir))
+        """The campaigns in a saves folder's database, or the GM's in the host's shared one
+        (storage.host_shared); DatabaseError, naming the database and what is wrong, if it can't be
+        used. `close` when done."""
+        shared = shared_saves(saves_dir)
+        return cls(*shared) if shared is not None else cls(open_database(data_dir=saves_dir))
 
     def close(self) -> None:
         self.database.close()
@@ -231,7 +236,7 @@ class SqlCampaigns:
     def listing(self) -> list[CampaignListing]:
         c = schema.campaigns.c
         with self.database.reading() as conn:
-            rows = conn.execute(select(c.slug, c.name, c.summary, c.updated_at, c.head)
+            rows = conn.execute(select(c.slug, c.name, c.summary, c.updated_at, c.head).where(c.owner == self.owner)
                                 .order_by(c.updated_at.desc(), c.slug)).all()
         found = []
         for slug, name, summary, updated_at, head in rows:
@@ -246,10 +251,10 @@ class SqlCampaigns:
         c = schema.campaigns.c
         now = time.time()
         with self.database.writing() as conn:
-            if conn.execute(select(c.id).where(c.slug == slug)).first() is not None:
+            if conn.execute(select(c.id).where(c.owner == self.owner, c.slug == slug)).first() is not None:
                 raise CampaignExists(f"a campaign {slug!r} is stored already")
             campaign_id = conn.execute(insert(schema.campaigns).values(
-                slug=slug, name=name, created_at=now, updated_at=now, head=0, summary=dumps(summary))
+                owner=self.owner, slug=slug, name=name, created_at=now, updated_at=now, head=0, summary=dumps(summary))
             ).inserted_primary_key[0]
             conn.execute(insert(schema.campaign_snapshots).values(campaign_id=campaign_id, seq=0, state=dumps(state)))
             self._insert_log(conn, campaign_id, 0, log)
@@ -265,7 +270,7 @@ class SqlCampaigns:
 
     def _id_and_head(self, conn, slug: str) -> tuple[int, int]:
         c = schema.campaigns.c
-        row = conn.execute(select(c.id, c.head).where(c.slug == slug)).first()
+        row = conn.execute(select(c.id, c.head).where(c.owner == self.owner, c.slug == slug)).first()
         if row is None:
             raise CampaignNotFound(slug)
         return row[0], row[1]

@@ -38,7 +38,7 @@ from horizon_tui.paths import private_dir, user_data_dir
 DATABASE_FILE = "horizon.sqlite3"
 # The newest migration (storage/migrations/versions); tests/storage/test_database.py checks it is
 # Alembic's head, so a database already at it opens without loading Alembic at all.
-SCHEMA_REVISION = "0004"
+SCHEMA_REVISION = "0005"
 BUSY_TIMEOUT_MS = 5000
 SQLITE_HEADER = b"SQLite format 3\x00"
 _WRITE = "horizon_write"  # execution option: this transaction will write (BEGIN IMMEDIATE on SQLite)

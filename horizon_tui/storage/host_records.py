@@ -35,7 +35,16 @@ OFFERS = ".offers"
 OFFER_SEPARATOR = "--"
 ENV_DATABASE = "HORIZON_DATABASE"  # set by serve-ssh --database for the apps it starts
 ENV_ACCOUNT = "HORIZON_ACCOUNT"  # the account an app over SSH runs for (set by the host)
+ENV_SHARED_SAVES = "HORIZON_SHARED_SAVES"  # the saves folder whose runs, battles and campaigns are the database's
 TIME_SLACK_S = 0.001  # file times and a database's floats round differently
+
+
+def shares_saves(saves_dir: Path) -> bool:
+    """The host keeps this folder's runs, battles and campaigns in its shared database
+    (storage.host_shared), as the environment it started the app with says."""
+    shared = os.environ.get(ENV_SHARED_SAVES)
+    return bool(shared and os.environ.get(ENV_DATABASE) and os.environ.get(ENV_ACCOUNT)
+                and Path(saves_dir).resolve() == Path(shared).resolve())
 
 
 # --- accounts ----------------------------------------------------------------------------------

@@ -8,26 +8,19 @@ start-up doesn't pay).
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import os
 import time
 
 import attrs
 import sqlalchemy as sa
 
 from horizon_tui.errors import DataError
-from horizon_tui.storage.database import Database, open_database
+from horizon_tui.storage.database import Database
 from horizon_tui.storage.documents import dumps, read_json_text
+from horizon_tui.storage.host_shared import import_mark
+from horizon_tui.storage.host_shared import shared_database as shared_database  # where the apps ask for it
 from horizon_tui.storage.host_records import FolderAccounts, CharacterOffer, StoredCharacter, stored_role
 from horizon_tui.storage.runs import MAX_SCORES, FileScores, ranked
 from horizon_tui.storage.schema import hall_of_fame, host_accounts, host_characters, host_imports, host_offers
-
-
-@functools.lru_cache(maxsize=4)
-def shared_database(url: str) -> Database:
-    """One open database per URL in this process (an app asks for its offers more than once)."""
-    return open_database(url)
 
 
 class SqlAccounts:
@@ -76,7 +69,7 @@ class SqlAccounts:
         for name in source.names():
             if not is_valid_name(name):
                 continue
-            mark = _import_mark("account", str(source.users_dir.resolve()), name)
+            mark = import_mark("account", str(source.users_dir.resolve()), name)
             try:
                 lines = source.key_lines(name)
             except DataError:
@@ -122,7 +115,7 @@ class SqlScores:
     def import_file(self, path) -> int:
         """The runs of a data folder's `hall_of_fame.json` (before the host had a database), each
         once; the file is left as it is. Returns how many were added."""
-        mark = _import_mark("hall of fame", str(path.resolve()))
+        mark = import_mark("hall of fame", str(path.resolve()))
         with self.database.reading() as conn:
             if conn.scalar(sa.select(host_imports.c.source).where(host_imports.c.source == mark)):
                 return 0
@@ -135,11 +128,6 @@ class SqlScores:
             if not conn.scalar(sa.select(host_imports.c.source).where(host_imports.c.source == mark)):
                 conn.execute(host_imports.insert().values(source=mark, imported_at=time.time()))
         return added
-
-
-def _import_mark(*parts: str) -> str:
-    """What was imported from where (this machine, that folder, that record), as a key."""
-    return hashlib.sha256("\0".join((os.uname().nodename, *parts)).encode()).hexdigest()
 
 
 class SqlOffers:

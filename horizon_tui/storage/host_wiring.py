@@ -12,10 +12,10 @@ from horizon_tui.errors import HorizonError
 from horizon_tui.content.guard import current
 from horizon_tui.storage.character_files import character_files
 from horizon_tui.storage.host_records import (
-    ENV_ACCOUNT, ENV_DATABASE, FolderOffers, OfferRepository, sync_characters,
+    ENV_ACCOUNT, ENV_DATABASE, FolderOffers, OfferRepository, shares_saves, sync_characters,
 )
 from horizon_tui.storage.lock import SaveLock
-from horizon_tui.storage.runs import FileScores, ScoreTable
+from horizon_tui.storage.runs import FileRuns, FileScores, RunStore, ScoreTable
 
 
 def offers_repository(tables_dir: Path) -> OfferRepository:
@@ -79,3 +79,17 @@ def listed_character_files(saves_dir: Path) -> list[Path]:
     if os.environ.get(ENV_DATABASE):
         sync_with_host_database(saves_dir)
     return character_files(saves_dir)
+
+
+def run_store(saves_dir: Path) -> RunStore:
+    """Where this app's runs are: the host's shared database, under the account, when the host
+    shares this saves folder there (storage.host_shared: a run started on one host goes on on
+    another); else the folder's files (`FileRuns`). DatabaseError if the database can't be used."""
+    if shares_saves(saves_dir):
+        from horizon_tui.storage.host_saves import SqlRuns  # SQLAlchemy only when used
+        from horizon_tui.storage.host_shared import shared_saves
+
+        shared = shared_saves(saves_dir)
+        if shared is not None:
+            return SqlRuns(*shared, saves_dir)
+    return FileRuns(saves_dir)

@@ -37,6 +37,7 @@ from horizon_tui.errors import DataError
 from horizon_tui.storage.atomic import atomic_write, move_aside
 from horizon_tui.storage.battles import BATTLE_KIND, CHECK_KEYS, BattleRepository, check_slot
 from horizon_tui.storage.documents import dumps
+from horizon_tui.storage.host_records import shares_saves
 
 if TYPE_CHECKING:
     from horizon_tui.storage.battles_sql import SqlBattles
@@ -97,8 +98,17 @@ _open: dict[Path, tuple[Database, SqlBattles, int]] = {}  # one database per sav
 
 def battles_of(saves_dir: Path) -> BattleRepository:
     """The battle journals of a saves folder (its SQLite database, opened once per process;
-    again if the file was replaced). DatabaseError (which file, what is wrong) if it can't be used."""
+    again if the file was replaced), or of the account whose saves the host keeps in its shared
+    database (storage.host_shared). DatabaseError (which file, what is wrong) if it can't be used."""
     folder = Path(saves_dir).resolve()
+    if shares_saves(folder):  # the host's shared database keeps them (storage.host_shared)
+        # SQLAlchemy only once a battle is looked up (see below)
+        from horizon_tui.storage.battles_sql import SqlBattles
+        from horizon_tui.storage.host_shared import shared_saves
+
+        shared = shared_saves(folder)
+        if shared is not None:
+            return SqlBattles(*shared)
     kept = _open.get(folder)
     if kept is not None:
         database, battles, inode = kept
@@ -175,8 +185,9 @@ def journal_file(saves_dir: Path) -> Path:
 
 
 def has_journal(saves_dir: Path) -> bool:
-    """The saves folder has its database: looking for battles never makes one."""
-    return journal_file(saves_dir).exists()
+    """The saves folder has its database (or the host's shared one keeps its battles): looking for
+    battles never makes one."""
+    return shares_saves(saves_dir) or journal_file(saves_dir).exists()
 
 
 def has_battle(saves_dir: Path, save: Path) -> bool:

@@ -32,7 +32,9 @@ campaigns = Table(
     Column("updated_at", Float, nullable=False),
     Column("head", BigInteger, nullable=False, default=0),  # the last journal row's seq
     Column("summary", Text, nullable=False, default="{}"),  # day, party, npcs: the list's line without opening it
-    UniqueConstraint("slug"),
+    # whose: "" in a saves folder's own database; the GM's account in a host's shared one (migration 0005)
+    Column("owner", String(32), nullable=False, server_default=""),
+    UniqueConstraint("owner", "slug"),
 )
 
 campaign_log = Table(
@@ -71,7 +73,9 @@ battles = Table(
     Column("head", BigInteger, nullable=False, default=0),  # the inputs kept: the last battle_inputs row's seq
     # JSON: the replayed log's length, last event and digest after the last input (what opening checks)
     Column("checks", Text, nullable=False, default="{}"),
-    UniqueConstraint("slot"),
+    # whose: "" in a saves folder's own database; the player's account in a host's shared one (migration 0005)
+    Column("owner", String(32), nullable=False, server_default=""),
+    UniqueConstraint("owner", "slot"),
 )
 
 battle_inputs = Table(
@@ -79,6 +83,16 @@ battle_inputs = Table(
     Column("battle_id", Integer, ForeignKey("battles.id", ondelete="CASCADE"), primary_key=True),
     Column("seq", BigInteger, primary_key=True),
     Column("input", Text, nullable=False),  # JSON: one action as the engine's codec writes it
+)
+
+runs = Table(  # the runs of a host's shared database (storage/host_runs.py): each account's, on every host
+    "runs", metadata,
+    Column("owner", String(32), primary_key=True),  # the account
+    Column("run_id", String(96), primary_key=True),
+    Column("data", Text, nullable=False),  # JSON: the run (play.runs.run.run_to_dict)
+    Column("over", Integer, nullable=False),  # 1 once the run has ended
+    Column("updated_at", Float, nullable=False),
+    Column("morgue", Text, nullable=False, server_default=""),  # the morgue's text once it is over
 )
 
 

@@ -1,5 +1,5 @@
-"""The campaign repository's contract: the in-memory twin and the SQL implementation (SQLite here)
-behave alike. Each GM action is one journal row; opening replays from the last snapshot; undo
+"""The campaign repository's contract: the in-memory twin and the SQL implementation (SQLite, and a
+real PostgreSQL when .ci/run started one) behave alike. Each GM action is one journal row; opening replays from the last snapshot; undo
 reads the row it takes back; a writer that didn't see the last row is refused."""
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ STATE = {"name": "Lantern Road", "seed": 1234, "day": 1, "draws": 0, "party": []
 FIRST = {"day": 1, "kind": "day", "text": "The campaign Lantern Road begins: day 1", "data": {}}
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def repository(request, tmp_path: Path):
     if request.param == "memory":
         yield MemoryCampaigns()
         return
-    db = open_database(data_dir=tmp_path)
+    url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
+    db = open_database(url, data_dir=tmp_path)
     yield SqlCampaigns(db)
     db.close()
 

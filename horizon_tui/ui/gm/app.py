@@ -23,7 +23,8 @@ from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.campaign.model import Campaign
 from horizon_tui.campaign.open_campaign import OpenCampaign
 from horizon_tui.campaign.campaign_files import CampaignStore
-from horizon_tui.storage.lock import LockLost, SaveInUse, SaveLock
+from horizon_tui.storage.host_wiring import save_lock_class
+from horizon_tui.storage.lock import LockLost, SaveInUse
 from horizon_tui.tools.validate_encounters import checked_enemies
 from horizon_tui.ui.player.app import HorizonApp
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog, QuitDialog
@@ -179,7 +180,8 @@ class GMApp(HorizonApp):
                 self.gm.lock = None
             else:
                 try:
-                    lock = SaveLock.acquire(path, self.who, take_over=take_over)
+                    # across hosts sharing a PostgreSQL database, the holder is a row there (storage.host_locks)
+                    lock = save_lock_class().acquire(path, self.who, take_over=take_over)
                 except SaveInUse as exc:
                     self._offer_read_only(key, campaign.name, exc.holder.describe())
                     return False

@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from horizon_tui.play import hosting
 from horizon_tui.storage.character_files import character_files
+from horizon_tui.storage.host_records import ENV_SHARED_SAVES
 from horizon_tui.ui.widgets.bars import KeyBar
 
 if TYPE_CHECKING:
@@ -135,15 +136,21 @@ class MainMenuScreen(Screen):
         saves = self.app.saves_dir
         # the folders' names as storage.runs and storage.records have them: with neither there (a
         # first start), nothing heavy is imported for the menu (the start-up test counts modules)
-        if (saves / "records" / "runs").is_dir():
-            from horizon_tui.storage.runs import FileRuns
+        # (an SSH host with a shared database keeps them there: storage.host_shared)
+        shared = bool(os.environ.get(ENV_SHARED_SAVES))
+        if (saves / "records" / "runs").is_dir() or shared:
+            from horizon_tui.errors import HorizonError
+            from horizon_tui.storage.host_wiring import run_store
 
-            runs = [r for r in FileRuns(saves).runs_in_progress() if not r.get("damaged")]
+            try:
+                runs = [r for r in run_store(saves).runs_in_progress() if not r.get("damaged")]
+            except HorizonError:
+                runs = []  # the database can't be reached: New run says why
             if runs:
                 found = ("run", runs[0])
         # battles are journals in the folder's database (storage.database.DATABASE_FILE); files of
         # older versions in battles/ are imported when listed
-        if found is None and ((saves / "battles").is_dir() or (saves / "horizon.sqlite3").exists()):
+        if found is None and ((saves / "battles").is_dir() or (saves / "horizon.sqlite3").exists() or shared):
             from horizon_tui.errors import HorizonError
             from horizon_tui.storage.records import in_progress
 

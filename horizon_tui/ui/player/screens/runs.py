@@ -29,7 +29,7 @@ from horizon_tui.rules.character import build
 from horizon_tui.rules.creation import solo_character
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.rules.texts import counted
-from horizon_tui.storage.host_wiring import score_table
+from horizon_tui.storage.host_wiring import run_store, score_table
 from horizon_tui.storage.runs import FileRuns, FileScores, hall_of_fame_path
 from horizon_tui.table.lobby import my_seat_place
 from horizon_tui.tools.sweep.policy import load_policy
@@ -59,7 +59,13 @@ def keeper(app) -> RunKeeper:
             scores = FileScores(path)
             app.notify("The shared hall of fame can't be reached: runs ending now are entered in this host's.",
                        severity="warning", timeout=10)
-        found = RunKeeper(FileRuns(app.saves_dir), scores, app.catalogue,
+        try:  # the host's shared database's, when it keeps this account's runs
+            store = run_store(app.saves_dir)
+        except HorizonError:  # it can't be reached: this host's own files, said
+            store = FileRuns(app.saves_dir)
+            app.notify("The shared database can't be reached: runs are kept on this host only for now.",
+                       severity="warning", timeout=10)
+        found = RunKeeper(store, scores, app.catalogue,
                           app.enemies(), load_run_rules(), load_policy(), account=my_seat_place()[0],
                           version=__version__)
         app.run_keeper = found  # per app, not a module global
