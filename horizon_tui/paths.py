@@ -13,6 +13,9 @@ from pathlib import Path
 
 APP_NAME = "horizon"
 ENV_DATA_DIR = "HORIZON_DATA_DIR"
+# Set by an SSH host with a shared database for the apps it starts: the account's saves folder whose
+# runs, battles and campaigns are kept in that database (storage.host_shared), not in the folder.
+ENV_SHARED_SAVES = "HORIZON_SHARED_SAVES"
 
 
 def user_data_dir() -> Path:

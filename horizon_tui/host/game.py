@@ -29,9 +29,9 @@ from horizon_tui.host.prefork import CLI_MODULE
 from horizon_tui.host.pty_process import PtyProcess
 from horizon_tui.host.recording import Recorder, prune, recording_path
 from horizon_tui.host.watch import WatchList
-from horizon_tui.paths import private_dir
+from horizon_tui.paths import ENV_SHARED_SAVES, private_dir
 from horizon_tui.play.hosting import ENV_SESSION, ENV_WATCH, REDRAW_SIGNAL, WATCH_EXIT
-from horizon_tui.storage.host_records import ENV_DATABASE, ENV_SHARED_SAVES
+from horizon_tui.storage.host_records import ENV_DATABASE
 from horizon_tui.storage.runs import HALL_OF_FAME, HALL_OF_FAME_ENV
 from horizon_tui.table.lobby import ENV_ACCOUNT, ENV_HOST_PID, ENV_TABLES
 

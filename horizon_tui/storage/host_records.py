@@ -24,7 +24,7 @@ import attrs
 
 from horizon_tui.content.guard import current, read_limited
 from horizon_tui.errors import DataError
-from horizon_tui.paths import private_dir, write_private_bytes
+from horizon_tui.paths import ENV_SHARED_SAVES, private_dir, write_private_bytes
 from horizon_tui.storage.atomic import atomic_write
 from horizon_tui.storage.character_files import CHARACTER_SUFFIXES
 
@@ -35,7 +35,6 @@ OFFERS = ".offers"
 OFFER_SEPARATOR = "--"
 ENV_DATABASE = "HORIZON_DATABASE"  # set by serve-ssh --database for the apps it starts
 ENV_ACCOUNT = "HORIZON_ACCOUNT"  # the account an app over SSH runs for (set by the host)
-ENV_SHARED_SAVES = "HORIZON_SHARED_SAVES"  # the saves folder whose runs, battles and campaigns are the database's
 TIME_SLACK_S = 0.001  # file times and a database's floats round differently
 
 

@@ -23,13 +23,14 @@ import fcntl
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from horizon_tui.errors import DataError, Problem
 from horizon_tui.storage.atomic import atomic_write, read_json
-from horizon_tui.storage.battles import BattleRepository, MemoryBattles
+from horizon_tui.storage.battles import BattleListing, BattleRepository, MemoryBattles
+from horizon_tui.storage.documents import Plain
 from horizon_tui.storage.records import battles_of, import_battle_files, records_dir
 
 RUNS = "runs"
@@ -170,6 +171,99 @@ class FileRuns:
         path = self.path(run_id, ".morgue.txt")
         atomic_write(path, text.encode())
         return str(path)
+
+
+class HeldRuns:
+    """A `RunStore` that writes a run only while this window holds it: one writer per run. Its
+    lock (`lock_class`: storage.lock.SaveLock beside the run's file, or across the hosts of a
+    shared database storage.host_locks.SharedSaveLock, as host_wiring.save_lock_class chooses) is
+    taken by `hold` (SaveInUse if another window has it: the screen offers read-only or taking it
+    over) and by the first save of a run not held yet (a new one). Every write of the run, its
+    fight and its morgue happens inside the lock's guard(), so once another window took the run
+    over this one's writes raise LockLost and write nothing. `let_go` releases it."""
+
+    def __init__(self, store: RunStore, saves_dir: Path, who: str, lock_class: Any) -> None:
+        self.store = store
+        self.folder = records_dir(Path(saves_dir)) / RUNS
+        self.who = who
+        self.lock_class = lock_class
+        self.lock: Any = None
+        self.run_id: str | None = None
+
+    def hold(self, run_id: str, *, take_over: bool = False) -> None:
+        """Hold `run_id` for writing (letting go of another run held before)."""
+        if not take_over and self.run_id == run_id and self.lock is not None and self.lock.holds():
+            return
+        self.let_go()
+        self.lock = self.lock_class.acquire(self.folder / f"{check_run_id(run_id)}.json", self.who,
+                                            take_over=take_over)
+        self.run_id = run_id
+
+    def holds(self, run_id: str) -> bool:
+        return self.run_id == run_id and self.lock is not None and self.lock.holds()
+
+    def let_go(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
+        self.lock, self.run_id = None, None
+
+    def guard(self, run_id: str):
+        """The held run's lock's guard() (the run is held first if it isn't: SaveInUse if it can't be)."""
+        if self.run_id != run_id or self.lock is None:
+            self.hold(run_id)
+        return self.lock.guard()
+
+    def save_run(self, data: dict[str, Any]) -> None:
+        with self.guard(str(data["id"])):
+            self.store.save_run(data)
+
+    def load_run(self, run_id: str) -> dict[str, Any] | None:
+        return self.store.load_run(run_id)
+
+    def runs_in_progress(self) -> list[dict[str, Any]]:
+        return self.store.runs_in_progress()
+
+    def battles(self) -> BattleRepository:
+        return _HeldBattles(self, self.store.battles())
+
+    def battle_slot(self, run_id: str) -> str:
+        return self.store.battle_slot(run_id)
+
+    def write_morgue(self, run_id: str, text: str, data: dict[str, Any]) -> str:
+        with self.guard(run_id):
+            return self.store.write_morgue(run_id, text, data)
+
+
+class _HeldBattles:
+    """A run's fight journal written under the run's lock (`HeldRuns.guard`); read as it is."""
+
+    def __init__(self, runs: HeldRuns, battles: BattleRepository) -> None:
+        self.runs, self.journal = runs, battles
+        self.where = battles.where
+
+    def _run_of(self, slot: str) -> str:
+        return slot.removeprefix(f"records/{RUNS}/").removesuffix(".battle.json")
+
+    def save(self, slot: str, header: str, first: int, inputs: Sequence[str], checks: Plain) -> int:
+        with self.runs.guard(self._run_of(slot)):
+            return self.journal.save(slot, header, first, inputs, checks)
+
+    def load(self, slot: str) -> Plain | None:
+        return self.journal.load(slot)
+
+    def exists(self, slot: str) -> bool:
+        return self.journal.exists(slot)
+
+    def listing(self, folder: str) -> list[BattleListing]:
+        return self.journal.listing(folder)
+
+    def move(self, slot: str, to: str) -> None:
+        with self.runs.guard(self._run_of(slot)):
+            self.journal.move(slot, to)
+
+    def drop(self, slot: str) -> None:
+        with self.runs.guard(self._run_of(slot)):
+            self.journal.drop(slot)
 
 
 def _mtime(path: Path) -> float:

@@ -17,7 +17,8 @@ from horizon_tui.storage.battles import MemoryBattles
 from horizon_tui.storage.battles_sql import SqlBattles
 from horizon_tui.storage.campaigns import CampaignNotFound, SqlCampaigns
 from horizon_tui.storage.database import DATABASE_FILE, Database, current_revision, open_database, upgrade
-from horizon_tui.storage.host_records import ENV_ACCOUNT, ENV_DATABASE, ENV_SHARED_SAVES
+from horizon_tui.paths import ENV_SHARED_SAVES
+from horizon_tui.storage.host_records import ENV_ACCOUNT, ENV_DATABASE
 from horizon_tui.storage.host_saves import SqlRuns
 from horizon_tui.storage.host_shared import shared_saves
 from horizon_tui.storage.host_sql import shared_database

@@ -11,6 +11,9 @@ from textual.widgets import SelectionList
 from horizon_tui.engine import ai
 from horizon_tui.engine.runner import needs_input, run_ai
 from horizon_tui.storage import records
+from horizon_tui.storage.lock import LockLost, SaveLock
+from horizon_tui.storage.runs import FileRuns, HeldRuns
+from horizon_tui.ui.battle.dialogs import ChoiceDialog
 from horizon_tui.ui.battle.screen import BattleScreen
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.player.screens.main_menu import MainMenuScreen
@@ -134,3 +137,42 @@ async def test_the_key_bar_offers_continue_only_while_something_is_in_progress(t
         shown = [binding.action for _n, binding, _e, _t in menu.active_bindings.values()]
         assert "continue_game" not in shown
         assert "c Continue" not in app.screen.query_one("KeyBar").render().plain
+
+
+async def test_a_run_played_in_another_window_opens_read_only_with_a_banner_and_can_be_taken_over(
+        saves, catalogue, iriel, tmp_path):
+    app = create_app(saves, catalogue)
+    app.run_start = {"seed": 2}
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, NewRunScreen)
+        k = keeper(app)
+        k.run_rules = attrs.evolve(k.run_rules, estimate_runs=3)
+        await pilot.press("ctrl+s")
+        depth = await wait_for(pilot, DepthScreen)
+        run_id = depth.run.id
+        await pilot.press("escape")  # kept, and let go
+        menu = await wait_for(pilot, MainMenuScreen)
+        other = HeldRuns(FileRuns(saves), saves, "window B", SaveLock)  # another window plays it now
+        other.hold(run_id)
+        for _ in range(100):
+            if str(menu.query_one("#menu").get_option_at_index(0).prompt) == "Continue":
+                break
+            await pilot.pause(0.05)
+        await pilot.press("c")
+        await wait_for(pilot, ChoiceDialog)
+        await pilot.press("enter")  # "Open it read-only"
+        read_only = await wait_for(pilot, DepthScreen)
+        banner = str(read_only.query_one("#run-read-only").render())
+        assert "READ-ONLY" in banner and "window B" in banner and "t takes it over" in banner
+        await pilot.press("enter")  # fight: refused, nothing written
+        await pilot.pause()
+        assert app.screen is read_only and not records.battles_of(saves).exists(f"records/runs/{run_id}.battle.json")
+        await pilot.press("t")
+        for _ in range(100):
+            if isinstance(app.screen, DepthScreen) and app.screen is not read_only:
+                break
+            await pilot.pause(0.05)
+        assert app.screen.held_by == "" and not app.screen.query("#run-read-only")
+        with pytest.raises(LockLost):  # the other window's next save writes nothing
+            other.save_run({"id": run_id, "depth": 99})
+        assert FileRuns(saves).load_run(run_id)["depth"] == 1

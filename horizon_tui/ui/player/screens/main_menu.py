@@ -16,8 +16,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from horizon_tui.play import hosting
+from horizon_tui.paths import ENV_SHARED_SAVES
 from horizon_tui.storage.character_files import character_files
-from horizon_tui.storage.host_records import ENV_SHARED_SAVES
 from horizon_tui.ui.widgets.bars import KeyBar
 
 if TYPE_CHECKING:

@@ -29,11 +29,12 @@ from horizon_tui.rules.character import build
 from horizon_tui.rules.creation import solo_character
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.rules.texts import counted
-from horizon_tui.storage.host_wiring import run_store, score_table
-from horizon_tui.storage.runs import FileRuns, FileScores, hall_of_fame_path
+from horizon_tui.storage.host_wiring import run_store, save_lock_class, score_table
+from horizon_tui.storage.lock import SaveInUse
+from horizon_tui.storage.runs import FileRuns, FileScores, HeldRuns, hall_of_fame_path
 from horizon_tui.table.lobby import my_seat_place
 from horizon_tui.tools.sweep.policy import load_policy
-from horizon_tui.ui.battle.dialogs import BattleSummary
+from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
 from horizon_tui.ui.battle.flow import summary_rows
 from horizon_tui.ui.battle.roles import LocalEngine
 from horizon_tui.ui.battle.screen import BattleScreen
@@ -65,6 +66,8 @@ def keeper(app) -> RunKeeper:
             store = FileRuns(app.saves_dir)
             app.notify("The shared database can't be reached: runs are kept on this host only for now.",
                        severity="warning", timeout=10)
+        # one writer per run (across the hosts of a shared database too): storage.runs.HeldRuns
+        store = HeldRuns(store, app.saves_dir, app.who, save_lock_class())
         found = RunKeeper(store, scores, app.catalogue,
                           app.enemies(), load_run_rules(), load_policy(), account=my_seat_place()[0],
                           version=__version__)
@@ -185,7 +188,7 @@ class NewRunScreen(Screen):
                                        daily=self.query_one("#run-daily", Checkbox).value,
                                        permadeath=not self.query_one("#run-practice", Checkbox).value,
                                        pace=pressed.name if pressed is not None and pressed.name else "source")
-        except (ValueError, OSError) as exc:
+        except (ValueError, OSError, HorizonError) as exc:
             self.app.notify(str(exc), title="The run can't start", severity="error", timeout=10)
             return
         self.app.pop_screen()
@@ -210,6 +213,7 @@ class DepthScreen(Screen):
     DEFAULT_CSS = """
     DepthScreen #run-offers { height: auto; max-height: 12; }
     DepthScreen #run-news, DepthScreen #run-party-line, DepthScreen #run-hint { height: auto; padding: 0 1; }
+    DepthScreen #run-read-only { height: auto; padding: 0 1; background: $warning; color: $background; }
     """
 
     BINDINGS = [
@@ -217,12 +221,14 @@ class DepthScreen(Screen):
         Binding("r", "rest", "Rest", id="run.rest"),
         Binding("g", "give_up", "Give up", id="run.give_up"),
         Binding("escape", "leave", "Main menu (kept)", id="run.leave"),
+        Binding("t", "take_over", "Take it over", id="run.take_over"),
     ]
 
-    def __init__(self, run: Run, news: list[str] | None = None) -> None:
+    def __init__(self, run: Run, news: list[str] | None = None, *, held_by: str = "") -> None:
         super().__init__()
         self.run = run
         self.news = news or []
+        self.held_by = held_by  # read-only: the run is played in another window (who, since when)
         self.offers: list[Offer] = []
         self.odds: dict[str, object] = {}
 
@@ -233,6 +239,10 @@ class DepthScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
+        if self.held_by:
+            yield Static(f"READ-ONLY: this run is being played in another session ({self.held_by}). Nothing "
+                         "you do here is saved; t takes it over (the other window stops saving it).",
+                         id="run-read-only", markup=False)
         with Vertical(id="run-body"):
             yield Static(id="run-party-line", markup=False)
             yield Static(id="run-news", markup=False)
@@ -243,6 +253,31 @@ class DepthScreen(Screen):
     def on_mount(self) -> None:
         self.show(self.run, self.news)
         self.query_one("#run-offers", OptionList).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "take_over":
+            return bool(self.held_by)
+        return True
+
+    def _refused(self) -> bool:
+        """A read-only window changes nothing: said, and True."""
+        if self.held_by:
+            self.app.notify(f"Read-only: the run is played in another session ({self.held_by}). t takes it over.",
+                            title="Not saved", severity="warning", timeout=8)
+        return bool(self.held_by)
+
+    def action_take_over(self) -> None:
+        """Take the run back from the other window: as it was last saved there, fight included."""
+        k = keeper(self.app)
+        try:
+            k.store.hold(self.run.id, take_over=True)
+            data = k.store.load_run(self.run.id)
+        except (HorizonError, ValueError) as exc:
+            self.app.notify(str(exc), title="The run can't be taken over", severity="error", timeout=10)
+            return
+        self.app.pop_screen()
+        if data is not None:
+            continue_run(self.app, data)
 
     def show(self, run: Run, news: list[str]) -> None:
         """The run as it is now (after a rest, in place): its party, news, offers and their odds."""
@@ -295,6 +330,8 @@ class DepthScreen(Screen):
         self.action_fight()
 
     def action_fight(self) -> None:
+        if self._refused():
+            return
         offers = self.query_one("#run-offers", OptionList)
         if offers.highlighted is None or not self.offers:
             return
@@ -309,6 +346,8 @@ class DepthScreen(Screen):
         open_fight(self.app, run, session)
 
     def action_rest(self) -> None:
+        if self._refused():
+            return
         if not self.run.fights:
             self.app.notify("The party is fresh: rests come between fights.", title="No rest yet")
             return
@@ -319,15 +358,26 @@ class DepthScreen(Screen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                run, news = keeper(self.app).rest(self.run)
+                try:
+                    run, news = keeper(self.app).rest(self.run)
+                except HorizonError as exc:  # another window took the run over: nothing was written
+                    self.app.notify(str(exc), title="Not saved", severity="error", timeout=10)
+                    return
                 self.show(run, news or ["The party rests; nothing changes."])
 
         self.app.push_screen(RestScreen(self.run), answered)
 
     def action_give_up(self) -> None:
+        if self._refused():
+            return
+
         def answered(yes: bool | None) -> None:
             if yes:
-                run = keeper(self.app).abandon(self.run)
+                try:
+                    run = keeper(self.app).abandon(self.run)
+                except HorizonError as exc:  # another window took the run over: nothing was written
+                    self.app.notify(str(exc), title="Not saved", severity="error", timeout=10)
+                    return
                 self.app.pop_screen()
                 run_over(self.app, run)
 
@@ -338,7 +388,9 @@ class DepthScreen(Screen):
 
     def action_leave(self) -> None:
         self.workers.cancel_group(self, "run-odds")
-        self.app.notify("The run is kept: Continue on the main menu comes back to it.", title="Run kept")
+        if not self.held_by:
+            keeper(self.app).store.let_go()  # another window may play it now
+            self.app.notify("The run is kept: Continue on the main menu comes back to it.", title="Run kept")
         self.app.pop_screen()
 
 
@@ -417,6 +469,7 @@ def after_fight_screens(app, run: Run, session) -> None:
 
 def run_over(app, run: Run) -> None:
     """The run's end: permadeath moves the dead's files aside (never deleted), then the morgue."""
+    keeper(app).store.let_go()
     buried: list[str] = []
     if run.permadeath and not run.won:
         fallen = {m.source for m in run.members if m.down}
@@ -517,6 +570,18 @@ def continue_run(app, data: dict) -> None:
         return
     try:
         run = k.load(data, f"{data.get('id')}.json")
+    except DataError as exc:
+        app.notify(str(exc.problems[0]), title="The run can't be resumed", severity="error", timeout=10)
+        return
+    try:  # one writer per run: in another window (on any host of a shared database), it is offered read-only
+        k.store.hold(run.id)
+    except SaveInUse as exc:
+        _offer_read_only(app, run, exc.holder.describe())
+        return
+    except HorizonError as exc:
+        app.notify(str(exc), title="The run can't be resumed", severity="error", timeout=10)
+        return
+    try:
         session = k.resume_battle(run)
     except DataError as exc:
         app.notify(str(exc.problems[0]), title="The run can't be resumed", severity="error", timeout=10)
@@ -525,3 +590,25 @@ def continue_run(app, data: dict) -> None:
         open_fight(app, run, session)
     else:
         app.push_screen(DepthScreen(run))
+
+
+def _offer_read_only(app, run: Run, holder: str) -> None:
+    def chosen(choice: str | None) -> None:
+        if choice == "read":
+            news = ["A fight is in progress there."] if run.fight is not None else []
+            app.push_screen(DepthScreen(run, news, held_by=holder))
+        elif choice == "take":
+            try:
+                keeper(app).store.hold(run.id, take_over=True)
+            except HorizonError as exc:
+                app.notify(str(exc), title="The run can't be taken over", severity="error", timeout=10)
+                return
+            data = keeper(app).store.load_run(run.id)
+            if data is not None:
+                continue_run(app, data)
+
+    app.push_screen(ChoiceDialog(f"This run is already being played: {holder}", [
+        ("read", "Open it read-only (see it, change nothing)"),
+        ("take", "Take it over (the other window stops saving it)"),
+        ("cancel", "Cancel"),
+    ]), chosen)
