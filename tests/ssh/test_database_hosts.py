@@ -180,3 +180,82 @@ async def test_while_the_database_is_unreachable_nobody_logs_in_and_the_host_say
         assert "accounts of alice can't be read: postgresql://x@/gone" in caplog.text
     finally:
         await host.stop()
+
+
+async def _two_hosts(tmp_path, postgres_url) -> tuple[SSHHost, SSHHost]:
+    """Hosts A and B of one PostgreSQL (the real apps), each with its own data folder."""
+    hosts = tuple(SSHHost(HostSettings(data_dir=tmp_path / name, port=0, stop_grace=2.0, keepalive_interval=0,
+                                       database=postgres_url)) for name in ("host-a", "host-b"))
+    return hosts
+
+
+async def _started(*hosts: SSHHost) -> None:
+    for host in hosts:
+        await host.start()
+    for host in hosts:
+        await host.session_server.wait_ready()
+
+
+async def test_two_hosts_one_postgresql_a_run_and_its_fight_go_on_on_the_other_host(tmp_path, user_keys, postgres_url,
+                                                                                       example_data):
+    """A run started on host A, quit in its first fight, goes on on host B: the same run at the same
+    depth, its fight resumed with the same health; while B plays it, A's window on it is read-only."""
+    import re
+
+    import tomli_w
+
+    from horizon_tui.storage.battles_sql import SqlBattles
+    from horizon_tui.storage.host_saves import SqlRuns
+    from horizon_tui.storage.host_sql import shared_database
+    from horizon_tui.storage.runs import battle_slot
+
+    first, second = await _two_hosts(tmp_path, postgres_url)
+    pub = tmp_path / "alice.pub"
+    pub.write_bytes(user_keys["alice"].export_public_key("openssh"))
+    first.accounts.add("alice", pub)
+    characters = tmp_path / "host-a" / "users" / "alice" / "saves" / "characters"
+    characters.mkdir(parents=True)
+    (characters / "iriel.toml").write_text(tomli_w.dumps(example_data()))
+    await _started(first, second)
+    database = shared_database(postgres_url)
+    try:
+        async with await connect(first, "alice", user_keys["alice"]) as conn:
+            on_a = await Terminal.open(conn, size=(110, 32))
+            await on_a.expect("Iriel", timeout=30)
+            on_a.send("u")  # New run, Iriel picked
+            await on_a.expect("New run", timeout=10)
+            on_a.send("\x13")  # ctrl+s starts it
+            await on_a.expect("choose the next fight", timeout=30)
+            on_a.send("\r")  # the first offer's fight
+            await on_a.expect("Round 1", timeout=30)
+            shown = await on_a.expect("movement", timeout=10)  # the side panel, under the health bar
+            health = re.search(r"Iriel · level \d+.{0,300}?(\d+/\d+)", shown[shown.rindex("Round 1"):], re.S)
+            assert health, shown[-1500:]
+            on_a.send("\x11")  # ctrl+q: the fight is saved as it goes
+            await on_a.finish(timeout=10)
+        [run] = SqlRuns(database, "alice", tmp_path).runs_in_progress()
+        assert run["depth"] == 1 and run["fight"]
+        assert SqlBattles(database, "alice").exists(battle_slot(run["id"]))
+        assert not list((tmp_path / "host-a" / "users" / "alice" / "saves").glob("records/runs/*.json"))
+        async with await connect(second, "alice", user_keys["alice"]) as conn_b:
+            on_b = await Terminal.open(conn_b, size=(110, 32))
+            await on_b.expect("Continue: Iriel's run", timeout=30)  # Continue heads host B's menu
+            on_b.send("c")
+            await on_b.expect("Round 1", timeout=30)
+            await on_b.expect(health.group(1), timeout=10)  # the fight as A left it
+            async with await connect(first, "alice", user_keys["alice"]) as conn_a:
+                again = await Terminal.open(conn_a, size=(110, 32))
+                await again.expect("Continue: Iriel's run", timeout=30)
+                again.send("c")
+                await again.expect("already being played", timeout=10)
+                again.send("\r")  # Open it read-only
+                await again.expect("READ-ONLY", timeout=10)
+                again.send("\x11")
+                await again.finish(timeout=10)
+            on_b.send("\x11")
+            await on_b.finish(timeout=10)
+        assert SqlRuns(database, "alice", tmp_path).load_run(run["id"])["depth"] == 1
+    finally:
+        await first.stop()
+        await second.stop()
+        database.close()
