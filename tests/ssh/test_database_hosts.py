@@ -259,3 +259,42 @@ async def test_two_hosts_one_postgresql_a_run_and_its_fight_go_on_on_the_other_h
         await first.stop()
         await second.stop()
         database.close()
+
+
+async def test_two_hosts_one_postgresql_a_campaign_open_on_one_is_read_only_on_the_other(tmp_path, user_keys,
+                                                                                          postgres_url):
+    """A GM's campaign made on host A is listed on host B; opened there while A's window holds it,
+    it is offered read-only (or taken over) and opens READ-ONLY."""
+    from horizon_tui.storage.campaigns import SqlCampaigns
+    from horizon_tui.storage.host_sql import shared_database
+
+    first, second = await _two_hosts(tmp_path, postgres_url)
+    pub = tmp_path / "bob.pub"
+    pub.write_bytes(user_keys["bob"].export_public_key("openssh"))
+    first.accounts.add("bob", pub)
+    first.accounts.set_role("bob", "gm")
+    await _started(first, second)
+    try:
+        async with await connect(first, "bob", user_keys["bob"]) as conn_a:
+            on_a = await Terminal.open(conn_a, size=(110, 32))
+            await on_a.expect("New campaign", timeout=30)
+            on_a.send("Lantern Road\r")
+            await on_a.expect("Campaign — Lantern Road", timeout=20)
+            assert [c.slug for c in SqlCampaigns(shared_database(postgres_url), "bob").listing()] == ["lantern-road"]
+            async with await connect(second, "bob", user_keys["bob"]) as conn_b:
+                on_b = await Terminal.open(conn_b, size=(110, 32))
+                await on_b.expect("lantern-road", timeout=30)  # host B lists it (its key column)
+                on_b.send("\r")
+                await on_b.expect("Lantern Road is already open", timeout=20)
+                await on_b.expect("Take it over", timeout=5)
+                on_b.send("\r")  # Open it read-only
+                await on_b.expect("READ-ONLY", timeout=20)
+                on_b.send("\x11")
+                await on_b.finish(timeout=10)
+            on_a.send("\x11")
+            await on_a.finish(timeout=10)
+        assert not (tmp_path / "host-a" / "users" / "bob" / "saves" / "horizon.sqlite3").exists()
+    finally:
+        await first.stop()
+        await second.stop()
+        shared_database(postgres_url).close()
