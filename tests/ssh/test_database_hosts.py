@@ -182,11 +182,11 @@ async def test_while_the_database_is_unreachable_nobody_logs_in_and_the_host_say
         await host.stop()
 
 
-async def _two_hosts(tmp_path, postgres_url) -> tuple[SSHHost, SSHHost]:
+def _two_hosts(tmp_path, postgres_url) -> tuple[SSHHost, SSHHost]:
     """Hosts A and B of one PostgreSQL (the real apps), each with its own data folder."""
-    hosts = tuple(SSHHost(HostSettings(data_dir=tmp_path / name, port=0, stop_grace=2.0, keepalive_interval=0,
-                                       database=postgres_url)) for name in ("host-a", "host-b"))
-    return hosts
+    first, second = (SSHHost(HostSettings(data_dir=tmp_path / name, port=0, stop_grace=2.0, keepalive_interval=0,
+                                          database=postgres_url)) for name in ("host-a", "host-b"))
+    return first, second
 
 
 async def _started(*hosts: SSHHost) -> None:
@@ -194,6 +194,14 @@ async def _started(*hosts: SSHHost) -> None:
         await host.start()
     for host in hosts:
         await host.session_server.wait_ready()
+
+
+async def _read_only_then_quit(terminal: Terminal) -> None:
+    """At the "already open" question: open it read-only, see it say so, and quit."""
+    terminal.send("\r")  # Open it read-only
+    await terminal.expect("READ-ONLY", timeout=20)
+    terminal.send("\x11")
+    await terminal.finish(timeout=10)
 
 
 async def test_two_hosts_one_postgresql_a_run_and_its_fight_go_on_on_the_other_host(tmp_path, user_keys, postgres_url,
@@ -209,7 +217,7 @@ async def test_two_hosts_one_postgresql_a_run_and_its_fight_go_on_on_the_other_h
     from horizon_tui.storage.host_sql import shared_database
     from horizon_tui.storage.runs import battle_slot
 
-    first, second = await _two_hosts(tmp_path, postgres_url)
+    first, second = _two_hosts(tmp_path, postgres_url)
     pub = tmp_path / "alice.pub"
     pub.write_bytes(user_keys["alice"].export_public_key("openssh"))
     first.accounts.add("alice", pub)
@@ -248,10 +256,7 @@ async def test_two_hosts_one_postgresql_a_run_and_its_fight_go_on_on_the_other_h
                 await again.expect("Continue: Iriel's run", timeout=30)
                 again.send("c")
                 await again.expect("already being played", timeout=10)
-                again.send("\r")  # Open it read-only
-                await again.expect("READ-ONLY", timeout=10)
-                again.send("\x11")
-                await again.finish(timeout=10)
+                await _read_only_then_quit(again)
             on_b.send("\x11")
             await on_b.finish(timeout=10)
         assert SqlRuns(database, "alice", tmp_path).load_run(run["id"])["depth"] == 1
@@ -268,7 +273,7 @@ async def test_two_hosts_one_postgresql_a_campaign_open_on_one_is_read_only_on_t
     from horizon_tui.storage.campaigns import SqlCampaigns
     from horizon_tui.storage.host_sql import shared_database
 
-    first, second = await _two_hosts(tmp_path, postgres_url)
+    first, second = _two_hosts(tmp_path, postgres_url)
     pub = tmp_path / "bob.pub"
     pub.write_bytes(user_keys["bob"].export_public_key("openssh"))
     first.accounts.add("bob", pub)
@@ -287,10 +292,7 @@ async def test_two_hosts_one_postgresql_a_campaign_open_on_one_is_read_only_on_t
                 on_b.send("\r")
                 await on_b.expect("Lantern Road is already open", timeout=20)
                 await on_b.expect("Take it over", timeout=5)
-                on_b.send("\r")  # Open it read-only
-                await on_b.expect("READ-ONLY", timeout=20)
-                on_b.send("\x11")
-                await on_b.finish(timeout=10)
+                await _read_only_then_quit(on_b)
             on_a.send("\x11")
             await on_a.finish(timeout=10)
         assert not (tmp_path / "host-a" / "users" / "bob" / "saves" / "horizon.sqlite3").exists()
