@@ -3,12 +3,20 @@ several hosts share (SQLite here, and a real PostgreSQL when .ci/run started one
 
 from __future__ import annotations
 
+import re
+
 import asyncssh
 import pytest
+import tomli_w
 from ssh_kit import FAKE_APP_COMMAND, Terminal, connect
 
 from horizon_tui.cli import main
 from horizon_tui.host.ssh.server import HostSettings, SSHHost
+from horizon_tui.storage.battles_sql import SqlBattles
+from horizon_tui.storage.campaigns import SqlCampaigns
+from horizon_tui.storage.host_saves import SqlRuns
+from horizon_tui.storage.host_sql import SqlCharacters, shared_database
+from horizon_tui.storage.runs import battle_slot
 
 
 def users(capsys, *args) -> tuple[int, str, str]:
@@ -90,30 +98,47 @@ async def test_an_account_added_on_one_host_logs_in_on_the_other(tmp_path, user_
         await second.stop()
 
 
+def _two_hosts(tmp_path, postgres_url) -> tuple[SSHHost, SSHHost]:
+    """Hosts A and B of one PostgreSQL (the real apps), each with its own data folder."""
+    first, second = (SSHHost(HostSettings(data_dir=tmp_path / name, port=0, stop_grace=2.0, keepalive_interval=0,
+                                          database=postgres_url)) for name in ("host-a", "host-b"))
+    return first, second
+
+
+async def _started(*hosts: SSHHost) -> None:
+    for host in hosts:
+        await host.start()
+    for host in hosts:
+        await host.session_server.wait_ready()
+
+
+def _alice_with_iriel_on(host: SSHHost, tmp_path, user_keys, example_data) -> None:
+    """alice's account, and her character Iriel in `host`'s folder only (from before the database)."""
+    pub = tmp_path / "alice.pub"
+    pub.write_bytes(user_keys["alice"].export_public_key("openssh"))
+    host.accounts.add("alice", pub)
+    characters = host.settings.data_dir / "users" / "alice" / "saves" / "characters"
+    characters.mkdir(parents=True)
+    (characters / "iriel.toml").write_text(tomli_w.dumps(example_data()))
+
+
+async def _read_only_then_quit(terminal: Terminal) -> None:
+    """At the "already open" question: open it read-only, see it say so, and quit."""
+    terminal.send("\r")  # Open it read-only
+    await terminal.expect("READ-ONLY", timeout=20)
+    terminal.send("\x11")
+    await terminal.finish(timeout=10)
+
+
 async def test_two_hosts_one_postgresql_a_character_and_its_second_window(tmp_path, user_keys, postgres_url,
                                                                           example_data):
     """The real player app on two hosts sharing a PostgreSQL: alice's character, saved on host A
     (in A's folder before the database, then its row), opens through host B, and while A's
     window holds it, B's window on it can only be read-only."""
-    import tomli_w
-
-    from horizon_tui.storage.host_sql import SqlCharacters, shared_database
-
-    first = SSHHost(HostSettings(data_dir=tmp_path / "host-a", port=0, stop_grace=2.0, keepalive_interval=0,
-                                 database=postgres_url))
-    second = SSHHost(HostSettings(data_dir=tmp_path / "host-b", port=0, stop_grace=2.0, keepalive_interval=0,
-                                  database=postgres_url))
-    pub = tmp_path / "alice.pub"
-    pub.write_bytes(user_keys["alice"].export_public_key("openssh"))
-    first.accounts.add("alice", pub)
-    characters = tmp_path / "host-a" / "users" / "alice" / "saves" / "characters"
-    characters.mkdir(parents=True)
-    (characters / "iriel.toml").write_text(tomli_w.dumps(example_data()))
-    await first.start()
-    await second.start()
+    first, second = _two_hosts(tmp_path, postgres_url)
+    _alice_with_iriel_on(first, tmp_path, user_keys, example_data)
+    await _started(first, second)
     try:
-        await first.session_server.wait_ready()
-        await second.session_server.wait_ready()
         async with await connect(first, "alice", user_keys["alice"]) as conn_a:
             on_a = await Terminal.open(conn_a, size=(110, 32))
             await on_a.expect("Iriel", timeout=30)  # listed on A: now a row too
@@ -182,48 +207,12 @@ async def test_while_the_database_is_unreachable_nobody_logs_in_and_the_host_say
         await host.stop()
 
 
-def _two_hosts(tmp_path, postgres_url) -> tuple[SSHHost, SSHHost]:
-    """Hosts A and B of one PostgreSQL (the real apps), each with its own data folder."""
-    first, second = (SSHHost(HostSettings(data_dir=tmp_path / name, port=0, stop_grace=2.0, keepalive_interval=0,
-                                          database=postgres_url)) for name in ("host-a", "host-b"))
-    return first, second
-
-
-async def _started(*hosts: SSHHost) -> None:
-    for host in hosts:
-        await host.start()
-    for host in hosts:
-        await host.session_server.wait_ready()
-
-
-async def _read_only_then_quit(terminal: Terminal) -> None:
-    """At the "already open" question: open it read-only, see it say so, and quit."""
-    terminal.send("\r")  # Open it read-only
-    await terminal.expect("READ-ONLY", timeout=20)
-    terminal.send("\x11")
-    await terminal.finish(timeout=10)
-
-
 async def test_two_hosts_one_postgresql_a_run_and_its_fight_go_on_on_the_other_host(tmp_path, user_keys, postgres_url,
                                                                                        example_data):
     """A run started on host A, quit in its first fight, goes on on host B: the same run at the same
     depth, its fight resumed with the same health; while B plays it, A's window on it is read-only."""
-    import re
-
-    import tomli_w
-
-    from horizon_tui.storage.battles_sql import SqlBattles
-    from horizon_tui.storage.host_saves import SqlRuns
-    from horizon_tui.storage.host_sql import shared_database
-    from horizon_tui.storage.runs import battle_slot
-
     first, second = _two_hosts(tmp_path, postgres_url)
-    pub = tmp_path / "alice.pub"
-    pub.write_bytes(user_keys["alice"].export_public_key("openssh"))
-    first.accounts.add("alice", pub)
-    characters = tmp_path / "host-a" / "users" / "alice" / "saves" / "characters"
-    characters.mkdir(parents=True)
-    (characters / "iriel.toml").write_text(tomli_w.dumps(example_data()))
+    _alice_with_iriel_on(first, tmp_path, user_keys, example_data)
     await _started(first, second)
     database = shared_database(postgres_url)
     try:
@@ -270,9 +259,6 @@ async def test_two_hosts_one_postgresql_a_campaign_open_on_one_is_read_only_on_t
                                                                                           postgres_url):
     """A GM's campaign made on host A is listed on host B; opened there while A's window holds it,
     it is offered read-only (or taken over) and opens READ-ONLY."""
-    from horizon_tui.storage.campaigns import SqlCampaigns
-    from horizon_tui.storage.host_sql import shared_database
-
     first, second = _two_hosts(tmp_path, postgres_url)
     pub = tmp_path / "bob.pub"
     pub.write_bytes(user_keys["bob"].export_public_key("openssh"))
