@@ -176,3 +176,12 @@ async def test_a_run_played_in_another_window_opens_read_only_with_a_banner_and_
         with pytest.raises(LockLost):  # the other window's next save writes nothing
             other.save_run({"id": run_id, "depth": 99})
         assert FileRuns(saves).load_run(run_id)["depth"] == 1
+        other.hold(run_id, take_over=True)  # and back: this window's fight doesn't start, it turns read-only
+        await pilot.press("enter")
+        for _ in range(100):
+            if app.screen.query("#run-read-only"):
+                break
+            await pilot.pause(0.05)
+        assert "window B" in str(app.screen.query_one("#run-read-only").render())
+        assert not records.battles_of(saves).exists(f"records/runs/{run_id}.battle.json")
+        other.let_go()

@@ -30,7 +30,7 @@ from horizon_tui.rules.creation import solo_character
 from horizon_tui.rules.numbers import percent_text
 from horizon_tui.rules.texts import counted
 from horizon_tui.storage.host_wiring import run_store, save_lock_class, score_table
-from horizon_tui.storage.lock import SaveInUse
+from horizon_tui.storage.lock import LockLost, SaveInUse
 from horizon_tui.storage.runs import FileRuns, FileScores, HeldRuns, hall_of_fame_path
 from horizon_tui.table.lobby import my_seat_place
 from horizon_tui.tools.sweep.policy import load_policy
@@ -266,6 +266,14 @@ class DepthScreen(Screen):
                             title="Not saved", severity="warning", timeout=8)
         return bool(self.held_by)
 
+    def _lost(self, exc: LockLost) -> None:
+        """Another window took the run over: nothing was written, and this one turns read-only,
+        offering to take it back (t)."""
+        self.app.notify(str(exc), title="Not saved", severity="error", timeout=10)
+        self.workers.cancel_group(self, "run-odds")
+        self.app.switch_screen(DepthScreen(self.run, self.news, held_by=exc.holder.describe() if exc.holder
+                                           else "another window"))
+
     def action_take_over(self) -> None:
         """Take the run back from the other window: as it was last saved there, fight included."""
         k = keeper(self.app)
@@ -339,6 +347,9 @@ class DepthScreen(Screen):
         self.workers.cancel_group(self, "run-odds")
         try:
             run, session = keeper(self.app).begin_fight(self.run, offer)
+        except LockLost as exc:
+            self._lost(exc)
+            return
         except Exception as exc:  # noqa: BLE001 - a fight that can't form is said; the run is as it was
             self.app.notify(str(exc), title="This fight can't start", severity="error", timeout=10)
             return
@@ -360,7 +371,10 @@ class DepthScreen(Screen):
             if yes:
                 try:
                     run, news = keeper(self.app).rest(self.run)
-                except HorizonError as exc:  # another window took the run over: nothing was written
+                except LockLost as exc:
+                    self._lost(exc)
+                    return
+                except HorizonError as exc:
                     self.app.notify(str(exc), title="Not saved", severity="error", timeout=10)
                     return
                 self.show(run, news or ["The party rests; nothing changes."])
@@ -375,7 +389,10 @@ class DepthScreen(Screen):
             if yes:
                 try:
                     run = keeper(self.app).abandon(self.run)
-                except HorizonError as exc:  # another window took the run over: nothing was written
+                except LockLost as exc:
+                    self._lost(exc)
+                    return
+                except HorizonError as exc:
                     self.app.notify(str(exc), title="Not saved", severity="error", timeout=10)
                     return
                 self.app.pop_screen()
