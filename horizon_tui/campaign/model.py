@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.campaign.session_log import LogEntry, SessionLog
 from horizon_tui.content.catalogue import Catalogue, default_catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
@@ -146,19 +147,6 @@ def npc_character(npc: Npc, catalogue: Catalogue, enemies: dict[str, EnemyDef] |
     return character
 
 
-@attrs.frozen
-class LogEntry:
-    """One line of the session log: what happened on which in-game day.
-
-    `kind`: check, reaction, battle, xp, points, ability, day, npc, party, rules, roll, note.
-    `data` is plain JSON (what the export and the daily limits read)."""
-
-    day: int
-    kind: str
-    text: str
-    data: dict[str, Any] = attrs.field(factory=dict)
-
-
 def rounds_text(rounds) -> str:
     """A battle's length as the log and the export say it ("1 round", "4 rounds")."""
     return f"{rounds} round{'' if rounds == 1 else 's'}"
@@ -172,7 +160,7 @@ class Campaign:
     draws: int = 0  # how many times the campaign's random source was used
     party: tuple[Member, ...] = ()
     npcs: tuple[Npc, ...] = ()
-    log: tuple[LogEntry, ...] = ()
+    log: SessionLog = attrs.field(factory=SessionLog, converter=SessionLog.of)  # a tuple of lines is taken too
     rules: dict[str, Any] = attrs.field(factory=dict)  # overrides of the shipped rules.toml (plain data)
     battle: dict[str, Any] | None = None  # the battle in progress (campaign.battles), plain data
     notes: str = ""
@@ -194,32 +182,18 @@ class Campaign:
     def lines_of(self, day: int, kind: str | None = None) -> list[LogEntry]:
         """The log's lines of `day`, read back from the end: days only advance, so a day's lines
         are together and the newest last (today's checks at the end of a 20,000-line campaign read
-        today's lines, not the whole log). A log out of day order (a file edited by hand) gives the
-        lines of `day` after its last line of an earlier day."""
-        found = []
-        for entry in reversed(self.log):
-            if entry.day < day:
-                break
-            if entry.day == day and (kind is None or entry.kind == kind):
-                found.append(entry)
-        found.reverse()
-        return found
+        today's lines, not the whole log; a stored log is asked in SQL, session_log). A log out of
+        day order (a file edited by hand) gives the lines of `day` after its last line of an earlier day."""
+        return self.log.lines_of(day, None if kind is None else (kind,))
 
     def last_lines(self, kind: str, count: int) -> list[LogEntry]:
         """The newest `count` lines of `kind`, oldest first, read back from the end of the log."""
-        found = []
-        for entry in reversed(self.log):
-            if entry.kind == kind:
-                found.append(entry)
-                if len(found) == count:
-                    break
-        found.reverse()
-        return found
+        return self.log.last_lines((kind,), count)
 
     # --- changes (each returns a new campaign) ---------------------------------------------
 
     def logged(self, kind: str, text: str, /, **data: Any) -> Campaign:
-        return attrs.evolve(self, log=(*self.log, LogEntry(self.day, kind, text, _plain(data))))
+        return attrs.evolve(self, log=self.log.appended(LogEntry(self.day, kind, text, _plain(data))))
 
     def with_member(self, old_name: str, member: Member) -> Campaign:
         party = tuple(member if m.name == old_name else m for m in self.party)

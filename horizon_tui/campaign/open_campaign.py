@@ -131,11 +131,11 @@ class OpenCampaign:
             value = state_field(new, name, self.base)
             if value != self.fields[name]:
                 after[name], before[name] = value, self.fields[name]
-        kept = len(old.log)
-        if new.log is not old.log and (len(new.log) < kept or new.log[:kept] != old.log):  # a line changed or went: from the first that did
-            kept = next((i for i, (a, b) in enumerate(zip(old.log, new.log)) if a != b), min(len(old.log), len(new.log)))
-        removed = tuple(log_line(e) for e in old.log[kept:])
-        added = tuple(log_line(e) for e in new.log[kept:])
+        # the lines both share (from the first that changed or went): an appended line shares the
+        # stored log and compares the tails in memory (session_log), whatever the log's length
+        kept = len(old.log) if new.log is old.log else new.log.common_prefix(old.log)
+        removed = tuple(log_line(e) for e in old.log.lines_from(kept))
+        added = tuple(log_line(e) for e in new.log.lines_from(kept))
         if not after and not removed and not added:
             return None
         return CampaignChange(label, after, before, kept, removed, added)
@@ -179,7 +179,7 @@ class OpenCampaign:
         read = from_plain({"kind": KIND, "schema": SCHEMA, "name": self.campaign.name, "seed": self.campaign.seed,
                            **row.after, "log": list(row.log_added)}, self.base, self.where)
         fields = {name: getattr(read, name) for name in row.after}
-        return attrs.evolve(self.campaign, **fields, log=(*self.campaign.log[:row.log_keep], *read.log))
+        return attrs.evolve(self.campaign, **fields, log=self.campaign.log[:row.log_keep] + read.log)
 
     def read_only_reason(self) -> str:
         where = f" (open for writing: {self.held_by})" if self.held_by else ""
