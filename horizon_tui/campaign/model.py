@@ -103,11 +103,19 @@ class Npc:
         an NPC the catalogue can't field (an unknown species or weapon id) has R-2 from its own
         attributes."""
         catalogue = catalogue or default_catalogue()
+        key = (id(self), id(catalogue), id(enemies))
+        hit = _npc_stats.get(key)
+        if hit is not None and hit[0] is self and hit[1] is catalogue and hit[2] is enemies:
+            return dict(hit[3])
         npc = self if enemies is not None or not self.abilities_from else attrs.evolve(self, abilities_from="")
         try:
-            return dict(build(npc_character(npc, catalogue, enemies), catalogue.rules).stats)
+            found = dict(build(npc_character(npc, catalogue, enemies), catalogue.rules).stats)
         except ValueError:
-            return derived_stats(self.attributes, health_scale=catalogue.rules.derived_stats.health_scale)
+            found = derived_stats(self.attributes, health_scale=catalogue.rules.derived_stats.health_scale)
+        if len(_npc_stats) > 512:
+            _npc_stats.clear()
+        _npc_stats[key] = (self, catalogue, enemies, found)
+        return dict(found)
 
     def effective_willpower(self, catalogue: Catalogue | None = None, enemies: dict[str, EnemyDef] | None = None) -> Fraction:
         return Fraction(self.willpower) if self.willpower is not None else self.stats(catalogue, enemies)["willpower"]
@@ -118,6 +126,11 @@ class Npc:
 
     def free_action_points(self, rules: Ruleset) -> int:
         return progression.free_action_points(self.level, rules)
+
+
+# Npc.stats memoised on the (frozen) NPC, catalogue and enemy objects, as rules.character.build is:
+# the dashboard asks every NPC's health and willpower each time its roster changes
+_npc_stats: dict[tuple[int, int, int], tuple[Npc, Catalogue, Any, dict[str, Fraction]]] = {}
 
 
 def npc_character(npc: Npc, catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None) -> Character:
@@ -231,13 +244,20 @@ def _plain(value: Any) -> Any:
 STATE_FIELDS = ("name", "seed", "day", "draws", "notes", "party", "npcs", "rules", "battle", "carried", "rests")
 
 
+ROSTERS = ("party", "npcs")  # the state fields that are lists of members (Member, Npc)
+
+
+def roster_entry(item: Member | Npc, catalogue: Catalogue) -> dict[str, Any]:
+    """One party member or NPC as plain JSON data (as state_field lists them)."""
+    if isinstance(item, Member):
+        return {"character": character_to_dict(item.character, catalogue), "source": item.source, "notes": item.notes}
+    return converter.unstructure(item)
+
+
 def state_field(campaign: Campaign, name: str, catalogue: Catalogue) -> Any:
     """One of STATE_FIELDS as plain JSON data."""
-    if name == "party":
-        return [{"character": character_to_dict(m.character, catalogue), "source": m.source, "notes": m.notes}
-                for m in campaign.party]
-    if name == "npcs":
-        return [converter.unstructure(n) for n in campaign.npcs]
+    if name in ROSTERS:
+        return [roster_entry(item, catalogue) for item in getattr(campaign, name)]
     if name == "rules":
         return _plain(campaign.rules)
     return getattr(campaign, name)
