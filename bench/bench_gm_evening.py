@@ -40,11 +40,15 @@ from textual import events
 from textual._compositor import CompositorUpdate
 from textual.keys import _character_to_key
 
-from horizon_tui.campaign import changes
+from horizon_tui.campaign import battles, changes
 from horizon_tui.campaign.campaign_files import CampaignStore
 from horizon_tui.campaign.model import Npc
 from horizon_tui.campaign.open_campaign import open_session
 from horizon_tui.content.catalogue import default_catalogue
+from horizon_tui.content.encounters import load_enemies
+from horizon_tui.engine import overrides as ov
+from horizon_tui.engine.battle import ident, team
+from horizon_tui.engine.runner import override
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
 from horizon_tui.ui.gm.screens.dice import DiceScreen
@@ -89,6 +93,15 @@ def storage_figures(saves: Path, key: str, repeat: int) -> dict[str, tuple[list[
             timed(name, lambda action=action, name=name, n=n: session.apply(lambda c: action(c, n), name))
     while session.can_undo:
         timed("undo", session.undo)
+    # the tracker's damage in a GM battle: each is the override and the battle's inputs in the campaign
+    campaign, fight = battles.start_battle(session.campaign, "goblin_ambush", [m.name for m in session.campaign.party],
+                                           store.catalogue, session.rules_for, load_enemies(store.catalogue), seed=3)
+    session.apply(lambda c: campaign, "battle")
+    for _ in range(repeat):
+        foe = next(ident(e).id for e in fight.battle.active.values() if team(e) == "enemies")
+        override(fight.battle, ov.Damage((foe,), 1, "bench"), fight.inputs)
+        timed("damage", lambda: session.apply(
+            lambda c: battles.with_inputs(c, fight, store.catalogue, session.rules_for), "damage 1"))
     store.close()
     return found
 
