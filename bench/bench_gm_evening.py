@@ -35,14 +35,20 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import attrs
 from textual import events
 from textual._compositor import CompositorUpdate
 from textual.keys import _character_to_key
 
-from horizon_tui.campaign import changes
+from horizon_tui.campaign import battles, changes
 from horizon_tui.campaign.campaign_files import CampaignStore
-from horizon_tui.campaign.open_campaign import OpenCampaign
+from horizon_tui.campaign.model import Npc
+from horizon_tui.campaign.open_campaign import open_session
 from horizon_tui.content.catalogue import default_catalogue
+from horizon_tui.content.encounters import load_enemies
+from horizon_tui.engine import overrides as ov
+from horizon_tui.engine.battle import ident, team
+from horizon_tui.engine.runner import override
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
 from horizon_tui.ui.gm.screens.dice import DiceScreen
@@ -56,26 +62,53 @@ QUIET = 0.15  # no frame for this long after the action: the screen has settled
 ACTIONS = {"roll", "xp", "npc", "undo"}
 
 
-def storage_figures(saves: Path, key: str, repeat: int) -> dict[str, float]:
-    """Opening the campaign in storage (median of three) and `repeat` rolls in storage."""
-    opens = []
-    for _ in range(3):
+STORAGE_ACTIONS: dict[str, Callable] = {  # each GM action as the screens apply it, by name
+    "roll": lambda c, n: changes.roll_dice(c, "1d20")[0],
+    "new NPC": lambda c, n: changes.save_npc(c, None, Npc(f"Guard {n}")),
+    "NPC edit": lambda c, n: changes.save_npc(c, c.npcs[0].name, attrs.evolve(c.npcs[0], notes=f"seen {n} times")),
+    "xp award": lambda c, n: changes.award_xp(c, {c.party[0].name: 10}, "bench"),
+    "next day": lambda c, n: changes.advance_day(c),
+}
+
+
+def storage_figures(saves: Path, key: str, repeat: int) -> dict[str, tuple[list[float], list[float]]]:
+    """Opening the campaign in storage (three times) and `repeat` of each GM action in storage
+    (then as many undos): (walls, CPUs) by name, "open" first."""
+    found: dict[str, tuple[list[float], list[float]]] = {}
+
+    def timed(name: str, work: Callable[[], object]) -> object:
         start, cpu = time.perf_counter(), time.process_time()
-        store = CampaignStore(saves, default_catalogue())
-        opened = store.load(key)
-        opens.append((time.perf_counter() - start, time.process_time() - cpu))
-        store.close()
-    store = CampaignStore(saves, default_catalogue())
-    opened = store.load(key)
-    session = OpenCampaign(store, key, opened.campaign, opened.head)
-    walls = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        session.apply(lambda c: changes.roll_dice(c, "1d20")[0], "roll 1d20")
+        result = work()
+        walls, cpus = found.setdefault(name, ([], []))
         walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+        return result
+
+    for _ in range(3):  # the database opened and checked, the campaign read: as the GM tool opens it
+        timed("open", lambda: open_session(CampaignStore(saves, default_catalogue()), key)).store.close()
+    store = CampaignStore(saves, default_catalogue())
+    session = open_session(store, key)
+    for n in range(repeat):
+        for name, action in STORAGE_ACTIONS.items():
+            timed(name, lambda action=action, name=name, n=n: session.apply(lambda c: action(c, n), name))
+    while session.can_undo:
+        timed("undo", session.undo)
+    # the tracker's damage in a GM battle: each is the override and the battle's inputs in the campaign
+    campaign, fight = battles.start_battle(session.campaign, "goblin_ambush", [m.name for m in session.campaign.party],
+                                           store.catalogue, session.rules_for, load_enemies(store.catalogue), seed=3)
+    session.apply(lambda c: campaign, "battle")
+    for _ in range(repeat):
+        foe = next(ident(e).id for e in fight.battle.active.values() if team(e) == "enemies")
+        override(fight.battle, ov.Damage((foe,), 1, "bench"), fight.inputs)
+        timed("damage", lambda: session.apply(
+            lambda c: battles.with_inputs(c, fight, store.catalogue, session.rules_for), "damage 1"))
     store.close()
-    return {"open": statistics.median(o[0] for o in opens), "open cpu": statistics.median(o[1] for o in opens),
-            "roll p50": statistics.median(walls), "roll p95": percentile(walls, 0.95)}
+    return found
+
+
+def figures(name: str, walls: list[float], cpus: list[float]) -> str:
+    return (f"{'':>9}{name:>9} p50 {statistics.median(walls) * 1000:6.2f} p95 {percentile(walls, 0.95) * 1000:6.2f}"
+            f" | cpu p50 {statistics.median(cpus) * 1000:6.2f} p95 {percentile(cpus, 0.95) * 1000:6.2f}")
 
 
 class Frames:
@@ -179,13 +212,17 @@ def run(args) -> None:
             key = make_campaign(saves, lines, args.per_day)
             stored = storage_figures(saves, key, args.repeat)
             start, start_cpu = gm_start(saves)
-            print(f"{lines:>7,} lines: storage open {stored['open'] * 1000:.0f} (cpu {stored['open cpu'] * 1000:.0f}), "
-                  f"roll p50 {stored['roll p50'] * 1000:.2f} p95 {stored['roll p95'] * 1000:.2f}; "
-                  f"horizon gm → dashboard {start:.2f} s (cpu {start_cpu:.2f} s)", flush=True)
+            opens, open_cpus = stored.pop("open")
+            print(f"{lines:>7,} lines: storage open {statistics.median(opens) * 1000:.0f} "
+                  f"(cpu {statistics.median(open_cpus) * 1000:.0f}); "
+                  f"horizon gm → dashboard {start:.2f} s (cpu {start_cpu:.2f} s); in storage:", flush=True)
+            for action, (walls, cpus) in stored.items():
+                print(figures(action, walls, cpus), flush=True)
+            if args.storage_only:
+                continue
+            print(f"{'':>9}key→screen through the GM tool:", flush=True)
             for action, (walls, cpus) in asyncio.run(gm_actions(saves, args.repeat, set(args.actions.split(",")))).items():
-                print(f"{'':>9}{action:>9} key→screen p50 {statistics.median(walls) * 1000:6.1f} "
-                      f"p95 {percentile(walls, 0.95) * 1000:6.1f} | cpu p50 {statistics.median(cpus) * 1000:6.1f} "
-                      f"p95 {percentile(cpus, 0.95) * 1000:6.1f}", flush=True)
+                print(figures(action, walls, cpus), flush=True)
 
 
 def main() -> None:
@@ -194,12 +231,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--per-day", type=int, default=40, help="log lines a day; 0: every line today")
     parser.add_argument("--actions", default=",".join(sorted(ACTIONS)), help="of " + ", ".join(sorted(ACTIONS)))
+    parser.add_argument("--storage-only", action="store_true", help="no GM tool: storage figures and the start")
     parser.add_argument("--before", type=Path, help="a checkout to measure first (its code, this bench)")
     args = parser.parse_args()
     if args.before is not None:
         print(f"before: {args.before}", flush=True)
         subprocess.run([sys.executable, __file__, "--lines", args.lines, "--repeat", str(args.repeat),
-                        "--per-day", str(args.per_day), "--actions", args.actions], check=True,
+                        "--per-day", str(args.per_day), "--actions", args.actions,
+                        *(["--storage-only"] if args.storage_only else [])], check=True,
                        env=dict(os.environ, PYTHONPATH=str(args.before.resolve())))
         print(f"after: {ROOT}", flush=True)
     run(args)

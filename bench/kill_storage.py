@@ -132,9 +132,13 @@ def check(saves: Path, committed: int, battles: bool = False) -> str | None:
     store = CampaignStore(saves, default_catalogue())
     try:
         key = store.find("Kill Road")
-        head = store.load(key).head if key else 0
+        loaded = store.load(key) if key else None
+        head = loaded.head if loaded else 0
         if head < committed:
             return f"lost committed actions: the journal is at {head}, the child reported {committed}"
+        damaged = [e.text for e in loaded.campaign.log if e.kind == "damaged"] if loaded else []  # read on demand
+        if damaged:
+            return f"log lines that can't be read: {damaged[:3]}"
     finally:
         store.close()
     left = leftovers(saves)

@@ -24,6 +24,7 @@ from horizon_tui.campaign import house_rules
 from horizon_tui.campaign.model import (
     KIND, SCHEMA, STATE_FIELDS, Campaign, campaign_from_dict, campaign_to_dict, log_line, state_field,
 )
+from horizon_tui.campaign.session_log import SessionLog, StoredLines
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.guard import current, decode_json_bytes, read_limited
 from horizon_tui.errors import DataError, HorizonError
@@ -76,9 +77,9 @@ def from_plain(data: dict[str, Any], catalogue: Catalogue, file: str) -> Campaig
                             f"{str(exc)[:120]})") from None
 
 
-def from_stored(state: dict[str, Any], log: list[dict[str, Any]], catalogue: Catalogue, file: str) -> Campaign:
-    """A campaign from the repository's state and log lines."""
-    return from_plain({"kind": KIND, "schema": SCHEMA, **state, "log": log}, catalogue, file)
+def from_stored(state: dict[str, Any], log: SessionLog, catalogue: Catalogue, file: str) -> Campaign:
+    """A campaign from the repository's state, with its log as stored (read when asked for)."""
+    return attrs.evolve(from_plain({"kind": KIND, "schema": SCHEMA, **state, "log": []}, catalogue, file), log=log)
 
 
 def check_rules(campaign: Campaign, catalogue: Catalogue, file: str) -> None:
@@ -201,7 +202,8 @@ class CampaignStore:
             raise DataError.one(where, "", str(exc)) from None
         except ValueError as exc:
             raise DataError.one(where, "", str(exc)) from None
-        return LoadedCampaign(key, from_stored(stored.state, stored.log, self.catalogue, where), stored.head)
+        log = SessionLog(StoredLines(self._repository(), key, stored.log_length, where), stored.log_length)
+        return LoadedCampaign(key, from_stored(stored.state, log, self.catalogue, where), stored.head)
 
     # --- JSON campaigns of older versions ----------------------------------------------------------------
 

@@ -12,6 +12,7 @@ they are read from the campaign, which undo steps back. No Textual here.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from horizon_tui.campaign.campaign_files import slug
@@ -101,69 +102,115 @@ def _without_odds(ruling: str) -> str:
 def day_markdown(campaign: Campaign, day: int) -> list[str]:
     """One day of the recap, told in the order it happened: a conversation, then the fight it led
     to, the XP and the level-up after it (a heading starts each run of one kind)."""
-    entries = [e for e in campaign.lines_of(day) if e.kind in RECAP_KINDS and _heard_by_all(e)]
-    lines = [f"## Day {day}", ""]
-    if not entries:
-        return [*lines, "Nothing recorded.", ""]
-    heading = None
+    return list(_recap_day(campaign, day, campaign.lines_of(day)))
+
+
+def _recap_day(campaign: Campaign, day: int, entries: Iterable[LogEntry]) -> Iterator[str]:
+    """`day_markdown` over the day's lines as they come (the export of every day reads the log a
+    page at a time)."""
+    yield f"## Day {day}"
+    yield ""
+    last, heading, told = "", None, False
     for entry in entries:
-        if entry.kind == "battle":
-            if lines[-1]:
-                lines.append("")
-            lines += [*_battle(entry, campaign), ""]
-            heading = None
+        if entry.kind not in RECAP_KINDS or not _heard_by_all(entry):
             continue
-        if RECAP_KINDS[entry.kind] != heading:
-            heading = RECAP_KINDS[entry.kind]
-            if lines[-1]:
-                lines.append("")
-            lines += [f"### {heading}", ""]
-        if entry.kind == "check":
-            lines += _check(entry)
-        elif entry.kind == "talk":
-            lines.append(f"- {_as_text(entry.text)}")
+        told = True
+        block = []
+        if entry.kind == "battle":
+            block += [""] if last else []
+            block += [*_battle(entry, campaign), ""]
+            heading = None
         else:
-            lines.append(f"- {_escape(entry.text)}")
-    lines.append("")
-    return lines
+            if RECAP_KINDS[entry.kind] != heading:
+                heading = RECAP_KINDS[entry.kind]
+                block += [""] if last else []
+                block += [f"### {heading}", ""]
+            if entry.kind == "check":
+                block += _check(entry)
+            elif entry.kind == "talk":
+                block.append(f"- {_as_text(entry.text)}")
+            else:
+                block.append(f"- {_escape(entry.text)}")
+        yield from block
+        last = block[-1]
+    if not told:
+        yield "Nothing recorded."
+    yield ""
+
+
+def _gm_day(day: int, entries: Iterable[LogEntry]) -> Iterator[str]:
+    yield f"## Day {day}"
+    yield ""
+    for entry in entries:
+        text = _as_text(entry.text) if entry.kind == "talk" else _escape(entry.text)
+        yield f"- *{entry.kind}* — {text}"
+        d = entry.data
+        if entry.kind == "check":
+            odds = d.get("chance")
+            yield (f"  - {_num(d.get('attacker_total'))} against {_num(d.get('defender_total'))}"
+                   + (f", odds {percent_text(odds)}" if odds is not None else "")
+                   + (f"; past the daily limit: {d['override']}" if d.get("override") else ""))
+            yield from _quote(d.get("text", ""))
+        elif entry.kind == "battle":
+            for key, label in (("overrides", "override"), ("tracker", "tracker"), ("hidden", "still hidden")):
+                for item in d.get(key) or []:
+                    yield f"  - {label}: {item}"
+            if d.get("party"):
+                yield "  - the party at the end: " + ", ".join(f"{k} {v}" for k, v in d["party"].items())
+    yield ""
+
+
+Runs = Iterable[tuple[int, Iterable[LogEntry]]]  # (day, its lines) in the order they are told
+
+
+def _runs(campaign: Campaign, days: list[int] | None) -> tuple[list[int], Runs]:
+    days = days if days is not None else [campaign.day]
+    return days, ((day, campaign.lines_of(day)) for day in days)
+
+
+def _session_lines(campaign: Campaign, runs: Runs, title: str) -> Iterator[str]:
+    yield f"# {title}"
+    yield ""
+    if campaign.party:
+        yield "*The party: " + ", ".join(m.name for m in campaign.party) + "*"
+        yield ""
+    for day, entries in runs:
+        yield from _recap_day(campaign, day, entries)
+
+
+def _gm_lines(campaign: Campaign, runs: Runs) -> Iterator[str]:
+    yield f"# {campaign.name} — the GM's log"
+    yield ""
+    for day, entries in runs:
+        yield from _gm_day(day, entries)
+
+
+def _title(campaign: Campaign, days: list[int]) -> str:
+    return campaign.name if len(days) != 1 else f"{campaign.name} — day {days[0]}"
+
+
+def _document(lines: Iterable[str]) -> Iterator[str]:
+    """The lines as one text ending in one newline: blank lines at the end are left out (held back
+    until a line follows them, so the text can be written as it is made)."""
+    blank = 0
+    for line in lines:
+        if not line.strip():
+            blank += 1
+            continue
+        yield "\n" * blank + line + "\n"
+        blank = 0
 
 
 def session_markdown(campaign: Campaign, days: list[int] | None = None) -> str:
     """The days' events (default: today) as one Markdown document."""
-    days = days if days is not None else [campaign.day]
-    title = campaign.name if len(days) != 1 else f"{campaign.name} — day {days[0]}"
-    lines = [f"# {title}", ""]
-    if campaign.party:
-        lines += ["*The party: " + ", ".join(m.name for m in campaign.party) + "*", ""]
-    for day in days:
-        lines += day_markdown(campaign, day)
-    return "\n".join(lines).rstrip() + "\n"
+    days, runs = _runs(campaign, days)
+    return "".join(_document(_session_lines(campaign, runs, _title(campaign, days))))
 
 
 def gm_markdown(campaign: Campaign, days: list[int] | None = None) -> str:
     """The GM's full log: every entry of the days, in order, with the numbers the recap hides."""
-    days = days if days is not None else [campaign.day]
-    lines = [f"# {campaign.name} — the GM's log", ""]
-    for day in days:
-        lines += [f"## Day {day}", ""]
-        for entry in campaign.lines_of(day):
-            text = _as_text(entry.text) if entry.kind == "talk" else _escape(entry.text)
-            lines.append(f"- *{entry.kind}* — {text}")
-            d = entry.data
-            if entry.kind == "check":
-                odds = d.get("chance")
-                lines.append(f"  - {_num(d.get('attacker_total'))} against {_num(d.get('defender_total'))}"
-                             + (f", odds {percent_text(odds)}" if odds is not None else "")
-                             + (f"; past the daily limit: {d['override']}" if d.get("override") else ""))
-                lines += _quote(d.get("text", ""))
-            elif entry.kind == "battle":
-                for key, label in (("overrides", "override"), ("tracker", "tracker"), ("hidden", "still hidden")):
-                    for item in d.get(key) or []:
-                        lines.append(f"  - {label}: {item}")
-                if d.get("party"):
-                    lines.append("  - the party at the end: " + ", ".join(f"{k} {v}" for k, v in d["party"].items()))
-        lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+    _days, runs = _runs(campaign, days)
+    return "".join(_document(_gm_lines(campaign, runs)))
 
 
 def export_path(folder: Path, campaign: Campaign, days: list[int] | None, kind: str = "", *,
@@ -175,8 +222,17 @@ def export_path(folder: Path, campaign: Campaign, days: list[int] | None, kind: 
 
 def export(folder: Path, campaign: Campaign, days: list[int] | None = None, *, gm: bool = False,
            all_days: bool = False) -> Path:
-    """The players' recap (or, with `gm`, the GM's full log) as a Markdown file beside the campaigns."""
+    """The players' recap (or, with `gm`, the GM's full log) as a Markdown file beside the campaigns.
+    Every day (`all_days`) is the log read in order a page at a time and written as it is told:
+    a log of 100,000 lines is never in memory whole (SessionLog.runs_of_days)."""
     path = export_path(folder, campaign, days, "gm-log" if gm else "", all_days=all_days)
-    text = gm_markdown(campaign, days) if gm else session_markdown(campaign, days)
-    atomic_write(path, text.encode())
+    if all_days:
+        every = campaign.log.days() or [campaign.day]
+        runs: Runs = campaign.log.runs_of_days() if len(campaign.log) else [(campaign.day, [])]
+        title = _title(campaign, every)
+    else:
+        every, runs = _runs(campaign, days)
+        title = _title(campaign, every)
+    lines = _gm_lines(campaign, runs) if gm else _session_lines(campaign, runs, title)
+    atomic_write(path, (text.encode() for text in _document(lines)))
     return path

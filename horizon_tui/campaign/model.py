@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from horizon_tui.campaign.session_log import LogEntry, SessionLog
 from horizon_tui.content.catalogue import Catalogue, default_catalogue
 from horizon_tui.content.characters import character_from_dict, character_to_dict
 from horizon_tui.content.encounters import EnemyDef
@@ -102,11 +103,19 @@ class Npc:
         an NPC the catalogue can't field (an unknown species or weapon id) has R-2 from its own
         attributes."""
         catalogue = catalogue or default_catalogue()
+        key = (id(self), id(catalogue), id(enemies))
+        hit = _npc_stats.get(key)
+        if hit is not None and hit[0] is self and hit[1] is catalogue and hit[2] is enemies:
+            return dict(hit[3])
         npc = self if enemies is not None or not self.abilities_from else attrs.evolve(self, abilities_from="")
         try:
-            return dict(build(npc_character(npc, catalogue, enemies), catalogue.rules).stats)
+            found = dict(build(npc_character(npc, catalogue, enemies), catalogue.rules).stats)
         except ValueError:
-            return derived_stats(self.attributes, health_scale=catalogue.rules.derived_stats.health_scale)
+            found = derived_stats(self.attributes, health_scale=catalogue.rules.derived_stats.health_scale)
+        if len(_npc_stats) > 512:
+            _npc_stats.clear()
+        _npc_stats[key] = (self, catalogue, enemies, found)
+        return dict(found)
 
     def effective_willpower(self, catalogue: Catalogue | None = None, enemies: dict[str, EnemyDef] | None = None) -> Fraction:
         return Fraction(self.willpower) if self.willpower is not None else self.stats(catalogue, enemies)["willpower"]
@@ -117,6 +126,11 @@ class Npc:
 
     def free_action_points(self, rules: Ruleset) -> int:
         return progression.free_action_points(self.level, rules)
+
+
+# Npc.stats memoised on the (frozen) NPC, catalogue and enemy objects, as rules.character.build is:
+# the dashboard asks every NPC's health and willpower each time its roster changes
+_npc_stats: dict[tuple[int, int, int], tuple[Npc, Catalogue, Any, dict[str, Fraction]]] = {}
 
 
 def npc_character(npc: Npc, catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None) -> Character:
@@ -146,19 +160,6 @@ def npc_character(npc: Npc, catalogue: Catalogue, enemies: dict[str, EnemyDef] |
     return character
 
 
-@attrs.frozen
-class LogEntry:
-    """One line of the session log: what happened on which in-game day.
-
-    `kind`: check, reaction, battle, xp, points, ability, day, npc, party, rules, roll, note.
-    `data` is plain JSON (what the export and the daily limits read)."""
-
-    day: int
-    kind: str
-    text: str
-    data: dict[str, Any] = attrs.field(factory=dict)
-
-
 def rounds_text(rounds) -> str:
     """A battle's length as the log and the export say it ("1 round", "4 rounds")."""
     return f"{rounds} round{'' if rounds == 1 else 's'}"
@@ -172,7 +173,7 @@ class Campaign:
     draws: int = 0  # how many times the campaign's random source was used
     party: tuple[Member, ...] = ()
     npcs: tuple[Npc, ...] = ()
-    log: tuple[LogEntry, ...] = ()
+    log: SessionLog = attrs.field(factory=SessionLog, converter=SessionLog.of)  # a tuple of lines is taken too
     rules: dict[str, Any] = attrs.field(factory=dict)  # overrides of the shipped rules.toml (plain data)
     battle: dict[str, Any] | None = None  # the battle in progress (campaign.battles), plain data
     notes: str = ""
@@ -194,32 +195,18 @@ class Campaign:
     def lines_of(self, day: int, kind: str | None = None) -> list[LogEntry]:
         """The log's lines of `day`, read back from the end: days only advance, so a day's lines
         are together and the newest last (today's checks at the end of a 20,000-line campaign read
-        today's lines, not the whole log). A log out of day order (a file edited by hand) gives the
-        lines of `day` after its last line of an earlier day."""
-        found = []
-        for entry in reversed(self.log):
-            if entry.day < day:
-                break
-            if entry.day == day and (kind is None or entry.kind == kind):
-                found.append(entry)
-        found.reverse()
-        return found
+        today's lines, not the whole log; a stored log is asked in SQL, session_log). A log out of
+        day order (a file edited by hand) gives the lines of `day` after its last line of an earlier day."""
+        return self.log.lines_of(day, None if kind is None else (kind,))
 
     def last_lines(self, kind: str, count: int) -> list[LogEntry]:
         """The newest `count` lines of `kind`, oldest first, read back from the end of the log."""
-        found = []
-        for entry in reversed(self.log):
-            if entry.kind == kind:
-                found.append(entry)
-                if len(found) == count:
-                    break
-        found.reverse()
-        return found
+        return self.log.last_lines((kind,), count)
 
     # --- changes (each returns a new campaign) ---------------------------------------------
 
     def logged(self, kind: str, text: str, /, **data: Any) -> Campaign:
-        return attrs.evolve(self, log=(*self.log, LogEntry(self.day, kind, text, _plain(data))))
+        return attrs.evolve(self, log=self.log.appended(LogEntry(self.day, kind, text, _plain(data))))
 
     def with_member(self, old_name: str, member: Member) -> Campaign:
         party = tuple(member if m.name == old_name else m for m in self.party)
@@ -257,13 +244,20 @@ def _plain(value: Any) -> Any:
 STATE_FIELDS = ("name", "seed", "day", "draws", "notes", "party", "npcs", "rules", "battle", "carried", "rests")
 
 
+ROSTERS = ("party", "npcs")  # the state fields that are lists of members (Member, Npc)
+
+
+def roster_entry(item: Member | Npc, catalogue: Catalogue) -> dict[str, Any]:
+    """One party member or NPC as plain JSON data (as state_field lists them)."""
+    if isinstance(item, Member):
+        return {"character": character_to_dict(item.character, catalogue), "source": item.source, "notes": item.notes}
+    return converter.unstructure(item)
+
+
 def state_field(campaign: Campaign, name: str, catalogue: Catalogue) -> Any:
     """One of STATE_FIELDS as plain JSON data."""
-    if name == "party":
-        return [{"character": character_to_dict(m.character, catalogue), "source": m.source, "notes": m.notes}
-                for m in campaign.party]
-    if name == "npcs":
-        return [converter.unstructure(n) for n in campaign.npcs]
+    if name in ROSTERS:
+        return [roster_entry(item, catalogue) for item in getattr(campaign, name)]
     if name == "rules":
         return _plain(campaign.rules)
     return getattr(campaign, name)

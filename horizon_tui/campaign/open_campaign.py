@@ -20,7 +20,9 @@ import attrs
 
 from horizon_tui.campaign import house_rules
 from horizon_tui.campaign.campaign_files import CampaignStore, check_rules, from_plain, state_of
-from horizon_tui.campaign.model import KIND, SCHEMA, STATE_FIELDS, Campaign, log_line, state_field
+from horizon_tui.campaign.model import (
+    KIND, ROSTERS, SCHEMA, STATE_FIELDS, Campaign, log_line, roster_entry, state_field,
+)
 from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.guard import decode_json_bytes
 from horizon_tui.content.ruleset import Ruleset
@@ -59,6 +61,7 @@ class OpenCampaign:
         self.fields = state_of(campaign, store.catalogue)  # the stored state: what a change is compared with
         self.history: list[JournalStep] = []
         self._rules: tuple[str, Ruleset] | None = None
+        self._catalogue: Catalogue | None = None
         self.listeners: list[Callable[[OpenCampaign, str], None]] = []
 
     @property
@@ -98,8 +101,14 @@ class OpenCampaign:
 
     @property
     def catalogue(self) -> Catalogue:
+        """The catalogue with the campaign's rules, the same object while they don't change (what
+        is memoised on it, as NPC numbers are, stays found)."""
         rules = self.rules
-        return self.base if rules is self.base.rules else self.base.with_rules(rules)
+        if rules is self.base.rules:
+            return self.base
+        if self._catalogue is None or self._catalogue.rules is not rules:
+            self._catalogue = self.base.with_rules(rules)
+        return self._catalogue
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -128,17 +137,34 @@ class OpenCampaign:
         for name in STATE_FIELDS:
             if getattr(new, name) is getattr(old, name):
                 continue
-            value = state_field(new, name, self.base)
+            value = self._roster(new, name) if name in ROSTERS else state_field(new, name, self.base)
             if value != self.fields[name]:
                 after[name], before[name] = value, self.fields[name]
-        kept = len(old.log)
-        if new.log is not old.log and (len(new.log) < kept or new.log[:kept] != old.log):  # a line changed or went: from the first that did
-            kept = next((i for i, (a, b) in enumerate(zip(old.log, new.log)) if a != b), min(len(old.log), len(new.log)))
-        removed = tuple(log_line(e) for e in old.log[kept:])
-        added = tuple(log_line(e) for e in new.log[kept:])
+        # the lines both share (from the first that changed or went): an appended line shares the
+        # stored log and compares the tails in memory (session_log), whatever the log's length
+        kept = len(old.log) if new.log is old.log else new.log.common_prefix(old.log)
+        removed = tuple(log_line(e) for e in old.log.lines_from(kept))
+        added = tuple(log_line(e) for e in new.log.lines_from(kept))
         if not after and not removed and not added:
             return None
         return CampaignChange(label, after, before, kept, removed, added)
+
+    def _roster(self, new: Campaign, name: str) -> list[dict[str, Any]]:
+        """A roster as plain data, each member the action left alone (the same object: the campaign
+        is immutable) kept as it is stored: a new NPC writes one NPC out, not all of them."""
+        stored = dict(zip(map(id, getattr(self.campaign, name)), self.fields[name]))
+        return [stored.get(id(item)) or roster_entry(item, self.base) for item in getattr(new, name)]
+
+    def _changed_entries(self, row: CampaignChange) -> dict[str, Any]:
+        """`row.after` with only the roster entries the action made or changed (those it left are
+        the stored ones, read back when they were written), unless a name is there twice: then all
+        of them, so the read names the duplicate."""
+        after = dict(row.after)
+        for name in ROSTERS:
+            if name in after and _names_unique(name, after[name]):
+                kept = set(map(id, self.fields[name]))
+                after[name] = [entry for entry in after[name] if id(entry) not in kept]
+        return after
 
     def check(self, row: CampaignChange, new: Campaign) -> None:
         """The row reads back as the campaign it makes, as opening the campaign will read it: its
@@ -150,7 +176,7 @@ class OpenCampaign:
             if not -DAY_LIMIT < line["day"] < DAY_LIMIT:
                 raise DataError.one(where, "day", f"day {line['day']:.3g} is past what the session log keeps "
                                     f"(days up to {DAY_LIMIT:,})")
-        from_plain({"kind": KIND, "schema": SCHEMA, "name": new.name, "seed": new.seed, **row.after,
+        from_plain({"kind": KIND, "schema": SCHEMA, "name": new.name, "seed": new.seed, **self._changed_entries(row),
                     "log": list(row.log_added)}, self.base, where)
         if "rules" in row.after:
             check_rules(new, self.base, where)
@@ -175,11 +201,25 @@ class OpenCampaign:
         return step.label
 
     def _changed(self, row: CampaignChange) -> Campaign:
-        """The current campaign with `row` applied (its fields read as opening the campaign reads them)."""
+        """The current campaign with `row` applied (its fields read as opening the campaign reads
+        them). A roster entry stored as it is now is the member or NPC the campaign has: undoing a
+        new NPC reads no NPC back."""
+        after = dict(row.after)
+        kept: dict[str, list[Any]] = {}  # per roster: the current item an entry is, or None to read it
+        for name in ROSTERS:
+            if name in after and _names_unique(name, after[name]):
+                now = {_entry_name(name, plain): (plain, item)
+                       for plain, item in zip(self.fields[name], getattr(self.campaign, name))}
+                found = [now.get(_entry_name(name, entry), ({}, None)) for entry in after[name]]
+                kept[name] = [item if plain == entry else None for (plain, item), entry in zip(found, after[name])]
+                after[name] = [entry for entry, item in zip(after[name], kept[name]) if item is None]
         read = from_plain({"kind": KIND, "schema": SCHEMA, "name": self.campaign.name, "seed": self.campaign.seed,
-                           **row.after, "log": list(row.log_added)}, self.base, self.where)
+                           **after, "log": list(row.log_added)}, self.base, self.where)
         fields = {name: getattr(read, name) for name in row.after}
-        return attrs.evolve(self.campaign, **fields, log=(*self.campaign.log[:row.log_keep], *read.log))
+        for name, items in kept.items():
+            fresh = iter(fields[name])
+            fields[name] = tuple(item if item is not None else next(fresh) for item in items)
+        return attrs.evolve(self.campaign, **fields, log=self.campaign.log[:row.log_keep] + read.log)
 
     def read_only_reason(self) -> str:
         where = f" (open for writing: {self.held_by})" if self.held_by else ""
@@ -215,6 +255,16 @@ class OpenCampaign:
     def _notify(self, label: str) -> None:
         for listener in list(self.listeners):
             listener(self, label)
+
+
+def _entry_name(roster: str, entry: dict[str, Any]) -> Any:
+    """A stored party member's or NPC's name (as model.roster_entry writes it)."""
+    return entry.get("name") if roster == "npcs" else entry.get("character", {}).get("name")
+
+
+def _names_unique(roster: str, entries: list[dict[str, Any]]) -> bool:
+    names = [_entry_name(roster, entry) for entry in entries]
+    return len(set(names)) == len(names)
 
 
 def open_session(store: CampaignStore, slug: str, lock: SaveLock | None = None, *, read_only: bool = False,

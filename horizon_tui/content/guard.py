@@ -567,7 +567,10 @@ def limits_path(root: Path | None = None) -> Path:
     chosen = (root or data_dir()) / LIMITS_FILE
     if chosen.is_file():
         return chosen
-    return Path(__file__).resolve().parent.parent.parent / "data" / LIMITS_FILE
+    return _SHIPPED_LIMITS
+
+
+_SHIPPED_LIMITS = Path(__file__).resolve().parent.parent.parent / "data" / LIMITS_FILE  # resolved once (data_folder)
 
 
 _cache: dict[Path, Limits] = {}

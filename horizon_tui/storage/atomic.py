@@ -12,6 +12,7 @@ import errno
 import json
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +43,10 @@ def _refuse_read_only(path: Path) -> None:
         raise SaveError(errno.EACCES, f"{path} is read-only; it was not replaced (make it writable to save)")
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes | Iterable[bytes]) -> None:
     """Temp file beside it → fsync → rename over. Raises SaveError (and leaves the old file as it
-    was, with no temp file behind) if it can't be written."""
+    was, with no temp file behind) if it can't be written. `data` may come in pieces, written as
+    they are made (an export of a long session log is never in memory whole)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _refuse_read_only(path)
@@ -55,7 +57,8 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise _save_error(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for piece in (data,) if isinstance(data, bytes) else data:
+                handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

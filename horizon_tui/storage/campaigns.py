@@ -7,7 +7,9 @@ Storage knows a campaign as plain JSON data, never the campaign model (a layer a
 *journal* (one `CampaignChange` per GM action). Each action is one row written in one
 transaction with the log lines it added, O(change), never O(campaign); every SNAPSHOT_EVERY rows
 (and after a row of more than SNAPSHOT_AFTER_BYTES) the state is kept whole, so opening reads one
-snapshot, at most SNAPSHOT_EVERY - 1 small rows and the log.
+snapshot and at most SNAPSHOT_EVERY - 1 small rows. The log is not read at opening: only its
+length; its lines are read a page at a time (`log_lines`) and found by day, kind and position in
+SQL (`log_positions`, `log_last`, `log_days`), so opening costs the same at 100 lines and 100,000.
 Undo reads the row it takes back and appends its inverse: the journal only grows.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -100,7 +102,7 @@ class CampaignListing:
 class StoredCampaign:
     slug: str
     state: Plain
-    log: list[Plain]
+    log_length: int  # the session log's lines, read with `log_lines` when wanted
     head: int  # the last journal row's seq: the next change must be written against it
 
 
@@ -122,6 +124,12 @@ class CampaignRepository(Protocol):
 
     def log_lines(self, slug: str, start: int = 0, stop: int | None = None) -> list[Plain]: ...
 
+    def log_positions(self, slug: str, day: int, kinds: Collection[str] | None, stop: int) -> list[int]: ...
+
+    def log_last(self, slug: str, kinds: Collection[str], count: int, stop: int) -> list[int]: ...
+
+    def log_days(self, slug: str, stop: int) -> list[int]: ...
+
 
 def replay(state: Plain, changes: list[CampaignChange]) -> Plain:
     """The state after `changes`, applied in order to `state` (a snapshot's)."""
@@ -133,6 +141,21 @@ def replay(state: Plain, changes: list[CampaignChange]) -> Plain:
 
 def snapshot_due(seq: int, row: str) -> bool:
     return seq % SNAPSHOT_EVERY == 0 or len(row) > SNAPSHOT_AFTER_BYTES
+
+
+def day_positions(days_and_kinds: Sequence[tuple[int, str]], day: int, kinds: Collection[str] | None) -> list[int]:
+    """The positions of `day`'s lines (of `kinds`; None: all) read back from the end, up to the
+    last line of an earlier day (days only advance: a day's lines are together). What
+    `log_positions` asks of SQL, over (day, kind) pairs: the twin's answer, and the contract's."""
+    found = []
+    for position in range(len(days_and_kinds) - 1, -1, -1):
+        line_day, kind = days_and_kinds[position]
+        if line_day < day:
+            break
+        if line_day == day and (kinds is None or kind in kinds):
+            found.append(position)
+    found.reverse()
+    return found
 
 
 # --- the in-memory twin ---------------------------------------------------------------------------------
@@ -180,8 +203,7 @@ class MemoryCampaigns:
         state = read_json_text(kept.snapshots[seq], f"memory: {slug}: snapshot {seq}")
         rows = [CampaignChange.from_json(label, text, f"memory: {slug}: journal {n}")
                 for n, (label, text) in enumerate(kept.journal[seq:], start=seq + 1)]
-        log = [read_json_text(line, f"memory: {slug}: log {n}") for n, line in enumerate(kept.log)]
-        return StoredCampaign(slug, replay(state, rows), log, len(kept.journal))
+        return StoredCampaign(slug, replay(state, rows), len(kept.log), len(kept.journal))
 
     def append(self, slug: str, change: CampaignChange, *, head: int, summary: Plain,
                snapshot: Callable[[], Plain]) -> int:
@@ -208,6 +230,19 @@ class MemoryCampaigns:
 
     def log_lines(self, slug: str, start: int = 0, stop: int | None = None) -> list[Plain]:
         return [json.loads(line) for line in self._kept(slug).log[start:stop]]
+
+    def _days_and_kinds(self, slug: str, stop: int) -> list[tuple[int, str]]:
+        return [(line["day"], line["kind"]) for line in self.log_lines(slug, 0, stop)]
+
+    def log_positions(self, slug: str, day: int, kinds: Collection[str] | None, stop: int) -> list[int]:
+        return day_positions(self._days_and_kinds(slug, stop), day, kinds)
+
+    def log_last(self, slug: str, kinds: Collection[str], count: int, stop: int) -> list[int]:
+        found = [n for n, (_day, kind) in enumerate(self._days_and_kinds(slug, stop)) if kind in kinds]
+        return found[max(0, len(found) - count):]
+
+    def log_days(self, slug: str, stop: int) -> list[int]:
+        return sorted({day for day, _kind in self._days_and_kinds(slug, stop)})
 
 
 # --- SQL (SQLite, PostgreSQL) ------------------------------------------------------------------------------
@@ -258,7 +293,7 @@ class SqlCampaigns:
             ).inserted_primary_key[0]
             conn.execute(insert(schema.campaign_snapshots).values(campaign_id=campaign_id, seq=0, state=dumps(state)))
             self._insert_log(conn, campaign_id, 0, log)
-        return StoredCampaign(slug, dict(state), list(log), 0)
+        return StoredCampaign(slug, dict(state), len(log), 0)
 
     @staticmethod
     def _insert_log(conn, campaign_id: int, first: int, lines: list[Plain] | tuple[Plain, ...]) -> None:
@@ -276,6 +311,8 @@ class SqlCampaigns:
         return row[0], row[1]
 
     def load(self, slug: str) -> StoredCampaign:
+        """The latest snapshot, the journal rows after it and the log's length (one indexed look-up,
+        whatever the length): no log line is read."""
         snapshots, journal, log = schema.campaign_snapshots.c, schema.campaign_journal.c, schema.campaign_log.c
         where = f"{self.where}: campaign {slug}"
         with self.database.reading() as conn:
@@ -287,11 +324,10 @@ class SqlCampaigns:
             rows = conn.execute(select(journal.seq, journal.label, journal.change)
                                 .where(journal.campaign_id == campaign_id, journal.seq > snapshot.seq)
                                 .order_by(journal.seq)).all()
-            lines = conn.execute(select(log.position, log.day, log.kind, log.text, log.data)
-                                 .where(log.campaign_id == campaign_id).order_by(log.position)).all()
+            last = conn.execute(select(func.max(log.position)).where(log.campaign_id == campaign_id)).scalar()
         state = read_json_text(snapshot.state, f"{where}: snapshot {snapshot.seq}")
         changes = [CampaignChange.from_json(label, text, f"{where}: journal {seq}") for seq, label, text in rows]
-        return StoredCampaign(slug, replay(state, changes), self._lines(lines, where), head)
+        return StoredCampaign(slug, replay(state, changes), 0 if last is None else last + 1, head)
 
     @staticmethod
     def _lines(rows, where: str, first: int = 0) -> list[Plain]:
@@ -357,3 +393,38 @@ class SqlCampaigns:
                 query = query.where(log.position < stop)
             rows = conn.execute(query.order_by(log.position)).all()
         return self._lines(rows, f"{self.where}: campaign {slug}", start)
+
+    def log_positions(self, slug: str, day: int, kinds: Collection[str] | None, stop: int) -> list[int]:
+        """`day_positions` in SQL: the last line of an earlier day found by walking the primary key
+        back from `stop`, then the day's lines after it; both read only the day's rows."""
+        log = schema.campaign_log.c
+        if not -2**63 <= day < 2**63:  # past what a line's day column holds (a campaign file at day 10^39)
+            return []
+        with self.database.reading() as conn:
+            campaign_id, _head = self._id_and_head(conn, slug)
+            mine = (log.campaign_id == campaign_id, log.position < stop)
+            earlier = conn.execute(select(log.position).where(*mine, log.day < day)
+                                   .order_by(log.position.desc()).limit(1)).scalar()
+            query = select(log.position).where(*mine, log.position > (-1 if earlier is None else earlier), log.day == day)
+            if kinds is not None:
+                query = query.where(log.kind.in_(sorted(kinds)))
+            return list(conn.execute(query.order_by(log.position)).scalars())
+
+    def log_last(self, slug: str, kinds: Collection[str], count: int, stop: int) -> list[int]:
+        """The positions of the last `count` lines of `kinds` before `stop`, oldest first."""
+        log = schema.campaign_log.c
+        with self.database.reading() as conn:
+            campaign_id, _head = self._id_and_head(conn, slug)
+            found = list(conn.execute(select(log.position).where(
+                log.campaign_id == campaign_id, log.position < stop, log.kind.in_(sorted(kinds)))
+                .order_by(log.position.desc()).limit(count)).scalars())
+        found.reverse()
+        return found
+
+    def log_days(self, slug: str, stop: int) -> list[int]:
+        """The days the log's first `stop` lines have, in order."""
+        log = schema.campaign_log.c
+        with self.database.reading() as conn:
+            campaign_id, _head = self._id_and_head(conn, slug)
+            return list(conn.execute(select(log.day).where(log.campaign_id == campaign_id, log.position < stop)
+                                     .distinct().order_by(log.day)).scalars())

@@ -32,6 +32,11 @@ def repository(request, tmp_path: Path):
     db.close()
 
 
+def whole_log(repository, slug: str) -> list[dict]:
+    """The stored log, every line (opening reads only its length)."""
+    return repository.log_lines(slug, 0, repository.load(slug).log_length)
+
+
 def roll(n: int, draws: int) -> CampaignChange:
     line = {"day": 1, "kind": "roll", "text": f"1d20 = {n}", "data": {"total": n}}
     return CampaignChange("roll", {"draws": draws + 1}, {"draws": draws}, log_keep=draws + 1, log_added=(line,))
@@ -42,7 +47,8 @@ def test_a_created_campaign_is_listed_and_opens_as_it_was_made(repository):
     [listed] = repository.listing()
     assert (listed.slug, listed.name, listed.summary, listed.head) == ("lantern-road", "Lantern Road", {"day": 1, "party": 0}, 0)
     stored = repository.load("lantern-road")
-    assert (stored.state, stored.log, stored.head) == (STATE, [FIRST], 0)
+    assert (stored.state, stored.log_length, stored.head) == (STATE, 1, 0)
+    assert whole_log(repository, "lantern-road") == [FIRST]
 
 
 def test_a_slug_is_stored_once(repository):
@@ -66,8 +72,9 @@ def test_changes_are_replayed_across_snapshots(repository):
         assert seq == n + 1
     stored = repository.load("c")
     assert stored.head == count and stored.state["draws"] == count
-    assert [line["text"] for line in stored.log] == [FIRST["text"], *(f"1d20 = {n}" for n in range(count))]
-    assert repository.log_lines("c", 5, 7) == stored.log[5:7]
+    log = whole_log(repository, "c")
+    assert [line["text"] for line in log] == [FIRST["text"], *(f"1d20 = {n}" for n in range(count))]
+    assert repository.log_lines("c", 5, 7) == log[5:7]
 
 
 def test_undo_appends_the_inverse_of_the_row_it_takes_back(repository):
@@ -77,7 +84,7 @@ def test_undo_appends_the_inverse_of_the_row_it_takes_back(repository):
     assert done == roll(17, 0)
     seq = repository.append("c", done.inverse(1), head=1, summary={}, snapshot=dict)
     stored = repository.load("c")
-    assert seq == 2 and stored.state["draws"] == 0 and stored.log == [FIRST]
+    assert seq == 2 and stored.state["draws"] == 0 and whole_log(repository, "c") == [FIRST]
     assert repository.change("c", 2).undoes == 1 and repository.change("c", 2).label == "undo: roll"
 
 
@@ -86,9 +93,9 @@ def test_an_edit_inside_the_log_drops_and_adds_lines(repository):
     repository.create("c", "C", STATE, lines, {})
     edit = CampaignChange("fix", log_keep=2, log_removed=tuple(lines[2:]), log_added=(dict(FIRST, text="fixed"),))
     repository.append("c", edit, head=0, summary={}, snapshot=dict)
-    assert [line["text"] for line in repository.load("c").log] == ["line 0", "line 1", "fixed"]
+    assert [line["text"] for line in whole_log(repository, "c")] == ["line 0", "line 1", "fixed"]
     repository.append("c", edit.inverse(1), head=1, summary={}, snapshot=dict)
-    assert repository.load("c").log == lines
+    assert whole_log(repository, "c") == lines
 
 
 def test_a_writer_that_missed_a_row_is_refused_and_writes_nothing(repository):
@@ -96,13 +103,39 @@ def test_a_writer_that_missed_a_row_is_refused_and_writes_nothing(repository):
     repository.append("c", roll(3, 0), head=0, summary={}, snapshot=dict)
     with pytest.raises(JournalMoved, match="saved elsewhere"):
         repository.append("c", roll(4, 0), head=0, summary={}, snapshot=dict)
-    assert repository.load("c").head == 1 and len(repository.load("c").log) == 2
+    assert repository.load("c").head == 1 and repository.load("c").log_length == 2
 
 
 def test_a_renamed_campaign_is_listed_by_its_new_name(repository):
     repository.create("c", "Old", STATE, [], {})
     repository.append("c", CampaignChange("rename", {"name": "New"}, {"name": "Old"}), head=0, summary={}, snapshot=dict)
     assert repository.listing()[0].name == "New" and repository.load("c").state["name"] == "New"
+
+
+def test_the_log_is_found_by_day_kind_and_position_without_reading_it(repository):
+    """What opening a long campaign asks instead of its lines: a day's positions read back from the
+    end (up to the last line of an earlier day, so a hand-edited log out of day order gives what
+    reading it back gives), the last lines of a kind, and the days there are; each below `stop`."""
+    days = [1, 1, 2, 2, 2, 1, 3, 3, 3, 3]  # day 1 again at 5: a log edited by hand
+    kinds = ["day", "roll", "day", "check", "roll", "check", "day", "roll", "check", "roll"]
+    lines = [{"day": d, "kind": k, "text": f"line {n}", "data": {}} for n, (d, k) in enumerate(zip(days, kinds))]
+    repository.create("c", "C", STATE, lines, {})
+    assert repository.log_positions("c", 3, None, 10) == [6, 7, 8, 9]
+    assert repository.log_positions("c", 3, {"roll", "check"}, 10) == [7, 8, 9]
+    assert repository.log_positions("c", 3, {"roll"}, 9) == [7]
+    assert repository.log_positions("c", 2, None, 10) == []  # day 1's line at 5 is the earlier day
+    assert repository.log_positions("c", 2, None, 5) == [2, 3, 4]
+    assert repository.log_positions("c", 1, {"check"}, 10) == [5]
+    assert repository.log_positions("c", 1, None, 5) == [0, 1]
+    assert repository.log_last("c", {"roll"}, 2, 10) == [7, 9]
+    assert repository.log_last("c", {"roll", "day"}, 3, 7) == [2, 4, 6]
+    assert repository.log_last("c", {"talk"}, 3, 10) == []
+    assert repository.log_days("c", 10) == [1, 2, 3] and repository.log_days("c", 2) == [1]
+    assert repository.log_positions("c", 1, None, 10) == campaigns_module_day_positions(lines, 1)
+
+
+def campaigns_module_day_positions(lines: list[dict], day: int) -> list[int]:
+    return repo_module.day_positions([(line["day"], line["kind"]) for line in lines], day, None)
 
 
 @pytest.fixture
@@ -136,7 +169,7 @@ def test_a_big_row_is_followed_by_a_snapshot_so_opening_does_not_replay_it(in_sq
                       snapshot=lambda: dict(STATE, notes="after the import"))
     with db.reading() as conn:
         assert conn.execute(select(schema.campaign_snapshots.c.seq)).scalars().all() == [0, 1]
-    assert repository.load("c").state["notes"] == "after the import" and len(repository.load("c").log) == 3001
+    assert repository.load("c").state["notes"] == "after the import" and repository.load("c").log_length == 3001
 
 
 def test_a_damaged_row_is_a_data_error_naming_the_database_and_row(in_sqlite):

@@ -99,5 +99,6 @@ class SessionLogScreen(Screen):
         self._export([self.day or self.app.campaign.day], gm=self.gm_view)
 
     def action_export_all(self) -> None:
-        campaign = self.app.campaign  # the days the log has: not every number up to today (a file at day 10^39)
-        self._export(sorted({e.day for e in campaign.log}) or [campaign.day], gm=self.gm_view, all_days=True)
+        # the days the log has, read in order as it is written (export): not every number up to today
+        # (a file at day 10^39), and never the whole log in memory
+        self._export([], gm=self.gm_view, all_days=True)

@@ -8,66 +8,48 @@ screen with it: a roll took seconds at the end of a long day (bench/bench_gm_eve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+from collections.abc import Callable, Collection, Sequence
 
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.widget import Widget
 
-from horizon_tui.campaign.model import LogEntry
+from horizon_tui.campaign.session_log import LogEntry, SessionLog
 
 
 class DayLines:
     """The positions in the log of one day's lines of the kinds shown, kept up to date by `follow`:
     lines appended to the log cost what they add, lines taken off the end (an undo) what they
-    remove; another day, or a log changed before its end (another campaign), reads the day again
-    from the end of the log (a day's lines are together, the newest last: `Campaign.lines_of`)."""
+    remove; another day, or another log (another campaign, the campaign opened again), asks the
+    log for the day's positions (`SessionLog.positions_of`: SQL for its stored lines, never a
+    line read one by one)."""
 
-    def __init__(self, kinds: Container[str]) -> None:
-        self.kinds = kinds
+    def __init__(self, kinds: Collection[str]) -> None:
+        self.kinds = frozenset(kinds)
         self.day: int | None = None
-        self.log: tuple[LogEntry, ...] = ()
+        self.log: SessionLog = SessionLog()
         self.positions: list[int] = []
 
-    def follow(self, log: tuple[LogEntry, ...], day: int) -> bool:
+    def follow(self, log: Sequence[LogEntry], day: int) -> bool:
         """Brings the positions to `log` and `day`; True when they changed."""
-        old = self.log
+        log, old = SessionLog.of(log), self.log
         if log is old and day == self.day:
             return False
         kept = len(old)
-        if day != self.day or not self._same_start(log, old):
-            self.positions = self._read_back(log, day)
-        elif len(log) < kept:
+        shared = log.common_prefix(old) if day == self.day and log.stored is old.stored else -1
+        if shared == kept:
+            self.positions.extend(n for n in range(kept, len(log)) if self._shows(log[n], day))
+        elif shared == len(log):
             while self.positions and self.positions[-1] >= len(log):
                 self.positions.pop()
         else:
-            self.positions.extend(n for n in range(kept, len(log)) if self._shows(log[n], day))
+            self.positions = log.positions_of(day, self.kinds)
         self.log, self.day = log, day
         return True
 
-    @staticmethod
-    def _same_start(log: tuple[LogEntry, ...], old: tuple[LogEntry, ...]) -> bool:
-        """`log` is `old` with lines appended, or `old` with lines taken off its end. The lines are
-        the same objects (a campaign change keeps what it doesn't touch), so this compares
-        pointers, in C."""
-        if len(log) >= len(old):
-            return log[:len(old)] == old
-        return log == old[:len(log)]
-
     def _shows(self, entry: LogEntry, day: int) -> bool:
         return entry.day == day and entry.kind in self.kinds
-
-    def _read_back(self, log: tuple[LogEntry, ...], day: int) -> list[int]:
-        found = []
-        for n in range(len(log) - 1, -1, -1):
-            entry = log[n]
-            if entry.day < day:
-                break
-            if self._shows(entry, day):
-                found.append(n)
-        found.reverse()
-        return found
 
 
 class LogTail(Widget, can_focus=True):
