@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import shutil
@@ -358,8 +359,13 @@ NAVIGATION_MARKS = """(() => {
     const socket = new Original(url, protocols);
     marks.socket = marks.socket ?? performance.now();
     socket.addEventListener('open', () => { marks.open = marks.open ?? performance.now(); });
+    const decoder = new TextDecoder();
+    let seen = '';
     socket.addEventListener('message', (event) => {
-      if (typeof event.data !== 'string') marks.bytes = marks.bytes ?? performance.now();
+      if (typeof event.data === 'string') return;
+      marks.bytes = marks.bytes ?? performance.now();
+      seen = (seen + decoder.decode(event.data, {stream: true}).replace(/\\x1b\\[[0-9;?]*[A-Za-z]/g, '')).slice(-4096);
+      if (marks.arrived === undefined && seen.includes(READY_TEXT)) marks.arrived = performance.now();
     });
     return socket;
   };
@@ -372,11 +378,12 @@ NAVIGATION_MARKS = """(() => {
   });
   watch.observe(document, {childList: true, subtree: true, characterData: true});
   document.addEventListener('DOMContentLoaded', () => { marks.parsed = performance.now(); });
-})()""".replace("READY_TEXT", repr(READY))
+})()""".replace("READY_TEXT", json.dumps(READY))
 PHASES = (("html", "the page's HTML received"), ("document", "its document made (renderer up)"),
           ("scripts", "its scripts and styles received"), ("socket", "the socket asked for"),
           ("open", "open"), ("bytes", "the game's first bytes"), ("terminal", "xterm.js's rows made"),
-          ("parsed", "DOMContentLoaded"), ("ready", "the menu on the terminal's rows"))
+          ("parsed", "DOMContentLoaded"), ("arrived", "the menu's text received"),
+          ("ready", "the menu on the terminal's rows"))
 PAGE_TIMES = """() => {
   const navigation = performance.getEntriesByType('navigation')[0];
   const files = performance.getEntriesByType('resource').filter((e) => e.initiatorType !== 'fetch');
