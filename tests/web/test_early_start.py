@@ -45,7 +45,7 @@ async def test_the_page_starts_its_game_at_the_windows_size_and_the_socket_gets_
     term = await SocketTerminal.open(http, host, resume=game_id, cols=93, rows=31)
     await term.expect("READY")
     assert "SIZE 93x31" in await term.expect("READY")
-    assert (await term.message("game"))["game"] == game_id
+    assert await term.message("game") == {"game": game_id}  # nothing to draw again
     await term.send("j")
     await term.expect("KEY 'j'")
     assert "REDRAW" not in await term.expect("KEY 'j'")  # all the app wrote was kept: no redraw asked
@@ -62,6 +62,7 @@ async def test_more_output_than_is_kept_has_the_app_draw_again_when_the_socket_c
     term = await SocketTerminal.open(http, host, resume=game_id, cols=93, rows=31)
     shown = await term.expect("REDRAW")
     assert "MAIN MENU" not in shown  # dropped, not sent in part: the app's redraw replaces it
+    assert await term.message("game") == {"game": game_id, "redraw": True}
 
 
 async def test_without_the_windows_size_the_page_asks_for_it_and_starts_nothing(start_host, http):

@@ -186,6 +186,7 @@ async def test_a_dropped_socket_resumes_the_same_game(start_host, http):
     assert game.detached and game.playing
     again = await SocketTerminal.open(http, host, resume=game_id, cols=100, rows=30)
     await again.expect("REDRAW")  # the app was asked to draw its screen again
+    assert await again.message("game") == {"game": game_id, "redraw": True}  # and the page told so
     await again.send("k")
     await again.expect("KEY 'k'")
     assert host.sessions == {game} and game.process.pid == app_pid == pid

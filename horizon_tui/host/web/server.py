@@ -184,7 +184,10 @@ class WebGame(GameSession):
         self.sender = SocketSender(ws, self._drained)
         self.front.track_sender(self.sender)
         self.front_open = True
-        self.sender.send_text(json.dumps({"game": self.resume_id}))
+        redraw = self.detached if self.early is None else self._early_bytes > EARLY_OUTPUT_LIMIT
+        # "redraw": the app draws its screen again, without the modes it set before (a hidden
+        # cursor), which the page sets back (play.js)
+        self.sender.send_text(json.dumps({"game": self.resume_id, **({"redraw": True} if redraw else {})}))
         if self.early is not None:  # its first socket: what the app wrote so far, in order
             early, self.early = self.early, None
             self.detached = False
@@ -193,7 +196,7 @@ class WebGame(GameSession):
                     self.sender.send_text(item)
                 else:
                     self._send(item)
-            if self._early_bytes > EARLY_OUTPUT_LIMIT:
+            if redraw:
                 self.redraw(self._send)  # too much was written to keep: the app draws its screen again
         elif self.detached:
             self.detached = False
