@@ -159,3 +159,21 @@ async def test_with_the_accounts_games_all_taken_the_page_starts_none_and_the_so
     assert fresh_id == "" and host.sessions == {own}  # no room: nothing started, nothing said yet
     again = await SocketTerminal.open(http, host, resume=own_id)
     await again.expect("REDRAW")
+
+
+async def test_the_connections_per_account_count_a_pages_game_as_its_socket_would(start_host, http):
+    host = await start_host(max_connections_per_user=1)
+    await log_in(http, host, "alice")
+    term = await SocketTerminal.open(http, host)  # alice's one connection
+    await term.expect("READY")
+    game_id, _page = await open_page(http, host, WINDOW)
+    assert game_id == "" and len(host.sessions) == 1  # no game for a page whose socket would be refused
+    await term.ws.close()
+    await until(lambda: host.user_connections("alice") == 0)
+    game_id, _page = await open_page(http, host, WINDOW)  # room again: the page's game starts
+    assert game_id
+    other = await SocketTerminal.open(http, host)  # meanwhile another tab takes the one connection
+    await other.message("game")
+    late = await SocketTerminal.open(http, host, resume=game_id)
+    assert "connection" in await late.refusal()
+    await until(lambda: game_id not in host.web.games)  # the page's game given up at once

@@ -580,8 +580,8 @@ class WebFront:
     def _early_game(self, request: web.Request, user: str, key: str) -> WebGame | None:
         """The game of a logged-in browser's page, started as the page is served, when the
         browser said its window's size (`VIEWPORT_HINTS`) and this is no prefetch; None when it
-        didn't, or the address is banned, or the account or the host has no room (the page's
-        socket then says why)."""
+        didn't, or the address is banned, or the account has all its connections open, or the
+        account or the host has no room for a game (the page's socket then says why)."""
         try:
             width = int(request.headers["Sec-CH-Viewport-Width"])
             height = int(request.headers["Sec-CH-Viewport-Height"])
@@ -589,8 +589,8 @@ class WebFront:
             return None  # not asked yet (Critical-CH has the browser ask again), or a browser without hints
         purpose = request.headers.get("Sec-Purpose", "") + request.headers.get("Purpose", "")
         address = self.client_address(request)
-        if "prefetch" in purpose or self._banned(address):
-            return None
+        if "prefetch" in purpose or self._banned(address) or self.host.connections_refusal(user):
+            return None  # (the page's socket is then refused, saying why)
         size = (max(20, int(width / CELL_WIDTH)), max(10, int(height / CELL_HEIGHT)))
         game, _refusal = self._admitted_game(request, user, key, address, size)
         if game is not None:
@@ -689,9 +689,12 @@ class WebFront:
             fresh._abandon()  # the tab goes back to its own game: the page's new one isn't wanted
         if game is not None and not game.detached and game.sender is not None:
             self._take_over(game)  # its old socket's network went away unnoticed, or a copy of the tab
-        refusal = None if game is not None else self.host.connections_refusal(user)  # with its SSH ones
+        resumed = game is not None and game.early is None  # a page's own new game is a new connection
+        refusal = None if resumed else self.host.connections_refusal(user)  # with its SSH ones
         if refusal:
             self.host.log.info("refused user=%s addr=%s reason=too many connections for user via=web", user, address)
+            if game is not None:
+                game._abandon()
             await self._refuse(ws, refusal)
             return ws
         self._sockets.add(ws)
