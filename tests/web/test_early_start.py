@@ -28,6 +28,15 @@ async def open_page(http, host, headers: dict | None = None) -> tuple[str, str]:
         return found.group(1), text
 
 
+async def alices_page_game(http, host):
+    """alice logged in and her page served with its window's size: (the id the page names, the
+    game started with it)."""
+    await log_in(http, host, "alice")
+    game_id, _page = await open_page(http, host, WINDOW)
+    (game,) = host.sessions  # before any socket
+    return game_id, game
+
+
 async def until(predicate, seconds: float = 5.0) -> None:
     deadline = time.monotonic() + seconds
     while not predicate() and time.monotonic() < deadline:
@@ -37,9 +46,7 @@ async def until(predicate, seconds: float = 5.0) -> None:
 
 async def test_the_page_starts_its_game_at_the_windows_size_and_the_socket_gets_all_it_wrote(start_host, http):
     host = await start_host()
-    await log_in(http, host, "alice")
-    game_id, _page = await open_page(http, host, WINDOW)
-    (game,) = host.sessions  # before any socket
+    game_id, game = await alices_page_game(http, host)
     assert game_id == game.resume_id and game.term_size[:2] == (93, 31)  # 900 / 9.632, 600 / 19
     await until(lambda: game.playing and game._early_bytes > 0)
     term = await SocketTerminal.open(http, host, resume=game_id, cols=93, rows=31)
@@ -55,9 +62,7 @@ async def test_the_page_starts_its_game_at_the_windows_size_and_the_socket_gets_
 async def test_more_output_than_is_kept_has_the_app_draw_again_when_the_socket_comes(start_host, http, monkeypatch):
     monkeypatch.setattr(web_server, "EARLY_OUTPUT_LIMIT", 16)
     host = await start_host()
-    await log_in(http, host, "alice")
-    game_id, _page = await open_page(http, host, WINDOW)
-    (game,) = host.sessions
+    game_id, game = await alices_page_game(http, host)
     await until(lambda: game._early_bytes > 16)
     term = await SocketTerminal.open(http, host, resume=game_id, cols=93, rows=31)
     shown = await term.expect("REDRAW")
@@ -97,9 +102,7 @@ async def test_no_game_starts_for_a_page_without_a_login_or_for_a_prefetch(start
 async def test_a_page_that_never_connects_gives_its_game_up(start_host, http, monkeypatch):
     monkeypatch.setattr(web_server, "EARLY_GRACE", 0.5)
     host = await start_host()
-    await log_in(http, host, "alice")
-    game_id, _page = await open_page(http, host, WINDOW)
-    (game,) = host.sessions
+    game_id, game = await alices_page_game(http, host)
     await until(lambda: game.playing)
     await until(lambda: not host.sessions and not host.web.games)
     assert not game.playing and game.end_reason == "client closed"
