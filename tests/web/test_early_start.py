@@ -83,7 +83,7 @@ async def test_without_the_windows_size_the_page_asks_for_it_and_starts_nothing(
     await term.expect("READY")
 
 
-async def test_no_game_starts_for_a_page_without_a_login_or_for_a_prefetch(start_host, http, monkeypatch):
+async def test_no_game_starts_for_a_page_without_a_login_or_for_a_prefetch_or_a_head(start_host, http, monkeypatch):
     host = await start_host()
     started = []
     real_start = web_server.WebGame.start_early
@@ -96,6 +96,8 @@ async def test_no_game_starts_for_a_page_without_a_login_or_for_a_prefetch(start
     for purpose in ({"Sec-Purpose": "prefetch"}, {"Sec-Purpose": "prefetch;prerender"}, {"Purpose": "prefetch"}):
         game_id, _page = await open_page(http, host, {**WINDOW, **purpose})
         assert game_id == ""
+    async with http.head(f"{host.web.origin}/", headers=WINDOW) as head:  # a link checker's look
+        assert head.status == 200
     assert not started and not host.sessions
 
 

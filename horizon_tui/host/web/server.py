@@ -579,8 +579,8 @@ class WebFront:
 
     def _early_game(self, request: web.Request, user: str, key: str) -> WebGame | None:
         """The game of a logged-in browser's page, started as the page is served, when the
-        browser said its window's size (`VIEWPORT_HINTS`) and this is no prefetch; None when it
-        didn't, or the address is banned, or the account has all its connections open, or the
+        browser said its window's size (`VIEWPORT_HINTS`) and this is a GET and no prefetch; None
+        when not, or the address is banned, or the account has all its connections open, or the
         account or the host has no room for a game (the page's socket then says why)."""
         try:
             width = int(request.headers["Sec-CH-Viewport-Width"])
@@ -589,7 +589,8 @@ class WebFront:
             return None  # not asked yet (Critical-CH has the browser ask again), or a browser without hints
         purpose = request.headers.get("Sec-Purpose", "") + request.headers.get("Purpose", "")
         address = self.client_address(request)
-        if "prefetch" in purpose or self._banned(address) or self.host.connections_refusal(user):
+        if (request.method != "GET" or "prefetch" in purpose or self._banned(address)
+                or self.host.connections_refusal(user)):
             return None  # (the page's socket is then refused, saying why)
         size = (max(20, int(width / CELL_WIDTH)), max(10, int(height / CELL_HEIGHT)))
         game, _refusal = self._admitted_game(request, user, key, address, size)
