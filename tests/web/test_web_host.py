@@ -5,6 +5,8 @@ and 1,000 websockets without a login starting no game."""
 from __future__ import annotations
 
 import asyncio
+import gzip
+import re
 
 import aiohttp
 import pytest
@@ -12,7 +14,7 @@ from web_kit import SocketTerminal, log_in, login_link
 
 from horizon_tui.host import game as game_module
 from horizon_tui.host.web import server as web_server
-from horizon_tui.host.web.server import COOKIE, CSP
+from horizon_tui.host.web.server import COOKIE, CSP, STATIC
 
 
 async def connect_ssh(host, user, key):
@@ -34,7 +36,7 @@ async def test_login_by_link_sets_a_strict_http_only_cookie_and_the_page_plays(s
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Max-Age=1209600" in cookie
     assert "Secure" not in cookie  # plain http on 127.0.0.1; https:// --web-url makes it Secure
     async with http.get(host.web.origin + "/") as page:
-        assert "/static/play.js" in await page.text()
+        assert re.search(r"/static/play[.][0-9a-f]{12}[.]js", await page.text())
     term = await SocketTerminal.open(http, host)
     await term.expect("READY")
     await term.send("j")
@@ -112,15 +114,37 @@ async def test_every_response_has_the_content_security_policy(start_host, http):
     await term.expect("READY")
 
 
-async def test_the_pages_own_scripts_are_asked_for_again_and_the_vendored_ones_kept_an_hour(start_host, http):
+async def test_the_page_names_its_files_by_digest_kept_a_year_and_gzipped(start_host, http):
+    host = await start_host()
+    await log_in(http, host, "alice")
+    async with http.get(f"{host.web.origin}/") as page:
+        names = set(re.findall(r'(?:src|href)="([^"]+)"', await page.text()))  # preloaded, then used
+    assert len(names) == 8 and all(re.search(r"[.][0-9a-f]{12}[.](js|css|ttf)$", name) for name in names), names
+    for name in names:
+        async with http.get(f"{host.web.origin}{name}", headers={"Accept-Encoding": "gzip"}) as response:
+            assert response.status == 200 and response.headers["Content-Encoding"] == "gzip"
+            assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+            plain_name = re.sub(r"[.][0-9a-f]{12}[.]", ".", name)
+            assert await response.read() == (STATIC / plain_name.removeprefix("/static/")).read_bytes() \
+                or name.endswith(".css")  # style sheets name their fonts by digest
+    async with http.get(f"{host.web.origin}/static/vendor/xterm/xterm.js", headers={"Accept-Encoding": "gzip"},
+                        auto_decompress=False) as response:
+        sent = await response.read()
+        assert len(sent) < (STATIC / "vendor/xterm/xterm.js").stat().st_size // 3  # 477 KiB → 118 KiB
+        assert gzip.decompress(sent) == (STATIC / "vendor/xterm/xterm.js").read_bytes()
+
+
+async def test_a_file_by_its_plain_name_is_asked_for_again_and_answered_304_if_unchanged(start_host, http):
     host = await start_host()
     async with http.get(f"{host.web.origin}/static/play.js") as script:
         assert script.status == 200 and script.headers["Cache-Control"] == "no-cache"
-        modified = script.headers["Last-Modified"]
-    async with http.get(f"{host.web.origin}/static/play.js", headers={"If-Modified-Since": modified}) as again:
+        assert script.headers["Content-Type"] == "text/javascript; charset=utf-8"
+        etag = script.headers["ETag"]
+    async with http.get(f"{host.web.origin}/static/play.js", headers={"If-None-Match": etag}) as again:
         assert again.status == 304 and not await again.read()  # unchanged: nothing sent again
-    async with http.get(f"{host.web.origin}/static/vendor/xterm/xterm.js") as vendored:
-        assert vendored.headers["Cache-Control"] == "public, max-age=3600"
+    for missing in ("/static/nothing.js", "/static/../server.py", "/static/vendor/"):
+        async with http.get(f"{host.web.origin}{missing}") as response:
+            assert response.status == 404
 
 
 async def test_a_thousand_sockets_without_a_login_start_no_game(start_host, http, monkeypatch):
@@ -162,6 +186,7 @@ async def test_a_dropped_socket_resumes_the_same_game(start_host, http):
     assert game.detached and game.playing
     again = await SocketTerminal.open(http, host, resume=game_id, cols=100, rows=30)
     await again.expect("REDRAW")  # the app was asked to draw its screen again
+    assert await again.message("game") == {"game": game_id, "redraw": True}  # and the page told so
     await again.send("k")
     await again.expect("KEY 'k'")
     assert host.sessions == {game} and game.process.pid == app_pid == pid

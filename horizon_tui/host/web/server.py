@@ -3,17 +3,20 @@
 One aiohttp server beside asyncssh: the same `SSHHost` holds the accounts, the limits, the live
 games and the shutdown. A browser logs in with a link `ssh -t host web-login` printed
 (`logins.py`): GET shows "Continue as NAME" (a link preview can't spend it), the button's POST
-spends the token and sets a session cookie. The page (`static/play.html`, xterm.js) opens a
-websocket; only then, and only with a valid cookie, is a game started: a `WebGame`, the same
-`GameSession` as an SSH channel's (a fork of the pre-forked session server on a PTY, recorded,
-listed by `who` and `watch`, idle-timed, counted in the account's and the host's games). Binary
+spends the token and sets a session cookie. Only with a valid cookie is a game started: a
+`WebGame`, the same `GameSession` as an SSH channel's (a fork of the pre-forked session server
+on a PTY, recorded, listed by `who` and `watch`, idle-timed, counted in the account's and the
+host's games). It starts as the page (`static/play.html`, xterm.js) is served, when the browser
+says its window's size (Client Hints): the app draws while the page loads, and what it wrote is
+kept for the page's websocket; otherwise (a browser without them) when that socket opens. Binary
 frames carry bytes both ways, untouched; a text frame `{"resize": [columns, rows]}` resizes. When
 the socket drops the game waits `RECONNECT_GRACE` seconds for the page to come back and resume
 it (`?resume=ID`), then is saved and ended. `/watch` lists the live games; a watcher's socket
 is read-only.
 
 Every response carries `Content-Security-Policy: default-src 'self'` (nothing is loaded from
-another site: xterm.js and the font are vendored under `static/vendor/`); every websocket and
+another site: xterm.js and the font are vendored under `static/vendor/`, served from memory by
+`assets.py`, named by digest and cached for a year); every websocket and
 every POST whose Origin is not this site's gets 403. Failed logins (a link unknown, used or
 expired) count against the address with the SSH host's (`host.limiter`); a login in progress
 counts among the address's connections not logged in yet (`host.preauth`) and is dropped if its
@@ -38,6 +41,7 @@ import attrs
 from aiohttp import WSMsgType, web
 
 from horizon_tui.host.game import GameSession
+from horizon_tui.host.web.assets import IMMUTABLE, REVALIDATE, assets_of
 from horizon_tui.host.watch import MAX_WATCHERS_PER_GAME, REFRESH_EVERY, game_label, watch_refusal
 from horizon_tui.host.web.logins import LINK_LIFETIME, SESSION_LIFETIME, FileLoginStore, LoginStore, digest
 
@@ -61,6 +65,15 @@ MESSAGE_LIMIT = 64 * 1024        # one websocket message from a browser
 CLOSE_ENDED = 4000               # the game ended: the page says so and doesn't reconnect
 CLOSE_REFUSED = 4003             # refused (full, logged out, not allowed): no reconnect either
 TERM_TYPE = "xterm-256color"     # what xterm.js is
+EARLY_GRACE = 30.0               # seconds a game started with its page waits for the page's socket
+EARLY_OUTPUT_LIMIT = 1024 * 1024  # bytes kept for that socket; past it, the app draws again when it comes
+# The page's size in terminal cells from its window's in CSS pixels: DejaVu Sans Mono's cell at
+# 16 px, as static/early.js estimates it (play.js then sends the size it measured).
+CELL_WIDTH = 16 * 0.602
+CELL_HEIGHT = 19
+# The browser says its window's size with each request for the page once asked to (Client Hints;
+# Chromium's): the page's game then starts as the page is served, at that size.
+VIEWPORT_HINTS = "Sec-CH-Viewport-Width, Sec-CH-Viewport-Height"
 
 
 @attrs.define
@@ -149,6 +162,17 @@ class WebGame(GameSession):
         self.detached = False
         self._give_up: asyncio.TimerHandle | None = None
         self._paused_output = False
+        self.early: list[bytes | str] | None = None  # started with its page: what came before its socket
+        self._early_bytes = 0
+
+    def start_early(self) -> None:
+        """Start as the page is served (a logged-in browser), before its socket: the app starts
+        while the page loads; what it writes is kept for the socket (`attach`), which must come
+        within `EARLY_GRACE` seconds or the game is ended."""
+        self.early = []
+        self.detached = True
+        self._give_up = self._loop.call_later(EARLY_GRACE, self._abandon)
+        self.begin()
 
     # --- the transport ---------------------------------------------------------------------
 
@@ -160,13 +184,33 @@ class WebGame(GameSession):
         self.sender = SocketSender(ws, self._drained)
         self.front.track_sender(self.sender)
         self.front_open = True
-        self.sender.send_text(json.dumps({"game": self.resume_id}))
-        if self.detached:
+        redraw = self.detached if self.early is None else self._early_bytes > EARLY_OUTPUT_LIMIT
+        # "redraw": the app draws its screen again, without the modes it set before (a hidden
+        # cursor), which the page sets back (play.js)
+        self.sender.send_text(json.dumps({"game": self.resume_id, **({"redraw": True} if redraw else {})}))
+        if self.early is not None:  # its first socket: what the app wrote so far, in order
+            early, self.early = self.early, None
+            self.detached = False
+            for item in early:
+                if isinstance(item, str):
+                    self.sender.send_text(item)
+                else:
+                    self._send(item)
+            if redraw:
+                self.redraw(self._send)  # too much was written to keep: the app draws its screen again
+        elif self.detached:
             self.detached = False
             self.host.log.info("web resume user=%s addr=%s", self.user, self.connection.where)
             self.redraw(self._send)
 
     def _send(self, data: bytes) -> None:
+        if self.early is not None:
+            self._early_bytes += len(data)
+            if self._early_bytes <= EARLY_OUTPUT_LIMIT:
+                self.early.append(bytes(data))
+            else:
+                self.early = [item for item in self.early if isinstance(item, str)]
+            return
         if self.sender is None:
             self.front_open = False
             return
@@ -181,7 +225,9 @@ class WebGame(GameSession):
             self.output_resumed()
 
     def _send_line(self, text: str) -> None:
-        if self.front_open and self.sender is not None:
+        if self.early is not None:
+            self.early.append(json.dumps({"message": text}))
+        elif self.front_open and self.sender is not None:
             self.sender.send_text(json.dumps({"message": text}))
 
     def _close_front(self, returncode: int) -> None:
@@ -227,7 +273,11 @@ class WebGame(GameSession):
         self.front_lost()
 
     def _abandon(self) -> None:
-        self._give_up = None
+        if self._give_up is not None:
+            self._give_up.cancel()  # when called before its time (the page's new game not wanted)
+            self._give_up = None
+        if self.early is not None:
+            self.host.log.info("web page never connected user=%s addr=%s", self.user, self.connection.where)
         if self.detached:
             self.front.games.pop(self.resume_id, None)
             self.front_lost()
@@ -316,7 +366,7 @@ def _is_loopback(address: str) -> bool:
 def _page(title: str, body: str, *, status: int = 200) -> web.Response:
     text = ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width\">"
-            f"<title>{html.escape(title)}</title><link rel=\"stylesheet\" href=\"/static/horizon.css\">"
+            f"<title>{html.escape(title)}</title><link rel=\"stylesheet\" href=\"{assets_of(STATIC).url('/static/horizon.css')}\">"
             f"</head><body class=\"page\"><main><h1>{html.escape(title)}</h1>\n{body}\n</main></body></html>\n")
     return web.Response(text=text, status=status, content_type="text/html",
                         headers={"Cache-Control": "no-store"})
@@ -356,11 +406,13 @@ class WebFront:
         app.router.add_get("/watch", self._watch_list)
         app.router.add_get("/watch/{game}", self._watch_page)
         app.router.add_get("/ws/watch/{game}", self._watch_socket)
-        app.router.add_static("/static", STATIC, follow_symlinks=False)
+        app.router.add_get("/static/{path:.+}", self._static)
         return app
 
     async def start(self) -> int:
         host, port = self.listen
+        # the page's files read and compressed once per process, off the event loop (~0.2 s of CPU)
+        await asyncio.get_running_loop().run_in_executor(None, assets_of, STATIC)
         # The SSH host's login grace time: a connection that sends no whole request by then (or
         # sits idle between requests that long) is closed, as an SSH connection not logged in is.
         self._runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False,
@@ -482,10 +534,7 @@ class WebFront:
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         """Every response, pages, files, errors and websocket upgrades alike."""
         response.headers.update(SECURITY_HEADERS)
-        if request.path.startswith("/static/vendor/") and response.status == 200:
-            response.headers["Cache-Control"] = "public, max-age=3600"  # a reload needn't fetch xterm.js again
-        elif request.path.startswith("/static/"):  # the page's own scripts: a new version reaches browsers at once
-            response.headers["Cache-Control"] = "no-cache"  # asked again each time, answered 304 if unchanged
+        response.headers["Accept-CH"] = VIEWPORT_HINTS  # from now on the page's request says the window's size
 
     def _user(self, request: web.Request) -> tuple[str | None, str]:
         """The logged-in account of this request (or None) and its session key."""
@@ -512,12 +561,59 @@ class WebFront:
     # --- pages -----------------------------------------------------------------------------
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
-        user, _key = self._user(request)
+        user, key = self._user(request)
         if user is None:
             return _page("Horizon", f"<p>Log in with your SSH key: run</p><pre>{html.escape(self._ssh_hint())}</pre>"
                          f"<p>and open the link it prints here (it works once, for "
                          f"{LINK_LIFETIME / 60:g} minutes).</p><p><a href=\"/watch\">Live games</a></p>")
-        return web.FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-store"})
+        game = self._early_game(request, user, key)
+        return self._play_page(game.resume_id if game is not None else "",
+                               {"Critical-CH": VIEWPORT_HINTS, "Vary": VIEWPORT_HINTS})
+
+    def _play_page(self, game_id: str, headers: dict | None = None) -> web.Response:
+        """static/play.html, naming the game started with it (or none: the page's socket starts one)."""
+        text = assets_of(STATIC).page("play.html").replace(
+            '<meta name="horizon-game" content="">', f'<meta name="horizon-game" content="{html.escape(game_id)}">')
+        return web.Response(text=text, content_type="text/html",
+                            headers={"Cache-Control": "no-store", **(headers or {})})
+
+    def _early_game(self, request: web.Request, user: str, key: str) -> WebGame | None:
+        """The game of a logged-in browser's page, started as the page is served, when the
+        browser said its window's size (`VIEWPORT_HINTS`) and this is a GET and no prefetch; None
+        when not, or the address is banned, or the account has all its connections open, or the
+        account or the host has no room for a game (the page's socket then says why)."""
+        try:
+            width = int(request.headers["Sec-CH-Viewport-Width"])
+            height = int(request.headers["Sec-CH-Viewport-Height"])
+        except (KeyError, ValueError):
+            return None  # not asked yet (Critical-CH has the browser ask again), or a browser without hints
+        purpose = request.headers.get("Sec-Purpose", "") + request.headers.get("Purpose", "")
+        address = self.client_address(request)
+        if (request.method != "GET" or "prefetch" in purpose or self._banned(address)
+                or self.host.connections_refusal(user)):
+            return None  # (the page's socket is then refused, saying why)
+        size = (max(20, int(width / CELL_WIDTH)), max(10, int(height / CELL_HEIGHT)))
+        game, _refusal = self._admitted_game(request, user, key, address, size)
+        if game is not None:
+            game.start_early()
+        return game
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        """The page's files (`assets.py`): by digest name kept a year, by plain name asked again."""
+        asset, by_digest = assets_of(STATIC).find(request.path)
+        if asset is None:
+            raise web.HTTPNotFound()
+        headers = {"Cache-Control": IMMUTABLE if by_digest else REVALIDATE, "ETag": asset.etag}
+        if request.headers.get("If-None-Match") == asset.etag:
+            return web.Response(status=304, headers=headers)
+        body = asset.body
+        if asset.gzipped is not None:
+            headers["Vary"] = "Accept-Encoding"
+            if "gzip" in request.headers.get("Accept-Encoding", ""):
+                body = asset.gzipped
+                headers["Content-Encoding"] = "gzip"
+        charset = "utf-8" if asset.content_type.startswith("text/") else None
+        return web.Response(body=body, content_type=asset.content_type, charset=charset, headers=headers)
 
     async def _no_icon(self, request: web.Request) -> web.StreamResponse:
         return web.Response(status=204)
@@ -586,14 +682,20 @@ class WebFront:
             return web.Response(status=401, text="log in first\n")
         ws = web.WebSocketResponse(max_msg_size=MESSAGE_LIMIT, heartbeat=30.0)
         await ws.prepare(request)
-        game = self.games.get(request.query.get("resume", ""))
-        if game is not None and game.connection.session_key != key:
-            game = None  # another login's game: never resumed
+        game = self._own_game(request.query.get("resume"), key)  # the tab's game, after a drop or a reload
+        fresh = self._own_game(request.query.get("fresh"), key)  # the game started with this page
+        if game is None:
+            game = fresh
+        elif fresh is not None and fresh is not game and fresh.early is not None:
+            fresh._abandon()  # the tab goes back to its own game: the page's new one isn't wanted
         if game is not None and not game.detached and game.sender is not None:
             self._take_over(game)  # its old socket's network went away unnoticed, or a copy of the tab
-        refusal = None if game is not None else self.host.connections_refusal(user)  # with its SSH ones
+        resumed = game is not None and game.early is None  # a page's own new game is a new connection
+        refusal = None if resumed else self.host.connections_refusal(user)  # with its SSH ones
         if refusal:
             self.host.log.info("refused user=%s addr=%s reason=too many connections for user via=web", user, address)
+            if game is not None:
+                game._abandon()
             await self._refuse(ws, refusal)
             return ws
         self._sockets.add(ws)
@@ -616,6 +718,11 @@ class WebFront:
                 game.socket_closed(ws)
         return ws
 
+    def _own_game(self, game_id: str | None, key: str) -> WebGame | None:
+        """The live game of this id started by this login (never another login's)."""
+        game = self.games.get(game_id or "")
+        return game if game is not None and game.connection.session_key == key else None
+
     def _take_over(self, game: WebGame) -> None:
         """A page of the same login resumes a game whose socket still looks open: the old socket is
         told and closed (refused, so that its page doesn't take the game back) and the game waits
@@ -626,8 +733,10 @@ class WebFront:
         old.close(CLOSE_REFUSED)
         game.socket_closed(old.ws)
 
-    def _new_game(self, ws, user: str, key: str, address: str, request) -> tuple[WebGame | None, str]:
-        """A game for this socket, started; or None and the line saying why not."""
+    def _admitted_game(self, request: web.Request, user: str, key: str, address: str,
+                       size: tuple[int, int]) -> tuple[WebGame | None, str]:
+        """A game for this browser, admitted by the host (not started); or None and the line
+        saying why not."""
         try:
             role = self.host.accounts.role(user)
         except Exception:  # noqa: BLE001 (an unreadable account plays as a player)
@@ -635,15 +744,21 @@ class WebFront:
         peer = request.transport.get_extra_info("peername") if request.transport else None
         client = WebClient(user=user, address=address, role=role, session_key=key,
                            where=f"{address}:{peer[1]}" if peer else address)
-        game = WebGame(self, client, *self._size(request))
+        game = WebGame(self, client, *size)
         refusal = self.host.admit(game)
         if refusal:
             self.host.log_refusal(client, refusal[0])
             return None, refusal[1]
         self.games[game.resume_id] = game
-        game.attach(ws)
-        game.begin()
         return game, ""
+
+    def _new_game(self, ws, user: str, key: str, address: str, request) -> tuple[WebGame | None, str]:
+        """A game for this socket, started; or None and the line saying why not."""
+        game, refusal = self._admitted_game(request, user, key, address, self._size(request))
+        if game is not None:
+            game.attach(ws)
+            game.begin()
+        return game, refusal
 
     async def _refuse(self, ws: web.WebSocketResponse, message: str) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError):
@@ -710,7 +825,7 @@ class WebFront:
         _who, refused = self._may_watch(request)
         if refused is not None:
             return refused
-        return web.FileResponse(STATIC / "play.html", headers={"Cache-Control": "no-store"})  # watches at /watch/
+        return self._play_page("")  # watches at /watch/
 
     async def _watch_socket(self, request: web.Request) -> web.StreamResponse:
         user, refused = self._may_watch(request)

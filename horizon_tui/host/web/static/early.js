@@ -1,7 +1,11 @@
-// Loaded first, before xterm.js: opens the game's socket at once, so the app starts and draws
-// while the page's scripts and font load; play.js takes the socket over with whatever arrived.
+// Loaded first, before xterm.js: opens the game's socket at once, so the app draws while the
+// page's scripts and font load; play.js takes the socket over with whatever arrived. The host may
+// have started the game already, as it served this page (its id in <meta name="horizon-game">):
+// the socket carries it, unless this tab has a game of its own to go back to (a reload), which
+// wins ("fresh" names the page's game so that the host ends it).
 // The size is estimated from the window and DejaVu Sans Mono's cell at 16 px (0.602 em wide,
-// 19 px high, as play.js draws it); play.js sends the measured size once the terminal is there.
+// 19 px high, as play.js draws it; server.py's CELL_WIDTH and CELL_HEIGHT); play.js sends the
+// measured size once the terminal is there.
 (function () {
   "use strict";
   if (location.pathname.startsWith("/watch/")) {
@@ -14,9 +18,13 @@
     cols: Math.max(20, Math.floor(window.innerWidth / CELL_WIDTH)),
     rows: Math.max(10, Math.floor(window.innerHeight / CELL_HEIGHT)),
   });
-  const resume = sessionStorage.getItem("horizon-game");
-  if (resume) {
-    query.set("resume", resume);
+  const own = sessionStorage.getItem("horizon-game");
+  const fresh = document.querySelector('meta[name="horizon-game"]').content;
+  if (own || fresh) {
+    query.set("resume", own || fresh);
+  }
+  if (own && fresh && own !== fresh) {
+    query.set("fresh", fresh);
   }
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   early.socket = new WebSocket(scheme + "//" + location.host + "/ws?" + query.toString());

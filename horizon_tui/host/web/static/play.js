@@ -1,6 +1,6 @@
 // The page that plays (or, at /watch/GAME, watches): xterm.js on a websocket to the host (host/web/server.py).
 // Binary frames carry the terminal's bytes both ways; text frames carry JSON: {"resize": [c, r]}
-// from here; {"game": id} (to resume after a reconnect), {"message": …}, {"exit": code},
+// from here; {"game": id, "redraw": true when resumed} (to resume after a reconnect), {"message": …}, {"exit": code},
 // {"refused": …} and {"watching": name, "size": [c, r]} from the host.
 (function () {
   "use strict";
@@ -109,6 +109,9 @@
     if (message.game) {
       resumeId = message.game;
       sessionStorage.setItem(RESUME, resumeId);
+    }
+    if (message.redraw) {  // the app draws its screen again: it hid its cursor before this page came
+      term.write("\x1b[?25l");
     }
     if (message.watching) {
       showBanner("Watching " + message.watching + " (read-only). Esc or Back: the list of games.");

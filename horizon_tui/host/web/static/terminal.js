@@ -1,8 +1,9 @@
-// Loaded before xterm.js. The page's Content-Security-Policy (default-src 'self') refuses inline
-// style text, and xterm.js's DOM renderer styles the terminal by setting the text of <style>
-// elements it makes (cell sizes, the palette) and `style` attributes (24-bit colours). Both go
-// through the CSSOM instead, which the policy allows: the <style> texts become constructed style
-// sheets (document.adoptedStyleSheets), a `style` attribute the element's style.cssText.
+// Runs before xterm.js (deferred, as it is: deferred scripts run in the page's order). The page's
+// Content-Security-Policy (default-src 'self') refuses inline style text, and xterm.js's DOM
+// renderer styles the terminal by setting the text of <style> elements it makes (cell sizes, the
+// palette) and `style` attributes (24-bit colours). Both go through the CSSOM instead, which the
+// policy allows: the <style> texts become constructed style sheets (document.adoptedStyleSheets),
+// a `style` attribute the element's style.cssText.
 (function () {
   "use strict";
   const setAttribute = Element.prototype.setAttribute;
