@@ -1,6 +1,6 @@
 """Actions: one path for players, the AI and the GM.
 
-Each action is a callable attrs class: `action(battle)` checks legality and returns `Success`
+Each action is a callable frozen, slotted dataclass: `action(battle)` checks legality and returns `Success`
 (with the events it caused) or `Impossible` (with the reason a player would read). Game-rule
 refusals never raise. `perform` runs one for the combatant whose turn it is and ends the turn
 when it is spent.
@@ -8,7 +8,7 @@ when it is spent.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field as data_field, replace
 
 from collections.abc import Mapping
 from fractions import Fraction
@@ -38,13 +38,13 @@ from horizon_tui.rules.ranges import ability_range, can_hit_fled, distance, weap
 from horizon_tui.rules.texts import distance_words
 
 
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class Success:
     events: list[ev.Event]
     ends_turn: bool = False
 
 
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class Impossible:
     reason: str
 
@@ -64,12 +64,23 @@ def edge_distances(battle: Battle, e: Entity) -> np.ndarray:
     walkable edge cell, found by the battlefield's distance map (tcod's pathing) with the
     combatant's own step costs and the other sides' cells blocked. On open ground that is the
     Chebyshev steps to the border, min(x, y, width − 1 − x, height − 1 − y); walls in the way
-    make it the walk around them. Cells cut off from every edge read `UNREACHABLE`."""
+    make it the walk around them. Cells cut off from every edge read `UNREACHABLE`.
+
+    The map is pure in the terrain, the blocked cells and the step costs: kept in the battle's
+    memo for the last set of blocked cells per set of step costs (several afraid combatants of a
+    side in one round share it), and read-only."""
     field = battle.battlefield
-    edges = [(x, y) for x in range(field.width) for y in (0, field.height - 1)]
-    edges += [(x, y) for y in range(1, field.height - 1) for x in (0, field.width - 1)]
-    return field.distance_map([xy for xy in edges if field.is_walkable(xy)], blocked_for(battle, e),
-                              **move_costs(battle, e))
+    costs = move_costs(battle, e)
+    blocked = blocked_for(battle, e)
+    key = ("edge distances", id(costs))
+    found = battle.memo.get(key)
+    cells = frozenset(blocked)
+    if found is not None and found[0] is costs and found[1] == cells:
+        return found[2]
+    far = field.edge_distance_map(blocked, **costs)
+    far.flags.writeable = False
+    battle.memo[key] = (costs, cells, far)
+    return far
 
 
 def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
@@ -96,7 +107,7 @@ def first_step_affordable(battle: Battle, e: Entity, to: tuple[int, int]) -> boo
     return first is not None and first <= _state(e).movement_left
 
 
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class Move:
     """Move toward a cell along the cheapest path (R-8). A cell just outside the battlefield
     from an edge cell means fleeing. With `partial`, go as far as the movement allows."""
@@ -106,7 +117,7 @@ class Move:
     partial: bool = False
     # The cheapest path to `to` when the mover already has one (the AI found it walking toward
     # something further: a prefix of a cheapest path is a cheapest path). Not an input: never saved.
-    via: tuple[tuple[int, int], ...] | None = attrs.field(default=None, eq=False, repr=False)
+    via: tuple[tuple[int, int], ...] | None = data_field(default=None, compare=False, repr=False)
 
     def __call__(self, battle: Battle) -> Outcome:
         e = battle.by_id[self.actor]
@@ -168,7 +179,10 @@ class Move:
 
 def _fear_refusal(battle: Battle, e: Entity, here: tuple[int, int], end: tuple[int, int]) -> str | None:
     """R-10 fear: an afraid combatant moves only to flee towards the nearest edge: a move may not
-    end farther from it (`edge_distances`) than it started."""
+    end farther from it (`edge_distances`) than it started. A move ending on the edge ends 0
+    steps from it (the edge cells are where `edge_distances`' walks start): never farther."""
+    if battle.battlefield.is_edge(end):
+        return None
     far = edge_distances(battle, e)
     before, after = int(far[here[1], here[0]]), int(far[end[1], end[0]])
     if after <= before:
@@ -230,7 +244,7 @@ def _target_problem(battle: Battle, user: Entity, target: Entity, reach: int, *,
     return None
 
 
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class Attack:
     """A normal attack (difficulty I): unlimited, no slot (R-5, R-9)."""
 
@@ -260,7 +274,7 @@ def ability_problem(battle: Battle, e: Entity, ability: Ability) -> str | None:
     return ability_refusal(battle, e, ability.name)
 
 
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class UseAbility:
     """Use a slotted ability (R-6): a charge of its difficulty, then its cooldown."""
 
@@ -329,7 +343,7 @@ class UseAbility:
         return None
 
 
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class Swap:
     """Replace one slotted ability with a known one; costs the turn (R-6). Non-replaceable
     passives can't be removed."""
@@ -365,7 +379,7 @@ class Swap:
         return Success(battle.log[start:])
 
 
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class TogglePassive:
     """Switch a slotted replaceable passive off or on; costs the turn, and switching on holds
     a charge of its difficulty (R-6)."""
@@ -405,7 +419,7 @@ class TogglePassive:
 # --- free actions (R-13) ---------------------------------------------------------------------------
 
 
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class FreeAction:
     """A free action: costs the turn and one free-action point (R-13).
 
@@ -486,7 +500,7 @@ def _stat_or_attribute(e: Entity, name: str) -> Fraction:
     return Fraction(values[name]) if name in values else Fraction(current_attributes(e).get(name, 0))
 
 
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class InventAbility:
     """R-13: a free-action point pays for inventing an ability mid-battle; it joins the known
     abilities (slotting it is a swap)."""
@@ -510,7 +524,7 @@ class InventAbility:
         return Success(battle.log[start:])
 
 
-@attrs.frozen
+@dataclass(frozen=True, slots=True)
 class Wait:
     """End the turn (R-8: waiting is an action too). A frightened combatant 'hides' this way."""
 
