@@ -24,9 +24,9 @@ from horizon_tui.engine.attacks import strike, use_ability
 from horizon_tui.engine.battlefield import as_cell
 from horizon_tui.engine.battle import (
     Battle, Entity, charge_left, check_roll, cid, comp, current_attributes, effects, enemies_of, gear, ident,
-    is_active, pos, put, spend_charge, stats, team,
+    is_active, pos, put, set_ready_at, set_turn_state, spend_charge, stats, team,
 )
-from horizon_tui.engine.components import Cooldowns, FreeActions, Gear, Loadout, Memory, Presence, TurnState
+from horizon_tui.engine.components import FreeActions, Gear, Loadout, Memory, Presence, TurnState
 from horizon_tui.engine.effects import apply_effect, deal_damage, end_effect, recompute_stats
 from horizon_tui.engine.sideview import hidden_from
 from horizon_tui.engine.turns import advance, check_end, update_sight
@@ -86,7 +86,7 @@ def edge_distances(battle: Battle, e: Entity) -> np.ndarray:
 def _spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
     """Mark the turn's action as used; acting reveals a hidden combatant (R-13 hide)."""
     state = _state(e)
-    put(e, TurnState, TurnState(state.own_turns, state.movement_left, True))
+    set_turn_state(e, state.own_turns, state.movement_left, True)
     hidden = effects(e).get("hidden")
     if reveals and hidden is not None:
         end_effect(battle, e, hidden)
@@ -162,7 +162,7 @@ class Move:
             if problem:
                 return Impossible(problem)
         battle.place(e, steps[-1])
-        put(e, TurnState, TurnState(state.own_turns, state.movement_left - spent, state.acted))
+        set_turn_state(e, state.own_turns, state.movement_left - spent, state.acted)
         battle.emit(ev.Move(cid(e), [list(xy) for xy in steps], spent))
         update_sight(battle, e)
         return Success(battle.log[start:])
@@ -300,9 +300,7 @@ class UseAbility:
         _spend_turn(battle, e)
         spend_charge(e, ability.difficulty)
         cooldown = battle.rules.difficulty(ability.difficulty).cooldown
-        ready = dict(comp(e, Cooldowns).ready_at)
-        ready[ability.name] = _state(e).own_turns + cooldown + 1  # blocked for `cooldown` own turns
-        put(e, Cooldowns, Cooldowns(ready))
+        set_ready_at(e, ability.name, _state(e).own_turns + cooldown + 1)  # blocked for `cooldown` own turns
         battle.emit(ev.AbilityUsed(cid(e), ability.name, ability.difficulty.value, charge_left(e, ability.difficulty), cooldown))
         use_ability(battle, e, ability, target, aimed)
         check_end(battle)

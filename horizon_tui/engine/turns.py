@@ -8,7 +8,7 @@ from collections import deque
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
     ENEMIES, PARTY, Battle, Entity, cid, comp, current_attributes,
-    effects, ident, is_active, movement_budget, pos, put, stats, team,
+    effects, ident, is_active, movement_budget, pos, put, set_turn_state, stats, team,
 )
 from horizon_tui.engine.components import (
     Controller, Memory, Presence, TurnState,
@@ -134,7 +134,7 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
         update_sight(battle, e)
         return True
     budget = movement_budget(battle, e)
-    put(e, TurnState, TurnState(state.own_turns + 1, budget, False))
+    set_turn_state(e, state.own_turns + 1, budget, False)
     battle.emit(ev.Turn(e.uid, budget))
     fx = effects(e)
     if not fx.active:  # most turns: nothing to tick, nothing that stops or blinds it
@@ -172,7 +172,7 @@ def _stumble(battle: Battle, e: Entity) -> None:
         xy = options[battle.rng.randrange(len(options))]
         battle.place(e, xy)
         battle.emit(ev.Move(cid(e), [list(xy)], 0, True, "blind"))
-    put(e, TurnState, TurnState(state.own_turns, 0, state.acted))
+    set_turn_state(e, state.own_turns, 0, state.acted)
 
 
 def sides_present(battle: Battle) -> set[str]:
