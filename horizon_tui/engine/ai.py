@@ -22,9 +22,8 @@ import numpy as np
 
 from horizon_tui.content.ai_profiles import Condition, Profile, Rule, cached_ai_profiles, profiles_path
 from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Target
-from horizon_tui.engine.actions import (
-    Attack, FreeAction, Impossible, Move, UseAbility, Wait, blocked_for, move_costs, perform,
-)
+from horizon_tui.engine.actions import Attack, FreeAction, Move, UseAbility, Wait
+from horizon_tui.engine.resolve import Impossible, blocked_for, move_costs, perform
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
     Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, team,
