@@ -30,7 +30,7 @@ from horizon_tui.engine.battle import (
     typical_attack,
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
-from horizon_tui.engine.sideview import hidden_from, in_view
+from horizon_tui.engine.sight import hidden_from, in_view
 from horizon_tui.engine.usability import ability_ready, ability_refusal
 from horizon_tui.engine.components import Controller, Loadout, Memory, TurnState
 from horizon_tui.rules.checks import roll_chance

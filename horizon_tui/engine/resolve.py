@@ -26,7 +26,7 @@ from horizon_tui.engine.battle import (
 )
 from horizon_tui.engine.components import Memory, Presence, TurnState
 from horizon_tui.engine.effects import end_effect
-from horizon_tui.engine.sideview import hidden_from
+from horizon_tui.engine.sight import hidden_from
 from horizon_tui.engine.turns import advance, check_end, update_sight
 from horizon_tui.engine.usability import ability_refusal, turn_refusal
 from horizon_tui.rules.texts import counted, distance_words

@@ -21,7 +21,7 @@ from horizon_tui.engine.battle import (
 from horizon_tui.engine.components import Memory
 from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.engine.resolve import aim_problem, target_problem
-from horizon_tui.engine.sideview import hidden_from
+from horizon_tui.engine.sight import hidden_from
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal, turn_refusal
 from horizon_tui.rules.combat import crit_chance
 from horizon_tui.rules.ranges import ability_range, weapon_range

@@ -14,7 +14,7 @@ from horizon_tui.engine.components import (
     Controller, Memory, Presence, TurnState,
 )
 from horizon_tui.engine.effects import expire_turn_effects, tick_effects
-from horizon_tui.engine.sideview import hidden_from, in_view
+from horizon_tui.engine.sight import hidden_from, in_view
 from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.reward import equal_shares
 from horizon_tui.rules.turns import initiative_key
