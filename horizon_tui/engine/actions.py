@@ -105,7 +105,7 @@ class Swap:
         spend_turn(battle, e)
         slotted = tuple(self.add if n == self.remove else n for n in loadout.slotted)
         put(e, Loadout, Loadout(slotted, loadout.active_passives - {self.remove}))
-        battle.emit(ev.Swap(cid(e), self.remove, self.add))
+        battle.emit(ev.Swapped(cid(e), self.remove, self.add))
         recompute_stats(battle, e)
         return Success(battle.log[start:])
 

@@ -48,7 +48,7 @@ def deal_damage(battle: Battle, target: Entity, amount: int, source: str, abilit
         amount -= absorbed
     new = hp(target).hp - amount
     set_hp(target, new)
-    battle.emit(ev.Damage(cid(target), amount, new, source))
+    battle.emit(ev.Damaged(cid(target), amount, new, source))
     attacker = battle.by_id.get(source)
     count_damage(target, amount, attacker, ability or "normal attack")
     if attacker is not None:
@@ -72,7 +72,7 @@ def restore_health(battle: Battle, target: Entity, amount: int, source: str) -> 
     before = health.hp
     new = min(health.max_hp, before + max(0, int(amount)))
     set_hp(target, new)
-    battle.emit(ev.Heal(cid(target), new - before, new, source))
+    battle.emit(ev.Healed(cid(target), new - before, new, source))
 
 
 def _set(target: Entity, active: tuple[ActiveEffect, ...]) -> None:

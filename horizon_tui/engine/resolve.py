@@ -149,7 +149,7 @@ def move(battle: Battle, actor: str, destination: Sequence[int], partial: bool =
             return Impossible(problem)
     battle.place(e, steps[-1])
     set_turn_state(e, state.own_turns, state.movement_left - spent, state.acted)
-    battle.emit(ev.Move(cid(e), [list(xy) for xy in steps], spent))
+    battle.emit(ev.Moved(cid(e), [list(xy) for xy in steps], spent))
     update_sight(battle, e)
     return Success(battle.log[start:])
 
@@ -158,7 +158,7 @@ def _flee(battle: Battle, e: Entity, to: tuple[int, int], start: int) -> Outcome
     """R-8 [H]: leaving the battlefield's edge is fleeing; out of the battle."""
     battle.set_presence(e, Presence.fled)
     battle.place(e, None)
-    battle.emit(ev.Move(cid(e), [list(to)], 1))
+    battle.emit(ev.Moved(cid(e), [list(to)], 1))
     battle.emit(ev.Fled(cid(e)))
     check_end(battle)
     return Success(battle.log[start:], ends_turn=True)
@@ -328,7 +328,7 @@ def wait(battle: Battle, actor: str) -> Outcome:
     start = len(battle.log)
     reason = "hides" if effects(e).has("fear") else "waits"
     if not _state(e).acted:
-        battle.emit(ev.Wait(cid(e), reason))
+        battle.emit(ev.Waited(cid(e), reason))
     return Success(battle.log[start:], ends_turn=True)
 
 

@@ -131,7 +131,7 @@ def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | Non
     for event in battle.log[done:]:
         if isinstance(event, ev.SideChange):
             teams[event.target] = event.team
-        elif isinstance(event, ev.Move) and event.path:
+        elif isinstance(event, ev.Moved) and event.path:
             who = battle.by_id.get(event.actor)
             if who is None:
                 continue

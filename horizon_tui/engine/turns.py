@@ -150,10 +150,10 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
         if knocked.turns_left <= 1:
             battle.emit(ev.GetUp(cid(e)))
         else:
-            battle.emit(ev.Wait(cid(e), "down"))
+            battle.emit(ev.Waited(cid(e), "down"))
         return False
     if stunned:
-        battle.emit(ev.Wait(cid(e), "stunned"))
+        battle.emit(ev.Waited(cid(e), "stunned"))
         return False
     update_sight(battle, e)
     if fx.has("blindness"):
@@ -171,7 +171,7 @@ def _stumble(battle: Battle, e: Entity) -> None:
     if options:
         xy = options[battle.rng.randrange(len(options))]
         battle.place(e, xy)
-        battle.emit(ev.Move(cid(e), [list(xy)], 0, True, "blind"))
+        battle.emit(ev.Moved(cid(e), [list(xy)], 0, True, "blind"))
     set_turn_state(e, state.own_turns, 0, state.acted)
 
 
