@@ -12,7 +12,8 @@ STAMP := $(VENV)/.installed-stamp
 # pure Python otherwise (`make pure` removes the extensions). README "Engine speed".
 COMPILED := horizon_tui/engine/components.py horizon_tui/engine/events.py horizon_tui/engine/battle.py \
 	horizon_tui/engine/usability.py horizon_tui/engine/effects.py horizon_tui/engine/turns.py \
-	horizon_tui/engine/ai.py horizon_tui/rules/ranges.py horizon_tui/rules/turns.py
+	horizon_tui/engine/ai.py horizon_tui/engine/attacks.py horizon_tui/engine/resolve.py horizon_tui/engine/sight.py \
+	horizon_tui/rules/ranges.py horizon_tui/rules/turns.py
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Horizon needs Python 3.11 or newer on PATH"; exit 1; }

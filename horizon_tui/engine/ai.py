@@ -22,16 +22,15 @@ import numpy as np
 
 from horizon_tui.content.ai_profiles import Condition, Profile, Rule, cached_ai_profiles, profiles_path
 from horizon_tui.content.models import NEGATIVE_EFFECTS, AbilityKind, Target
-from horizon_tui.engine.actions import (
-    Attack, FreeAction, Impossible, Move, UseAbility, Wait, blocked_for, move_costs, perform,
-)
+from horizon_tui.engine.actions import Attack, FreeAction, Move, UseAbility, Wait
+from horizon_tui.engine.resolve import Impossible, blocked_for, move_costs, perform
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
     Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, team,
     typical_attack,
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
-from horizon_tui.engine.sideview import hidden_from, in_view
+from horizon_tui.engine.sight import hidden_from, in_view
 from horizon_tui.engine.usability import ability_ready, ability_refusal
 from horizon_tui.engine.components import Controller, Loadout, Memory, TurnState
 from horizon_tui.rules.checks import roll_chance

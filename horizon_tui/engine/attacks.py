@@ -89,7 +89,7 @@ def strike(
             if chance.numerator > 0:  # `chance > 0` on its integers
                 crit = check_roll(battle, attacker, chance)
                 battle.emit(ev.Check(me, "crit", _float(chance), crit, ability=name, target=them))
-    battle.emit(ev.Attack(me, them, name, difficulty.value, hit, crit, list(aimed) if aimed else None))
+    battle.emit(ev.Attacked(me, them, name, difficulty.value, hit, crit, list(aimed) if aimed else None))
     if not hit:
         return False
     multiplier = strike_multiplier(battle, ability)
@@ -257,7 +257,7 @@ def _land(battle: Battle, user: Entity, ability: Ability, victim: Entity, *, che
             chance = chance_to_hit(battle, user, victim, fled=comp(victim, Presence) is Presence.fled)
             hit = check_roll(battle, user, chance)
             battle.emit(ev.Check(cid(user), "accuracy", _float(chance), hit, ability=ability.name, target=cid(victim)))
-        battle.emit(ev.Attack(cid(user), cid(victim), ability.name, ability.difficulty.value, hit, False, list(aimed) if aimed else None))
+        battle.emit(ev.Attacked(cid(user), cid(victim), ability.name, ability.difficulty.value, hit, False, list(aimed) if aimed else None))
         if not hit:
             return
     for spec in ability.effects:

@@ -29,8 +29,8 @@ from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.components import (
-    COMPONENTS, AttackCache, Charges, Effects, Gear, Health, Identity, Loadout, Position, Presence, Stats, StatBonus,
-    Team, Vitals,
+    COMPONENTS, AttackCache, Charges, Cooldowns, Effects, Gear, Health, Identity, Loadout, Position, Presence, Stats,
+    StatBonus, Tally, Team, TurnState, Vitals,
 )
 from horizon_tui.rules.checks import check_attack_value, difficulty_check_chance, roll_chance
 from horizon_tui.rules.combat import armor_reduction, normal_attack, with_armor_speed
@@ -267,6 +267,47 @@ def drop(e: Entity, key: type) -> None:
     e.world.store(key).pop(e.uid, None)
 
 
+# --- writers in place: the components written every turn or blow keep their object, their
+# fields change (no new object, no dict copied); nothing keeps these by identity.
+
+
+def set_turn_state(e: Entity, own_turns: int, movement_left: int, acted: bool) -> None:
+    """The only writer of TurnState after set-up: its turn count, movement left and whether it acted."""
+    state: TurnState = e.world.stores[TurnState][e.uid]
+    state.own_turns = own_turns
+    state.movement_left = movement_left
+    state.acted = acted
+
+
+def set_hp(e: Entity, value: int) -> None:
+    """Its health now (damage, healing, a GM's hand): the maximum stays (`refresh_stats` moves it)."""
+    health: Health = e.world.stores[Health][e.uid]
+    health.hp = value
+
+
+def count_damage(target: Entity, amount: int, attacker: Entity | None, key: str) -> None:
+    """The end-of-battle tally of a blow: taken by `target`, dealt by `attacker` under `key`
+    (an ability's name, or "normal attack")."""
+    tallies: dict[str, Tally] = target.world.stores[Tally]
+    tallies[target.uid].damage_taken += amount
+    if attacker is not None:
+        tally = tallies[attacker.uid]
+        tally.damage_dealt += amount
+        tally.by_ability[key] = tally.by_ability.get(key, 0) + amount
+
+
+def count_effect(source: Entity) -> None:
+    """The tally of a harmful effect `source` put on someone."""
+    tally: Tally = source.world.stores[Tally][source.uid]
+    tally.effects_applied += 1
+
+
+def set_ready_at(e: Entity, ability: str, own_turn: int) -> None:
+    """An ability's cooldown (R-6): usable again from this own-turn number."""
+    cooldowns: Cooldowns = e.world.stores[Cooldowns][e.uid]
+    cooldowns.ready_at[ability] = own_turn
+
+
 def ident(e: Entity) -> Identity:
     return comp(e, Identity)
 
@@ -501,9 +542,7 @@ def spend_charge(e: Entity, difficulty: Difficulty) -> bool:
         return True
     if left <= 0:
         return False
-    pools = dict(comp(e, Charges).pools)
-    pools[difficulty] = left - 1
-    put(e, Charges, Charges(pools))
+    comp(e, Charges).pools[difficulty] = left - 1
     return True
 
 

@@ -116,6 +116,7 @@ class Battlefield:
     _windows: dict[tuple[int, int], tuple] = attrs.field(init=False, repr=False, factory=dict)
     _astars: dict[tuple, tuple] = attrs.field(init=False, repr=False, factory=dict)
     _toward: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
+    _edge: np.ndarray = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.terrain.ndim != 2 or 0 in self.terrain.shape:
@@ -123,6 +124,10 @@ class Battlefield:
         self.terrain.flags.writeable = False  # static: the caches below depend on it
         self._transparent = self.terrain != Terrain.WALL
         self._transparent.flags.writeable = False
+        ring = np.ones(self.terrain.shape, dtype=bool)  # the outer ring (`is_edge`) ...
+        ring[1:-1, 1:-1] = False
+        self._edge = ring & self._transparent  # ... where one can stand
+        self._edge.flags.writeable = False
 
     # --- building and showing ------------------------------------------------------------------
 
@@ -397,6 +402,19 @@ class Battlefield:
         distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
         for x, y in goals:
             distance[y, x] = 0
+        tcod.path.dijkstra2d(distance, cost, 1, diagonal_cost, out=distance)
+        return distance
+
+    def edge_distance_map(
+        self, blocked: Iterable[Pos] = (), *, difficult_cost: int, terrain_costs: Mapping[str, int] | None = None,
+        diagonal_cost: int = 1,
+    ) -> np.ndarray:
+        """`distance_map` from every walkable edge cell (`is_edge`) at once: how far each cell is
+        from the nearest edge one can step off from. The same numbers as `distance_map` given
+        those cells as goals, without a Python loop over them."""
+        cost = self.cost_array(blocked, difficult_cost, terrain_costs)
+        distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
+        distance[self._edge] = 0
         tcod.path.dijkstra2d(distance, cost, 1, diagonal_cost, out=distance)
         return distance
 

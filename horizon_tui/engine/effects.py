@@ -25,10 +25,11 @@ from fractions import Fraction
 from horizon_tui.content.models import NEGATIVE_EFFECTS
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
-    Battle, Entity, cid, comp, effects, find, hp, ident, is_active, put, refresh_stats, team,
+    Battle, Entity, cid, comp, count_damage, count_effect, effects, find, hp, ident, is_active, put, refresh_stats,
+    set_hp, team,
 )
 from horizon_tui.engine.components import (
-    ActiveEffect, Effects, Gear, Health, Memory, Presence, Tally, TempHealth, TurnState,
+    ActiveEffect, Effects, Gear, Memory, Presence, TempHealth, TurnState,
 )
 from horizon_tui.rules.numbers import whole
 
@@ -45,21 +46,12 @@ def deal_damage(battle: Battle, target: Entity, amount: int, source: str, abilit
         absorbed = min(shield.points, amount)  # temporary health goes first (a GM's grant)
         put(target, TempHealth, TempHealth(shield.points - absorbed))
         amount -= absorbed
-    health = hp(target)
-    new = health.hp - amount
-    put(target, Health, Health(new, health.max_hp))
-    battle.emit(ev.Damage(cid(target), amount, new, source))
-    # Components built directly, not with dataclasses.replace: this runs for every blow (the simulator's speed).
-    tally = comp(target, Tally)
-    put(target, Tally, Tally(tally.damage_dealt, tally.damage_taken + amount, tally.by_ability,
-                                     tally.effects_applied))
+    new = hp(target).hp - amount
+    set_hp(target, new)
+    battle.emit(ev.Damaged(cid(target), amount, new, source))
     attacker = battle.by_id.get(source)
+    count_damage(target, amount, attacker, ability or "normal attack")
     if attacker is not None:
-        t = comp(attacker, Tally)
-        key = ability or "normal attack"
-        by_ability = dict(t.by_ability)
-        by_ability[key] = by_ability.get(key, 0) + amount
-        put(attacker, Tally, Tally(t.damage_dealt + amount, t.damage_taken, by_ability, t.effects_applied))
         memory = comp(target, Memory)
         if memory.last_attacker != source:
             put(target, Memory, Memory(memory.seen, memory.last_known, source, memory.origin))
@@ -77,9 +69,10 @@ def defeat(battle: Battle, target: Entity) -> None:
 def restore_health(battle: Battle, target: Entity, amount: int, source: str) -> None:
     """Heal, never above the maximum (R-10)."""
     health = hp(target)
-    new = min(health.max_hp, health.hp + max(0, int(amount)))
-    put(target, Health, Health(new, health.max_hp))
-    battle.emit(ev.Heal(cid(target), new - health.hp, new, source))
+    before = health.hp
+    new = min(health.max_hp, before + max(0, int(amount)))
+    set_hp(target, new)
+    battle.emit(ev.Healed(cid(target), new - before, new, source))
 
 
 def _set(target: Entity, active: tuple[ActiveEffect, ...]) -> None:
@@ -131,8 +124,7 @@ def apply_effect(
         battle.set_team(target, team(source))
         battle.emit(ev.SideChange(cid(target), team(source)))
     if source is not None and effect in NEGATIVE_EFFECTS:
-        t = comp(source, Tally)
-        put(source, Tally, replace(t, effects_applied=t.effects_applied + 1))
+        count_effect(source)
     if effect in _STAT_EFFECTS:
         recompute_stats(battle, target)
     return True

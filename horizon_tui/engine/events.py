@@ -95,7 +95,7 @@ class Turn(Event):
         self.movement = movement
 
 
-class Move(Event):
+class Moved(Event):
     __slots__ = ("actor", "path", "cost", "forced", "reason")
     type: ClassVar[str] = "move"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "path", "cost", "forced", "reason")
@@ -120,7 +120,7 @@ class Move(Event):
         self.reason = reason
 
 
-class Attack(Event):
+class Attacked(Event):
     __slots__ = ("actor", "target", "ability", "difficulty", "hit", "crit", "at")
     type: ClassVar[str] = "attack"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "target", "ability", "difficulty", "hit", "crit", "at")
@@ -149,7 +149,7 @@ class Attack(Event):
         self.at = at
 
 
-class Damage(Event):
+class Damaged(Event):
     __slots__ = ("target", "amount", "hp", "source")
     type: ClassVar[str] = "damage"
     FIELDS: ClassVar[tuple[str, ...]] = ("target", "amount", "hp", "source")
@@ -163,7 +163,7 @@ class Damage(Event):
         self.source = source
 
 
-class Heal(Event):
+class Healed(Event):
     __slots__ = ("target", "amount", "hp", "source")
     type: ClassVar[str] = "heal"
     FIELDS: ClassVar[tuple[str, ...]] = ("target", "amount", "hp", "source")
@@ -259,7 +259,7 @@ class AbilityUsed(Event):
         self.cooldown = cooldown
 
 
-class Swap(Event):
+class Swapped(Event):
     __slots__ = ("actor", "removed", "added")
     type: ClassVar[str] = "swap"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "removed", "added")
@@ -307,7 +307,7 @@ class FreeActionEvent(Event):
         self.target = target
 
 
-class Wait(Event):
+class Waited(Event):
     __slots__ = ("actor", "reason")
     type: ClassVar[str] = "wait"
     FIELDS: ClassVar[tuple[str, ...]] = ("actor", "reason")
@@ -409,6 +409,6 @@ class Result(Event):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.type: cls for cls in (
-    BattleStart, Initiative, RoundStart, Turn, Move, Attack, Damage, Heal, EffectEvent, Check, AbilityUsed, Swap,
-    Toggle, FreeActionEvent, Wait, GetUp, SideChange, Join, Defeated, Fled, Override, Result,
+    BattleStart, Initiative, RoundStart, Turn, Moved, Attacked, Damaged, Healed, EffectEvent, Check, AbilityUsed,
+    Swapped, Toggle, FreeActionEvent, Waited, GetUp, SideChange, Join, Defeated, Fled, Override, Result,
 )}

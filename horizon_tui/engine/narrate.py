@@ -44,20 +44,20 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             return f"— Round {event.round} —"
         case ev.Turn():
             return None
-        case ev.Move(reason="blind"):
+        case ev.Moved(reason="blind"):
             return f"{n(event.actor)} stumbles blindly."
-        case ev.Move():
+        case ev.Moved():
             return None
-        case ev.Attack():
+        case ev.Attacked():
             what = event.ability or "attacks"
             verb = f"uses {what} on" if event.ability else "attacks"
             if event.target is None:
                 return f"{n(event.actor)} {verb} the area."
             result = ("critically hits!" if event.crit else "hits.") if event.hit else "misses."
             return f"{n(event.actor)} {verb} {n(event.target)} and {result}"
-        case ev.Damage():
+        case ev.Damaged():
             return f"{n(event.target)} takes {event.amount} damage ({max(0, event.hp)} health left)."
-        case ev.Heal():
+        case ev.Healed():
             return f"{n(event.target)} recovers {event.amount} health ({event.hp})."
         case ev.EffectEvent(ended=True):
             return f"{n(event.target)} is no longer under {event.effect}."
@@ -85,7 +85,7 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             # the attack line names it ("uses Pinning Shot on Snikk and hits"); an area's effect,
             # a heal or a fizzle has none: say it was used, or its effects come from nowhere
             return None if _attack_follows(battle, event) else f"{n(event.actor)} uses {event.ability}."
-        case ev.Swap():
+        case ev.Swapped():
             return f"{n(event.actor)} swaps {event.removed} for {event.added}."
         case ev.Toggle():
             return f"{n(event.actor)} switches {event.ability} {'on' if event.active else 'off'}."
@@ -93,7 +93,7 @@ def _describe(battle: Battle, event: ev.Event, unseen: frozenset[str]) -> str | 
             target = f" ({n(event.target)})" if event.target and event.target != event.actor else ""
             said = event.description.rstrip().removesuffix(".")  # a stock action's ends with its own
             return f"{n(event.actor)}: {said}{target}."
-        case ev.Wait():
+        case ev.Waited():
             return None if event.reason == "waits" else f"{n(event.actor)} {event.reason}."
         case ev.GetUp():
             return f"{n(event.actor)} gets back up."
@@ -140,7 +140,7 @@ def _attack_follows(battle: Battle, used: ev.AbilityUsed) -> bool:
     for later in battle.log[used.seq:]:  # `seq` is the event's place in the log, from 1
         if isinstance(later, (ev.Turn, ev.RoundStart, ev.AbilityUsed, ev.Result)):
             return False
-        if isinstance(later, ev.Attack) and later.actor == used.actor:
+        if isinstance(later, ev.Attacked) and later.actor == used.actor:
             return True
     return False
 

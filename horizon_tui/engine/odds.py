@@ -15,7 +15,7 @@ from horizon_tui.content.models import Ability, AbilityKind, Target
 from horizon_tui.engine.attacks import as_short_blade, strike_multiplier, affected, auto_hits, chance_to_hit, is_harmful
 from horizon_tui.engine.battle import Battle, Entity, attack_for_roll, cid, gear, ident, is_downed, stats, team
 from horizon_tui.engine.readmodel import ReadModel
-from horizon_tui.engine.sideview import hidden_from
+from horizon_tui.engine.sight import hidden_from
 from horizon_tui.rules.combat import armor_reduction, crit_chance, damage
 from horizon_tui.rules.numbers import whole
 

@@ -246,7 +246,7 @@ class Teleport:
         if isinstance(start, Impossible):
             return start
         battle.place(e, to)
-        battle.emit(ev.Move(cid(e), [list(to)], 0, True, "gm"))
+        battle.emit(ev.Moved(cid(e), [list(to)], 0, True, "gm"))
         update_sight(battle, e)
         return Success(battle.log[start:])
 
@@ -550,7 +550,7 @@ class Revive:
         put(e, Health, Health(self.hp, hp(e).max_hp))
         battle.set_presence(e, Presence.active)
         battle.place(e, to)
-        battle.emit(ev.Heal(self.target, self.hp, self.hp, "gm"))
+        battle.emit(ev.Healed(self.target, self.hp, self.hp, "gm"))
         if self.target not in battle.order:
             battle.order.append(self.target)
         update_sight(battle, e)

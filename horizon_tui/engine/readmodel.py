@@ -51,9 +51,9 @@ def line_kind(battle: Battle, event: ev.Event, side: str | None) -> str:
     side is damage taken, to the other side damage dealt; a heal; an effect starting, ending or
     resisted; the round, a defeat and the result as they are."""
     match event:
-        case ev.Damage() | ev.Attack(hit=True) if event.target is not None:
+        case ev.Damaged() | ev.Attacked(hit=True) if event.target is not None:
             return "damage_taken" if team(battle[event.target]) == (side or "party") else "damage_dealt"
-        case ev.Heal():
+        case ev.Healed():
             return "heal"
         case ev.EffectEvent():
             return "effect"

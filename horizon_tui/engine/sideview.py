@@ -1,8 +1,9 @@
 """What one side may know of a battle now: the one R-13 sight / hidden rule and a plain read model.
 
-`hidden_from` is R-13's hide, in one place: a hidden combatant is neither seen nor targetable by
-the other side (its own side still sees it). `sees` is one combatant's sight (its field of view,
-less the hidden); `side_view` is what a whole side knows — the cells its active members see now,
+`hidden_from` is R-13's hide, in one place (engine.sight, compiled, with `sees` and `in_view`:
+asked after nearly every move): a hidden combatant is neither seen nor targetable by the other
+side (its own side still sees it). `sees` is one combatant's sight (its field of view, less the
+hidden); `side_view` is what a whole side knows — the cells its active members see now,
 the cells it has seen (from where its members stood after each move, and now), and the units it
 can see, each with position, health and effects with their turns left (R-10's count,
 `effect_turns_left`). The player's map, the GM's screens, the AI and the simulator read this; a
@@ -18,47 +19,8 @@ from horizon_tui.engine import events as ev
 from horizon_tui.engine.battlefield import as_cell
 from horizon_tui.engine.battle import Battle, Entity, effects, find, gear, hp, ident, pos, team
 from horizon_tui.engine.components import ActiveEffect, Position
+from horizon_tui.engine.sight import hidden_from, in_view as in_view, sees as sees  # lent: one definition each
 from horizon_tui.rules.ranges import distance
-
-
-def hidden_from(other: Entity, side: str | None) -> bool:
-    """R-13 hide: `other` is hidden from `side` (None = the game master, from whom nothing hides)."""
-    fx = effects(other)
-    if not fx.active:  # most combatants carry no effect at all
-        return False
-    return side is not None and team(other) != side and fx.has("hidden")
-
-
-def sees(battle: Battle, viewer: Entity, other: Entity) -> bool:
-    """`viewer` sees `other` now: in its field of view and not hidden from its side (R-13)."""
-    at = find(other, Position)
-    if at is None or hidden_from(other, team(viewer)):
-        return False
-    field = battle.battlefield
-    view = field.fov_bytes(pos(viewer), gear(viewer).sight_radius)
-    return bool(view[at.y * field.width + at.x])
-
-
-def in_view(battle: Battle, viewer: Entity) -> list[tuple[Entity, int, int]]:
-    """The other active combatants on cells in `viewer`'s field of view now, each with its cell,
-    in spawn order; hidden ones (R-13) are still in: callers apply `hidden_from` for the side
-    asking. One pass per viewer per placement, shared by everyone who asks until someone is
-    placed again (the turn's sight, `turns.update_sight`, and the AI's `visible_enemies`):
-    positions and who is active change only through `battle.place`, which counts placements.
-    The pass looks every active combatant's cell up in the field of view at once, in C
-    (`Battle.cells`), not in a loop over them all."""
-    key = ("in view", viewer.uid)
-    stamp = battle.placements
-    found = battle.memo.get(key)
-    if found is not None and found[0] == stamp:
-        return found[1]
-    index = battle.cells()
-    seen = index.seen_in(battle.battlefield.fov_flat(pos(viewer), gear(viewer).sight_radius))
-    slot = index.slot.get(viewer)
-    if slot is not None:
-        seen.remove(index.units[slot])  # its own cell is always in its view
-    battle.memo[key] = (stamp, seen)
-    return seen
 
 
 def effect_turns_left(effect: ActiveEffect) -> int:
@@ -169,7 +131,7 @@ def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | Non
     for event in battle.log[done:]:
         if isinstance(event, ev.SideChange):
             teams[event.target] = event.team
-        elif isinstance(event, ev.Move) and event.path:
+        elif isinstance(event, ev.Moved) and event.path:
             who = battle.by_id.get(event.actor)
             if who is None:
                 continue

@@ -20,11 +20,11 @@ from horizon_tui.engine.battle import (
 )
 from horizon_tui.engine.components import Memory
 from horizon_tui.engine.readmodel import ReadModel
-from horizon_tui.engine.sideview import hidden_from
+from horizon_tui.engine.resolve import aim_problem, target_problem
+from horizon_tui.engine.sight import hidden_from
 from horizon_tui.engine.usability import ability_refusal, free_action_refusal, turn_refusal
 from horizon_tui.rules.combat import crit_chance
 from horizon_tui.rules.ranges import ability_range, weapon_range
-from horizon_tui.engine import actions
 
 
 @attrs.frozen
@@ -115,15 +115,14 @@ def _target_refusal(battle: Battle, action) -> str | None:
         target = battle.by_id.get(action.target)
         if target is None:
             return "no one there"
-        return turn_refusal(battle, e) or actions._target_problem(  # noqa: SLF001
-            battle, e, target, weapon_range(gear(e).weapon, battle.rules))
+        return turn_refusal(battle, e) or target_problem(battle, e, target, weapon_range(gear(e).weapon, battle.rules))
     if isinstance(action, UseAbility):
         ability = gear(e).character.ability(action.ability)
         if ability is None:
             return "unknown ability"
         target = battle.by_id.get(action.target) if action.target else None
         return (ability_refusal(battle, e, ability.name)
-                or action._aim_problem(battle, e, ability, target, action.at))  # noqa: SLF001
+                or aim_problem(battle, e, ability, target, action.at))
     if isinstance(action, FreeAction):
         stock = next((a for a in battle.rules.free_actions if a.name == action.stock), None)
         if stock is None:
@@ -136,5 +135,5 @@ def _target_refusal(battle: Battle, action) -> str | None:
         target = battle.by_id.get(action.target or "")
         if target is None:
             return "pick a target"
-        return actions._target_problem(battle, e, target, stock.range)  # noqa: SLF001
+        return target_problem(battle, e, target, stock.range)
     return None

@@ -8,13 +8,13 @@ from collections import deque
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
     ENEMIES, PARTY, Battle, Entity, cid, comp, current_attributes,
-    effects, ident, is_active, movement_budget, pos, put, stats, team,
+    effects, ident, is_active, movement_budget, pos, put, set_turn_state, stats, team,
 )
 from horizon_tui.engine.components import (
     Controller, Memory, Presence, TurnState,
 )
 from horizon_tui.engine.effects import expire_turn_effects, tick_effects
-from horizon_tui.engine.sideview import hidden_from, in_view
+from horizon_tui.engine.sight import hidden_from, in_view
 from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.reward import equal_shares
 from horizon_tui.rules.turns import initiative_key
@@ -134,7 +134,7 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
         update_sight(battle, e)
         return True
     budget = movement_budget(battle, e)
-    put(e, TurnState, TurnState(state.own_turns + 1, budget, False))
+    set_turn_state(e, state.own_turns + 1, budget, False)
     battle.emit(ev.Turn(e.uid, budget))
     fx = effects(e)
     if not fx.active:  # most turns: nothing to tick, nothing that stops or blinds it
@@ -150,10 +150,10 @@ def begin_turn(battle: Battle, e: Entity) -> bool:
         if knocked.turns_left <= 1:
             battle.emit(ev.GetUp(cid(e)))
         else:
-            battle.emit(ev.Wait(cid(e), "down"))
+            battle.emit(ev.Waited(cid(e), "down"))
         return False
     if stunned:
-        battle.emit(ev.Wait(cid(e), "stunned"))
+        battle.emit(ev.Waited(cid(e), "stunned"))
         return False
     update_sight(battle, e)
     if fx.has("blindness"):
@@ -171,8 +171,8 @@ def _stumble(battle: Battle, e: Entity) -> None:
     if options:
         xy = options[battle.rng.randrange(len(options))]
         battle.place(e, xy)
-        battle.emit(ev.Move(cid(e), [list(xy)], 0, True, "blind"))
-    put(e, TurnState, TurnState(state.own_turns, 0, state.acted))
+        battle.emit(ev.Moved(cid(e), [list(xy)], 0, True, "blind"))
+    set_turn_state(e, state.own_turns, 0, state.acted)
 
 
 def sides_present(battle: Battle) -> set[str]:

@@ -314,6 +314,22 @@ def test_distance_map_with_blocked_cells_and_several_goals() -> None:
     assert d[2, 1] == 1 and d[1, 1] == 1 and d[3, 2] == 2
 
 
+@pytest.mark.parametrize("diagonal", [1, 2])
+def test_edge_distance_map_is_the_distance_map_from_every_walkable_edge_cell(diagonal: int) -> None:
+    """R-10 fear's map (`edge_distance_map`, the edge cells set at once) against `distance_map`
+    given those cells one by one as goals: equal on random maps with blocked cells, walls on the
+    edge included (a wall is no way off)."""
+    costs = {"difficult_cost": DIFFICULT, "diagonal_cost": diagonal}
+    compared = 0
+    for rng, bf, free, _, _ in random_fields(9, count=40):
+        blocked = [free[i] for i in rng.choice(len(free), min(5, len(free)), replace=False)]
+        edges = [(x, y) for y in range(bf.height) for x in range(bf.width) if bf.is_edge((x, y)) and bf.is_walkable((x, y))]
+        expected = bf.distance_map(edges, blocked, **costs)
+        assert np.array_equal(bf.edge_distance_map(blocked, **costs), expected)
+        compared += int((expected < UNREACHABLE).sum())
+    assert compared > 1000
+
+
 def test_single_goal_distance_matches_the_general_dijkstra() -> None:
     rng = np.random.default_rng(3)
     for _ in range(40):

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 
 from engine_kit import GRUNT, ability, character, check_log, enemy_def, make_battle
-from horizon_tui.engine import runner
+from horizon_tui.engine.actions import ACTION_TYPES
+from horizon_tui.engine.overrides import OVERRIDE_TYPES
+from horizon_tui.engine import events as ev, runner
 from horizon_tui.engine.narrate import describe
 
 LANCE = ability("Fire Lance", "III", effects=[{"effect": "bleeding", "chance": 0.5, "duration": 2, "magnitude": 15}])
@@ -71,8 +73,8 @@ def test_events_are_slotted_built_positionally_and_write_their_fields_in_order()
     type, round, seq, then those fields in that order: the log's bytes (and digests) depend on it."""
     from horizon_tui.engine import events as ev
 
-    damage = ev.Damage("grunt", 12, 30, "hero")
-    assert damage == ev.Damage(target="grunt", amount=12, hp=30, source="hero") != ev.Damage("grunt", 12, 31, "hero")
+    damage = ev.Damaged("grunt", 12, 30, "hero")
+    assert damage == ev.Damaged(target="grunt", amount=12, hp=30, source="hero") != ev.Damaged("grunt", 12, 31, "hero")
     assert not hasattr(damage, "__dict__")
     damage.round, damage.seq = 2, 9  # as Battle.emit stamps it
     assert damage.to_json() == '{"type":"damage","round":2,"seq":9,"target":"grunt","amount":12,"hp":30,"source":"hero"}'
@@ -81,3 +83,12 @@ def test_events_are_slotted_built_positionally_and_write_their_fields_in_order()
                                      "ability", "target"]
     for name, cls in ev.EVENT_TYPES.items():  # (compiled by mypyc, a class shows no __slots__: its own layout)
         assert cls.type == name and cls.FIELDS == getattr(cls, "__slots__", cls.FIELDS)
+
+
+def test_no_event_class_shares_its_name_with_an_action_or_an_override():
+    # `ev.Moved` is what happened, `actions.Move` what was asked for: one name each, while the
+    # JSON tags (`move`, `attack`, `damage`…) stay as the log format has them.
+    events = {cls.__name__ for cls in ev.EVENT_TYPES.values()}
+    asked = set(ACTION_TYPES) | set(OVERRIDE_TYPES)
+    assert events & asked == set() and {"Moved", "Attacked", "Damaged", "Healed", "Swapped", "Waited"} <= events
+    assert {tag for tag, cls in ev.EVENT_TYPES.items() if cls.__name__ in {"Moved", "Damaged"}} == {"move", "damage"}

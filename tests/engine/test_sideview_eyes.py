@@ -36,7 +36,7 @@ def test_targeting_and_the_log_follow_the_seats_eyes(new_battle):
     assert targetable(battle, ann, frozenset({"ann"})) == []
     assert unseen_ids(battle, "party", frozenset({"ann"})) == {"grunt"}
     assert unseen_ids(battle, "party") == frozenset() and unseen_ids(battle, None) == frozenset()
-    attack = ev.Attack(actor="grunt", target="ann", hit=True, crit=False, ability=None, difficulty="I")
+    attack = ev.Attacked(actor="grunt", target="ann", hit=True, crit=False, ability=None, difficulty="I")
     assert describe(battle, attack) == "Grunt attacks Ann and hits."
     assert describe(battle, attack, frozenset({"grunt"})) == "Someone unseen attacks Ann and hits."
 

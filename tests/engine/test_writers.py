@@ -4,7 +4,9 @@ A scan of every module's source (the AST): outside engine/battle.py, no assignme
 component's field (`state.acted = True`), no write into a store or into a container a component
 holds (`comp(e, Cooldowns).ready_at[name] = 3`, `.pop(…)`), no `world.stores` touched. A system
 changes a component by building the new one and handing it to `put` (or another writer), beside
-the event it records.
+the event it records. The components written every turn or blow (TurnState, Health, Tally,
+Cooldowns, Charges) are written in place by their writers (`set_turn_state`, `set_hp`, …): the
+same object, its fields changed, no new one built nor a dict copied.
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ from pathlib import Path
 
 import dataclasses
 
+from engine_kit import character, enemy_def, give_turn
 from horizon_tui.engine import components
+from horizon_tui.engine.actions import Attack, Move, perform
+from horizon_tui.engine.battle import comp
+from horizon_tui.engine.components import Health, Tally, TurnState
 
 PACKAGE = Path(components.__file__).resolve().parents[1]
 WRITERS = PACKAGE / "engine" / "battle.py"
@@ -96,3 +102,21 @@ ok = comp(e, Health).hp
         "state.acted", "comp(e, Cooldowns).ready_at['Fireball']", "hp(e).hp",
         "comp(e, Memory).last_known.pop(…)", "battle.world.stores[Health]['hero']", "effects(e).active",
     ])
+
+
+def test_turn_state_health_and_tally_are_written_in_place(new_battle):
+    # A move and a blow change the fields of the objects the stores already hold.
+    battle = new_battle(party=[(character("Hero"), (1, 1))], enemies=[(enemy_def(), (3, 1))])
+    hero, grunt = give_turn(battle, "hero"), battle["grunt"]
+    state, health, tally = comp(hero, TurnState), comp(grunt, Health), comp(hero, Tally)
+    left = state.movement_left
+    perform(battle, Move("hero", (2, 1)), auto_end=False)
+    assert comp(hero, TurnState) is state and state.movement_left == left - 1
+    before = health.hp
+    for _ in range(40):  # until a blow lands (a miss changes nothing)
+        perform(battle, Attack("hero", "grunt"), auto_end=False)
+        if comp(grunt, Health).hp != before:
+            break
+        give_turn(battle, "hero")
+    assert comp(grunt, Health) is health and comp(hero, Tally) is tally
+    assert tally.damage_dealt == before - health.hp == comp(grunt, Tally).damage_taken > 0

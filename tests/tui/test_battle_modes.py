@@ -259,7 +259,7 @@ def test_tab_stops_once_when_someone_unseen_hits():
     assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)
     lurker = battle["lurker"]
     apply_effect(battle, lurker, "hidden", duration=5, magnitude=Fraction(0), source=lurker)  # hidden from the party
-    battle.emit(ev.Damage("hero", 5, 100, "lurker"))
+    battle.emit(ev.Damaged("hero", 5, 100, "lurker"))
     refused = MoveMode(battle, _known(battle), auto=auto).on_key("next", hero)
     assert isinstance(refused, Stay) and refused.refused and "something unseen hit Hero" in refused.say
     assert isinstance(MoveMode(battle, _known(battle), auto=auto).on_key("next", hero), Act)

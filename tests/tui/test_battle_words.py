@@ -22,7 +22,7 @@ def test_counts_take_the_singular_only_for_one():
 
 def test_the_log_never_shows_negative_health_or_1_rounds():
     battle = make_battle(party=[(character("Hero"), (1, 1))], enemies=[(enemy_def("foe"), (3, 1))])
-    hit = describe(battle, ev.Damage(target="grunt", amount=120, hp=-86, source="hero"))
+    hit = describe(battle, ev.Damaged(target="grunt", amount=120, hp=-86, source="hero"))
     assert hit == "Grunt takes 120 damage (0 health left)."
     end = describe(battle, ev.Result(winner="party", rounds=1, xp={"Hero": 20}))
     assert end.startswith("The party wins after 1 round.")

@@ -213,9 +213,9 @@ def fight_record(battle: Battle, encounter: str, name: str, depth: int) -> dict[
     kills: dict[str, list[str]] = defaultdict(list)
     fell: dict[str, str] = {}
     for event in battle.log:
-        if isinstance(event, ev.Attack) and event.target is not None:
+        if isinstance(event, ev.Attacked) and event.target is not None:
             last_attack[event.actor, event.target] = event.ability
-        elif isinstance(event, ev.Damage) and event.amount > 0:
+        elif isinstance(event, ev.Damaged) and event.amount > 0:
             last_blow[event.target] = (event.source, last_attack.get((event.source, event.target)))
         elif isinstance(event, ev.Override) and event.what == "starts with health" and event.value == 0:
             last_blow[event.target] = (DOWN_BEFORE, None)  # carried in down: no blow of this fight

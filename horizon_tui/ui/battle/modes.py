@@ -111,7 +111,7 @@ class AutoFight:
         enemies = [u for u in known.foes() if u.team != team(me)]
         in_sight = {u.id for u in enemies}
         unseen_blow = next((event for event in battle.log[self.read_to:]
-                            if isinstance(event, ev.Damage) and event.target == ident(me).id and event.amount > 0
+                            if isinstance(event, ev.Damaged) and event.target == ident(me).id and event.amount > 0
                             and event.source in battle.by_id and event.source not in in_sight
                             and team(battle.by_id[event.source]) != team(me)), None)
         self.read_to = len(battle.log)
