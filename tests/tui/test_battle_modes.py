@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_kit import ability, character, enemy_def, give_turn, make_battle  # noqa: E402
 
-from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait, perform  # noqa: E402
+from horizon_tui.engine.actions import Attack, Move, Success, UseAbility, Wait, perform  # noqa: E402
 from horizon_tui.engine.battle import comp, pos, put  # noqa: E402
 from horizon_tui.engine.components import Cooldowns, Loadout, TurnState  # noqa: E402
 from horizon_tui.engine.readmodel import Reader  # noqa: E402
@@ -216,6 +216,34 @@ def test_tab_walks_toward_an_enemy_out_of_reach_then_ends_the_turn_when_it_can_d
 def _spent_movement(hero):
 
     return replace(comp(hero, TurnState), movement_left=0)
+
+
+def test_tab_after_an_archers_shot_ends_the_turn_where_she_shot_from():
+    """Found by hand: Tab shot from 5 squares, and the next Tab walked the archer to the foe's side
+    (movement was left after the action). R-11: a longbow (45) reaches every cell of this field."""
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle, archer = _battle(hero_at=(1, 2), foe_at=(7, 2), weapon="longbow")
+    auto = AutoFight()
+    shot = MoveMode(battle, _known(battle), auto=auto).on_key("next", archer)
+    assert shot == Act(Attack("hero", "grunt"))
+    assert isinstance(perform(battle, shot.action), Success) and comp(archer, TurnState).movement_left > 0
+    assert MoveMode(battle, _known(battle), auto=auto).on_key("next", archer) == Act(Wait("hero"))
+    assert pos(archer) == (1, 2)
+
+
+def test_tab_refuses_to_fight_for_one_who_is_afraid():
+    """R-10 fear allows no attack: Tab walked the afraid one toward the foe (a move the engine
+    refuses) instead of saying what fear leaves to the player."""
+    from fractions import Fraction
+
+    from horizon_tui.engine.effects import apply_effect
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle, hero = _battle(hero_at=(1, 2), foe_at=(7, 2))
+    apply_effect(battle, hero, "fear", duration=2, magnitude=Fraction(0), source=battle["grunt"])
+    refused = MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero)
+    assert isinstance(refused, Stay) and refused.refused and refused.say.startswith("Auto-fight: afraid")
 
 
 def test_tab_refuses_below_the_players_health_threshold_and_spends_nothing():
