@@ -6,7 +6,7 @@ ring under the battle's own rules (a run's pace included), every side by its AI,
 seed: the figure is the same every time it is asked and draws nothing from the battle's random
 source (the battle replays exactly). The ring has no way off it: leaving by an edge is fleeing
 (R-8), and on a small open field one turn of R-10 fear carried the afraid one off it, so the duel
-measured the field's edge, not the two (Sefa against a Skeleton Spearman: 19.5 % in the open, 83 %
+measured the field's edge, not the two (Sefa against a Skeleton Spearman: 19.5 % in the open, 78 %
 walled in, against 85 % for the crypt the spearman guards).
 """
 

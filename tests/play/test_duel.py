@@ -51,5 +51,5 @@ def test_fear_does_not_decide_the_duel(catalogue):
                           for e in battle.log)
         fled += any(isinstance(e, ev.Fled) for e in battle.log)
     assert frightened >= 10 and fled == 0
-    odds = duel.odds(catalogue, runs=100)
-    assert odds.win_rate >= 0.6  # the crypt's own estimate for her is 0.85; in the open ring 0.20
+    # Look says 78 % (of 200); the crypt's own estimate for her is 85 %; on the open field it was 19.5 %
+    assert duel.odds(catalogue, runs=100).win_rate >= 0.6
