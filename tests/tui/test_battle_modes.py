@@ -257,6 +257,10 @@ def test_tab_refuses_below_the_players_health_threshold_and_spends_nothing():
     outcome = MoveMode(battle, _known(battle), auto=AutoFight(stop=0.3)).on_key("next", hero)
     assert isinstance(outcome, Stay) and outcome.refused and "below 30 %" in outcome.say
     assert MoveMode(battle, _known(battle), auto=AutoFight(stop=0.2)).on_key("next", hero) == Act(Attack("hero", "grunt"))
+    # found by hand: "(auto_fight_stop in keymap.toml" ended the line at 80 columns, "fight by hand" cut off
+    put(hero, Health, Health(12_345, 99_999))
+    long = MoveMode(battle, _known(battle), auto=AutoFight(stop=0.3)).on_key("next", hero)
+    assert "fight by hand" in long.say and len(long.say) <= 80, long.say
 
 
 def test_tab_stops_once_when_a_new_enemy_comes_into_view():

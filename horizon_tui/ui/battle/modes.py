@@ -106,8 +106,9 @@ class AutoFight:
         name = ident(me).name
         health = hp(me)
         if health.max_hp and health.hp < self.stop * health.max_hp:
-            return (f"{name}'s health {health.hp}/{health.max_hp} is below {round(self.stop * 100)} % "
-                    "(auto_fight_stop in keymap.toml [options]): fight by hand")
+            # the status line is one line of 80 columns: the acting one's name is on the top line
+            return (f"health {health.hp}/{health.max_hp}, below {round(self.stop * 100)} %: fight by hand "
+                    "(auto_fight_stop)")
         enemies = [u for u in known.foes() if u.team != team(me)]
         in_sight = {u.id for u in enemies}
         unseen_blow = next((event for event in battle.log[self.read_to:]
