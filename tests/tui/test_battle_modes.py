@@ -316,3 +316,20 @@ def test_tab_ends_the_turn_when_not_even_a_step_toward_the_enemy_is_left():
     put(hero, TurnState, replace(comp(hero, TurnState), movement_left=2))  # one step: it walks
     assert MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero) == Act(
         Move("hero", (7, 2), partial=True))
+
+
+def test_tab_ends_the_turn_when_the_only_step_left_is_onto_an_ally():
+    """Found by hand at a GM's table: one movement left and an ally on the first step toward the
+    enemy, Tab answered "someone is standing in the way" press after press (an ally may be passed,
+    not stood on, R-8)."""
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle = make_battle(party=[(character("Hero"), (0, 2), "player"), (character("Friend"), (1, 2), "player")],
+                         enemies=[(enemy_def(), (8, 2))])
+    hero = give_turn(battle, "hero")
+    put(hero, TurnState, replace(comp(hero, TurnState), movement_left=1))
+    assert MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero) == Act(Wait("hero"))
+    put(hero, TurnState, replace(comp(hero, TurnState), movement_left=2))  # past the friend: it walks
+    walked = MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero)
+    assert walked == Act(Move("hero", (7, 2), partial=True))
+    assert isinstance(perform(battle, walked.action, auto_end=False), Success)
