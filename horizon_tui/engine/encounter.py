@@ -379,3 +379,17 @@ def _terrain(name: Any, file: str, key: str, problems: list[Problem]) -> Terrain
         suggestion=close[0] if close else None,
     ))
     return None
+
+
+def with_start_cells(setup: EncounterSetup, count: int) -> EncounterSetup:
+    """The set-up with start cells for a party of `count`: the encounter's own, then the free
+    cells nearest them (a sweep's larger party, a run's or a GM's party of five on a map drawn
+    for four). The same cells every time, so a saved battle replays on them. Fewer only when
+    the map has no more room (`create_battle` then refuses the party)."""
+    if len(setup.party_start) >= count:
+        return setup
+    taken = [xy for _, xy, _ in setup.enemies] + list(setup.party_start)
+    rng = random.Random(zlib.crc32(setup.id.encode()))
+    more = mapgen.spawn_cells(setup.battlefield, count - len(setup.party_start), rng, list(setup.party_start),
+                              exclude=taken)
+    return attrs.evolve(setup, party_start=list(setup.party_start) + more)

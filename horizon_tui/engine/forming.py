@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import TYPE_CHECKING
-
 import attrs
 
 from horizon_tui.content.ai_profiles import AiProfiles, cached_ai_profiles, profiles_path
@@ -31,8 +29,7 @@ from horizon_tui.rules.combat import attack_formula
 from horizon_tui.rules.dice import parse_dice
 from horizon_tui.rules.validation import effective_loadout, loadout_problems
 
-if TYPE_CHECKING:
-    from horizon_tui.engine.encounter import EncounterSetup
+from horizon_tui.engine.encounter import EncounterSetup, with_start_cells
 
 
 def spawn_combatant(
@@ -116,6 +113,7 @@ def create_battle(
     rules = catalogue.rules
     if not party:
         raise BattleError("a battle needs at least one party member")
+    setup = with_start_cells(setup, len(party))  # a party larger than the map's start cells
     if len(party) > len(setup.party_start):
         raise BattleError(
             f"{setup.source}: party_start: {len(party)} party members but only "

@@ -7,8 +7,10 @@ action (`TARGET_KINDS`), the initiative entries it may know, and its log. Sight 
 `engine.sideview`; nothing above the engine filters by sight again.
 
 The log is a `Journal`'s: each event narrated once, for that viewer, with what it could see when
-the change that brought the event was read (`Journal.catch_up`), and kept — never narrated again
-later with later sight. An undo or a hot-seat hand-over leaves every seat's log as it was seen.
+the event happened (a `Witness` on the battle notes it), and kept — never narrated again later
+with later sight. Lines are written when the change is read (`Journal.catch_up`), after a whole
+turn: by then the one who struck may have run out of sight, or the only eyes that saw it closed
+("Someone unseen attacks Iriel" for the blow that felled her, in plain view, found by hand). An undo or a hot-seat hand-over leaves every seat's log as it was seen.
 What the viewer can't see is never named and never counted (`engine.narrate`), and a GM's act on
 someone it can't see reaches its log only by what it can see (`_shown`).
 
@@ -18,6 +20,7 @@ only when the battle changed (its log grew, someone was placed, or it is another
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 
 import attrs
@@ -28,7 +31,7 @@ from horizon_tui.engine.battle import Battle, Entity, cid, comp, gear, ident, is
 from horizon_tui.engine.components import Position, Presence
 from horizon_tui.engine.narrate import UNSEEN, describe, sight_change
 from horizon_tui.engine.sideview import (
-    KnownUnits, UnitView, remembered_cells, targetable, unit_view, visible_cells, visible_units,
+    KnownUnits, UnitView, remembered_cells, targetable, unit_view, unseen_ids, visible_cells, visible_units,
 )
 from horizon_tui.engine.viewer import Viewer
 from horizon_tui.rules.ranges import distance
@@ -121,6 +124,28 @@ def _named(event: ev.Event) -> frozenset[str]:
     return frozenset(x for x in found if isinstance(x, str))
 
 
+class Witness:
+    """A battle's listener for one journal: who the journal's viewer can't see as each event
+    happens, kept until the journal narrates it. Holds the journal weakly (a closed screen's
+    journal is not kept alive by the battle); the same sight is reused until someone is placed
+    or an effect or side changes (R-13's hidden, domination)."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = weakref.ref(journal)
+        self._stamp: int | None = None
+        self._unseen: frozenset[str] = frozenset()
+
+    def __call__(self, event: ev.Event) -> None:
+        journal = self.journal()
+        battle = journal.battle if journal is not None else None
+        if battle is None:
+            return
+        if self._stamp != battle.placements or isinstance(event, (ev.EffectEvent, ev.SideChange, ev.Override)):
+            self._stamp = battle.placements
+            self._unseen = unseen_ids(battle, journal.viewer.side, journal.viewer.eyes)
+        journal.sight_at[event.seq] = self._unseen
+
+
 class Journal:
     """One viewer's log, append-only: see the module's docstring."""
 
@@ -129,25 +154,41 @@ class Journal:
         self.lines: list[LogLine] = []
         self.met: set[str] = set()  # everyone the viewer has seen at some point (shown when down)
         self.seen: dict[str, tuple[int, int]] | None = None  # whom it saw at the last call, where
+        self.sight_at: dict[int, frozenset[str]] = {}  # an event's seq → whom it couldn't see then (`Witness`)
         self._battle: Battle | None = None
+        self._witness: Witness | None = None
         self._done = 0  # the battle's events narrated so far
+
+    @property
+    def battle(self) -> Battle | None:
+        return self._battle
 
     def follow(self, battle: Battle) -> None:
         """Read `battle` from now on. The same battle rebuilt (an undo or a resync replays it from
         its inputs: the log up to there is the same) goes on where this journal stopped, or where
-        the rebuilt log ends; what was narrated stays as it was."""
+        the rebuilt log ends; what was narrated stays as it was. Events from here on are witnessed
+        as they happen (`Witness`: not for the GM, who sees everyone)."""
         if battle is self._battle:
             return
         if self._battle is not None:
             self._done = min(self._done, len(battle.log))
+            if self._witness in self._battle.listeners:
+                self._battle.listeners.remove(self._witness)
         self._battle = battle
+        self.sight_at.clear()  # another battle's sight (a rebuilt one's events are its own)
+        if self.viewer.side is not None:
+            battle.listeners[:] = [w for w in battle.listeners if not (isinstance(w, Witness) and w.journal() is None)]
+            self._witness = Witness(self)
+            battle.listeners.append(self._witness)
 
     def catch_up(self, battle: Battle, unseen: frozenset[str], seen: Mapping[str, tuple[int, int]],
                  visible: np.ndarray | None = None) -> None:
-        """Narrate the events since the last call, with what the viewer sees now (`unseen`: the
-        active combatants it can't see, `seen`: those it can, each with its cell, `visible`: the
-        cells it sees, bool [y, x]; None: no enemy's coming and going is said). Enemies that
-        came into view since are said first, those it lost sight of last (`_sight_lines`)."""
+        """Narrate the events since the last call, each with what the viewer saw when it happened
+        (`Witness`), or else with what it sees now (`unseen`: the active combatants it can't see,
+        `seen`: those it can, each with its cell, `visible`: the cells it sees, bool [y, x]; None:
+        no enemy's coming and going is said). A GM's act is told only if it names no one unseen
+        then or now. Enemies that came into view since are said first, those it lost sight of
+        last (`_sight_lines`)."""
         self.follow(battle)
         self.met |= seen.keys()
         before = len(self.lines)
@@ -159,9 +200,10 @@ class Journal:
                 gm_act = False
             elif isinstance(event, ev.Override):
                 gm_act = True
-            if not _shown(event, unseen, gm_act):
+            then = self.sight_at.pop(event.seq, unseen)
+            if not _shown(event, unseen | then, gm_act):
                 continue
-            text = describe(battle, event, unseen)
+            text = describe(battle, event, then)
             if text:
                 self.lines.append(LogLine(text, event.type, line_kind(battle, event, self.viewer.side)))
         self._done = len(log)
@@ -178,8 +220,8 @@ class Journal:
         from a cell the viewer still sees "moves out of sight"; one whose cell it no longer sees "is
         out of sight" (only what the viewer knows: not where it went)."""
         side = self.viewer.side
-        if side is None or visible is None:
-            return [], []
+        if side is None or visible is None or battle.over:
+            return [], []  # the GM sees everyone; after the result, who sees whom is news to no one
         before, self.seen = self.seen, dict(seen)
         if before is None:
             return [], []

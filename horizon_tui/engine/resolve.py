@@ -91,15 +91,22 @@ def spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
 
 
 def first_step_affordable(battle: Battle, e: Entity, to: tuple[int, int]) -> bool:
-    """`Move(partial=True)` toward `to` would take at least its first step this turn (R-8: rough
-    ground costs 2), as it would find the way."""
+    """`Move(partial=True)` toward `to` would move this turn, as it would find the way: a step it
+    can pay for (R-8: rough ground costs 2) ends on a free cell (an ally may be passed, not stood
+    on: one movement left and an ally on the first step, it would stay)."""
     here, field = pos(e), battle.battlefield
     costs = move_costs(battle, e)
     path = field.path(here, (to[0], to[1]), blocked_for(battle, e), **costs)
     if not path:
         return False
-    first = next(iter(field.step_costs(path, start=here, **costs)), None)
-    return first is not None and first <= _state(e).movement_left
+    left, spent = _state(e).movement_left, 0
+    for xy, cost in zip(path, field.step_costs(path, start=here, **costs)):
+        spent += cost
+        if spent > left:
+            return False
+        if xy not in battle.occupancy:
+            return True
+    return False
 
 
 def move(battle: Battle, actor: str, destination: Sequence[int], partial: bool = False,

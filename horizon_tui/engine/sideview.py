@@ -114,9 +114,10 @@ def visible_cells(battle: Battle, side: str | None, eyes: Eyes = None) -> np.nda
 
 def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | None = None,
                      eyes: Eyes = None) -> np.ndarray:
-    """Every cell the side (or, with `eyes`, those members) has seen: from where they stood after
-    each move of the log, and now. Derived from the log (kept up to date in the battle's memo),
-    never state."""
+    """Every cell the side (or, with `eyes`, those members) has seen: from where they stood at the
+    start (or joined), after each move of the log, and now. Derived from the log (kept up to date
+    in the battle's memo), never state: a battle replayed from its inputs (a resumed save)
+    remembers what the one played on did, the start's view with it."""
     field = battle.battlefield
     if side is None:
         return np.ones((field.height, field.width), dtype=bool)
@@ -131,14 +132,21 @@ def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | Non
     for event in battle.log[done:]:
         if isinstance(event, ev.SideChange):
             teams[event.target] = event.team
-        elif isinstance(event, ev.Moved) and event.path:
-            who = battle.by_id.get(event.actor)
-            if who is None:
+            continue
+        if isinstance(event, ev.Moved) and event.path:
+            stood = [(event.actor, as_cell(event.path[-1]))]
+        elif isinstance(event, (ev.BattleStart, ev.Join)):
+            placed = event.combatants if isinstance(event, ev.BattleStart) else [event.combatant]
+            stood = [(str(c.get("id")), (c.get("x"), c.get("y"))) for c in placed]
+        else:
+            continue
+        for actor, cell in stood:
+            who = battle.by_id.get(actor)
+            if who is None or not all(isinstance(n, int) for n in cell):
                 continue
-            end = as_cell(event.path[-1])
-            if (field.in_bounds(end) and teams.get(event.actor, ident(who).base_team) == side
-                    and (eyes is None or event.actor in eyes)):
-                mask |= field.fov(end, gear(who).sight_radius)
+            if (field.in_bounds(cell) and teams.get(actor, ident(who).base_team) == side
+                    and (eyes is None or actor in eyes)):
+                mask |= field.fov(cell, gear(who).sight_radius)
     mask |= visible if visible is not None else visible_cells(battle, side, eyes)
     battle.memo[key] = (len(battle.log), mask, teams)
     return mask.copy()

@@ -270,3 +270,21 @@ def test_a_save_with_a_bad_party_member_entry_names_the_key(world, catalogue, ke
     with pytest.raises(DataError) as caught:
         session_from_dict(data, catalogue, world[1], "battle.json")
     assert caught.value.problems[0].key == problem
+
+
+def test_a_party_larger_than_the_maps_start_cells_forms_and_resumes(catalogue):
+    """Goblin Ambush draws 4 start cells. A run's party of five formed there (the nearest free
+    cells added), but its save could not be resumed, and a GM's or the player's Battle could not
+    start it at all: "5 party members but only 4 start cells" (found by hand). Forming adds them."""
+    from horizon_tui.content.encounters import load_enemies
+
+    enemies = load_enemies(catalogue)
+    setup = load_encounter("goblin_ambush", catalogue, enemies)
+    assert len(setup.party_start) == 4
+    party = [PartyMember(character(name), "player") for name in ("Ann", "Bo", "Cy", "Di", "Ed")]
+    battle = create_battle(setup, party, 7, catalogue, enemies)
+    runner.begin(battle)
+    session = BattleInProgress(battle, "goblin_ambush", party)
+    back = session_from_dict(json.loads(json.dumps(session_to_dict(session, catalogue))), catalogue, enemies)
+    cells = {cid(e): pos(e) for e in battle.combatants()}
+    assert len(cells) == 7 and {cid(e): pos(e) for e in back.battle.combatants()} == cells

@@ -4,7 +4,7 @@ that viewer only, several of a kind grouped ("Two Grunts come into view.")."""
 
 from __future__ import annotations
 
-from engine_kit import character, enemy_def, give_turn
+from engine_kit import GRUNT, character, enemy_def, give_turn
 from horizon_tui.engine.actions import Move, Success, perform
 from horizon_tui.engine.narrate import sight_change
 from horizon_tui.engine.readmodel import Reader
@@ -88,3 +88,74 @@ def test_the_sight_sentences_group_by_kind_and_name_one_of_a_kind():
 def test_plurals_of_the_catalogues_names():
     assert [plural(n) for n in ("Grey Wolf", "Skeleton Spearman", "Huldra Enchantress", "Goblin", "Human")] == [
         "Grey Wolves", "Skeleton Spearmen", "Huldra Enchantresses", "Goblins", "Humans"]
+
+
+# --- each line with the sight of its moment ------------------------------------------------------
+# The journal writes lines when the change is read, after a whole turn; each is narrated with what
+# the viewer saw when its event happened, not with what it sees at the end of the turn.
+
+
+def test_the_blow_that_fells_the_only_eyes_names_the_one_who_struck(new_battle):
+    """Found by hand: "Someone unseen attacks Iriel" for the spearman in plain view beside her,
+    because she fell to the blow and a side with nobody standing sees nothing."""
+    from fractions import Fraction
+
+    from horizon_tui.engine.actions import Attack
+    from horizon_tui.engine.battle import hp, put
+    from horizon_tui.engine.components import Health
+    from horizon_tui.engine.effects import apply_effect
+
+    battle = new_battle(party=[(character("Iriel"), (2, 2))], enemies=[(enemy_def(), (3, 2), "Grunt")], seed=3)
+    iriel = battle["iriel"]
+    put(iriel, Health, Health(1, hp(iriel).max_hp))
+    apply_effect(battle, iriel, "knockdown", duration=1, magnitude=Fraction(0), source=battle["grunt"])  # R-9: it hits
+    reader = Reader(Viewer.of_side("party"))
+    before = len(reader.model(battle).lines)
+    give_turn(battle, "grunt")
+    _done(perform(battle, Attack("grunt", "iriel"), auto_end=False))
+    said = reader.model(battle).log_text()[before:]
+    assert "Grunt attacks Iriel and critically hits!" in said and "Iriel falls unconscious." in said
+    assert not any("unseen" in line for line in said)
+    assert said[-1].startswith("The enemies win")  # not then "Grunt is out of sight.": the fight is over
+
+
+def test_one_who_strikes_in_sight_and_runs_off_is_named_for_the_blow(new_battle):
+    battle = new_battle(rows=GAP, party=[(character("Ann"), (3, 2))], enemies=[(enemy_def(), (4, 2), "Grunt")],
+                        seed=3)
+    reader = Reader(ANN)
+    before = len(reader.model(battle).lines)
+    give_turn(battle, "grunt")
+    from horizon_tui.engine.actions import Attack
+
+    _done(perform(battle, Attack("grunt", "ann"), auto_end=False))
+    _step(battle, "grunt", (5, 0))  # behind the wall: out of Ann's sight
+    said = reader.model(battle).log_text()[before:]
+    struck = [line for line in said if line.endswith(("hits.", "misses.", "critically hits!"))]
+    assert struck and struck[0].startswith("Grunt attacks Ann"), said
+    assert said[-1] == "Grunt moves out of sight."
+    assert reader.model(battle).foes() == ()  # unseen now: only its blow, struck in sight, is named
+
+
+def test_one_who_strikes_unseen_and_then_comes_into_view_stays_unseen_for_the_blow(new_battle):
+    """The other way round: an archer shoots from beyond an ooze's short sight (its species' sight
+    radius, 6) and then walks into it; its shot, from the dark, names no one."""
+    from horizon_tui.engine.actions import Attack
+
+    archer = enemy_def("archer", character("Archer", weapon="longbow", attributes=GRUNT))
+    battle = new_battle(rows=["." * 14] * 5, party=[(character("Ann", species="ooze"), (2, 2))],
+                        enemies=[(archer, (10, 2), "Archer")], seed=3)
+    reader = Reader(ANN)
+    assert reader.model(battle).foes() == ()
+    before = len(reader.model(battle).lines)
+    give_turn(battle, "archer")
+    _done(perform(battle, Attack("archer", "ann"), auto_end=False))
+    _step(battle, "archer", (7, 2))
+    assert [u.name for u in reader.model(battle).foes()] == ["Archer"]  # in sight now
+    said = reader.model(battle).log_text()[before:]
+    struck = [line for line in said if line.endswith(("hits.", "misses.", "critically hits!"))]
+    assert struck and struck[0].startswith("Someone unseen attacks Ann"), said
+    assert said[0] == "Archer comes into view."
+
+
+def _done(outcome) -> None:
+    assert isinstance(outcome, Success), outcome

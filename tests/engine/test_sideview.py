@@ -82,6 +82,18 @@ def test_r13_remembered_cells_keep_what_the_side_saw_from_where_it_stood(new_bat
     assert not after.remembered[4, 5]  # behind the wall from both: never seen
 
 
+def test_r13_the_start_is_remembered_without_a_look_taken_there(new_battle):
+    """A battle replayed from its inputs (a resumed save) has no look taken at the start: what
+    its side saw from where it started is still remembered (found by hand: the map of a resumed
+    run forgot the start's corner)."""
+    battle = new_battle(rows=WALLED, party=[(character("Hero"), (1, 4))], enemies=[(enemy_def(), (8, 0))])
+    start = battle.battlefield.fov((1, 4), 0)
+    give_turn(battle, "hero")
+    assert isinstance(perform(battle, Move("hero", (3, 1)), auto_end=False), Success)  # nobody looked before
+    after = side_view(battle, "party")
+    assert (start & ~after.visible).any() and after.remembered[start].all()
+
+
 def test_in_view_is_every_other_active_combatant_on_a_cell_its_view_sees_all_battle_long() -> None:
     """`in_view` reads the battle's index of cells (`Battle.cells`, kept by `place`, rebuilt when
     someone falls, flees or joins): at every turn of whole battles it is the plain loop over

@@ -82,10 +82,11 @@ def test_simulate_refuses_bad_input(capsys, tmp_path):
     assert main(["sweep", SMALL, "--party", *PARTY, "--levels", "2", "--runs", "1000001"]) == 2
     assert "at most 1,000,000" in capsys.readouterr().err
     assert main(["simulate", SMALL, "--party", *PARTY, "--runs", "1", "--workers", "0"]) == 2
-    # a party the field has no start cells for: refused at once (it was an internal error, exit 70,
-    # raised in a worker process)
+    # a party the field has no room for (160 on a 12×12 field; a party larger than its start cells
+    # gets the nearest free cells): refused at once (it was an internal error, exit 70, raised in a
+    # worker process)
     crowd = []
-    for number, source in enumerate(PARTY * 20):  # each of its own name: two of one name are refused
+    for number, source in enumerate(PARTY * 40):  # each of its own name: two of one name are refused
         text = Path(source).read_text(encoding="utf-8")
         path = tmp_path / f"member{number}.toml"
         path.write_text(re.sub(r'(?m)^name = "(.*)"', rf'name = "\1 {number}"', text, count=1), encoding="utf-8")

@@ -132,7 +132,7 @@ def test_a_party_larger_than_the_start_cells_gets_the_nearest_free_cells():
     from horizon_tui.content.catalogue import default_catalogue
     from horizon_tui.content.encounters import load_enemies
     from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.tools.sweep.fights import with_start_cells
+    from horizon_tui.engine.encounter import with_start_cells
 
     catalogue = default_catalogue()
     setup = load_encounter(SMALL, catalogue, load_enemies(catalogue))

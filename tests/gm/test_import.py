@@ -94,3 +94,25 @@ def test_completion_finds_a_name_in_a_large_folder(tmp_path):
     for index in range(1200):
         (tmp_path / f"c{index:04d}.toml").touch()
     assert complete_path(f"{tmp_path}/c119") == f"{tmp_path}/c1190.toml"
+
+
+async def test_why_a_ticked_file_did_not_join_stays_said_after_the_others_join(store, catalogue, tmp_path):
+    """Found by hand: importing ticked files, the screen un-ticked those that joined, and that
+    redrew the note without the problems: nine files stayed ticked and nothing said why."""
+    empty_campaign(store)
+    broken = tmp_path / "broken.toml"
+    broken.write_text("name = \n", encoding="utf-8")
+    app = create_gm_app(store.saves_dir, catalogue, campaign="Fresh Start")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i")
+        screen = app.screen
+        screen.query_one("#import-path", Input).focus()
+        for path in (broken, EXAMPLES / "iriel.toml"):
+            await pilot.press(*str(path), "enter")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert [m.name for m in app.campaign.party] == ["Iriel"]
+        assert screen.ticked() == [broken]
+        note = " ".join(str(screen.query_one("#import-note").render()).split())
+        assert "1 ticked" in note and "✗" in note and "broken.toml" in note, note

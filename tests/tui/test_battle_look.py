@@ -38,5 +38,5 @@ async def test_look_on_an_enemy_describes_it_and_says_the_duels_odds(saves, cata
         assert level_words(ident(foe).level, ident(me).level) in panel
         duel = duel_odds(screen.battle, me, foe, app.catalogue)  # the same fixed seed: the same figure
         assert f"{ident(me).name} wins {percent_text(duel.win_rate)} (of {duel.runs})" in panel
-        assert f"Duel with {ident(me).name} on open ground" in panel  # not this map: the encounter's odds differ
+        assert f"Duel with {ident(me).name} in a walled ring" in panel  # not this map: the encounter's odds differ
         assert len(screen.threats.asked) == 1  # one duel per character and kind of enemy

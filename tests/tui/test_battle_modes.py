@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from engine_kit import ability, character, enemy_def, give_turn, make_battle  # noqa: E402
 
-from horizon_tui.engine.actions import Attack, Move, UseAbility, Wait, perform  # noqa: E402
+from horizon_tui.engine.actions import Attack, Move, Success, UseAbility, Wait, perform  # noqa: E402
 from horizon_tui.engine.battle import comp, pos, put  # noqa: E402
 from horizon_tui.engine.components import Cooldowns, Loadout, TurnState  # noqa: E402
 from horizon_tui.engine.readmodel import Reader  # noqa: E402
@@ -218,6 +218,34 @@ def _spent_movement(hero):
     return replace(comp(hero, TurnState), movement_left=0)
 
 
+def test_tab_after_an_archers_shot_ends_the_turn_where_she_shot_from():
+    """Found by hand: Tab shot from 5 squares, and the next Tab walked the archer to the foe's side
+    (movement was left after the action). R-11: a longbow (45) reaches every cell of this field."""
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle, archer = _battle(hero_at=(1, 2), foe_at=(7, 2), weapon="longbow")
+    auto = AutoFight()
+    shot = MoveMode(battle, _known(battle), auto=auto).on_key("next", archer)
+    assert shot == Act(Attack("hero", "grunt"))
+    assert isinstance(perform(battle, shot.action), Success) and comp(archer, TurnState).movement_left > 0
+    assert MoveMode(battle, _known(battle), auto=auto).on_key("next", archer) == Act(Wait("hero"))
+    assert pos(archer) == (1, 2)
+
+
+def test_tab_refuses_to_fight_for_one_who_is_afraid():
+    """R-10 fear allows no attack: Tab walked the afraid one toward the foe (a move the engine
+    refuses) instead of saying what fear leaves to the player."""
+    from fractions import Fraction
+
+    from horizon_tui.engine.effects import apply_effect
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle, hero = _battle(hero_at=(1, 2), foe_at=(7, 2))
+    apply_effect(battle, hero, "fear", duration=2, magnitude=Fraction(0), source=battle["grunt"])
+    refused = MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero)
+    assert isinstance(refused, Stay) and refused.refused and refused.say.startswith("Auto-fight: afraid")
+
+
 def test_tab_refuses_below_the_players_health_threshold_and_spends_nothing():
 
     from horizon_tui.engine.components import Health
@@ -229,6 +257,10 @@ def test_tab_refuses_below_the_players_health_threshold_and_spends_nothing():
     outcome = MoveMode(battle, _known(battle), auto=AutoFight(stop=0.3)).on_key("next", hero)
     assert isinstance(outcome, Stay) and outcome.refused and "below 30 %" in outcome.say
     assert MoveMode(battle, _known(battle), auto=AutoFight(stop=0.2)).on_key("next", hero) == Act(Attack("hero", "grunt"))
+    # found by hand: "(auto_fight_stop in keymap.toml" ended the line at 80 columns, "fight by hand" cut off
+    put(hero, Health, Health(12_345, 99_999))
+    long = MoveMode(battle, _known(battle), auto=AutoFight(stop=0.3)).on_key("next", hero)
+    assert "fight by hand" in long.say and len(long.say) <= 80, long.say
 
 
 def test_tab_stops_once_when_a_new_enemy_comes_into_view():
@@ -284,3 +316,20 @@ def test_tab_ends_the_turn_when_not_even_a_step_toward_the_enemy_is_left():
     put(hero, TurnState, replace(comp(hero, TurnState), movement_left=2))  # one step: it walks
     assert MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero) == Act(
         Move("hero", (7, 2), partial=True))
+
+
+def test_tab_ends_the_turn_when_the_only_step_left_is_onto_an_ally():
+    """Found by hand at a GM's table: one movement left and an ally on the first step toward the
+    enemy, Tab answered "someone is standing in the way" press after press (an ally may be passed,
+    not stood on, R-8)."""
+    from horizon_tui.ui.battle.modes import AutoFight
+
+    battle = make_battle(party=[(character("Hero"), (0, 2), "player"), (character("Friend"), (1, 2), "player")],
+                         enemies=[(enemy_def(), (8, 2))])
+    hero = give_turn(battle, "hero")
+    put(hero, TurnState, replace(comp(hero, TurnState), movement_left=1))
+    assert MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero) == Act(Wait("hero"))
+    put(hero, TurnState, replace(comp(hero, TurnState), movement_left=2))  # past the friend: it walks
+    walked = MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero)
+    assert walked == Act(Move("hero", (7, 2), partial=True))
+    assert isinstance(perform(battle, walked.action, auto_end=False), Success)

@@ -37,7 +37,6 @@ from horizon_tui.errors import DataError, Problem
 from horizon_tui.content.run_rules import RunRules
 from horizon_tui.rules.character import build
 from horizon_tui.rules.numbers import whole
-from horizon_tui.tools.sweep.fights import with_start_cells
 from horizon_tui.tools.sweep.policy import SweepPolicy, spend_xp
 
 MAX_PARTY = 6
@@ -185,7 +184,6 @@ def form_fight(run: Run, encounter: str | Path, catalogue: Catalogue, enemies: d
     estimate); default, the depth's own. Raises DataError / BattleError."""
     party = party if party is not None else party_members(run)
     setup = setup or load_encounter(str(encounter), catalogue, enemies)
-    setup = with_start_cells(setup, len(party))
     battle = create_battle(setup, party, fight_seed(run) if seed is None else seed, catalogue, enemies)
     begin(battle)
     session = BattleInProgress(battle, str(encounter), party)

@@ -3,8 +3,6 @@ files, characters or party members."""
 
 from __future__ import annotations
 
-import random
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,7 +12,6 @@ from horizon_tui.content.ai_profiles import cached_ai_profiles, profiles_path
 from horizon_tui.content.catalogue import Catalogue, default_catalogue
 from horizon_tui.content.encounters import EnemyDef, load_enemies
 from horizon_tui.content.models import Character
-from horizon_tui.engine import mapgen
 from horizon_tui.engine.battle import BattleError
 from horizon_tui.engine.forming import PartyMember, create_battle
 from horizon_tui.engine.encounter import EncounterSetup, load_encounter
@@ -39,22 +36,6 @@ def party_members(party: Sequence[PartyLike], catalogue: Catalogue,
     return members
 
 
-def with_start_cells(setup: EncounterSetup, count: int) -> EncounterSetup:
-    """The set-up with at least `count` party start cells: the encounter's own, then the free
-    cells nearest them (for a sweep's larger parties). The same cells every time."""
-    if len(setup.party_start) >= count:
-        return setup
-
-    taken = [xy for _, xy, _ in setup.enemies] + list(setup.party_start)
-    rng = random.Random(zlib.crc32(setup.id.encode()))
-    more = mapgen.spawn_cells(setup.battlefield, count - len(setup.party_start), rng, list(setup.party_start),
-                              exclude=taken)
-    if len(setup.party_start) + len(more) < count:
-        raise DataError([Problem(setup.source, "party_start",
-                                 f"no room for a party of {count}: only {len(setup.party_start) + len(more)} free cells")])
-    return attrs.evolve(setup, party_start=list(setup.party_start) + more)
-
-
 def make_fight(
     encounter: str | Path | EncounterSetup,
     party: Sequence[PartyLike],
@@ -70,7 +51,6 @@ def make_fight(
     members = party_members(party, catalogue, enemies)
     if not members:
         raise DataError([Problem("party", "party", "a battle needs at least one party member")])
-    setup = with_start_cells(setup, len(members))
     profiles = cached_ai_profiles(profiles_path(catalogue.root))
     fight = Fight(cell=cell, setup=setup, party=tuple(members), catalogue=catalogue, enemies=dict(enemies),
                   profiles=profiles)

@@ -106,8 +106,9 @@ class AutoFight:
         name = ident(me).name
         health = hp(me)
         if health.max_hp and health.hp < self.stop * health.max_hp:
-            return (f"{name}'s health {health.hp}/{health.max_hp} is below {round(self.stop * 100)} % "
-                    "(auto_fight_stop in keymap.toml [options]): fight by hand")
+            # the status line is one line of 80 columns: the acting one's name is on the top line
+            return (f"health {health.hp}/{health.max_hp}, below {round(self.stop * 100)} %: fight by hand "
+                    "(auto_fight_stop)")
         enemies = [u for u in known.foes() if u.team != team(me)]
         in_sight = {u.id for u in enemies}
         unseen_blow = next((event for event in battle.log[self.read_to:]
@@ -162,9 +163,11 @@ class MoveMode(Mode):
 
     def auto_fight(self, me: Entity) -> Outcome:
         """Crawl's Tab: attack the nearest enemy in sight if it is in reach, else walk toward it as
-        far as this turn's movement goes, else end the turn; one press, one of those. Refused
-        (saying why, spending nothing) below the health the player set, or when an enemy has just
-        come into view or someone unseen hit."""
+        far as this turn's movement goes, else end the turn; one press, one of those. Once the
+        turn's action is spent it ends the turn: walking on after the blow took an archer who had
+        just shot from 5 squares to the foe's side (found by hand). Refused (saying why, spending
+        nothing) below the health the player set, when an enemy has just come into view or someone
+        unseen hit, or when the turn allows no attack at all (R-10 fear)."""
         known = self.known()
         problem = self.auto.refusal(self.battle, me, known)
         if problem:
@@ -174,9 +177,13 @@ class MoveMode(Mode):
             return Stay("Auto-fight: no enemy in sight", refused=True)
         here = pos(me)
         nearest = min(enemies, key=lambda e: (max(abs(pos(e)[0] - here[0]), abs(pos(e)[1] - here[1])), ident(e).id))
-        if turn_refusal(self.battle, me) is None and targeting.attack_preview(self.battle, me, pos(nearest),
-                                                                              known).problem is None:
+        cannot_act = turn_refusal(self.battle, me)
+        if cannot_act is None and targeting.attack_preview(self.battle, me, pos(nearest), known).problem is None:
             return Act(Attack(ident(me).id, ident(nearest).id))
+        if comp(me, TurnState).acted:
+            return Act(Wait(ident(me).id))  # the action is spent: the turn ends where the blow was struck
+        if cannot_act is not None:
+            return Stay(f"Auto-fight: {cannot_act}", refused=True)
         if comp(me, TurnState).movement_left > 0:
             step_to = self._beside(me, nearest)
             if step_to is not None and first_step_affordable(self.battle, me, step_to):

@@ -37,7 +37,7 @@ def threat_text(unit: UnitView, description: str, mine: str, mine_level: int, od
         text.append(f"{description}\n", style="italic")
     text.append("Threat: ", style="bold")
     text.append(f"{level_words(unit.level, mine_level)}\n")
-    text.append(f"Duel with {mine} on open ground, both fresh: ", style="dim")  # not this map (`tools.duel`)
+    text.append(f"Duel with {mine} in a walled ring, both fresh: ", style="dim")  # not this map (`tools.duel`)
     if odds is None:
         text.append("simulating…\n", style="dim")
     elif isinstance(odds, str):

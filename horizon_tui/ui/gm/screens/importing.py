@@ -76,6 +76,9 @@ class ImportScreen(Screen):
     def __init__(self) -> None:
         super().__init__(id="gm-import")
         self.paths: list[Path] = []
+        # what the last import or typed path ran into: kept while the ticks change (the import's
+        # own un-ticking of those that joined redrew the note without them: found by hand)
+        self.problems: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -122,11 +125,14 @@ class ImportScreen(Screen):
         return [self.paths[int(i)] for i in self.query_one("#import-list", SelectionList).selected]
 
     def _note(self, problems: list[str] | None = None) -> None:
+        """The note under the list: how many are ticked, and `problems` (None: the last ones)."""
+        if problems is not None:
+            self.problems = list(problems)
         text = Text()
         ticked = self.ticked()
         text.append(f"{len(ticked)} ticked" if ticked else "Nothing ticked yet", style="bold")
         text.append(" · space ticks · ctrl+a ticks all · ctrl+s imports\n", style="dim")
-        for problem in problems or []:
+        for problem in self.problems:
             text.append(f"✗ {problem}\n", style="red")
         self.query_one("#import-note", Static).update(text)
 
@@ -159,7 +165,7 @@ class ImportScreen(Screen):
         for file in found:
             self._add(file, ticked=True)
         event.input.value = ""
-        self._note()
+        self._note([])
 
     def _refuse(self, problem: str) -> None:
         self.app.bell()
