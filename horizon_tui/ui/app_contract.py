@@ -67,7 +67,35 @@ class CharacterHost(Protocol):
         ...
 
 
-class AppHost(CharacterHost, Protocol):
+class CharacterKeeping(Protocol):
+    """What the app does with the character shown, the host's way (the app answers through its
+    host): save it, open one, fight with it, go back to the menu."""
+
+    @property
+    def read_only(self) -> bool:
+        """The character shown is open read-only here: nothing is saved."""
+        ...
+
+    @property
+    def who(self) -> str:
+        """How this window names itself in a save's lock (`storage.lock`)."""
+        ...
+
+    def commit(self, character: Character) -> bool:
+        """Save the character shown (its save, or the campaign): False, said on screen, if not."""
+        ...
+
+    def open_character(self, path: Path, character: Character | None = None, *, then_battle: bool = False) -> None:
+        ...
+
+    def start_battle(self, encounter_path: Path, character: Character, party: list | None = None) -> None:
+        ...
+
+    def leave_to_menu(self, then: Callable[[], object] | None = None, index: int = 0) -> None:
+        ...
+
+
+class AppHost(CharacterHost, CharacterKeeping, Protocol):
     """What the one app leaves to its host: how it looks (title, stylesheets, the keys only this
     host has), what it opens first, how it saves the character shown, and the app's actions whose
     way differs (the GM tool asks about a form not saved before it leaves; the player app asks as
@@ -79,16 +107,6 @@ class AppHost(CharacterHost, Protocol):
     bindings: list[Binding]  # app-wide keys only this host has (its actions: `host_actions`)
     # Textual's HORIZONTAL_BREAKPOINTS for every screen (None: Textual's default, none)
     horizontal_breakpoints: list[tuple[int, str]] | None
-
-    @property
-    def read_only(self) -> bool:
-        """The character shown is open read-only here: nothing is saved."""
-        ...
-
-    @property
-    def who(self) -> str:
-        """How this window names itself in a save's lock (`storage.lock`)."""
-        ...
 
     @property
     def host_actions(self) -> Mapping[str, Callable[[], Awaitable[None] | None]]:
@@ -118,18 +136,6 @@ class AppHost(CharacterHost, Protocol):
         """ctrl+q: quit, asking first about work a screen holds that is not saved."""
         ...
 
-    def commit(self, character: Character) -> bool:
-        ...
-
-    def open_character(self, path: Path, character: Character | None = None, *, then_battle: bool = False) -> None:
-        ...
-
-    def start_battle(self, encounter_path: Path, character: Character, party: list | None = None) -> None:
-        ...
-
-    def leave_to_menu(self, then: Callable[[], object] | None = None, index: int = 0) -> None:
-        ...
-
     def main_menu(self) -> None:
         ...
 
@@ -150,35 +156,16 @@ class AppHost(CharacterHost, Protocol):
         ...
 
 
-class AppContract(CharacterHost, Protocol):
-    """What a screen may ask of its app: the host's data (the app answers through its host), and
-    the app's own doings — saving the character shown, opening one, starting a battle, going back
-    to the menu."""
+class AppContract(CharacterHost, CharacterKeeping, Protocol):
+    """What a screen may ask of its app: the host's data and ways with the character shown (the
+    app answers through its host), and the app's own doings."""
 
     host: AppHost
     saves_dir: Path
-    read_only: bool  # the character shown is open read-only here: nothing is saved
     auto_fight_stop: float | None  # keymap.toml [options]: Tab's auto-fight stop (None: the default)
     run_keeper: Any  # a `play.runs.keeper.RunKeeper`, made when first needed (`ui.player.screens.runs`)
     hosting: Any  # a hosted game's `play.hosting.Hosting` (None: played here)
     run_start: dict | None  # `horizon run`: New run opens with this seed, daily switch and pace
-
-    @property
-    def who(self) -> str:
-        ...
-
-    def commit(self, character: Character) -> bool:
-        """Save the character shown (its save, or the campaign): False, said on screen, if not."""
-        ...
-
-    def open_character(self, path: Path, character: Character | None = None, *, then_battle: bool = False) -> None:
-        ...
-
-    def start_battle(self, encounter_path: Path, character: Character, party: list | None = None) -> None:
-        ...
-
-    def leave_to_menu(self, then: Callable[[], object] | None = None, index: int = 0) -> None:
-        ...
 
     def data_problems(self) -> list:
         ...
