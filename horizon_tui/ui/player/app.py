@@ -118,7 +118,7 @@ class SavesFolder:
         if (user_data_dir() / "keymap.toml").exists():  # only then: the menu comes up without attrs
             from horizon_tui.play.keymap import apply_user_keymap
 
-            apply_user_keymap(app)  # the battlefield's keys, rebound by id (tui/keymap.py)
+            apply_user_keymap(app)  # the battlefield's keys, rebound by id (play/keymap.py)
         start = self._start
         if app.run_start is not None:
             if not app.data_problems():

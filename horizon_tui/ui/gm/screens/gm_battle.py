@@ -95,7 +95,7 @@ class CampaignFight(BattlePart):
         if self.screen.finished or app.campaign is None or app.campaign.battle is None:
             return
         saved = app.host.act(lambda c: battles.with_inputs(c, self.session, app.host.store.catalogue, app.host.gm.rules_for, extra),
-                        label)
+                             label)
         if not saved and app.host.gm.read_only and not app.host.gm.was_read_only:
             self._taken_over()
 
@@ -281,7 +281,7 @@ def battle_ended(app, session: BattleInProgress, name: str, *, on_award=None, le
     `on_award(shares)`: told what was awarded; `leave`: the battle's screen closes first."""
     result = session.battle.result
     app.host.act(lambda c: battles.finish_battle(battles.with_inputs(c, session, app.host.store.catalogue, app.host.gm.rules_for),
-                                            session), f"battle ends: {name}")
+                                                 session), f"battle ends: {name}")
     headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
     headline += f"  {result.rounds} rounds."
     shares = {who: xp for who, xp in result.xp.items() if app.campaign.member(who) is not None}

@@ -267,7 +267,7 @@ class CampaignTable(BattlePart):
             return
         session = BattleInProgress(replica.battle, self.spec.encounter, list(self.spec.party), replica.inputs)
         if app.host.act(lambda c: battles.with_inputs(c, session, app.host.store.catalogue, app.host.gm.rules_for),
-                   f"{self.battle_name}: at the table"):
+                        f"{self.battle_name}: at the table"):
             self._recorded = replica.version
 
     def ended(self, session: BattleInProgress) -> None:
