@@ -171,7 +171,7 @@ async def gm_actions(saves: Path, repeat: int, actions: set[str] = ACTIONS) -> d
         frames = Frames(app)
         await settle(pilot)
         assert isinstance(app.screen, DashboardScreen), app.screen
-        head = lambda: app.gm.head  # noqa: E731 - each measured action writes one journal row
+        head = lambda: app.host.gm.head  # noqa: E731 - each measured action writes one journal row
 
         await pilot.press("r")
         assert isinstance(app.screen, DiceScreen), app.screen

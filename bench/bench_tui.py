@@ -255,7 +255,7 @@ async def move_cpu(moves: int = 60) -> None:
                     await pilot.press(key)
                     await pilot.pause()
                     times.append(time.process_time() - start)
-            app.release_character()
+            app.host.release_character()
     wait = statistics.median(idle)
     print(f"move key in battle, CPU: median {(statistics.median(times) - wait) * 1000:.2f} ms, "
           f"p90 {(sorted(times)[int(len(times) * 0.9)] - wait) * 1000:.2f} ms over {len(times)} moves "

@@ -44,23 +44,38 @@ SUN_PATH_MAX = 107  # a Unix socket's address, less its NUL (Linux sockaddr_un)
 
 
 def unix_socket(path: Path, *, listen: bool) -> socket.socket:
-    """A bound (listening) or connected Unix socket at `path`. The kernel refuses addresses over
+    """A listening or connected Unix socket at `path`. The kernel refuses addresses over
     SUN_PATH_MAX bytes, and a table's folder can be deeper than that (a long home or data folder;
-    pytest's temporary folders under xdist): then the folder is reached through /proc/self/fd."""
+    pytest's temporary folders under xdist): then the folder is reached through /proc/self/fd.
+
+    A listening socket is bound under a passing name and renamed to `path` once it listens: its
+    file appears only when a connect to it is answered. Bound at `path` itself, the file was there
+    from bind() on, and a client that saw it (`lobby.start_table` waits for the file) and connected
+    before listen() was refused (ECONNREFUSED: on a loaded machine the table did not open)."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     folder = None
+    passing = None
     try:
         address = str(path)
-        if len(os.fsencode(address)) > SUN_PATH_MAX:
+        passing_suffix = f".{os.getpid()}.binding"  # the name a listening socket is bound under
+        if len(os.fsencode(address + (passing_suffix if listen else ""))) > SUN_PATH_MAX:
             folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
             address = f"/proc/self/fd/{folder}/{path.name}"
         if listen:
-            sock.bind(address)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(address + passing_suffix)
+            sock.bind(address + passing_suffix)
+            passing = address + passing_suffix
             sock.listen(64)
+            os.replace(passing, address)
+            passing = None
         else:
             sock.connect(address)
     except BaseException:
         sock.close()
+        if passing is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(passing)
         raise
     finally:
         if folder is not None:

@@ -1,29 +1,37 @@
-"""What a screen may ask of the app it runs in (`AppContract`), and where the characters it
-shows live (`CharacterHost`): a saves folder (`SavesFolder`, the player app) or a campaign
-(`ui.gm.app.CampaignHost`, the GM tool). The app holds one host and answers the host's
-questions through it; a screen asks the app only for what is named here, never probing it.
+"""The one app and its two hosts, as types: what a screen may ask of the app it runs in
+(`AppContract`), where the characters it shows live (`CharacterHost`), and what the app leaves to
+its host (`AppHost`): a saves folder (`ui.player.app.SavesFolder`, `horizon`) or a campaign
+(`ui.gm.app.CampaignHost`, `horizon gm`). The app (`ui.app.HorizonApp`) holds one host and
+answers through it; a screen asks the app only for what is named here, never probing it, and a
+screen that belongs to one host (the GM tool's) asks that host (`app.host`).
 
 No Textual here, and nothing heavy at import: the player app's start-up imports this module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from textual.binding import Binding
+    from textual.screen import Screen
+
     from horizon_tui.campaign.model import Campaign
     from horizon_tui.content.catalogue import Catalogue
     from horizon_tui.content.models import Character
     from horizon_tui.content.ruleset import Ruleset
     from horizon_tui.play.library import CharacterLibrary, OpenCharacter
 
+# The character screens a host opens by name (`AppHost.character_screen`).
+CHARACTER_SCREENS = ("sheet", "level_up", "abilities", "loadout")
+
 
 class CharacterHost(Protocol):
     """Where the characters live, and the data they are read with."""
 
-    session: OpenCharacter | None  # the character the player app's screens show (None: none)
+    session: OpenCharacter | None  # the character the character screens show (None: none)
 
     @property
     def catalogue(self) -> Catalogue:
@@ -59,17 +67,19 @@ class CharacterHost(Protocol):
         ...
 
 
-class AppContract(CharacterHost, Protocol):
-    """What a screen may ask of its app: the host's data (the app answers through its host), and
-    the app's own doings — saving the character shown, opening one, starting a battle, going back
-    to the menu."""
+class CharacterKeeping(Protocol):
+    """What the app does with the character shown, the host's way (the app answers through its
+    host): save it, open one, fight with it, go back to the menu."""
 
-    host: CharacterHost
-    saves_dir: Path
-    read_only: bool  # the character shown is open read-only here: nothing is saved
-    auto_fight_stop: float | None  # keymap.toml [options]: Tab's auto-fight stop (None: the default)
-    run_keeper: Any  # a `play.runs.keeper.RunKeeper`, made when first needed (`ui.player.screens.runs`)
-    hosting: Any  # a hosted game's `play.hosting.Hosting` (None: played here)
+    @property
+    def read_only(self) -> bool:
+        """The character shown is open read-only here: nothing is saved."""
+        ...
+
+    @property
+    def who(self) -> str:
+        """How this window names itself in a save's lock (`storage.lock`)."""
+        ...
 
     def commit(self, character: Character) -> bool:
         """Save the character shown (its save, or the campaign): False, said on screen, if not."""
@@ -84,55 +94,93 @@ class AppContract(CharacterHost, Protocol):
     def leave_to_menu(self, then: Callable[[], object] | None = None, index: int = 0) -> None:
         ...
 
-    def data_problems(self) -> list:
+
+class AppHost(CharacterHost, CharacterKeeping, Protocol):
+    """What the one app leaves to its host: how it looks (title, stylesheets, the keys only this
+    host has), what it opens first, how it saves the character shown, and the app's actions whose
+    way differs (the GM tool asks about a form not saved before it leaves; the player app asks as
+    it leaves). The host is given its app once (`attach`) and acts on it."""
+
+    saves_dir: Path
+    title: str
+    css_paths: list[Path]  # the stylesheets read at start
+    bindings: list[Binding]  # app-wide keys only this host has (its actions: `host_actions`)
+    # Textual's HORIZONTAL_BREAKPOINTS for every screen (None: Textual's default, none)
+    horizontal_breakpoints: list[tuple[int, str]] | None
+
+    @property
+    def host_actions(self) -> Mapping[str, Callable[[], Awaitable[None] | None]]:
+        """The actions only this host has, by name: `app.host('NAME')` in a binding runs one."""
+        ...
+
+    def attach(self, app: AppContract) -> None:
+        """The app this host serves (one app, one host)."""
+        ...
+
+    def default_screen(self) -> Screen:
+        ...
+
+    def start(self) -> None:
+        """The app is mounted: open what this host opens first."""
+        ...
+
+    def close(self) -> None:
+        """The app is closing: let go of locks and storage."""
+        ...
+
+    def save_before_crash(self) -> list[str]:
+        """Save what this host holds before the crash screen shows; what was saved, in words."""
+        ...
+
+    def quit(self) -> None:
+        """ctrl+q: quit, asking first about work a screen holds that is not saved."""
+        ...
+
+    def main_menu(self) -> None:
+        ...
+
+    def character_screen(self, name: str) -> None:
+        """Open one of CHARACTER_SCREENS for the character shown."""
+        ...
+
+    def new_character(self) -> None:
+        ...
+
+    def load_character(self) -> None:
+        ...
+
+    def battle(self) -> Awaitable[None] | None:
+        ...
+
+    def rules_screen(self) -> None:
         ...
 
 
-class SavesFolder:
-    """The player app's host: characters in a saves folder, the shipped rules data (loaded and
-    checked the first time it is needed: start-up shows the menu first)."""
+class AppContract(CharacterHost, CharacterKeeping, Protocol):
+    """What a screen may ask of its app: the host's data and ways with the character shown (the
+    app answers through its host), and the app's own doings."""
 
-    player_files = True
-    campaign = None
+    host: AppHost
+    saves_dir: Path
+    auto_fight_stop: float | None  # keymap.toml [options]: Tab's auto-fight stop (None: the default)
+    run_keeper: Any  # a `play.runs.keeper.RunKeeper`, made when first needed (`ui.player.screens.runs`)
+    hosting: Any  # a hosted game's `play.hosting.Hosting` (None: played here)
+    run_start: dict | None  # `horizon run`: New run opens with this seed, daily switch and pace
 
-    def __init__(self, saves_dir: Path, catalogue: Catalogue | None = None) -> None:
-        self.saves_dir = Path(saves_dir)
-        self._catalogue = catalogue
-        self._library: CharacterLibrary | None = None
-        self._enemies: dict[str, Any] | None = None
-        self.session: OpenCharacter | None = None
+    def data_problems(self) -> list:
+        ...
 
-    @property
-    def catalogue(self) -> Catalogue:
-        """The rules data (the shipped `data/` unless one was given); DataError if it has problems."""
-        if self._catalogue is None:
-            from horizon_tui.rules.validation import checked_catalogue  # start-up: loaded when first needed
+    def open_character_screen(self, name: str) -> None:
+        """One of CHARACTER_SCREENS over the sheet (the sheet over the menu first if need be)."""
+        ...
 
-            # checked as `horizon validate` checks it: a house rule such as diagonal_cost = -1 is
-            # named with its file and line here, not met as an internal error in the first turn
-            self._catalogue = checked_catalogue()
-        return self._catalogue
+    def to_menu(self) -> None:
+        """Close every screen over the first, asking nothing."""
+        ...
 
-    @property
-    def rules(self) -> Ruleset:
-        return self.catalogue.rules
+    def unsaved_above(self, index: int = 0) -> list[str]:
+        ...
 
-    @property
-    def overrides_allowed(self) -> bool:
-        """R-6 [H]: only if the house rules allow player overrides."""
-        return self.rules.abilities.player_overrides
-
-    @property
-    def library(self) -> CharacterLibrary:
-        if self._library is None:
-            from horizon_tui.play.library import CharacterLibrary  # start-up: loaded when first needed
-
-            self._library = CharacterLibrary(self.saves_dir, self.catalogue)
-        return self._library
-
-    def enemies(self) -> dict[str, Any]:
-        if self._enemies is None:
-            from horizon_tui.tools.validate_encounters import checked_enemies  # start-up, as above
-
-            self._enemies = checked_enemies(self.catalogue)
-        return self._enemies
+    def watch_for_tables(self) -> None:
+        """Look for live tables this account is seated at, every few seconds (F2 joins)."""
+        ...

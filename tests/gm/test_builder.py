@@ -51,7 +51,7 @@ async def test_build_an_encounter_see_its_odds_place_one_and_save_it(session, ca
         path = session.store.saves_dir / "encounters" / "a-new-encounter.toml"
         data = tomllib.loads(path.read_text())
         assert data["enemies"] == [{"enemy": "wolf"}, {"enemy": "wolf", "at": [start[0] + 1, start[1]]}]
-        setup = load_encounter(str(path), app.store.catalogue, app.enemies())
+        setup = load_encounter(str(path), app.host.store.catalogue, app.enemies())
         assert setup.xp == 40 and (start[0] + 1, start[1]) in [tuple(xy) for _, xy, _ in setup.enemies]
 
         # the same name again with other enemies: asked before the first file is replaced

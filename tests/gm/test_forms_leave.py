@@ -1,5 +1,5 @@
 """Every GM form asks before dropping work, by every way out: esc, ctrl+q, the palette's screens
-(`GMApp.asked_first`), a key that opens a sheet over the dashboard. No is the default answer."""
+(`CampaignHost.asked_first`), a key that opens a sheet over the dashboard. No is the default answer."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ async def units_placed(pilot, app):
     from horizon_tui.campaign import battles
 
     spec = {"generator": "open", "width": 12, "height": 12, "seed": 1}
-    field = battles.map_battlefield(spec, app.store.catalogue, app.enemies())
+    field = battles.map_battlefield(spec, app.host.store.catalogue, app.enemies())
     screen = PlacementScreen(spec, field, [Unit("member", "Brakka", "party", "player")])
     await app.push_screen(screen)
     await pilot.pause()
@@ -110,7 +110,7 @@ async def test_the_palettes_screens_ask_before_closing_a_filled_form(session, ca
     fill, kind = FORMS[form]
     app = open_app(session, catalogue)
     async with app.run_test(size=SIZE) as pilot:
-        app.campaign_host.member = "Brakka"  # the palette's character commands act on an open member
+        app.host.member = "Brakka"  # the palette's character commands act on an open member
         await fill(pilot, app)
         screen = app.screen
         await app.run_action(action)
@@ -131,7 +131,7 @@ async def test_a_sheet_opened_over_a_filled_form_asks(session, catalogue):
     app = open_app(session, catalogue)
     async with app.run_test(size=SIZE) as pilot:
         await talk_typed(pilot, app)
-        app.open_member("Brakka")
+        app.host.open_member("Brakka")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
@@ -160,7 +160,7 @@ async def test_ctrl_z_on_the_dialogue_screen_keeps_the_words_typed(session, cata
     app = open_app(session, catalogue)
     async with app.run_test(size=SIZE) as pilot:
         await talk_typed(pilot, app)
-        assert app.act(changes.advance_day, "day 2") and app.campaign.day == 2
+        assert app.host.act(changes.advance_day, "day 2") and app.campaign.day == 2
         app.screen.query_one("#talk-settlement", Input).focus()  # the words' own field undoes its typing
         await pilot.press("ctrl+z")
         await pilot.pause()

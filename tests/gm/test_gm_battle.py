@@ -36,7 +36,7 @@ async def test_a_fight_with_a_ruling_an_override_undo_and_the_xp(session, catalo
         screen = await start_goblin_ambush(app, pilot)
         battle = screen.battle
         assert screen.side is None  # the GM sees everything
-        assert app.campaign.battle["name"] == "Goblin Ambush" and len(app.gm.history) == 1
+        assert app.campaign.battle["name"] == "Goblin Ambush" and len(app.host.gm.history) == 1
         tracker = str(screen.query_one("#gm-tracker", Static).render())
         assert "turn order" in tracker and all(ident(e).name[:10] in tracker for e in battle.combatants())
         await pilot.press("x")  # the AI's turns, up to the first party member's

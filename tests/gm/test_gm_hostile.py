@@ -34,7 +34,7 @@ async def test_a_huge_paste_in_a_reason_never_leaves_the_fight_ahead_of_its_file
         await pilot.pause()
         assert hp(enemy).hp == before - 5
         saved = app.campaign.battle["inputs"]
-        assert saved == session_to_dict(screen.session, app.store.catalogue)["inputs"]
+        assert saved == session_to_dict(screen.session, app.host.store.catalogue)["inputs"]
         assert saved[-1]["action"]["reason"] == "pit"
 
 
@@ -110,7 +110,7 @@ async def test_a_campaign_whose_house_rules_do_not_hold_is_listed_as_damaged_not
     app = create_gm_app(saves, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.gm is None  # not opened: the campaign list says why
+        assert app.host.gm is None  # not opened: the campaign list says why
     assert app.return_code in (None, 0)
 
 
@@ -288,7 +288,7 @@ async def test_the_house_rules_export_as_a_rules_file_horizon_rules_reads(sessio
         path = session.store.folder / "lantern-road" / "rules.toml"
         assert path.exists()
         rules = load_ruleset(path)
-        assert rules == app.gm.rules and rules.levels[7].slots == 12
+        assert rules == app.host.gm.rules and rules.levels[7].slots == 12
         from horizon_tui.tools.validate import validate_paths
 
         problems, count = validate_paths([session.store.saves_dir])
@@ -529,7 +529,7 @@ async def test_a_fight_taken_over_by_another_window_stops_in_this_one(session, c
             await pilot.press(".")  # the turn's end can't be saved
             await pilot.pause()
             await pilot.pause()
-            assert not is_gm_fight(app.screen) and app.gm.read_only
+            assert not is_gm_fight(app.screen) and app.host.gm.read_only
             assert screen._ai_timer is None
             assert stored(session) == before
         finally:

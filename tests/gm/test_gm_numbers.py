@@ -61,7 +61,7 @@ async def test_a_bad_seed_in_the_encounter_picker_is_refused_and_no_battle_start
             said = [n.message for n in app._notifications]
             assert len([m for m in said if m.startswith("the seed: ")]) == 1, said
         assert app._exception is None
-        assert app.gm.campaign.battle is None
+        assert app.host.gm.campaign.battle is None
 
 
 async def test_an_xp_award_of_a_thousand_digits_is_refused_and_nothing_is_awarded(session, catalogue):
@@ -77,7 +77,7 @@ async def test_an_xp_award_of_a_thousand_digits_is_refused_and_nothing_is_awarde
         await pilot.pause()
         assert app._exception is None
         assert any(n.message.startswith("the XP: ") for n in app._notifications)
-        assert {m.name: m.character.xp for m in app.gm.campaign.party} == before
+        assert {m.name: m.character.xp for m in app.host.gm.campaign.party} == before
 
 
 def test_over_ssh_a_typed_map_is_an_encounter_id_or_a_file_in_the_gms_own_folder(tmp_path, monkeypatch):

@@ -101,7 +101,7 @@ async def test_place_two_members_and_a_hostile_npc_then_fight_save_and_rebuild(s
 
     # saved: the campaign as stored rebuilds the same battle, with no encounter file behind it
     campaign = session.store.load(session.slug).campaign
-    rebuilt = battles.session_from_record(campaign.battle, catalogue, app.gm.rules_for, app.enemies())
+    rebuilt = battles.session_from_record(campaign.battle, catalogue, app.host.gm.rules_for, app.enemies())
     assert [e.to_json() for e in rebuilt.battle.log] == log
 
     # and reopening the app resumes it

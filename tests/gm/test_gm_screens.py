@@ -74,7 +74,7 @@ async def test_a_party_character_levels_up_in_the_player_apps_screens_and_ctrl_z
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert isinstance(app.screen, DashboardScreen)  # a character screen closes before its data goes
-        assert current(app.gm) == before
+        assert current(app.host.gm) == before
 
 
 async def test_the_npc_editor_makes_and_edits_npcs(session, catalogue):
@@ -139,10 +139,10 @@ async def test_a_dice_roll_redraws_the_days_log_not_the_rosters(session, catalog
         cleared = []
         original = party.clear
         party.clear = lambda *a, **k: (cleared.append(1), original(*a, **k))[1]
-        assert app.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
+        assert app.host.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
         await pilot.pause()
         assert cleared == [] and "1d20 = " in str(dashboard.query_one("#gm-today", LogTail).render())
-        assert app.act(lambda c: changes.award_xp(c, {"Iriel": 10}), "xp")
+        assert app.host.act(lambda c: changes.award_xp(c, {"Iriel": 10}), "xp")
         await pilot.pause()
         assert cleared == [1] and "10" in str(party.get_row("Iriel"))
 
@@ -156,7 +156,7 @@ async def test_the_today_panel_keeps_the_newest_line_in_view(session, catalogue)
         dashboard = app.screen
         assert isinstance(dashboard, DashboardScreen)
         for _ in range(30):
-            assert app.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
+            assert app.host.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
         await pilot.pause()
         await pilot.pause()
         panel = dashboard.query_one("#gm-today", LogTail)

@@ -103,7 +103,7 @@ def test_placement_glyphs_are_distinct(snap_compare, gm_app, size):
     async def placed(pilot):
         app = pilot.app
         spec = {"generator": "rooms", "width": 12, "height": 12, "seed": 7}
-        field = battles.map_battlefield(spec, app.store.catalogue, app.enemies())
+        field = battles.map_battlefield(spec, app.host.store.catalogue, app.enemies())
         screen = PlacementScreen(spec, field, [Unit("member", "Morwen", "party", "player"),
                                                Unit("npc", "Marta", "enemies", "gm"),
                                                Unit("member", "Brakka", "party", "player")])

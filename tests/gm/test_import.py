@@ -68,7 +68,7 @@ async def test_three_files_typed_import_at_once(store, catalogue):
         await pilot.press("n", "ctrl+s")
         await pilot.pause()
         assert [m.name for m in app.campaign.party] == ["Iriel", "Morwen", "Sefa"]
-        assert app.gm.history[-1].label == "Iriel, Morwen, Sefa join"
+        assert app.host.gm.history[-1].label == "Iriel, Morwen, Sefa join"
         assert screen.ticked() == []
         await pilot.press("escape")
         await pilot.pause()

@@ -81,7 +81,7 @@ async def test_a_roll_at_the_end_of_a_long_day_draws_only_the_lines_in_view(sess
             show(count, lambda n: (drawn.append(n), line(n))[1])
 
         panel.show = counting
-        assert app.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
+        assert app.host.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
         await pilot.pause()
         shown = str(panel.render()).splitlines()
         assert shown[-1] == f"• {app.campaign.log[-1].text}" and len(shown) == panel.content_size.height
@@ -94,7 +94,7 @@ async def test_the_today_panel_scrolls_back_and_stays_while_lines_arrive(session
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for _ in range(40):
-            assert app.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
+            assert app.host.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
         await pilot.pause()
         panel = app.screen.query_one("#gm-today", LogTail)
         panel.focus()
@@ -102,7 +102,7 @@ async def test_the_today_panel_scrolls_back_and_stays_while_lines_arrive(session
         first = str(panel.render()).splitlines()
         assert first[0].startswith("• The campaign Lantern Road")  # the day's first line at the top
         assert panel.border_subtitle.endswith("newer ↓ (end)")
-        assert app.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
+        assert app.host.act(lambda c: changes.roll_dice(c, "1d20")[0], "roll")
         await pilot.pause()
         assert str(panel.render()).splitlines() == first  # a new line doesn't move what is read
         await pilot.press("end")

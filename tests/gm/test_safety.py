@@ -54,11 +54,11 @@ async def test_a_campaign_open_in_another_process_says_who_and_offers_read_only(
         assert "already open" in dialog.title_text and "Ada at the other table since" in dialog.title_text
         await pilot.press("enter")  # open it read-only
         await pilot.pause()
-        assert isinstance(app.screen, DashboardScreen) and app.gm.read_only
+        assert isinstance(app.screen, DashboardScreen) and app.host.gm.read_only
         assert "READ-ONLY" in app.sub_title
-        assert not app.act(lambda c: campaign_changes.advance_day(c), "next day")  # refused with the reason
+        assert not app.host.act(lambda c: campaign_changes.advance_day(c), "next day")  # refused with the reason
         with pytest.raises(ReadOnly, match="Ada at the other table"):
-            app.gm.apply(campaign_changes.advance_day, "next day")
+            app.host.gm.apply(campaign_changes.advance_day, "next day")
     assert stored(session) == before  # nothing written over the other window's work
 
 
@@ -68,8 +68,8 @@ async def test_once_the_other_window_closes_the_campaign_opens_for_writing(sessi
     app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert isinstance(app.screen, DashboardScreen) and not app.gm.read_only
-        assert app.act(campaign_changes.advance_day, "next day")
+        assert isinstance(app.screen, DashboardScreen) and not app.host.gm.read_only
+        assert app.host.act(campaign_changes.advance_day, "next day")
         holder = json.loads(session.path.with_name(f".{session.path.name}.owner").read_text())
         assert "horizon gm" in holder["who"]
     assert session.store.load(session.slug).campaign.day == 2
@@ -89,11 +89,11 @@ async def test_a_window_reopening_its_campaign_after_the_taker_quit_holds_it_aga
             await pilot2.pause()
             await pilot2.press("down", "enter")  # B takes it over
             await pilot2.pause()
-            assert second.act(campaign_changes.advance_day, "B's day")
+            assert second.host.act(campaign_changes.advance_day, "B's day")
         # B has quit. A's next change is refused, and A says so and offers to take it back.
-        assert not first.act(campaign_changes.advance_day, "A's day")
+        assert not first.host.act(campaign_changes.advance_day, "A's day")
         await pilot.pause()
-        assert first.gm.read_only and isinstance(first.screen, ChoiceDialog)
+        assert first.host.gm.read_only and isinstance(first.screen, ChoiceDialog)
         assert "taken over" in first.screen.title_text
         await pilot.press("escape")  # stays read-only
         await pilot.pause()
@@ -101,9 +101,9 @@ async def test_a_window_reopening_its_campaign_after_the_taker_quit_holds_it_aga
         assert isinstance(first.screen, CampaignsScreen)
         await pilot.press("enter")  # reopen it: B let go, so A holds it again
         await pilot.pause()
-        assert isinstance(first.screen, DashboardScreen) and not first.gm.read_only
-        assert first.gm.lock.holds() and first.campaign.day == 2  # with what B saved
-        assert first.act(campaign_changes.advance_day, "A's day")
+        assert isinstance(first.screen, DashboardScreen) and not first.host.gm.read_only
+        assert first.host.gm.lock.holds() and first.campaign.day == 2  # with what B saved
+        assert first.host.act(campaign_changes.advance_day, "A's day")
     assert session.store.load(session.slug).campaign.day == 3
 
 
@@ -118,7 +118,7 @@ async def test_a_window_whose_campaign_was_taken_over_can_take_it_back(session, 
         assert isinstance(first.screen, ChoiceDialog) and "Ada's window" in first.screen.title_text
         await pilot.press("down", "enter")  # take it back
         await pilot.pause()
-        assert not first.gm.read_only and first.act(campaign_changes.advance_day, "next day")
+        assert not first.host.gm.read_only and first.host.act(campaign_changes.advance_day, "next day")
         assert not other.holds()
     assert session.store.load(session.slug).campaign.day == 2
 
@@ -127,16 +127,16 @@ async def test_taking_it_over_makes_the_other_window_read_only(session, catalogu
     first = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
     async with first.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert not first.gm.read_only
+        assert not first.host.gm.read_only
         second = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
         async with second.run_test(size=SIZE) as pilot2:
             await pilot2.pause()
             assert isinstance(second.screen, ChoiceDialog)
             await pilot2.press("down", "enter")  # take it over
             await pilot2.pause()
-            assert not second.gm.read_only and second.act(campaign_changes.advance_day, "next day")
-        assert not first.act(campaign_changes.advance_day, "next day")  # LockLost: not saved
-        assert first.gm.read_only
+            assert not second.host.gm.read_only and second.host.act(campaign_changes.advance_day, "next day")
+        assert not first.host.act(campaign_changes.advance_day, "next day")  # LockLost: not saved
+        assert first.host.gm.read_only
     assert session.store.load(session.slug).campaign.day == 2
 
 

@@ -18,7 +18,7 @@ from tests.gm.battle_parts import hand
 
 def last_act(app) -> str:
     """The label the last GM act is undone by (ctrl+z names it), with the battle's name."""
-    return app.gm.history[-1].label
+    return app.host.gm.history[-1].label
 
 
 def last_gm_line(battle) -> str:

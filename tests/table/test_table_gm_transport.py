@@ -1,13 +1,15 @@
-"""The table's socket where it used to fail — a deep folder, and an over-long line."""
+"""The table's socket where it used to fail — a deep folder, an over-long line, a connect that came
+before the table listened."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import socket
 
 from table_kit import make_rebuild, make_table
 
-from horizon_tui.table.server import MAX_LINE, SUN_PATH_MAX, TableClient, TableServer
+from horizon_tui.table.server import MAX_LINE, SUN_PATH_MAX, TableClient, TableServer, unix_socket
 
 TOKENS = {"mira": "t-gm", "alice": "t-alice", "bob": "t-bob", "sam": "t-sam"}
 
@@ -31,6 +33,31 @@ async def test_a_table_in_a_folder_deeper_than_a_socket_address_still_serves(tmp
     finally:
         await server.close()
     assert not path.exists()
+
+
+def test_a_table_socket_is_there_only_once_it_listens(tmp_path, monkeypatch):
+    """`lobby.start_table` waits for the socket's file, then the GM's client connects. The file used
+    to be there from bind() on: a connect before listen() was refused (ECONNREFUSED), the table
+    "did not open", and the GM's end-to-end test waited 60 s for the table screen under load. Both
+    addresses: a short one, and a deep folder's (through /proc/self/fd)."""
+    for path in (tmp_path / "t.sock", tmp_path / ("d" * 60) / ("e" * 60) / "table.sock"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        there_at_listen = []
+        listen = socket.socket.listen
+
+        def watched(sock, backlog, path=path, listen=listen, seen=there_at_listen):
+            seen.append(path.exists())  # what a client waiting for the file sees now
+            return listen(sock, backlog)
+
+        monkeypatch.setattr(socket.socket, "listen", watched)
+        server = unix_socket(path, listen=True)
+        monkeypatch.undo()
+        try:
+            assert there_at_listen == [False] and path.exists()
+            unix_socket(path, listen=False).close()  # answered
+        finally:
+            server.close()
+        assert sorted(p.name for p in path.parent.iterdir()) == [path.name]  # nothing left under a passing name
 
 
 async def test_an_over_long_line_is_refused_without_freezing_the_table(tmp_path):

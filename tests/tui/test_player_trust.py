@@ -109,7 +109,7 @@ async def test_start_the_new_one_keeps_the_old_where_load_lists_it_and_it_resume
         app.pop_screen()
         await pilot.pause()
         # the kept battle comes back: the wolves are put aside in turn, nothing lost
-        app.resume_kept(kept.path)
+        app.host.resume_kept(kept.path)
         await pilot.pause()
         assert isinstance(app.screen, QuestionDialog)
         await pilot.press("s")

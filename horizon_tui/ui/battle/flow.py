@@ -38,15 +38,15 @@ SEED_ENV = "HORIZON_SEED"
 
 if TYPE_CHECKING:
     from horizon_tui.engine.readmodel import ReadModel
-    from horizon_tui.ui.player.app import HorizonApp
+    from horizon_tui.ui.app_contract import AppContract
 
 
-def battle_save_path(app: HorizonApp, character_path: Path) -> Path:
+def battle_save_path(app: AppContract, character_path: Path) -> Path:
     """The character's battle in progress, by the name it is kept under (`storage.records.battle_slot`)."""
     return app.library.saves_dir / "battles" / f"{character_path.stem}.json"
 
 
-def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None) -> None:
+def start(app: AppContract, encounter_path: Path, seed: int | None = None, party: list | None = None) -> None:
     """Form the battle (refusals are reported, nothing starts) and open the battlefield. `party`:
     `PartyMember`s (hot-seat: each played by you or its AI); default, the character being played."""
     session = form(app, encounter_path, seed, party)
@@ -54,7 +54,7 @@ def start(app: HorizonApp, encounter_path: Path, seed: int | None = None, party:
         open_session(app, session)
 
 
-def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: list | None = None):
+def form(app: AppContract, encounter_path: Path, seed: int | None = None, party: list | None = None):
     """The battle `start` opens, formed and begun but not shown: a `BattleInProgress`, or None when
     it can't start (said to the player), so that nothing else has to change for a battle that
     never begins (the one in progress is put aside only once the new one is formed)."""
@@ -82,7 +82,7 @@ def form(app: HorizonApp, encounter_path: Path, seed: int | None = None, party: 
     return BattleInProgress(battle, str(encounter_path), party)
 
 
-def enemy_ids(app: HorizonApp) -> list[str] | None:
+def enemy_ids(app: AppContract) -> list[str] | None:
     """The enemy catalogue's ids (what a companion may name), None if it can't be loaded."""
     try:
         return sorted(app.enemies())
@@ -90,7 +90,7 @@ def enemy_ids(app: HorizonApp) -> list[str] | None:
         return None
 
 
-def saved_battle(app: HorizonApp) -> Path | None:
+def saved_battle(app: AppContract) -> Path | None:
     """The character's battle in progress, None if there is none (or the journal can't be opened: said)."""
 
     if app.session is None:
@@ -103,18 +103,18 @@ def saved_battle(app: HorizonApp) -> Path | None:
         return None
 
 
-def put_aside(app: HorizonApp) -> Path | None:
+def put_aside(app: AppContract) -> Path | None:
     """Keep the battle in progress aside (`storage.records.keep_battle`: `battles/kept/`, listed by
     Load ▸ Battles and resumable from there), so another can start. Nothing is deleted. Under
     the character's lock: HorizonError (nothing moved) in a window that no longer holds it."""
     path = saved_battle(app)
     if path is None or app.session is None:
         return None
-    with app.save_guard():  # LockLost if another window took the character (and its battle) over
+    with app.host.save_guard():  # LockLost if another window took the character (and its battle) over
         return keep_battle(path, app.session.path.stem, app.library.saves_dir)
 
 
-def resume(app: HorizonApp, fresh=None) -> None:
+def resume(app: AppContract, fresh=None) -> None:
     """Replay the saved battle to where it was left. A save that can't be read is offered to be
     set aside (moved to `battles/damaged/`, never deleted) and, with `fresh`, a new battle started."""
 
@@ -137,7 +137,7 @@ def resume(app: HorizonApp, fresh=None) -> None:
         open_session(app, session)
 
 
-def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None:
+def _offer_set_aside(app: AppContract, path: Path, exc: DataError, fresh) -> None:
 
     def answered(yes: bool | None) -> None:
         if not yes:
@@ -161,13 +161,13 @@ def _offer_set_aside(app: HorizonApp, path: Path, exc: DataError, fresh) -> None
         title="Damaged battle save", yes="Set aside"), answered)
 
 
-def open_session(app: HorizonApp, session: BattleInProgress) -> None:
+def open_session(app: AppContract, session: BattleInProgress) -> None:
     character_path = app.session.path
 
     def autosave(s: BattleInProgress) -> None:
 
         saves = app.library.saves_dir
-        with app.save_guard():  # the character's lock: a session that took it over is not written over
+        with app.host.save_guard():  # the character's lock: a session that took it over is not written over
             save_session(battles_of(saves), battle_slot(saves, battle_save_path(app, character_path)), s, app.catalogue)
 
     driver = LocalEngine(autosave=autosave, on_end=lambda s: finish(app, s, character_path))
@@ -188,7 +188,7 @@ def summary_rows(session: BattleInProgress, known: ReadModel | None = None) -> l
     return rows
 
 
-def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> None:
+def finish(app: AppContract, session: BattleInProgress, character_path: Path) -> None:
     """Show the summary, give the XP, keep the battle's record (`storage.records`, as a morgue file),
     go back to the sheet."""
     result = session.battle.result
@@ -204,7 +204,7 @@ def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> 
     def done(_: None) -> None:
 
         try:  # under the character's lock: a window that took it over may have a battle of its own there
-            with app.save_guard():
+            with app.host.save_guard():
                 drop_battle(app.library.saves_dir, battle_save_path(app, character_path))  # its record is kept instead
         except HorizonError:
             pass  # read-only here, or taken over: that battle is not this window's to end
@@ -215,7 +215,7 @@ def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> 
                 app.commit(attrs.evolve(character, xp=character.xp + gained))
                 app.notify(f"{character.name} gains {gained} XP.", title="Experience")
         for member in session.party[1:]:
-            app.give_xp(member.character.name, result.xp.get(member.character.name, 0))
+            app.host.give_xp(member.character.name, result.xp.get(member.character.name, 0))
         app.pop_screen()
         if app.session is not None:
             app.open_character(app.session.path, app.session.character)
@@ -226,7 +226,7 @@ def finish(app: HorizonApp, session: BattleInProgress, character_path: Path) -> 
     app.push_screen(BattleSummary(headline, rows, footer, hint=hint), done)
 
 
-def _keep_record(app: HorizonApp, session: BattleInProgress, character_path: Path, headline: str,
+def _keep_record(app: AppContract, session: BattleInProgress, character_path: Path, headline: str,
                  rows: list[tuple[str, ...]], header: tuple[str, ...], footer: str) -> Path | None:
     """The finished battle's record (text and replayable JSON) under `SAVES/records/`."""
     battle = session.battle

@@ -46,7 +46,7 @@ class ConfirmDialog(ModalScreen[bool]):
 
 
 class QuitDialog(ConfirmDialog):
-    """The question ctrl+q asks when a screen holds work not saved (`HorizonApp.action_quit`)."""
+    """The question ctrl+q asks when a screen holds work not saved (`SavesFolder.quit` in ui.player.app)."""
 
 
 class TextDialog(ModalScreen[str | None]):

@@ -1,448 +1,239 @@
-"""The player app: one factory (`create_app`) for the CLI, the tests and the SSH host.
+"""`horizon`: the one app (`ui.app.HorizonApp`) over a saves folder (`SavesFolder`, one of the two
+hosts of `ui.app_contract`). One factory (`create_app`) for the CLI, the tests and the SSH host.
 
-All state lives on the `HorizonApp` instance (its host — the saves folder, or the GM tool's
-campaign: `ui.app_contract` — and the character being played), never in module globals: several
-SSH players share one process. What a screen may ask of the app is `ui.app_contract.AppContract`.
-
-Start-up is kept to what the main menu shows (at most 1.3x a bare Textual app): this
-module imports only Textual; screens are imported when first opened; the catalogue (and with it
-the content models, attrs and cattrs) is loaded the first time something needs it, which for a
-player with no saves yet is the first screen they open.
+All state lives on the app and its host, never in module globals: several SSH players share one
+process. Start-up is kept to what the main menu shows (at most 1.3x a bare Textual app): this
+module imports only Textual and the app; screens are imported when first opened; the catalogue
+(and with it the content models, attrs and cattrs) is loaded the first time something needs it,
+which for a player with no saves yet is the first screen they open.
 """
 
 from __future__ import annotations
 
+import getpass
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import events
-from textual.app import App
-from textual.binding import Binding
-from textual.reactive import Reactive
-from textual.widgets import Input
-
-from horizon_tui.ui import key_order  # noqa: F401 - installs itself (keys in a field in order)
-from horizon_tui.ui.app_contract import CharacterHost, SavesFolder
-from horizon_tui.ui.crash_screen import CrashGuard
-from horizon_tui.ui.widgets.paste import fit_paste
+from horizon_tui.paths import default_saves_dir, user_data_dir
+from horizon_tui.ui.app import HorizonApp
+from horizon_tui.ui.app_contract import AppContract
+from horizon_tui.ui.dialogs.confirm import ConfirmDialog, QuitDialog
+from horizon_tui.ui.dialogs.question import QuestionDialog
+from horizon_tui.ui.player.screens.main_menu import MainMenuScreen
 
 if TYPE_CHECKING:
-    from horizon_tui.campaign.model import Campaign
+    from textual.binding import Binding
+
     from horizon_tui.content.catalogue import Catalogue
     from horizon_tui.content.models import Character
     from horizon_tui.content.ruleset import Ruleset
     from horizon_tui.play.library import CharacterLibrary, OpenCharacter
 
-
-def _commands_provider():
-    from horizon_tui.ui.player.palette import HorizonCommands
-
-    return HorizonCommands
-
-
 # Start screens `create_app(screen=...)` knows; the character screens open the newest save.
 START_SCREENS = ("menu", "new", "load", "battle", "rules", "sheet", "level-up", "abilities", "loadout")
+HERE = Path(__file__).resolve().parent
 
 
-TABLE_POLL_S = 2.0  # how often the app looks for a live table it is invited to
+class SavesFolder:
+    """The player app's host (`ui.app_contract.AppHost`): characters in a saves folder, each
+    written by one window at a time (its lock), the shipped rules data (loaded and checked the
+    first time it is needed: start-up shows the menu first)."""
 
+    title = "Horizon of Darkness"
+    css_paths = [HERE / "horizon.tcss"]  # screens.tcss joins at the first push (`HorizonApp.push_screen`)
+    bindings: list[Binding] = []
+    horizontal_breakpoints = None
+    host_actions: dict = {}
+    player_files = True
+    campaign = None
 
-class HorizonApp(CrashGuard, App[None]):
-    """Horizon of Darkness, the player's side: characters, abilities, loadouts, battles."""
-
-    CSS_PATH = "horizon.tcss"
-    TITLE = "Horizon of Darkness"
-    COMMANDS = App.COMMANDS | {_commands_provider}
-    # The default theme as the class default, not set in __init__: setting it there makes Textual
-    # parse every stylesheet a second time as the app starts (~7 ms of the main menu's start-up).
-    theme: Reactive[str] = Reactive("gruvbox")
-    BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, show=False, id="app.quit",
-                tooltip="Quit Horizon from any screen"),
-        Binding("question_mark,f1", "help", "Help", id="app.help",
-                tooltip="The keys of this screen"),
-        Binding("f2", "join_table", "Join the table", show=False, id="app.join_table",
-                tooltip="Join a live table your GM seated you at"),
-        # in a text field, tab moves on as the app takes the key (a priority binding), before it
-        # hands on the next: keys typed after tab land in the next field even when they arrive
-        # together (a paste, one SSH packet); elsewhere tab is what the screen makes it
-        Binding("tab", "next_field", show=False, priority=True, id="app.next_field"),
-        Binding("shift+tab", "next_field(-1)", show=False, priority=True, id="app.previous_field"),
-    ]
-
-    def get_driver_class(self):
-        """Textual's driver; on a POSIX terminal with its input held back while the app is behind
-        (`ui.input_driver`: a flood of typed keys must not pile up in memory). Imported here, not
-        at the top: it is the POSIX driver's, which Windows can't import."""
-        driver = super().get_driver_class()
-        if driver.__module__ == "textual.drivers.linux_driver" and driver.__name__ == "LinuxDriver":
-            from horizon_tui.ui.input_driver import PacedInputDriver
-
-            return PacedInputDriver
-        return driver
-
-    def action_next_field(self, step: int = 1) -> None:
-        from textual.actions import SkipAction
-        from textual.widgets import Input
-
-        if not isinstance(self.focused, Input):
-            raise SkipAction()
-        if step > 0:
-            self.screen.focus_next()
-        else:
-            self.screen.focus_previous()
-
-    async def action_quit(self) -> None:
-        """ctrl+q from any screen. A screen holding work not yet saved (a character being made, an
-        ability being edited, points not confirmed) says so through `unsaved_work()`, and quitting
-        asks first, as esc on that screen does; ctrl+q again on the question quits."""
-        from horizon_tui.ui.dialogs.confirm import QuitDialog
-
-        if isinstance(self.screen, QuitDialog):
-            self.exit()
-            return
-        lost = [what for screen in self.screen_stack
-                if callable(getattr(screen, "unsaved_work", None)) and (what := screen.unsaved_work())]
-        if not lost:
-            self.exit()
-            return
-        question = f"Not saved: {'; '.join(lost)}. Quit and lose {'it' if len(lost) == 1 else 'them'}?"
-        self.push_screen(QuitDialog(question, yes="Quit", no="Stay", title="Quit?"),
-                         lambda quit_now: self.exit() if quit_now else None)
-
-    def __init__(self, saves_dir: Path, catalogue: Catalogue | None = None, *, start: str | None = None,
-                 host: CharacterHost | None = None):
-        """`host`: where the characters live (`ui.app_contract`; default: the saves folder)."""
-        super().__init__()
+    def __init__(self, saves_dir: Path, catalogue: Catalogue | None = None, *, start: str | None = None) -> None:
+        """`start`: one of START_SCREENS, opened once the app is up (None: the main menu)."""
         self.saves_dir = Path(saves_dir)
-        self.host: CharacterHost = host if host is not None else SavesFolder(self.saves_dir, catalogue)
-        self.data_problems_seen: list = []  # the data folder's problems, printed by the CLI on exit
-        # keymap.toml [options] (play.keymap): Tab's auto-fight stop; None: the battle's own default
-        self.auto_fight_stop: float | None = None
-        self.run_keeper = None  # runs and the hall of fame (`ui.player.screens.runs.keeper`), made when first needed
-        self.hosting = None  # a hosted game's status for the host (`play.hosting.attach`; None: played here)
+        self._catalogue = catalogue
+        self._library: CharacterLibrary | None = None
+        self._enemies: dict | None = None
+        self.session: OpenCharacter | None = None
         self._start = start
         self._lock = None  # the SaveLock of the character being played (None: none or read-only)
         self.read_only = False
         self._after_open = None  # what to do once a character asked about is opened (resume_kept)
-        self.run_start: dict | None = None  # `horizon run`: open New run with this seed, daily switch and pace
+        self.app: AppContract
 
-    def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
-               markup: bool = True) -> None:
-        """Textual's, less repeats: the same words while they are still on screen add no second toast.
-        By hand: 30 `>` at a full attribute (keys arriving together) stacked 30 toasts."""
-        import time
+    def attach(self, app: AppContract) -> None:
+        self.app = app
 
-        key = (str(message), title, severity)
-        now = time.monotonic()
-        shown = self.__dict__.setdefault("_shown_notes", {})
-        if shown.get(key, 0.0) > now:
-            return
-        if len(shown) > 100:  # expired ones go
-            for old in [k for k, until in shown.items() if until <= now]:
-                del shown[old]
-        shown[key] = now + (timeout if timeout is not None else self.NOTIFICATION_TIMEOUT)
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
-
-    def clear_notifications(self) -> None:
-        """Textual's; once cleared, the same words may show again at once."""
-        self.__dict__.get("_shown_notes", {}).clear()
-        super().clear_notifications()
-
-    # --- data, loaded when first needed -------------------------------------------------------
-
-    # --- the host's data (`ui.app_contract`): a saves folder's, or a campaign's ------------------
+    # --- the data, loaded when first needed -----------------------------------------------------
 
     @property
     def catalogue(self) -> Catalogue:
-        """The rules data in force; DataError if it has problems."""
-        return self.host.catalogue
+        """The rules data (the shipped `data/` unless one was given); DataError if it has problems."""
+        if self._catalogue is None:
+            from horizon_tui.rules.validation import checked_catalogue
+
+            # checked as `horizon validate` checks it: a house rule such as diagonal_cost = -1 is
+            # named with its file and line here, not met as an internal error in the first turn
+            self._catalogue = checked_catalogue()
+        return self._catalogue
 
     @property
     def rules(self) -> Ruleset:
-        return self.host.rules
+        return self.catalogue.rules
 
     @property
-    def session(self) -> OpenCharacter | None:
-        """The character the screens show."""
-        return self.host.session
-
-    @session.setter
-    def session(self, value: OpenCharacter | None) -> None:
-        self.host.session = value
+    def overrides_allowed(self) -> bool:
+        """R-6 [H]: only if the house rules allow player overrides."""
+        return self.rules.abilities.player_overrides
 
     @property
-    def campaign(self) -> Campaign | None:
-        return self.host.campaign
+    def library(self) -> CharacterLibrary:
+        if self._library is None:
+            from horizon_tui.play.library import CharacterLibrary
 
-    @property
-    def player_files(self) -> bool:
-        return self.host.player_files
+            self._library = CharacterLibrary(self.saves_dir, self.catalogue)
+        return self._library
 
     def enemies(self) -> dict:
-        return self.host.enemies()
+        if self._enemies is None:
+            from horizon_tui.tools.validate_encounters import checked_enemies
+
+            self._enemies = checked_enemies(self.catalogue)
+        return self._enemies
 
     @property
     def who(self) -> str:
         """How this window names itself in a character's lock (`storage.lock`)."""
         return _who()
 
-    @property
-    def overrides_allowed(self) -> bool:
-        """R-6 [H]: may an ability's multiplier, range or critical rule be set by hand? A player
-        only if the house rules allow it; the GM's tool always (it is the GM approving)."""
-        return self.host.overrides_allowed
+    # --- start and end --------------------------------------------------------------------------
 
-    @property
-    def library(self) -> CharacterLibrary:
-        return self.host.library
-
-    def data_problems(self) -> list:
-        """The data folder's problems (none once the catalogue has loaded), also shown to the
-        player: every screen past the main menu needs the rules data."""
-        from horizon_tui.errors import DataError
-
-        try:
-            _ = self.catalogue  # the property loads the data folder (once)
-        except DataError as exc:
-            first = exc.problems[0]
-            others = len(exc.problems) - 1
-            more = f" (and {others} more: quit to see them all)" if others else ""
-            self.notify(f"{first}{more}", title="The rules data can't be loaded", severity="error",
-                        timeout=15)
-            self.data_problems_seen = list(exc.problems)
-            return self.data_problems_seen
-        return []
-
-    # --- screens -----------------------------------------------------------------------------
-
-    def get_default_screen(self):
-        from horizon_tui.ui.player.screens.main_menu import MainMenuScreen
-
+    def default_screen(self):
         return MainMenuScreen()
 
-    async def on_event(self, event: events.Event) -> None:
-        """A paste goes to the focused field as much as fits it, saying what was cut (ui.widgets.paste)."""
-        if isinstance(event, events.Paste) and not event.is_forwarded and isinstance(self.focused, Input):
-            text, cut = fit_paste(self.focused, event.text)
-            if cut:
-                self.notify(cut, title="Paste cut", severity="warning", timeout=6, markup=False)
-            if text != event.text:
-                event = events.Paste(text)
-        await super().on_event(event)
-
-    def on_mount(self) -> None:
-        self._exit_on_signals()
-        self.table_invites: list = []
-        self._invited: set[str] = set()
-        self.set_interval(TABLE_POLL_S, self._poll_tables)
-        from horizon_tui.paths import user_data_dir
-
+    def start(self) -> None:
+        app = self.app
+        app.watch_for_tables()
         if (user_data_dir() / "keymap.toml").exists():  # only then: the menu comes up without attrs
             from horizon_tui.play.keymap import apply_user_keymap
 
-            apply_user_keymap(self)  # the battlefield's keys, rebound by id (tui/keymap.py)
+            apply_user_keymap(app)  # the battlefield's keys, rebound by id (play/keymap.py)
         start = self._start
-        if self.run_start is not None:
-            if not self.data_problems():
-                self.action_new_run()
+        if app.run_start is not None:
+            if not app.data_problems():
+                app.action_new_run()
             return
         if start in (None, "menu"):
             return
-        if self.data_problems():
+        if app.data_problems():
             return
         if start in ("sheet", "level-up", "abilities", "loadout"):
             entry = next((e for e in self.library.entries() if e.openable), None)
             if entry is None:
-                self.notify("No character to open yet", severity="warning")
+                app.notify("No character to open yet", severity="warning")
                 return
             self.open_character(entry.path, entry.character)
             if start != "sheet":
-                getattr(self, f"action_{start.replace('-', '_')}")()
+                self.character_screen(start.replace("-", "_"))
             return
-        action = {"new": "new_character", "load": "load_character", "battle": "battle", "rules": "rules"}
-        if start in action:
-            getattr(self, f"action_{action[start]}")()
+        if start == "new":
+            self.new_character()
+        elif start == "load":
+            self.load_character()
+        elif start == "battle":
+            self.battle()
+        elif start == "rules":
+            self.rules_screen()
 
-    def _exit_on_signals(self) -> None:
-        """SIGTERM (the SSH host ending a session, a shutdown) and SIGHUP (the terminal gone)
-        close the app the normal way, so screens save on their way out (a battle in progress
-        is saved by its screen when it unmounts; characters are saved on every change)."""
-        import asyncio
-        import signal
+    def close(self) -> None:
+        self.release_character()
 
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            try:
-                loop.add_signal_handler(signum, self.exit)
-            except (NotImplementedError, RuntimeError, ValueError):
-                pass  # not the main thread (tests) or no signals here
+    def save_before_crash(self) -> list[str]:
+        """The character being played, saved under its lock."""
+        if self.session is None or self._lock is None or self.read_only:
+            return []
+        with self._lock.guard():  # never over a save another session took over
+            self.library.save(self.session.path, self.session.character)
+        return [f"{self.session.character.name} ({self.session.path.name})"]
 
-    def push_screen(self, screen, *args, **kwargs):
-        """Every screen past the main menu is pushed: the first push adds their stylesheet."""
-        self._use_screens_css()
-        return super().push_screen(screen, *args, **kwargs)
-
-    def _use_screens_css(self) -> None:
-        """screens.tcss as one more source: Textual parses only the new source (the others are
-        cached) when it next styles a widget; parsing it at start-up cost the menu ~15 ms."""
-        path = Path(__file__).with_name("screens.tcss")
-        if not self.stylesheet.has_source(str(path)):
-            self.stylesheet.read(path)
-
-    def _to_menu(self) -> None:
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
-
-    def _poll_tables(self) -> None:
-        """A notice on any screen when a GM seats this account at a live table."""
-        from horizon_tui.table.lobby import invites_for, my_seat_place
-
-        account, tables = my_seat_place()
-        invites = invites_for(tables, account) if tables.is_dir() else []
-        for invite in invites:  # the GM opened the table themselves: F2 finds it again if they drop
-            if invite.table not in self._invited and invite.role != "gm" and not invite.over:
-                self.notify(f"Your GM opened the table {invite.table!r} for you: press F2 to join.",
-                            title="Join the table", timeout=12)
-        self._invited = {i.table for i in invites}
-        self.table_invites = invites
-
-    def action_join_table(self) -> None:
-        from horizon_tui.ui.player.joining import JoinTableScreen
-        from horizon_tui.ui.battle.screen import BattleScreen
-        from horizon_tui.ui.battle.table_screen import TableControls
-
-        if isinstance(self.screen, JoinTableScreen) or isinstance(self.screen, BattleScreen) \
-                and self.screen.part(TableControls) is not None:
+    def quit(self) -> None:
+        """ctrl+q from any screen. A screen holding work not yet saved (a character being made, an
+        ability being edited, points not confirmed) says so through `unsaved_work()`, and quitting
+        asks first, as esc on that screen does; ctrl+q again on the question quits."""
+        app = self.app
+        if isinstance(app.screen, QuitDialog):
+            app.exit()
             return
-        self.push_screen(JoinTableScreen())
-
-    def unsaved_above(self, index: int = 0) -> list[str]:
-        """What the screens over screen `index` (0: the main menu) hold that is not saved (their
-        `unsaved_work()`)."""
-        return [what for screen in self.screen_stack[index + 1:]
+        lost = [what for screen in app.screen_stack
                 if callable(getattr(screen, "unsaved_work", None)) and (what := screen.unsaved_work())]
+        if not lost:
+            app.exit()
+            return
+        question = f"Not saved: {'; '.join(lost)}. Quit and lose {'it' if len(lost) == 1 else 'them'}?"
+        app.push_screen(QuitDialog(question, yes="Quit", no="Stay", title="Quit?"),
+                        lambda quit_now: app.exit() if quit_now else None)
 
-    def leave_to_menu(self, then=None, index: int = 0) -> None:
+    # --- the app's actions, the player's way ----------------------------------------------------
+
+    def leave_to_menu(self, then: Callable[[], object] | None = None, index: int = 0) -> None:
         """Back to the main menu (or screen `index`), then `then()`, by any path (the palette's
         Main menu, New character, Load character, New run, Character sheet): a form not yet saved
         is named and asked about first, as esc and ctrl+q ask. Nothing changes on "Stay"."""
+        app = self.app
+
         def go(yes: bool | None = True) -> None:
             if yes:
-                while len(self.screen_stack) > index + 1:
-                    self.pop_screen()
+                while len(app.screen_stack) > index + 1:
+                    app.pop_screen()
                 if then is not None:
                     then()
 
-        lost = self.unsaved_above(index)
+        lost = app.unsaved_above(index)
         if not lost:
             go()
             return
-        from horizon_tui.ui.dialogs.confirm import ConfirmDialog
+        app.push_screen(ConfirmDialog(f"Not saved: {'; '.join(lost)}. Leave and lose "
+                                      f"{'it' if len(lost) == 1 else 'them'}?", yes="Leave", no="Stay",
+                                      title="Leave without saving?"), go)
 
-        self.push_screen(ConfirmDialog(f"Not saved: {'; '.join(lost)}. Leave and lose "
-                                       f"{'it' if len(lost) == 1 else 'them'}?", yes="Leave", no="Stay",
-                                       title="Leave without saving?"), go)
-
-    def action_main_menu(self) -> None:
+    def main_menu(self) -> None:
         self.leave_to_menu()
 
-    def action_new_character(self) -> None:
-        if self.data_problems():
+    def character_screen(self, name: str) -> None:
+        self.app.open_character_screen(name)
+
+    def new_character(self) -> None:
+        if self.app.data_problems():
             return
         from horizon_tui.ui.player.screens.wizard import CreationWizard
 
-        self.leave_to_menu(lambda: self.push_screen(CreationWizard()))
+        self.leave_to_menu(lambda: self.app.push_screen(CreationWizard()))
 
-    def action_load_character(self) -> None:
-        if self.data_problems():
+    def load_character(self) -> None:
+        if self.app.data_problems():
             return
         from horizon_tui.ui.player.screens.load import LoadScreen
 
-        self.leave_to_menu(lambda: self.push_screen(LoadScreen()))
+        self.leave_to_menu(lambda: self.app.push_screen(LoadScreen()))
 
-    def action_battle(self) -> None:
-        if self.data_problems():
+    def battle(self) -> None:
+        if self.app.data_problems():
             return
         from horizon_tui.ui.player.screens.battle import EncounterPickerScreen
 
-        if not isinstance(self.screen, EncounterPickerScreen):
-            self.push_screen(EncounterPickerScreen())
+        if not isinstance(self.app.screen, EncounterPickerScreen):
+            self.app.push_screen(EncounterPickerScreen())
 
-    def action_new_run(self) -> None:
-        if self.data_problems():
-            return
-        from horizon_tui.ui.player.screens.runs import NewRunScreen
-
-        start, self.run_start = self.run_start or {}, None
-        self.leave_to_menu(lambda: self.push_screen(NewRunScreen(**start)))
-
-    def action_hall_of_fame(self) -> None:
-        if self.data_problems():
-            return
-        from horizon_tui.ui.player.screens.runs import HallOfFameScreen
-
-        if not isinstance(self.screen, HallOfFameScreen):
-            self.push_screen(HallOfFameScreen())
-
-    def action_rules(self) -> None:
-        if self.data_problems():
+    def rules_screen(self) -> None:
+        if self.app.data_problems():
             return
         from horizon_tui.ui.player.screens.rules import RulesScreen
 
-        if not isinstance(self.screen, RulesScreen):
-            self.push_screen(RulesScreen())
-
-    def action_help(self) -> None:
-        from horizon_tui.ui.dialogs.help import HelpScreen, help_groups
-
-        if isinstance(self.screen, HelpScreen):
-            self.screen.dismiss()
-            return
-        self.push_screen(HelpScreen(help_groups(self.screen), self.screen.title or self.title))
+        if not isinstance(self.app.screen, RulesScreen):
+            self.app.push_screen(RulesScreen())
 
     # --- the character being played ----------------------------------------------------------
-
-    def _character_screen(self, name: str):
-        if self.session is None:
-            self.notify("Load or create a character first", severity="warning")
-            return
-        from horizon_tui.ui.player.screens import abilities
-        from horizon_tui.ui.player.screens import level_up
-        from horizon_tui.ui.player.screens import loadout
-        from horizon_tui.ui.player.screens import sheet
-
-        screens = {
-            "sheet": sheet.SheetScreen,
-            "level_up": level_up.LevelUpScreen,
-            "abilities": abilities.AbilitiesScreen,
-            "loadout": loadout.LoadoutScreen,
-        }
-        cls = screens[name]
-        if isinstance(self.screen, cls):
-            return
-        if name != "sheet" and not any(isinstance(s, sheet.SheetScreen) for s in self.screen_stack):
-            self.leave_to_menu(lambda: (self.push_screen(sheet.SheetScreen()), self.push_screen(cls())))
-            return
-        self.push_screen(cls())
-
-    def action_sheet(self) -> None:
-        from horizon_tui.ui.player.screens.sheet import SheetScreen
-
-        for index, screen in enumerate(self.screen_stack):
-            if isinstance(screen, SheetScreen):
-                self.leave_to_menu(index=index)
-                return
-        self._character_screen("sheet")
-
-    def action_level_up(self) -> None:
-        self._character_screen("level_up")
-
-    def action_abilities(self) -> None:
-        self._character_screen("abilities")
-
-    def action_loadout(self) -> None:
-        self._character_screen("loadout")
 
     def open_character(self, path: Path, character: Character | None = None, *, then_battle: bool = False,
                        take_over: bool | None = None) -> None:
@@ -462,7 +253,7 @@ class HorizonApp(CrashGuard, App[None]):
             try:
                 character = self.library.load(path)
             except DataError as exc:
-                self.notify(str(exc.problems[0]), title="Can't open this save", severity="error")
+                self.app.notify(str(exc.problems[0]), title="Can't open this save", severity="error")
                 return
         if self._lock is not None and self._lock.path == path and self._lock.holds():
             self._show_character(path, character, self._lock, then_battle)  # already ours
@@ -476,7 +267,7 @@ class HorizonApp(CrashGuard, App[None]):
             self._ask_in_use(path, character, exc, then_battle)
             return
         except (HorizonError, OSError) as exc:
-            self.notify(f"{exc}. Opened read-only.", title=path.name, severity="warning", timeout=10)
+            self.app.notify(f"{exc}. Opened read-only.", title=path.name, severity="warning", timeout=10)
             lock = None
         self._show_character(path, character, lock, then_battle)
 
@@ -488,13 +279,11 @@ class HorizonApp(CrashGuard, App[None]):
         self.session = None
 
     def _ask_in_use(self, path: Path, character: Character, exc, then_battle: bool) -> None:
-        from horizon_tui.ui.dialogs.question import QuestionDialog
-
         def answered(answer: str | None) -> None:
             if answer is not None:
                 self.open_character(path, character, then_battle=then_battle, take_over=answer == "take")
 
-        self.push_screen(QuestionDialog(
+        self.app.push_screen(QuestionDialog(
             f"{character.name} is open in another session ({exc.holder.describe()}). Open it read-only "
             "(nothing you do is saved), or take it over (the other window stops saving it and says so)?",
             [("read", "Open read-only", "o"), ("take", "Take over", "t")],
@@ -509,24 +298,21 @@ class HorizonApp(CrashGuard, App[None]):
         self._lock = lock
         self.read_only = lock is None
         self.session = OpenCharacter(path, character)
-        self._to_menu()
-        self.push_screen(SheetScreen())
+        self.app.to_menu()
+        self.app.push_screen(SheetScreen())
         if self.read_only:
-            self.notify("Read-only: changes are not saved.", title=character.name, severity="warning")
+            self.app.notify("Read-only: changes are not saved.", title=character.name, severity="warning")
         after, self._after_open = self._after_open, None
         if after is not None and not self.read_only:
-            self.call_after_refresh(after)
+            self.app.call_after_refresh(after)
         if then_battle:  # once the list it was loaded from is gone (one screen of an id at a time)
-            self.call_after_refresh(self.action_battle)
+            self.app.call_after_refresh(self.app.action_battle)
 
     def release_character(self) -> None:
         """Let go of the character's lock (another window may then open it to write)."""
         if self._lock is not None:
             self._lock.release()
             self._lock = None
-
-    def on_unmount(self) -> None:
-        self.release_character()
 
     def save_guard(self):
         """The character's lock's `guard()`, for writing beside it (its battle in progress);
@@ -547,37 +333,23 @@ class HorizonApp(CrashGuard, App[None]):
         if self.session is None:
             return False
         if self.read_only or self._lock is None:
-            self.notify(f"{self.session.path.name} is open read-only here: not saved.", title="Not saved",
-                        severity="error", timeout=10)
+            self.app.notify(f"{self.session.path.name} is open read-only here: not saved.", title="Not saved",
+                            severity="error", timeout=10)
             return False
         try:
             with self._lock.guard():
                 self.library.save(self.session.path, character)
         except LockLost as exc:
             self._lock, self.read_only = None, True
-            self.notify(f"{exc}. This change was not saved; the window is read-only now.",
-                        title="Not saved", severity="error", timeout=15)
+            self.app.notify(f"{exc}. This change was not saved; the window is read-only now.",
+                            title="Not saved", severity="error", timeout=15)
             return False
         except (DataError, OSError) as exc:
             message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
-            self.notify(message, title="Not saved", severity="error", timeout=10)
+            self.app.notify(message, title="Not saved", severity="error", timeout=10)
             return False
         self.session.character = character
         return True
-
-    def save_before_crash(self) -> list[str]:
-        """Before the crash screen, a battle in progress and the character are saved."""
-        from horizon_tui.ui.battle.screen import BattleScreen
-
-        saved = []
-        for screen in self.screen_stack:
-            if isinstance(screen, BattleScreen) and screen.driver.save(screen.session):
-                saved.append("the battle in progress")
-        if self.session is not None and self.campaign is None and self._lock is not None and not self.read_only:
-            with self._lock.guard():  # never over a save another session took over
-                self.library.save(self.session.path, self.session.character)
-            saved.append(f"{self.session.character.name} ({self.session.path.name})")
-        return saved
 
     def start_battle(self, encounter_path: Path, character: Character, party: list | None = None) -> None:
         """Fight `encounter_path` as the character being played (with `party`, `PartyMember`s, if
@@ -586,15 +358,13 @@ class HorizonApp(CrashGuard, App[None]):
         from horizon_tui.ui.battle import flow
 
         if self.read_only:
-            self.notify(f"{character.name} is open read-only here, so a battle couldn't be saved. "
-                        "Load it again and take it over to fight.", severity="warning", timeout=10)
+            self.app.notify(f"{character.name} is open read-only here, so a battle couldn't be saved. "
+                            "Load it again and take it over to fight.", severity="warning", timeout=10)
             return
-        saved = flow.saved_battle(self)
+        saved = flow.saved_battle(self.app)
         if saved is None:
-            flow.start(self, encounter_path, party=party)
+            flow.start(self.app, encounter_path, party=party)
             return
-        from horizon_tui.ui.dialogs.question import QuestionDialog
-
         from horizon_tui.storage.records import encounter_name
 
         picked = encounter_name(encounter_path)
@@ -602,27 +372,27 @@ class HorizonApp(CrashGuard, App[None]):
 
         def answered(answer: str | None) -> None:
             if answer == "resume":
-                flow.resume(self, fresh=lambda: flow.start(self, encounter_path, party=party))
+                flow.resume(self.app, fresh=lambda: flow.start(self.app, encounter_path, party=party))
             elif answer == "new":
-                session = flow.form(self, encounter_path, party=party)
+                session = flow.form(self.app, encounter_path, party=party)
                 if session is None:
                     return  # it can't start (said): the battle in progress stays where it was
                 moved, kept = self._put_aside("Not started")
                 if not moved:
                     return
                 if kept is not None:
-                    self.notify(f"The battle against {old} is kept as {kept.name}: Load ▸ Battles resumes it.",
-                                title="Battle kept")
-                flow.open_session(self, session)
+                    self.app.notify(f"The battle against {old} is kept as {kept.name}: Load ▸ Battles resumes it.",
+                                    title="Battle kept")
+                flow.open_session(self.app, session)
             # None (Esc, Cancel): the battle in progress and the picked encounter stay as they are
 
         if old is None:  # nothing to resume: say so, and offer only to keep the file aside
-            self.push_screen(QuestionDialog(
+            self.app.push_screen(QuestionDialog(
                 f"{character.name}'s battle in progress can't be read ({_battle_problem(self.saves_dir, saved)}). Start "
                 f"{picked} and keep the old file aside (Load ▸ Battles lists it, never deleted)?",
                 [("new", "Start the new one", "s")], title="A damaged battle"), answered)
             return
-        self.push_screen(QuestionDialog(
+        self.app.push_screen(QuestionDialog(
             f"{character.name} has a battle in progress ({old}). Resume it, or start {picked} and keep "
             f"the old one under a name Load ▸ Battles lists?",
             [("resume", "Resume", "r"), ("new", "Start the new one", "s")],
@@ -636,11 +406,11 @@ class HorizonApp(CrashGuard, App[None]):
         from horizon_tui.ui.battle import flow
 
         try:
-            return True, flow.put_aside(self)
+            return True, flow.put_aside(self.app)
         except HorizonError as exc:
             self._lock, self.read_only = None, True
-            self.notify(f"{exc}. Nothing was moved; the window is read-only now.", title=refused,
-                        severity="error", timeout=15)
+            self.app.notify(f"{exc}. Nothing was moved; the window is read-only now.", title=refused,
+                            severity="error", timeout=15)
             return False, None
 
     def resume_kept(self, kept: Path) -> None:
@@ -657,21 +427,19 @@ class HorizonApp(CrashGuard, App[None]):
         def swap(answer: str | None = "swap") -> None:
             if answer is None:
                 return
-            if flow.saved_battle(self) is not None:
+            if flow.saved_battle(self.app) is not None:
                 moved, aside = self._put_aside("Not resumed")
                 if not moved:
                     return
-                self.notify(f"The battle in progress is kept as {aside.name}.", title="Battle kept")
-            bring_back(kept, flow.battle_save_path(self, path), self.saves_dir)
-            flow.resume(self)
+                self.app.notify(f"The battle in progress is kept as {aside.name}.", title="Battle kept")
+            bring_back(kept, flow.battle_save_path(self.app, path), self.saves_dir)
+            flow.resume(self.app)
 
-        current = flow.saved_battle(self)
+        current = flow.saved_battle(self.app)
         if current is None:
             swap()
             return
-        from horizon_tui.ui.dialogs.question import QuestionDialog
-
-        self.push_screen(QuestionDialog(
+        self.app.push_screen(QuestionDialog(
             f"{self.session.character.name} has a battle in progress ({_battle_encounter(self.saves_dir, current) or UNREADABLE}). "
             f"Keep it aside and resume {_battle_encounter(self.saves_dir, kept) or UNREADABLE}?",
             [("swap", "Resume the kept one", "s")], title="Resume a kept battle"), swap)
@@ -681,8 +449,8 @@ class HorizonApp(CrashGuard, App[None]):
         lock), then replay the battle."""
         from horizon_tui.ui.battle import flow
 
-        if self._playing_for(save, save.stem, lambda: flow.resume(self)) is not None:
-            flow.resume(self)
+        if self._playing_for(save, save.stem, lambda: flow.resume(self.app)) is not None:
+            flow.resume(self.app)
 
     def _playing_for(self, battle: Path, stem: str, then) -> Path | None:
         """The character file `stem` of a battle's, if it is the one being played (writable);
@@ -690,8 +458,8 @@ class HorizonApp(CrashGuard, App[None]):
         is, and None is returned. None too, said, if there is no such character."""
         path = next((p for p in self.library.files() if p.stem == stem), None)
         if path is None:
-            self.notify(f"{battle.name}: its character ({stem}) is not in {self.library.characters_dir}. "
-                        "The battle is kept as it is.", severity="error", timeout=10)
+            self.app.notify(f"{battle.name}: its character ({stem}) is not in {self.library.characters_dir}. "
+                            "The battle is kept as it is.", severity="error", timeout=10)
             return None
         if self.session is None or self.session.path != path or self.read_only:
             self._after_open = then
@@ -711,8 +479,8 @@ class HorizonApp(CrashGuard, App[None]):
 
         matches = [e for e in self.library.entries() if e.character is not None and e.character.name == name]
         if len(matches) != 1:
-            self.notify(f"{name}'s {gained} XP wasn't added: {len(matches)} saves are called {name}.",
-                        severity="warning", timeout=10)
+            self.app.notify(f"{name}'s {gained} XP wasn't added: {len(matches)} saves are called {name}.",
+                            severity="warning", timeout=10)
             return
         entry = matches[0]
         try:
@@ -721,16 +489,15 @@ class HorizonApp(CrashGuard, App[None]):
                 self.library.save(entry.path, attrs.evolve(character, xp=character.xp + gained))
         except (DataError, HorizonError, OSError) as exc:
             message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
-            self.notify(f"{name}'s {gained} XP wasn't added: {message}", severity="warning", timeout=10)
+            self.app.notify(f"{name}'s {gained} XP wasn't added: {message}", severity="warning", timeout=10)
             return
-        self.notify(f"{name} gains {gained} XP.", title="Experience")
+        self.app.notify(f"{name} gains {gained} XP.", title="Experience")
+
+
 
 
 def _who() -> str:
     """Who holds a save, as another window shows it: the user and where."""
-    import getpass
-    import os
-
     try:
         user = getpass.getuser()
     except (KeyError, OSError):
@@ -773,13 +540,11 @@ def _battle_encounter(saves_dir: Path, save: Path) -> str | None:
 def create_app(
     saves_dir: Path | None = None, catalogue: Catalogue | None = None, *, screen: str | None = None
 ) -> HorizonApp:
-    """The player app over a saves folder (default: `horizon_tui.paths.default_saves_dir()`, in the
+    """The app over a saves folder (default: `horizon_tui.paths.default_saves_dir()`, in the
     user data folder) and a catalogue (default: the shipped data, loaded when first needed).
     `screen` opens a start screen: one of START_SCREENS."""
     if screen is not None and screen not in START_SCREENS:
         raise ValueError(f"unknown start screen {screen!r}; one of {', '.join(START_SCREENS)}")
     if saves_dir is None:
-        from horizon_tui.paths import default_saves_dir
-
         saves_dir = default_saves_dir()
-    return HorizonApp(Path(saves_dir), catalogue, start=screen)
+    return HorizonApp(SavesFolder(Path(saves_dir), catalogue, start=screen))

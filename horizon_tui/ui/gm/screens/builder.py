@@ -32,14 +32,14 @@ SIM_RUNS = 200  # battles per estimate: a ±7 % interval around an even fight, a
 
 
 def builder_folder(app):
-    return app.store.saves_dir / "encounters"
+    return app.host.store.saves_dir / "encounters"
 
 
 class EncounterBuilderScreen(Screen):
     TITLE = "Build an encounter"
     AUTO_FOCUS = "#build-catalogue"
     GM_SCREEN = True
-    UNDO_KEEPS_WORK = True  # what is typed here stays through ctrl+z (`GMApp.action_undo`)
+    UNDO_KEEPS_WORK = True  # what is typed here stays through ctrl+z (`CampaignHost.undo`)
     BINDINGS = [
         Binding("enter", "add", "Add one", id="build.add", show=False),
         Binding("plus,equals_sign", "add", "+1", id="build.plus", key_display="+"),
@@ -133,7 +133,7 @@ class EncounterBuilderScreen(Screen):
             summary.update(Text(f"✗ {problem}", style="bold red"))
             return
         try:
-            self.setup = ef.setup_of(self.draft, builder_folder(self.app), self.app.store.catalogue, self.app.enemies())
+            self.setup = ef.setup_of(self.draft, builder_folder(self.app), self.app.host.store.catalogue, self.app.enemies())
         except DataError as exc:
             self.setup = None
             summary.update(Text(f"✗ {exc.problems[0].message}", style="red"))
@@ -141,7 +141,7 @@ class EncounterBuilderScreen(Screen):
         party = self.app.campaign.party
         text.append(f"{len(self.setup.enemies)} enemies · {self.setup.xp} XP\n", style="bold")
         if party:
-            level = ef.party_level_for(self.setup, len(party), self.app.store.catalogue)
+            level = ef.party_level_for(self.setup, len(party), self.app.host.store.catalogue)
             text.append(f"An even fight for {len(party)} at level {level} (R-4)\n")
         else:
             text.append("No party yet: the level and the odds need one\n", style="dim")
@@ -235,7 +235,7 @@ class EncounterBuilderScreen(Screen):
 
         try:
             result = estimate(setup, party, runs=SIM_RUNS, seed=self.draft.seed, on_progress=progress,
-                              should_stop=lambda: worker.is_cancelled, catalogue=self.app.store.catalogue,
+                              should_stop=lambda: worker.is_cancelled, catalogue=self.app.host.store.catalogue,
                               enemies=self.app.enemies())
         except (DataError, ValueError) as exc:
             self.app.call_from_thread(self._estimated, Text(f"✗ {exc}", style="red"))
@@ -276,7 +276,7 @@ class EncounterBuilderScreen(Screen):
 
     def _write(self) -> None:
         try:
-            path = ef.save(self.draft, builder_folder(self.app), self.app.store.catalogue, self.app.enemies())
+            path = ef.save(self.draft, builder_folder(self.app), self.app.host.store.catalogue, self.app.enemies())
         except (DataError, OSError) as exc:
             self.app.bell()
             self.notify(str(exc.problems[0]) if isinstance(exc, DataError) else str(exc), severity="error")

@@ -54,7 +54,7 @@ class CampaignsScreen(Screen):
             self.query_one("#campaign-name", Input).focus()
 
     def refresh_view(self) -> None:
-        self.entries = self.app.store.entries()
+        self.entries = self.app.host.store.entries()
         table = self.query_one("#campaigns", DataTable)
         table.clear()
         for index, e in enumerate(self.entries):
@@ -65,8 +65,8 @@ class CampaignsScreen(Screen):
                 table.add_row(Text(e.name, style="bold"), str(e.day), str(e.party), str(e.npcs), e.slug,
                               key=str(index))
         note = self.query_one("#campaigns-note", Static)
-        note.update(f"Campaigns are kept in {self.app.store.where} — every change saved as it is made."
-                    if self.entries else f"No campaigns yet in {self.app.store.where}: name one below.")
+        note.update(f"Campaigns are kept in {self.app.host.store.where} — every change saved as it is made."
+                    if self.entries else f"No campaigns yet in {self.app.host.store.where}: name one below.")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -83,7 +83,7 @@ class CampaignsScreen(Screen):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         try:
-            key, _ = self.app.store.create(event.value)
+            key, _ = self.app.host.store.create(event.value)
         except (ValueError, HorizonError) as exc:
             self.app.bell()
             self.app.notify(str(exc), severity="warning")
@@ -92,8 +92,8 @@ class CampaignsScreen(Screen):
 
     def _open(self, key: str) -> None:
         """Opening a campaign closes every screen over the dashboard: a form's work is asked about."""
-        if not self.app.asked_first(lambda: self._open(key)):
-            self.app.open_campaign(key)
+        if not self.app.host.asked_first(lambda: self._open(key)):
+            self.app.host.open_campaign(key)
 
     def action_set_aside(self) -> None:
         """Move the highlighted damaged campaign to `damaged/`, after asking; never a good one."""
@@ -111,7 +111,7 @@ class CampaignsScreen(Screen):
         self.query_one("#campaign-name", Input).focus()
 
     def action_back(self) -> None:
-        if self.app.gm is None:
+        if self.app.host.gm is None:
             self.app.exit()
         else:
             self.app.pop_screen()

@@ -67,8 +67,8 @@ class DashboardScreen(Screen):
         Binding("t", "next_day", "Next day", id="dash.day"),
         Binding("s", "rest", "Rest", id="dash.rest", tooltip="A rest: health, effects (and charges) back"),
         Binding("l", "log", "Log", id="dash.log", tooltip="The session log and its Markdown export"),
-        Binding("r", "app.dice", "Dice", id="dash.dice", show=False, tooltip="The dice roller, with its history (f5 anywhere)"),
-        Binding("o", "app.campaigns", "Campaigns", id="dash.campaigns"),
+        Binding("r", "app.host('dice')", "Dice", id="dash.dice", show=False, tooltip="The dice roller, with its history (f5 anywhere)"),
+        Binding("o", "app.host('campaigns')", "Campaigns", id="dash.campaigns"),
         Binding("q", "app.quit", "Quit", id="dash.quit", show=False),
     ]
 
@@ -128,7 +128,7 @@ class DashboardScreen(Screen):
             self._rosters_shown = None
             return
         rules = self.app.rules
-        read_only = self.app.gm is not None and self.app.gm.read_only
+        read_only = self.app.host.gm is not None and self.app.host.gm.read_only
         self.sub_title = campaign.name + (" — READ-ONLY" if read_only else "")
         line = Text()
         line.append(f" {campaign.name} ", style="bold reverse")
@@ -225,7 +225,7 @@ class DashboardScreen(Screen):
             return
         kind, name = picked
         if kind == "party":
-            self.app.open_member(name)
+            self.app.host.open_member(name)
         else:
             self.edit_npc(name)
 
@@ -257,9 +257,9 @@ class DashboardScreen(Screen):
             if not yes:
                 return
             if kind == "party":
-                self.app.act(lambda c: changes.remove_member(c, name), f"{name} leaves the party")
+                self.app.host.act(lambda c: changes.remove_member(c, name), f"{name} leaves the party")
             else:
-                self.app.act(lambda c: changes.remove_npc(c, name), f"NPC {name} removed")
+                self.app.host.act(lambda c: changes.remove_npc(c, name), f"NPC {name} removed")
 
         self.app.push_screen(ConfirmDialog(f"Remove {name} from {what}? (ctrl+z brings them back)",
                                            yes="Remove", no="Keep", title="Remove"), answer)
@@ -283,7 +283,7 @@ class DashboardScreen(Screen):
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self.app.act(changes.rest, "rest")
+                self.app.host.act(changes.rest, "rest")
 
         hurt = ", ".join(f"{n} {changes.describe_carried(st)}" for n, st in campaign.carried.items() if changes.is_hurt(st)) \
             or "nobody is hurt"
@@ -298,7 +298,7 @@ class DashboardScreen(Screen):
 
         def answer(yes: bool | None) -> None:
             if yes:
-                self.app.act(changes.advance_day, f"day {campaign.day + 1}")
+                self.app.host.act(changes.advance_day, f"day {campaign.day + 1}")
 
         self.app.push_screen(ConfirmDialog(
             f"End day {campaign.day} and start day {campaign.day + 1}? The daily check limits start again (R-12).",

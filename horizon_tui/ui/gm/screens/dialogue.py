@@ -28,7 +28,7 @@ class DialogueScreen(Screen):
     TITLE = "Dialogue checks"
     AUTO_FOCUS = "#roleplay"
     GM_SCREEN = True
-    UNDO_KEEPS_WORK = True  # what is typed here stays through ctrl+z (`GMApp.action_undo`)
+    UNDO_KEEPS_WORK = True  # what is typed here stays through ctrl+z (`CampaignHost.undo`)
     BINDINGS = [
         Binding("ctrl+r", "roll", "Roll the check", id="talk.roll"),
         Binding("ctrl+t", "reactions", "Settlement reactions", id="talk.reactions",
@@ -243,7 +243,7 @@ class DialogueScreen(Screen):
             rolled.append(roll)
             return campaign
 
-        if self.app.act(change, f"{plan.character} tries {plan.kind} on {plan.npc}"):
+        if self.app.host.act(change, f"{plan.character} tries {plan.kind} on {plan.npc}"):
             self.last = (plan, rolled[0])
             self.query_one("#roleplay", TextArea).clear()
             self.refresh_view()
@@ -264,7 +264,7 @@ class DialogueScreen(Screen):
             found.extend(rolled)
             return campaign
 
-        if self.app.act(change, f"reactions in {place}"):
+        if self.app.host.act(change, f"reactions in {place}"):
             if found:
                 self.notify("\n".join(f"{n}: {r} ({m:+d})" for n, r, m in found), title=f"{place} reacts", timeout=8)
             else:
@@ -276,7 +276,7 @@ class DialogueScreen(Screen):
         day = self.app.campaign.day + 1
 
         def answer(yes: bool | None) -> None:
-            if yes and self.app.act(changes.advance_day, f"day {day}"):
+            if yes and self.app.host.act(changes.advance_day, f"day {day}"):
                 self.last = None
                 self.notify(f"Day {day}: the daily limits start again", timeout=3)
 

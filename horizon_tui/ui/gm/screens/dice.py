@@ -68,7 +68,7 @@ class DiceScreen(ModalScreen[None]):
             found.append(total)
             return campaign
 
-        if self.app.act(change, f"roll {expression}"):
+        if self.app.host.act(change, f"roll {expression}"):
             self.query_one("#dice-result", Static).update(Text(f"{expression} = {found[0]}", style="bold"))
 
     def action_dismiss_dice(self) -> None:

@@ -32,8 +32,8 @@ def open_battle(app) -> None:
         app.push_screen(GMEncounterPickerScreen())
         return
     try:
-        session = battles.session_from_record(record, app.store.catalogue, app.gm.rules_for, app.enemies(),
-                                              str(app.gm.path))
+        session = battles.session_from_record(record, app.host.store.catalogue, app.host.gm.rules_for, app.enemies(),
+                                              str(app.host.gm.path))
     except (DataError, BattleError) as exc:
         message = str(exc.problems[0]) if isinstance(exc, DataError) else str(exc)
         app.notify(f"{message}. Abandon it from the battle list (a) to start another.",
@@ -147,16 +147,16 @@ class GMEncounterPickerScreen(Screen):
         made: list[BattleInProgress] = []
 
         def change(campaign):
-            seed = parse_optional_int(raw, "the seed", "seed")  # a ValueError is shown by app.act
+            seed = parse_optional_int(raw, "the seed", "seed")  # a ValueError is shown by app.host.act
             try:
-                campaign, session = battles.start_battle(campaign, entry.path, members, app.store.catalogue,
-                                                         app.gm.rules_for, app.enemies(), seed=seed, mapless=mapless)
+                campaign, session = battles.start_battle(campaign, entry.path, members, app.host.store.catalogue,
+                                                         app.host.gm.rules_for, app.enemies(), seed=seed, mapless=mapless)
             except BattleError as exc:
                 raise ValueError(str(exc)) from None
             made.append(session)
             return campaign
 
-        if app.act(change, f"battle: {entry.name}"):
+        if app.host.act(change, f"battle: {entry.name}"):
             app.pop_screen()
             app.push_screen(gm_battle_screen(made[0], entry.name, mapless=mapless))
 
@@ -177,13 +177,13 @@ class GMEncounterPickerScreen(Screen):
             app.notify("No battle in progress", timeout=3)
             return
         try:
-            session = battles.session_from_record(record, app.store.catalogue, app.gm.rules_for, app.enemies())
+            session = battles.session_from_record(record, app.host.store.catalogue, app.host.gm.rules_for, app.enemies())
         except (DataError, BattleError):
             session = None
         if session is None:
-            app.act(lambda c: _drop_battle(c, record), "battle abandoned")
+            app.host.act(lambda c: _drop_battle(c, record), "battle abandoned")
         else:
-            app.act(lambda c: battles.finish_battle(c, session), "battle abandoned")
+            app.host.act(lambda c: battles.finish_battle(c, session), "battle abandoned")
         self._detail(self.query_one("#gm-encounters", DataTable).cursor_row)
 
 

@@ -26,7 +26,7 @@ class ExperienceScreen(Screen):
     TITLE = "Experience"
     AUTO_FOCUS = "#xp-amount"
     GM_SCREEN = True
-    UNDO_KEEPS_WORK = True  # what is typed here stays through ctrl+z (`GMApp.action_undo`)
+    UNDO_KEEPS_WORK = True  # what is typed here stays through ctrl+z (`CampaignHost.undo`)
     BINDINGS = [
         Binding("ctrl+s", "award", "Award XP", id="xp.award"),
         # priority: a focused XP field would otherwise take ctrl+u as "clear the line"
@@ -155,7 +155,7 @@ class ExperienceScreen(Screen):
             return
         reason = self.query_one("#xp-reason", Input).value
         limit = self.app.rules.experience.award_max
-        if self.app.act(lambda c: changes.award_xp(c, shares, reason, limit), "XP award"):
+        if self.app.host.act(lambda c: changes.award_xp(c, shares, reason, limit), "XP award"):
             self.notify(", ".join(f"{n} {a:+d}" for n, a in shares.items() if a), title="XP awarded")
             self.awarded = True
             if self.on_award is not None:
@@ -193,4 +193,4 @@ class ExperienceScreen(Screen):
             self.notify(f"{unsaved[0].upper()}{unsaved[1:]}: ctrl+s awards it first", severity="warning")
             return
         row = self.query_one("#xp-buyers", DataTable).cursor_row  # an award being typed is asked about
-        self.app.open_member(party[min(row, len(party) - 1)].name, then="level_up")
+        self.app.host.open_member(party[min(row, len(party) - 1)].name, then=self.app.action_level_up)

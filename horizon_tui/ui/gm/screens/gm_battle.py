@@ -94,9 +94,9 @@ class CampaignFight(BattlePart):
         app = self.screen.app
         if self.screen.finished or app.campaign is None or app.campaign.battle is None:
             return
-        saved = app.act(lambda c: battles.with_inputs(c, self.session, app.store.catalogue, app.gm.rules_for, extra),
-                        label)
-        if not saved and app.gm.read_only and not app.gm.was_read_only:
+        saved = app.host.act(lambda c: battles.with_inputs(c, self.session, app.host.store.catalogue, app.host.gm.rules_for, extra),
+                             label)
+        if not saved and app.host.gm.read_only and not app.host.gm.was_read_only:
             self._taken_over()
 
     def _taken_over(self) -> None:
@@ -104,7 +104,7 @@ class CampaignFight(BattlePart):
         AI turns) stops here instead of going on where no one can keep it."""
         self.screen.leave_fight()
         app = self.screen.app
-        app.notify(f"{app.gm.read_only_reason()}. The fight goes on in the window that has it; "
+        app.notify(f"{app.host.gm.read_only_reason()}. The fight goes on in the window that has it; "
                         "this one left it where it was last saved.", title="Battle left", severity="warning",
                         timeout=10)
         app.call_later(app.pop_screen)
@@ -136,10 +136,10 @@ class CampaignFight(BattlePart):
             self.screen.leave_fight()
             await app.pop_screen()
             return
-        if record.get("inputs") == session_to_dict(self.session, app.store.catalogue)["inputs"]:
+        if record.get("inputs") == session_to_dict(self.session, app.host.store.catalogue)["inputs"]:
             return
         try:
-            session = battles.session_from_record(record, app.store.catalogue, app.gm.rules_for, app.enemies())
+            session = battles.session_from_record(record, app.host.store.catalogue, app.host.gm.rules_for, app.enemies())
         except (DataError, BattleError) as exc:
             app.notify(str(exc), severity="error")
             return
@@ -161,7 +161,7 @@ class CampaignFight(BattlePart):
                 app.pop_screen()
             elif choice == "abandon":
                 self.screen.leave_fight()
-                app.act(lambda c: battles.finish_battle(c, self.session), f"battle abandoned: {self.battle_name}")
+                app.host.act(lambda c: battles.finish_battle(c, self.session), f"battle abandoned: {self.battle_name}")
                 app.pop_screen()
 
         app.push_screen(ChoiceDialog("Leave the battle?", [
@@ -244,10 +244,10 @@ class CampaignFight(BattlePart):
             effects=[EffectSpec(action.effect or "stun", action.chance if action.chance is not None else Fraction(1),
                                 action.duration, Fraction(action.magnitude))],
         )
-        app.campaign_host.member = name  # the ability form previews with this character (app.session)
+        app.host.member = name  # the ability form previews with this character (app.session)
 
         def keep(result: Ability) -> bool:  # the form closes only once the campaign has it
-            if not app.act(lambda c: changes.add_ability(c, name, result, words), f"{name} learns {result.name}"):
+            if not app.host.act(lambda c: changes.add_ability(c, name, result, words), f"{name} learns {result.name}"):
                 return False
             screen.notify(f"{name} learns {result.name}", title="Permanent ability")
             return True
@@ -280,8 +280,8 @@ def battle_ended(app, session: BattleInProgress, name: str, *, on_award=None, le
     the summary shows, then the R-14 XP award, which the GM may change before giving it.
     `on_award(shares)`: told what was awarded; `leave`: the battle's screen closes first."""
     result = session.battle.result
-    app.act(lambda c: battles.finish_battle(battles.with_inputs(c, session, app.store.catalogue, app.gm.rules_for),
-                                            session), f"battle ends: {name}")
+    app.host.act(lambda c: battles.finish_battle(battles.with_inputs(c, session, app.host.store.catalogue, app.host.gm.rules_for),
+                                                 session), f"battle ends: {name}")
     headline = {"party": "Victory!", "enemies": "Defeat.", "draw": "A draw."}[result.winner]
     headline += f"  {result.rounds} rounds."
     shares = {who: xp for who, xp in result.xp.items() if app.campaign.member(who) is not None}

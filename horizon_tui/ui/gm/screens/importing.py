@@ -117,7 +117,7 @@ class ImportScreen(Screen):
 
     def _in_saves(self, path: Path) -> bool:
         try:
-            return path.is_relative_to(self.app.store.saves_dir.resolve())
+            return path.is_relative_to(self.app.host.store.saves_dir.resolve())
         except (OSError, ValueError):
             return False
 
@@ -183,7 +183,7 @@ class ImportScreen(Screen):
             return
         joining, problems = changes.read_characters(self.app.campaign, paths, self.app.catalogue)
         names = ", ".join(character.name for character, _ in joining)
-        if joining and self.app.act(lambda c: changes.add_members(c, joining), f"{names} join"):
+        if joining and self.app.host.act(lambda c: changes.add_members(c, joining), f"{names} join"):
             self.notify(f"{names} joined the party", title=f"Imported {len(joining)}", timeout=5)
             listing = self.query_one("#import-list", SelectionList)
             done = {source for _, source in joining}

@@ -88,7 +88,7 @@ class SessionLogScreen(Screen):
 
     def _export(self, days: list[int], gm: bool = False, all_days: bool = False) -> None:
         try:
-            path = export(self.app.store.folder, self.app.campaign, days, gm=gm, all_days=all_days)
+            path = export(self.app.host.store.folder, self.app.campaign, days, gm=gm, all_days=all_days)
         except OSError as exc:
             self.notify(str(exc), title="Not exported", severity="error")
             return

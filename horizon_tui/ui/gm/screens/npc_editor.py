@@ -71,7 +71,7 @@ class NpcEditorScreen(Screen[Npc | None]):
                     yield Label("Attitude")
                     yield Dropdown([(a, a) for a in ATTITUDES], value=n.attitude, allow_blank=False,
                                  id="npc-attitude", compact=True)
-                    catalogue = self.app.store.catalogue
+                    catalogue = self.app.host.store.catalogue
                     for key, label, ids, value in (
                         ("race", "Fights as", list(catalogue.species), n.race),
                         ("weapon", "Weapon", list(catalogue.weapons), n.weapon),
@@ -139,7 +139,7 @@ class NpcEditorScreen(Screen[Npc | None]):
         try:
             campaign_changes.save_npc(campaign, self.original.name if self.original else None, npc)
             if npc.abilities_from:  # its kit must fit its level, as a battle would check
-                battles.npc_character(npc, self.app.store.catalogue.with_rules(self.app.rules), self.enemies())
+                battles.npc_character(npc, self.app.host.store.catalogue.with_rules(self.app.rules), self.enemies())
         except ValueError as exc:
             return str(exc)
         return None
@@ -204,7 +204,7 @@ class NpcEditorScreen(Screen[Npc | None]):
             return
         # saved from here, so a refusal (a text longer than a campaign holds) leaves the form open
         old = self.original.name if self.original else None
-        if self.app.act(lambda c: campaign_changes.save_npc(c, old, npc), f"NPC {npc.name}"):
+        if self.app.host.act(lambda c: campaign_changes.save_npc(c, old, npc), f"NPC {npc.name}"):
             self.dismiss(npc)
 
     def unsaved_work(self) -> str | None:

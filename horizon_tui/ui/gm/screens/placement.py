@@ -46,8 +46,8 @@ def map_dialog(app, default: str = "rooms") -> PromptDialog:
 
     def check(values: dict[str, str]) -> str | None:
         try:
-            spec = map_spec(values, app.store.catalogue.root)
-            battles.map_battlefield(spec, app.store.catalogue, app.enemies())
+            spec = map_spec(values, app.host.store.catalogue.root)
+            battles.map_battlefield(spec, app.host.store.catalogue, app.enemies())
         except (ValueError, KeyError) as exc:
             return str(exc)
         return None
@@ -125,7 +125,7 @@ class PlacementScreen(Screen):
 
     def on_mount(self) -> None:
         board = self.query_one("#gm-place-map")
-        board.border_title = battles.map_name(self.spec, root=self.app.store.catalogue.root)
+        board.border_title = battles.map_name(self.spec, root=self.app.host.store.catalogue.root)
         board.styles.min_width = len(board.border_title) + 6  # a small map would cut its name short
         self.query_one("#gm-place-units").border_title = "Units (tab: next · enter: place · ctrl+s: start)"
         self.refresh_all()
@@ -182,13 +182,13 @@ class PlacementScreen(Screen):
 
         def change(campaign):
             campaign, session = battles.start_placed_battle(
-                campaign, self.spec, placements, app.store.catalogue, app.gm.rules_for, app.enemies(), seed=self.seed)
+                campaign, self.spec, placements, app.host.store.catalogue, app.host.gm.rules_for, app.enemies(), seed=self.seed)
             made.append(session)
             return campaign
 
         foes = [u.name for u in self.units if u.side == "enemies"]
-        name = battles.map_name(self.spec, foes, app.store.catalogue.root)  # as the record names it
-        if app.act(change, f"battle: {name}"):
+        name = battles.map_name(self.spec, foes, app.host.store.catalogue.root)  # as the record names it
+        if app.host.act(change, f"battle: {name}"):
             app.pop_screen()
             if app.screen.id == FIGHT_PICKER_ID:  # the picker that opened this placement goes too
                 app.pop_screen()
@@ -250,7 +250,7 @@ def open_placement(screen, members: list[str], seed: int | None) -> None:
         return
 
     def placed(spec: dict, names: list[str]) -> None:
-        battlefield = battles.map_battlefield(spec, app.store.catalogue, app.enemies())
+        battlefield = battles.map_battlefield(spec, app.host.store.catalogue, app.enemies())
         units = [Unit("member", name, "party", "player") for name in members]
         for name in names:
             npc = app.campaign.npc(name)
@@ -261,7 +261,7 @@ def open_placement(screen, members: list[str], seed: int | None) -> None:
     def chosen(values: dict[str, str] | None) -> None:
         if not values:
             return
-        spec = map_spec(values, app.store.catalogue.root)
+        spec = map_spec(values, app.host.store.catalogue.root)
         alive = [n for n in app.campaign.npcs if not n.dead]
         if not alive:
             placed(spec, [])

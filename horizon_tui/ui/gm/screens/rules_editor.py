@@ -81,7 +81,7 @@ class RulesEditorScreen(Screen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.defaults = self.app.gm.defaults
+        self.defaults = self.app.host.gm.defaults
         self.saved = re_.merge(self.defaults, self.app.campaign.rules)
         self.draft = self.saved
         levels = self.query_one("#rules-levels", DataTable)
@@ -272,7 +272,7 @@ class RulesEditorScreen(Screen):
             return
         overrides = re_.overrides(self.defaults, self.draft)
         changes = re_.diff(self.defaults, self.draft)
-        if self.app.act(lambda c: campaign_changes.set_rules(c, overrides, changes), "house rules"):
+        if self.app.host.act(lambda c: campaign_changes.set_rules(c, overrides, changes), "house rules"):
             self.saved = self.draft
             self.refresh_tables()
             self.notify(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from the shipped rules",
@@ -281,7 +281,7 @@ class RulesEditorScreen(Screen):
     def action_export(self) -> None:
         """The rules the campaign plays by (saved, not the draft) as a rules.toml beside it."""
         campaign = self.app.campaign
-        path = self.app.store.folder / slug(campaign.name) / "rules.toml"  # by that name horizon validate reads it
+        path = self.app.host.store.folder / slug(campaign.name) / "rules.toml"  # by that name horizon validate reads it
         try:
             atomic_write(path, re_.rules_file(self.saved, campaign.name))
         except OSError as exc:

@@ -98,7 +98,7 @@ class OpenTableScreen(Screen):
         if campaign is None or not campaign.party:
             self._say("The campaign has no party to seat.")
             return None
-        if app.gm.read_only:
+        if app.host.gm.read_only:
             self._say("This campaign is open read-only: a fight can't be kept in it.")
             return None
         encounter = self.query_one("#table-encounter", Select).value
@@ -115,13 +115,13 @@ class OpenTableScreen(Screen):
 
         def change(c):
             try:
-                c, laid["folder"] = lay_table(c, str(encounter), seats, tables, table_id_for(c.name), app.store.catalogue,
-                                              app.gm.rules_for, app.enemies())
+                c, laid["folder"] = lay_table(c, str(encounter), seats, tables, table_id_for(c.name), app.host.store.catalogue,
+                                              app.host.gm.rules_for, app.enemies())
             except BattleError as exc:
                 raise ValueError(str(exc)) from None
             return c
 
-        if not app.act(change, f"battle at the table: {encounter}"):
+        if not app.host.act(change, f"battle at the table: {encounter}"):
             self._say("The fight was not formed (the reason is in the notice).")
             return None
         return laid["folder"], account
@@ -132,7 +132,7 @@ class OpenTableScreen(Screen):
             return
         folder, account = laid
         try:
-            spec = load_table(folder, self.app.store.catalogue)
+            spec = load_table(folder, self.app.host.store.catalogue)
             proc = await asyncio.to_thread(start_table, folder)  # the process imports the engine: seconds
             client = TableClient(folder / "table.sock", account, gm_token(folder, account), spec.rebuild)
             await client.connect()
@@ -150,7 +150,7 @@ class OpenTableScreen(Screen):
             return
         folder, account = laid
         try:
-            spec = load_table(folder, self.app.store.catalogue)
+            spec = load_table(folder, self.app.host.store.catalogue)
             table, _tokens, _catalogue = build(folder, hotseat=True)
         except (OSError, ValueError, KeyError, HorizonError) as exc:
             self._say(f"The table did not open: {exc}")
@@ -170,7 +170,7 @@ async def rejoin_table(app) -> bool:
     if folder is None:
         return False
     try:
-        spec = load_table(folder, app.store.catalogue)
+        spec = load_table(folder, app.host.store.catalogue)
         account = next(s.name for s in spec.seats if s.role == "gm")  # the seat its GM took
         client = TableClient(folder / "table.sock", account, gm_token(folder, account), spec.rebuild)
         await client.connect()
@@ -254,9 +254,9 @@ class CampaignTable(BattlePart):
         """The table's talk goes into the campaign's session log as the GM reads it (whispers and
         secret rolls too: the players' recap leaves those out, `campaign.export`)."""
         app = self.screen.app
-        if app.campaign is None or app.gm is None or app.gm.read_only or line.get("to") not in ("all", "gm"):
+        if app.campaign is None or app.host.gm is None or app.host.gm.read_only or line.get("to") not in ("all", "gm"):
             return  # an answer to one seat (/help) is no part of the evening
-        app.act(lambda c: changes.log_talk(c, line), "talk at the table")
+        app.host.act(lambda c: changes.log_talk(c, line), "talk at the table")
 
     def _record(self) -> None:
         """The campaign's record of the battle follows the table's inputs (undone ones too)."""
@@ -266,8 +266,8 @@ class CampaignTable(BattlePart):
                 or replica.version == self._recorded and not replica.battle.over:
             return
         session = BattleInProgress(replica.battle, self.spec.encounter, list(self.spec.party), replica.inputs)
-        if app.act(lambda c: battles.with_inputs(c, session, app.store.catalogue, app.gm.rules_for),
-                   f"{self.battle_name}: at the table"):
+        if app.host.act(lambda c: battles.with_inputs(c, session, app.host.store.catalogue, app.host.gm.rules_for),
+                        f"{self.battle_name}: at the table"):
             self._recorded = replica.version
 
     def ended(self, session: BattleInProgress) -> None:
@@ -304,7 +304,7 @@ class CampaignDesk(RequestDesk):
             rolled.append(c.log[-1].text)
             return c
 
-        if not app.act(change, f"{character}: {kind} on {npc} (at the table)"):
+        if not app.host.act(change, f"{character}: {kind} on {npc} (at the table)"):
             return None
         return rolled[0] + (f" — {answer.words}" if answer.words and answer.words != "approved" else "")
 

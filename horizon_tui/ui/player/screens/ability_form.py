@@ -292,7 +292,7 @@ class AbilityFormScreen(Screen[Ability | None]):
         self.dismiss(ability)
 
     def unsaved_work(self) -> str | None:
-        """For ctrl+q (`HorizonApp.action_quit`): the changes esc would ask about."""
+        """For ctrl+q (`SavesFolder.quit` in ui.player.app): the changes esc would ask about."""
         if self.read()[0] == getattr(self, "as_opened", None):
             return None
         return f"the changes to the ability {self.original.name}" if self.original else "the new ability"

@@ -149,7 +149,7 @@ class LevelUpScreen(Screen):
             self.app.pop_screen()
 
     def unsaved_work(self) -> str | None:
-        """For ctrl+q (`HorizonApp.action_quit`): points bought here, not confirmed."""
+        """For ctrl+q (`SavesFolder.quit` in ui.player.app): points bought here, not confirmed."""
         n = len(self.pending)
         return f"{n} point{'s' if n != 1 else ''} bought, not confirmed" if n else None
 

@@ -194,7 +194,7 @@ class MainMenuScreen(Screen):
 
             continue_run(self.app, what)
         else:
-            self.app.resume_in_progress(what.path)
+            self.app.host.resume_in_progress(what.path)
 
     def on_screen_resume(self) -> None:
         """Every time the menu shows. The saves are read after the menu is drawn (reading them

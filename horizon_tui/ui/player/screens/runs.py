@@ -491,7 +491,7 @@ def run_over(app, run: Run) -> None:
     if run.permadeath and not run.won:
         fallen = {m.source for m in run.members if m.down}
         if app.session is not None and str(app.session.path) in fallen:
-            app.close_character()  # its file is about to move: this window stops playing it
+            app.host.close_character()  # its file is about to move: this window stops playing it
         try:
             buried = bury(run)
         except OSError as exc:

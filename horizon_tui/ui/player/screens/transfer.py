@@ -205,9 +205,9 @@ class BattlesScreen(Screen):
         if b.kind == "record":
             self.app.push_screen(RecordScreen(b.path))
         elif b.kind == "kept":
-            self.app.resume_kept(b.path)
+            self.app.host.resume_kept(b.path)
         else:
-            self.app.resume_in_progress(b.path)
+            self.app.host.resume_in_progress(b.path)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

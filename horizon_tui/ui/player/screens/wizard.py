@@ -104,7 +104,7 @@ class CreationWizard(Screen):
             self.step += 1
 
     def unsaved_work(self) -> str | None:
-        """For ctrl+q (`HorizonApp.action_quit`): the character being made has no file yet."""
+        """For ctrl+q (`SavesFolder.quit` in ui.player.app): the character being made has no file yet."""
         name = self.draft.name.strip() if self.draft is not None else ""
         return f"the new character {name}" if name else "the new character"
 
