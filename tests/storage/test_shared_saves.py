@@ -106,7 +106,7 @@ def test_each_account_has_its_own_runs_battles_and_campaigns_by_the_same_names(s
     SqlCampaigns(sql_database, "gm-one").create("lantern-road", "Lantern Road", STATE, [FIRST], {"day": 1})
     SqlCampaigns(sql_database, "gm-two").create("lantern-road", "Lantern Road too", STATE, [], {"day": 2})
     assert [c.name for c in SqlCampaigns(sql_database, "gm-one").listing()] == ["Lantern Road"]
-    assert SqlCampaigns(sql_database, "gm-two").load("lantern-road").log == []
+    assert SqlCampaigns(sql_database, "gm-two").load("lantern-road").log_length == 0
     with pytest.raises(CampaignNotFound):
         SqlCampaigns(sql_database, "").load("lantern-road")  # a saves folder's own: not the GMs'
 
@@ -196,7 +196,7 @@ def test_the_folders_saves_are_imported_once_and_moved_aside(shared_folder, sql_
     campaigns = SqlCampaigns.of_folder(saves)
     assert {c.slug: c.name for c in campaigns.listing()} == {"lantern-road": "Made on host B",
                                                               "lantern-road-2": "Lantern Road"}
-    assert campaigns.load("lantern-road-2").log == [FIRST]
+    assert campaigns.log_lines("lantern-road-2") == [FIRST]
     # moved aside, never deleted; the morgue file stays a record of this host
     assert not (saves / DATABASE_FILE).exists() and (saves / "imported" / DATABASE_FILE).is_file()
     assert (saves / "records" / "runs" / "imported" / "20261205-aaaaaa.json").is_file()
