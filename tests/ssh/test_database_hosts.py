@@ -220,11 +220,11 @@ async def test_two_hosts_one_postgresql_a_run_and_its_fight_go_on_on_the_other_h
             on_a = await Terminal.open(conn, size=(110, 32))
             await on_a.expect("Iriel", timeout=30)
             on_a.send("u")  # New run, Iriel picked
-            await on_a.expect("New run", timeout=10)
-            on_a.send("\x13")  # ctrl+s starts it
-            await on_a.expect("choose the next fight", timeout=30)
+            await on_a.expect("Start the run", timeout=30)  # its key bar: the screen takes keys
+            on_a.send("\x13")  # ctrl+s starts it (the encounters are rated first: slow on a busy machine)
+            await on_a.expect("choose the next fight", timeout=120)
             on_a.send("\r")  # the first offer's fight
-            await on_a.expect("Round 1", timeout=30)
+            await on_a.expect("Round 1", timeout=60)
             shown = await on_a.expect("movement", timeout=10)  # the side panel, under the health bar
             health = re.search(r"Iriel · level \d+.{0,300}?(\d+/\d+)", shown[shown.rindex("Round 1"):], re.S)
             assert health, shown[-1500:]
@@ -238,7 +238,7 @@ async def test_two_hosts_one_postgresql_a_run_and_its_fight_go_on_on_the_other_h
             on_b = await Terminal.open(conn_b, size=(110, 32))
             await on_b.expect("Continue: Iriel's run", timeout=30)  # Continue heads host B's menu
             on_b.send("c")
-            await on_b.expect("Round 1", timeout=30)
+            await on_b.expect("Round 1", timeout=60)
             await on_b.expect(health.group(1), timeout=10)  # the fight as A left it
             async with await connect(first, "alice", user_keys["alice"]) as conn_a:
                 again = await Terminal.open(conn_a, size=(110, 32))

@@ -13,7 +13,6 @@ import pytest
 import sqlalchemy as sa
 
 from horizon_tui.storage import host_shared, schema
-from horizon_tui.storage.battles import MemoryBattles
 from horizon_tui.storage.battles_sql import SqlBattles
 from horizon_tui.storage.campaigns import CampaignNotFound, SqlCampaigns
 from horizon_tui.storage.database import DATABASE_FILE, Database, current_revision, open_database, upgrade
@@ -233,5 +232,8 @@ def test_a_folder_the_host_does_not_share_keeps_its_own_database(shared_folder, 
 
 def test_without_a_database_a_runs_fight_stays_in_the_folder(tmp_path, monkeypatch):
     monkeypatch.delenv(ENV_DATABASE, raising=False)
+    monkeypatch.setenv(ENV_SHARED_SAVES, str(tmp_path))  # named, but no database: the folder's own
     assert isinstance(run_store(tmp_path), FileRuns)
-    assert not isinstance(FileRuns(tmp_path).battles(), MemoryBattles)
+    battles = FileRuns(tmp_path).battles()
+    assert isinstance(battles, SqlBattles) and battles.owner == ""
+    assert battles.database.file == (tmp_path / DATABASE_FILE).resolve()
