@@ -14,11 +14,12 @@ from __future__ import annotations
 import itertools
 from collections import OrderedDict
 from collections.abc import Collection, Iterator, Sequence
-from typing import Any, Protocol, overload
+from typing import Any, overload
 
 import attrs
 
 from horizon_tui.errors import DataError
+from horizon_tui.storage.campaigns import CampaignRepository
 
 PAGE = 256  # lines read from storage at once
 PAGES_KEPT = 64  # decoded pages kept: the lines in view and today's, never a whole long log
@@ -35,18 +36,6 @@ class LogEntry:
     kind: str
     text: str
     data: dict[str, Any] = attrs.field(factory=dict)
-
-
-class LogStore(Protocol):
-    """The repository's log queries for one campaign (storage.campaigns.CampaignRepository)."""
-
-    def log_lines(self, slug: str, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]: ...
-
-    def log_positions(self, slug: str, day: int, kinds: Collection[str] | None, stop: int) -> list[int]: ...
-
-    def log_last(self, slug: str, kinds: Collection[str], count: int, stop: int) -> list[int]: ...
-
-    def log_days(self, slug: str, stop: int) -> list[int]: ...
 
 
 def entry_of(line: Any, position: int, where: str) -> LogEntry:
@@ -68,7 +57,7 @@ class StoredLines:
     stored lines (storage deletes them) gives the campaign a new StoredLines (`OpenCampaign`), so
     what one has cached stays what it describes."""
 
-    def __init__(self, store: LogStore, slug: str, count: int, where: str):
+    def __init__(self, store: CampaignRepository, slug: str, count: int, where: str):
         self.store, self.slug, self.count, self.where = store, slug, count, where
         self._pages: OrderedDict[int, tuple[LogEntry, ...]] = OrderedDict()
         self._positions: dict[tuple[int, frozenset[str] | None], list[int]] = {}
