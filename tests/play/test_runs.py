@@ -300,3 +300,13 @@ def test_one_who_came_into_the_fight_down_fell_to_the_last_fights_wounds(world):
     run_ai(session.battle)
     record = fight_record(session.battle, offer.encounter, offer.name, run.depth)
     assert record["fell"][down.name] == "the last fight's wounds"
+
+
+def test_a_run_given_up_before_its_first_fight_has_a_morgue(world):
+    """Found by hand: g at depth 1, before any fight, crashed writing the morgue (no health carried
+    yet: the full health the character's build gives)."""
+    w, party = world
+    run = attrs.evolve(start_run([RunMember(party[0])], 5, run_id="r"), over=True, cause_of_death="given up")
+    full = whole(build(party[0], w.catalogue.rules).stats["health"])
+    text = morgue_text(run, w.catalogue.rules)
+    assert f"health {full}/{full}" in text and "Cause of death: given up." in text

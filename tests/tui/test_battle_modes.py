@@ -232,9 +232,9 @@ def test_tab_after_an_archers_shot_ends_the_turn_where_she_shot_from():
     assert pos(archer) == (1, 2)
 
 
-def test_tab_refuses_to_fight_for_one_who_is_afraid():
-    """R-10 fear allows no attack: Tab walked the afraid one toward the foe (a move the engine
-    refuses) instead of saying what fear leaves to the player."""
+def test_tab_hides_one_who_is_afraid():
+    """R-10 fear allows no attack and no step toward the foe: Tab walked the afraid one toward it
+    (a move the engine refuses, press after press); it ends the turn, hiding."""
     from fractions import Fraction
 
     from horizon_tui.engine.effects import apply_effect
@@ -242,8 +242,9 @@ def test_tab_refuses_to_fight_for_one_who_is_afraid():
 
     battle, hero = _battle(hero_at=(1, 2), foe_at=(7, 2))
     apply_effect(battle, hero, "fear", duration=2, magnitude=Fraction(0), source=battle["grunt"])
-    refused = MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero)
-    assert isinstance(refused, Stay) and refused.refused and refused.say.startswith("Auto-fight: afraid")
+    hides = MoveMode(battle, _known(battle), auto=AutoFight()).on_key("next", hero)
+    assert hides == Act(Wait("hero"))
+    assert [e.reason for e in perform(battle, hides.action).events] == ["hides"]
 
 
 def test_tab_refuses_below_the_players_health_threshold_and_spends_nothing():

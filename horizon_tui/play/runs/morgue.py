@@ -7,6 +7,7 @@ from typing import Any
 
 from horizon_tui.play.runs.run import Run
 from horizon_tui.rules.character import build
+from horizon_tui.rules.numbers import whole
 from horizon_tui.rules.texts import counted
 
 
@@ -60,7 +61,8 @@ def morgue_text(run: Run, rules, *, ended: str = "") -> str:
     for m in run.members:
         b = build(m.character, rules)
         state = "dead" if m.dead else ("down" if m.down else "standing")
-        health = f"{m.state['hp']}/{m.state['max_hp']}" if m.state else f"{b.max_hp}/{b.max_hp}"
+        full = whole(b.stats["health"])  # never fought this run (given up before the first fight)
+        health = f"{m.state['hp']}/{m.state['max_hp']}" if m.state else f"{full}/{full}"
         out.append(f"  {m.name:<20} level {b.level:<3} health {health:<11} {state}  ({m.character.weapon.name})")
     out += ["", "Fights", "------"]
     for f in run.fights:

@@ -165,9 +165,9 @@ class MoveMode(Mode):
         """Crawl's Tab: attack the nearest enemy in sight if it is in reach, else walk toward it as
         far as this turn's movement goes, else end the turn; one press, one of those. Once the
         turn's action is spent it ends the turn: walking on after the blow took an archer who had
-        just shot from 5 squares to the foe's side (found by hand). Refused (saying why, spending
-        nothing) below the health the player set, when an enemy has just come into view or someone
-        unseen hit, or when the turn allows no attack at all (R-10 fear)."""
+        just shot from 5 squares to the foe's side (found by hand); afraid (R-10), it hides. Refused
+        (saying why, spending nothing) below the health the player set, or when an enemy has just
+        come into view or someone unseen hit."""
         known = self.known()
         problem = self.auto.refusal(self.battle, me, known)
         if problem:
@@ -180,10 +180,10 @@ class MoveMode(Mode):
         cannot_act = turn_refusal(self.battle, me)
         if cannot_act is None and targeting.attack_preview(self.battle, me, pos(nearest), known).problem is None:
             return Act(Attack(ident(me).id, ident(nearest).id))
-        if comp(me, TurnState).acted:
-            return Act(Wait(ident(me).id))  # the action is spent: the turn ends where the blow was struck
-        if cannot_act is not None:
-            return Stay(f"Auto-fight: {cannot_act}", refused=True)
+        if comp(me, TurnState).acted or cannot_act is not None:
+            # the action is spent: the turn ends where the blow was struck; afraid (R-10): no attack
+            # and no step toward the foe, so it hides (waits) rather than walk in
+            return Act(Wait(ident(me).id))
         if comp(me, TurnState).movement_left > 0:
             step_to = self._beside(me, nearest)
             if step_to is not None and first_step_affordable(self.battle, me, step_to):
