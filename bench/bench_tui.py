@@ -213,15 +213,16 @@ async def move_cpu(moves: int = 60) -> None:
 
     times: list[float] = []
     idle: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        saves = Path(tmp)
-        (saves / "characters").mkdir()
-        shutil.copy(ROOT / "examples/party/iriel.toml", saves / "characters/iriel.toml")
-        for seed in range(1, 10):
-            if len(times) >= moves:
-                break
+    for seed in range(1, 10):
+        if len(times) >= moves:
+            break
+        # a fresh saves folder for each battle: an unfinished one would be offered to resume
+        # (a question the bench would wait on for ever)
+        with tempfile.TemporaryDirectory() as tmp:
+            saves = Path(tmp)
+            (saves / "characters").mkdir()
+            shutil.copy(ROOT / "examples/party/iriel.toml", saves / "characters/iriel.toml")
             os.environ["HORIZON_SEED"] = str(seed)
-            shutil.rmtree(saves / "battles", ignore_errors=True)  # no "resume the last one?"
             app = create_app(saves)
             async with app.run_test(size=(80, 24)) as pilot:
                 display = app._display  # noqa: SLF001

@@ -7,6 +7,7 @@ import numpy as np
 from rich.text import Text
 from textual.app import App
 from textual.geometry import Region
+from textual.visual import Visual, visualize
 
 from horizon_tui.engine.battle import comp, pos
 from horizon_tui.engine.components import TurnState
@@ -72,24 +73,31 @@ async def test_the_map_refreshes_the_changed_span_of_each_changed_row_only(saves
         assert regions == [Region(3 + left - cam_x, 2 + top - cam_y, 3, 1), Region(7 + left - cam_x, 4 + top - cam_y, 1, 1)]
 
 
+async def _ready_to_step(pilot, app, path):
+    """A goblin ambush, up to a turn of the character's with movement left: (the screen, the
+    character, where it stands, a key that steps it onto a free cell)."""
+    screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
+    await pilot.pause()
+    for _ in range(30):
+        if screen.me is not None and comp(screen.me, TurnState).movement_left >= 1:
+            break
+        await pilot.press("x" if screen.me is None else "full_stop")
+    me = screen.me
+    assert me is not None
+    start = pos(me)
+    field = screen.battle.battlefield
+    step = next(key for key, (x, y) in (("l", (start[0] + 1, start[1])), ("h", (start[0] - 1, start[1])),
+                                        ("j", (start[0], start[1] + 1)), ("k", (start[0], start[1] - 1)))
+                if field.in_bounds((x, y)) and field.walkable[y, x] and screen.battle.at((x, y)) is None)
+    await pilot.pause()
+    return screen, me, start, step
+
+
 async def test_a_move_repaints_the_cells_and_panels_that_changed_and_no_others(saves, catalogue):
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await _open_battle(pilot, app, path, "goblin_ambush.toml")
-        await pilot.pause()
-        for _ in range(30):
-            if screen.me is not None and comp(screen.me, TurnState).movement_left >= 1:
-                break
-            await pilot.press("x" if screen.me is None else "full_stop")
-        me = screen.me
-        assert me is not None
-        start = pos(me)
-        field = screen.battle.battlefield
-        step = next(key for key, (x, y) in (("l", (start[0] + 1, start[1])), ("h", (start[0] - 1, start[1])),
-                                            ("j", (start[0], start[1] + 1)), ("k", (start[0], start[1] - 1)))
-                    if field.in_bounds((x, y)) and field.walkable[y, x] and screen.battle.at((x, y)) is None)
-        await pilot.pause()
+        screen, me, start, step = await _ready_to_step(pilot, app, path)
         view = screen.query_one("#map", BattlefieldView)
         regions: list[Region] = []
         painted = view.refresh
@@ -102,3 +110,56 @@ async def test_a_move_repaints_the_cells_and_panels_that_changed_and_no_others(s
         assert {"#legend", "#slots", "#initiative"}.isdisjoint(repainted)  # nothing of theirs changed
         assert regions and all(r.height == 1 for r in regions)  # spans of rows, never the whole map
         assert sum(r.width for r in regions) < view.size.width * view.size.height / 2
+
+
+async def test_a_panel_repaints_only_its_lines_that_changed():
+    app = _OnePanel()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box = app.query_one("#box", Panel)
+        box.show(Text("Iriel\nmovement 5\nfree actions 2"))
+        await pilot.pause()
+        asked: list[tuple[Region, ...]] = []
+        painted = box.refresh
+        box.refresh = lambda *regions, **kw: (asked.append(regions), painted(*regions, **kw))  # type: ignore[method-assign]
+        box.show(Text("Iriel\nmovement 4\nfree actions 2"))
+        assert asked == [(Region(0, 1, 20, 1),)]  # the movement line; a whole repaint asks for no region
+        await pilot.pause()
+        assert [str(box.render_line(y).text).rstrip() for y in range(3)] == ["Iriel", "movement 4", "free actions 2"]
+
+
+def _whole(panel: Panel) -> list:
+    """The panel's text rendered at once, as a `Static` renders it."""
+    return Visual.to_strips(panel, visualize(panel, panel.shown, markup=False), panel.size.width,
+                            panel.size.height, panel.visual_style)
+
+
+async def test_a_line_redrawn_alone_is_the_line_of_the_whole_text():
+    app = _OnePanel()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box = app.query_one("#box", Panel)
+        text = Text.assemble(("Iriel", "bold cyan"), " · level 2\n", ("movement ", "dim"), ("5", "bold"),
+                             "\nfree actions 2", style="on blue")
+        box.show(text)
+        await pilot.pause()
+        box.show(Text.assemble(("Iriel", "bold cyan"), " · level 2\n", ("movement ", "dim"), ("4", "red"),
+                               "\nfree actions 2", style="on blue"))
+        assert [box.render_line(y) for y in range(3)] == _whole(box)  # styles and offsets alike
+
+
+async def test_a_move_repaints_one_line_of_the_unit_panel(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, me, start, step = await _ready_to_step(pilot, app, path)
+        unit = screen.query_one("#unit", Panel)
+        asked: list[tuple[Region, ...]] = []
+        painted = unit.refresh
+        unit.refresh = lambda *regions, **kw: (asked.append(regions), painted(*regions, **kw))  # type: ignore[method-assign]
+        await pilot.press(step)
+        assert pos(me) != start
+        assert len(asked) == 1 and len(asked[0]) == 1  # one region: not the whole panel (no region)
+        (line,) = asked[0]
+        assert line.height == 1 and "movement" in unit.render_line(line.y).text
+        for name in PANELS:
+            panel = screen.query_one(name, Panel)
+            assert [panel.render_line(y) for y in range(panel.size.height)] == _whole(panel)

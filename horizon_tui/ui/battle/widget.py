@@ -12,8 +12,10 @@ import tcod.console
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Region
+from textual.geometry import Region, Size
+from textual.content import Content
 from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -61,6 +63,7 @@ class BattlefieldView(Widget):
         self._focus: tuple[int, int] | None = None
         self._centred = False
         self._line_style: Style | None = None  # the blank cells' style, worked out once per style change
+        self._frame: tuple[int, int, int] | None = None  # width, left and top margins while lines are rendered
 
     @property
     def line_style(self) -> Style:
@@ -75,9 +78,9 @@ class BattlefieldView(Widget):
     def redraw(self, known: ReadModel, overlay: Overlay | None) -> None:
         """Repaint the console; only rows whose cells changed are rebuilt and refreshed."""
         self.seen_now, self.remembered = known.visible, known.remembered
-        before = self.console.rgb.copy()
+        before = self.console.rgba.copy()
         draw(self.console, self.battle, known, overlay=overlay, base=self.base, glyphs=self.glyphs)
-        self.refresh_cells(before != self.console.rgb)
+        self.refresh_cells(changed_cells(before, self.console.rgba))
 
     def refresh_cells(self, changed: np.ndarray) -> None:
         """Ask Textual to repaint the changed cells ([y, x] bools) only: on each row the span
@@ -101,11 +104,19 @@ class BattlefieldView(Widget):
         return (max(0, (self.size.width - self.console.width) // 2),
                 max(0, (self.size.height - self.console.height) // 2))
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The widget's size and margins read once for the lines Textual asks for (each read of
+        `size` looks the widget up on its screen), not once per line."""
+        self._frame = (self.size.width, *self._margins())
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
     def render_line(self, y: int) -> Strip:
-        left, top = self._margins()
+        width, left, top = self._frame or (self.size.width, *self._margins())
         cam_x, cam_y = self.camera
         row = y + cam_y - top
-        width = self.size.width
         style = self.line_style
         if not 0 <= row < self.console.height:
             return Strip.blank(width, style)
@@ -145,24 +156,77 @@ class BattlefieldView(Widget):
         return (*self.camera, min(self.size.width, self.console.width), min(self.size.height, self.console.height))
 
 
+def changed_cells(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """[y, x] bools: the cells of two `Console.rgba` arrays (glyph, colours; no padding bytes)
+    that differ, each cell read as three 32-bit words (numpy compares records field by field,
+    three times slower)."""
+    h, w = after.shape
+    return (np.ascontiguousarray(before).view("<u4").reshape(h, w, 3)
+            != np.ascontiguousarray(after).view("<u4").reshape(h, w, 3)).any(axis=2)
+
+
 class Panel(Static):
-    """A side panel or a bar of the battle screen, given its text on every change of the battle:
-    it repaints only when the text differs from what it shows, and lays the screen out again
-    only when its height may have changed (a line more or less, or a line that wraps)."""
+    """A side panel or a bar of the battle screen, given its text on every change of the battle.
+    It draws its own lines (Textual's Line API, rendered as a `Static` would): a text that
+    differs repaints only the lines that changed (a move: the unit panel's movement line, not the
+    whole panel), and lays the screen out again only when its height may have changed (a line
+    more or less, or a line that wraps)."""
 
     def __init__(self, *, id: str) -> None:
         super().__init__(id=id, markup=False)
+        # no links in a panel: Textual would otherwise restyle every segment of every line it
+        # renders, reading each style's pickled metadata, to find them
+        self.set_reactive(Widget.auto_links, False)
         self.shown = Text("")
         self.updates = 0  # repaints asked since mounting (for tests and the benchmark)
+        self._visual: Visual | None = None  # `shown` as Textual content, made once per change
+        self._lines: list[Strip] = []  # `shown` rendered, at `_lines_at`
+        self._lines_at: tuple[Size, object] | None = None  # the size and style they were rendered at
+
+    def render(self) -> Visual:
+        if self._visual is None:
+            self._visual = visualize(self, self.shown, markup=False)
+        return self._visual
+
+    def update(self, content: object = "", *, layout: bool = True) -> None:
+        """As `Static.update`, through `show`: what it shows is always `shown`."""
+        self.show(content if isinstance(content, Text) else Text(str(content)))
+
+    def _rendered(self) -> list[Strip]:
+        size, style = self.size, self.visual_style
+        if self._lines_at != (size, style):
+            self._lines = Visual.to_strips(self, self.render(), size.width, size.height, style)
+            self._lines_at = (size, style)
+        return self._lines
+
+    def render_line(self, y: int) -> Strip:
+        lines = self._rendered()
+        return lines[y] if y < len(lines) else Strip.blank(self.size.width, self.visual_style.rich_style)
 
     def show(self, text: Text) -> None:
         if text == self.shown:
             return
         height = self.styles.height
         fixed = height is not None and not height.is_auto  # a bar of one line: never laid out again
-        self.update(text, layout=not fixed and _height_may_differ(self.shown, text, self.content_region.width))
-        self.shown = text
+        same_lines = not _height_may_differ(self.shown, text, self.content_region.width)
+        shown, drawn, drawn_at = self.shown, self._lines, self._lines_at
+        self.shown, self._visual, self._lines_at = text, None, None
         self.updates += 1
+        size, style = self.size, self.visual_style
+        if not same_lines or drawn_at != (size, style) or self.text_selection is not None:
+            self.refresh(layout=not fixed and not same_lines)
+            return
+        # as many lines as before and none wraps: line y shows the text's line y, alone changed
+        changed = [y for y, (was, now) in enumerate(zip(shown.split("\n", allow_blank=True),
+                                                        text.split("\n", allow_blank=True)))
+                   if was != now and y < len(drawn)]
+        source = self.render().split(allow_blank=True)
+        lines = list(drawn)
+        for y in changed:  # after y blank lines: rendered as the whole text renders its line y
+            lines[y] = Visual.to_strips(self, Content("\n" * y) + source[y], size.width, None, style)[y]
+        self._lines, self._lines_at = lines, (size, style)
+        if changed:  # (a refresh with no region would repaint the whole panel)
+            self.refresh(*(Region(0, y, size.width, 1) for y in changed))
 
 
 def _height_may_differ(before: Text, after: Text, width: int) -> bool:
