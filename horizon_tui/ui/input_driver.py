@@ -58,6 +58,16 @@ class PacedInputDriver(LinuxDriver):
         except RuntimeError:  # the loop is closed: the app is ending
             self._caught_up.set()
 
+    def _sigcont_application(self, *_) -> None:
+        """SIGCONT resumes only what SIGTSTP (ctrl+z) suspended. When a terminal hangs up (an SSH
+        client gone, `tmux kill-session`, a closed window) the kernel sends its session leader
+        SIGHUP and then SIGCONT; Textual's handler then restarted application mode on the dead
+        terminal with a second output thread, which died on its first write, and the app's exit
+        waited for ever on that thread's full queue: the process never ended (found as orphaned
+        `horizon` processes after terminal tests; tests/tui/test_input_driver.py)."""
+        if self._must_signal_resume:
+            super()._sigcont_application()
+
     def _checkpoint(self) -> None:
         """On the app's loop: behind the batch in the app's queue, then in the focused widget's."""
         self._app.call_later(self._through_the_app)

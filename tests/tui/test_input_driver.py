@@ -10,8 +10,15 @@ catches up lets every key through, in order.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import pty
+import select
+import signal
 import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 from textual import events
@@ -94,3 +101,46 @@ async def test_without_pacing_a_stalled_app_gets_every_key_at_once():
 async def test_the_apps_read_their_terminal_with_the_paced_driver(tmp_path):
     assert create_app(tmp_path / "saves").get_driver_class() is PacedInputDriver
     assert create_gm_app(tmp_path / "gm").get_driver_class() is PacedInputDriver
+
+
+def test_an_app_whose_terminal_hangs_up_ends(tmp_path):
+    """A terminal that hangs up (an SSH client gone, `tmux kill-session`) sends the app's session
+    SIGHUP and then SIGCONT: the app ends, saving on its way out. Textual's SIGCONT handler used to
+    restart application mode on the dead terminal, and the app then waited for ever on exit."""
+    horizon = Path(sys.executable).with_name("horizon")
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the app, leader of the terminal's session
+        os.environ["HORIZON_DATA_DIR"] = str(tmp_path / "data")
+        os.execv(horizon, [str(horizon), "--saves", str(tmp_path / "saves")])
+    try:
+        shown, deadline = b"", time.monotonic() + 60
+        while b"character" not in shown.lower() and time.monotonic() < deadline:
+            if select.select([terminal], [], [], 0.5)[0]:
+                shown += os.read(terminal, 65536)
+        assert b"character" in shown.lower(), shown[-500:]
+        os.close(terminal)  # the hang-up, while the menu is still being drawn (its output queued)
+        deadline = time.monotonic() + 30
+        while (ended := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ended[0] == pid, "the app was still running 30 s after its terminal hung up"
+        assert os.waitstatus_to_exitcode(ended[1]) == 0
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+
+async def test_sigcont_resumes_the_terminal_only_after_a_suspend(monkeypatch):
+    """The hang-up's SIGCONT (no ctrl+z before it) leaves application mode alone; after SIGTSTP
+    (ctrl+z, then `fg`) it is resumed as Textual does."""
+    resumed = []
+    driver = PacedInputDriver(StalledApp())
+    monkeypatch.setattr(driver, "resume_application_mode", lambda: resumed.append(True))
+    monkeypatch.setattr(driver, "suspend_application_mode", lambda: None)
+    monkeypatch.setattr(os, "kill", lambda pid, sig: None)  # SIGTSTP's own SIGSTOP
+    driver._auto_restart = True
+    driver._sigcont_application()
+    assert resumed == []
+    driver._sigtstp_application()
+    driver._sigcont_application()
+    assert resumed == [True]
