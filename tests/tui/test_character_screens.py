@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from textual.widgets import Checkbox, DataTable, Select, Static
+from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.models import AbilityKind, EffectSpec, Target
@@ -143,3 +143,28 @@ async def test_the_ability_form_says_how_much_a_heal_restores_and_whether_its_sw
         await pilot.pause()
         assert str(crit.label).startswith("Own critical damage: on") and "[✓]" in str(crit.render())
         assert str(form.query_one("#ab-replaceable", Checkbox).label).startswith("Replaceable: on")  # the default
+
+
+async def test_tab_in_the_ability_form_lands_on_a_visible_field_and_typing_keeps_its_text(saves, catalogue, iriel):
+    """By hand: tab went on to the form's scroll box, where typing showed nowhere; shift+tab back
+    to the name and a key replaced the whole name (the field selected its text on focus)."""
+    app = create_app(saves, catalogue, screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        form = app.screen
+        form.query_one("#ab-kind", Select).value = AbilityKind.passive  # the most fields open
+        await pilot.press(*"Ember Step")
+        seen = []
+        for _ in range(12):
+            await pilot.press("tab")
+            await pilot.pause()
+            focused = app.focused
+            seen.append(focused.id)
+            assert focused.id != "ability-form", seen
+            visible = form.query_one("#ability-form").region
+            assert visible.contains_region(focused.region), (focused.id, focused.region, visible)
+        while app.focused.id != "ab-description":
+            await pilot.press("tab")
+        await pilot.press("shift+tab", *" II")
+        await pilot.pause()
+        assert form.query_one("#ab-name", Input).value == "Ember Step II"
