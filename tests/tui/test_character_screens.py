@@ -168,3 +168,16 @@ async def test_tab_in_the_ability_form_lands_on_a_visible_field_and_typing_keeps
         await pilot.press("shift+tab", *" II")
         await pilot.pause()
         assert form.query_one("#ab-name", Input).value == "Ember Step II"
+
+
+async def test_the_effect_dialogs_gradual_switch_says_on_or_off(saves, catalogue, iriel):
+    """By hand: "▐X▌ gradual" looked the same on and off; the ability form's switches say it."""
+    app = create_app(saves, catalogue, screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "ctrl+t")
+        await pilot.pause()
+        gradual = app.screen.query_one("#effect-gradual", Checkbox)
+        assert str(gradual.label).startswith("Gradual: off") and "[ ]" in str(gradual.render())
+        gradual.value = True
+        await pilot.pause()
+        assert str(gradual.label).startswith("Gradual: on") and "[✓]" in str(gradual.render())

@@ -17,6 +17,7 @@ from horizon_tui.content.models import STATS
 from horizon_tui.rules.validation import check_ability
 from horizon_tui.play.forms import number, parse_number, parse_whole
 from horizon_tui.ui.widgets.ability import EFFECT_HELP
+from horizon_tui.ui.widgets.onoff import OnOffBox
 
 
 CHANCE_WORDS = "a chance is 0 to 1 or 0% to 100%, e.g. 0.5 or 50%"
@@ -69,7 +70,8 @@ class EffectDialog(ModalScreen[EffectSpec | None]):
                 yield Select(stats, value=e.stat if e.stat else Select.NULL, prompt="— none —",
                              id="effect-stat", compact=True)
                 yield Label("")
-                yield Checkbox("gradual (disease: lose the points a few each turn)", e.gradual, id="effect-gradual")
+                yield OnOffBox("Gradual", e.gradual, worded=True, hint="disease: lose the points a few each turn",
+                               id="effect-gradual")
             yield Static(id="effect-help")
             yield Static(id="effect-problem")
             with Horizontal(classes="buttons"):
