@@ -181,3 +181,25 @@ async def test_the_effect_dialogs_gradual_switch_says_on_or_off(saves, catalogue
         gradual.value = True
         await pilot.pause()
         assert str(gradual.label).startswith("Gradual: on") and "[✓]" in str(gradual.render())
+
+
+async def test_the_effect_dialogs_chance_is_shown_and_read_as_a_percentage(saves, catalogue, iriel):
+    from horizon_tui.ui.dialogs.effect import EffectDialog
+
+    app = create_app(saves, catalogue, screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        answers = []
+        app.push_screen(EffectDialog(EffectSpec(effect="bleeding", chance=Fraction(1, 2), duration=3)), answers.append)
+        await pilot.pause()
+        chance = app.screen.query_one("#effect-chance", Input)
+        assert chance.value == "50"  # not "0.5" in a field where "2" means 2%
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert answers[-1].chance == Fraction(1, 2)  # kept as it was
+        app.push_screen(EffectDialog(), answers.append)
+        await pilot.pause()
+        assert app.screen.query_one("#effect-chance", Input).value == "100"
+        app.screen.query_one("#effect-chance", Input).value = "1"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert answers[-1].chance == Fraction(1, 100)  # 1 is 1%, as 2 is 2%
