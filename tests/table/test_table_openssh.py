@@ -287,7 +287,7 @@ async def play_turn(seat: Seat) -> None:
     seat.press("a")
     await seat.until(lambda s: seat.status() != before[1], "an answer to a", timeout=15)
     status = seat.status()
-    if "enter confirm" in status:
+    if "enter ok" in status:
         seat.press("enter")
     else:
         if "esc cancel" in status:

@@ -336,3 +336,15 @@ async def test_leaving_a_battle_is_in_the_footer_and_help_and_asks(saves, catalo
             await pilot.pause(0.05)
         assert isinstance(app.screen, MainMenuScreen)
         assert records.has_battle(saves, saves / "battles" / "champion.json")  # kept as it stands
+
+
+
+async def test_the_targeting_hint_fits_at_80_columns_after_an_abilitys_and_a_foes_name(saves, catalogue):
+    """By hand: "(enter confirm, tab next, esc cancel)" was cut at 80 columns."""
+    async with champion_in_sight(saves, catalogue, size=(80, 24)) as (pilot, app, screen):
+        await pilot.press("a")
+        screen.input.label = "Ember Lash of Dusk"  # as an ability of that name aims
+        status = screen.battle_status().plain
+        assert status.startswith("Ember Lash of Dusk · Goblin Archer · reach 45")
+        assert status.endswith("enter ok · tab next · esc cancel")
+        assert len(status) <= screen.query_one("#status").content_region.width == 80

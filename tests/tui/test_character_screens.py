@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from textual.widgets import Checkbox, DataTable, Select, Static
+from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from horizon_tui.content.characters import load_character
 from horizon_tui.content.models import AbilityKind, EffectSpec, Target
@@ -143,3 +143,63 @@ async def test_the_ability_form_says_how_much_a_heal_restores_and_whether_its_sw
         await pilot.pause()
         assert str(crit.label).startswith("Own critical damage: on") and "[✓]" in str(crit.render())
         assert str(form.query_one("#ab-replaceable", Checkbox).label).startswith("Replaceable: on")  # the default
+
+
+async def test_tab_in_the_ability_form_lands_on_a_visible_field_and_typing_keeps_its_text(saves, catalogue, iriel):
+    """By hand: tab went on to the form's scroll box, where typing showed nowhere; shift+tab back
+    to the name and a key replaced the whole name (the field selected its text on focus)."""
+    app = create_app(saves, catalogue, screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        form = app.screen
+        form.query_one("#ab-kind", Select).value = AbilityKind.passive  # the most fields open
+        await pilot.press(*"Ember Step")
+        seen = []
+        for _ in range(12):
+            await pilot.press("tab")
+            await pilot.pause()
+            focused = app.focused
+            seen.append(focused.id)
+            assert focused.id != "ability-form", seen
+            visible = form.query_one("#ability-form").region
+            assert visible.contains_region(focused.region), (focused.id, focused.region, visible)
+        while app.focused.id != "ab-description":
+            await pilot.press("tab")
+        await pilot.press("shift+tab", *" II")
+        await pilot.pause()
+        assert form.query_one("#ab-name", Input).value == "Ember Step II"
+
+
+async def test_the_effect_dialogs_gradual_switch_says_on_or_off(saves, catalogue, iriel):
+    """By hand: "▐X▌ gradual" looked the same on and off; the ability form's switches say it."""
+    app = create_app(saves, catalogue, screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "ctrl+t")
+        await pilot.pause()
+        gradual = app.screen.query_one("#effect-gradual", Checkbox)
+        assert str(gradual.label).startswith("Gradual: off") and "[ ]" in str(gradual.render())
+        gradual.value = True
+        await pilot.pause()
+        assert str(gradual.label).startswith("Gradual: on") and "[✓]" in str(gradual.render())
+
+
+async def test_the_effect_dialogs_chance_is_shown_and_read_as_a_percentage(saves, catalogue, iriel):
+    from horizon_tui.ui.dialogs.effect import EffectDialog
+
+    app = create_app(saves, catalogue, screen="abilities")
+    async with app.run_test(size=(80, 24)) as pilot:
+        answers = []
+        app.push_screen(EffectDialog(EffectSpec(effect="bleeding", chance=Fraction(1, 2), duration=3)), answers.append)
+        await pilot.pause()
+        chance = app.screen.query_one("#effect-chance", Input)
+        assert chance.value == "50"  # not "0.5" in a field where "2" means 2%
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert answers[-1].chance == Fraction(1, 2)  # kept as it was
+        app.push_screen(EffectDialog(), answers.append)
+        await pilot.pause()
+        assert app.screen.query_one("#effect-chance", Input).value == "100"
+        app.screen.query_one("#effect-chance", Input).value = "1"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert answers[-1].chance == Fraction(1, 100)  # 1 is 1%, as 2 is 2%

@@ -40,7 +40,12 @@ def test_optional_numbers():
         parse_optional_int("far", "range")
 
 
-def test_chance_reads_fractions_and_percentages():
-    assert parse_chance("0.5") == Fraction(1, 2)
-    assert parse_chance("50%") == Fraction(1, 2)
+def test_chance_is_a_percentage_from_1_to_100_with_or_without_the_sign():
+    """By hand: "1" read as 100% (a fraction) but "2" as 2%."""
+    assert parse_chance("50%") == parse_chance("50") == parse_chance(" 50 % ") == Fraction(1, 2)
     assert parse_chance("25") == Fraction(1, 4)
+    assert parse_chance("1") == Fraction(1, 100) and parse_chance("2") == Fraction(2, 100)
+    assert parse_chance("100") == 1 and parse_chance("12.5") == Fraction(1, 8)
+    for outside in ("0.5", "0", "101", "-5"):
+        with pytest.raises(ValueError, match="percentage from 1 to 100"):
+            parse_chance(outside)

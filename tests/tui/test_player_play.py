@@ -231,16 +231,16 @@ async def test_the_effect_dialog_says_what_a_duration_and_a_chance_may_be(saves,
     app = create_app(saves, catalogue)
     async with app.run_test(size=(80, 24)) as pilot:
         for duration in ("²", "--5", "5000", "-3", "9" * 5000):
-            problem = await _effect_problem(pilot, app, "0.5", duration)
+            problem = await _effect_problem(pilot, app, "50", duration)
             assert problem is not None and "duration" in problem, duration
             assert "invalid literal" not in problem and "int()" not in problem, problem
-        assert "0 to 1000" in await _effect_problem(pilot, app, "0.5", "5000")
-        for chance in ("1e400", "150", "-5", "nan", "200%"):
+        assert "0 to 1000" in await _effect_problem(pilot, app, "50", "5000")
+        for chance in ("1e400", "150", "-5", "nan", "200%", "0.5"):
             problem = await _effect_problem(pilot, app, chance, "3")
             assert problem is not None and "chance" in problem, chance
-            assert "1000000000" not in problem and "50%" in problem, problem
+            assert "1000000000" not in problem and "1 to 100" in problem, problem
         assert await _effect_problem(pilot, app, "50%", "3") is None
-        assert await _effect_problem(pilot, app, "0.25", "1000") is None
+        assert await _effect_problem(pilot, app, "25", "1000") is None
 
 
 # --- a table's ruling: "Chance %" ------------------------------------------------------------------

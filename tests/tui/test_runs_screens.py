@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from textual.widgets import SelectionList
+from textual.widgets import Input, SelectionList
 
 from horizon_tui.engine import ai
 from horizon_tui.engine.runner import needs_input, run_ai
@@ -185,3 +185,28 @@ async def test_a_run_played_in_another_window_opens_read_only_with_a_banner_and_
         assert "window B" in str(app.screen.query_one("#run-read-only").render())
         assert not records.battles_of(saves).exists(f"records/runs/{run_id}.battle.json")
         other.let_go()
+
+
+async def test_the_run_seed_is_taken_whole_or_refused_with_its_range(saves, catalogue, iriel, monkeypatch):
+    """By hand: the seed field dropped every digit past the tenth without a word."""
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("u")
+        screen = await wait_for(pilot, NewRunScreen)
+        asked = []
+
+        def new(keeper, members, *, seed=None, **_):
+            asked.append(seed)
+            raise ValueError("not this time")  # only the seed is under test: no run starts
+
+        monkeypatch.setattr(type(keeper(app)), "new", new)
+        screen.query_one("#run-seed", Input).focus()
+        await pilot.press(*"123456789012")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert asked == [123456789012]  # all twelve digits
+        screen.query_one("#run-seed", Input).value = "9" * 30
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert asked == [123456789012] and app.screen is screen  # refused before the run
+        assert any("0…9223372036854775807" in n.message for n in app._notifications)  # noqa: SLF001

@@ -647,7 +647,9 @@ class BattleScreen(Screen):
         if preview.problem:  # the reason first: it is what the player needs, and lines get cut
             return " · ".join(parts) + f": ✗ {preview.problem}   (esc cancel)"
         parts.append(f"reach {preview.reach}")
-        return " · ".join(parts) + "   (enter confirm, tab next, esc cancel)"
+        # the keys in few words: at 80 columns "(enter confirm, tab next, esc cancel)" was cut
+        # after an ability's and a foe's name
+        return " · ".join(parts) + "  enter ok · tab next · esc cancel"
 
     # --- dialogs: abilities menu, free actions, swap, the log -------------------------------------
 

@@ -17,26 +17,25 @@ from horizon_tui.content.models import STATS
 from horizon_tui.rules.validation import check_ability
 from horizon_tui.play.forms import number, parse_number, parse_whole
 from horizon_tui.ui.widgets.ability import EFFECT_HELP
+from horizon_tui.ui.widgets.onoff import OnOffBox
 
 
-CHANCE_WORDS = "a chance is 0 to 1 or 0% to 100%, e.g. 0.5 or 50%"
+CHANCE_WORDS = "a chance is a percentage from 1 to 100, e.g. 50 or 50%"
 
 
 def parse_chance(text: str) -> Fraction:
-    """`0.5`, `50%` or `50` (a percentage when above 1) -> 1/2. Anything else: a ValueError that
-    says what a chance may be (not the catch-all number range of data/limits.toml)."""
+    """The chance field is a percentage, "%" or not: `50` and `50%` -> 1/2, `1` -> 1/100 (not
+    certain: a bare 1 once read as a fraction while 2 read as 2%). Outside 1…100 or not a number: a
+    ValueError that says what a chance may be (not the catch-all range of data/limits.toml)."""
     raw = text.strip()
+    digits = raw[:-1].rstrip() if raw.endswith("%") else raw
     try:
-        if raw.endswith("%"):
-            value = parse_number(raw[:-1], "chance") / 100
-        else:
-            value = parse_number(raw, "chance")
-            value = value / 100 if value > 1 else value
+        percent = parse_number(digits, "chance")
     except ValueError:
         raise ValueError(f"chance: {raw[:40]!r} is not a number; {CHANCE_WORDS}") from None
-    if not 0 <= value <= 1:
-        raise ValueError(f"chance: {raw[:40]!r} is out of range; {CHANCE_WORDS}")
-    return value
+    if not 1 <= percent <= 100:
+        raise ValueError(f"chance: {raw[:40]!r} is outside 1 to 100; {CHANCE_WORDS}")
+    return percent / 100
 
 
 class EffectDialog(ModalScreen[EffectSpec | None]):
@@ -58,8 +57,8 @@ class EffectDialog(ModalScreen[EffectSpec | None]):
                 yield Label("Effect")
                 yield Select([(name, name) for name in EFFECTS], value=e.effect, allow_blank=False,
                              id="effect-name", compact=True)
-                yield Label("Chance")
-                yield Input(number(e.chance), placeholder="0.5 or 50%", id="effect-chance", compact=True)
+                yield Label("Chance %")
+                yield Input(number(e.chance * 100), placeholder="1 to 100", id="effect-chance", compact=True)
                 yield Label("Duration")
                 yield Input(str(e.duration), placeholder="turns", id="effect-duration", compact=True)
                 yield Label("Magnitude")
@@ -69,7 +68,8 @@ class EffectDialog(ModalScreen[EffectSpec | None]):
                 yield Select(stats, value=e.stat if e.stat else Select.NULL, prompt="— none —",
                              id="effect-stat", compact=True)
                 yield Label("")
-                yield Checkbox("gradual (disease: lose the points a few each turn)", e.gradual, id="effect-gradual")
+                yield OnOffBox("Gradual", e.gradual, worded=True, hint="disease: lose the points a few each turn",
+                               id="effect-gradual")
             yield Static(id="effect-help")
             yield Static(id="effect-problem")
             with Horizontal(classes="buttons"):
@@ -93,7 +93,7 @@ class EffectDialog(ModalScreen[EffectSpec | None]):
         duration_text = self.query_one("#effect-duration", Input).value.strip() or "0"
         return EffectSpec(
             effect=str(self.query_one("#effect-name", Select).value),
-            chance=parse_chance(self.query_one("#effect-chance", Input).value or "1"),
+            chance=parse_chance(self.query_one("#effect-chance", Input).value or "100"),
             # the file's range for it (ranges.duration in data/limits.toml), in the same words
             duration=parse_whole(duration_text, "duration", "duration"),
             magnitude=parse_number(self.query_one("#effect-magnitude", Input).value or "0", "magnitude"),

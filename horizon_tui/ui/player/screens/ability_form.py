@@ -94,7 +94,8 @@ class AbilityFormScreen(Screen[Ability | None]):
         a = self.original or Ability(name="", difficulty=Difficulty.II, kind=AbilityKind.damage)
         yield TitleBar()
         yield Static(id="ability-preview", classes="panel")
-        with VerticalScroll(id="ability-form"):
+        # not focusable itself: tab landing on the scroll box left the typing nowhere visible
+        with VerticalScroll(id="ability-form", can_focus=False):
             with Grid(classes="form"):
                 yield Label("Name")
                 yield Input(a.name, placeholder="e.g. Ember Lash", id="ab-name", compact=True, max_length=name_length())
@@ -150,6 +151,10 @@ class AbilityFormScreen(Screen[Ability | None]):
                 "Multiplier, range and critical damage are GM overrides: without a GM the rules' numbers "
                 "are used (a campaign's house rules may allow player overrides: [abilities] player_overrides). "
                 "On the effects: a adds, enter edits, x removes.")
+        for field in self.query(Input):
+            # a field reached by tab or shift+tab keeps its text: with select-on-focus the next key
+            # typed replaced it (the ability's name, silently)
+            field.select_on_focus = False
         self.query_one("#ab-effects", EffectsTable).add_column("effect", key="effect")
         self.refresh_effects()
         self.query_one("#ab-name").focus()

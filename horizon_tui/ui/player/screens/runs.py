@@ -22,6 +22,7 @@ from horizon_tui import __version__
 from horizon_tui.content.run_rules import load_run_rules
 from horizon_tui.errors import DataError, HorizonError
 from horizon_tui.paths import user_data_dir
+from horizon_tui.play.forms import parse_whole
 from horizon_tui.play.runs.keeper import RunKeeper, bury
 from horizon_tui.play.runs.run import RunMember, rest
 from horizon_tui.play.runs.scores import COLUMNS, score_rows
@@ -96,6 +97,11 @@ def health_line(run: Run, rules) -> Text:
 # --- New run ------------------------------------------------------------------------------------
 
 
+# The most a typed seed may be: the largest whole number a TOML file (and a 64-bit database
+# column) holds; a run draws its own below 2**31 (RunKeeper.new), so each can be typed again.
+SEED_HIGH = 2**63 - 1
+
+
 class NewRunScreen(Screen):
     TITLE = "New run"
     DEFAULT_CSS = """
@@ -122,7 +128,9 @@ class NewRunScreen(Screen):
             yield CheckList(id="run-party")
             with Horizontal(classes="row"):
                 yield Static("Seed (blank: a new one)", classes="label")
-                yield Input(str(self.seed) if self.seed is not None else "", id="run-seed", restrict=r"\d{0,10}",
+                # no `restrict`: it dropped the 11th digit (and a longer paste) without a word;
+                # ctrl+s says the allowed range instead
+                yield Input(str(self.seed) if self.seed is not None else "", id="run-seed",
                             placeholder="e.g. 42")
             yield OnOffBox("Today's seed", self.daily, worded=True, hint="the same for everyone; its own hall of fame",
                            id="run-daily")
@@ -184,7 +192,13 @@ class NewRunScreen(Screen):
         text = self.query_one("#run-seed", Input).value.strip()
         pressed = self.query_one("#run-pace", RadioSet).pressed_button
         try:
-            run = keeper(self.app).new(members, seed=int(text) if text else None,
+            seed = parse_whole(text, "the seed", "seed", low=0, high=SEED_HIGH) if text else None
+        except ValueError as exc:
+            self.app.notify(str(exc), title="The run can't start", severity="error", timeout=10)
+            self.query_one("#run-seed", Input).focus()
+            return
+        try:
+            run = keeper(self.app).new(members, seed=seed,
                                        daily=self.query_one("#run-daily", Checkbox).value,
                                        permadeath=not self.query_one("#run-practice", Checkbox).value,
                                        pace=pressed.name if pressed is not None and pressed.name else "source")
