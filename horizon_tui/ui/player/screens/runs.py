@@ -6,7 +6,8 @@ comes back to it)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from rich.text import Text
 from textual import work
@@ -46,6 +47,7 @@ from horizon_tui.ui.widgets.onoff import CheckList, OnOffBox, OnOffRadio
 if TYPE_CHECKING:
     from horizon_tui.play.runs.run import Offer, Run
 
+T = TypeVar("T")  # what a saved change of the run gives back (`DepthScreen._saved`)
 MAX_PARTY = 6
 
 
@@ -280,6 +282,17 @@ class DepthScreen(Screen):
                             title="Not saved", severity="warning", timeout=8)
         return bool(self.held_by)
 
+    def _saved(self, change: Callable[[], T]) -> T | None:
+        """`change()` (a rest, giving up), or None when it wasn't saved: the run taken over by another
+        window (this one turns read-only, `_lost`) or the save refused, said either way."""
+        try:
+            return change()
+        except LockLost as exc:
+            self._lost(exc)
+        except HorizonError as exc:
+            self.app.notify(str(exc), title="Not saved", severity="error", timeout=10)
+        return None
+
     def _lost(self, exc: LockLost) -> None:
         """Another window took the run over: nothing was written, and this one turns read-only,
         offering to take it back (t)."""
@@ -382,15 +395,8 @@ class DepthScreen(Screen):
             return
 
         def answered(yes: bool | None) -> None:
-            if yes:
-                try:
-                    run, news = keeper(self.app).rest(self.run)
-                except LockLost as exc:
-                    self._lost(exc)
-                    return
-                except HorizonError as exc:
-                    self.app.notify(str(exc), title="Not saved", severity="error", timeout=10)
-                    return
+            if yes and (rested := self._saved(lambda: keeper(self.app).rest(self.run))) is not None:
+                run, news = rested
                 self.show(run, news or ["The party rests; nothing changes."])
 
         self.app.push_screen(RestScreen(self.run), answered)
@@ -400,15 +406,7 @@ class DepthScreen(Screen):
             return
 
         def answered(yes: bool | None) -> None:
-            if yes:
-                try:
-                    run = keeper(self.app).abandon(self.run)
-                except LockLost as exc:
-                    self._lost(exc)
-                    return
-                except HorizonError as exc:
-                    self.app.notify(str(exc), title="Not saved", severity="error", timeout=10)
-                    return
+            if yes and (run := self._saved(lambda: keeper(self.app).abandon(self.run))) is not None:
                 self.app.pop_screen()
                 run_over(self.app, run)
 
