@@ -137,9 +137,9 @@ class Witness:
 
     def __call__(self, event: ev.Event) -> None:
         journal = self.journal()
-        battle = journal.battle if journal is not None else None
-        if battle is None:
+        if journal is None or journal.battle is None:
             return
+        battle = journal.battle
         if self._stamp != battle.placements or isinstance(event, (ev.EffectEvent, ev.SideChange, ev.Override)):
             self._stamp = battle.placements
             self._unseen = unseen_ids(battle, journal.viewer.side, journal.viewer.eyes)

@@ -137,12 +137,13 @@ def remembered_cells(battle: Battle, side: str | None, visible: np.ndarray | Non
             stood = [(event.actor, as_cell(event.path[-1]))]
         elif isinstance(event, (ev.BattleStart, ev.Join)):
             placed = event.combatants if isinstance(event, ev.BattleStart) else [event.combatant]
-            stood = [(str(c.get("id")), (c.get("x"), c.get("y"))) for c in placed]
+            stood = [(str(c.get("id")), (x, y)) for c in placed
+                     if isinstance(x := c.get("x"), int) and isinstance(y := c.get("y"), int)]
         else:
             continue
         for actor, cell in stood:
             who = battle.by_id.get(actor)
-            if who is None or not all(isinstance(n, int) for n in cell):
+            if who is None:
                 continue
             if (field.in_bounds(cell) and teams.get(actor, ident(who).base_team) == side
                     and (eyes is None or actor in eyes)):
