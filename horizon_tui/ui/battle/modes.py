@@ -23,6 +23,7 @@ from horizon_tui.engine.battle import Battle, Entity, comp, gear, hp, ident, pos
 from horizon_tui.engine.components import Loadout, Presence, TurnState
 from horizon_tui.engine.readmodel import ReadModel
 from horizon_tui.engine.usability import ability_refusal, turn_refusal
+from horizon_tui.rules.ranges import distance
 from horizon_tui.rules.texts import listed
 
 DIRECTIONS = {
@@ -165,7 +166,7 @@ class MoveMode(Mode):
         """Crawl's Tab: attack the nearest enemy in sight if it is in reach, else walk toward it as
         far as this turn's movement goes, else end the turn; one press, one of those. Once the
         turn's action is spent it ends the turn: walking on after the blow took an archer who had
-        just shot from 5 squares to the foe's side (found by hand); afraid (R-10), it hides. Refused
+        just shot from 5 squares to the foe's side (found by hand); afraid (R-10), it waits. Refused
         (saying why, spending nothing) below the health the player set, or when an enemy has just
         come into view or someone unseen hit."""
         known = self.known()
@@ -176,13 +177,13 @@ class MoveMode(Mode):
         if not enemies:
             return Stay("Auto-fight: no enemy in sight", refused=True)
         here = pos(me)
-        nearest = min(enemies, key=lambda e: (max(abs(pos(e)[0] - here[0]), abs(pos(e)[1] - here[1])), ident(e).id))
+        nearest = min(enemies, key=lambda e: (distance(pos(e), here), ident(e).id))
         cannot_act = turn_refusal(self.battle, me)
         if cannot_act is None and targeting.attack_preview(self.battle, me, pos(nearest), known).problem is None:
             return Act(Attack(ident(me).id, ident(nearest).id))
-        if comp(me, TurnState).acted or cannot_act is not None:
+        if cannot_act is not None:
             # the action is spent: the turn ends where the blow was struck; afraid (R-10): no attack
-            # and no step toward the foe, so it hides (waits) rather than walk in
+            # and no step toward the foe, so it waits rather than walk in
             return Act(Wait(ident(me).id))
         if comp(me, TurnState).movement_left > 0:
             step_to = self._beside(me, nearest)
@@ -198,7 +199,7 @@ class MoveMode(Mode):
                 and (self.battle.at(c) is None or c == here)]
         if here in free:
             return None
-        return min(free, key=lambda c: (max(abs(c[0] - here[0]), abs(c[1] - here[1])),
+        return min(free, key=lambda c: (distance(c, here),
                                         (c[0] - here[0]) ** 2 + (c[1] - here[1]) ** 2, c), default=None)
 
     def _look_start(self, me: Entity | None) -> tuple[int, int]:
