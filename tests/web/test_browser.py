@@ -52,6 +52,44 @@ async def test_login_by_link_and_a_key_works_without_a_click(start_host, browser
     assert not violations
 
 
+# Notes the characters xterm.js measures itself, as it draws them (reads of the width of its own
+# measuring elements, the first four children of its WidthCache's container: one forced layout
+# each), and counts those the page measures beforehand, in elements of its own appended after them.
+COUNT_MEASURING = """(() => {
+  window.measuredWhileDrawing = [];
+  window.measuredAhead = 0;
+  const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, "offsetWidth").get;
+  Object.defineProperty(HTMLElement.prototype, "offsetWidth", {configurable: true, get() {
+    const container = this.parentElement;
+    if (container && container.classList.contains("xterm-width-cache-measure-container")) {
+      if (Array.prototype.indexOf.call(container.children, this) < 4) window.measuredWhileDrawing.push(this.textContent[0]);
+      else window.measuredAhead += 1;
+    }
+    return width.call(this);
+  }});
+})()"""
+
+
+async def test_the_first_screens_characters_are_measured_before_it_is_drawn_not_one_by_one(start_host, browser):
+    host = await start_host()
+    context = await browser.new_context(viewport={"width": 900, "height": 600})
+    await context.add_init_script(COUNT_MEASURING)
+    page = await context.new_page()
+    await page.goto(login_link(host, "alice"))
+    await page.click("button")
+    shown = await wait_for_screen(page, "READY")
+    drawing = await page.evaluate("window.measuredWhileDrawing")
+    # only what xterm.js measures as it opens, before any message: "W" (its default spacing) and
+    # the space under its cursor; none of the app's characters (as its first screen, one by one)
+    assert set(drawing) <= {"W", " "}, drawing
+    distinct = {c for c in shown if c not in "\n\xa0"}
+    assert await page.evaluate("window.measuredAhead") >= len(distinct)  # each one, and its bold
+    # measured as xterm.js measures: no character's width differs from its, so none is spaced apart
+    assert await page.locator(".xterm-rows span[style*='letter-spacing']").count() == 0
+    await page.keyboard.press("j")
+    await wait_for_screen(page, "KEY 'j'")
+
+
 async def test_numpad_keys_arrive_as_the_apps_numpad_keys_with_numlock_on_or_off(start_host, browser):
     host = await start_host()
     page = await open_logged_in(browser, host, "alice", [])

@@ -14,6 +14,7 @@ from web_kit import SocketTerminal, log_in, login_link
 
 from horizon_tui.host import game as game_module
 from horizon_tui.host.web import server as web_server
+from horizon_tui.host.web.assets import BUNDLES
 from horizon_tui.host.web.server import COOKIE, CSP, STATIC
 
 
@@ -36,7 +37,7 @@ async def test_login_by_link_sets_a_strict_http_only_cookie_and_the_page_plays(s
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Max-Age=1209600" in cookie
     assert "Secure" not in cookie  # plain http on 127.0.0.1; https:// --web-url makes it Secure
     async with http.get(host.web.origin + "/") as page:
-        assert re.search(r"/static/play[.][0-9a-f]{12}[.]js", await page.text())
+        assert re.search(r"/static/play-bundle[.][0-9a-f]{12}[.]js", await page.text())
     term = await SocketTerminal.open(http, host)
     await term.expect("READY")
     await term.send("j")
@@ -119,14 +120,20 @@ async def test_the_page_names_its_files_by_digest_kept_a_year_and_gzipped(start_
     await log_in(http, host, "alice")
     async with http.get(f"{host.web.origin}/") as page:
         names = set(re.findall(r'(?:src|href)="([^"]+)"', await page.text()))  # preloaded, then used
-    assert len(names) == 8 and all(re.search(r"[.][0-9a-f]{12}[.](js|css|ttf)$", name) for name in names), names
+    # the font (preloaded), the style sheets' bundle and the scripts' bundle
+    assert len(names) == 3 and all(re.search(r"[.][0-9a-f]{12}[.](js|css|ttf)$", name) for name in names), names
     for name in names:
         async with http.get(f"{host.web.origin}{name}", headers={"Accept-Encoding": "gzip"}) as response:
             assert response.status == 200 and response.headers["Content-Encoding"] == "gzip"
             assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+            assert response.headers["Content-Security-Policy"] == CSP
             plain_name = re.sub(r"[.][0-9a-f]{12}[.]", ".", name)
-            assert await response.read() == (STATIC / plain_name.removeprefix("/static/")).read_bytes() \
-                or name.endswith(".css")  # style sheets name their fonts by digest
+            body = await response.read()
+            if plain_name in BUNDLES:  # its parts, in order: the scripts' starts with early.js's
+                first = (STATIC / BUNDLES[plain_name][0].removeprefix("/static/")).read_bytes()
+                assert body.startswith(first.rstrip()) or plain_name.endswith(".css"), plain_name
+            else:
+                assert body == (STATIC / plain_name.removeprefix("/static/")).read_bytes()
     async with http.get(f"{host.web.origin}/static/vendor/xterm/xterm.js", headers={"Accept-Encoding": "gzip"},
                         auto_decompress=False) as response:
         sent = await response.read()

@@ -1,11 +1,12 @@
-// Loaded first, before xterm.js: opens the game's socket at once, so the app draws while the
-// page's scripts and font load; play.js takes the socket over with whatever arrived. The host may
-// have started the game already, as it served this page (its id in <meta name="horizon-game">):
-// the socket carries it, unless this tab has a game of its own to go back to (a reload), which
-// wins ("fresh" names the page's game so that the host ends it).
+// The first part of the page's script (play-bundle.js, assets.py), run before xterm.js: opens the
+// game's socket at once, so that it opens while xterm.js is compiled and the font loads; play.js
+// takes the socket over with whatever arrived. The host may have started the game already, as it
+// served this page (its id in <meta name="horizon-game">): the socket carries it, unless this tab
+// has a game of its own to go back to (a reload), which wins ("fresh" names the page's game so that
+// the host ends it).
 // The size is estimated from the window and DejaVu Sans Mono's cell at 16 px (0.602 em wide,
-// 19 px high, as play.js draws it; server.py's CELL_WIDTH and CELL_HEIGHT); play.js sends the
-// measured size once the terminal is there.
+// 19 px high, as play.js draws it; server.py's CELL_WIDTH and CELL_HEIGHT); play.js makes its
+// terminal that size and sends the size it measured once the terminal is there.
 (function () {
   "use strict";
   if (location.pathname.startsWith("/watch/")) {
@@ -13,11 +14,10 @@
   }
   const CELL_WIDTH = 16 * 0.602;
   const CELL_HEIGHT = 19;
-  const early = { socket: null, queue: [], closed: null };
-  const query = new URLSearchParams({
-    cols: Math.max(20, Math.floor(window.innerWidth / CELL_WIDTH)),
-    rows: Math.max(10, Math.floor(window.innerHeight / CELL_HEIGHT)),
-  });
+  const size = [Math.max(20, Math.floor(window.innerWidth / CELL_WIDTH)),
+    Math.max(10, Math.floor(window.innerHeight / CELL_HEIGHT))];
+  const early = { socket: null, queue: [], closed: null, size: size };
+  const query = new URLSearchParams({ cols: size[0], rows: size[1] });
   const own = sessionStorage.getItem("horizon-game");
   const fresh = document.querySelector('meta[name="horizon-game"]').content;
   if (own || fresh) {

@@ -20,14 +20,16 @@
   for (let digit = 0; digit <= 9; digit++) {
     NUMPAD["Numpad" + digit] = "\x1bO" + String.fromCharCode("p".charCodeAt(0) + digit);
   }
+  // made at the size early.js estimated (the size the game started at): fitting it is then no
+  // resize; opened once the font is there (`start`), so that its cell is measured once, right
+  const estimated = window.horizonEarlySocket ? window.horizonEarlySocket.size : [80, 24];
   const term = new Terminal({
     fontFamily: '"DejaVu Sans Mono", monospace', fontSize: 16, scrollback: 0,
-    cursorBlink: false, disableStdin: watching,
+    cursorBlink: false, disableStdin: watching, cols: estimated[0], rows: estimated[1],
   });
   const Fit = window.FitAddon && window.FitAddon.FitAddon ? window.FitAddon.FitAddon : window.FitAddon;
   const fit = new Fit();
   term.loadAddon(fit);
-  term.open(document.getElementById("terminal"));
 
   let socket = null;
   // The game this tab plays, kept for the tab's life (a reload or a trip to /watch resumes it).
@@ -158,6 +160,9 @@
           // not one of ours: ignored
         }
       } else {
+        if (messagesToMeasure > 0) {
+          measureAhead(event.data);
+        }
         term.write(new Uint8Array(event.data));
       }
     };
@@ -196,7 +201,60 @@
       return false;  // read-only: nothing typed goes anywhere
     });
   }
+  // xterm.js's DOM renderer measures each character (and its bold) the first time it draws it,
+  // one forced layout each (WidthCache): about 80 on the main menu, 40 ms of the first frame (a
+  // Chrome trace, bench/bench_web.py --trace). The characters of the first messages (the app's
+  // first screens: the early game's output comes in one) are measured before they are drawn
+  // instead, in one layout, the way it does (its measuring span, the character 32 times, in its own
+  // container), and put in its cache; later ones are few and measured as drawn. This reaches into
+  // xterm.js 6.0.0's internals (vendored, pinned): when they are not there, nothing is measured
+  // here and xterm.js measures as it draws, as before.
+  const MEASURED_MESSAGES = 4;
+  let messagesToMeasure = MEASURED_MESSAGES;
+  const decoder = new TextDecoder();
+  function measureAhead(bytes) {
+    messagesToMeasure -= 1;
+    const core = term._core;
+    const renderer = core && core._renderService && core._renderService._renderer
+      && core._renderService._renderer.value;
+    const cache = renderer && renderer._widthCache;
+    if (!cache || !(cache._flat instanceof Float32Array) || !(cache._holey instanceof Map)
+        || !cache._container || !cache._measureElements || cache._measureElements.length < 2) {
+      return;
+    }
+    const spans = [];
+    for (const character of new Set(decoder.decode(bytes))) {
+      const code = character.codePointAt(0);
+      if (code < 0x20 || (code >= 0x7f && code < 0xa0)) {
+        continue;  // control characters are never drawn
+      }
+      for (const bold of [false, true]) {
+        const flat = !bold && character.length === 1 && code < 256;  // as WidthCache.get keeps it
+        const key = character + (bold ? "B" : "");
+        if (flat ? cache._flat[code] !== -9999 : cache._holey.has(key)) {
+          continue;
+        }
+        const span = cache._measureElements[bold ? 1 : 0].cloneNode(false);
+        span.textContent = character.repeat(32);
+        cache._container.appendChild(span);
+        spans.push([span, flat, code, key]);
+      }
+    }
+    for (const [span, flat, code, key] of spans) {  // the first read lays out, the others read it
+      const width = span.offsetWidth / 32;
+      if (width > 0 && flat) {
+        cache._flat[code] = width;
+      } else if (width > 0) {
+        cache._holey.set(key, width);
+      }
+    }
+    for (const [span] of spans) {
+      span.remove();
+    }
+  }
+
   const start = function () {
+    term.open(document.getElementById("terminal"));
     layout();
     term.focus();
     connect();

@@ -1,4 +1,4 @@
-// Runs before xterm.js (deferred, as it is: deferred scripts run in the page's order). The page's
+// Runs before xterm.js (the part before it in play-bundle.js, assets.py). The page's
 // Content-Security-Policy (default-src 'self') refuses inline style text, and xterm.js's DOM
 // renderer styles the terminal by setting the text of <style> elements it makes (cell sizes, the
 // palette) and `style` attributes (24-bit colours). Both go through the CSSOM instead, which the
