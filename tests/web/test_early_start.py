@@ -7,9 +7,11 @@ a page that never connects gives its game up."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 
+import aiohttp
 from web_kit import SocketTerminal, log_in
 
 from horizon_tui.host.web import server as web_server
@@ -57,6 +59,23 @@ async def test_the_page_starts_its_game_at_the_windows_size_and_the_socket_gets_
     await term.expect("KEY 'j'")
     assert "REDRAW" not in await term.expect("KEY 'j'")  # all the app wrote was kept: no redraw asked
     assert host.sessions == {game} and not game.detached
+
+
+async def test_what_the_app_wrote_before_the_socket_comes_in_its_first_binary_message(start_host, http):
+    host = await start_host()
+    game_id, game = await alices_page_game(http, host)
+
+    def kept() -> bytes:
+        return b"".join(item for item in game.early if isinstance(item, bytes))
+
+    await until(lambda: b"READY" in kept())  # the fake app's menu, then it waits for a key
+    written = kept()
+    ws = await http.ws_connect(f"{host.web.origin}/ws", params={"resume": game_id, "cols": "93", "rows": "31"},
+                               headers={"Origin": host.web.origin})
+    first, second = await ws.receive(timeout=5), await ws.receive(timeout=5)
+    assert first.type == aiohttp.WSMsgType.TEXT and json.loads(first.data) == {"game": game_id}
+    assert second.type == aiohttp.WSMsgType.BINARY and second.data == written  # at once, all of it
+    await ws.close()
 
 
 async def test_more_output_than_is_kept_has_the_app_draw_again_when_the_socket_comes(start_host, http, monkeypatch):
