@@ -28,9 +28,9 @@
    before and after. Goal: 0 game processes started.
 5. With --sessions N: N web sessions (bare clients) at their menus, each moving the highlight
    every --interval s for --seconds: key → first bytes of the redraw. Goal: p95 ≤ 100 ms at 50.
-6. With --battle N (instead of 1-5): N accounts, each with Iriel's battle in progress on open
-   ground (bench_ssh.battles_in_progress), N web sessions logged in by their own links: N-1 bare
-   clients and one Chromium page. Each resumes its battle (Load ▸ Battles ▸ enter) and moves
+6. With --battle N (after 1-5: one command prints every goal's figure): N more accounts, each
+   with Iriel's battle in progress on open ground (bench_ssh.battles_in_progress), N web sessions
+   logged in by their own links: N-1 bare clients and one Chromium page. Each resumes its battle (Load ▸ Battles ▸ enter) and moves
    right and left every --interval s for --seconds; a spent turn is ended and the enemies'
    skipped, untimed. Key → frame in Chromium (as in 2) and key → first bytes across every
    session (the page's key → frame among them); the host's CPU per move: the server process (SSH
@@ -41,7 +41,8 @@ The host runs as its own process (`horizon serve-ssh --web 127.0.0.1:0`, a throw
 folder); a link from `ssh … web-login` (asyncssh) is spent once for a cookie every client uses.
 
 Run: .venv/bin/python bench/bench_web.py [--runs 7] [--keys 60] [--memory-sessions 11]
-     .venv/bin/python bench/bench_web.py --battle 50 [--seconds 20] [--interval 0.5]
+     .venv/bin/python bench/bench_web.py --battle 50 --seconds 60   # every goal: 1-4, then 6
+     .venv/bin/python bench/bench_web.py --runs 0 --keys 0 --memory-sessions 0 --unauthenticated 0 --battle 50  # 6 only
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 import aiohttp
@@ -72,11 +74,12 @@ TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"
 
 
 class WebHost:
-    """`horizon serve-ssh --web` in its own process, with accounts (`bench`, or b00… for battles)."""
+    """`horizon serve-ssh --web` in its own process, with accounts (`bench`, and b00… for battles)."""
 
     def __init__(self, data_dir: Path, users: tuple[str, ...] = ("bench",)):
         self.data_dir = data_dir
         self.users = list(users)
+        self.battle_users: tuple[str, ...] = ()  # those with a battle in progress (6)
         self.key = asyncssh.generate_private_key("ssh-ed25519")
         pub = data_dir / "bench.pub"
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -434,6 +437,14 @@ async def browser_runs(args, host: WebHost, cookie: str, browser) -> None:
     """1 (browser and bare, interleaved) and 2; nothing without a browser."""
     if browser is None:
         return
+    if args.runs:
+        await navigation_runs(args, host, cookie, browser)
+    if args.keys:
+        await key_to_frame(args, host, cookie, browser)
+
+
+async def navigation_runs(args, host: WebHost, cookie: str, browser) -> None:
+    """1: navigation → menu, first and returning visits in the browser, and the bare client."""
     first, returning, noticed, bare_times = [], [], [], []
     first_phases, returning_phases = [], []
     for run in range(args.runs):
@@ -482,6 +493,9 @@ async def browser_runs(args, host: WebHost, cookie: str, browser) -> None:
     for line in phase_lines("a first visit", first_phases) + phase_lines("a returning visit", returning_phases):
         print(line)
 
+
+async def key_to_frame(args, host: WebHost, cookie: str, browser) -> None:
+    """2: key → frame in the browser, one session on the main menu."""
     context = await browser.new_context(viewport={"width": 1000, "height": 640}, bypass_csp=True)
     await context.add_cookies([{"name": "horizon_session", "value": cookie, "url": host.origin}])
     page = await context.new_page()
@@ -587,11 +601,11 @@ async def load(args, host: WebHost, cookie: str) -> None:
 
 
 async def battles(args, host: WebHost, browser) -> None:
-    """5: --battle web sessions in battles, moving; one of them in Chromium when there is one."""
+    """6: --battle web sessions in battles, moving; one of them in Chromium when there is one."""
     started = time.perf_counter()
-    cookies = [await host.cookie(user) for user in host.users]
+    cookies = [await host.cookie(user) for user in host.battle_users]
     print(f"{len(cookies)} logins by link (ssh web-login, Continue) in {time.perf_counter() - started:.1f} s")
-    bare = [WebPlayer(host, user, cookie, args.compress) for user, cookie in zip(host.users, cookies)]
+    bare = [WebPlayer(host, user, cookie, args.compress) for user, cookie in zip(host.battle_users, cookies)]
     page = context = None
     if browser is not None:
         bare.pop()
@@ -676,17 +690,16 @@ async def with_browser(args, use) -> None:
 
 async def bench(args) -> None:
     with tempfile.TemporaryDirectory(prefix="horizon-bench-web-") as tmp:
-        host = WebHost(Path(tmp), tuple(f"b{i:02d}" for i in range(args.battle)) if args.battle else ("bench",))
-        if args.battle:
-            battles_in_progress(host)
+        battle_users = tuple(f"b{i:02d}" for i in range(args.battle))
+        host = WebHost(Path(tmp), ("bench", *battle_users))
+        host.battle_users = battle_users
+        if battle_users:  # theirs only: bench's menu stays as 1-5 measured it before
+            battles_in_progress(types.SimpleNamespace(data_dir=host.data_dir, users=battle_users))
         host.start()
         try:
             print(f"host pid {host.process.pid}, web on {host.origin}; Python {sys.version.split()[0]}; "
                   f"session server: {host.sharing}; load average {os.getloadavg()[0]:.1f} "
                   f"on {os.cpu_count()} CPUs")
-            if args.battle:
-                await with_browser(args, lambda browser: battles(args, host, browser))
-                return
             cookie = await host.cookie()
             await with_browser(args, lambda browser: browser_runs(args, host, cookie, browser))
             if args.memory_sessions > 1:
@@ -696,6 +709,9 @@ async def bench(args) -> None:
             if args.sessions:
                 await asyncio.sleep(2.0)
                 await load(args, host, cookie)
+            if args.battle:
+                await asyncio.sleep(2.0)
+                await with_browser(args, lambda browser: battles(args, host, browser))
         finally:
             host.stop()
 
@@ -713,7 +729,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long they move")
     parser.add_argument("--interval", type=float, default=0.5, help="seconds between one session's keys")
     parser.add_argument("--battle", type=int, default=0,
-                        help="instead: this many web sessions moving in battles, one in Chromium (e.g. 50)")
+                        help="then: this many web sessions moving in battles, one in Chromium (e.g. 50)")
     parser.add_argument("--compress", action=argparse.BooleanOptionalAction, default=True,
                         help="bare clients ask for permessage-deflate, as browsers do (--battle)")
     parser.add_argument("--chromium", default=None, help="the browser (default: chromium on PATH)")
