@@ -160,7 +160,7 @@
           // not one of ours: ignored
         }
       } else {
-        if (messagesToMeasure > 0) {
+        if (bytesToMeasure > 0) {
           measureAhead(event.data);
         }
         term.write(new Uint8Array(event.data));
@@ -203,17 +203,17 @@
   }
   // xterm.js's DOM renderer measures each character (and its bold) the first time it draws it,
   // one forced layout each (WidthCache): about 80 on the main menu, 40 ms of the first frame (a
-  // Chrome trace, bench/bench_web.py --trace). The characters of the first messages (the app's
-  // first screens: the early game's output comes in one) are measured before they are drawn
-  // instead, in one layout, the way it does (its measuring span, the character 32 times, in its own
-  // container), and put in its cache; later ones are few and measured as drawn. This reaches into
-  // xterm.js 6.0.0's internals (vendored, pinned): when they are not there, nothing is measured
-  // here and xterm.js measures as it draws, as before.
-  const MEASURED_MESSAGES = 4;
-  let messagesToMeasure = MEASURED_MESSAGES;
+  // Chrome trace, bench/bench_web.py --trace). The characters of the first 64 KiB the app sends
+  // (its first screens, about 13 KiB each: in one message when the game started before the page's
+  // socket, else in 20 or 30 as the app writes them) are measured before they are drawn instead,
+  // each message's new ones in one layout, the way it does (its measuring span, the character 32
+  // times, in its own container), and put in its cache; later ones are few and measured as drawn.
+  // This reaches into xterm.js 6.0.0's internals (vendored, pinned): when they are not there,
+  // nothing is measured here and xterm.js measures as it draws, as before.
+  let bytesToMeasure = 64 * 1024;
   const decoder = new TextDecoder();
   function measureAhead(bytes) {
-    messagesToMeasure -= 1;
+    bytesToMeasure -= bytes.byteLength;
     const core = term._core;
     const renderer = core && core._renderService && core._renderService._renderer
       && core._renderService._renderer.value;
