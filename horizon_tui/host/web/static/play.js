@@ -202,8 +202,8 @@
     });
   }
   // xterm.js's DOM renderer measures each character (and its bold) the first time it draws it,
-  // one forced layout each (WidthCache): about 80 on the main menu, 40 ms of the first frame (a
-  // Chrome trace, bench/bench_web.py --trace). The characters of the first 64 KiB the app sends
+  // one forced layout each (WidthCache): 86 on the main menu, half of its first frame (43 of 85 ms
+  // in a Chrome trace, bench/bench_web.py --trace). The characters of the first 64 KiB the app sends
   // (its first screens, about 13 KiB each: in one message when the game started before the page's
   // socket, else in 20 or 30 as the app writes them) are measured before they are drawn instead,
   // each message's new ones in one layout, the way it does (its measuring span, the character 32
