@@ -8,9 +8,11 @@ from rich.text import Text
 from textual.app import App
 from textual.geometry import Region
 from textual.visual import Visual, visualize
+from textual.widget import Widget
 
 from horizon_tui.engine.battle import comp, pos
 from horizon_tui.engine.components import TurnState
+from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.widget import BattlefieldView, Panel
 from horizon_tui.ui.player.app import create_app
 
@@ -163,3 +165,68 @@ async def test_a_move_repaints_one_line_of_the_unit_panel(saves, catalogue):
         for name in PANELS:
             panel = screen.query_one(name, Panel)
             assert [panel.render_line(y) for y in range(panel.size.height)] == _whole(panel)
+
+
+async def test_a_redraw_that_changes_nothing_words_no_panel_again(saves, catalogue, monkeypatch):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, _me, _start, _step = await _ready_to_step(pilot, app, path)
+        worded: list[str] = []
+        for name in ("enemies_text", "legend_text"):
+            made = getattr(panels, name)
+            monkeypatch.setattr(panels, name, lambda *a, made=made, name=name, **kw: (worded.append(name), made(*a, **kw))[1])
+        initiative = screen._initiative_text  # noqa: SLF001 - the initiative bar's words
+        monkeypatch.setattr(screen, "_initiative_text", lambda known: (worded.append("initiative"), initiative(known))[1])
+        screen.refresh_all()
+        assert worded == []  # the same read model: the same slices, no text made
+
+
+async def test_a_move_words_again_only_the_panels_whose_slice_changed(saves, catalogue, monkeypatch):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, me, start, step = await _ready_to_step(pilot, app, path)
+        before = screen.known()
+        worded: list[str] = []
+        for name in ("enemies_text", "legend_text"):
+            made = getattr(panels, name)
+            monkeypatch.setattr(panels, name, lambda *a, made=made, name=name, **kw: (worded.append(name), made(*a, **kw))[1])
+        initiative = screen._initiative_text  # noqa: SLF001 - the initiative bar's words
+        monkeypatch.setattr(screen, "_initiative_text", lambda known: (worded.append("initiative"), initiative(known))[1])
+        await pilot.press(step)
+        after = screen.known()
+        assert pos(me) != start and after is not before  # a new read model: the move is in its log
+        assert "initiative" not in worded  # nobody's turn, round or presence changed
+        assert ("enemies_text" in worded) == (after.foes() != before.foes())  # their distances from the mover
+        assert ("legend_text" in worded) == ({u.kind_name for u in after.units} != {u.kind_name for u in before.units}
+                                             or [u.id for u in after.units] != [u.id for u in before.units])
+        for name in PANELS:  # what is shown is what a whole rebuild shows
+            panel = screen.query_one(name, Panel)
+            assert [panel.render_line(y) for y in range(panel.size.height)] == _whole(panel)
+
+
+async def test_a_line_of_the_map_is_made_once_until_its_row_changes(saves, catalogue):
+    path = write(saves, "champion.toml", CHAMPION)
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, me, start, step = await _ready_to_step(pilot, app, path)
+        view = screen.query_one("#map", BattlefieldView)
+        whole = view.size.region
+        first = view.render_lines(whole)
+        assert view.render_lines(whole) == first and all(a is b for a, b in zip(view.render_lines(whole), first))
+        made: list[int] = []
+        line = view._line  # noqa: SLF001 - the one maker of a map line
+        view._line = lambda y, frame: (made.append(y), line(y, frame))[1]  # type: ignore[method-assign]
+        camera = view.camera
+        before = view.console.rgba.copy()
+        await pilot.press(step)
+        assert pos(me) != start
+        if view.camera == camera:  # the view didn't pan: only the lines of changed rows are made again
+            rows = {row + view._margins()[1] - camera[1]  # noqa: SLF001
+                    for row in np.flatnonzero((before != view.console.rgba).any(axis=1)).tolist()}
+            again = view.render_lines(whole)
+            assert made and set(made) <= rows
+            assert all(a is b for y, (a, b) in enumerate(zip(again, first)) if y not in rows)
+        # drawn as Textual's own per-line pipeline draws the same lines (what the snapshots see)
+        assert view.render_lines(whole) == Widget.render_lines(view, whole)

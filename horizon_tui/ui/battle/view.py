@@ -182,12 +182,12 @@ class StripCache:
         cached = self._rows.get(y)
         if cached is not None and cached[0] == key:
             return cached[1]
-        strip = Strip(self._segments(cells), len(cells))
+        strip = Strip(self.segments(cells), len(cells))
         self._rows[y] = (key, strip)
         self.rebuilt += 1
         return strip
 
-    def _segments(self, cells: np.ndarray) -> list[Segment]:
+    def segments(self, cells: np.ndarray) -> list[Segment]:
         """Runs of cells with the same colours become one Segment: each cell's colour pair as
         one integer, the runs where it changes, one Style per pair."""
         pairs = _pairs(cells)

@@ -1,4 +1,4 @@
-"""The battlefield widget: a tcod console drawn through `StripCache`, seen through a camera.
+"""The battlefield widget: a tcod console drawn line by line (`view.StripCache.segments`), seen through a camera.
 
 It is not a scroll view and takes no keys: a map larger than its space is panned by the screen
 (`follow`), which keeps the character or the cursor in view with a margin — so every direction
@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import tcod.console
 from rich.cells import cell_len
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
@@ -63,7 +64,8 @@ class BattlefieldView(Widget):
         self._focus: tuple[int, int] | None = None
         self._centred = False
         self._line_style: Style | None = None  # the blank cells' style, worked out once per style change
-        self._frame: tuple[int, int, int] | None = None  # width, left and top margins while lines are rendered
+        self._lines: dict[int, Strip] = {}  # the view's lines made so far, kept while `_lines_frame` holds
+        self._lines_frame: tuple | None = None  # the width, margins, camera and style they were made for
 
     @property
     def line_style(self) -> Style:
@@ -76,11 +78,16 @@ class BattlefieldView(Widget):
         super().notify_style_update()
 
     def redraw(self, known: ReadModel, overlay: Overlay | None) -> None:
-        """Repaint the console; only rows whose cells changed are rebuilt and refreshed."""
+        """Repaint the console; only rows whose cells changed are drawn again and refreshed."""
         self.seen_now, self.remembered = known.visible, known.remembered
         before = self.console.rgba.copy()
         draw(self.console, self.battle, known, overlay=overlay, base=self.base, glyphs=self.glyphs)
-        self.refresh_cells(changed_cells(before, self.console.rgba))
+        changed = changed_cells(before, self.console.rgba)
+        _, top = self._margins()
+        cam_y = self.camera[1]
+        for row in np.flatnonzero(changed.any(axis=1)).tolist():
+            self._lines.pop(row + top - cam_y, None)
+        self.refresh_cells(changed)
 
     def refresh_cells(self, changed: np.ndarray) -> None:
         """Ask Textual to repaint the changed cells ([y, x] bools) only: on each row the span
@@ -105,25 +112,48 @@ class BattlefieldView(Widget):
                 max(0, (self.size.height - self.console.height) // 2))
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """The widget's size and margins read once for the lines Textual asks for (each read of
-        `size` looks the widget up on its screen), not once per line."""
-        self._frame = (self.size.width, *self._margins())
-        try:
-            return super().render_lines(crop)
-        finally:
-            self._frame = None
+        """The lines Textual asks for, drawn here rather than through Textual's per-line styles
+        pipeline (borders, padding, tint, opacity: the map has none). A line is made once and
+        kept until its map row changes (`redraw`) or the camera, the size or the style does:
+        the same `Strip` again, so the app's line filters (`App.get_line_filters`) and the
+        terminal's codes, cached on it, are not worked out again either."""
+        width = self.size.width
+        frame = (width, *self._margins(), self.camera, self.line_style)
+        if frame != self._lines_frame:
+            self._lines.clear()
+            self._lines_frame = frame
+        filters = self.get_line_filters()
+        background = self.background_colors[1]
+        lines = []
+        made = self._lines
+        for y in crop.line_range:
+            line = made.get(y)
+            if line is None:
+                line = made[y] = self._line(y, frame)
+            for line_filter in filters:
+                line = line.apply_filter(line_filter, background)
+            lines.append(line)
+        if crop.column_span != (0, width):
+            lines = [line.crop(*crop.column_span) for line in lines]
+        return lines
 
     def render_line(self, y: int) -> Strip:
-        width, left, top = self._frame or (self.size.width, *self._margins())
-        cam_x, cam_y = self.camera
+        """Line `y` as `render_lines` draws it, before the app's filters."""
+        return self._line(y, (self.size.width, *self._margins(), self.camera, self.line_style))
+
+    def _line(self, y: int, frame: tuple) -> Strip:
+        """Line `y` of the view: its map row through the camera, blank around the map."""
+        width, left, top, (cam_x, cam_y), style = frame
         row = y + cam_y - top
-        style = self.line_style
         if not 0 <= row < self.console.height:
             return Strip.blank(width, style)
-        strip = self.strips.row(self.console, row)
+        cells = self.console.rgb[row, cam_x:cam_x + width - left]
+        segments = self.strips.segments(cells)
         if left:
-            return Strip.join([Strip.blank(left, style), strip]).extend_cell_length(width, style)
-        return strip.crop(cam_x, cam_x + width).extend_cell_length(width, style)
+            segments.insert(0, Segment(" " * left, style))
+        if (right := width - left - len(cells)) > 0:
+            segments.append(Segment(" " * right, style))
+        return Strip(segments, width)
 
     def keep_in_view(self, xy: tuple[int, int], *, centred: bool = False) -> None:
         """Pan so the cell stays on screen with a margin (or sits in the middle)."""
