@@ -210,6 +210,7 @@ class Panel(Static):
         self.shown = Text("")
         self.updates = 0  # repaints asked since mounting (for tests and the benchmark)
         self._visual: Visual | None = None  # `shown` as Textual content, made once per change
+        self._source: list[Content] | None = None  # `_visual` split into its lines, when asked
         self._lines: list[Strip] = []  # `shown` rendered, at `_lines_at`
         self._lines_at: tuple[Size, object] | None = None  # the size and style they were rendered at
 
@@ -217,6 +218,13 @@ class Panel(Static):
         if self._visual is None:
             self._visual = visualize(self, self.shown, markup=False)
         return self._visual
+
+    def _source_lines(self) -> list[Content]:
+        """`shown` as Textual content, line by line (what `show` compares: a text split by Rich
+        cost twice as much, for each of the two texts)."""
+        if self._source is None:
+            self._source = self.render().split(allow_blank=True)
+        return self._source
 
     def update(self, content: object = "", *, layout: bool = True) -> None:
         """As `Static.update`, through `show`: what it shows is always `shown`."""
@@ -239,21 +247,22 @@ class Panel(Static):
         height = self.styles.height
         fixed = height is not None and not height.is_auto  # a bar of one line: never laid out again
         same_lines = not _height_may_differ(self.shown, text, self.content_region.width)
-        shown, drawn, drawn_at = self.shown, self._lines, self._lines_at
-        self.shown, self._visual, self._lines_at = text, None, None
-        self.updates += 1
+        drawn, drawn_at = self._lines, self._lines_at
         size, style = self.size, self.visual_style
-        if not same_lines or drawn_at != (size, style) or self.text_selection is not None:
+        whole = not same_lines or drawn_at != (size, style) or self.text_selection is not None
+        was = None if whole else self._source_lines()
+        self.shown, self._visual, self._source, self._lines_at = text, None, None, None
+        self.updates += 1
+        if was is None:
             self.refresh(layout=not fixed and not same_lines)
             return
         # as many lines as before and none wraps: line y shows the text's line y, alone changed
-        changed = [y for y, (was, now) in enumerate(zip(shown.split("\n", allow_blank=True),
-                                                        text.split("\n", allow_blank=True)))
-                   if was != now and y < len(drawn)]
-        source = self.render().split(allow_blank=True)
+        source = self._source_lines()
+        changed = [y for y, (before, now) in enumerate(zip(was, source))
+                   if (before.plain, before.spans) != (now.plain, now.spans) and y < len(drawn)]
         lines = list(drawn)
         for y in changed:  # after y blank lines: rendered as the whole text renders its line y
-            lines[y] = Visual.to_strips(self, Content("\n" * y) + source[y], size.width, None, style)[y]
+            lines[y] = Visual.to_strips(self, source[y], size.width, None, style)[0].apply_offsets(0, y)
         self._lines, self._lines_at = lines, (size, style)
         if changed:  # (a refresh with no region would repaint the whole panel)
             self.refresh(*(Region(0, y, size.width, 1) for y in changed))
