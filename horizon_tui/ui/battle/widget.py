@@ -15,6 +15,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.content import Content
+from textual.filter import ANSIToTruecolor
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 from textual.widget import Widget
@@ -122,7 +123,9 @@ class BattlefieldView(Widget):
         if frame != self._lines_frame:
             self._lines.clear()
             self._lines_frame = frame
-        filters = self.get_line_filters()
+        # every colour of the map is RGB and none is dim: the filter that turns ANSI colours and
+        # dim into RGB would copy each line unchanged (the tests compare with Textual's pipeline)
+        filters = [f for f in self.get_line_filters() if not isinstance(f, ANSIToTruecolor)]
         background = self.background_colors[1]
         lines = []
         made = self._lines
