@@ -118,7 +118,7 @@ class BattleScreen(Screen):
         self._centre = False
         self._shown: dict[str, object] = {}  # a panel's id → the slice of the read model its text was made from (`_show`)
         # Look's threat line: a duel's odds, simulated off the screen's thread (ui/battle/threat.py)
-        self.threats = Threats(lambda: getattr(self.app, "catalogue", None),
+        self.threats = Threats(lambda: self.app.catalogue,
                                lambda job: self.run_worker(job, thread=True, group="duel", exit_on_error=False),
                                lambda: self.app.call_from_thread(self.refresh_all))
 
