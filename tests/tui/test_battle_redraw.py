@@ -230,3 +230,20 @@ async def test_a_line_of_the_map_is_made_once_until_its_row_changes(saves, catal
             assert all(a is b for y, (a, b) in enumerate(zip(again, first)) if y not in rows)
         # drawn as Textual's own per-line pipeline draws the same lines (what the snapshots see)
         assert view.render_lines(whole) == Widget.render_lines(view, whole)
+
+
+async def test_a_line_shown_again_is_not_rendered_again(monkeypatch):
+    app = _OnePanel()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box = app.query_one("#box", Panel)
+        box.show(Text("Iriel\nmovement 5\nfree actions 2"))
+        await pilot.pause()
+        rendered: list[str] = []
+        to_strips = Visual.to_strips
+        monkeypatch.setattr(Visual, "to_strips", staticmethod(
+            lambda widget, visual, *a, **kw: (rendered.append(str(getattr(visual, "plain", visual))), to_strips(widget, visual, *a, **kw))[1]))
+        for movement in (4, 3, 4, 3):  # a turn's steps to and fro
+            box.show(Text(f"Iriel\nmovement {movement}\nfree actions 2"))
+        assert rendered == ["movement 4", "movement 3"]  # each line once; shown again, as it was
+        assert [str(box.render_line(y).text).rstrip() for y in range(3)] == ["Iriel", "movement 3", "free actions 2"]
+        assert [box.render_line(y) for y in range(3)] == _whole(box)

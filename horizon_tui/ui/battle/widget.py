@@ -17,6 +17,7 @@ from textual.geometry import Region, Size
 from textual.content import Content
 from textual.filter import ANSIToTruecolor
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.visual import Visual, visualize
 from textual.widget import Widget
 from textual.widgets import Static
@@ -198,6 +199,9 @@ def changed_cells(before: np.ndarray, after: np.ndarray) -> np.ndarray:
             != np.ascontiguousarray(after).view("<u4").reshape(h, w, 3)).any(axis=2)
 
 
+LINES_KEPT = 64  # a panel's lines kept rendered (`Panel._line`): a turn's worth of movement lines and more
+
+
 class Panel(Static):
     """A side panel or a bar of the battle screen, given its text on every change of the battle.
     It draws its own lines (Textual's Line API, rendered as a `Static` would): a text that
@@ -214,6 +218,7 @@ class Panel(Static):
         self.updates = 0  # repaints asked since mounting (for tests and the benchmark)
         self._visual: Visual | None = None  # `shown` as Textual content, made once per change
         self._source: list[Content] | None = None  # `_visual` split into its lines, when asked
+        self._made: dict[tuple, Strip] = {}  # lines rendered alone (`_line`), by what they were made from
         self._lines: list[Strip] = []  # `shown` rendered, at `_lines_at`
         self._lines_at: tuple[Size, object] | None = None  # the size and style they were rendered at
 
@@ -264,11 +269,23 @@ class Panel(Static):
         changed = [y for y, (before, now) in enumerate(zip(was, source))
                    if (before.plain, before.spans) != (now.plain, now.spans) and y < len(drawn)]
         lines = list(drawn)
-        for y in changed:  # after y blank lines: rendered as the whole text renders its line y
-            lines[y] = Visual.to_strips(self, source[y], size.width, None, style)[0].apply_offsets(0, y)
+        for y in changed:  # rendered alone, at line y's offsets: as the whole text renders its line y
+            lines[y] = self._line(y, source[y], size.width, style)
         self._lines, self._lines_at = lines, (size, style)
         if changed:  # (a refresh with no region would repaint the whole panel)
             self.refresh(*(Region(0, y, size.width, 1) for y in changed))
+
+
+    def _line(self, y: int, line: Content, width: int, style: VisualStyle) -> Strip:
+        """Line `y` rendered, or the same line as it was rendered before: a move's "movement 4"
+        comes back every turn, and rendering one line through Textual's content costs ~0.1 ms."""
+        key = (y, line.plain, tuple(line.spans), width, style)
+        made = self._made.get(key)
+        if made is None:
+            if len(self._made) >= LINES_KEPT:
+                self._made.clear()
+            made = self._made[key] = Visual.to_strips(self, line, width, None, style)[0].apply_offsets(0, y)
+        return made
 
 
 def _height_may_differ(before: Text, after: Text, width: int) -> bool:
