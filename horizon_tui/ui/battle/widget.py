@@ -84,28 +84,27 @@ class BattlefieldView(Widget):
         self.seen_now, self.remembered = known.visible, known.remembered
         before = self.console.rgba.copy()
         draw(self.console, self.battle, known, overlay=overlay, base=self.base, glyphs=self.glyphs)
-        changed = changed_cells(before, self.console.rgba)
-        _, top = self._margins()
-        cam_y = self.camera[1]
-        for row in np.flatnonzero(changed.any(axis=1)).tolist():
-            self._lines.pop(row + top - cam_y, None)
-        self.refresh_cells(changed)
+        self.refresh_cells(changed_cells(before, self.console.rgba))
 
     def refresh_cells(self, changed: np.ndarray) -> None:
-        """Ask Textual to repaint the changed cells ([y, x] bools) only: on each row the span
-        from its first changed cell to its last, where it is on screen."""
-        rows = np.flatnonzero(changed.any(axis=1))
-        if not len(rows):
-            return
-        cells = changed[rows]
-        first = cells.argmax(axis=1)
-        last = cells.shape[1] - cells[:, ::-1].argmax(axis=1)  # one past the last changed cell
+        """Ask Textual to repaint the changed cells ([y, x] bools) only: on each row on screen
+        the span from its first changed cell to its last; its line is made again (`_line`)."""
         left, top = self._margins()
         cam_x, cam_y = self.camera
         on_screen = self.size.region
-        spans = [Region(x0 + left - cam_x, y + top - cam_y, x1 - x0, 1).intersection(on_screen)
-                 for y, x0, x1 in zip(rows.tolist(), first.tolist(), last.tolist())]
-        spans = [span for span in spans if span]  # rows off screen: nothing to repaint
+        shown = changed[max(0, cam_y - top):max(0, cam_y - top + on_screen.height)]  # the rows on screen
+        rows = np.flatnonzero(shown.any(axis=1))
+        if not len(rows):
+            return
+        cells = shown[rows]
+        first = cells.argmax(axis=1)
+        last = cells.shape[1] - cells[:, ::-1].argmax(axis=1)  # one past the last changed cell
+        rows += max(0, cam_y - top)
+        spans = []
+        for y, x0, x1 in zip(rows.tolist(), first.tolist(), last.tolist()):
+            self._lines.pop(y + top - cam_y, None)
+            if span := Region(x0 + left - cam_x, y + top - cam_y, x1 - x0, 1).intersection(on_screen):
+                spans.append(span)  # (cells left or right of the view: nothing to repaint)
         self.refresh(*spans)  # one call: each call asks the app for an idle pass
 
     def _margins(self) -> tuple[int, int]:
