@@ -23,7 +23,6 @@ import functools
 import gc
 import json
 import os
-import shutil
 import signal
 import statistics
 import sys
@@ -108,29 +107,15 @@ def child(dump: Path) -> int:
 
 def prepare(saves: Path) -> None:
     """A saves folder with Iriel and her battle on open ground, begun (as `bench_ssh`'s accounts)."""
-    from bench_ssh import open_ground
+    from bench_ssh import battle_in_progress, open_ground
 
     from horizon_tui.content.catalogue import default_catalogue
-    from horizon_tui.content.characters import load_character
-    from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.forming import PartyMember, create_battle
-    from horizon_tui.engine.persist import BattleInProgress, session_to_dict
-    from horizon_tui.engine.runner import begin, run_ai
     from horizon_tui.tools.validate_encounters import checked_enemies
 
     catalogue = default_catalogue()
-    enemies = checked_enemies(catalogue)
     encounter = saves.parent / "open_ground.toml"
     encounter.write_text(open_ground())
-    (saves / "characters").mkdir(parents=True)
-    (saves / "battles").mkdir()
-    shutil.copy(BENCH.parent / "examples/party/iriel.toml", saves / "characters/iriel.toml")
-    party = [PartyMember(load_character(saves / "characters/iriel.toml", catalogue), "player")]
-    battle = create_battle(load_encounter(encounter, catalogue, enemies), party, 2, catalogue, enemies)
-    begin(battle)
-    run_ai(battle)
-    session = BattleInProgress(battle, str(encounter), party)
-    (saves / "battles/iriel.json").write_text(json.dumps(session_to_dict(session, catalogue)))
+    battle_in_progress(saves, encounter, catalogue, checked_enemies(catalogue))
 
 
 def thread_cpu(pid: int) -> dict[str, float]:

@@ -3,6 +3,7 @@ changed; a panel whose height can't change doesn't lay the screen out again."""
 
 from __future__ import annotations
 
+import contextlib
 import numpy as np
 from rich.text import Text
 from textual.app import App
@@ -95,11 +96,18 @@ async def _ready_to_step(pilot, app, path):
     return screen, me, start, step
 
 
-async def test_a_move_repaints_the_cells_and_panels_that_changed_and_no_others(saves, catalogue):
+@contextlib.asynccontextmanager
+async def _stepping(saves, catalogue):
+    """The champion's goblin ambush in an app of 120x40, ready to step: (the pilot, and
+    `_ready_to_step`'s screen, character, cell and key)."""
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen, me, start, step = await _ready_to_step(pilot, app, path)
+        yield (pilot, *await _ready_to_step(pilot, app, path))
+
+
+async def test_a_move_repaints_the_cells_and_panels_that_changed_and_no_others(saves, catalogue):
+    async with _stepping(saves, catalogue) as (pilot, screen, me, start, step):
         view = screen.query_one("#map", BattlefieldView)
         regions: list[Region] = []
         painted = view.refresh
@@ -149,10 +157,7 @@ async def test_a_line_redrawn_alone_is_the_line_of_the_whole_text():
 
 
 async def test_a_move_repaints_one_line_of_the_unit_panel(saves, catalogue):
-    path = write(saves, "champion.toml", CHAMPION)
-    app = create_app(saves, catalogue)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen, me, start, step = await _ready_to_step(pilot, app, path)
+    async with _stepping(saves, catalogue) as (pilot, screen, me, start, step):
         unit = screen.query_one("#unit", Panel)
         asked: list[tuple[Region, ...]] = []
         painted = unit.refresh
@@ -167,33 +172,28 @@ async def test_a_move_repaints_one_line_of_the_unit_panel(saves, catalogue):
             assert [panel.render_line(y) for y in range(panel.size.height)] == _whole(panel)
 
 
+def _wording(screen, monkeypatch) -> list[str]:
+    """The panels whose text is made from now on, in order: "enemies_text", "legend_text", "initiative"."""
+    worded: list[str] = []
+    for name in ("enemies_text", "legend_text"):
+        made = getattr(panels, name)
+        monkeypatch.setattr(panels, name, lambda *a, made=made, name=name, **kw: (worded.append(name), made(*a, **kw))[1])
+    initiative = screen._initiative_text  # noqa: SLF001 - the initiative bar's words
+    monkeypatch.setattr(screen, "_initiative_text", lambda known: (worded.append("initiative"), initiative(known))[1])
+    return worded
+
+
 async def test_a_redraw_that_changes_nothing_words_no_panel_again(saves, catalogue, monkeypatch):
-    path = write(saves, "champion.toml", CHAMPION)
-    app = create_app(saves, catalogue)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen, _me, _start, _step = await _ready_to_step(pilot, app, path)
-        worded: list[str] = []
-        for name in ("enemies_text", "legend_text"):
-            made = getattr(panels, name)
-            monkeypatch.setattr(panels, name, lambda *a, made=made, name=name, **kw: (worded.append(name), made(*a, **kw))[1])
-        initiative = screen._initiative_text  # noqa: SLF001 - the initiative bar's words
-        monkeypatch.setattr(screen, "_initiative_text", lambda known: (worded.append("initiative"), initiative(known))[1])
+    async with _stepping(saves, catalogue) as (pilot, screen, _me, _start, _step):
+        worded = _wording(screen, monkeypatch)
         screen.refresh_all()
         assert worded == []  # the same read model: the same slices, no text made
 
 
 async def test_a_move_words_again_only_the_panels_whose_slice_changed(saves, catalogue, monkeypatch):
-    path = write(saves, "champion.toml", CHAMPION)
-    app = create_app(saves, catalogue)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen, me, start, step = await _ready_to_step(pilot, app, path)
+    async with _stepping(saves, catalogue) as (pilot, screen, me, start, step):
         before = screen.known()
-        worded: list[str] = []
-        for name in ("enemies_text", "legend_text"):
-            made = getattr(panels, name)
-            monkeypatch.setattr(panels, name, lambda *a, made=made, name=name, **kw: (worded.append(name), made(*a, **kw))[1])
-        initiative = screen._initiative_text  # noqa: SLF001 - the initiative bar's words
-        monkeypatch.setattr(screen, "_initiative_text", lambda known: (worded.append("initiative"), initiative(known))[1])
+        worded = _wording(screen, monkeypatch)
         await pilot.press(step)
         after = screen.known()
         assert pos(me) != start and after is not before  # a new read model: the move is in its log
@@ -207,10 +207,7 @@ async def test_a_move_words_again_only_the_panels_whose_slice_changed(saves, cat
 
 
 async def test_a_line_of_the_map_is_made_once_until_its_row_changes(saves, catalogue):
-    path = write(saves, "champion.toml", CHAMPION)
-    app = create_app(saves, catalogue)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen, me, start, step = await _ready_to_step(pilot, app, path)
+    async with _stepping(saves, catalogue) as (pilot, screen, me, start, step):
         view = screen.query_one("#map", BattlefieldView)
         whole = view.size.region
         first = view.render_lines(whole)
