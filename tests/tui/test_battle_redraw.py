@@ -244,3 +244,24 @@ async def test_a_line_shown_again_is_not_rendered_again(monkeypatch):
         assert rendered == ["movement 4", "movement 3"]  # each line once; shown again, as it was
         assert [str(box.render_line(y).text).rstrip() for y in range(3)] == ["Iriel", "movement 3", "free actions 2"]
         assert [box.render_line(y) for y in range(3)] == _whole(box)
+
+
+async def test_a_panel_asked_again_for_its_lines_answers_without_restyling_them(monkeypatch):
+    app = _OnePanel()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box = app.query_one("#box", Panel)
+        box.show(Text("Iriel\nmovement 5"))
+        await pilot.pause()
+        whole = box.size.region
+        first = box.render_lines(whole)
+        styled: list[int] = []
+        render_widget = type(box._styles_cache).render_widget  # noqa: SLF001 - Textual's styles pass
+        monkeypatch.setattr(type(box._styles_cache), "render_widget",  # noqa: SLF001
+                            lambda cache, widget, crop: (styled.append(1), render_widget(cache, widget, crop))[1])
+        assert box.render_lines(whole) is first and styled == []  # the screen repainted elsewhere
+        box.show(Text("Iriel\nmovement 4"))
+        again = box.render_lines(whole)
+        assert styled == [1] and [str(line.text).rstrip() for line in again] == ["Iriel", "movement 4"]
+        box.styles.background = "red"  # restyled: drawn again
+        await pilot.pause()
+        assert box.render_lines(whole) is not again

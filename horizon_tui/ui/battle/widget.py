@@ -7,6 +7,8 @@ key moves, and the view never scrolls instead.
 
 from __future__ import annotations
 
+from typing import Self
+
 import numpy as np
 import tcod.console
 from rich.cells import cell_len
@@ -221,10 +223,30 @@ class Panel(Static):
         self._lines: list[Strip] = []  # `shown` rendered, at `_lines_at`
         self._lines_at: tuple[Size, object] | None = None  # the size and style they were rendered at
 
+    _drawn: tuple[tuple[Region, Size], list[Strip]] | None = None  # `render_lines`' last answer, and what for
+
     def render(self) -> Visual:
         if self._visual is None:
             self._visual = visualize(self, self.shown, markup=False)
         return self._visual
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Textual's lines of the panel, kept until it is refreshed (`show`), restyled or
+        resized: the compositor asks every panel for all its lines whenever it repaints anything
+        on the screen (a move: the map's rows), and each ask went through Textual's styles for
+        the panel (its background worked out from every ancestor's) to give the same lines."""
+        asked = (crop, self.size)
+        if self._drawn is None or self._drawn[0] != asked:
+            self._drawn = (asked, super().render_lines(crop))
+        return self._drawn[1]
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        self._drawn = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def notify_style_update(self) -> None:
+        self._drawn = None
+        super().notify_style_update()
 
     def _source_lines(self) -> list[Content]:
         """`shown` as Textual content, line by line (what `show` compares: a text split by Rich
