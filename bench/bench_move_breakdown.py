@@ -172,7 +172,8 @@ async def bench(args) -> None:
 
         async def callgrind(*options: str) -> None:
             done = await asyncio.create_subprocess_exec("callgrind_control", *options, str(app.pid),
-                                                        stdout=asyncio.subprocess.DEVNULL)
+                                                        stdout=asyncio.subprocess.DEVNULL,
+                                                        stderr=asyncio.subprocess.DEVNULL)
             await done.wait()
 
         await until("New character", 0)
