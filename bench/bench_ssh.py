@@ -396,15 +396,8 @@ def open_ground() -> str:
 
 def battles_in_progress(server: Server) -> None:
     """Every account: Iriel, and her battle on open ground (`open_ground`) begun and played to
-    her first turn."""
-    import shutil
-
+    her first turn (`battle_in_progress`)."""
     from horizon_tui.content.catalogue import default_catalogue
-    from horizon_tui.content.characters import load_character
-    from horizon_tui.engine.forming import PartyMember, create_battle
-    from horizon_tui.engine.encounter import load_encounter
-    from horizon_tui.engine.persist import BattleInProgress, session_to_dict
-    from horizon_tui.engine.runner import begin, run_ai
     from horizon_tui.storage.accounts import Accounts
     from horizon_tui.tools.validate_encounters import checked_enemies
 
@@ -414,17 +407,29 @@ def battles_in_progress(server: Server) -> None:
     encounter.write_text(open_ground())
     accounts = Accounts(server.data_dir / "server")
     for user in server.users:
-        saves = accounts.prepare_user(user)[1]
-        (saves / "characters").mkdir(exist_ok=True)
-        (saves / "battles").mkdir(exist_ok=True)
-        shutil.copy(REPO / "examples/party/iriel.toml", saves / "characters/iriel.toml")
-        party = [PartyMember(load_character(saves / "characters/iriel.toml", catalogue), "player")]
-        battle = create_battle(load_encounter(encounter, catalogue, enemies), party, 2, catalogue, enemies)
-        begin(battle)
-        run_ai(battle)
-        # a save file as older versions wrote it: the app imports it into its journal on first open
-        session = BattleInProgress(battle, str(encounter), party)
-        (saves / "battles/iriel.json").write_text(json.dumps(session_to_dict(session, catalogue)))
+        battle_in_progress(accounts.prepare_user(user)[1], encounter, catalogue, enemies)
+
+
+def battle_in_progress(saves: Path, encounter: Path, catalogue, enemies) -> None:
+    """In a saves folder: Iriel, and her battle of `encounter` begun and played to her first turn."""
+    import shutil
+
+    from horizon_tui.content.characters import load_character
+    from horizon_tui.engine.forming import PartyMember, create_battle
+    from horizon_tui.engine.encounter import load_encounter
+    from horizon_tui.engine.persist import BattleInProgress, session_to_dict
+    from horizon_tui.engine.runner import begin, run_ai
+
+    (saves / "characters").mkdir(parents=True, exist_ok=True)
+    (saves / "battles").mkdir(exist_ok=True)
+    shutil.copy(REPO / "examples/party/iriel.toml", saves / "characters/iriel.toml")
+    party = [PartyMember(load_character(saves / "characters/iriel.toml", catalogue), "player")]
+    battle = create_battle(load_encounter(encounter, catalogue, enemies), party, 2, catalogue, enemies)
+    begin(battle)
+    run_ai(battle)
+    # a save file as older versions wrote it: the app imports it into its journal on first open
+    session = BattleInProgress(battle, str(encounter), party)
+    (saves / "battles/iriel.json").write_text(json.dumps(session_to_dict(session, catalogue)))
 
 
 async def run_battles(args, server: Server) -> None:

@@ -3,14 +3,17 @@ changed; a panel whose height can't change doesn't lay the screen out again."""
 
 from __future__ import annotations
 
+import contextlib
 import numpy as np
 from rich.text import Text
 from textual.app import App
 from textual.geometry import Region
 from textual.visual import Visual, visualize
+from textual.widget import Widget
 
 from horizon_tui.engine.battle import comp, pos
 from horizon_tui.engine.components import TurnState
+from horizon_tui.ui.battle import panels
 from horizon_tui.ui.battle.widget import BattlefieldView, Panel
 from horizon_tui.ui.player.app import create_app
 
@@ -93,11 +96,18 @@ async def _ready_to_step(pilot, app, path):
     return screen, me, start, step
 
 
-async def test_a_move_repaints_the_cells_and_panels_that_changed_and_no_others(saves, catalogue):
+@contextlib.asynccontextmanager
+async def _stepping(saves, catalogue):
+    """The champion's goblin ambush in an app of 120x40, ready to step: (the pilot, and
+    `_ready_to_step`'s screen, character, cell and key)."""
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen, me, start, step = await _ready_to_step(pilot, app, path)
+        yield (pilot, *await _ready_to_step(pilot, app, path))
+
+
+async def test_a_move_repaints_the_cells_and_panels_that_changed_and_no_others(saves, catalogue):
+    async with _stepping(saves, catalogue) as (pilot, screen, me, start, step):
         view = screen.query_one("#map", BattlefieldView)
         regions: list[Region] = []
         painted = view.refresh
@@ -147,10 +157,7 @@ async def test_a_line_redrawn_alone_is_the_line_of_the_whole_text():
 
 
 async def test_a_move_repaints_one_line_of_the_unit_panel(saves, catalogue):
-    path = write(saves, "champion.toml", CHAMPION)
-    app = create_app(saves, catalogue)
-    async with app.run_test(size=(120, 40)) as pilot:
-        screen, me, start, step = await _ready_to_step(pilot, app, path)
+    async with _stepping(saves, catalogue) as (pilot, screen, me, start, step):
         unit = screen.query_one("#unit", Panel)
         asked: list[tuple[Region, ...]] = []
         painted = unit.refresh
@@ -163,3 +170,98 @@ async def test_a_move_repaints_one_line_of_the_unit_panel(saves, catalogue):
         for name in PANELS:
             panel = screen.query_one(name, Panel)
             assert [panel.render_line(y) for y in range(panel.size.height)] == _whole(panel)
+
+
+def _wording(screen, monkeypatch) -> list[str]:
+    """The panels whose text is made from now on, in order: "enemies_text", "legend_text", "initiative"."""
+    worded: list[str] = []
+    for name in ("enemies_text", "legend_text"):
+        made = getattr(panels, name)
+        monkeypatch.setattr(panels, name, lambda *a, made=made, name=name, **kw: (worded.append(name), made(*a, **kw))[1])
+    initiative = screen._initiative_text  # noqa: SLF001 - the initiative bar's words
+    monkeypatch.setattr(screen, "_initiative_text", lambda known: (worded.append("initiative"), initiative(known))[1])
+    return worded
+
+
+async def test_a_redraw_that_changes_nothing_words_no_panel_again(saves, catalogue, monkeypatch):
+    async with _stepping(saves, catalogue) as (pilot, screen, _me, _start, _step):
+        worded = _wording(screen, monkeypatch)
+        screen.refresh_all()
+        assert worded == []  # the same read model: the same slices, no text made
+
+
+async def test_a_move_words_again_only_the_panels_whose_slice_changed(saves, catalogue, monkeypatch):
+    async with _stepping(saves, catalogue) as (pilot, screen, me, start, step):
+        before = screen.known()
+        worded = _wording(screen, monkeypatch)
+        await pilot.press(step)
+        after = screen.known()
+        assert pos(me) != start and after is not before  # a new read model: the move is in its log
+        assert "initiative" not in worded  # nobody's turn, round or presence changed
+        assert ("enemies_text" in worded) == (after.foes() != before.foes())  # their distances from the mover
+        assert ("legend_text" in worded) == ({u.kind_name for u in after.units} != {u.kind_name for u in before.units}
+                                             or [u.id for u in after.units] != [u.id for u in before.units])
+        for name in PANELS:  # what is shown is what a whole rebuild shows
+            panel = screen.query_one(name, Panel)
+            assert [panel.render_line(y) for y in range(panel.size.height)] == _whole(panel)
+
+
+async def test_a_line_of_the_map_is_made_once_until_its_row_changes(saves, catalogue):
+    async with _stepping(saves, catalogue) as (pilot, screen, me, start, step):
+        view = screen.query_one("#map", BattlefieldView)
+        whole = view.size.region
+        first = view.render_lines(whole)
+        assert view.render_lines(whole) == first and all(a is b for a, b in zip(view.render_lines(whole), first))
+        made: list[int] = []
+        line = view._line  # noqa: SLF001 - the one maker of a map line
+        view._line = lambda y, frame: (made.append(y), line(y, frame))[1]  # type: ignore[method-assign]
+        camera = view.camera
+        before = view.console.rgba.copy()
+        await pilot.press(step)
+        assert pos(me) != start
+        if view.camera == camera:  # the view didn't pan: only the lines of changed rows are made again
+            rows = {row + view._margins()[1] - camera[1]  # noqa: SLF001
+                    for row in np.flatnonzero((before != view.console.rgba).any(axis=1)).tolist()}
+            again = view.render_lines(whole)
+            assert made and set(made) <= rows
+            assert all(a is b for y, (a, b) in enumerate(zip(again, first)) if y not in rows)
+        # drawn as Textual's own per-line pipeline draws the same lines (what the snapshots see)
+        assert view.render_lines(whole) == Widget.render_lines(view, whole)
+
+
+async def test_a_line_shown_again_is_not_rendered_again(monkeypatch):
+    app = _OnePanel()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box = app.query_one("#box", Panel)
+        box.show(Text("Iriel\nmovement 5\nfree actions 2"))
+        await pilot.pause()
+        rendered: list[str] = []
+        to_strips = Visual.to_strips
+        monkeypatch.setattr(Visual, "to_strips", staticmethod(
+            lambda widget, visual, *a, **kw: (rendered.append(str(getattr(visual, "plain", visual))), to_strips(widget, visual, *a, **kw))[1]))
+        for movement in (4, 3, 4, 3):  # a turn's steps to and fro
+            box.show(Text(f"Iriel\nmovement {movement}\nfree actions 2"))
+        assert rendered == ["movement 4", "movement 3"]  # each line once; shown again, as it was
+        assert [str(box.render_line(y).text).rstrip() for y in range(3)] == ["Iriel", "movement 3", "free actions 2"]
+        assert [box.render_line(y) for y in range(3)] == _whole(box)
+
+
+async def test_a_panel_asked_again_for_its_lines_answers_without_restyling_them(monkeypatch):
+    app = _OnePanel()
+    async with app.run_test(size=(40, 10)) as pilot:
+        box = app.query_one("#box", Panel)
+        box.show(Text("Iriel\nmovement 5"))
+        await pilot.pause()
+        whole = box.size.region
+        first = box.render_lines(whole)
+        styled: list[int] = []
+        render_widget = type(box._styles_cache).render_widget  # noqa: SLF001 - Textual's styles pass
+        monkeypatch.setattr(type(box._styles_cache), "render_widget",  # noqa: SLF001
+                            lambda cache, widget, crop: (styled.append(1), render_widget(cache, widget, crop))[1])
+        assert box.render_lines(whole) is first and styled == []  # the screen repainted elsewhere
+        box.show(Text("Iriel\nmovement 4"))
+        again = box.render_lines(whole)
+        assert styled == [1] and [str(line.text).rstrip() for line in again] == ["Iriel", "movement 4"]
+        box.styles.background = "red"  # restyled: drawn again
+        await pilot.pause()
+        assert box.render_lines(whole) is not again

@@ -10,10 +10,11 @@ from horizon_tui.content.characters import character_from_dict
 from horizon_tui.content.encounters import EnemyDef
 from horizon_tui.engine.battle import pos
 from horizon_tui.engine.forming import PartyMember, create_battle
-from horizon_tui.engine.battlefield import Battlefield
+from horizon_tui.engine.battlefield import Battlefield, Terrain
 from horizon_tui.engine.encounter import EncounterSetup
 from horizon_tui.engine.readmodel import ReadModel, build
 from horizon_tui.engine.viewer import Viewer
+from horizon_tui.ui.battle import view
 from horizon_tui.ui.battle.view import ACTIVE_BG, TEAM_COLOURS, Overlay, StripCache, draw
 
 ATTRIBUTES = {"physical": 10, "agility": 10, "perception": 10, "cognition": 6, "faith": 5, "beauty": 1}
@@ -109,3 +110,23 @@ def test_only_changed_rows_are_rebuilt(catalogue):
         cache.row(console, y)
     assert cache.rebuilt == 6 + 2  # rows 2 and 4 only
     assert pos(hero) == (2, 4)
+
+
+def test_terrain_is_painted_lit_remembered_or_unknown_cell_by_cell():
+    """Whole cells gathered from one table (`view._paint_terrain`) are the cells the palette says,
+    the alpha bytes untouched, for every terrain in every state of sight."""
+    rng = np.random.default_rng(7)
+    terrain = rng.integers(0, len(Terrain), (9, 11)).astype(np.uint8)
+    visible = rng.random((9, 11)) > 0.5
+    remembered = visible | (rng.random((9, 11)) > 0.5)
+    console = tcod.console.Console(11, 9, order="C")
+    view._paint_terrain(console.rgb, terrain, visible, remembered)  # noqa: SLF001 - the painter itself
+    lit = {Terrain.FLOOR: view.FLOOR_LIT, Terrain.WALL: view.WALL_LIT, Terrain.DIFFICULT: view.ROUGH_LIT}
+    dim = {Terrain.FLOOR: view.FLOOR_DIM, Terrain.WALL: view.WALL_DIM, Terrain.DIFFICULT: view.ROUGH_DIM}
+    for y in range(9):
+        for x in range(11):
+            t = Terrain(int(terrain[y, x]))
+            glyph, fg, bg = ((view.GLYPHS[t], lit[t], view.BG_LIT) if visible[y, x] else
+                             (view.GLYPHS[t], dim[t], view.BG_DIM) if remembered[y, x] else (ord(" "), (0, 0, 0), view.BG_NONE))
+            cell = console.rgba[y, x]
+            assert (int(cell["ch"]), tuple(cell["fg"]), tuple(cell["bg"])) == (glyph, (*fg, 255), (*bg, 255))

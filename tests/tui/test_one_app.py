@@ -4,8 +4,10 @@ every member of the contract; a key only one host has is not the other's."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Protocol
 
+import horizon_tui.ui
 from horizon_tui.ui.app import HorizonApp
 from horizon_tui.ui.app_contract import AppContract, AppHost
 from horizon_tui.ui.gm.app import CampaignHost, create_gm_app
@@ -81,3 +83,13 @@ async def test_a_character_screens_battle_in_the_gm_tool_is_the_gms_picker(tmp_p
         await pilot.pause()
         assert isinstance(gm.screen, GMEncounterPickerScreen)
     assert not (tmp_path / "battles").exists()
+
+
+def test_no_screen_probes_its_app_for_a_member():
+    """A screen reads what it asks of its app as `AppContract` types it, never probing for it
+    with getattr (a probe would hide a member the contract lost behind a silent default)."""
+    ui = Path(horizon_tui.ui.__file__).parent
+    probes = [f"{path.relative_to(ui)}:{number}" for path in sorted(ui.rglob("*.py"))
+              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+              if "getattr(self.app," in line or "getattr(app," in line]
+    assert probes == []

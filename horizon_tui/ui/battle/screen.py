@@ -58,6 +58,7 @@ from horizon_tui.ui.battle.overview import BattleOverview
 
 SPEEDS = (0.8, 0.4, 0.15, 0.03)  # seconds between enemy turns
 BATTLE_KEYS = battle_bindings()
+_NOTHING = object()  # `_show`: no text given yet
 PartT = TypeVar("PartT", bound=BattlePart)
 
 
@@ -115,8 +116,9 @@ class BattleScreen(Screen):
         self._turn_lines = 0
         self._written = 0  # the read model's log lines written to the pane
         self._centre = False
+        self._shown: dict[str, object] = {}  # a panel's id → the slice of the read model its text was made from (`_show`)
         # Look's threat line: a duel's odds, simulated off the screen's thread (ui/battle/threat.py)
-        self.threats = Threats(lambda: getattr(self.app, "catalogue", None),
+        self.threats = Threats(lambda: self.app.catalogue,
                                lambda job: self.run_worker(job, thread=True, group="duel", exit_on_error=False),
                                lambda: self.app.call_from_thread(self.refresh_all))
 
@@ -480,17 +482,27 @@ class BattleScreen(Screen):
         if focus is not None:
             view.keep_in_view(focus, centred=self._centre)
             self._centre = False
-        self.query_one("#initiative", Panel).show(self._initiative_text(known))
+        self._show("#initiative", (known.round, known.initiative), lambda: self._initiative_text(known))
         self.query_one("#unit", Panel).show(self._unit_panel(known))
         me = self.me
         under = known.unit_at(self.cursor) if self.cursor is not None else None
-        self.query_one("#enemies", Panel).show(panels.enemies_text(
-            known, self.glyphs, lines=self._enemy_lines(), focus=under.id if under is not None else None))
-        self.query_one("#legend", Panel).show(panels.legend_text(known, self.glyphs))
+        focus, lines = under.id if under is not None else None, self._enemy_lines()
+        self._show("#enemies", (known.foes(), lines, focus),
+                   lambda: panels.enemies_text(known, self.glyphs, lines=lines, focus=focus))
+        self._show("#legend", tuple((u.id, u.kind_name) for u in known.units),
+                   lambda: panels.legend_text(known, self.glyphs))
         self.query_one("#slots", Panel).show(self._slots_text(me))
         self.query_one("#status", Panel).show(self.status_text())
         for panel in self.panels:
             panel.show_model(known, self.battle)
+
+    def _show(self, panel: str, shows: object, text: Callable[[], Text]) -> None:
+        """Give a panel its text, made only when what it shows of the read model (`shows`: the
+        slice its text is made from, compared as values) differs from the last time: a move
+        that changes no enemy's line doesn't word the enemies again."""
+        if self._shown.get(panel, _NOTHING) != shows:
+            self.query_one(panel, Panel).show(text())
+            self._shown[panel] = shows
 
     def _enemy_lines(self) -> int | None:
         """The lines the side column holds for the enemies under the unit and above the slots, as
