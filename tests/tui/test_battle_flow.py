@@ -81,7 +81,7 @@ async def _fight(pilot, app, limit: int = 400) -> None:
                 await pilot.press("full_stop")
 
 
-async def test_a_won_battle_gives_xp_saves_it_and_returns_to_the_sheet(saves, catalogue):
+async def test_a_won_battle_gives_xp_saves_it_and_returns_to_the_sheet(saves, catalogue, won_by_the_champion):
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(100, 32)) as pilot:

@@ -134,7 +134,7 @@ async def test_resume_it_resumes(saves, catalogue):
 # --- records (morgue files) --------------------------------------------------------------------
 
 
-async def test_a_finished_battle_leaves_a_record_with_its_log_that_is_listed(saves, catalogue):
+async def test_a_finished_battle_leaves_a_record_with_its_log_that_is_listed(saves, catalogue, won_by_the_champion):
     path = write(saves, "champion.toml", CHAMPION)
     app = create_app(saves, catalogue)
     async with app.run_test(size=(100, 32)) as pilot:
@@ -399,7 +399,7 @@ async def test_load_exports_a_save_byte_for_byte_and_asks_before_replacing(saves
     assert target.read_text() == "mine"
 
 
-async def test_load_lists_battles_kept_and_finished_and_a_record_reads_in_full(saves, catalogue):
+async def test_load_lists_battles_kept_and_finished_and_a_record_reads_in_full(saves, catalogue, won_by_the_champion):
     from horizon_tui.ui.player.screens.transfer import BattlesScreen, RecordScreen
 
     path = write(saves, "champion.toml", CHAMPION)
