@@ -27,7 +27,7 @@ from horizon_tui.engine.resolve import Impossible, blocked_for, move_costs, perf
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
     Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, team,
-    typical_attack,
+    turn_state, typical_attack,
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.sight import hidden_from, in_view
@@ -151,7 +151,7 @@ class Mind:
         return battle.by_id[battle.order[battle.index]] is self.e
 
     def state(self) -> TurnState:
-        return comp(self.e, TurnState)
+        return turn_state(self.e)
 
     def perform(self, action) -> bool:
         return not isinstance(perform(self.battle, action, auto_end=False), Impossible)

@@ -10,7 +10,7 @@ it could reach needs it.
 from __future__ import annotations
 
 from horizon_tui.content.models import Ability, Difficulty, Target
-from horizon_tui.engine.battle import Battle, Entity, allies_of, charge_left, comp, effects, gear, hp
+from horizon_tui.engine.battle import Battle, Entity, allies_of, charge_left, comp, effects, gear, hp, turn_state
 from horizon_tui.engine.components import Charges, Cooldowns, FreeActions, Loadout, TurnState
 
 _HEALS = frozenset({"heal"})
@@ -69,7 +69,7 @@ def ability_ready(actor: Entity, ability: Ability) -> bool:
         return False
     if ability.difficulty is not Difficulty.I and comp(actor, Charges).pools.get(ability.difficulty, 0) <= 0:
         return False
-    return comp(actor, Cooldowns).ready_at.get(ability.name, 0) <= comp(actor, TurnState).own_turns
+    return comp(actor, Cooldowns).ready_at.get(ability.name, 0) <= turn_state(actor).own_turns
 
 
 def ability_state_refusal(battle: Battle, actor: Entity, ability: Ability) -> str | None:
