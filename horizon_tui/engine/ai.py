@@ -818,28 +818,22 @@ def _flee(mind: Mind, rule: Rule | None) -> bool:
     field = battle.battlefield
     if field.is_edge(pos(e)):
         return _step_off(mind)
-    xs, ys, cost = _reachable_all(battle, e)
-    edge = (xs == 0) | (ys == 0) | (xs == field.width - 1) | (ys == field.height - 1)
-    if not edge.any():
+    goal = _flight_goal(battle, e)
+    if goal is None:
         return False  # cut off from every edge: it fights on
-    xs, ys, cost = xs[edge], ys[edge], cost[edge]
-    best = np.lexsort((xs, ys, cost))[0]
-    if not mind.perform(Move(mind.actor, (int(xs[best]), int(ys[best])), partial=True)):
+    if not mind.perform(Move(mind.actor, goal, partial=True)):
         return False
     if mind.acting and field.is_edge(pos(e)) and mind.state().movement_left > 0:
         _step_off(mind)
     return True
 
 
-def _reachable_all(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every free cell it could walk to, however many turns away (x, y, cost)."""
-    dist = battle.battlefield.distance_map([pos(e)], blocked_for(battle, e), **move_costs(battle, e))
-    ok = dist < UNREACHABLE
-    for (x, y), who in battle.occupancy.items():
-        if who != cid(e):
-            ok[y, x] = False
-    ys, xs = np.nonzero(ok)
-    return xs, ys, dist[ys, xs]
+def _flight_goal(battle: Battle, e: Entity) -> tuple[int, int] | None:
+    """The edge cell its flight heads for (`Battlefield.nearest_edge`): others' cells blocked and
+    never the goal; None when it is cut off from every edge."""
+    me = cid(e)
+    taken = {cell for cell, who in battle.occupancy.items() if who != me}
+    return battle.battlefield.nearest_edge(pos(e), blocked_for(battle, e), taken, **move_costs(battle, e))
 
 
 def _step_off(mind: Mind) -> bool:

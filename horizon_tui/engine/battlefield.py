@@ -9,7 +9,7 @@ of times (the simulator's target is 50 battles per second).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 
 import attrs
 import numpy as np
@@ -167,6 +167,12 @@ class Battlefield:
     def transparent(self) -> np.ndarray:
         """bool [y, x]: sight passes (everything but walls). Read-only."""
         return self._transparent
+
+    @property
+    def edge(self) -> np.ndarray:
+        """bool [y, x]: the walkable cells of the outer ring (`is_edge`), where a unit may step off
+        the battlefield (R-8). Read-only."""
+        return self._edge
 
     @property
     def walkable(self) -> np.ndarray:
@@ -417,6 +423,49 @@ class Battlefield:
         distance[self._edge] = 0
         tcod.path.dijkstra2d(distance, cost, 1, diagonal_cost, out=distance)
         return distance
+
+    def nearest_edge(
+        self, source: Pos, blocked: Iterable[Pos], taken: Container[Pos], *, difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None = None, diagonal_cost: int = 1,
+    ) -> Pos | None:
+        """Of the walkable edge cells (`edge`) not in `taken` that a walk from `source` reaches
+        (`blocked` impassable), the cheapest to reach, then the lowest (y, x): where a unit
+        fleeing the battlefield heads (R-10 fear, R-8). None when there is none.
+
+        The same cell as reading `distance_map([source], blocked)` over every edge cell, searched
+        in less: in the square a walk of `limit` movement points can't leave (`moves_within`,
+        exact up to `limit`), from the source's distance to the border and doubling while no
+        edge cell is found within `limit` (any costing more is no better than one found); a
+        square that would cover the map is the whole map's distance map."""
+        x, y = source
+        h, w = self.terrain.shape
+        farthest = max(x, y, w - 1 - x, h - 1 - y)  # a square this wide covers the map
+        limit = max(1, min(x, y, w - 1 - x, h - 1 - y))
+        while limit < farthest:
+            x0, y0, window = self.moves_within(source, blocked, limit, difficult_cost=difficult_cost,
+                                               terrain_costs=terrain_costs, diagonal_cost=diagonal_cost)
+            wh, ww = window.shape
+            found = self._cheapest_edge(self._edge[y0:y0 + wh, x0:x0 + ww], window, x0, y0, taken)
+            if found is not None:
+                return found
+            limit *= 2
+        dist = self.distance_map([source], blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
+                                 diagonal_cost=diagonal_cost)
+        return self._cheapest_edge(self._edge, dist, 0, 0, taken)
+
+    @staticmethod
+    def _cheapest_edge(edge: np.ndarray, dist: np.ndarray, x0: int, y0: int, taken: Container[Pos]) -> Pos | None:
+        """Of the cells `edge` marks (a window at x0, y0) that `dist` reaches, not in `taken`: the
+        cheapest, then the lowest (y, x)."""
+        ys, xs = np.nonzero(edge & (dist < UNREACHABLE))
+        best: tuple[int, int, int] | None = None
+        for cy, cx in zip(ys.tolist(), xs.tolist()):
+            if (cx + x0, cy + y0) in taken:
+                continue
+            key = (int(dist[cy, cx]), cy + y0, cx + x0)
+            if best is None or key < best:
+                best = key
+        return None if best is None else (best[2], best[1])
 
     def _within(
         self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,

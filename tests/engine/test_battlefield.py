@@ -330,6 +330,28 @@ def test_edge_distance_map_is_the_distance_map_from_every_walkable_edge_cell(dia
     assert compared > 1000
 
 
+@pytest.mark.parametrize("diagonal", [1, 2])
+def test_nearest_edge_is_the_whole_maps_choice(diagonal: int) -> None:
+    """R-10 fear's flight goal (`nearest_edge`, searched in growing squares) against the whole
+    map's distance map read at every free edge cell, cheapest then lowest (y, x): the same cell
+    on random maps with blocked and taken cells, from anywhere (near the border, in the middle,
+    walled in). Worked: on open 5x5 ground from (1, 2) the edge cells (0, 1), (0, 2) and (0, 3)
+    cost 1 with diagonal steps at 1, and the lowest row wins, (0, 1); at 2 only (0, 2) does."""
+    costs = {"difficult_cost": DIFFICULT, "diagonal_cost": diagonal}
+    assert field(*["....."] * 5).nearest_edge((1, 2), [], set(), **costs) == ((0, 1) if diagonal == 1 else (0, 2))
+    found = 0
+    for rng, bf, free, start, _ in random_fields(31, count=120):
+        picks = [free[i] for i in rng.choice(len(free), min(8, len(free)), replace=False)]
+        blocked, taken = [c for c in picks[:5] if c != start], {c for c in picks[3:] if c != start}
+        dist = bf.distance_map([start], blocked, **costs)
+        edges = [(int(dist[y, x]), y, x) for y in range(bf.height) for x in range(bf.width)
+                 if bf.is_edge((x, y)) and bf.is_walkable((x, y)) and dist[y, x] < UNREACHABLE and (x, y) not in taken]
+        expected = None if not edges else (min(edges)[2], min(edges)[1])
+        assert bf.nearest_edge(start, blocked, taken, **costs) == expected
+        found += expected is not None
+    assert found > 60
+
+
 def test_single_goal_distance_matches_the_general_dijkstra() -> None:
     rng = np.random.default_rng(3)
     for _ in range(40):
