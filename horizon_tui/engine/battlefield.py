@@ -424,6 +424,45 @@ class Battlefield:
         tcod.path.dijkstra2d(distance, cost, 1, diagonal_cost, out=distance)
         return distance
 
+    def edge_distances_at(
+        self, cells: Sequence[Pos], blocked: Iterable[Pos] = (), *, difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None = None, diagonal_cost: int = 1,
+    ) -> list[int]:
+        """`edge_distance_map(blocked)` read at `cells` (R-10 fear asks it of a move's two ends),
+        searched in less: from the edge cells within the box around `cells` grown by `limit`, which
+        holds every walk of at most `limit` movement points ending at one of them (every step
+        costs at least 1), so a value up to `limit` is exact; `limit` starts at the cells' farthest
+        distance to the border and doubles until every value is within it. A box that would cover
+        the map is the whole map's `edge_distance_map`."""
+        blocked = list(blocked)
+        h, w = self.terrain.shape
+        xs, ys = [x for x, _ in cells], [y for _, y in cells]
+        limit = max(1, *(min(x, y, w - 1 - x, h - 1 - y) for x, y in cells))
+        while True:
+            x0, x1 = max(0, min(xs) - limit), min(w, max(xs) + limit + 1)
+            y0, y1 = max(0, min(ys) - limit), min(h, max(ys) + limit + 1)
+            if x0 == 0 and y0 == 0 and x1 == w and y1 == h:
+                far = self.edge_distance_map(blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
+                                             diagonal_cost=diagonal_cost)
+                return [int(far[y, x]) for x, y in cells]
+            shape = (y1 - y0, x1 - x0)
+            buffers = self._windows.get(shape)
+            if buffers is None:
+                buffers = self._windows[shape] = _search_buffers(shape)
+            dist, cost, c_dist, c_cost, _, _ = buffers
+            cost[...] = self.base_cost(difficult_cost, terrain_costs)[y0:y1, x0:x1]
+            for bx, by in blocked:
+                if x0 <= bx < x1 and y0 <= by < y1:
+                    cost[by - y0, bx - x0] = 0
+            dist.fill(UNREACHABLE)
+            dist[self._edge[y0:y1, x0:x1]] = 0
+            if _lib.dijkstra2d_basic(c_dist, c_cost, 1, diagonal_cost) < 0:  # pragma: no cover - libtcod's own error
+                raise RuntimeError("libtcod's dijkstra2d failed")
+            values = [int(dist[y - y0, x - x0]) for x, y in cells]
+            if max(values) <= limit:
+                return values
+            limit *= 2
+
     def nearest_edge(
         self, source: Pos, blocked: Iterable[Pos], taken: Container[Pos], *, difficult_cost: int,
         terrain_costs: Mapping[str, int] | None = None, diagonal_cost: int = 1,

@@ -169,12 +169,13 @@ def _flee(battle: Battle, e: Entity, to: tuple[int, int], start: int) -> Outcome
 
 def _fear_refusal(battle: Battle, e: Entity, here: tuple[int, int], end: tuple[int, int]) -> str | None:
     """R-10 fear: an afraid combatant moves only to flee towards the nearest edge: a move may not
-    end farther from it (`edge_distances`) than it started. A move ending on the edge ends 0
+    end farther from it (`edge_distances`, read at the two cells: `Battlefield.edge_distances_at`)
+    than it started. A move ending on the edge ends 0
     steps from it (the edge cells are where `edge_distances`' walks start): never farther."""
-    if battle.battlefield.is_edge(end):
+    field = battle.battlefield
+    if field.is_edge(end):
         return None
-    far = edge_distances(battle, e)
-    before, after = int(far[here[1], here[0]]), int(far[end[1], end[0]])
+    before, after = field.edge_distances_at([here, end], blocked_for(battle, e), **move_costs(battle, e))
     if after <= before:
         return None
     return (f"{ident(e).name} is afraid and can only flee towards the nearest edge "

@@ -331,6 +331,26 @@ def test_edge_distance_map_is_the_distance_map_from_every_walkable_edge_cell(dia
 
 
 @pytest.mark.parametrize("diagonal", [1, 2])
+def test_edge_distances_at_read_the_whole_edge_distance_map(diagonal: int) -> None:
+    """R-10 fear's check reads the edge map at a move's two ends (`edge_distances_at`, searched
+    in growing boxes around them): the whole map's values on random maps with blocked cells,
+    cells cut off from every edge included (`UNREACHABLE`). Worked: on open 7x7 ground (3, 3)
+    is 3 steps from the edge and (2, 3) 2."""
+    costs = {"difficult_cost": DIFFICULT, "diagonal_cost": diagonal}
+    assert field(*["......."] * 7).edge_distances_at([(3, 3), (2, 3)], **costs) == [3, 2]
+    compared = 0
+    for rng, bf, free, start, end in random_fields(32, count=120):
+        blocked = [c for c in (free[i] for i in rng.choice(len(free), min(6, len(free)), replace=False))
+                   if c not in (start, end)]
+        far = bf.edge_distance_map(blocked, **costs)
+        expected = [int(far[start[1], start[0]]), int(far[end[1], end[0]])]
+        assert bf.edge_distances_at([start, end], blocked, **costs) == expected
+        assert bf.edge_distances_at([start], blocked, **costs) == expected[:1]
+        compared += sum(v < UNREACHABLE for v in expected)
+    assert compared > 150
+
+
+@pytest.mark.parametrize("diagonal", [1, 2])
 def test_nearest_edge_is_the_whole_maps_choice(diagonal: int) -> None:
     """R-10 fear's flight goal (`nearest_edge`, searched in growing squares) against the whole
     map's distance map read at every free edge cell, cheapest then lowest (y, x): the same cell
