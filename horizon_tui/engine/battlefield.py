@@ -9,10 +9,12 @@ of times (the simulator's target is 50 battles per second).
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Container, Iterable, Mapping, Sequence
+from typing import Any
 
-import attrs
 import numpy as np
+import numpy.typing as npt
 import tcod.constants
 import tcod.los
 import tcod.map
@@ -23,13 +25,20 @@ from tcod.cffi import lib as _lib
 from horizon_tui.rules.turns import step_cost
 
 Pos = tuple[int, int]
+# A cell as the questions about one cell take it from outside the battle core (a file, a form, a
+# GM's command): any pair, checked by the question itself. Compiled, a `Pos` must be a tuple of
+# Python ints exactly (mypyc checks), which the battle core's own cells are.
+AnyCell = Sequence[Any]
 
 
-def as_cell(value: Sequence[int]) -> Pos:
+def as_cell(value: Sequence[Any]) -> Pos:
     """A cell from any pair (a list read from JSON or TOML, a tuple): (x, y)."""
     if len(value) != 2:
         raise ValueError(f"a cell is two whole numbers (x, y), not {list(value)!r}")
-    return (value[0], value[1])
+    try:
+        return (operator.index(value[0]), operator.index(value[1]))  # numpy's whole numbers too, as ints
+    except TypeError:
+        raise ValueError(f"a cell is two whole numbers (x, y), not {list(value)!r}") from None
 
 
 class Terrain(enum.IntEnum):
@@ -100,25 +109,31 @@ def _cost_key(difficult_cost: int, terrain_costs: Mapping[str, int] | None, diag
     return (*key, *sorted(terrain_costs.items()))
 
 
-@attrs.define(eq=False)
 class Battlefield:
-    """A grid of at most `Ruleset.turns.max_size` cells a side (the encounter loader checks)."""
+    """A grid of at most `Ruleset.turns.max_size` cells a side (the encounter loader checks).
 
-    terrain: np.ndarray = attrs.field(converter=lambda a: np.ascontiguousarray(a, dtype=np.int8))
-    _transparent: np.ndarray = attrs.field(init=False, repr=False)
-    _base_costs: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
-    _rows: dict[tuple, list[list[int]]] = attrs.field(init=False, repr=False, factory=dict)
-    _fov: dict[tuple[Pos, int], np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
-    _fov_bytes: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
-    _fov_flat: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
-    _los: dict[tuple[Pos, Pos], bool] = attrs.field(init=False, repr=False, factory=dict)
-    _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]] = attrs.field(init=False, repr=False, factory=dict)
-    _windows: dict[tuple[int, int], tuple] = attrs.field(init=False, repr=False, factory=dict)
-    _astars: dict[tuple, tuple] = attrs.field(init=False, repr=False, factory=dict)
-    _toward: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
-    _edge: np.ndarray = attrs.field(init=False, repr=False)
+    A plain class, compiled with mypyc with the rest of the battle core (the Makefile's COMPILED
+    list); it pickles as its terrain alone (`__reduce__`): its caches hold tcod handles that don't
+    pickle, and whoever unpickles it builds its own."""
 
-    def __attrs_post_init__(self) -> None:
+    terrain: np.ndarray
+    _transparent: np.ndarray
+    _edge: np.ndarray
+    _base_costs: dict[tuple, np.ndarray]
+    _rows: dict[tuple, list[list[int]]]
+    _fov: dict[tuple[Pos, int], np.ndarray]
+    _fov_bytes: dict[tuple[Pos, int], bytes]
+    _fov_flat: dict[tuple[Pos, int], bytes]
+    _los: dict[tuple[Pos, Pos], bool]
+    _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]]
+    _windows: dict[tuple[int, int], tuple]
+    _astars: dict[tuple, tuple]
+    _toward: dict[tuple, np.ndarray]
+
+    def __init__(self, terrain: npt.ArrayLike) -> None:
+        self.terrain = np.ascontiguousarray(terrain, dtype=np.int8)
+        self._base_costs, self._rows, self._fov, self._fov_bytes, self._fov_flat = {}, {}, {}, {}, {}
+        self._los, self._dijkstras, self._windows, self._astars, self._toward = {}, {}, {}, {}, {}
         if self.terrain.ndim != 2 or 0 in self.terrain.shape:
             raise ValueError("a battlefield is a non-empty 2-D grid")
         self.terrain.flags.writeable = False  # static: the caches below depend on it
@@ -128,6 +143,12 @@ class Battlefield:
         ring[1:-1, 1:-1] = False
         self._edge = ring & self._transparent  # ... where one can stand
         self._edge.flags.writeable = False
+
+    def __reduce__(self) -> tuple[type[Battlefield], tuple[np.ndarray]]:
+        return (Battlefield, (self.terrain,))
+
+    def __repr__(self) -> str:
+        return f"Battlefield({self.width}x{self.height})"
 
     # --- building and showing ------------------------------------------------------------------
 
@@ -181,25 +202,25 @@ class Battlefield:
 
     # --- cells ---------------------------------------------------------------------------------
 
-    def in_bounds(self, pos: Pos) -> bool:
+    def in_bounds(self, pos: AnyCell) -> bool:
         x, y = pos
-        return 0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0]
+        return bool(0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0])
 
-    def terrain_at(self, pos: Pos) -> Terrain:
+    def terrain_at(self, pos: AnyCell) -> Terrain:
         return Terrain(int(self.terrain[pos[1], pos[0]]))
 
-    def is_walkable(self, pos: Pos) -> bool:
+    def is_walkable(self, pos: AnyCell) -> bool:
         x, y = pos
-        return 0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0] and bool(self._transparent[y, x])
+        return bool(0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0] and self._transparent[y, x])
 
-    def is_edge(self, pos: Pos) -> bool:
+    def is_edge(self, pos: AnyCell) -> bool:
         """On the outer ring: a unit here may leave the battlefield, which is fleeing (R-8)."""
         x, y = pos
-        return x == 0 or y == 0 or x == self.terrain.shape[1] - 1 or y == self.terrain.shape[0] - 1
+        return bool(x == 0 or y == 0 or x == self.terrain.shape[1] - 1 or y == self.terrain.shape[0] - 1)
 
-    def neighbours(self, pos: Pos) -> list[Pos]:
+    def neighbours(self, pos: AnyCell) -> list[Pos]:
         """The up to 8 cells around `pos` that are on the map (walls included)."""
-        x, y = pos
+        x, y = as_cell(pos)
         w, h = self.terrain.shape[1], self.terrain.shape[0]
         return [(x + dx, y + dy) for dx, dy in _NEIGHBOURS if 0 <= x + dx < w and 0 <= y + dy < h]
 
@@ -578,11 +599,11 @@ class Battlefield:
             found = self._dijkstras[key] = (work, dijkstra)
         work, dijkstra = found
         w, h = self.terrain.shape[1], self.terrain.shape[0]
-        changed = []
+        changed: list[tuple[int, int, int]] = []
         try:
             for x, y in blocked:
                 if 0 <= x < w and 0 <= y < h and (x, y) != source:
-                    changed.append((y, x, work[y, x]))
+                    changed.append((y, x, int(work[y, x])))
                     work[y, x] = 0
             dijkstra.set_goal(source[0], source[1])
             try:

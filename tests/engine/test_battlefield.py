@@ -479,7 +479,42 @@ def test_moves_within_is_the_cut_distance_map_and_walks_back_as_hillclimb(diagon
         outside = np.ones(whole.shape, dtype=bool)
         outside[y0:y0 + h, x0:x0 + w] = False
         assert (whole[outside] > limit).all()
-        for y, x in zip(*np.nonzero(window < UNREACHABLE)):
+        for y, x in np.argwhere(window < UNREACHABLE).tolist():  # cells as whole numbers, as the engine gives them
             back = tcod.path.hillclimb2d(window, (y, x), True, True).tolist()
             walk = [(bx + x0, by + y0) for by, bx in reversed(back[:-1])]
             assert bf.walk_back(x0, y0, window, (x + x0, y + y0)) == walk
+
+
+def test_a_cell_from_outside_is_two_python_whole_numbers() -> None:
+    """`as_cell` (a cell from a file, a save, a sent action): numpy's whole numbers come back as
+    Python ints (the compiled battle core takes no other), anything else is refused in words."""
+    from horizon_tui.engine.battlefield import as_cell
+
+    cell = as_cell(np.array([3, 4]))
+    assert cell == (3, 4) and all(type(v) is int for v in cell)
+    assert as_cell([1, 2]) == (1, 2)
+    for bad in ([1.5, 2], ["1", 2], [1, 2, 3]):
+        with pytest.raises(ValueError, match="two whole numbers"):
+            as_cell(bad)
+
+
+def test_questions_about_one_cell_take_any_pair() -> None:
+    """A form's or a file's cell reaches `in_bounds` / `is_walkable` / `is_edge` as whatever pair
+    it is (a list, numpy's numbers), compiled or not: an answer, never a TypeError."""
+    bf = field("...", ".#.", "...")
+    assert bf.in_bounds([1, 1]) and bf.in_bounds(np.array([2, 2])) and not bf.in_bounds((3, 0))
+    assert not bf.is_walkable(np.array([1, 1])) and bf.is_walkable([0, 0]) and not bf.is_walkable((1.0, 5.0))
+    assert bf.is_edge([0, 1]) and not bf.is_edge(np.array([1, 1]))
+    assert bf.neighbours(np.array([0, 0])) == [(1, 0), (0, 1), (1, 1)]
+
+
+def test_a_battlefield_pickles_as_its_terrain() -> None:
+    """The sweep's and the simulator's workers get their fights pickled: a battlefield goes as its
+    terrain (compiled or not), its caches (tcod handles among them) left behind for the worker."""
+    import pickle
+
+    bf = field("..#", ",..")
+    bf.path((0, 0), (2, 1), difficult_cost=DIFFICULT)  # fills the A* cache with a tcod handle
+    copy = pickle.loads(pickle.dumps(bf))
+    assert copy is not bf and copy.to_rows() == bf.to_rows() and not copy.terrain.flags.writeable
+    assert copy.path((0, 0), (2, 1), difficult_cost=DIFFICULT) == bf.path((0, 0), (2, 1), difficult_cost=DIFFICULT)
