@@ -466,19 +466,7 @@ class Battlefield:
                 far = self.edge_distance_map(blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
                                              diagonal_cost=diagonal_cost)
                 return [int(far[y, x]) for x, y in cells]
-            shape = (y1 - y0, x1 - x0)
-            buffers = self._windows.get(shape)
-            if buffers is None:
-                buffers = self._windows[shape] = _search_buffers(shape)
-            dist, cost, c_dist, c_cost, _, _ = buffers
-            cost[...] = self.base_cost(difficult_cost, terrain_costs)[y0:y1, x0:x1]
-            for bx, by in blocked:
-                if x0 <= bx < x1 and y0 <= by < y1:
-                    cost[by - y0, bx - x0] = 0
-            dist.fill(UNREACHABLE)
-            dist[self._edge[y0:y1, x0:x1]] = 0
-            if _lib.dijkstra2d_basic(c_dist, c_cost, 1, diagonal_cost) < 0:  # pragma: no cover - libtcod's own error
-                raise RuntimeError("libtcod's dijkstra2d failed")
+            dist = self._search_window(x0, x1, y0, y1, blocked, None, difficult_cost, terrain_costs, diagonal_cost)
             values = [int(dist[y - y0, x - x0]) for x, y in cells]
             if max(values) <= limit:
                 return values
@@ -552,6 +540,19 @@ class Battlefield:
         h, w = self.terrain.shape
         limit = max(0, limit)
         x0, x1, y0, y1 = max(0, x - limit), min(w, x + limit + 1), max(0, y - limit), min(h, y + limit + 1)
+        dist = self._search_window(x0, x1, y0, y1, blocked, source, difficult_cost, terrain_costs, diagonal_cost)
+        window = dist.copy()
+        window[window > limit] = UNREACHABLE
+        return x0, y0, window
+
+    def _search_window(
+        self, x0: int, x1: int, y0: int, y1: int, blocked: Iterable[Pos], source: Pos | None, difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None, diagonal_cost: int,
+    ) -> np.ndarray:
+        """libtcod's Dijkstra over the window [y0:y1, x0:x1] of the base costs, `blocked` cells
+        impassable, walks starting from `source` (never blocked) or, if None, from the window's
+        edge cells (`edge`): the window's distance buffer, kept per window size and handed to
+        libtcod as it is (copy what must outlive the next search)."""
         shape = (y1 - y0, x1 - x0)
         buffers = self._windows.get(shape)
         if buffers is None:
@@ -559,15 +560,16 @@ class Battlefield:
         dist, cost, c_dist, c_cost, _, _ = buffers
         cost[...] = self.base_cost(difficult_cost, terrain_costs)[y0:y1, x0:x1]
         for bx, by in blocked:
-            if x0 <= bx < x1 and y0 <= by < y1 and (bx != x or by != y):
+            if x0 <= bx < x1 and y0 <= by < y1 and (bx, by) != source:
                 cost[by - y0, bx - x0] = 0
         dist.fill(UNREACHABLE)
-        dist[y - y0, x - x0] = 0
+        if source is None:
+            dist[self._edge[y0:y1, x0:x1]] = 0
+        else:
+            dist[source[1] - y0, source[0] - x0] = 0
         if _lib.dijkstra2d_basic(c_dist, c_cost, 1, diagonal_cost) < 0:  # pragma: no cover - libtcod's own error
             raise RuntimeError("libtcod's dijkstra2d failed")
-        window = dist.copy()
-        window[window > limit] = UNREACHABLE
-        return x0, y0, window
+        return dist
 
     def walk_back(self, x0: int, y0: int, window: np.ndarray, cell: Pos) -> list[Pos]:
         """The walk `moves_within`'s window gives to `cell`: from the cell, each lowest neighbour
