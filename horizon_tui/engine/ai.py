@@ -253,14 +253,13 @@ def _plan(battle: Battle, e: Entity) -> Plan:
     (index, condition, chance, run, rule), its own flee condition in place of the flee rule's,
     in two lists: before its action and after it (`after_attack`). A helping rule without a roll
     and without an ability of its kind (`helping_kit`, pure in the loadout) can never act: left out."""
-    key = ("plan", e.uid)
     controller, loadout, g = comp(e, Controller), comp(e, Loadout), gear(e)
-    found = battle.memo.get(key)
+    found = battle.plans.get(e.uid)
     if found is None or found[0] is not controller or found[1] is not battle.ai_profiles \
             or found[2] is not loadout or found[3] is not g:
         plan = _make_plan(_steps(battle, profile_of(battle, e).rules), _own_flee(battle, controller.flee_below),
                           helping_kit(battle, e), harmful_kit(battle, e))
-        found = battle.memo[key] = (controller, battle.ai_profiles, loadout, g, plan)
+        found = battle.plans[e.uid] = (controller, battle.ai_profiles, loadout, g, plan)
     return found[4]
 
 

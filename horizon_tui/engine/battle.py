@@ -115,6 +115,13 @@ class Battle:
     held_turns: dict[str, int] = field(default_factory=dict)
     ai_profiles: AiProfiles | None = None  # data/ai.toml, what the AI plays (engine.ai)
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)  # derived data the AI reuses, never state
+    # The memo's per-combatant entries asked every step, by combatant id (no key tuple to build,
+    # hash and compare): `sight.in_view`'s pass, `turns.update_sight`'s last look, `ai._plan`'s
+    # plan, `resolve.move_costs`' costs. Derived, never state, as the memo.
+    views: dict[str, Any] = field(default_factory=dict, repr=False)
+    looks: dict[str, Any] = field(default_factory=dict, repr=False)
+    plans: dict[str, Any] = field(default_factory=dict, repr=False)
+    step_costs: dict[str, Any] = field(default_factory=dict, repr=False)
     placements: int = 0  # how many times anyone was placed: sight can't change without it (turns.update_sight)
     active_version: int = 0  # how many times `active` changed (set_presence): `cells` is rebuilt after
     _cells: ActiveCells | None = field(default=None, init=False, repr=False)  # `cells()`' index, derived

@@ -186,10 +186,9 @@ def move_costs(battle: Battle, e: Entity) -> Mapping[str, Any]:
     """What its steps cost (R-8), as the battlefield's path and distance searches take it: the
     rules' difficult-ground and diagonal costs, and its species' own terrain costs."""
     g, turns = gear(e), battle.rules.turns
-    key = ("move costs", e.uid)  # asked by every move and search: made once per gear and rules
-    found = battle.memo.get(key)
+    found = battle.step_costs.get(e.uid)  # asked by every move and search: made once per gear and rules
     if found is None or found[0] is not g or found[1] is not turns:
-        found = battle.memo[key] = (g, turns, MappingProxyType({
+        found = battle.step_costs[e.uid] = (g, turns, MappingProxyType({
             "difficult_cost": turns.difficult_cost, "terrain_costs": g.terrain_costs,
             "diagonal_cost": turns.diagonal_cost}))
     return found[2]
