@@ -13,6 +13,7 @@ STAMP := $(VENV)/.installed-stamp
 COMPILED := horizon_tui/engine/components.py horizon_tui/engine/events.py horizon_tui/engine/battle.py \
 	horizon_tui/engine/usability.py horizon_tui/engine/effects.py horizon_tui/engine/turns.py \
 	horizon_tui/engine/ai.py horizon_tui/engine/attacks.py horizon_tui/engine/resolve.py horizon_tui/engine/sight.py \
+	horizon_tui/engine/battlefield.py \
 	horizon_tui/rules/ranges.py horizon_tui/rules/turns.py
 
 $(STAMP): pyproject.toml

@@ -27,7 +27,7 @@ from horizon_tui.engine.resolve import Impossible, blocked_for, move_costs, perf
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
     Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, team,
-    typical_attack,
+    turn_state, typical_attack,
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.sight import hidden_from, in_view
@@ -151,7 +151,7 @@ class Mind:
         return battle.by_id[battle.order[battle.index]] is self.e
 
     def state(self) -> TurnState:
-        return comp(self.e, TurnState)
+        return turn_state(self.e)
 
     def perform(self, action) -> bool:
         return not isinstance(perform(self.battle, action, auto_end=False), Impossible)
@@ -253,14 +253,13 @@ def _plan(battle: Battle, e: Entity) -> Plan:
     (index, condition, chance, run, rule), its own flee condition in place of the flee rule's,
     in two lists: before its action and after it (`after_attack`). A helping rule without a roll
     and without an ability of its kind (`helping_kit`, pure in the loadout) can never act: left out."""
-    key = ("plan", e.uid)
     controller, loadout, g = comp(e, Controller), comp(e, Loadout), gear(e)
-    found = battle.memo.get(key)
+    found = battle.plans.get(e.uid)
     if found is None or found[0] is not controller or found[1] is not battle.ai_profiles \
             or found[2] is not loadout or found[3] is not g:
         plan = _make_plan(_steps(battle, profile_of(battle, e).rules), _own_flee(battle, controller.flee_below),
                           helping_kit(battle, e), harmful_kit(battle, e))
-        found = battle.memo[key] = (controller, battle.ai_profiles, loadout, g, plan)
+        found = battle.plans[e.uid] = (controller, battle.ai_profiles, loadout, g, plan)
     return found[4]
 
 
@@ -818,28 +817,22 @@ def _flee(mind: Mind, rule: Rule | None) -> bool:
     field = battle.battlefield
     if field.is_edge(pos(e)):
         return _step_off(mind)
-    xs, ys, cost = _reachable_all(battle, e)
-    edge = (xs == 0) | (ys == 0) | (xs == field.width - 1) | (ys == field.height - 1)
-    if not edge.any():
+    goal = _flight_goal(battle, e)
+    if goal is None:
         return False  # cut off from every edge: it fights on
-    xs, ys, cost = xs[edge], ys[edge], cost[edge]
-    best = np.lexsort((xs, ys, cost))[0]
-    if not mind.perform(Move(mind.actor, (int(xs[best]), int(ys[best])), partial=True)):
+    if not mind.perform(Move(mind.actor, goal, partial=True)):
         return False
     if mind.acting and field.is_edge(pos(e)) and mind.state().movement_left > 0:
         _step_off(mind)
     return True
 
 
-def _reachable_all(battle: Battle, e: Entity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every free cell it could walk to, however many turns away (x, y, cost)."""
-    dist = battle.battlefield.distance_map([pos(e)], blocked_for(battle, e), **move_costs(battle, e))
-    ok = dist < UNREACHABLE
-    for (x, y), who in battle.occupancy.items():
-        if who != cid(e):
-            ok[y, x] = False
-    ys, xs = np.nonzero(ok)
-    return xs, ys, dist[ys, xs]
+def _flight_goal(battle: Battle, e: Entity) -> tuple[int, int] | None:
+    """The edge cell its flight heads for (`Battlefield.nearest_edge`): others' cells blocked and
+    never the goal; None when it is cut off from every edge."""
+    me = cid(e)
+    taken = {cell for cell, who in battle.occupancy.items() if who != me}
+    return battle.battlefield.nearest_edge(pos(e), blocked_for(battle, e), taken, **move_costs(battle, e))
 
 
 def _step_off(mind: Mind) -> bool:

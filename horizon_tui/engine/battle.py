@@ -45,10 +45,22 @@ PARTY, ENEMIES = "party", "enemies"
 class World:
     """A battle's components: one store (combatant id → component) per component type."""
 
-    __slots__ = ("stores",)
+    __slots__ = ("stores", "identities", "teams", "positions", "gears", "stats", "healths", "effects", "presences",
+                 "turn_states")
 
     def __init__(self) -> None:
         self.stores: dict[type, dict[str, Any]] = {key: {} for key in COMPONENTS}
+        # The stores the accessors below read most, by name as well (the same dicts, never
+        # replaced): one lookup by id, not one by type and then one by id.
+        self.identities: dict[str, Identity] = self.stores[Identity]
+        self.teams: dict[str, Team] = self.stores[Team]
+        self.positions: dict[str, Position] = self.stores[Position]
+        self.gears: dict[str, Gear] = self.stores[Gear]
+        self.stats: dict[str, Stats] = self.stores[Stats]
+        self.healths: dict[str, Health] = self.stores[Health]
+        self.effects: dict[str, Effects] = self.stores[Effects]
+        self.presences: dict[str, Presence] = self.stores[Presence]
+        self.turn_states: dict[str, TurnState] = self.stores[TurnState]
 
     def store(self, key: type[T]) -> dict[str, T]:
         found = self.stores.get(key)
@@ -103,6 +115,13 @@ class Battle:
     held_turns: dict[str, int] = field(default_factory=dict)
     ai_profiles: AiProfiles | None = None  # data/ai.toml, what the AI plays (engine.ai)
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)  # derived data the AI reuses, never state
+    # The memo's per-combatant entries asked every step, by combatant id (no key tuple to build,
+    # hash and compare): `sight.in_view`'s pass, `turns.update_sight`'s last look, `ai._plan`'s
+    # plan, `resolve.move_costs`' costs. Derived, never state, as the memo.
+    views: dict[str, Any] = field(default_factory=dict, repr=False)
+    looks: dict[str, Any] = field(default_factory=dict, repr=False)
+    plans: dict[str, Any] = field(default_factory=dict, repr=False)
+    step_costs: dict[str, Any] = field(default_factory=dict, repr=False)
     placements: int = 0  # how many times anyone was placed: sight can't change without it (turns.update_sight)
     active_version: int = 0  # how many times `active` changed (set_presence): `cells` is rebuilt after
     _cells: ActiveCells | None = field(default=None, init=False, repr=False)  # `cells()`' index, derived
@@ -273,7 +292,7 @@ def drop(e: Entity, key: type) -> None:
 
 def set_turn_state(e: Entity, own_turns: int, movement_left: int, acted: bool) -> None:
     """The only writer of TurnState after set-up: its turn count, movement left and whether it acted."""
-    state: TurnState = e.world.stores[TurnState][e.uid]
+    state = e.world.turn_states[e.uid]
     state.own_turns = own_turns
     state.movement_left = movement_left
     state.acted = acted
@@ -281,7 +300,7 @@ def set_turn_state(e: Entity, own_turns: int, movement_left: int, acted: bool) -
 
 def set_hp(e: Entity, value: int) -> None:
     """Its health now (damage, healing, a GM's hand): the maximum stays (`refresh_stats` moves it)."""
-    health: Health = e.world.stores[Health][e.uid]
+    health = e.world.healths[e.uid]
     health.hp = value
 
 
@@ -310,7 +329,7 @@ def set_ready_at(e: Entity, ability: str, own_turn: int) -> None:
 
 
 def ident(e: Entity) -> Identity:
-    return comp(e, Identity)
+    return e.world.identities[e.uid]
 
 
 def cid(e: Entity) -> str:
@@ -318,36 +337,40 @@ def cid(e: Entity) -> str:
 
 
 def team(e: Entity) -> str:
-    return comp(e, Team).name
+    return e.world.teams[e.uid].name
 
 
 def pos(e: Entity) -> tuple[int, int]:
-    p = comp(e, Position)
+    p = e.world.positions[e.uid]
     return (p.x, p.y)
 
 
 def hp(e: Entity) -> Health:
-    return comp(e, Health)
+    return e.world.healths[e.uid]
 
 
 def stats(e: Entity) -> Stats:
-    return comp(e, Stats)
+    return e.world.stats[e.uid]
 
 
 def gear(e: Entity) -> Gear:
-    return comp(e, Gear)
+    return e.world.gears[e.uid]
 
 
 def presence(e: Entity) -> Presence:
-    return comp(e, Presence)
+    return e.world.presences[e.uid]
 
 
 def is_active(e: Entity) -> bool:
-    return comp(e, Presence) is Presence.active
+    return e.world.presences[e.uid] is Presence.active
 
 
 def effects(e: Entity) -> Effects:
-    return comp(e, Effects)
+    return e.world.effects[e.uid]
+
+
+def turn_state(e: Entity) -> TurnState:
+    return e.world.turn_states[e.uid]
 
 
 def active_combatants(battle: Battle) -> list[Entity]:

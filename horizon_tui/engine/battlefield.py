@@ -9,10 +9,12 @@ of times (the simulator's target is 50 battles per second).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+import operator
+from collections.abc import Container, Iterable, Mapping, Sequence
+from typing import Any
 
-import attrs
 import numpy as np
+import numpy.typing as npt
 import tcod.constants
 import tcod.los
 import tcod.map
@@ -23,13 +25,20 @@ from tcod.cffi import lib as _lib
 from horizon_tui.rules.turns import step_cost
 
 Pos = tuple[int, int]
+# A cell as the questions about one cell take it from outside the battle core (a file, a form, a
+# GM's command): any pair, checked by the question itself. Compiled, a `Pos` must be a tuple of
+# Python ints exactly (mypyc checks), which the battle core's own cells are.
+AnyCell = Sequence[Any]
 
 
-def as_cell(value: Sequence[int]) -> Pos:
+def as_cell(value: Sequence[Any]) -> Pos:
     """A cell from any pair (a list read from JSON or TOML, a tuple): (x, y)."""
     if len(value) != 2:
         raise ValueError(f"a cell is two whole numbers (x, y), not {list(value)!r}")
-    return (value[0], value[1])
+    try:
+        return (operator.index(value[0]), operator.index(value[1]))  # numpy's whole numbers too, as ints
+    except TypeError:
+        raise ValueError(f"a cell is two whole numbers (x, y), not {list(value)!r}") from None
 
 
 class Terrain(enum.IntEnum):
@@ -100,25 +109,31 @@ def _cost_key(difficult_cost: int, terrain_costs: Mapping[str, int] | None, diag
     return (*key, *sorted(terrain_costs.items()))
 
 
-@attrs.define(eq=False)
 class Battlefield:
-    """A grid of at most `Ruleset.turns.max_size` cells a side (the encounter loader checks)."""
+    """A grid of at most `Ruleset.turns.max_size` cells a side (the encounter loader checks).
 
-    terrain: np.ndarray = attrs.field(converter=lambda a: np.ascontiguousarray(a, dtype=np.int8))
-    _transparent: np.ndarray = attrs.field(init=False, repr=False)
-    _base_costs: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
-    _rows: dict[tuple, list[list[int]]] = attrs.field(init=False, repr=False, factory=dict)
-    _fov: dict[tuple[Pos, int], np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
-    _fov_bytes: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
-    _fov_flat: dict[tuple[Pos, int], bytes] = attrs.field(init=False, repr=False, factory=dict)
-    _los: dict[tuple[Pos, Pos], bool] = attrs.field(init=False, repr=False, factory=dict)
-    _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]] = attrs.field(init=False, repr=False, factory=dict)
-    _windows: dict[tuple[int, int], tuple] = attrs.field(init=False, repr=False, factory=dict)
-    _astars: dict[tuple, tuple] = attrs.field(init=False, repr=False, factory=dict)
-    _toward: dict[tuple, np.ndarray] = attrs.field(init=False, repr=False, factory=dict)
-    _edge: np.ndarray = attrs.field(init=False, repr=False)
+    A plain class, compiled with mypyc with the rest of the battle core (the Makefile's COMPILED
+    list); it pickles as its terrain alone (`__reduce__`): its caches hold tcod handles that don't
+    pickle, and whoever unpickles it builds its own."""
 
-    def __attrs_post_init__(self) -> None:
+    terrain: np.ndarray
+    _transparent: np.ndarray
+    _edge: np.ndarray
+    _base_costs: dict[tuple, np.ndarray]
+    _rows: dict[tuple, list[list[int]]]
+    _fov: dict[tuple[Pos, int], np.ndarray]
+    _fov_bytes: dict[tuple[Pos, int], bytes]
+    _fov_flat: dict[tuple[Pos, int], bytes]
+    _los: dict[tuple[Pos, Pos], bool]
+    _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]]
+    _windows: dict[tuple[int, int], tuple]
+    _astars: dict[tuple, tuple]
+    _toward: dict[tuple, np.ndarray]
+
+    def __init__(self, terrain: npt.ArrayLike) -> None:
+        self.terrain = np.ascontiguousarray(terrain, dtype=np.int8)
+        self._base_costs, self._rows, self._fov, self._fov_bytes, self._fov_flat = {}, {}, {}, {}, {}
+        self._los, self._dijkstras, self._windows, self._astars, self._toward = {}, {}, {}, {}, {}
         if self.terrain.ndim != 2 or 0 in self.terrain.shape:
             raise ValueError("a battlefield is a non-empty 2-D grid")
         self.terrain.flags.writeable = False  # static: the caches below depend on it
@@ -128,6 +143,12 @@ class Battlefield:
         ring[1:-1, 1:-1] = False
         self._edge = ring & self._transparent  # ... where one can stand
         self._edge.flags.writeable = False
+
+    def __reduce__(self) -> tuple[type[Battlefield], tuple[np.ndarray]]:
+        return (Battlefield, (self.terrain,))
+
+    def __repr__(self) -> str:
+        return f"Battlefield({self.width}x{self.height})"
 
     # --- building and showing ------------------------------------------------------------------
 
@@ -169,31 +190,37 @@ class Battlefield:
         return self._transparent
 
     @property
+    def edge(self) -> np.ndarray:
+        """bool [y, x]: the walkable cells of the outer ring (`is_edge`), where a unit may step off
+        the battlefield (R-8). Read-only."""
+        return self._edge
+
+    @property
     def walkable(self) -> np.ndarray:
         """bool [y, x]: a unit may stand here (everything but walls). Read-only."""
         return self._transparent
 
     # --- cells ---------------------------------------------------------------------------------
 
-    def in_bounds(self, pos: Pos) -> bool:
+    def in_bounds(self, pos: AnyCell) -> bool:
         x, y = pos
-        return 0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0]
+        return bool(0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0])
 
-    def terrain_at(self, pos: Pos) -> Terrain:
+    def terrain_at(self, pos: AnyCell) -> Terrain:
         return Terrain(int(self.terrain[pos[1], pos[0]]))
 
-    def is_walkable(self, pos: Pos) -> bool:
+    def is_walkable(self, pos: AnyCell) -> bool:
         x, y = pos
-        return 0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0] and bool(self._transparent[y, x])
+        return bool(0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0] and self._transparent[y, x])
 
-    def is_edge(self, pos: Pos) -> bool:
+    def is_edge(self, pos: AnyCell) -> bool:
         """On the outer ring: a unit here may leave the battlefield, which is fleeing (R-8)."""
         x, y = pos
-        return x == 0 or y == 0 or x == self.terrain.shape[1] - 1 or y == self.terrain.shape[0] - 1
+        return bool(x == 0 or y == 0 or x == self.terrain.shape[1] - 1 or y == self.terrain.shape[0] - 1)
 
-    def neighbours(self, pos: Pos) -> list[Pos]:
+    def neighbours(self, pos: AnyCell) -> list[Pos]:
         """The up to 8 cells around `pos` that are on the map (walls included)."""
-        x, y = pos
+        x, y = as_cell(pos)
         w, h = self.terrain.shape[1], self.terrain.shape[0]
         return [(x + dx, y + dy) for dx, dy in _NEIGHBOURS if 0 <= x + dx < w and 0 <= y + dy < h]
 
@@ -418,6 +445,76 @@ class Battlefield:
         tcod.path.dijkstra2d(distance, cost, 1, diagonal_cost, out=distance)
         return distance
 
+    def edge_distances_at(
+        self, cells: Sequence[Pos], blocked: Iterable[Pos] = (), *, difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None = None, diagonal_cost: int = 1,
+    ) -> list[int]:
+        """`edge_distance_map(blocked)` read at `cells` (R-10 fear asks it of a move's two ends),
+        searched in less: from the edge cells within the box around `cells` grown by `limit`, which
+        holds every walk of at most `limit` movement points ending at one of them (every step
+        costs at least 1), so a value up to `limit` is exact; `limit` starts at the cells' farthest
+        distance to the border and doubles until every value is within it. A box that would cover
+        the map is the whole map's `edge_distance_map`."""
+        blocked = list(blocked)
+        h, w = self.terrain.shape
+        xs, ys = [x for x, _ in cells], [y for _, y in cells]
+        limit = max(1, *(min(x, y, w - 1 - x, h - 1 - y) for x, y in cells))
+        while True:
+            x0, x1 = max(0, min(xs) - limit), min(w, max(xs) + limit + 1)
+            y0, y1 = max(0, min(ys) - limit), min(h, max(ys) + limit + 1)
+            if x0 == 0 and y0 == 0 and x1 == w and y1 == h:
+                far = self.edge_distance_map(blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
+                                             diagonal_cost=diagonal_cost)
+                return [int(far[y, x]) for x, y in cells]
+            dist = self._search_window(x0, x1, y0, y1, blocked, None, difficult_cost, terrain_costs, diagonal_cost)
+            values = [int(dist[y - y0, x - x0]) for x, y in cells]
+            if max(values) <= limit:
+                return values
+            limit *= 2
+
+    def nearest_edge(
+        self, source: Pos, blocked: Iterable[Pos], taken: Container[Pos], *, difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None = None, diagonal_cost: int = 1,
+    ) -> Pos | None:
+        """Of the walkable edge cells (`edge`) not in `taken` that a walk from `source` reaches
+        (`blocked` impassable), the cheapest to reach, then the lowest (y, x): where a unit
+        fleeing the battlefield heads (R-10 fear, R-8). None when there is none.
+
+        The same cell as reading `distance_map([source], blocked)` over every edge cell, searched
+        in less: in the square a walk of `limit` movement points can't leave (`moves_within`,
+        exact up to `limit`), from the source's distance to the border and doubling while no
+        edge cell is found within `limit` (any costing more is no better than one found); a
+        square that would cover the map is the whole map's distance map."""
+        x, y = source
+        h, w = self.terrain.shape
+        farthest = max(x, y, w - 1 - x, h - 1 - y)  # a square this wide covers the map
+        limit = max(1, min(x, y, w - 1 - x, h - 1 - y))
+        while limit < farthest:
+            x0, y0, window = self.moves_within(source, blocked, limit, difficult_cost=difficult_cost,
+                                               terrain_costs=terrain_costs, diagonal_cost=diagonal_cost)
+            wh, ww = window.shape
+            found = self._cheapest_edge(self._edge[y0:y0 + wh, x0:x0 + ww], window, x0, y0, taken)
+            if found is not None:
+                return found
+            limit *= 2
+        dist = self.distance_map([source], blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
+                                 diagonal_cost=diagonal_cost)
+        return self._cheapest_edge(self._edge, dist, 0, 0, taken)
+
+    @staticmethod
+    def _cheapest_edge(edge: np.ndarray, dist: np.ndarray, x0: int, y0: int, taken: Container[Pos]) -> Pos | None:
+        """Of the cells `edge` marks (a window at x0, y0) that `dist` reaches, not in `taken`: the
+        cheapest, then the lowest (y, x)."""
+        ys, xs = np.nonzero(edge & (dist < UNREACHABLE))
+        best: tuple[int, int, int] | None = None
+        for cy, cx in zip(ys.tolist(), xs.tolist()):
+            if (cx + x0, cy + y0) in taken:
+                continue
+            key = (int(dist[cy, cx]), cy + y0, cx + x0)
+            if best is None or key < best:
+                best = key
+        return None if best is None else (best[2], best[1])
+
     def _within(
         self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
         diagonal_cost: int, limit: int,
@@ -443,6 +540,19 @@ class Battlefield:
         h, w = self.terrain.shape
         limit = max(0, limit)
         x0, x1, y0, y1 = max(0, x - limit), min(w, x + limit + 1), max(0, y - limit), min(h, y + limit + 1)
+        dist = self._search_window(x0, x1, y0, y1, blocked, source, difficult_cost, terrain_costs, diagonal_cost)
+        window = dist.copy()
+        window[window > limit] = UNREACHABLE
+        return x0, y0, window
+
+    def _search_window(
+        self, x0: int, x1: int, y0: int, y1: int, blocked: Iterable[Pos], source: Pos | None, difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None, diagonal_cost: int,
+    ) -> np.ndarray:
+        """libtcod's Dijkstra over the window [y0:y1, x0:x1] of the base costs, `blocked` cells
+        impassable, walks starting from `source` (never blocked) or, if None, from the window's
+        edge cells (`edge`): the window's distance buffer, kept per window size and handed to
+        libtcod as it is (copy what must outlive the next search)."""
         shape = (y1 - y0, x1 - x0)
         buffers = self._windows.get(shape)
         if buffers is None:
@@ -450,15 +560,16 @@ class Battlefield:
         dist, cost, c_dist, c_cost, _, _ = buffers
         cost[...] = self.base_cost(difficult_cost, terrain_costs)[y0:y1, x0:x1]
         for bx, by in blocked:
-            if x0 <= bx < x1 and y0 <= by < y1 and (bx != x or by != y):
+            if x0 <= bx < x1 and y0 <= by < y1 and (bx, by) != source:
                 cost[by - y0, bx - x0] = 0
         dist.fill(UNREACHABLE)
-        dist[y - y0, x - x0] = 0
+        if source is None:
+            dist[self._edge[y0:y1, x0:x1]] = 0
+        else:
+            dist[source[1] - y0, source[0] - x0] = 0
         if _lib.dijkstra2d_basic(c_dist, c_cost, 1, diagonal_cost) < 0:  # pragma: no cover - libtcod's own error
             raise RuntimeError("libtcod's dijkstra2d failed")
-        window = dist.copy()
-        window[window > limit] = UNREACHABLE
-        return x0, y0, window
+        return dist
 
     def walk_back(self, x0: int, y0: int, window: np.ndarray, cell: Pos) -> list[Pos]:
         """The walk `moves_within`'s window gives to `cell`: from the cell, each lowest neighbour
@@ -490,11 +601,11 @@ class Battlefield:
             found = self._dijkstras[key] = (work, dijkstra)
         work, dijkstra = found
         w, h = self.terrain.shape[1], self.terrain.shape[0]
-        changed = []
+        changed: list[tuple[int, int, int]] = []
         try:
             for x, y in blocked:
                 if 0 <= x < w and 0 <= y < h and (x, y) != source:
-                    changed.append((y, x, work[y, x]))
+                    changed.append((y, x, int(work[y, x])))
                     work[y, x] = 0
             dijkstra.set_goal(source[0], source[1])
             try:

@@ -22,9 +22,9 @@ from horizon_tui.engine.attacks import strike, use_ability
 from horizon_tui.engine.battlefield import as_cell
 from horizon_tui.engine.battle import (
     Battle, Entity, charge_left, cid, comp, effects, gear, ident, is_active, pos, set_ready_at, set_turn_state,
-    spend_charge, team,
+    spend_charge, team, turn_state,
 )
-from horizon_tui.engine.components import Memory, Presence, TurnState
+from horizon_tui.engine.components import Memory, Presence
 from horizon_tui.engine.effects import end_effect
 from horizon_tui.engine.sight import hidden_from
 from horizon_tui.engine.turns import advance, check_end, update_sight
@@ -45,10 +45,6 @@ class Impossible:
 
 
 Outcome = Success | Impossible
-
-
-def _state(e: Entity) -> TurnState:
-    return comp(e, TurnState)
 
 
 def edge_distances(battle: Battle, e: Entity) -> np.ndarray:
@@ -80,7 +76,7 @@ def edge_distances(battle: Battle, e: Entity) -> np.ndarray:
 
 def spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
     """Mark the turn's action as used; acting reveals a hidden combatant (R-13 hide)."""
-    state = _state(e)
+    state = turn_state(e)
     set_turn_state(e, state.own_turns, state.movement_left, True)
     hidden = effects(e).get("hidden")
     if reveals and hidden is not None:
@@ -99,7 +95,7 @@ def first_step_affordable(battle: Battle, e: Entity, to: tuple[int, int]) -> boo
     path = field.path(here, (to[0], to[1]), blocked_for(battle, e), **costs)
     if not path:
         return False
-    left, spent = _state(e).movement_left, 0
+    left, spent = turn_state(e).movement_left, 0
     for xy, cost in zip(path, field.step_costs(path, start=here, **costs)):
         spent += cost
         if spent > left:
@@ -116,7 +112,7 @@ def move(battle: Battle, actor: str, destination: Sequence[int], partial: bool =
     e = battle.by_id[actor]
     start = len(battle.log)
     field = battle.battlefield
-    here, state = pos(e), _state(e)
+    here, state = pos(e), turn_state(e)
     to = as_cell(destination)  # a list, from a saved or sent action
     if to == here:
         return Impossible("already there")
@@ -173,12 +169,13 @@ def _flee(battle: Battle, e: Entity, to: tuple[int, int], start: int) -> Outcome
 
 def _fear_refusal(battle: Battle, e: Entity, here: tuple[int, int], end: tuple[int, int]) -> str | None:
     """R-10 fear: an afraid combatant moves only to flee towards the nearest edge: a move may not
-    end farther from it (`edge_distances`) than it started. A move ending on the edge ends 0
+    end farther from it (`edge_distances`, read at the two cells: `Battlefield.edge_distances_at`)
+    than it started. A move ending on the edge ends 0
     steps from it (the edge cells are where `edge_distances`' walks start): never farther."""
-    if battle.battlefield.is_edge(end):
+    field = battle.battlefield
+    if field.is_edge(end):
         return None
-    far = edge_distances(battle, e)
-    before, after = int(far[here[1], here[0]]), int(far[end[1], end[0]])
+    before, after = field.edge_distances_at([here, end], blocked_for(battle, e), **move_costs(battle, e))
     if after <= before:
         return None
     return (f"{ident(e).name} is afraid and can only flee towards the nearest edge "
@@ -189,10 +186,9 @@ def move_costs(battle: Battle, e: Entity) -> Mapping[str, Any]:
     """What its steps cost (R-8), as the battlefield's path and distance searches take it: the
     rules' difficult-ground and diagonal costs, and its species' own terrain costs."""
     g, turns = gear(e), battle.rules.turns
-    key = ("move costs", e.uid)  # asked by every move and search: made once per gear and rules
-    found = battle.memo.get(key)
+    found = battle.step_costs.get(e.uid)  # asked by every move and search: made once per gear and rules
     if found is None or found[0] is not g or found[1] is not turns:
-        found = battle.memo[key] = (g, turns, MappingProxyType({
+        found = battle.step_costs[e.uid] = (g, turns, MappingProxyType({
             "difficult_cost": turns.difficult_cost, "terrain_costs": g.terrain_costs,
             "diagonal_cost": turns.diagonal_cost}))
     return found[2]
@@ -283,7 +279,7 @@ def use(battle: Battle, actor: str, name: str, target_id: str | None = None,
     spend_turn(battle, e)
     spend_charge(e, ability.difficulty)
     cooldown = battle.rules.difficulty(ability.difficulty).cooldown
-    set_ready_at(e, ability.name, _state(e).own_turns + cooldown + 1)  # blocked for `cooldown` own turns
+    set_ready_at(e, ability.name, turn_state(e).own_turns + cooldown + 1)  # blocked for `cooldown` own turns
     battle.emit(ev.AbilityUsed(cid(e), ability.name, ability.difficulty.value, charge_left(e, ability.difficulty), cooldown))
     use_ability(battle, e, ability, target, aimed)
     check_end(battle)
@@ -334,7 +330,7 @@ def wait(battle: Battle, actor: str) -> Outcome:
     e = battle[actor]
     start = len(battle.log)
     reason = "hides" if effects(e).has("fear") else "waits"
-    if not _state(e).acted:
+    if not turn_state(e).acted:
         battle.emit(ev.Waited(cid(e), reason))
     return Success(battle.log[start:], ends_turn=True)
 
@@ -351,7 +347,7 @@ def perform(battle: Battle, action, *, auto_end: bool = True) -> Outcome:
     outcome = action(battle)
     if outcome.__class__ is Impossible or battle.result is not None:
         return outcome
-    state = _state(current)
+    state = turn_state(current)
     if outcome.ends_turn or not is_active(current) or (
             auto_end and state.acted and state.movement_left <= 0):
         advance(battle)

@@ -36,9 +36,8 @@ def in_view(battle: Battle, viewer: Entity) -> list[tuple[Entity, int, int]]:
     positions and who is active change only through `battle.place`, which counts placements.
     The pass looks every active combatant's cell up in the field of view at once, in C
     (`Battle.cells`), not in a loop over them all."""
-    key = ("in view", viewer.uid)
     stamp = battle.placements
-    found = battle.memo.get(key)
+    found = battle.views.get(viewer.uid)
     if found is not None and found[0] == stamp:
         return found[1]
     index = battle.cells()
@@ -46,5 +45,5 @@ def in_view(battle: Battle, viewer: Entity) -> list[tuple[Entity, int, int]]:
     slot = index.slot.get(viewer)
     if slot is not None:
         seen.remove(index.units[slot])  # its own cell is always in its view
-    battle.memo[key] = (stamp, seen)
+    battle.views[viewer.uid] = (stamp, seen)
     return seen

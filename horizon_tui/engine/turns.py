@@ -69,8 +69,7 @@ def update_sight(battle: Battle, e: Entity) -> None:
     memory = comp(e, Memory)
     me = e.uid
     # Nobody placed since its last look and its memory untouched: it would learn nothing new.
-    key = ("sight", me)
-    seen_at = battle.memo.get(key)
+    seen_at = battle.looks.get(me)
     if seen_at is not None and seen_at[0] == battle.placements and seen_at[1] is memory:
         return
     known = memory.last_known
@@ -85,7 +84,7 @@ def update_sight(battle: Battle, e: Entity) -> None:
                 news = {}
             news[other.uid] = (x, y)
     if news is None:
-        battle.memo[key] = (battle.placements, memory)
+        battle.looks[me] = (battle.placements, memory)
         return
     put(e, Memory, Memory(memory.seen | frozenset(news), {**known, **news}, memory.last_attacker, memory.origin))
 

@@ -10,7 +10,7 @@ it could reach needs it.
 from __future__ import annotations
 
 from horizon_tui.content.models import Ability, Difficulty, Target
-from horizon_tui.engine.battle import Battle, Entity, allies_of, charge_left, comp, effects, gear, hp
+from horizon_tui.engine.battle import Battle, Entity, allies_of, charge_left, comp, effects, gear, hp, turn_state
 from horizon_tui.engine.components import Charges, Cooldowns, FreeActions, Loadout, TurnState
 
 _HEALS = frozenset({"heal"})
@@ -65,11 +65,29 @@ def ability_ready(actor: Entity, ability: Ability) -> bool:
     """Whether `ability_state_refusal` has nothing to say (slotted, not a passive, a charge of its
     difficulty left, off cooldown: R-5, R-6), as a yes or no without the words — the AI asks it
     for every ability it weighs, many times a turn."""
-    if ability.name not in comp(actor, Loadout).slotted or ability.is_passive:
+    _, name, passive, difficulty, unlimited = _facts(ability)
+    if passive or name not in comp(actor, Loadout).slotted:
         return False
-    if ability.difficulty is not Difficulty.I and comp(actor, Charges).pools.get(ability.difficulty, 0) <= 0:
+    if not unlimited and comp(actor, Charges).pools.get(difficulty, 0) <= 0:
         return False
-    return comp(actor, Cooldowns).ready_at.get(ability.name, 0) <= comp(actor, TurnState).own_turns
+    return comp(actor, Cooldowns).ready_at.get(name, 0) <= turn_state(actor).own_turns
+
+
+def _facts(ability: Ability) -> tuple[Ability, str, bool, Difficulty, bool]:
+    """(the ability, its name, whether it is a passive, its difficulty, whether that is I: no
+    charge needed), read once per ability: it is a frozen object of the catalogue, and reading
+    its attributes (`is_passive` a property) from compiled code costs more than the rest of
+    `ability_ready`. Kept by identity across battles, as the AI's kits."""
+    found = _FACTS.get(id(ability))
+    if found is None or found[0] is not ability:
+        if len(_FACTS) >= 4096:
+            _FACTS.clear()
+        found = _FACTS[id(ability)] = (ability, ability.name, ability.is_passive, ability.difficulty,
+                                       ability.difficulty is Difficulty.I)
+    return found
+
+
+_FACTS: dict[int, tuple[Ability, str, bool, Difficulty, bool]] = {}  # _facts', by the ability's identity
 
 
 def ability_state_refusal(battle: Battle, actor: Entity, ability: Ability) -> str | None:

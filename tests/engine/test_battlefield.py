@@ -330,6 +330,48 @@ def test_edge_distance_map_is_the_distance_map_from_every_walkable_edge_cell(dia
     assert compared > 1000
 
 
+@pytest.mark.parametrize("diagonal", [1, 2])
+def test_edge_distances_at_read_the_whole_edge_distance_map(diagonal: int) -> None:
+    """R-10 fear's check reads the edge map at a move's two ends (`edge_distances_at`, searched
+    in growing boxes around them): the whole map's values on random maps with blocked cells,
+    cells cut off from every edge included (`UNREACHABLE`). Worked: on open 7x7 ground (3, 3)
+    is 3 steps from the edge and (2, 3) 2."""
+    costs = {"difficult_cost": DIFFICULT, "diagonal_cost": diagonal}
+    assert field(*["......."] * 7).edge_distances_at([(3, 3), (2, 3)], **costs) == [3, 2]
+    compared = 0
+    for rng, bf, free, start, end in random_fields(32, count=120):
+        blocked = [c for c in (free[i] for i in rng.choice(len(free), min(6, len(free)), replace=False))
+                   if c not in (start, end)]
+        far = bf.edge_distance_map(blocked, **costs)
+        expected = [int(far[start[1], start[0]]), int(far[end[1], end[0]])]
+        assert bf.edge_distances_at([start, end], blocked, **costs) == expected
+        assert bf.edge_distances_at([start], blocked, **costs) == expected[:1]
+        compared += sum(v < UNREACHABLE for v in expected)
+    assert compared > 150
+
+
+@pytest.mark.parametrize("diagonal", [1, 2])
+def test_nearest_edge_is_the_whole_maps_choice(diagonal: int) -> None:
+    """R-10 fear's flight goal (`nearest_edge`, searched in growing squares) against the whole
+    map's distance map read at every free edge cell, cheapest then lowest (y, x): the same cell
+    on random maps with blocked and taken cells, from anywhere (near the border, in the middle,
+    walled in). Worked: on open 5x5 ground from (1, 2) the edge cells (0, 1), (0, 2) and (0, 3)
+    cost 1 with diagonal steps at 1, and the lowest row wins, (0, 1); at 2 only (0, 2) does."""
+    costs = {"difficult_cost": DIFFICULT, "diagonal_cost": diagonal}
+    assert field(*["....."] * 5).nearest_edge((1, 2), [], set(), **costs) == ((0, 1) if diagonal == 1 else (0, 2))
+    found = 0
+    for rng, bf, free, start, _ in random_fields(31, count=120):
+        picks = [free[i] for i in rng.choice(len(free), min(8, len(free)), replace=False)]
+        blocked, taken = [c for c in picks[:5] if c != start], {c for c in picks[3:] if c != start}
+        dist = bf.distance_map([start], blocked, **costs)
+        edges = [(int(dist[y, x]), y, x) for y in range(bf.height) for x in range(bf.width)
+                 if bf.is_edge((x, y)) and bf.is_walkable((x, y)) and dist[y, x] < UNREACHABLE and (x, y) not in taken]
+        expected = None if not edges else (min(edges)[2], min(edges)[1])
+        assert bf.nearest_edge(start, blocked, taken, **costs) == expected
+        found += expected is not None
+    assert found > 60
+
+
 def test_single_goal_distance_matches_the_general_dijkstra() -> None:
     rng = np.random.default_rng(3)
     for _ in range(40):
@@ -437,7 +479,42 @@ def test_moves_within_is_the_cut_distance_map_and_walks_back_as_hillclimb(diagon
         outside = np.ones(whole.shape, dtype=bool)
         outside[y0:y0 + h, x0:x0 + w] = False
         assert (whole[outside] > limit).all()
-        for y, x in zip(*np.nonzero(window < UNREACHABLE)):
+        for y, x in np.argwhere(window < UNREACHABLE).tolist():  # cells as whole numbers, as the engine gives them
             back = tcod.path.hillclimb2d(window, (y, x), True, True).tolist()
             walk = [(bx + x0, by + y0) for by, bx in reversed(back[:-1])]
             assert bf.walk_back(x0, y0, window, (x + x0, y + y0)) == walk
+
+
+def test_a_cell_from_outside_is_two_python_whole_numbers() -> None:
+    """`as_cell` (a cell from a file, a save, a sent action): numpy's whole numbers come back as
+    Python ints (the compiled battle core takes no other), anything else is refused in words."""
+    from horizon_tui.engine.battlefield import as_cell
+
+    cell = as_cell(np.array([3, 4]))
+    assert cell == (3, 4) and all(type(v) is int for v in cell)
+    assert as_cell([1, 2]) == (1, 2)
+    for bad in ([1.5, 2], ["1", 2], [1, 2, 3]):
+        with pytest.raises(ValueError, match="two whole numbers"):
+            as_cell(bad)
+
+
+def test_questions_about_one_cell_take_any_pair() -> None:
+    """A form's or a file's cell reaches `in_bounds` / `is_walkable` / `is_edge` as whatever pair
+    it is (a list, numpy's numbers), compiled or not: an answer, never a TypeError."""
+    bf = field("...", ".#.", "...")
+    assert bf.in_bounds([1, 1]) and bf.in_bounds(np.array([2, 2])) and not bf.in_bounds((3, 0))
+    assert not bf.is_walkable(np.array([1, 1])) and bf.is_walkable([0, 0]) and not bf.is_walkable((1.0, 5.0))
+    assert bf.is_edge([0, 1]) and not bf.is_edge(np.array([1, 1]))
+    assert bf.neighbours(np.array([0, 0])) == [(1, 0), (0, 1), (1, 1)]
+
+
+def test_a_battlefield_pickles_as_its_terrain() -> None:
+    """The sweep's and the simulator's workers get their fights pickled: a battlefield goes as its
+    terrain (compiled or not), its caches (tcod handles among them) left behind for the worker."""
+    import pickle
+
+    bf = field("..#", ",..")
+    bf.path((0, 0), (2, 1), difficult_cost=DIFFICULT)  # fills the A* cache with a tcod handle
+    copy = pickle.loads(pickle.dumps(bf))
+    assert copy is not bf and copy.to_rows() == bf.to_rows() and not copy.terrain.flags.writeable
+    assert copy.path((0, 0), (2, 1), difficult_cost=DIFFICULT) == bf.path((0, 0), (2, 1), difficult_cost=DIFFICULT)
