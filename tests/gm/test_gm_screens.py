@@ -3,6 +3,7 @@ run over the campaign, the NPC editor."""
 
 from __future__ import annotations
 
+import attrs
 
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
@@ -125,6 +126,46 @@ async def test_the_npc_editor_makes_and_edits_npcs(session, catalogue):
         await pilot.press(*"Grukk", "ctrl+s")  # a name already taken
         assert isinstance(app.screen, NpcEditorScreen)
 
+
+
+async def test_the_npc_editor_is_kept_and_opened_again_as_a_new_one_would_show(session, catalogue):
+    """Closing the NPC editor leaves it standing (taking sixty widgets down, the dashboard was laid
+    out and drawn again for it); opened again it shows the NPC asked for, exactly as a new editor
+    would, nothing of the last one kept (a weapon the data no longer has stays one of the options
+    only for the NPC who carries it)."""
+    session.apply(lambda c: changes.save_npc(c, "Grukk", attrs.evolve(c.npc("Grukk"), weapon="old_club",
+                                                                          notes="guards the ford")), "npc")
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        editor = app.screen
+        assert isinstance(editor, NpcEditorScreen)
+        fresh = {field.id: field.value for field in editor.query(Input)}
+        await pilot.press(*"Wen", "ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen) and app.campaign.npc("Wen") is not None
+        assert editor.is_mounted  # kept for the next NPC
+
+        dashboard = app.screen
+        dashboard.edit_npc("Grukk")
+        await pilot.pause()
+        assert app.screen is editor and editor.original.name == "Grukk" and editor.sub_title == "Grukk"
+        assert editor.read() == app.campaign.npc("Grukk") and editor.unsaved_work() is None
+        assert editor.query_one("#npc-notes", TextArea).text == "guards the ford"
+        assert "old_club" in [value for _, value in editor.query_one("#npc-weapon", Select)._options]
+        assert editor.focused is editor.query_one("#npc-name", Input)
+        await pilot.press("escape")
+        await pilot.pause()
+
+        await pilot.press("n")
+        assert app.screen is editor and editor.original is None and editor.sub_title == "new"
+        assert {field.id: field.value for field in editor.query(Input)} == fresh
+        assert editor.query_one("#npc-notes", TextArea).text == ""
+        assert "old_club" not in [value for _, value in editor.query_one("#npc-weapon", Select)._options]
+        assert editor.unsaved_work() is None
+        await pilot.press(*"Bram", "ctrl+s")
+        await pilot.pause()
+        assert app.campaign.npc("Bram").notes == "" and app.campaign.npc("Grukk").notes == "guards the ford"
 
 
 async def test_a_dice_roll_redraws_the_days_log_not_the_rosters(session, catalogue):

@@ -77,6 +77,7 @@ class DashboardScreen(Screen):
         self._rosters_shown: tuple | None = None  # what the party and NPC tables were built from
         self._today = DayLines(SHOWN_LOG)  # which log lines the Today panel shows
         self._checks = DayLines({"check"})  # today's dialogue checks, which the party table counts
+        self._npc_editor: NpcEditorScreen | None = None
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -240,7 +241,15 @@ class DashboardScreen(Screen):
         if campaign is None:
             return
         npc = campaign.npc(name) if name else None
-        self.app.push_screen(NpcEditorScreen(npc))  # it saves into the campaign itself (ctrl+s)
+        editor = self._npc_editor
+        if editor is None:  # one editor, opened again for each NPC (NpcEditorScreen.edit)
+            editor = self._npc_editor = NpcEditorScreen(npc)
+            self.app.install_screen(editor, f"npc-editor-{id(self)}")  # closed, it is kept, not taken down
+        elif editor in self.app.screen_stack:  # open already (asked for from over it): a form of its own
+            editor = NpcEditorScreen(npc)
+        else:
+            editor.edit(npc)
+        self.app.push_screen(editor)  # it saves into the campaign itself (ctrl+s)
 
     async def action_open_table(self) -> None:
         if not await rejoin_table(self.app):  # the fight in progress is at a live table: back to it
