@@ -287,10 +287,11 @@ def set_hp(e: Entity, value: int) -> None:
 
 def count_damage(target: Entity, amount: int, attacker: Entity | None, key: str) -> None:
     """The end-of-battle tally of a blow: taken by `target`, dealt by `attacker` under `key`
-    (an ability's name, or "normal attack")."""
+    (an ability's name, or "normal attack"). A blow that turned on its own user (R-7's failed
+    check) is taken, not dealt: the summary's "Dealt" is what one did to others."""
     tallies: dict[str, Tally] = target.world.stores[Tally]
     tallies[target.uid].damage_taken += amount
-    if attacker is not None:
+    if attacker is not None and attacker.uid != target.uid:
         tally = tallies[attacker.uid]
         tally.damage_dealt += amount
         tally.by_ability[key] = tally.by_ability.get(key, 0) + amount

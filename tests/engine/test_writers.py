@@ -19,7 +19,7 @@ import dataclasses
 from engine_kit import character, enemy_def, give_turn
 from horizon_tui.engine import components
 from horizon_tui.engine.actions import Attack, Move, perform
-from horizon_tui.engine.battle import comp
+from horizon_tui.engine.battle import comp, count_damage
 from horizon_tui.engine.components import Health, Tally, TurnState
 
 PACKAGE = Path(components.__file__).resolve().parents[1]
@@ -120,3 +120,15 @@ def test_turn_state_health_and_tally_are_written_in_place(new_battle):
         give_turn(battle, "hero")
     assert comp(grunt, Health) is health and comp(hero, Tally) is tally
     assert tally.damage_dealt == before - health.hp == comp(grunt, Tally).damage_taken > 0
+
+
+def test_a_blow_that_turns_on_its_user_is_taken_not_dealt(new_battle):
+    # Found by hand in a run: a Skeleton Spearman's failed check (R-7, "it turns on its user") hit
+    # itself for 147, and the summary said it had dealt 667 when Grukk had taken 520.
+    battle = new_battle(party=[(character("Hero"), (1, 1))], enemies=[(enemy_def(), (3, 1))])
+    hero, grunt = battle["hero"], battle["grunt"]
+    count_damage(grunt, 147, grunt, "Impaling Thrust")
+    count_damage(hero, 74, grunt, "normal attack")
+    assert comp(grunt, Tally).damage_taken == 147 and comp(hero, Tally).damage_taken == 74
+    assert comp(grunt, Tally).damage_dealt == 74
+    assert comp(grunt, Tally).by_ability == {"normal attack": 74}

@@ -128,6 +128,21 @@ async def test_new_run_reads_its_choices_without_colour_and_down_then_space_pick
         assert "(•)" in str(screen.query_one("#run-pace").query("RadioButton").first().render())
 
 
+async def test_a_new_run_with_no_characters_says_to_make_one_and_ctrl_s_says_it_again(tmp_path):
+    """Found by hand: with no characters, New run showed an empty list and "Picked: no one yet"
+    (the hint to make one was written, then overwritten), and ctrl+s asked to pick with space."""
+    app = create_app(tmp_path / "saves")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, MainMenuScreen)
+        await pilot.press("u")
+        screen = await wait_for(pilot, NewRunScreen)
+        assert "No characters yet: make one first" in str(screen.query_one("#run-permadeath").render())
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is screen
+        assert any("No characters yet" in str(n.message) for n in app._notifications)  # noqa: SLF001
+
+
 async def test_the_key_bar_offers_continue_only_while_something_is_in_progress(tmp_path):
     """Found by hand: `c Continue` stood in the main menu's key bar with nothing to continue."""
     app = create_app(tmp_path / "saves")

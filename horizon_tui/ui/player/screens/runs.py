@@ -103,6 +103,8 @@ def health_line(run: Run, rules) -> Text:
 # column) holds; a run draws its own below 2**31 (RunKeeper.new), so each can be typed again.
 SEED_HIGH = 2**63 - 1
 
+NO_CHARACTERS = "No characters yet: make one first (esc, then New character)."
+
 
 class NewRunScreen(Screen):
     TITLE = "New run"
@@ -153,9 +155,6 @@ class NewRunScreen(Screen):
             chooser.add_option((f"{e.title}  {e.summary}", i, e.path == current or (current is None and i == 0)))
         if self._entries:
             chooser.highlighted = 0  # ↓ goes to the second, space picks the first (a first ↓ only lit a row)
-        if not self._entries:
-            self.query_one("#run-permadeath", Static).update(
-                Text("No characters yet: make one first (New character).", style="yellow"))
         self._explain()
         chooser.focus()
 
@@ -166,6 +165,9 @@ class NewRunScreen(Screen):
         self._explain()
 
     def _explain(self) -> None:
+        if not self._entries:
+            self.query_one("#run-permadeath", Static).update(Text(NO_CHARACTERS, style="yellow"))
+            return
         practice = self.query_one("#run-practice", Checkbox).value
         chosen = self.query_one("#run-party", SelectionList).selected
         names = ", ".join(self._entries[i].title for i in chosen) or "no one yet"
@@ -178,7 +180,8 @@ class NewRunScreen(Screen):
     def action_start(self) -> None:
         chosen = self.query_one("#run-party", SelectionList).selected
         if not chosen:
-            self.app.notify("Pick at least one character (space).", title="No party", severity="warning")
+            self.app.notify(NO_CHARACTERS if not self._entries else "Pick at least one character (space).",
+                            title="No party", severity="warning")
             return
         if len(chosen) > MAX_PARTY:
             self.app.notify(f"At most {MAX_PARTY} characters; {len(chosen)} are picked.", title="Too many",
