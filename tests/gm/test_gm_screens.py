@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Input, Select, Static, TextArea
 
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.campaign_files import CampaignStore
+from horizon_tui.campaign.model import Npc
 from tests.gm.conftest import current
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
@@ -188,6 +189,10 @@ async def test_a_dice_roll_redraws_the_days_log_not_the_rosters(session, catalog
         assert app.host.act(lambda c: changes.award_xp(c, {"Iriel": 10}), "xp")
         await pilot.pause()
         assert cleared == [1] and "10" in str(party.get_row("Iriel"))
+        npcs = dashboard.query_one("#npcs", DataTable)
+        assert app.host.act(lambda c: changes.save_npc(c, None, Npc("Bram")), "NPC Bram")
+        await pilot.pause()  # the NPC table gains its row; the party's is left as it was drawn
+        assert cleared == [1] and str(npcs.get_row("Bram")[0]) == "Bram"
 
 
 async def test_the_today_panel_keeps_the_newest_line_in_view(session, catalogue):
