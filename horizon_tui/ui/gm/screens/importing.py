@@ -142,7 +142,8 @@ class ImportScreen(Screen):
 
         rows = NOTE_ROWS - len(wrapped(text))  # under the summary
         for n, problem in enumerate(self.problems):
-            lines = wrapped(Text(f"✗ {problem}"))
+            shown = f"✗ {problem}"
+            lines = wrapped(Text(shown))
             left = len(self.problems) - n - 1
             room = rows - (1 if left else 0)  # a row kept to say how many more there are
             if len(lines) > room:
@@ -150,7 +151,8 @@ class ImportScreen(Screen):
                     text.append(f"\n✗ … and {left + 1} more not imported (still ticked)", style="red")
                     break
                 lines = [*lines[:room - 1], lines[room - 1][:max(0, width - 1)] + "…"]  # the only one: what fits
-            text.append("\n" + "\n".join(lines), style="red")
+                shown = "\n".join(lines)
+            text.append("\n" + shown, style="red")
             rows -= len(lines)
         note.update(text)
 
