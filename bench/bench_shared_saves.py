@@ -4,6 +4,9 @@ PostgreSQL when HORIZON_TEST_POSTGRES_URL names one). What a run's save, a battl
 Continue listing cost, each plain and under the run's lock (storage.runs.HeldRuns: the file lock,
 or on PostgreSQL the row in host_save_holders), and what importing a host's folder of before costs.
 
+Under PostgreSQL's lock an input is one transaction: the holder row checked FOR UPDATE and the
+input written together (storage.host_locks.SharedSaveLock.guard); the count is printed.
+
 Median and p95 of several hundred, wall and CPU time (time.process_time: the database server's
 own work is left out); the machine may be shared, so compare within one run.
 
@@ -77,6 +80,17 @@ def bench_store(name: str, store: RunStore, lock_class, folder: Path, rounds: in
         held.battles().save(slot, HEADER, n, [MOVE], {"log_length": n + 1})
 
     timed("a battle input under the run's lock", rounds, one_held_input)
+    database = getattr(store, "database", None)
+    if database is not None:  # how many transactions one input under the lock takes in this database
+        begun: list = []
+
+        def began(conn) -> None:
+            begun.append(conn)
+
+        sa.event.listen(database.engine, "begin", began)
+        one_held_input()
+        sa.event.remove(database.engine, "begin", began)
+        print(f"  {'transactions in the database per input under the lock':44} {len(begun)}")
     held.let_go()
 
 

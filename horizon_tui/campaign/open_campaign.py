@@ -27,7 +27,7 @@ from horizon_tui.content.catalogue import Catalogue
 from horizon_tui.content.guard import decode_json_bytes
 from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.errors import DataError
-from horizon_tui.storage.campaigns import CampaignChange
+from horizon_tui.storage.campaigns import CampaignChange, ListTail
 from horizon_tui.storage.lock import LockLost, SaveLock
 
 UNDO_LIMIT = 500
@@ -134,12 +134,18 @@ class OpenCampaign:
         old = self.campaign
         after: dict[str, Any] = {}
         before: dict[str, Any] = {}
+        tails: list[ListTail] = []
         for name in STATE_FIELDS:
             if getattr(new, name) is getattr(old, name):
                 continue
             value = self._roster(new, name) if name in ROSTERS else state_field(new, name, self.base)
             if value != self.fields[name]:
                 after[name], before[name] = value, self.fields[name]
+                if name in TAIL_LISTS:
+                    tail = list_tail(name, TAIL_LISTS[name], before[name], value)
+                    if tail is not None:
+                        after[name], before[name] = without(value, tail.key), without(before[name], tail.key)
+                        tails.append(tail)
         # the lines both share (from the first that changed or went): an appended line shares the
         # stored log and compares the tails in memory (session_log), whatever the log's length
         kept = len(old.log) if new.log is old.log else new.log.common_prefix(old.log)
@@ -147,7 +153,7 @@ class OpenCampaign:
         added = tuple(log_line(e) for e in new.log.lines_from(kept))
         if not after and not removed and not added:
             return None
-        return CampaignChange(label, after, before, kept, removed, added)
+        return CampaignChange(label, after, before, kept, removed, added, tails=tuple(tails))
 
     def _roster(self, new: Campaign, name: str) -> list[dict[str, Any]]:
         """A roster as plain data, each member the action left alone (the same object: the campaign
@@ -159,7 +165,7 @@ class OpenCampaign:
         """`row.after` with only the roster entries the action made or changed (those it left are
         the stored ones, read back when they were written), unless a name is there twice: then all
         of them, so the read names the duplicate."""
-        after = dict(row.after)
+        after = self._after(row)
         for name in ROSTERS:
             if name in after and _names_unique(name, after[name]):
                 kept = set(map(id, self.fields[name]))
@@ -200,11 +206,18 @@ class OpenCampaign:
         self._notify(f"undo: {step.label}")
         return step.label
 
+    def _after(self, row: CampaignChange) -> dict[str, Any]:
+        """The fields `row` sets, whole (a list it edits at its end with what it keeps of it)."""
+        if not row.tails:
+            return dict(row.after)
+        state = row.applied({name: self.fields[name] for name in row.after})
+        return {name: state[name] for name in row.after}
+
     def _changed(self, row: CampaignChange) -> Campaign:
         """The current campaign with `row` applied (its fields read as opening the campaign reads
         them). A roster entry stored as it is now is the member or NPC the campaign has: undoing a
         new NPC reads no NPC back."""
-        after = dict(row.after)
+        after = self._after(row)
         kept: dict[str, list[Any]] = {}  # per roster: the current item an entry is, or None to read it
         for name in ROSTERS:
             if name in after and _names_unique(name, after[name]):
@@ -240,7 +253,7 @@ class OpenCampaign:
             raise
 
     def _append(self, row: CampaignChange) -> None:
-        fields = {**self.fields, **row.after}
+        fields = {**self.fields, **self._after(row)}
         summary = {"day": fields["day"], "party": len(fields["party"]), "npcs": len(fields["npcs"])}  # as summary_of
         self.head = self.store.repository.append(self.slug, row, head=self.head, summary=summary,
                                                  snapshot=lambda: fields)
@@ -255,6 +268,29 @@ class OpenCampaign:
     def _notify(self, label: str) -> None:
         for listener in list(self.listeners):
             listener(self, label)
+
+
+# the lists inside a field that GM actions edit at their end: a GM battle input is one more input,
+# written as that input (ListTail), not as the battle whole again (the row grew with the fight:
+# 70,000 characters and 9 ms at its 300th input)
+TAIL_LISTS = {"battle": "inputs"}
+
+
+def list_tail(field: str, key: str, old: Any, new: Any) -> ListTail | None:
+    """How `new[key]` differs from `old[key]` at its end (the items both start with kept), or None
+    when either is not a record with such a list."""
+    if not (isinstance(old, dict) and isinstance(new, dict)
+            and isinstance(old.get(key), list) and isinstance(new.get(key), list)):
+        return None
+    before, after = old[key], new[key]
+    keep = len(before) if after[:len(before)] == before else 0
+    while keep < min(len(before), len(after)) and before[keep] == after[keep]:
+        keep += 1
+    return ListTail(field, key, keep, tuple(before[keep:]), tuple(after[keep:]))
+
+
+def without(record: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k != key}
 
 
 def _entry_name(roster: str, entry: dict[str, Any]) -> Any:

@@ -65,26 +65,70 @@ class CampaignChange:
     log_removed: tuple[Plain, ...] = ()
     log_added: tuple[Plain, ...] = ()
     undoes: int = 0  # the seq of the row this one takes back; 0 for an action
+    # lists inside a field edited at their end, as the log is (a battle's inputs): `after` and
+    # `before` hold that field without the list, which keeps its first `keep` items, drops
+    # `removed` and appends `added` (a GM battle input writes its input, not the battle's all)
+    tails: tuple[ListTail, ...] = ()
 
     def inverse(self, seq: int) -> CampaignChange:
         """The change that takes this one (row `seq`) back."""
         return CampaignChange(f"undo: {self.label}", self.before, self.after, self.log_keep,
-                              self.log_added, self.log_removed, undoes=seq)
+                              self.log_added, self.log_removed, undoes=seq,
+                              tails=tuple(tail.inverse() for tail in self.tails))
 
     def to_json(self) -> str:
-        return json.dumps({"after": self.after, "before": self.before, "log_keep": self.log_keep,
-                           "log_removed": list(self.log_removed), "log_added": list(self.log_added),
-                           "undoes": self.undoes}, ensure_ascii=False, separators=(",", ":"))
+        data = {"after": self.after, "before": self.before, "log_keep": self.log_keep,
+                "log_removed": list(self.log_removed), "log_added": list(self.log_added), "undoes": self.undoes}
+        if self.tails:  # rows without any read as before
+            data["tails"] = [[t.field, t.key, t.keep, list(t.removed), list(t.added)] for t in self.tails]
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, label: str, text: str, where: str) -> CampaignChange:
         data = read_json_text(text, where)
         try:
+            tails = tuple(ListTail(str(field), str(key), int(keep), tuple(removed), tuple(added))
+                          for field, key, keep, removed, added in data.get("tails", ()))
+            if any(tail.field not in data["after"] or tail.field not in data["before"] for tail in tails):
+                raise ValueError("a list edited in a field the row doesn't set")
             return cls(label, dict(data["after"]), dict(data["before"]), int(data["log_keep"]),
                        tuple(dict(line) for line in data["log_removed"]),
-                       tuple(dict(line) for line in data["log_added"]), int(data.get("undoes", 0)))
+                       tuple(dict(line) for line in data["log_added"]), int(data.get("undoes", 0)), tails)
         except (KeyError, TypeError, ValueError) as exc:
             raise DataError.one(where, "", f"not a journal row this version can read ({type(exc).__name__})") from None
+
+    def applied(self, state: Plain) -> Plain:
+        """`state` (every field, by name) with this change made: its fields set, its lists' ends
+        edited. A list that doesn't reach `keep` items is a DataError naming it."""
+        found = dict(state)
+        found.update(self.after)
+        for tail in self.tails:
+            old = state.get(tail.field)
+            items = old.get(tail.key) if isinstance(old, dict) else None
+            if (not isinstance(items, list) or not 0 <= tail.keep <= len(items)
+                    or not isinstance(found[tail.field], dict)):
+                raise DataError.one("journal", f"{tail.field}.{tail.key}",
+                                    f"the row keeps {tail.keep} items of a list the state doesn't have")
+            record, edited = found[tail.field], items[:tail.keep] + list(tail.added)
+            # the list back where it was among the record's keys (the record reads back as it was written)
+            merged = {key: edited if key == tail.key else record[key] for key in old if key in record or key == tail.key}
+            found[tail.field] = {**merged, **record}
+        return found
+
+
+@attrs.frozen
+class ListTail:
+    """A list inside a state field (`field`.`key`) edited at its end: its first `keep` items kept,
+    `removed` (what followed them) dropped, `added` appended."""
+
+    field: str
+    key: str
+    keep: int
+    removed: tuple[Plain, ...] = ()
+    added: tuple[Plain, ...] = ()
+
+    def inverse(self) -> ListTail:
+        return ListTail(self.field, self.key, self.keep, self.added, self.removed)
 
 
 @attrs.frozen
@@ -133,10 +177,9 @@ class CampaignRepository(Protocol):
 
 def replay(state: Plain, changes: list[CampaignChange]) -> Plain:
     """The state after `changes`, applied in order to `state` (a snapshot's)."""
-    state = dict(state)
     for change in changes:
-        state.update(change.after)
-    return state
+        state = change.applied(state)
+    return dict(state)
 
 
 def snapshot_due(seq: int, row: str) -> bool:

@@ -22,6 +22,7 @@ second process wait for the writer instead of failing at once.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -42,6 +43,8 @@ SCHEMA_REVISION = "0005"
 BUSY_TIMEOUT_MS = 5000
 SQLITE_HEADER = b"SQLite format 3\x00"
 _WRITE = "horizon_write"  # execution option: this transaction will write (BEGIN IMMEDIATE on SQLite)
+# the open `Database.transaction()` of this thread or task, which its database's reads and writes join
+_JOINED: contextvars.ContextVar[tuple[Database, Connection] | None] = contextvars.ContextVar("joined", default=None)
 
 
 class DatabaseError(HorizonError):
@@ -80,15 +83,35 @@ class Database:
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[Connection]:
+        joined = _JOINED.get()
+        if joined is not None and joined[0] is self:  # inside transaction(): read what it wrote
+            yield joined[1]
+            return
         with self._translated(), self.engine.connect() as conn, conn.begin():
             yield conn
 
     @contextlib.contextmanager
     def writing(self) -> Iterator[Connection]:
+        joined = _JOINED.get()
+        if joined is not None and joined[0] is self:  # inside transaction(): part of it
+            yield joined[1]
+            return
         with self._translated(), self.engine.connect() as conn:
             conn = conn.execution_options(**{_WRITE: True})
             with conn.begin():
                 yield conn
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One write transaction that every `writing()` and `reading()` of this database inside
+        the block joins (in this thread or task): what a lock checks and what is written under it
+        commit together, or nothing does (storage.host_locks.SharedSaveLock.guard)."""
+        with self.writing() as conn:
+            token = _JOINED.set((self, conn))
+            try:
+                yield conn
+            finally:
+                _JOINED.reset(token)
 
     @contextlib.contextmanager
     def _translated(self) -> Iterator[None]:

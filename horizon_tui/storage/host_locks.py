@@ -6,9 +6,11 @@ The same contract as `storage.lock.SaveLock` (acquire, `guard()` around each wri
 instead of a file beside the save, since the second window may be on another machine. A holder is
 alive while its database session is: the lock keeps one connection open for as long as it holds
 the save, and a row whose session is gone from `pg_stat_activity` (the app was killed, its host
-died) counts as free. Checking and writing the row happen under a transaction-scoped advisory
-lock on the save's key (`pg_advisory_xact_lock`), as the file lock's short section does; `guard()`
-holds it while the save is written, so nobody takes the save over halfway through a write.
+died) counts as free. Taking the save checks and writes the row under a transaction-scoped
+advisory lock on the save's key (`pg_advisory_xact_lock`), as the file lock's short section does;
+`guard()` reads the row FOR UPDATE in the transaction that writes the save (one transaction, one
+connection: the check is the write's first statement), so nobody takes the save over halfway
+through a write and a window that lost it writes nothing.
 
 A character saved under this lock is also written as its row of `host_characters`, in the same
 transaction, so the next host to list the player's characters has it (host_records.sync_characters).
@@ -82,10 +84,12 @@ class SharedSaveLock:
                 if (row is not None and not take_over
                         and conn.execute(_ALIVE, {"session": row.session}).first() is not None):
                     raise SaveInUse(Path(path), _holder(row))
-                conn.execute(host_save_holders.delete().where(host_save_holders.c.save == key))
-                conn.execute(host_save_holders.insert().values(
-                    save=key, token=holder.token, who=who[:200], host=holder.host[:255], pid=holder.pid,
-                    since=holder.since, session=session))
+                values = {"token": holder.token, "who": who[:200], "host": holder.host[:255], "pid": holder.pid,
+                          "since": holder.since, "session": session}
+                if row is None:
+                    conn.execute(host_save_holders.insert().values(save=key, **values))
+                else:  # changed in place: a guard() holding the row (FOR UPDATE) finishes its write first
+                    conn.execute(host_save_holders.update().where(host_save_holders.c.save == key).values(**values))
         except BaseException:
             session_conn.close()
             raise
@@ -102,18 +106,25 @@ class SharedSaveLock:
     @contextlib.contextmanager
     def guard(self) -> Iterator[None]:
         """Write the save inside this block: nobody takes it over meanwhile, and a save that was
-        taken over raises `LockLost` before anything is written. A character file written in the
-        block becomes its database row when the block ends, in the same transaction."""
-        with self.database.writing() as conn:
-            conn.execute(_SECTION, {"save": self.key})
-            row = self._row(conn)
+        taken over raises `LockLost` before anything is written. One transaction: what is
+        written to this database in the block (a battle's input, a run, a campaign's action)
+        joins the one that checks the holder row (`Database.transaction`), so the check and the
+        write commit together; the row is held FOR UPDATE until then, and a take-over (`acquire`
+        changes the row in place) waits for the write. A character file written in the block
+        becomes its database row when the block ends, in the same transaction."""
+        with self.database.transaction() as conn:
+            row = conn.execute(sa.select(host_save_holders).where(host_save_holders.c.save == self.key)
+                               .with_for_update()).first()
+            if row is None:  # removed by hand: claim it again, as acquire would (its section)
+                conn.execute(_SECTION, {"save": self.key})
+                row = self._row(conn)
+                if row is None:
+                    conn.execute(host_save_holders.insert().values(
+                        save=self.key, token=self.holder.token, who=self.holder.who[:200],
+                        host=self.holder.host[:255], pid=self.holder.pid, since=self.holder.since,
+                        session=self._session_conn.execute(_SESSION).scalar()))
             if row is not None and row.token != self.holder.token:
                 raise LockLost(self.path, _holder(row))
-            if row is None:  # the row was removed by hand: claim it again
-                conn.execute(host_save_holders.insert().values(
-                    save=self.key, token=self.holder.token, who=self.holder.who[:200], host=self.holder.host[:255],
-                    pid=self.holder.pid, since=self.holder.since,
-                    session=self._session_conn.execute(_SESSION).scalar()))
             yield
             self._store_character(conn)
 

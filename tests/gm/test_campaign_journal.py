@@ -11,10 +11,14 @@ from pathlib import Path
 import attrs
 import pytest
 
-from horizon_tui.campaign import changes
+from horizon_tui.campaign import battles, changes
 from horizon_tui.campaign.campaign_files import IMPORTED, CampaignStore, decode, encode
 from horizon_tui.campaign.model import LogEntry
 from horizon_tui.campaign.open_campaign import OpenCampaign, open_session
+from horizon_tui.content.encounters import load_enemies
+from horizon_tui.engine import overrides as ov
+from horizon_tui.engine.battle import ident, team
+from horizon_tui.engine.runner import override
 from horizon_tui.errors import DataError
 from horizon_tui.storage.campaigns import SNAPSHOT_EVERY, JournalMoved, MemoryCampaigns
 from tests.gm.conftest import current, make_campaign, stored
@@ -209,3 +213,29 @@ def test_todays_lines_and_the_last_rolls_are_read_from_the_end_of_the_log(catalo
     assert len(rolls) == 30 and rolls[-1].text == "line 19999" and rolls[0].text == "line 19940"
     assert CountedLog.reads < 300
     assert changes.advance_day(campaign).log[-1].data == {"fights": 0, "checks": 10}
+
+
+def test_a_gm_battle_input_is_a_row_of_that_input_and_undo_and_reopening_give_the_battle_back(any_store):
+    """O(input), not O(battle): the row of the 40th input is the size of the first one's (the
+    battle's inputs as a list edited at its end, ListTail), and undoing it and reopening the
+    campaign read back the battle whole, exactly."""
+    session = make_campaign(any_store)
+    store = any_store
+    campaign, fight = battles.start_battle(session.campaign, "goblin_ambush", [m.name for m in session.campaign.party],
+                                           store.catalogue, session.rules_for, load_enemies(store.catalogue), seed=3)
+    session.apply(lambda c: campaign, "battle")
+    sizes = []
+    for n in range(40):
+        foe = next(ident(e).id for e in fight.battle.active.values() if team(e) == "enemies")
+        override(fight.battle, ov.Damage((foe,), 1, "test"), fight.inputs)
+        before = current(session)
+        session.apply(lambda c: battles.with_inputs(c, fight, store.catalogue, session.rules_for), f"damage {n}")
+        row = store.repository.change(session.slug, session.head)
+        assert [(t.field, t.key, t.keep, len(t.added)) for t in row.tails] == [("battle", "inputs", n, 1)]
+        assert "inputs" not in row.after["battle"] and "inputs" not in row.before["battle"]
+        sizes.append(len(row.to_json()))
+    assert max(sizes) - min(sizes) < 100  # one input each, whatever the length of the fight
+    assert stored(session) == current(session) and len(session.campaign.battle["inputs"]) == 40
+    session.undo()
+    assert current(session) == before and stored(session) == before
+    assert len(session.campaign.battle["inputs"]) == 39

@@ -3,11 +3,15 @@ run over the campaign, the NPC editor."""
 
 from __future__ import annotations
 
+import gc
+
+import attrs
 
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.campaign_files import CampaignStore
+from horizon_tui.campaign.model import Npc
 from tests.gm.conftest import current
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
@@ -127,6 +131,46 @@ async def test_the_npc_editor_makes_and_edits_npcs(session, catalogue):
 
 
 
+async def test_the_npc_editor_is_kept_and_opened_again_as_a_new_one_would_show(session, catalogue):
+    """Closing the NPC editor leaves it standing (taking sixty widgets down, the dashboard was laid
+    out and drawn again for it); opened again it shows the NPC asked for, exactly as a new editor
+    would, nothing of the last one kept (a weapon the data no longer has stays one of the options
+    only for the NPC who carries it)."""
+    session.apply(lambda c: changes.save_npc(c, "Grukk", attrs.evolve(c.npc("Grukk"), weapon="old_club",
+                                                                          notes="guards the ford")), "npc")
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        editor = app.screen
+        assert isinstance(editor, NpcEditorScreen)
+        fresh = {field.id: field.value for field in editor.query(Input)}
+        await pilot.press(*"Wen", "ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen) and app.campaign.npc("Wen") is not None
+        assert editor.is_mounted  # kept for the next NPC
+
+        dashboard = app.screen
+        dashboard.edit_npc("Grukk")
+        await pilot.pause()
+        assert app.screen is editor and editor.original.name == "Grukk" and editor.sub_title == "Grukk"
+        assert editor.read() == app.campaign.npc("Grukk") and editor.unsaved_work() is None
+        assert editor.query_one("#npc-notes", TextArea).text == "guards the ford"
+        assert "old_club" in [value for _, value in editor.query_one("#npc-weapon", Select)._options]
+        assert editor.focused is editor.query_one("#npc-name", Input)
+        await pilot.press("escape")
+        await pilot.pause()
+
+        await pilot.press("n")
+        assert app.screen is editor and editor.original is None and editor.sub_title == "new"
+        assert {field.id: field.value for field in editor.query(Input)} == fresh
+        assert editor.query_one("#npc-notes", TextArea).text == ""
+        assert "old_club" not in [value for _, value in editor.query_one("#npc-weapon", Select)._options]
+        assert editor.unsaved_work() is None
+        await pilot.press(*"Bram", "ctrl+s")
+        await pilot.pause()
+        assert app.campaign.npc("Bram").notes == "" and app.campaign.npc("Grukk").notes == "guards the ford"
+
+
 async def test_a_dice_roll_redraws_the_days_log_not_the_rosters(session, catalogue):
     """A logged roll changes the Today panel only: the party and NPC tables (a rules build per
     member) are rebuilt when what they show changes (an XP award), not on every action."""
@@ -145,6 +189,10 @@ async def test_a_dice_roll_redraws_the_days_log_not_the_rosters(session, catalog
         assert app.host.act(lambda c: changes.award_xp(c, {"Iriel": 10}), "xp")
         await pilot.pause()
         assert cleared == [1] and "10" in str(party.get_row("Iriel"))
+        npcs = dashboard.query_one("#npcs", DataTable)
+        assert app.host.act(lambda c: changes.save_npc(c, None, Npc("Bram")), "NPC Bram")
+        await pilot.pause()  # the NPC table gains its row; the party's is left as it was drawn
+        assert cleared == [1] and str(npcs.get_row("Bram")[0]) == "Bram"
 
 
 async def test_the_today_panel_keeps_the_newest_line_in_view(session, catalogue):
@@ -164,3 +212,28 @@ async def test_the_today_panel_keeps_the_newest_line_in_view(session, catalogue)
         rolls = [e.text for e in app.campaign.today("roll")]
         assert len(shown) == panel.content_size.height < len(rolls)  # full, and the day's log is longer
         assert shown == [f"• {text}" for text in rolls[-len(shown):]]  # the newest ones
+
+
+async def test_what_the_gm_tool_holds_all_evening_is_set_aside_from_the_garbage_collector(session, catalogue):
+    """Up, the GM tool freezes what it holds (a full collection walking it was a 140 ms stall every
+    few actions); closed, it gives it back."""
+    gc.unfreeze()  # what another test in this process froze (tools.simulate does) given back first
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen)
+        assert gc.get_freeze_count() > 10_000
+    assert gc.get_freeze_count() == 0
+
+
+async def test_a_forked_gm_tool_leaves_its_hosts_frozen_objects_frozen(session, catalogue):
+    """Under host/prefork the process froze its own objects before the app began: the app's close
+    must not give those back to the collector (it would copy the pages the forks share)."""
+    gc.freeze()
+    try:
+        app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

@@ -3,6 +3,7 @@ once in one action; a file that can't be read is named with why and the others s
 
 from __future__ import annotations
 
+from textual.geometry import Region
 from textual.widgets import Input, SelectionList
 
 from horizon_tui.campaign import changes
@@ -116,3 +117,28 @@ async def test_why_a_ticked_file_did_not_join_stays_said_after_the_others_join(s
         assert screen.ticked() == [broken]
         note = " ".join(str(screen.query_one("#import-note").render()).split())
         assert "1 ticked" in note and "✗" in note and "broken.toml" in note, note
+
+
+async def test_many_files_refused_are_counted_in_the_note_not_cut_off(store, catalogue, tmp_path):
+    """The note holds four rows inside its border at 80×24: six files that can't be read show what
+    fits (the first, a long path, as much of it as two rows hold) and how many more, where the
+    fifth row and on were cut off unsaid."""
+    empty_campaign(store)
+    folder = tmp_path / ("a-folder-with-a-rather-long-name-" * 2)
+    folder.mkdir()
+    for n in range(6):
+        (folder / f"broken-{n}.toml").write_text("name = \n", encoding="utf-8")
+    app = create_gm_app(store.saves_dir, catalogue, campaign="Fresh Start")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i")
+        screen = app.screen
+        screen.query_one("#import-path", Input).focus()
+        await pilot.press(*str(folder), "enter")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        note = screen.query_one("#import-note")
+        rows = [strip.text.strip(" │╭╮╰╯─") for strip in note.render_lines(Region(0, 0, *note.outer_size))][1:-1]
+        assert len(rows) == 4 and rows[0].startswith("6 ticked"), rows
+        assert rows[1].startswith("✗") and rows[2].endswith("…"), rows  # the first, as much as fits
+        assert rows[3] == "✗ … and 5 more not imported (still ticked)", rows

@@ -41,6 +41,12 @@ KEYS = ("b battle · a at the table · x XP · c checks · s rest · t next day 
         "i import · del remove · ctrl+z undo · q quit")
 
 
+def same_shown(now: tuple, shown: tuple | None) -> bool:
+    """A table shows `now` already: the campaign's objects the same ones (it is immutable: a
+    changed roster is a new tuple), the numbers equal."""
+    return shown is not None and all(a is b or (isinstance(a, int) and a == b) for a, b in zip(now, shown))
+
+
 def short(text: str, width: int = 28) -> str:
     line = " ".join(text.split())
     return line if len(line) <= width else line[: width - 1] + "…"
@@ -74,9 +80,11 @@ class DashboardScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__(id="gm-dashboard")
-        self._rosters_shown: tuple | None = None  # what the party and NPC tables were built from
+        self._party_shown: tuple | None = None  # what the party table was built from (same_shown)
+        self._npcs_shown: tuple | None = None  # and the NPC table
         self._today = DayLines(SHOWN_LOG)  # which log lines the Today panel shows
         self._checks = DayLines({"check"})  # today's dialogue checks, which the party table counts
+        self._npc_editor: NpcEditorScreen | None = None
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -125,7 +133,7 @@ class DashboardScreen(Screen):
             status.update(Text("No campaign open: o lists the campaigns.", style="dim"))
             party.clear()
             npcs.clear()
-            self._rosters_shown = None
+            self._party_shown = self._npcs_shown = None
             return
         rules = self.app.rules
         read_only = self.app.host.gm is not None and self.app.host.gm.read_only
@@ -145,14 +153,20 @@ class DashboardScreen(Screen):
         self._refresh_today(campaign)
 
     def _refresh_rosters(self, campaign, rules, party: DataTable, npcs: DataTable) -> None:
-        """The party and NPC tables, rebuilt only when what they show changed: a dice roll or a
-        note (most GM actions) leaves them as they are."""
+        """The party and NPC tables, each rebuilt only when what it shows changed: a dice roll or
+        a note (most GM actions) leaves both as they are, a new NPC the party's (a table cleared is
+        drawn again whole: the party's was, for every NPC saved)."""
         self._checks.follow(campaign.log, campaign.day)
-        shown = (campaign.party, campaign.npcs, campaign.carried, rules, len(self._checks.positions))
-        if self._rosters_shown is not None and all(a is b for a, b in zip(shown[:4], self._rosters_shown[:4])) \
-                and shown[4] == self._rosters_shown[4]:
-            return
-        self._rosters_shown = shown
+        party_shown = (campaign.party, campaign.carried, rules, len(self._checks.positions))
+        npcs_shown = (campaign.npcs, rules, self.app.catalogue)
+        if not same_shown(party_shown, self._party_shown):
+            self._party_shown = party_shown
+            self._refresh_party(campaign, rules, party)
+        if not same_shown(npcs_shown, self._npcs_shown):
+            self._npcs_shown = npcs_shown
+            self._refresh_npcs(campaign, rules, npcs)
+
+    def _refresh_party(self, campaign, rules, party: DataTable) -> None:
         row = party.cursor_row
         party.clear()
         for m in campaign.party:
@@ -168,7 +182,12 @@ class DashboardScreen(Screen):
             )
         if campaign.party:
             party.move_cursor(row=min(row, len(campaign.party) - 1))
+        if not campaign.party:
+            party.border_subtitle = "w new character · i import a saved one"
+        else:
+            party.border_subtitle = "enter: sheet, level-up (u), abilities (a), loadout (o)"
 
+    def _refresh_npcs(self, campaign, rules, npcs: DataTable) -> None:
         row = npcs.cursor_row
         npcs.clear()
         for n in campaign.npcs:
@@ -180,10 +199,6 @@ class DashboardScreen(Screen):
             )
         if campaign.npcs:
             npcs.move_cursor(row=min(row, len(campaign.npcs) - 1))
-        if not campaign.party:
-            party.border_subtitle = "w new character · i import a saved one"
-        else:
-            party.border_subtitle = "enter: sheet, level-up (u), abilities (a), loadout (o)"
         npcs.border_subtitle = "n new NPC · enter edits"
 
     def _refresh_today(self, campaign) -> None:
@@ -240,7 +255,15 @@ class DashboardScreen(Screen):
         if campaign is None:
             return
         npc = campaign.npc(name) if name else None
-        self.app.push_screen(NpcEditorScreen(npc))  # it saves into the campaign itself (ctrl+s)
+        editor = self._npc_editor
+        if editor is None:  # one editor, opened again for each NPC (NpcEditorScreen.edit)
+            editor = self._npc_editor = NpcEditorScreen(npc)
+            self.app.install_screen(editor, f"npc-editor-{id(self)}")  # closed, it is kept, not taken down
+        elif editor in self.app.screen_stack:  # open already (asked for from over it): a form of its own
+            editor = NpcEditorScreen(npc)
+        else:
+            editor.edit(npc)
+        self.app.push_screen(editor)  # it saves into the campaign itself (ctrl+s)
 
     async def action_open_table(self) -> None:
         if not await rejoin_table(self.app):  # the fight in progress is at a live table: back to it

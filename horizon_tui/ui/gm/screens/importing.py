@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from rich.text import Text
+from textual.content import Content
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -25,6 +26,7 @@ from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 CHARACTER_SUFFIXES = (".toml", ".json")
 MAX_COMPLETIONS_READ = 100_000  # names of a folder read for a completion: a vast one never stalls typing
+NOTE_ROWS = 4  # the note's rows inside its border (gm.tcss: #import-note max-height 6): a summary and 3 problems
 
 
 class PathSuggester(Suggester):
@@ -128,13 +130,31 @@ class ImportScreen(Screen):
         """The note under the list: how many are ticked, and `problems` (None: the last ones)."""
         if problems is not None:
             self.problems = list(problems)
-        text = Text()
+        note = self.query_one("#import-note", Static)
         ticked = self.ticked()
+        text = Text()
         text.append(f"{len(ticked)} ticked" if ticked else "Nothing ticked yet", style="bold")
-        text.append(" · space ticks · ctrl+a ticks all · ctrl+s imports\n", style="dim")
-        for problem in self.problems:
-            text.append(f"✗ {problem}\n", style="red")
-        self.query_one("#import-note", Static).update(text)
+        text.append(" · space ticks · ctrl+a ticks all · ctrl+s imports", style="dim")
+        width = note.content_size.width
+
+        def wrapped(shown: Text) -> list[str]:  # the rows it takes in the note, wrapped as the note wraps it
+            return [line.plain for line in Content.from_rich_text(shown).wrap(width)] if width > 0 else [shown.plain]
+
+        rows = NOTE_ROWS - len(wrapped(text))  # under the summary
+        for n, problem in enumerate(self.problems):
+            shown = f"✗ {problem}"
+            lines = wrapped(Text(shown))
+            left = len(self.problems) - n - 1
+            room = rows - (1 if left else 0)  # a row kept to say how many more there are
+            if len(lines) > room:
+                if n > 0 or room < 1:
+                    text.append(f"\n✗ … and {left + 1} more not imported (still ticked)", style="red")
+                    break
+                lines = [*lines[:room - 1], lines[room - 1][:max(0, width - 1)] + "…"]  # the only one: what fits
+                shown = "\n".join(lines)
+            text.append("\n" + shown, style="red")
+            rows -= len(lines)
+        note.update(text)
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
         self._note()

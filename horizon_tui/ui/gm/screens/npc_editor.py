@@ -29,6 +29,23 @@ from horizon_tui.play.forms import name_length, parse_optional_int, parse_option
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 
+CHOICE_LABELS = {"attitude": "Attitude", "race": "Fights as", "weapon": "Weapon", "armor": "Armour", "side": "Side",
+                 "controller": "Played by", "ai": "AI profile", "targeting": "Targeting",
+                 "abilities_from": "Abilities of"}  # the dropdowns, by the Npc field each sets
+FIGHT_FIELDS = tuple(key for key in CHOICE_LABELS if key != "attitude")
+
+
+def field_texts(npc: Npc) -> dict[str, str]:
+    """What each text field of the form shows for `npc`, by the Npc field (`read` reads them back)."""
+    return {
+        "name": npc.name, "species": npc.species, "level": str(npc.level),
+        **{attribute: str(npc.attributes.get(attribute, 0)) for attribute in ATTRIBUTES},
+        "willpower": "" if npc.willpower is None else f"{float(npc.willpower):g}",
+        "health": "" if npc.health is None else str(npc.health),
+        "xp": str(npc.xp),
+    }
+
+
 class NpcEditorScreen(Screen[Npc | None]):
     TITLE = "NPC"
     AUTO_FOCUS = "#npc-name"
@@ -39,53 +56,45 @@ class NpcEditorScreen(Screen[Npc | None]):
 
     def __init__(self, npc: Npc | None) -> None:
         super().__init__(id="gm-npc")
-        self.original = npc
-        self.npc = npc or Npc(name="", attributes=starting_attributes(self.app.rules))  # R-1, the campaign's rules
+        self.original, self.npc = self._opened(npc)
+        self._choices_shown: dict[str, list[tuple[str, str]]] = {}  # each dropdown's options (edit)
+
+    def _opened(self, npc: Npc | None) -> tuple[Npc | None, Npc]:
+        """(the NPC edited or None, what the form starts from): a new one has the starting
+        attributes of the campaign's rules (R-1)."""
+        return npc, npc or Npc(name="", attributes=starting_attributes(self.app.rules))
 
     def compose(self) -> ComposeResult:
         n = self.npc
+        texts = field_texts(n)
+        choices = self.choices(n)
         yield TitleBar()
         with Horizontal(id="npc-box"):
             with VerticalScroll(id="npc-form"):
                 with Grid(classes="form"):
                     yield Label("Name")
-                    yield Input(n.name, placeholder="e.g. Mayor Oswin", id="npc-name", compact=True, max_length=name_length())
+                    yield Input(texts["name"], placeholder="e.g. Mayor Oswin", id="npc-name", compact=True,
+                                max_length=name_length())
                     yield Label("Species / role")
-                    yield Input(n.species, placeholder="e.g. human innkeeper", id="npc-species", compact=True)
+                    yield Input(texts["species"], placeholder="e.g. human innkeeper", id="npc-species", compact=True)
                     yield Label("Level")
-                    yield Input(str(n.level), id="npc-level", compact=True, type="integer")
+                    yield Input(texts["level"], id="npc-level", compact=True, type="integer")
                     for attribute in ATTRIBUTES:
                         yield Label(attribute)
-                        yield Input(str(n.attributes.get(attribute, 0)), id=f"npc-{attribute}", compact=True,
-                                    type="integer")
+                        yield Input(texts[attribute], id=f"npc-{attribute}", compact=True, type="integer")
                     yield Label("Willpower")
-                    yield Input("" if n.willpower is None else f"{float(n.willpower):g}", id="npc-willpower",
-                                placeholder="blank: computed", compact=True)
+                    yield Input(texts["willpower"], id="npc-willpower", placeholder="blank: computed", compact=True)
                     yield Label("Health")
-                    yield Input("" if n.health is None else str(n.health), id="npc-health",
-                                placeholder="blank: computed", compact=True)
+                    yield Input(texts["health"], id="npc-health", placeholder="blank: computed", compact=True)
                     yield Label("XP")
-                    yield Input(str(n.xp), id="npc-xp", compact=True, type="integer")
+                    yield Input(texts["xp"], id="npc-xp", compact=True, type="integer")
                     yield Label("Checks")
                     yield OnOffBox("dialogue checks work (R-12)", n.checkable, id="npc-checkable")
-                    yield Label("Attitude")
-                    yield Dropdown([(a, a) for a in ATTITUDES], value=n.attitude, allow_blank=False,
-                                 id="npc-attitude", compact=True)
-                    catalogue = self.app.host.store.catalogue
-                    for key, label, ids, value in (
-                        ("race", "Fights as", list(catalogue.species), n.race),
-                        ("weapon", "Weapon", list(catalogue.weapons), n.weapon),
-                        ("armor", "Armour", ["", *catalogue.armor], n.armor),
-                        ("side", "Side", list(NPC_SIDES), n.side),
-                        ("controller", "Played by", list(NPC_CONTROLLERS), n.controller),
-                        ("ai", "AI profile", list(AI_PROFILES), n.ai),
-                        ("targeting", "Targeting", list(TARGETINGS), n.targeting),
-                        ("abilities_from", "Abilities of", ["", *sorted(self.enemies())], n.abilities_from),
-                    ):
-                        options = ids if value in ids else [*ids, value]
+                    for key, label in CHOICE_LABELS.items():
+                        options, value = choices[key]
+                        self._choices_shown[key] = options
                         yield Label(label)
-                        yield Dropdown([(self.option_label(key, i), i) for i in options], value=value,
-                                     allow_blank=False, id=f"npc-{key}", compact=True)
+                        yield Dropdown(options, value=value, allow_blank=False, id=f"npc-{key}", compact=True)
                 yield Label("Notes", classes="gm-label")
                 yield TextArea(n.notes, id="npc-notes")
             yield Static(id="npc-preview", classes="panel")
@@ -95,6 +104,54 @@ class NpcEditorScreen(Screen[Npc | None]):
         self.sub_title = self.original.name if self.original else "new"
         self.query_one("#npc-preview").border_title = "As the rules see them"
         self.refresh_preview()
+
+    def edit(self, npc: Npc | None) -> None:
+        """The same form, opened again for `npc` (None: a new one), as a new editor would show it.
+        The dashboard keeps one editor: one built for each NPC (sixty widgets) was taken down again
+        when it closed, and the dashboard drawn, laid out and drawn again for it (three full frames
+        for a new NPC where one will do)."""
+        self.original, self.npc = self._opened(npc)
+        n = self.npc
+        choices = self.choices(n)
+        with self.prevent(Input.Changed, Checkbox.Changed, Select.Changed, TextArea.Changed):
+            for key, text in field_texts(n).items():
+                field = self.query_one(f"#npc-{key}", Input)
+                field.value = text
+                field.cursor_position = len(text)
+            self.query_one("#npc-checkable", Checkbox).value = n.checkable
+            for key, (options, value) in choices.items():
+                dropdown = self.query_one(f"#npc-{key}", Select)
+                if options != self._choices_shown.get(key):
+                    self._choices_shown[key] = options
+                    dropdown.set_options(options)
+                dropdown.value = value
+            self.query_one("#npc-notes", TextArea).load_text(n.notes)
+        self.sub_title = npc.name if npc else "new"
+        self.query_one("#npc-form", VerticalScroll).scroll_home(animate=False)
+        self.set_focus(self.query_one("#npc-name", Input))
+        self.refresh_preview()
+
+    def choices(self, npc: Npc) -> dict[str, tuple[list[tuple[str, str]], str]]:
+        """Each dropdown's (options, value) for `npc`: a value the data no longer has (a weapon
+        taken out) stays one of the options."""
+        catalogue = self.app.host.store.catalogue
+        ids = {
+            "attitude": list(ATTITUDES),
+            "race": list(catalogue.species),
+            "weapon": list(catalogue.weapons),
+            "armor": ["", *catalogue.armor],
+            "side": list(NPC_SIDES),
+            "controller": list(NPC_CONTROLLERS),
+            "ai": list(AI_PROFILES),
+            "targeting": list(TARGETINGS),
+            "abilities_from": ["", *sorted(self.enemies())],
+        }
+        found = {}
+        for key, known in ids.items():
+            value = getattr(npc, key)
+            options = known if value in known or key == "attitude" else [*known, value]
+            found[key] = ([(self.option_label(key, i), i) for i in options], value)
+        return found
 
     def enemies(self) -> dict:
         """The enemy types an NPC may take its abilities from; none if data/enemies can't be read
@@ -130,8 +187,7 @@ class NpcEditorScreen(Screen[Npc | None]):
             checkable=self.query_one("#npc-checkable", Checkbox).value,
             attitude=str(self.query_one("#npc-attitude", Select).value),
             notes=self.query_one("#npc-notes", TextArea).text.strip(),
-            **{key: str(self.query_one(f"#npc-{key}", Select).value)
-               for key in ("race", "weapon", "armor", "side", "controller", "ai", "targeting", "abilities_from")},
+            **{key: str(self.query_one(f"#npc-{key}", Select).value) for key in FIGHT_FIELDS},
         )
 
     def problem(self, npc: Npc) -> str | None:
