@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Input, Select, Static, TextArea
 from horizon_tui.campaign import changes
 from horizon_tui.campaign.campaign_files import CampaignStore
 from horizon_tui.campaign.model import Npc
-from tests.gm.conftest import current
+from tests.gm.conftest import OSWIN, current, make_campaign
 from horizon_tui.ui.gm.app import create_gm_app
 from horizon_tui.ui.gm.screens.campaigns import CampaignsScreen
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
@@ -237,3 +237,18 @@ async def test_a_forked_gm_tool_leaves_its_hosts_frozen_objects_frozen(session, 
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+async def test_the_dashboard_counts_one_npc_as_one_npc_and_the_form_spells_armor_as_the_wizard(store, catalogue):
+    """Found by hand: a new campaign with its first NPC read '1 NPCs'; the NPC form's 'Armour'
+    beside the character wizard's 'Armor'."""
+    make_campaign(store, "One Lantern", npcs=(OSWIN,))
+    app = create_gm_app(store.saves_dir, catalogue, campaign="One Lantern")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        line = str(app.screen.query_one("#gm-status", Static).render())
+        assert line.rstrip().endswith("·  1 NPC")
+        await pilot.press("n")
+        assert isinstance(app.screen, NpcEditorScreen)
+        labels = " ".join(str(s.render()) for s in app.screen.query(Static))
+        assert "Armor" in labels and "Armour" not in labels

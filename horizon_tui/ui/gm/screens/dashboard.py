@@ -15,6 +15,7 @@ from horizon_tui.campaign import changes
 from horizon_tui.rules.character import build
 from horizon_tui.rules.numbers import one_decimal, whole
 from horizon_tui.rules.progression import affordable_points
+from horizon_tui.rules.texts import counted
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.gm.screens.dialogue import DialogueScreen
 from horizon_tui.ui.gm.screens.experience import ExperienceScreen
@@ -143,7 +144,7 @@ class DashboardScreen(Screen):
         if read_only:
             line.append(" READ-ONLY ", style="bold white on red")
         line.append(f"  Day {campaign.day}", style="bold")
-        line.append(f"  ·  {len(campaign.party)} in the party  ·  {len(campaign.npcs)} NPCs", style="dim")
+        line.append(f"  ·  {len(campaign.party)} in the party  ·  {counted(len(campaign.npcs), 'NPC')}", style="dim")
         if campaign.rules:
             line.append("  ·  house rules", style="yellow")
         if campaign.battle:

@@ -29,7 +29,7 @@ from horizon_tui.play.forms import name_length, parse_optional_int, parse_option
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
 
-CHOICE_LABELS = {"attitude": "Attitude", "race": "Fights as", "weapon": "Weapon", "armor": "Armour", "side": "Side",
+CHOICE_LABELS = {"attitude": "Attitude", "race": "Fights as", "weapon": "Weapon", "armor": "Armor", "side": "Side",
                  "controller": "Played by", "ai": "AI profile", "targeting": "Targeting",
                  "abilities_from": "Abilities of"}  # the dropdowns, by the Npc field each sets
 FIGHT_FIELDS = tuple(key for key in CHOICE_LABELS if key != "attitude")
