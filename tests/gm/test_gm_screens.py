@@ -252,3 +252,26 @@ async def test_the_dashboard_counts_one_npc_as_one_npc_and_the_form_spells_armor
         assert isinstance(app.screen, NpcEditorScreen)
         labels = " ".join(str(s.render()) for s in app.screen.query(Static))
         assert "Armor" in labels and "Armour" not in labels
+
+
+async def test_a_gm_action_is_followed_by_a_full_collection_once_it_is_on_screen(session, catalogue):
+    """The full garbage collection is done while the GM reads the action's result, not when the
+    collector's counts fall due in the middle of a later action (the new NPC's p95)."""
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    full: list[int] = []
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            full.append(1)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        gc.collect()  # the collector's own counts start from nothing: it has no full collection due
+        gc.callbacks.append(seen)
+        try:
+            assert app.host.act(lambda c: changes.save_npc(c, None, Npc("Wen", level=2)), "NPC Wen")
+            assert not full  # not in the action itself
+            await pilot.pause(0.4)
+            assert full, "no full collection after the action"
+        finally:
+            gc.callbacks.remove(seen)
