@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import gm_environment  # noqa: F401 - first: `horizon gm`'s environment before Textual loads
 import attrs
 from textual import events
 from textual._compositor import CompositorUpdate

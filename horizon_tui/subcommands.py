@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 
 # command name -> (module, function, help); the module's `add_arguments(parser)` is optional
 _COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -32,8 +33,19 @@ def register(sub: argparse._SubParsersAction) -> None:
             adder(parser)
 
 
+# Environment defaults a command sets before its module (and so Textual) is imported; a value the
+# user set wins. The GM tool: Textual paints at most MAX_FPS frames a second (TEXTUAL_FPS, 60 by
+# default) and a GM action that closes a form takes two or three frames, so at 60 the pacing alone
+# added 30-40 ms of waiting to a new NPC's key → screen (bench/bench_gm_evening.py: wall p50 79 ms
+# against 40 of CPU at 20,000 log lines; 34 at 240). It runs in the GM's own terminal, not over a
+# host's network, where more frames would be more bytes.
+_ENVIRONMENT: dict[str, dict[str, str]] = {"gm": {"TEXTUAL_FPS": "240"}}
+
+
 def handler(name: str):
     module, function, _ = _COMMANDS[name]
+    for key, value in _ENVIRONMENT.get(name, {}).items():
+        os.environ.setdefault(key, value)
     return getattr(importlib.import_module(module), function)
 
 

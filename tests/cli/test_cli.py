@@ -280,3 +280,16 @@ def test_validate_refuses_movement_costs_below_one(tmp_path, data_dir, capsys):
     code, out, rules = validate_changed_rules(tmp_path, data_dir, capsys, "diagonal_cost = 1", "diagonal_cost = 0")
     assert code == 1
     assert out.splitlines() == [f"{rules}: turns.diagonal_cost: must be at least 1 (got 0)"]
+
+
+@pytest.mark.parametrize(("command", "env", "fps"), [("gm", {}, 240), ("gm", {"TEXTUAL_FPS": "30"}, 30), ("play", {}, 60)])
+def test_the_gm_tool_paints_up_to_240_frames_a_second_unless_told(command, env, fps):
+    """A new NPC's key → screen waited 30-40 ms on Textual's 60 frames a second (subcommands
+    _ENVIRONMENT); the player app, played over a host's network too, keeps Textual's default."""
+    code = ("import sys; from horizon_tui import subcommands; subcommands.handler(sys.argv[1]); "
+            "import textual.constants as c; print(c.MAX_FPS)")
+    clean = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
+    done = subprocess.run([sys.executable, "-c", code, command], capture_output=True, text=True,
+                          env={**clean, **env}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(fps)
