@@ -84,6 +84,10 @@ async def test_a_run_from_the_menu_to_the_hall_of_fame(saves, catalogue, iriel, 
                 break
             await pilot.pause(0.05)
         assert str(menu.query_one("#menu").get_option_at_index(0).prompt) == "Continue"
+        about = menu.query_one("#about")  # at 80x24 the saves' folder was cut off behind the welcome
+        rows = about.parent.region.bottom - about.content_region.y  # its rows on screen
+        shown = "".join(about.render_line(y).text.strip() for y in range(min(rows, about.size.height)))
+        assert "Continue: Iriel's run" in shown and f"Saves:{saves}" in shown, shown
         await pilot.press("c")
         again = await wait_for(pilot, DepthScreen)
         assert again.run == run

@@ -171,14 +171,19 @@ class MainMenuScreen(Screen):
         self._about()
 
     def _about(self) -> None:
-        lines = [ABOUT, "", f"Saves: {shown_path(self.app.saves_dir)}"]
+        """What the menu is for and where the saves are; with something in progress, what
+        Continue opens and the saves first, the welcome last (at 80x24 the box's last lines are
+        cut: the saves' folder was, behind the welcome a returning player has read)."""
+        saves = f"Saves: {shown_path(self.app.saves_dir)}"
+        lines = [ABOUT, "", saves]
         if self._in_progress is not None:
             kind, what = self._in_progress
             if kind == "run":
                 names = ", ".join(str(m.get("character", {}).get("name", "?")) for m in what.get("members", []))
-                lines.insert(0, f"Continue: {names}'s run, depth {what.get('depth', '?')}.")
+                going = f"Continue: {names}'s run, depth {what.get('depth', '?')}."
             else:
-                lines.insert(0, f"Continue: the battle {what.path.stem} is in progress.")
+                going = f"Continue: the battle {what.path.stem} is in progress."
+            lines = [going, saves, "", ABOUT]
         self.query_one("#about", Static).update("\n".join(lines))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
