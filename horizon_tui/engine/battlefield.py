@@ -190,12 +190,6 @@ class Battlefield:
         return self._transparent
 
     @property
-    def edge(self) -> np.ndarray:
-        """bool [y, x]: the walkable cells of the outer ring (`is_edge`), where a unit may step off
-        the battlefield (R-8). Read-only."""
-        return self._edge
-
-    @property
     def walkable(self) -> np.ndarray:
         """bool [y, x]: a unit may stand here (everything but walls). Read-only."""
         return self._transparent
@@ -425,12 +419,10 @@ class Battlefield:
             single = self._single_source(goals[0], blocked, difficult_cost, terrain_costs, diagonal_cost)
             if single is not None:
                 return single
-        cost = self.cost_array(blocked, difficult_cost, terrain_costs)
-        distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
+        seeds = np.zeros(self.terrain.shape, dtype=bool)
         for x, y in goals:
-            distance[y, x] = 0
-        tcod.path.dijkstra2d(distance, cost, 1, diagonal_cost, out=distance)
-        return distance
+            seeds[y, x] = True
+        return self._from_seeds(seeds, blocked, difficult_cost, terrain_costs, diagonal_cost)
 
     def edge_distance_map(
         self, blocked: Iterable[Pos] = (), *, difficult_cost: int, terrain_costs: Mapping[str, int] | None = None,
@@ -439,9 +431,17 @@ class Battlefield:
         """`distance_map` from every walkable edge cell (`is_edge`) at once: how far each cell is
         from the nearest edge one can step off from. The same numbers as `distance_map` given
         those cells as goals, without a Python loop over them."""
+        return self._from_seeds(self._edge, blocked, difficult_cost, terrain_costs, diagonal_cost)
+
+    def _from_seeds(
+        self, seeds: np.ndarray, blocked: Iterable[Pos], difficult_cost: int,
+        terrain_costs: Mapping[str, int] | None, diagonal_cost: int,
+    ) -> np.ndarray:
+        """The cheapest walk's cost from the nearest of the `seeds` cells (bool [y, x]) to every
+        cell; `UNREACHABLE` where none reaches."""
         cost = self.cost_array(blocked, difficult_cost, terrain_costs)
         distance = np.full(self.terrain.shape, UNREACHABLE, dtype=np.int32)
-        distance[self._edge] = 0
+        distance[seeds] = 0
         tcod.path.dijkstra2d(distance, cost, 1, diagonal_cost, out=distance)
         return distance
 

@@ -57,21 +57,10 @@ def edge_distances(battle: Battle, e: Entity) -> np.ndarray:
     Chebyshev steps to the border, min(x, y, width − 1 − x, height − 1 − y); walls in the way
     make it the walk around them. Cells cut off from every edge read `UNREACHABLE`.
 
-    The map is pure in the terrain, the blocked cells and the step costs: kept in the battle's
-    memo for the last set of blocked cells per set of step costs (several afraid combatants of a
-    side in one round share it), and read-only."""
-    field = battle.battlefield
-    costs = move_costs(battle, e)
-    blocked = blocked_for(battle, e)
-    key = ("edge distances", id(costs))
-    found = battle.memo.get(key)
-    cells = frozenset(blocked)
-    if found is not None and found[0] is costs and found[1] == cells:
-        return found[2]
-    far = field.edge_distance_map(blocked, **costs)
-    far.flags.writeable = False
-    battle.memo[key] = (costs, cells, far)
-    return far
+    The whole field's map: a move's check (`_fear_refusal`) reads the same numbers at its two
+    ends only (`Battlefield.edge_distances_at`); this is the definition they are tested against
+    and what a screen or a test asks for the whole field."""
+    return battle.battlefield.edge_distance_map(blocked_for(battle, e), **move_costs(battle, e))
 
 
 def spend_turn(battle: Battle, e: Entity, *, reveals: bool = True) -> None:
