@@ -7,7 +7,7 @@ comes back to it)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from rich.text import Text
 from textual import work
@@ -306,12 +306,8 @@ class DepthScreen(Screen):
 
     def action_take_over(self) -> None:
         """Take the run back from the other window: as it was last saved there, fight included."""
-        k = keeper(self.app)
-        try:
-            k.store.hold(self.run.id, take_over=True)
-            data = k.store.load_run(self.run.id)
-        except (HorizonError, ValueError) as exc:
-            self.app.notify(str(exc), title="The run can't be taken over", severity="error", timeout=10)
+        data = _taken_over(self.app, self.run.id)
+        if data is False:
             return
         self.app.pop_screen()
         if data is not None:
@@ -624,19 +620,26 @@ def continue_run(app, data: dict) -> None:
         app.push_screen(DepthScreen(run))
 
 
+def _taken_over(app, run_id: str) -> dict | None | Literal[False]:
+    """The run taken over from the window that plays it, as that window last saved it (None if
+    it is gone since); False, said, if it can't be (the lock, or a damaged save)."""
+    store = keeper(app).store
+    try:
+        store.hold(run_id, take_over=True)
+        return store.load_run(run_id)
+    except (HorizonError, ValueError) as exc:
+        app.notify(str(exc), title="The run can't be taken over", severity="error", timeout=10)
+        return False
+
+
 def _offer_read_only(app, run: Run, holder: str) -> None:
     def chosen(choice: str | None) -> None:
         if choice == "read":
             news = ["A fight is in progress there."] if run.fight is not None else []
             app.push_screen(DepthScreen(run, news, held_by=holder))
         elif choice == "take":
-            try:
-                keeper(app).store.hold(run.id, take_over=True)
-            except HorizonError as exc:
-                app.notify(str(exc), title="The run can't be taken over", severity="error", timeout=10)
-                return
-            data = keeper(app).store.load_run(run.id)
-            if data is not None:
+            data = _taken_over(app, run.id)
+            if data:
                 continue_run(app, data)
 
     app.push_screen(ChoiceDialog(f"This run is already being played: {holder}", [
