@@ -110,9 +110,24 @@ def import_saves_folder(database: Database, account: str, saves_dir: Path) -> No
     finally:
         if local is not None:
             local.close()
-    for path in ([local_file] if local_file is not None and local_file.exists() else []) + [p for p, _ in run_files]:
+    if local_file is not None and local_file.exists():
+        with contextlib.suppress(OSError):
+            _move_database_aside(local_file)
+    for path, _ in run_files:
         with contextlib.suppress(OSError):
             move_aside(path, IMPORTED)
+
+
+def _move_database_aside(path: Path) -> None:
+    """The folder's database moved aside with its `-wal` and `-shm` files under its new name:
+    rows another window on this host committed and no one has checkpointed yet live in the
+    `-wal` (`local.close()` checkpoints only when it is the last connection), and SQLite finds
+    them only beside the database of the same name."""
+    target = move_aside(path, IMPORTED)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            side.rename(target.with_name(target.name + suffix))
 
 
 def _run_files(saves_dir: Path) -> list[tuple[Path, dict]]:

@@ -7,6 +7,7 @@ run files imported once and moved aside, never deleted."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -208,6 +209,30 @@ def test_the_folders_saves_are_imported_once_and_moved_aside(shared_folder, sql_
     assert (saves / "imported" / DATABASE_FILE).is_file() and not (saves / DATABASE_FILE).exists()
     with database.reading() as conn:
         assert conn.scalar(sa.select(sa.func.count()).select_from(schema.battles)) == 1
+
+
+def test_the_folders_database_moves_aside_with_its_write_ahead_log(shared_folder, sql_url):
+    """Another window on this host still had the folder's database open, so the import's close
+    did not checkpoint it: the rows in its `-wal` go with it, under its new name."""
+    saves = shared_folder
+    _folder_of_before(saves)
+    other = sqlite3.connect(saves / DATABASE_FILE)
+    other.execute("PRAGMA wal_autocheckpoint=0")
+    other.execute("CREATE TABLE window_b (note TEXT)")
+    other.execute("INSERT INTO window_b VALUES ('written by window B')")
+    other.commit()
+    try:
+        assert (saves / f"{DATABASE_FILE}-wal").stat().st_size > 0
+        shared_saves(saves)
+        assert not (saves / f"{DATABASE_FILE}-wal").exists()
+        assert (saves / "imported" / f"{DATABASE_FILE}-wal").is_file()
+    finally:
+        other.close()
+    moved = sqlite3.connect(saves / "imported" / DATABASE_FILE)
+    try:
+        assert moved.execute("SELECT note FROM window_b").fetchall() == [("written by window B",)]
+    finally:
+        moved.close()
 
 
 def test_a_battle_of_the_same_name_on_both_hosts_is_kept_aside_not_lost(shared_folder, sql_url):
