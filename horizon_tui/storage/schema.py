@@ -85,7 +85,7 @@ battle_inputs = Table(
     Column("input", Text, nullable=False),  # JSON: one action as the engine's codec writes it
 )
 
-runs = Table(  # the runs of a host's shared database (storage/host_runs.py): each account's, on every host
+runs = Table(  # the runs of a host's shared database (storage/host_saves.py): each account's, on every host
     "runs", metadata,
     Column("owner", String(32), primary_key=True),  # the account
     Column("run_id", String(96), primary_key=True),
