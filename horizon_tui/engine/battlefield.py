@@ -230,6 +230,14 @@ class Battlefield:
         x, y = pos
         return bool(x == 0 or y == 0 or x == self.terrain.shape[1] - 1 or y == self.terrain.shape[0] - 1)
 
+    def steps_to_border(self, pos: Pos) -> int:
+        """Steps (Chebyshev) from a cell on the map to the nearest border cell: no walk to an edge
+        cell costs less (R-8: every step costs at least 1 and moves at most one row and column),
+        a floor under `edge_distances_at`. Read from the searches' table (`_search_tables`)."""
+        x, y = pos
+        wide: int = self.terrain.shape[1] + 2
+        return self._search_tables()[0][(y + 1) * wide + x + 1]
+
     def neighbours(self, pos: AnyCell) -> list[Pos]:
         """The up to 8 cells around `pos` that are on the map (walls included)."""
         x, y = as_cell(pos)
@@ -610,9 +618,8 @@ class Battlefield:
     def _search_tables(self) -> tuple[list[int], list[bool]]:
         """The A* searches' tables over the map framed by one cell of nowhere (flat: index
         (y + 1) * (width + 2) + x + 1, so a cell's 8 neighbours are fixed offsets and need no
-        bounds check): each cell's steps to the border, the estimate `nearest_edge` and
-        `_walk_out` are guided by (no walk to an edge costs less: every step costs at least 1
-        and moves at most one row and column), and `_edge` (the frame is no edge)."""
+        bounds check): each cell's steps to the border (`steps_to_border`), the estimate
+        `nearest_edge` and `_walk_out` are guided by, and `_edge` (the frame is no edge)."""
         if self._border_steps is None:
             h, w = self.terrain.shape
             ys, xs = np.indices((h, w))

@@ -375,12 +375,14 @@ def test_edge_distances_at_read_the_whole_edge_distance_map(diagonal: int) -> No
     """R-10 fear's check reads the edge map at a move's two ends (`edge_distances_at`, one
     search walking out of each cell): the whole map's values on random maps (`fear_fields`),
     with a species' own costs, cells cut off from every edge included (`UNREACHABLE`), and cells
-    whose nearest seed is a blocked edge cell. Worked: on open 7x7 ground (3, 3) is 3 steps
-    from the edge and (2, 3) 2; below the one way out, (1, 0), the difficult cell (1, 1) is 2
-    from the edge (the walk from the edge enters it, at 2), not the 1 its step out costs, and
-    (2, 1) is one diagonal step (1, 2 or 3) or 2 + 1 through the difficult cell."""
+    whose nearest seed is a blocked edge cell; never under the cell's `steps_to_border`.
+    Worked: on open 7x7 ground (3, 3) is 3 steps from the edge and (2, 3) 2; below the one way
+    out, (1, 0), the difficult cell (1, 1) is 2 from the edge (the walk from the edge enters it,
+    at 2), not the 1 its step out costs, and (2, 1) is one diagonal step (1, 2 or 3) or 2 + 1
+    through the difficult cell."""
     costs = {"difficult_cost": DIFFICULT, "diagonal_cost": diagonal}
     assert field(*["......."] * 7).edge_distances_at([(3, 3), (2, 3)], **costs) == [3, 2]
+    assert [field(*["......."] * 7).steps_to_border(c) for c in [(3, 3), (2, 3), (6, 1)]] == [3, 2, 0]
     assert field("#.###", "#,..#", "#####").edge_distances_at([(1, 1), (2, 1)], **costs) == [2, min(diagonal, 3)]
     assert field("...", "...").edge_distances_at([(5, 0), (-1, 1)], **costs) == [UNREACHABLE, UNREACHABLE]
     # no diagonal steps (libtcod's 0), as no rules allow: the whole map's answer all the same
@@ -392,6 +394,7 @@ def test_edge_distances_at_read_the_whole_edge_distance_map(diagonal: int) -> No
         expected = [int(far[start[1], start[0]]), int(far[end[1], end[0]])]
         assert bf.edge_distances_at([start, end], blocked, **species) == expected
         assert bf.edge_distances_at([end], blocked, **species) == expected[1:]
+        assert all(bf.steps_to_border(c) <= v for c, v in zip((start, end), expected))  # its floor
         compared += sum(v < UNREACHABLE for v in expected)
         cut_off += sum(v == UNREACHABLE for v in expected)
         free_rim = [(x, y) for y in range(bf.height) for x in range(bf.width)
