@@ -61,9 +61,9 @@ _CACHE_LIMIT = 8192  # FOV / line-of-sight entries kept before a cache starts ov
 _TOWARD_LIMIT = 256  # goals whose cost-to-reach maps `downhill` keeps (10 KB each on 50x50)
 _FAR = np.iinfo(np.int32).max  # unreached, as tcod.path.maxarray fills
 # R-10 fear's searches (`Battlefield.nearest_edge`, `edge_distances_at`) queue cells in a ring of
-# buckets as long as the dearest step + 2; a dearer step (a GM's rules or species pricing a cell
-# above this), or a diagonal one costing less than 1 (R-8's validation lets neither through), has
-# them read the whole map's distance map instead.
+# buckets as long as the dearest step + 2, at most this + 2; a dearer step (a GM's rules or a
+# species pricing a cell above it), or a diagonal one costing less than 1 (which R-8's validation
+# refuses), has them read the whole map's distance map instead.
 _RING_LIMIT = 64
 # libtcod's A* estimates the rest of a path by Euclidean distance, which overestimates when a
 # diagonal step costs 1 (R-8's default `diagonal_cost`) and would make paths sub-optimal. Scaling
@@ -479,13 +479,13 @@ class Battlefield:
         `UNREACHABLE` for a cell off the map), each found by one search *from* the cell.
 
         A walk from an edge cell to the cell paying for the cells it enters costs what the same
-        walk backwards costs paying for the cells it leaves; so the search walks out of the cell,
-        each step priced by the cell it leaves (× `diagonal_cost` if diagonal), through cells one
-        can enter (not walls, not `blocked`), and the first edge cell it settles, blocked or not
-        (every walkable edge cell is a seed of `edge_distance_map`), is the answer. An A* guided by
-        the cell's steps to the border (`_search_tables`), which no walk can beat: on open ground
-        it walks straight out instead of searching the map. Steps dearer than `_RING_LIMIT` (or
-        diagonal ones under 1) read the whole map instead."""
+        walk backwards costs paying for the cells it leaves; so the search walks out of the cell
+        (`_search_to_edge` with no `taken`), each step priced by the cell it leaves (×
+        `diagonal_cost` if diagonal), through cells one can enter (not walls, not `blocked`), and
+        the first edge cell it settles, blocked or not (every walkable edge cell is a seed of
+        `edge_distance_map`), is the answer. On open ground it walks straight out instead of
+        searching the map. Steps dearer than `_RING_LIMIT` (or diagonal ones under 1) read the
+        whole map instead."""
         w: int = self.terrain.shape[1]
         h: int = self.terrain.shape[0]
         blocked = list(blocked)
@@ -494,12 +494,14 @@ class Battlefield:
             far = self.edge_distance_map(blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
                                          diagonal_cost=diagonal_cost)
             return [int(far[y, x]) if 0 <= x < w and 0 <= y < h else UNREACHABLE for x, y in cells]
+        edge = self._search_tables()[1]
         found: list[int] = []
         for x, y in cells:
-            if 0 <= x < w and 0 <= y < h:
-                found.append(self._walk_out((y + 1) * (w + 2) + x + 1, cost, dearest, diagonal_cost))
+            at = (y + 1) * (w + 2) + x + 1
+            if not (0 <= x < w and 0 <= y < h) or (cost[at] == 0 and not edge[at]):
+                found.append(UNREACHABLE)  # off the map, a wall or a blocked cell: no walk enters it
             else:
-                found.append(UNREACHABLE)
+                found.append(self._search_to_edge(at, cost, dearest, diagonal_cost, None)[0])
         return found
 
     def nearest_edge(
@@ -511,21 +513,14 @@ class Battlefield:
         fleeing the battlefield heads (R-10 fear, R-8). None when there is none.
 
         The same cell as reading `distance_map([source], blocked)` over every edge cell, searched
-        in less: an A* from `source` guided by each cell's steps to the border (`_search_tables`,
-        which no walk to an edge can beat), settling cells in order of cost plus that estimate
-        until none left could reach an edge as cheaply as the cheapest found; of the edge cells
-        found at that cost (the estimate is exact on them) the lowest (y, x) wins. Once one is
-        found, a cell whose every walk within that cost ends lower in (y, x) is not walked on
-        from; the search first follows the steps up and to the left (`_neighbour_steps`), which on
-        open ground end on the edge cell that wins. Steps dearer than `_RING_LIMIT` (or diagonal
-        ones under 1) read the whole map's distance map instead."""
+        in less (`_search_to_edge`). Steps dearer than `_RING_LIMIT` (or diagonal ones under 1)
+        read the whole map's distance map instead."""
         w: int = self.terrain.shape[1]
         h: int = self.terrain.shape[0]
         sx, sy = source
         if not (0 <= sx < w and 0 <= sy < h):
             return None
         blocked = list(blocked)
-        border, edge = self._search_tables()
         cost, dearest = self._blocked_costs(blocked, difficult_cost, terrain_costs, source)
         if not 1 <= dearest * diagonal_cost <= _RING_LIMIT:
             whole = self.distance_map([source], blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
@@ -533,13 +528,35 @@ class Battlefield:
             ends = [(int(whole[y, x]), y, x) for y, x in np.argwhere(self._edge & (whole < UNREACHABLE)).tolist()
                     if (x, y) not in taken]
             return (min(ends)[2], min(ends)[1]) if ends else None
-        wide = w + 2
+        goal = self._search_to_edge((sy + 1) * (w + 2) + sx + 1, cost, dearest, diagonal_cost, taken)[1]
+        return None if goal < 0 else (goal % (w + 2) - 1, goal // (w + 2) - 1)
+
+    def _search_to_edge(
+        self, start: int, cost: list[int], dearest: int, diagonal_cost: int, taken: Container[Pos] | None,
+    ) -> tuple[int, int]:
+        """R-10 fear's searches, from the cell `start` (its index in `_search_tables`; `cost` and
+        `dearest` are `_blocked_costs`'): (cost, index) of the cheapest edge cell, then the lowest
+        in (y, x); (`UNREACHABLE`, -1) when none is reached.
+
+        With `taken` (`nearest_edge`), a walk from the cell: each step priced by the cell it
+        enters, never a blocked one, to an edge cell not in `taken`. Without (`edge_distances_at`),
+        a walk *out* of it: each step priced by the cell it leaves, to any edge cell, blocked too,
+        and the first found answers (the cost is all that is asked).
+
+        An A* guided by each cell's steps to the border (no walk to an edge costs less), cells
+        queued in a ring of buckets by cost + steps (a step raises that by at most its own cost
+        + 1, as the steps fall by at most 1, so every cell waiting is within the ring), each
+        taken last in, first out. It settles cells until none left could reach an edge as cheaply
+        as the cheapest found (the estimate is exact on an edge cell); once one is found, a cell
+        whose every walk within that cost ends lower in (y, x) is not walked on from. The steps up
+        and to the left come last into a bucket, first out (`_neighbour_steps`): on open ground
+        the first edge cell found is the one that wins."""
+        border, edge = self._search_tables()
+        wide: int = self.terrain.shape[1] + 2
+        leaving = taken is None
         offsets, factors = _neighbour_steps(wide, diagonal_cost)
-        start = (sy + 1) * wide + sx + 1
         dist: list[int] = [UNREACHABLE] * len(cost)
         dist[start] = 0
-        # A bucket per value of cost + estimate, as a ring: a step raises it by at most its own
-        # cost + 1 (the estimate falls by at most 1), so every cell waiting is within `ring` of it.
         ring = dearest * diagonal_cost + 2
         buckets: list[list[int]] = [[] for _ in range(ring)]
         here, waiting = border[start], 1
@@ -560,66 +577,30 @@ class Battlefield:
                     corner_y, corner_x = y - (best - g), x - (best - g)
                     if goal_y < corner_y or (goal_y == corner_y and goal_x <= corner_x):
                         continue
-                if edge[at] and (x - 1, y - 1) not in taken:
+                if edge[at] and (taken is None or (x - 1, y - 1) not in taken):
+                    if taken is None:
+                        return g, at
                     if goal < 0 or at < goal:  # every edge cell settled from here on costs `best`
                         best, goal, goal_x, goal_y = g, at, x, y
                     continue  # a walk on from an edge cell reaches the next no cheaper
-                for k in range(8):
-                    to = at + offsets[k]
-                    step = cost[to]
-                    if step != 0:
-                        reach = g + step * factors[k]
-                        if reach < dist[to]:
-                            dist[to] = reach
-                            buckets[(reach + border[to]) % ring].append(to)
-                            waiting += 1
-            here += 1
-        return None if goal < 0 else (goal % wide - 1, goal // wide - 1)
-
-    def _walk_out(self, start: int, cost: list[int], dearest: int, diagonal_cost: int) -> int:
-        """`edge_distances_at` for one cell, `start` its index in `_search_tables`: the cheapest
-        walk out of it to an edge cell, each step priced by the cell it leaves; `cost` and
-        `dearest` are `_blocked_costs`'. Its queue is `nearest_edge`'s ring of buckets, each
-        taken last in, first out: on open ground the search follows its latest step straight out."""
-        border, edge = self._search_tables()
-        if edge[start]:
-            return 0
-        if cost[start] == 0:
-            return UNREACHABLE  # a wall or a blocked cell: no walk enters it
-        offsets, factors = _neighbour_steps(self.terrain.shape[1] + 2, diagonal_cost)
-        dist: list[int] = [UNREACHABLE] * len(cost)
-        dist[start] = 0
-        ring = dearest * diagonal_cost + 2
-        buckets: list[list[int]] = [[] for _ in range(ring)]
-        here, waiting = border[start], 1
-        buckets[here % ring].append(start)
-        while waiting:
-            bucket = buckets[here % ring]
-            while bucket:
-                at = bucket.pop()
-                waiting -= 1
-                g = here - border[at]
-                if g != dist[at]:
-                    continue
-                if edge[at]:
-                    return g  # the estimate is exact here: no cheaper walk is left waiting
                 leave = cost[at]
                 for k in range(8):
                     to = at + offsets[k]
-                    if cost[to] != 0 or edge[to]:  # an edge cell is a seed even when blocked
-                        reach = g + leave * factors[k]
+                    step = cost[to]
+                    if step != 0 or (leaving and edge[to]):  # walking out, a blocked edge cell ends it
+                        reach = g + (leave if leaving else step) * factors[k]
                         if reach < dist[to]:
                             dist[to] = reach
                             buckets[(reach + border[to]) % ring].append(to)
                             waiting += 1
             here += 1
-        return UNREACHABLE
+        return best, goal
 
     def _search_tables(self) -> tuple[list[int], list[bool]]:
         """The A* searches' tables over the map framed by one cell of nowhere (flat: index
         (y + 1) * (width + 2) + x + 1, so a cell's 8 neighbours are fixed offsets and need no
         bounds check): each cell's steps to the border (`steps_to_border`), the estimate
-        `nearest_edge` and `_walk_out` are guided by, and `_edge` (the frame is no edge)."""
+        `_search_to_edge` is guided by, and `_edge` (the frame is no edge)."""
         if self._border_steps is None:
             h, w = self.terrain.shape
             ys, xs = np.indices((h, w))
