@@ -192,6 +192,10 @@ class Battle:
         sides: dict[str, dict[str, Entity]] = {}
         for k, e in self.active.items():
             sides.setdefault(team(e), {})[k] = e
+        for name, members in sides.items():
+            kept = self.sides.get(name)
+            if kept is not None and kept.keys() == members.keys():
+                sides[name] = kept  # a side nobody joined or left keeps its index: what is derived from it stays good
         self.sides = sides
 
     # --- placement (the only writer of Position and the occupancy index) ------------------------
@@ -227,28 +231,32 @@ class SideSightings:
     rebuilt then). `ai._hunt` asks it on every turn with no enemy in sight, where merging every
     ally's memory each time grew with the square of the combatants."""
 
-    __slots__ = ("members", "rank", "latest")
+    __slots__ = ("members", "rank", "latest", "owner")
 
     def __init__(self, members: dict[str, Entity]) -> None:
         self.members = members  # the `Battle.sides` entry it was built from: stale once that is replaced
         self.rank: dict[str, int] = {}
-        self.latest: dict[str, tuple[int, tuple[int, int]]] = {}  # foe → (rank of whose word, where)
+        # foe → where, and foe → the rank (spawn order) of the member whose word that is. Cells as
+        # plain objects (`Any`): typed as tuples, the compiled core would unpack and rebuild each one.
+        self.latest: dict[str, Any] = {}
+        self.owner: dict[str, int] = {}
         for rank, (uid, ally) in enumerate(members.items()):
             self.rank[uid] = rank
-            for foe, xy in comp(ally, Memory).last_known.items():
-                self.latest[foe] = (rank, xy)
+            known = comp(ally, Memory).last_known
+            self.latest.update(known)  # in spawn order: the last member's word stays, as merging gives
+            self.owner.update(dict.fromkeys(known, rank))
 
-    def learned(self, uid: str, news: dict[str, tuple[int, int]]) -> None:
+    def learned(self, uid: str, news: dict[str, Any]) -> None:
         rank = self.rank[uid]
-        latest = self.latest
-        for foe, xy in news.items():
-            word = latest.get(foe)
-            if word is None or word[0] <= rank:
-                latest[foe] = (rank, xy)
+        owner, latest = self.owner, self.latest
+        for foe in news:
+            if owner.get(foe, -1) <= rank:
+                latest[foe] = news[foe]
+                owner[foe] = rank
 
-    def last_seen(self, foe: str) -> tuple[int, int] | None:
-        word = self.latest.get(foe)
-        return None if word is None else word[1]
+    def last_seen(self, foe: str) -> Any:
+        """The cell (x, y) where the side last saw `foe`, or None."""
+        return self.latest.get(foe)
 
 
 class ActiveCells:
@@ -331,7 +339,7 @@ def set_turn_state(e: Entity, own_turns: int, movement_left: int, acted: bool) -
     state.acted = acted
 
 
-def remember(battle: Battle, e: Entity, news: dict[str, tuple[int, int]]) -> None:
+def remember(battle: Battle, e: Entity, news: dict[str, Any]) -> None:
     """The only writer of what a combatant has seen (R-11 "seen at least once", `Memory.seen`) and
     where it last saw them (`Memory.last_known`): in place, its side's sightings kept with it."""
     memory = comp(e, Memory)
