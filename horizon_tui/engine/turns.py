@@ -77,7 +77,8 @@ def update_sight(battle: Battle, e: Entity) -> None:
     news = None  # those seen somewhere it doesn't know them to be (new, or moved)
     for other, x, y in in_view(battle, e):  # one sight pass per placement, shared with the AI
         # Where it already knows them to be first: most haven't moved since it last looked.
-        if known.get(other.uid) != (x, y):
+        at = known.get(other.uid)
+        if at is None or at[0] != x or at[1] != y:  # on its numbers: `!= (x, y)` builds a tuple to compare
             if hidden_from(other, side):
                 continue  # R-13 hide: the other side doesn't see it, so learns nothing new of it
             if news is None:
