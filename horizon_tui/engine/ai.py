@@ -51,21 +51,39 @@ def visible_enemies(battle: Battle, e: Entity) -> list[Entity]:
 
 
 def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity | None:
-    """Target choice as data (the enemy file's `targeting`)."""
+    """Target choice as data (the enemy file's `targeting`): the weakest (least health), the most
+    dangerous (highest typical attack) or the last attacker, else the nearest; ties to the lesser
+    id. Loops, not `min` with a key: a key function is a Python call per candidate."""
     if not candidates:
         return None
     how = comp(e, Controller).targeting
+    best: Entity | None = None
     if how == "weakest":
-        return min(candidates, key=lambda o: (hp(o).hp, cid(o)))
+        low = 0
+        for o in candidates:
+            health = hp(o).hp
+            if best is None or health < low or (health == low and cid(o) < cid(best)):
+                best, low = o, health
+        return best
     if how == "dangerous":
-        return max(candidates, key=lambda o: (typical_attack(o), cid(o)))
+        high = Fraction(0)
+        for o in candidates:
+            attack = typical_attack(o)
+            if best is None or attack > high or (attack == high and cid(o) > cid(best)):
+                best, high = o, attack
+        return best
     if how == "last_attacker":
         last = comp(e, Memory).last_attacker
         for o in candidates:
             if cid(o) == last:
                 return o
     here = pos(e)
-    return min(candidates, key=lambda o: (distance(here, pos(o)), cid(o)))  # the nearest, ties to the lesser id
+    near = 0
+    for o in candidates:
+        cells = distance(here, pos(o))
+        if best is None or cells < near or (cells == near and cid(o) < cid(best)):
+            best, near = o, cells
+    return best
 
 
 def profile_of(battle: Battle, e: Entity) -> Profile:
