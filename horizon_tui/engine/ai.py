@@ -744,24 +744,28 @@ def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, targ
     if state.movement_left <= 0:
         return False
     costs = move_costs(battle, e)
+    difficult, terrain, diagonal = costs.difficult_cost, costs.terrain_costs, costs.diagonal_cost
     blocked = blocked_for(battle, e)
     here = pos(e)
     path = None
     if fixed_goal:
-        path = field.downhill(here, goal, first=state.movement_left, **costs)
+        path = field.downhill(here, goal, difficult_cost=difficult, terrain_costs=terrain, diagonal_cost=diagonal,
+                              first=state.movement_left)
         if blocked and path:
             stops = set(blocked)
             if any(xy in stops for xy in path if xy != goal):
                 path = None
     if path is None:
         # Every step costs at least 1: this turn's walk is within the first `movement_left` steps.
-        path = field.path(here, goal, blocked, first=state.movement_left, **costs)
+        path = field.path(here, goal, blocked, difficult_cost=difficult, terrain_costs=terrain, diagonal_cost=diagonal,
+                          first=state.movement_left)
     if not path:
         return False
     stop = None
     spent = 0
     gx, gy = goal
-    for index, (xy, cost) in enumerate(zip(path, field.step_costs(path, start=here, **costs))):
+    for index, (xy, cost) in enumerate(zip(path, field.step_costs(path, difficult, terrain, start=here,
+                                                                  diagonal_cost=diagonal))):
         if xy == goal:
             break
         spent += cost
