@@ -36,6 +36,7 @@ from horizon_tui.storage.lock import LockLost, SaveInUse
 from horizon_tui.storage.runs import FileRuns, FileScores, HeldRuns, hall_of_fame_path
 from horizon_tui.table.lobby import my_seat_place
 from horizon_tui.tools.sweep.policy import load_policy
+from horizon_tui.ui.app_contract import player_host
 from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
 from horizon_tui.ui.battle.flow import summary_rows
 from horizon_tui.ui.battle.roles import LocalEngine
@@ -502,7 +503,7 @@ def run_over(app, run: Run) -> None:
     if run.permadeath and not run.won:
         fallen = {m.source for m in run.members if m.down}
         if app.session is not None and str(app.session.path) in fallen:
-            app.host.close_character()  # its file is about to move: this window stops playing it
+            player_host(app).close_character()  # its file is about to move: this window stops playing it
         try:
             buried = bury(run)
         except OSError as exc:
