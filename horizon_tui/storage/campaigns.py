@@ -293,12 +293,15 @@ class MemoryCampaigns:
 
 class SqlCampaigns:
     """The repository in the database (storage.schema's campaign tables): the campaigns of one
-    `owner` ("" in a saves folder's own database; a GM's account in a host's shared one)."""
+    `owner` ("" in a saves folder's own database; a GM's account in a host's shared one).
+    `owns_database`: the repository opened `database` itself, and `close` closes it; a database it
+    was given (a host's shared one, which every session's runs, battles and locks use) is left open."""
 
-    def __init__(self, database: Database, owner: str = ""):
+    def __init__(self, database: Database, owner: str = "", *, owns_database: bool = False):
         self.database = database
         self.owner = owner
         self.where = database.where
+        self.owns_database = owns_database
 
     @classmethod
     def of_folder(cls, saves_dir: Path) -> SqlCampaigns:
@@ -306,10 +309,14 @@ class SqlCampaigns:
         (storage.host_shared); DatabaseError, naming the database and what is wrong, if it can't be
         used. `close` when done."""
         shared = shared_saves(saves_dir)
-        return cls(*shared) if shared is not None else cls(open_database(data_dir=saves_dir))
+        if shared is not None:
+            return cls(*shared)
+        return cls(open_database(data_dir=saves_dir), owns_database=True)
 
     def close(self) -> None:
-        self.database.close()
+        """Done with the campaigns: the database closes if this repository opened it."""
+        if self.owns_database:
+            self.database.close()
 
     def listing(self) -> list[CampaignListing]:
         c = schema.campaigns.c

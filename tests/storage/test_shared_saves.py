@@ -255,6 +255,26 @@ def test_a_folder_the_host_does_not_share_keeps_its_own_database(shared_folder, 
         table / DATABASE_FILE).resolve()
 
 
+def test_closing_a_gms_campaigns_leaves_the_shared_database_to_the_others(shared_folder, sql_url, tmp_path):
+    """The host's shared database serves every session's runs, battles, locks and campaigns: the GM
+    tool closing its campaigns (`SqlCampaigns.close`) closes none of it; a saves folder's own
+    database, which the repository opened, it closes."""
+    database = shared_database(sql_url)
+    gms = SqlCampaigns.of_folder(shared_folder)
+    bobs = SqlCampaigns(database, "bob")
+    bobs.create("lantern-road", "Lantern Road", STATE, [FIRST], {"day": 1})
+    pool = database.engine.pool  # its connections, one of them bob's just now
+    gms.close()
+    assert database.engine.pool is pool  # not disposed under bob's feet
+    assert [c.name for c in bobs.listing()] == ["Lantern Road"] and bobs.log_lines("lantern-road") == [FIRST]
+    own_folder = tmp_path / "tables" / "t1"  # a folder the host doesn't share: its own database
+    own_folder.mkdir(parents=True)
+    own = SqlCampaigns.of_folder(own_folder)
+    own_pool = own.database.engine.pool
+    own.close()
+    assert own.database.engine.pool is not own_pool  # disposed: SQLite checkpointed its -wal
+
+
 def test_without_a_database_a_runs_fight_stays_in_the_folder(tmp_path, monkeypatch):
     monkeypatch.delenv(ENV_DATABASE, raising=False)
     monkeypatch.setenv(ENV_SHARED_SAVES, str(tmp_path))  # named, but no database: the folder's own
