@@ -167,6 +167,7 @@ def shared_folder(monkeypatch, tmp_path, sql_url):
     monkeypatch.setenv(ENV_ACCOUNT, "alice")
     monkeypatch.setenv(ENV_SHARED_SAVES, str(saves))
     monkeypatch.setattr(host_shared, "_checked", set())
+    monkeypatch.setattr(host_shared, "_not_imported", {})
     yield saves
     shared_database(sql_url).close()
     shared_database.cache_clear()
@@ -233,6 +234,31 @@ def test_the_folders_database_moves_aside_with_its_write_ahead_log(shared_folder
         assert moved.execute("SELECT note FROM window_b").fetchall() == [("written by window B",)]
     finally:
         moved.close()
+
+
+def test_a_folder_database_that_cant_be_opened_is_not_marked_imported_and_is_tried_again(shared_folder, sql_url):
+    """Garbage bytes named like the folder's database: the run files are imported, the file stays
+    where it is, unmarked, and why is kept for the player (`not_imported`: the file and what is
+    wrong); the next start, with the database sound again, imports it."""
+    saves = shared_folder
+    _folder_of_before(saves)
+    sound = (saves / DATABASE_FILE).read_bytes()
+    (saves / DATABASE_FILE).write_bytes(b"\x00garbage, not SQLite\xff" * 40)
+    database, _ = shared_saves(saves)
+    problem = host_shared.not_imported(saves)
+    assert problem is not None and str((saves / DATABASE_FILE).resolve()) in problem and "not an SQLite database" in problem
+    assert run_store(saves).load_run("20261205-aaaaaa")["depth"] == 3  # the runs came over
+    assert (saves / DATABASE_FILE).read_bytes().startswith(b"\x00garbage")  # left where it was
+    with database.reading() as conn:
+        assert conn.scalar(sa.select(sa.func.count()).select_from(schema.host_imports)) == 0
+    assert SqlCampaigns.of_folder(saves).listing() == []
+    # the next start (another process), the file sound again: imported then, and nothing to tell
+    (saves / DATABASE_FILE).write_bytes(sound)
+    host_shared._checked.clear()
+    shared_saves(saves)
+    assert host_shared.not_imported(saves) is None
+    assert [c.slug for c in SqlCampaigns.of_folder(saves).listing()] == ["lantern-road"]
+    assert (saves / "imported" / DATABASE_FILE).is_file() and not (saves / DATABASE_FILE).exists()
 
 
 def test_a_battle_of_the_same_name_on_both_hosts_is_kept_aside_not_lost(shared_folder, sql_url):

@@ -98,6 +98,7 @@ class MainMenuScreen(Screen):
         super().__init__(id="main-menu")
         self._recent: list[SaveEntry] = []
         self._in_progress: InProgress | None = None
+        self._told_not_imported: str | None = None  # what the player was told of their saves of before
 
     def compose(self) -> ComposeResult:
         # Few widgets on purpose: this is the first screen (the start-up target of bench/bench_tui.py).
@@ -134,6 +135,18 @@ class MainMenuScreen(Screen):
         entries = hosting.menu_entries(MENU)
         return (CONTINUE, *entries) if self._in_progress is not None else entries
 
+    def _tell_not_imported(self, saves: Path) -> None:
+        """The saves folder's own database that the host's shared one couldn't take in (damaged,
+        not SQLite, from a newer Horizon), said once: its file, why, and that it is left as it is."""
+        from horizon_tui.storage.host_shared import not_imported
+
+        problem = not_imported(saves)
+        if problem is not None and problem != self._told_not_imported:
+            self._told_not_imported = problem
+            self.app.notify(f"{problem}. What it holds was not brought into the host's database; the file is "
+                            "left as it is, and the next start tries again.", title="Saves of before not imported",
+                            severity="warning", timeout=20)
+
     def _menu_options(self) -> list[Option]:
         return [Option(hotkey_words(words, HOTKEYS.get(key)), id=key) for key, words, _ in self._entries()]
 
@@ -155,6 +168,8 @@ class MainMenuScreen(Screen):
                 runs = []  # the database can't be reached: New run says why
             if runs:
                 found = ("run", runs[0])
+            if shared:
+                self._tell_not_imported(saves)
         # battles are journals in the folder's database (storage.database.DATABASE_FILE); files of
         # older versions in battles/ are imported when listed
         if found is None and ((saves / "battles").is_dir() or (saves / "horizon.sqlite3").exists() or shared):
