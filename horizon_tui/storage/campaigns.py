@@ -190,15 +190,23 @@ def day_positions(days_and_kinds: Sequence[tuple[int, str]], day: int, kinds: Co
     """The positions of `day`'s lines (of `kinds`; None: all) read back from the end, up to the
     last line of an earlier day (days only advance: a day's lines are together). What
     `log_positions` asks of SQL, over (day, kind) pairs: the twin's answer, and the contract's."""
+    return day_positions_back(days_and_kinds, day, kinds)[0]
+
+
+def day_positions_back(days_and_kinds: Sequence[tuple[int, str]], day: int,
+                       kinds: Collection[str] | None) -> tuple[list[int], bool]:
+    """`day_positions`, and whether the read went past the first pair without meeting an earlier
+    day: lines before these (a session log's stored lines) may then hold more of `day`."""
     found = []
     for position in range(len(days_and_kinds) - 1, -1, -1):
         line_day, kind = days_and_kinds[position]
         if line_day < day:
-            break
+            found.reverse()
+            return found, False
         if line_day == day and (kinds is None or kind in kinds):
             found.append(position)
     found.reverse()
-    return found
+    return found, True
 
 
 # --- the in-memory twin ---------------------------------------------------------------------------------
