@@ -26,8 +26,8 @@ from horizon_tui.engine.actions import Attack, FreeAction, Move, UseAbility, Wai
 from horizon_tui.engine.resolve import Impossible, blocked_for, move_costs, perform
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
-    Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, team,
-    turn_state, typical_attack,
+    Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, side_sightings,
+    team, turn_state, typical_attack,
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.sight import hidden_from, in_view
@@ -768,13 +768,11 @@ def _hunt_rule(mind: Mind, rule: Rule) -> bool:
 
 def _hunt(battle: Battle, e: Entity) -> bool:
     """No enemy in sight: go where the side last saw one, else cross the field."""
-    # The side's latest word on each foe: the last ally's (spawn order) that knows where it is,
-    # which is what merging the allies' memories in order keeps (a merge in C, not a loop per
-    # foe over every ally: that grew with the square of the combatants).
-    latest: dict[str, tuple[int, int]] = {}
-    for ally in allies_of(battle, e):
-        latest.update(comp(ally, Memory).last_known)
-    live = [xy for xy in (latest.get(foe.uid) for foe in enemies_of(battle, e)) if xy is not None]
+    # The side's latest word on each foe: the last ally's (spawn order) that knows where it is
+    # (`side_sightings`, kept as they learn: merging every ally's memory here grew with the square
+    # of the combatants).
+    sightings = side_sightings(battle, team(e))
+    live = [xy for xy in (sightings.last_seen(foe.uid) for foe in enemies_of(battle, e)) if xy is not None]
     here = pos(e)
     if live:
         goal = min(live, key=lambda xy: (distance(here, xy), xy))

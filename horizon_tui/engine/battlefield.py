@@ -295,25 +295,19 @@ class Battlefield:
         if diagonal_cost != 1:
             steps = self._exact_path(start, goal, blocked, difficult_cost, terrain_costs, diagonal_cost, first)
         else:
-            work, astar, pristine, rows = self._astar(difficult_cost, terrain_costs)
+            astar, cells, pristine, size = self._astar(difficult_cost, terrain_costs)
             w, h = self.terrain.shape[1], self.terrain.shape[0]
-            # A unit's cell is still a destination: the goal is never blocked.
-            cells = [(x, y) for x, y in blocked if 0 <= x < w and 0 <= y < h and (x, y) != goal]
-            if len(cells) > 16:  # many units (a big battle): one array write each way, not one per cell
-                flat = [y * w + x for x, y in cells]
-                work.ravel()[flat] = 0
-                try:
-                    steps = _astar_steps(astar, start, goal, first)
-                finally:
-                    work.ravel()[flat] = pristine[flat]
-            else:
-                for x, y in cells:
-                    work[y, x] = 0
-                try:
-                    steps = _astar_steps(astar, start, goal, first)
-                finally:
-                    for x, y in cells:
-                        work[y, x] = rows[y][x]  # put back from the untouched copy (the same float32)
+            gx, gy = goal
+            touched = False
+            for x, y in blocked:  # a unit's cell is still a destination: the goal is never blocked
+                if 0 <= x < w and 0 <= y < h and (x != gx or y != gy):
+                    cells[y * w + x] = 0.0
+                    touched = True
+            try:
+                steps = _astar_steps(astar, start, goal, first)
+            finally:
+                if touched:
+                    _ffi.memmove(cells, pristine, size)  # every cell back from the untouched copy, at once
         if max_cost is not None and steps and self.path_cost(
                 steps, difficult_cost, terrain_costs, start=start, diagonal_cost=diagonal_cost) > max_cost:
             return []
@@ -378,20 +372,20 @@ class Battlefield:
             self._toward[key] = toward
         return toward
 
-    def _astar(
-        self, difficult_cost: int, terrain_costs: Mapping[str, int] | None
-    ) -> tuple[np.ndarray, tcod.path.AStar, np.ndarray, list[list[float]]]:
-        """A reusable A* over a scaled copy of the base costs; `path` blocks cells in it for
-        one search and puts them back from an untouched copy (flat, and as Python rows)."""
+    def _astar(self, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple[Any, Any, Any, int]:
+        """A reusable A* over a scaled copy of the base costs, with a pointer to the costs it
+        reads (float32, row after row), a pointer to an untouched copy and their size in bytes:
+        `path` blocks cells through the pointer for one search (a write in C, where a numpy
+        index costs a microsecond) and copies them all back in one `memmove`."""
         key = _cost_key(difficult_cost, terrain_costs)
         found = self._astars.get(key)
         if found is None:
-            work = self.base_cost(difficult_cost, terrain_costs).astype(np.float32) * _ASTAR_SCALE
-            pristine = work.ravel().copy()
-            pristine.flags.writeable = False
-            found = self._astars[key] = (work, tcod.path.AStar(work.T, diagonal=1.0),  # indexed [x, y]
-                                         pristine, work.tolist())
-        return found
+            work = np.ascontiguousarray(self.base_cost(difficult_cost, terrain_costs).astype(np.float32) * _ASTAR_SCALE)
+            pristine = work.copy()
+            astar = tcod.path.AStar(work.T, diagonal=1.0)  # indexed [x, y]: a view of `work`, which it keeps alive
+            found = self._astars[key] = (astar, _ffi.cast("float *", work.ctypes.data),
+                                         _ffi.cast("float *", pristine.ctypes.data), work.nbytes, work, pristine)
+        return found[0], found[1], found[2], found[3]
 
     def distance_map(
         self,

@@ -8,7 +8,7 @@ from collections import deque
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
     ENEMIES, PARTY, Battle, Entity, cid, comp, current_attributes,
-    effects, ident, is_active, movement_budget, pos, put, set_turn_state, stats, team,
+    effects, ident, is_active, movement_budget, pos, remember, set_turn_state, stats, team,
 )
 from horizon_tui.engine.components import (
     Controller, Memory, Presence, TurnState,
@@ -86,7 +86,7 @@ def update_sight(battle: Battle, e: Entity) -> None:
     if news is None:
         battle.looks[me] = (battle.placements, memory)
         return
-    put(e, Memory, Memory(memory.seen | frozenset(news), {**known, **news}, memory.last_attacker, memory.origin))
+    remember(battle, e, news)  # its look at this placement stays unrecorded: the next one looks again, as before
 
 
 def start(battle: Battle) -> None:
