@@ -117,6 +117,9 @@ class Battlefield:
     pickle, and whoever unpickles it builds its own."""
 
     terrain: np.ndarray
+    _w: int  # the terrain's shape as Python ints: the compiled questions compare and index with them natively
+    _h: int
+    _open: bytes  # `walkable` row after row, 1 where a unit may stand: one cell read without numpy
     _transparent: np.ndarray
     _edge: np.ndarray
     _base_costs: dict[tuple, np.ndarray]
@@ -137,7 +140,9 @@ class Battlefield:
         if self.terrain.ndim != 2 or 0 in self.terrain.shape:
             raise ValueError("a battlefield is a non-empty 2-D grid")
         self.terrain.flags.writeable = False  # static: the caches below depend on it
+        self._h, self._w = int(self.terrain.shape[0]), int(self.terrain.shape[1])
         self._transparent = self.terrain != Terrain.WALL
+        self._open = self._transparent.tobytes()
         self._transparent.flags.writeable = False
         ring = np.ones(self.terrain.shape, dtype=bool)  # the outer ring (`is_edge`) ...
         ring[1:-1, 1:-1] = False
@@ -178,11 +183,11 @@ class Battlefield:
 
     @property
     def width(self) -> int:
-        return self.terrain.shape[1]
+        return self._w
 
     @property
     def height(self) -> int:
-        return self.terrain.shape[0]
+        return self._h
 
     @property
     def transparent(self) -> np.ndarray:
@@ -198,19 +203,19 @@ class Battlefield:
 
     def in_bounds(self, pos: AnyCell) -> bool:
         x, y = pos
-        return bool(0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0])
+        return bool(0 <= x < self._w and 0 <= y < self._h)
 
     def terrain_at(self, pos: AnyCell) -> Terrain:
         return Terrain(int(self.terrain[pos[1], pos[0]]))
 
     def is_walkable(self, pos: AnyCell) -> bool:
         x, y = pos
-        return bool(0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0] and self._transparent[y, x])
+        return bool(0 <= x < self._w and 0 <= y < self._h and self._open[y * self._w + x])
 
     def is_edge(self, pos: AnyCell) -> bool:
         """On the outer ring: a unit here may leave the battlefield, which is fleeing (R-8)."""
         x, y = pos
-        return bool(x == 0 or y == 0 or x == self.terrain.shape[1] - 1 or y == self.terrain.shape[0] - 1)
+        return bool(x == 0 or y == 0 or x == self._w - 1 or y == self._h - 1)
 
     def neighbours(self, pos: AnyCell) -> list[Pos]:
         """The up to 8 cells around `pos` that are on the map (walls included)."""
@@ -296,7 +301,7 @@ class Battlefield:
             steps = self._exact_path(start, goal, blocked, difficult_cost, terrain_costs, diagonal_cost, first)
         else:
             astar, cells, pristine, size = self._astar(difficult_cost, terrain_costs)
-            w, h = self.terrain.shape[1], self.terrain.shape[0]
+            w, h = self._w, self._h
             gx, gy = goal
             touched = False
             for x, y in blocked:  # a unit's cell is still a destination: the goal is never blocked
