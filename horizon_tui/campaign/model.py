@@ -12,7 +12,9 @@ member remembers the file it was imported from (`source`), and can be exported b
 
 from __future__ import annotations
 
+import functools
 import random
+import weakref
 from fractions import Fraction
 from typing import Any
 
@@ -103,18 +105,17 @@ class Npc:
         an NPC the catalogue can't field (an unknown species or weapon id) has R-2 from its own
         attributes."""
         catalogue = catalogue or default_catalogue()
-        key = (id(self), id(catalogue), id(enemies))
-        hit = _npc_stats.get(key)
-        if hit is not None and hit[0] is self and hit[1] is catalogue and hit[2] is enemies:
-            return dict(hit[3])
-        npc = self if enemies is not None or not self.abilities_from else attrs.evolve(self, abilities_from="")
-        try:
-            found = dict(build(npc_character(npc, catalogue, enemies), catalogue.rules).stats)
-        except ValueError:
-            found = derived_stats(self.attributes, health_scale=catalogue.rules.derived_stats.health_scale)
-        if len(_npc_stats) > 512:
-            _npc_stats.clear()
-        _npc_stats[key] = (self, catalogue, enemies, found)
+        memo = _npc_stats.get(id(self))
+        if memo is None or memo.npc() is not self:
+            memo = _npc_stats[id(self)] = _StatsMemo(self)
+        found = memo.get(catalogue, enemies)
+        if found is None:
+            npc = self if enemies is not None or not self.abilities_from else attrs.evolve(self, abilities_from="")
+            try:
+                found = dict(build(npc_character(npc, catalogue, enemies), catalogue.rules).stats)
+            except ValueError:
+                found = derived_stats(self.attributes, health_scale=catalogue.rules.derived_stats.health_scale)
+            memo.put(catalogue, enemies, found)
         return dict(found)
 
     def effective_willpower(self, catalogue: Catalogue | None = None, enemies: dict[str, EnemyDef] | None = None) -> Fraction:
@@ -128,9 +129,38 @@ class Npc:
         return progression.free_action_points(self.level, rules)
 
 
-# Npc.stats memoised on the (frozen) NPC, catalogue and enemy objects, as rules.character.build is:
-# the dashboard asks every NPC's health and willpower each time its roster changes
-_npc_stats: dict[tuple[int, int, int], tuple[Npc, Catalogue, Any, dict[str, Fraction]]] = {}
+class _StatsMemo:
+    """One (frozen) NPC's `Npc.stats`, per catalogue and enemy table it was asked with (the
+    dashboard asks every NPC's health and willpower each time its roster changes, ~0.25 ms each
+    worked out). It holds the NPC weakly and goes when the NPC does (`_npc_stats`), so an id a
+    later object is given never finds it; it holds the catalogues and tables it answers for, so
+    their ids aren't given to another while it looks them up."""
+
+    __slots__ = ("npc", "_by")
+
+    def __init__(self, npc: Npc):
+        self.npc = weakref.ref(npc, functools.partial(_forget_stats, id(npc)))
+        self._by: dict[tuple[int, int], tuple[Catalogue, Any, dict[str, Fraction]]] = {}
+
+    def get(self, catalogue: Catalogue, enemies: Any) -> dict[str, Fraction] | None:
+        hit = self._by.get((id(catalogue), id(enemies)))
+        return hit[2] if hit is not None and hit[0] is catalogue and hit[1] is enemies else None
+
+    def put(self, catalogue: Catalogue, enemies: Any, stats: dict[str, Fraction]) -> None:
+        if len(self._by) >= 4:  # (a campaign's catalogue, with and without its enemy table)
+            self._by.clear()
+        self._by[(id(catalogue), id(enemies))] = (catalogue, enemies, stats)
+
+
+def _forget_stats(key: int, gone: weakref.ref) -> None:
+    """An NPC is gone: its memo goes with it (unless a newer NPC of that id has one already)."""
+    memo = _npc_stats.get(key)
+    if memo is not None and memo.npc is gone:
+        del _npc_stats[key]
+
+
+# The live NPCs' `_StatsMemo`s by id(npc): an NPC's entry leaves when it dies
+_npc_stats: dict[int, _StatsMemo] = {}
 
 
 def npc_character(npc: Npc, catalogue: Catalogue, enemies: dict[str, EnemyDef] | None = None) -> Character:

@@ -19,7 +19,7 @@ from typing import Any, overload
 import attrs
 
 from horizon_tui.errors import DataError
-from horizon_tui.storage.campaigns import CampaignRepository
+from horizon_tui.storage.campaigns import CampaignRepository, day_positions_back
 
 PAGE = 256  # lines read from storage at once
 PAGES_KEPT = 64  # decoded pages kept: the lines in view and today's, never a whole long log
@@ -53,9 +53,11 @@ def unreadable(position: int, problem: str) -> LogEntry:
 
 class StoredLines:
     """The log as stored when the campaign was opened: `count` lines, read a page at a time
-    (PAGES_KEPT pages kept) and looked up by day and kind in the store. A change that rewrites
-    stored lines (storage deletes them) gives the campaign a new StoredLines (`OpenCampaign`), so
-    what one has cached stays what it describes."""
+    (PAGES_KEPT pages kept) and looked up by day and kind in the store, a look-up over all `count`
+    lines cached. It is made once, at the opening (`campaign_files`). An undo that takes stored
+    lines back (storage deletes them) cuts the `SessionLog` to fewer (`kept`): the lines before
+    `kept` are still these, looked up below `count` uncached, and what is written at the positions
+    after is the log's tail, in memory, never read from here."""
 
     def __init__(self, store: CampaignRepository, slug: str, count: int, where: str):
         self.store, self.slug, self.count, self.where = store, slug, count, where
@@ -116,6 +118,30 @@ class StoredLines:
         if self._days is None:
             self._days = self.store.log_days(self.slug, self.count)
         return self._days
+
+
+class _DaysAndKinds(Sequence[tuple[int, str]]):
+    """Log lines as the (day, kind) pairs `storage.campaigns.day_positions_back` reads, each made
+    when it is reached (it reads from the end and stops at an earlier day)."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, lines: Sequence[LogEntry]):
+        self.lines = lines
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[int, str]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[int, str] | Sequence[tuple[int, str]]:
+        if isinstance(index, slice):
+            return [(entry.day, entry.kind) for entry in self.lines[index]]
+        entry = self.lines[index]
+        return entry.day, entry.kind
 
 
 class SessionLog(Sequence[LogEntry]):
@@ -210,16 +236,8 @@ class SessionLog(Sequence[LogEntry]):
         only advance, so a day's lines are together and the newest last. A log out of day order (a
         file edited by hand) gives the lines of `day` after its last line of an earlier day."""
         wanted = None if kinds is None else frozenset(kinds)
-        found = []
-        for n in range(len(self.tail) - 1, -1, -1):
-            entry = self.tail[n]
-            if entry.day < day:
-                found.reverse()
-                return [self.kept + p for p in found]
-            if entry.day == day and (wanted is None or entry.kind in wanted):
-                found.append(n)
-        found.reverse()
-        stored = self.stored.positions(day, wanted, self.kept) if self.kept else []
+        found, to_the_first = day_positions_back(_DaysAndKinds(self.tail), day, wanted)
+        stored = self.stored.positions(day, wanted, self.kept) if to_the_first and self.kept else []
         return [*stored, *(self.kept + p for p in found)]
 
     def lines_at(self, positions: Sequence[int]) -> list[LogEntry]:

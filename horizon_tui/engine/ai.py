@@ -26,8 +26,8 @@ from horizon_tui.engine.actions import Attack, FreeAction, Move, UseAbility, Wai
 from horizon_tui.engine.resolve import Impossible, blocked_for, move_costs, perform
 from horizon_tui.engine.attacks import auto_hits, chance_to_hit, line_cells
 from horizon_tui.engine.battle import (
-    Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, team,
-    turn_state, typical_attack,
+    Battle, Entity, allies_of, check_chance, cid, comp, effects, enemies_of, gear, hp, is_active, pos, side_sightings,
+    team, turn_state, typical_attack,
 )
 from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.sight import hidden_from, in_view
@@ -51,21 +51,39 @@ def visible_enemies(battle: Battle, e: Entity) -> list[Entity]:
 
 
 def choose_target(battle: Battle, e: Entity, candidates: list[Entity]) -> Entity | None:
-    """Target choice as data (the enemy file's `targeting`)."""
+    """Target choice as data (the enemy file's `targeting`): the weakest (least health), the most
+    dangerous (highest typical attack) or the last attacker, else the nearest; ties to the lesser
+    id. Loops, not `min` with a key: a key function is a Python call per candidate."""
     if not candidates:
         return None
     how = comp(e, Controller).targeting
+    best: Entity | None = None
     if how == "weakest":
-        return min(candidates, key=lambda o: (hp(o).hp, cid(o)))
+        low = 0
+        for o in candidates:
+            health = hp(o).hp
+            if best is None or health < low or (health == low and cid(o) < cid(best)):
+                best, low = o, health
+        return best
     if how == "dangerous":
-        return max(candidates, key=lambda o: (typical_attack(o), cid(o)))
+        high = Fraction(0)
+        for o in candidates:
+            attack = typical_attack(o)
+            if best is None or attack > high or (attack == high and cid(o) > cid(best)):
+                best, high = o, attack
+        return best
     if how == "last_attacker":
         last = comp(e, Memory).last_attacker
         for o in candidates:
             if cid(o) == last:
                 return o
     here = pos(e)
-    return min(candidates, key=lambda o: (distance(here, pos(o)), cid(o)))  # the nearest, ties to the lesser id
+    near = 0
+    for o in candidates:
+        cells = distance(here, pos(o))
+        if best is None or cells < near or (cells == near and cid(o) < cid(best)):
+            best, near = o, cells
+    return best
 
 
 def profile_of(battle: Battle, e: Entity) -> Profile:
@@ -726,24 +744,28 @@ def _approach(battle: Battle, e: Entity, goal: tuple[int, int], reach: int, targ
     if state.movement_left <= 0:
         return False
     costs = move_costs(battle, e)
+    difficult, terrain, diagonal = costs.difficult_cost, costs.terrain_costs, costs.diagonal_cost
     blocked = blocked_for(battle, e)
     here = pos(e)
     path = None
     if fixed_goal:
-        path = field.downhill(here, goal, first=state.movement_left, **costs)
+        path = field.downhill(here, goal, difficult_cost=difficult, terrain_costs=terrain, diagonal_cost=diagonal,
+                              first=state.movement_left)
         if blocked and path:
             stops = set(blocked)
             if any(xy in stops for xy in path if xy != goal):
                 path = None
     if path is None:
         # Every step costs at least 1: this turn's walk is within the first `movement_left` steps.
-        path = field.path(here, goal, blocked, first=state.movement_left, **costs)
+        path = field.path(here, goal, blocked, difficult_cost=difficult, terrain_costs=terrain, diagonal_cost=diagonal,
+                          first=state.movement_left)
     if not path:
         return False
     stop = None
     spent = 0
     gx, gy = goal
-    for index, (xy, cost) in enumerate(zip(path, field.step_costs(path, start=here, **costs))):
+    for index, (xy, cost) in enumerate(zip(path, field.step_costs(path, difficult, terrain, start=here,
+                                                                  diagonal_cost=diagonal))):
         if xy == goal:
             break
         spent += cost
@@ -768,13 +790,11 @@ def _hunt_rule(mind: Mind, rule: Rule) -> bool:
 
 def _hunt(battle: Battle, e: Entity) -> bool:
     """No enemy in sight: go where the side last saw one, else cross the field."""
-    # The side's latest word on each foe: the last ally's (spawn order) that knows where it is,
-    # which is what merging the allies' memories in order keeps (a merge in C, not a loop per
-    # foe over every ally: that grew with the square of the combatants).
-    latest: dict[str, tuple[int, int]] = {}
-    for ally in allies_of(battle, e):
-        latest.update(comp(ally, Memory).last_known)
-    live = [xy for xy in (latest.get(foe.uid) for foe in enemies_of(battle, e)) if xy is not None]
+    # The side's latest word on each foe: the last ally's (spawn order) that knows where it is
+    # (`side_sightings`, kept as they learn: merging every ally's memory here grew with the square
+    # of the combatants).
+    sightings = side_sightings(battle, team(e))
+    live = [xy for xy in (sightings.last_seen(foe.uid) for foe in enemies_of(battle, e)) if xy is not None]
     here = pos(e)
     if live:
         goal = min(live, key=lambda xy: (distance(here, xy), xy))

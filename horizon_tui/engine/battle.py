@@ -29,8 +29,8 @@ from horizon_tui.content.ruleset import Ruleset
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battlefield import Battlefield
 from horizon_tui.engine.components import (
-    COMPONENTS, AttackCache, Charges, Cooldowns, Effects, Gear, Health, Identity, Loadout, Position, Presence, Stats,
-    StatBonus, Tally, Team, TurnState, Vitals,
+    COMPONENTS, AttackCache, Charges, Cooldowns, Effects, Gear, Health, Identity, Loadout, Memory, Position, Presence,
+    Stats, StatBonus, Tally, Team, TurnState, Vitals,
 )
 from horizon_tui.rules.checks import check_attack_value, difficulty_check_chance, roll_chance
 from horizon_tui.rules.combat import armor_reduction, normal_attack, with_armor_speed
@@ -122,6 +122,7 @@ class Battle:
     looks: dict[str, Any] = field(default_factory=dict, repr=False)
     plans: dict[str, Any] = field(default_factory=dict, repr=False)
     step_costs: dict[str, Any] = field(default_factory=dict, repr=False)
+    sightings: dict[str, SideSightings] = field(default_factory=dict, repr=False)  # `side_sightings`, derived
     placements: int = 0  # how many times anyone was placed: sight can't change without it (turns.update_sight)
     active_version: int = 0  # how many times `active` changed (set_presence): `cells` is rebuilt after
     _cells: ActiveCells | None = field(default=None, init=False, repr=False)  # `cells()`' index, derived
@@ -191,6 +192,10 @@ class Battle:
         sides: dict[str, dict[str, Entity]] = {}
         for k, e in self.active.items():
             sides.setdefault(team(e), {})[k] = e
+        for name, members in sides.items():
+            kept = self.sides.get(name)
+            if kept is not None and kept.keys() == members.keys():
+                sides[name] = kept  # a side nobody joined or left keeps its index: what is derived from it stays good
         self.sides = sides
 
     # --- placement (the only writer of Position and the occupancy index) ------------------------
@@ -216,6 +221,42 @@ class Battle:
         if index is None or index.version != self.active_version:
             index = self._cells = ActiveCells(self)
         return index
+
+
+class SideSightings:
+    """Where one side last saw each foe, as merging its active members' `Memory.last_known` in
+    spawn order gives it: for each foe, the word of the last member (spawn order) that has seen
+    it. Derived, never state: built from the members' memories when asked (`side_sightings`),
+    then kept by `remember` as they learn, until the side's members change (`Battle.sides` is
+    rebuilt then). `ai._hunt` asks it on every turn with no enemy in sight, where merging every
+    ally's memory each time grew with the square of the combatants."""
+
+    __slots__ = ("members", "rank", "latest", "owner")
+
+    def __init__(self, members: dict[str, Entity]) -> None:
+        self.members = members  # the `Battle.sides` entry it was built from: stale once that is replaced
+        self.rank: dict[str, int] = {}
+        # foe → where, and foe → the rank (spawn order) of the member whose word that is. Cells as
+        # plain objects (`Any`): typed as tuples, the compiled core would unpack and rebuild each one.
+        self.latest: dict[str, Any] = {}
+        self.owner: dict[str, int] = {}
+        for rank, (uid, ally) in enumerate(members.items()):
+            self.rank[uid] = rank
+            known = comp(ally, Memory).last_known
+            self.latest.update(known)  # in spawn order: the last member's word stays, as merging gives
+            self.owner.update(dict.fromkeys(known, rank))
+
+    def learned(self, uid: str, news: dict[str, Any]) -> None:
+        rank = self.rank[uid]
+        owner, latest = self.owner, self.latest
+        for foe in news:
+            if owner.get(foe, -1) <= rank:
+                latest[foe] = news[foe]
+                owner[foe] = rank
+
+    def last_seen(self, foe: str) -> Any:
+        """The cell (x, y) where the side last saw `foe`, or None."""
+        return self.latest.get(foe)
 
 
 class ActiveCells:
@@ -296,6 +337,27 @@ def set_turn_state(e: Entity, own_turns: int, movement_left: int, acted: bool) -
     state.own_turns = own_turns
     state.movement_left = movement_left
     state.acted = acted
+
+
+def remember(battle: Battle, e: Entity, news: dict[str, Any]) -> None:
+    """The only writer of what a combatant has seen (R-11 "seen at least once", `Memory.seen`) and
+    where it last saw them (`Memory.last_known`): in place, its side's sightings kept with it."""
+    memory = comp(e, Memory)
+    memory.seen.update(news)
+    memory.last_known.update(news)
+    side = team(e)
+    sightings = battle.sightings.get(side)
+    if sightings is not None and sightings.members is battle.sides.get(side):
+        sightings.learned(e.uid, news)
+
+
+def side_sightings(battle: Battle, side: str) -> SideSightings:
+    """Where `side` last saw each foe (`SideSightings`), kept between turns."""
+    members = battle.sides.get(side, {})
+    sightings = battle.sightings.get(side)
+    if sightings is None or sightings.members is not members:
+        sightings = battle.sightings[side] = SideSightings(members)
+    return sightings
 
 
 def set_hp(e: Entity, value: int) -> None:

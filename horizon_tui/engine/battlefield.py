@@ -131,6 +131,9 @@ class Battlefield:
     pickle, and whoever unpickles it builds its own."""
 
     terrain: np.ndarray
+    _w: int  # the terrain's shape as Python ints: the compiled questions compare and index with them natively
+    _h: int
+    _open: bytes  # `walkable` row after row, 1 where a unit may stand: one cell read without numpy
     _transparent: np.ndarray
     _edge: np.ndarray
     _base_costs: dict[tuple, np.ndarray]
@@ -155,7 +158,9 @@ class Battlefield:
         if self.terrain.ndim != 2 or 0 in self.terrain.shape:
             raise ValueError("a battlefield is a non-empty 2-D grid")
         self.terrain.flags.writeable = False  # static: the caches below depend on it
+        self._h, self._w = int(self.terrain.shape[0]), int(self.terrain.shape[1])
         self._transparent = self.terrain != Terrain.WALL
+        self._open = self._transparent.tobytes()
         self._transparent.flags.writeable = False
         ring = np.ones(self.terrain.shape, dtype=bool)  # the outer ring (`is_edge`) ...
         ring[1:-1, 1:-1] = False
@@ -196,11 +201,11 @@ class Battlefield:
 
     @property
     def width(self) -> int:
-        return self.terrain.shape[1]
+        return self._w
 
     @property
     def height(self) -> int:
-        return self.terrain.shape[0]
+        return self._h
 
     @property
     def transparent(self) -> np.ndarray:
@@ -216,19 +221,19 @@ class Battlefield:
 
     def in_bounds(self, pos: AnyCell) -> bool:
         x, y = pos
-        return bool(0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0])
+        return bool(0 <= x < self._w and 0 <= y < self._h)
 
     def terrain_at(self, pos: AnyCell) -> Terrain:
         return Terrain(int(self.terrain[pos[1], pos[0]]))
 
     def is_walkable(self, pos: AnyCell) -> bool:
         x, y = pos
-        return bool(0 <= x < self.terrain.shape[1] and 0 <= y < self.terrain.shape[0] and self._transparent[y, x])
+        return bool(0 <= x < self._w and 0 <= y < self._h and self._open[y * self._w + x])
 
     def is_edge(self, pos: AnyCell) -> bool:
         """On the outer ring: a unit here may leave the battlefield, which is fleeing (R-8)."""
         x, y = pos
-        return bool(x == 0 or y == 0 or x == self.terrain.shape[1] - 1 or y == self.terrain.shape[0] - 1)
+        return bool(x == 0 or y == 0 or x == self._w - 1 or y == self._h - 1)
 
     def steps_to_border(self, pos: Pos) -> int:
         """Steps (Chebyshev) from a cell on the map to the nearest border cell: no walk to an edge
@@ -321,25 +326,19 @@ class Battlefield:
         if diagonal_cost != 1:
             steps = self._exact_path(start, goal, blocked, difficult_cost, terrain_costs, diagonal_cost, first)
         else:
-            work, astar, pristine, rows = self._astar(difficult_cost, terrain_costs)
-            w, h = self.terrain.shape[1], self.terrain.shape[0]
-            # A unit's cell is still a destination: the goal is never blocked.
-            cells = [(x, y) for x, y in blocked if 0 <= x < w and 0 <= y < h and (x, y) != goal]
-            if len(cells) > 16:  # many units (a big battle): one array write each way, not one per cell
-                flat = [y * w + x for x, y in cells]
-                work.ravel()[flat] = 0
-                try:
-                    steps = _astar_steps(astar, start, goal, first)
-                finally:
-                    work.ravel()[flat] = pristine[flat]
-            else:
-                for x, y in cells:
-                    work[y, x] = 0
-                try:
-                    steps = _astar_steps(astar, start, goal, first)
-                finally:
-                    for x, y in cells:
-                        work[y, x] = rows[y][x]  # put back from the untouched copy (the same float32)
+            astar, cells, pristine, size = self._astar(difficult_cost, terrain_costs)
+            w, h = self._w, self._h
+            gx, gy = goal
+            touched = False
+            for x, y in blocked:  # a unit's cell is still a destination: the goal is never blocked
+                if 0 <= x < w and 0 <= y < h and (x != gx or y != gy):
+                    cells[y * w + x] = 0.0
+                    touched = True
+            try:
+                steps = _astar_steps(astar, start, goal, first)
+            finally:
+                if touched:
+                    _ffi.memmove(cells, pristine, size)  # every cell back from the untouched copy, at once
         if max_cost is not None and steps and self.path_cost(
                 steps, difficult_cost, terrain_costs, start=start, diagonal_cost=diagonal_cost) > max_cost:
             return []
@@ -404,20 +403,20 @@ class Battlefield:
             self._toward[key] = toward
         return toward
 
-    def _astar(
-        self, difficult_cost: int, terrain_costs: Mapping[str, int] | None
-    ) -> tuple[np.ndarray, tcod.path.AStar, np.ndarray, list[list[float]]]:
-        """A reusable A* over a scaled copy of the base costs; `path` blocks cells in it for
-        one search and puts them back from an untouched copy (flat, and as Python rows)."""
+    def _astar(self, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple[Any, Any, Any, int]:
+        """A reusable A* over a scaled copy of the base costs, with a pointer to the costs it
+        reads (float32, row after row), a pointer to an untouched copy and their size in bytes:
+        `path` blocks cells through the pointer for one search (a write in C, where a numpy
+        index costs a microsecond) and copies them all back in one `memmove`."""
         key = _cost_key(difficult_cost, terrain_costs)
         found = self._astars.get(key)
         if found is None:
-            work = self.base_cost(difficult_cost, terrain_costs).astype(np.float32) * _ASTAR_SCALE
-            pristine = work.ravel().copy()
-            pristine.flags.writeable = False
-            found = self._astars[key] = (work, tcod.path.AStar(work.T, diagonal=1.0),  # indexed [x, y]
-                                         pristine, work.tolist())
-        return found
+            work = np.ascontiguousarray(self.base_cost(difficult_cost, terrain_costs).astype(np.float32) * _ASTAR_SCALE)
+            pristine = work.copy()
+            astar = tcod.path.AStar(work.T, diagonal=1.0)  # indexed [x, y]: a view of `work`, which it keeps alive
+            found = self._astars[key] = (astar, _ffi.cast("float *", work.ctypes.data),
+                                         _ffi.cast("float *", pristine.ctypes.data), work.nbytes, work, pristine)
+        return found[0], found[1], found[2], found[3]
 
     def distance_map(
         self,

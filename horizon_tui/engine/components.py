@@ -154,7 +154,7 @@ class Effects:
 class Memory:
     """Combatants this one has seen at least once this battle (R-11's 50-cell mage range)."""
 
-    seen: frozenset[str] = frozenset()
+    seen: set[str] = field(default_factory=set)  # written in place by `battle.remember`, as last_known
     last_known: dict[str, tuple[int, int]] = field(default_factory=dict)
     last_attacker: str | None = None
     origin: tuple[int, int] | None = None  # where it started: an AI with nothing seen crosses the field

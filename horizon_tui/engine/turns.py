@@ -8,7 +8,7 @@ from collections import deque
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.battle import (
     ENEMIES, PARTY, Battle, Entity, cid, comp, current_attributes,
-    effects, ident, is_active, movement_budget, pos, put, set_turn_state, stats, team,
+    effects, ident, is_active, movement_budget, pos, remember, set_turn_state, stats, team,
 )
 from horizon_tui.engine.components import (
     Controller, Memory, Presence, TurnState,
@@ -77,7 +77,8 @@ def update_sight(battle: Battle, e: Entity) -> None:
     news = None  # those seen somewhere it doesn't know them to be (new, or moved)
     for other, x, y in in_view(battle, e):  # one sight pass per placement, shared with the AI
         # Where it already knows them to be first: most haven't moved since it last looked.
-        if known.get(other.uid) != (x, y):
+        at = known.get(other.uid)
+        if at is None or at[0] != x or at[1] != y:  # on its numbers: `!= (x, y)` builds a tuple to compare
             if hidden_from(other, side):
                 continue  # R-13 hide: the other side doesn't see it, so learns nothing new of it
             if news is None:
@@ -86,7 +87,7 @@ def update_sight(battle: Battle, e: Entity) -> None:
     if news is None:
         battle.looks[me] = (battle.placements, memory)
         return
-    put(e, Memory, Memory(memory.seen | frozenset(news), {**known, **news}, memory.last_attacker, memory.origin))
+    remember(battle, e, news)  # its look at this placement stays unrecorded: the next one looks again, as before
 
 
 def start(battle: Battle) -> None:

@@ -190,15 +190,23 @@ def day_positions(days_and_kinds: Sequence[tuple[int, str]], day: int, kinds: Co
     """The positions of `day`'s lines (of `kinds`; None: all) read back from the end, up to the
     last line of an earlier day (days only advance: a day's lines are together). What
     `log_positions` asks of SQL, over (day, kind) pairs: the twin's answer, and the contract's."""
+    return day_positions_back(days_and_kinds, day, kinds)[0]
+
+
+def day_positions_back(days_and_kinds: Sequence[tuple[int, str]], day: int,
+                       kinds: Collection[str] | None) -> tuple[list[int], bool]:
+    """`day_positions`, and whether the read went past the first pair without meeting an earlier
+    day: lines before these (a session log's stored lines) may then hold more of `day`."""
     found = []
     for position in range(len(days_and_kinds) - 1, -1, -1):
         line_day, kind = days_and_kinds[position]
         if line_day < day:
-            break
+            found.reverse()
+            return found, False
         if line_day == day and (kinds is None or kind in kinds):
             found.append(position)
     found.reverse()
-    return found
+    return found, True
 
 
 # --- the in-memory twin ---------------------------------------------------------------------------------
@@ -293,12 +301,15 @@ class MemoryCampaigns:
 
 class SqlCampaigns:
     """The repository in the database (storage.schema's campaign tables): the campaigns of one
-    `owner` ("" in a saves folder's own database; a GM's account in a host's shared one)."""
+    `owner` ("" in a saves folder's own database; a GM's account in a host's shared one).
+    `owns_database`: the repository opened `database` itself, and `close` closes it; a database it
+    was given (a host's shared one, which every session's runs, battles and locks use) is left open."""
 
-    def __init__(self, database: Database, owner: str = ""):
+    def __init__(self, database: Database, owner: str = "", *, owns_database: bool = False):
         self.database = database
         self.owner = owner
         self.where = database.where
+        self.owns_database = owns_database
 
     @classmethod
     def of_folder(cls, saves_dir: Path) -> SqlCampaigns:
@@ -306,10 +317,14 @@ class SqlCampaigns:
         (storage.host_shared); DatabaseError, naming the database and what is wrong, if it can't be
         used. `close` when done."""
         shared = shared_saves(saves_dir)
-        return cls(*shared) if shared is not None else cls(open_database(data_dir=saves_dir))
+        if shared is not None:
+            return cls(*shared)
+        return cls(open_database(data_dir=saves_dir), owns_database=True)
 
     def close(self) -> None:
-        self.database.close()
+        """Done with the campaigns: the database closes if this repository opened it."""
+        if self.owns_database:
+            self.database.close()
 
     def listing(self) -> list[CampaignListing]:
         c = schema.campaigns.c

@@ -37,6 +37,8 @@ IMPORTED = "imported"  # SAVES/imported/, records/runs/imported/: what a folder 
 RUN_FILES = ("records", "runs")  # where storage.runs.FileRuns keeps a folder's runs
 
 _checked: set[tuple[str, str, Path]] = set()  # (URL, account, folder): imported in this process already
+# folder -> why its own database was not imported in this process (`not_imported`)
+_not_imported: dict[Path, str] = {}
 
 
 @functools.lru_cache(maxsize=4)
@@ -59,27 +61,40 @@ def shared_saves(saves_dir: Path) -> tuple[Database, str] | None:
     url, account, folder = os.environ[ENV_DATABASE], os.environ[ENV_ACCOUNT], Path(saves_dir).resolve()
     database = shared_database(url)
     if (url, account, folder) not in _checked:
-        import_saves_folder(database, account, folder)
+        problem = import_saves_folder(database, account, folder)
+        if problem is None:
+            _not_imported.pop(folder, None)
+        else:
+            _not_imported[folder] = problem
         _checked.add((url, account, folder))
     return database, account
+
+
+def not_imported(saves_dir: Path) -> str | None:
+    """Why the saves folder's own database was left out of the shared database when this process
+    first used the folder (its file and what is wrong with it), for the player to be told; None if
+    nothing was left out. The next start tries again."""
+    return _not_imported.get(Path(saves_dir).resolve())
 
 
 # --- the folder's saves of before, imported once --------------------------------------------------
 
 
-def import_saves_folder(database: Database, account: str, saves_dir: Path) -> None:
+def import_saves_folder(database: Database, account: str, saves_dir: Path) -> str | None:
     """What `saves_dir` kept on this host before it shared the database: its SQLite database's
     battles and campaigns, and its run files, copied under `account` in one transaction, then
     moved to `SAVES/imported/` (the database) and `records/runs/imported/` (the runs). A mark in
     `host_imports` (that account, folder and database file) says it was done, so never twice, even
     if the app was killed before the files were moved. A name the account has already in the
     shared database gets a new one (a campaign `slug-2`, a battle kept aside): nothing is lost.
-    A folder database that can't be opened stays where it is, not imported (opening it says why)."""
+    A folder database that can't be opened (damaged, not SQLite, from a newer Horizon) stays where
+    it is and is not marked: the run files are imported, and the database is tried again at the
+    next start. Gives why it wasn't (the `DatabaseError`: its file and what is wrong), else None."""
     saves_dir = Path(saves_dir)
     local_file = saves_dir / DATABASE_FILE
     run_files = _run_files(saves_dir)
     if not local_file.exists() and not run_files:
-        return
+        return None
     try:
         found = local_file.stat()
         identity = f"{found.st_ino}:{found.st_size}:{found.st_mtime_ns}"
@@ -90,15 +105,17 @@ def import_saves_folder(database: Database, account: str, saves_dir: Path) -> No
     with database.reading() as conn:
         done = conn.scalar(sa.select(imports.source).where(imports.source == mark)) is not None
     local = None
+    problem = None
     if not done and local_file.exists():
         try:
             local = open_database(data_dir=saves_dir)
-        except HorizonError:
-            local_file = None  # damaged or from a newer Horizon: left as it is, listed where it is read
+        except HorizonError as exc:  # left as it is and not marked imported: the next start tries again
+            problem, local_file = str(exc), None
     try:
         if not done:
             with database.writing() as conn:
-                conn.execute(schema.host_imports.insert().values(source=mark, imported_at=time.time()))
+                if problem is None:  # (a run file is imported once either way: moved aside, and _copy_run skips a run it has)
+                    conn.execute(schema.host_imports.insert().values(source=mark, imported_at=time.time()))
                 if local is not None:
                     with local.reading() as source:
                         _copy_battles(source, conn, account)
@@ -116,6 +133,7 @@ def import_saves_folder(database: Database, account: str, saves_dir: Path) -> No
     for path, _ in run_files:
         with contextlib.suppress(OSError):
             move_aside(path, IMPORTED)
+    return problem
 
 
 def _move_database_aside(path: Path) -> None:

@@ -61,9 +61,20 @@ class RunStore(Protocol):
     def write_morgue(self, run_id: str, text: str, data: dict[str, Any]) -> str: ...
 
 
+_SLOT_FOLDER, _SLOT_SUFFIX = f"records/{RUNS}/", ".battle.json"
+
+
 def battle_slot(run_id: str) -> str:
     """A run's fight in progress, as its journal is named (the file older versions wrote)."""
-    return f"records/{RUNS}/{check_run_id(run_id)}.battle.json"
+    return f"{_SLOT_FOLDER}{check_run_id(run_id)}{_SLOT_SUFFIX}"
+
+
+def run_of_slot(slot: str) -> str:
+    """The run whose fight in progress `slot` is (`battle_slot` backwards); ValueError if it is no run's."""
+    run_id = slot.removeprefix(_SLOT_FOLDER).removesuffix(_SLOT_SUFFIX)
+    if battle_slot(run_id) != slot:
+        raise ValueError(f"not a run's fight: {slot!r}")
+    return run_id
 
 
 class ScoreTable(Protocol):
@@ -241,11 +252,8 @@ class _HeldBattles:
         self.runs, self.journal = runs, battles
         self.where = battles.where
 
-    def _run_of(self, slot: str) -> str:
-        return slot.removeprefix(f"records/{RUNS}/").removesuffix(".battle.json")
-
     def save(self, slot: str, header: str, first: int, inputs: Sequence[str], checks: Plain) -> int:
-        with self.runs.guard(self._run_of(slot)):
+        with self.runs.guard(run_of_slot(slot)):
             return self.journal.save(slot, header, first, inputs, checks)
 
     def load(self, slot: str) -> Plain | None:
@@ -258,11 +266,11 @@ class _HeldBattles:
         return self.journal.listing(folder)
 
     def move(self, slot: str, to: str) -> None:
-        with self.runs.guard(self._run_of(slot)):
+        with self.runs.guard(run_of_slot(slot)):
             self.journal.move(slot, to)
 
     def drop(self, slot: str) -> None:
-        with self.runs.guard(self._run_of(slot)):
+        with self.runs.guard(run_of_slot(slot)):
             self.journal.drop(slot)
 
 

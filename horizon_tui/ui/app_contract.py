@@ -3,7 +3,8 @@
 its host (`AppHost`): a saves folder (`ui.player.app.SavesFolder`, `horizon`) or a campaign
 (`ui.gm.app.CampaignHost`, `horizon gm`). The app (`ui.app.HorizonApp`) holds one host and
 answers through it; a screen asks the app only for what is named here, never probing it, and a
-screen that belongs to one host (the GM tool's) asks that host (`app.host`).
+screen that belongs to one host asks that host: the GM tool's `app.host`, a player's screen
+`player_host(app)` (`PlayerHost`, the saves folder's ways with characters and their battles).
 
 No Textual here, and nothing heavy at import: the player app's start-up imports this module.
 """
@@ -11,8 +12,9 @@ No Textual here, and nothing heavy at import: the player app's start-up imports 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from textual.binding import Binding
@@ -95,6 +97,36 @@ class CharacterKeeping(Protocol):
         ...
 
 
+class AppDoings(Protocol):
+    """The Textual app's own doings that a screen's helpers and a host ask for (`textual.app.App`
+    has them), as they are used here."""
+
+    def notify(self, message: str, *, title: str = "", severity: Literal["information", "warning", "error"] = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        ...
+
+    def push_screen(self, screen: Screen[Any], callback: Callable[[Any], object] | None = None) -> object:
+        ...
+
+    def pop_screen(self) -> object:
+        ...
+
+    def call_after_refresh(self, callback: Callable[..., object], *args: Any, **kwargs: Any) -> bool:
+        ...
+
+    @property
+    def screen(self) -> Screen[Any]:
+        """The screen on top."""
+        ...
+
+    @property
+    def screen_stack(self) -> list[Screen[Any]]:
+        ...
+
+    def exit(self, result: Any = None, return_code: int = 0, message: Any = None) -> None:
+        ...
+
+
 class AppHost(CharacterHost, CharacterKeeping, Protocol):
     """What the one app leaves to its host: how it looks (title, stylesheets, the keys only this
     host has), what it opens first, how it saves the character shown, and the app's actions whose
@@ -156,7 +188,44 @@ class AppHost(CharacterHost, CharacterKeeping, Protocol):
         ...
 
 
-class AppContract(CharacterHost, CharacterKeeping, Protocol):
+@runtime_checkable
+class PlayerHost(Protocol):
+    """What a player's screens ask of their host beyond `AppHost`: the saves folder's ways with
+    the character being played, its battles and its party (`ui.player.app.SavesFolder`). A
+    player's screen reaches it through `player_host(app)`; the GM tool's host has none of it."""
+
+    def save_guard(self) -> AbstractContextManager[None]:
+        """Write beside the character being played (its battle in progress) inside this block:
+        HorizonError in a read-only window, `storage.lock.LockLost` if another took it over."""
+        ...
+
+    def give_xp(self, name: str, gained: int) -> None:
+        """Add a battle's XP (R-14) to a party member's save other than the one being played."""
+        ...
+
+    def close_character(self) -> None:
+        """No character being played any more (its lock let go): its file is about to move."""
+        ...
+
+    def resume_kept(self, kept: Path) -> None:
+        """Resume a battle kept aside (Load ▸ Battles), its character opened first."""
+        ...
+
+    def resume_in_progress(self, save: Path) -> None:
+        """Resume a character's battle in progress, the character opened first."""
+        ...
+
+
+def player_host(app: AppContract) -> PlayerHost:
+    """The host of a player's screen's app, as those screens may ask it. TypeError if the app's
+    host is not a player's: a player's screen opened by a host it doesn't belong to."""
+    host = app.host
+    if not isinstance(host, PlayerHost):
+        raise TypeError(f"a player's screen asked {type(host).__name__}, which is no player's host")
+    return host
+
+
+class AppContract(CharacterHost, CharacterKeeping, AppDoings, Protocol):
     """What a screen may ask of its app: the host's data and ways with the character shown (the
     app answers through its host), and the app's own doings."""
 
@@ -183,4 +252,11 @@ class AppContract(CharacterHost, CharacterKeeping, Protocol):
 
     def watch_for_tables(self) -> None:
         """Look for live tables this account is seated at, every few seconds (F2 joins)."""
+        ...
+
+    def action_battle(self) -> Awaitable[None] | None:
+        """Fight: the host's way (`AppHost.battle`)."""
+        ...
+
+    def action_new_run(self) -> None:
         ...

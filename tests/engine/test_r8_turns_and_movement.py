@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from engine_kit import EXAMPLE, character, enemy_def, events, give_turn, rules_with
 from horizon_tui.engine import runner
 from horizon_tui.engine.actions import Impossible, Move, Success, perform
 from horizon_tui.engine.battle import comp, current_attributes, movement_budget, pos, stats
 from horizon_tui.engine.components import Presence, TurnState
 from horizon_tui.engine.effects import apply_effect
+from horizon_tui.engine.resolve import move_costs
 
 CORRIDOR = ["#########", "..,,.....", "#########"]  # difficult ground at x = 2, 3
 
@@ -175,3 +178,16 @@ def test_r8_battles_play_out_with_dearer_diagonals(new_battle, catalogue):
                 at[event.actor] = walk[-1]
                 moves += 1
         assert moves >= 4
+
+
+def test_r8_move_costs_are_the_rules_and_species_costs_as_keywords(new_battle, catalogue):
+    """R-8: what a combatant's steps cost, as the searches take it: difficult ground 2 and a
+    diagonal 2 (these rules), its species' own terrain costs; `**costs` passes the three."""
+    dear = rules_with(catalogue, diagonal_cost=2)
+    battle = new_battle(CORRIDOR, party=[(character("Hero"), (0, 1))], enemies=[(enemy_def(), (8, 1))], catalogue=dear)
+    costs = move_costs(battle, battle["hero"])
+    assert (costs.difficult_cost, costs.diagonal_cost) == (2, 2)
+    assert dict(**costs) == {"difficult_cost": 2, "terrain_costs": costs.terrain_costs, "diagonal_cost": 2}
+    assert battle.battlefield.path_cost([(1, 1), (2, 1), (3, 1)], start=(0, 1), **costs) == 5
+    with pytest.raises(KeyError):
+        costs["speed"]

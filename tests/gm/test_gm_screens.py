@@ -195,6 +195,23 @@ async def test_a_dice_roll_redraws_the_days_log_not_the_rosters(session, catalog
         assert cleared == [1] and str(npcs.get_row("Bram")[0]) == "Bram"
 
 
+async def test_at_80x24_the_rosters_have_no_scrollbar_row_and_arrows_show_their_last_columns(session, catalogue):
+    """Beside Today a roster is wider than its panel: no scrollbar takes a row (its thumb alone in
+    it), → brings the last columns into view, and the names stay at the left."""
+    app = create_gm_app(session.store.saves_dir, catalogue, campaign="Lantern Road")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        party = app.screen.query_one("#party", DataTable)
+        assert party.virtual_size.width > party.scrollable_content_region.width  # wider than it shows
+        assert party.scrollbar_size_horizontal == 0 and party.fixed_columns == 1
+        party.focus()
+        for _ in range(60):
+            await pilot.press("right")
+        await pilot.pause(0.5)  # (the scroll is animated)
+        assert party.scroll_x == party.max_scroll_x > 0
+        assert "Name" in str(party.render_line(0)) and "Notes" in str(party.render_line(0))
+
+
 async def test_the_today_panel_keeps_the_newest_line_in_view(session, catalogue):
     """At 80×24 the day's log outgrows its panel within a few rolls: the panel follows the newest
     line, as a log does, instead of staying on the first ones."""

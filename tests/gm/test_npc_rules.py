@@ -4,8 +4,10 @@ over the NPC as a battle fields it, `derived_stats.health_scale` (R-2 [H]) inclu
 
 from __future__ import annotations
 
+import gc
 import shutil
 import sys
+import weakref
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from horizon_tui.content.catalogue import data_dir, default_catalogue  # noqa: E
 from horizon_tui.engine.battle import hp, ident  # noqa: E402
 from horizon_tui.campaign import battles  # noqa: E402
 from horizon_tui.ui.gm.app import create_gm_app  # noqa: E402
+from horizon_tui.campaign import model  # noqa: E402
 from horizon_tui.campaign.model import Npc  # noqa: E402
 from horizon_tui.ui.gm.screens.npc_editor import NpcEditorScreen  # noqa: E402
 
@@ -77,6 +80,28 @@ def test_r2_the_npc_sheet_health_is_the_battles_with_health_scale():
         assert hp(fighter).max_hp == health, scale
     # Health set by hand is what the battle starts with, whatever the scale.
     assert attrs.evolve(OSWIN, health=50).effective_health(paced("0.5")) == 50
+
+
+def test_an_npcs_numbers_kept_for_the_dashboard_go_with_it_and_never_answer_for_another():
+    """Npc.stats is kept per NPC object (each takes ~0.25 ms to work out; the dashboard asks every
+    NPC's twice a roster change). Nothing keeps the NPC alive for it, and a later NPC given a dead
+    one's id, or a later catalogue, gets its own numbers."""
+    catalogue = default_catalogue()
+    strong = attrs.evolve(OSWIN, name="Strong", attributes={**OSWIN.attributes, "physical": 9})
+    assert strong.effective_health(catalogue) > 324
+    gone, key = weakref.ref(strong), id(strong)
+    del strong
+    gc.collect()
+    assert gone() is None and key not in model._npc_stats  # its numbers went with it
+    held = []  # NPCs made until one is given the dead one's id (CPython reuses it at once, mostly)
+    for _ in range(1000):
+        later = attrs.evolve(OSWIN)
+        if id(later) == key:
+            break
+        held.append(later)
+    assert later.effective_health(catalogue) == 324  # its own, not Strong's
+    for scale, health in (("1", 324), ("0.5", 162), ("1", 324), ("1.5", 486)):  # a catalogue each, dropped after
+        assert later.effective_health(paced(scale)) == health, scale
 
 
 async def test_the_npc_editor_shows_the_scaled_health(session, catalogue):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from horizon_tui.content.models import Armor, Difficulty, Weapon, WeaponKind
 from horizon_tui.rules.character import attack_formula_text, build, sheet
@@ -18,6 +21,7 @@ from horizon_tui.rules.combat import (
     hit_chance,
     normal_attack,
 )
+from horizon_tui.rules.numbers import round_half_up
 from horizon_tui.rules.stats import derived_stats
 
 F = Fraction
@@ -147,6 +151,25 @@ def test_r9_damage_rounds_half_up(rules):
     assert damage(F(5, 2), attack=rules.attack) == 3
     assert damage(F(7, 2), attack=rules.attack) == 4
     assert damage(F("97.55"), attack=rules.attack) == 98
+
+
+fractions = st.fractions(min_value=-50, max_value=500, max_denominator=400)
+
+
+@settings(max_examples=400, deadline=None)
+@given(base=fractions, multiplier=fractions, armor=st.fractions(min_value=0, max_value=1, max_denominator=100),
+       critical=st.booleans(), scale=st.fractions(min_value=0, max_value=5, max_denominator=20),
+       crit_multiplier=st.fractions(min_value=1, max_value=4, max_denominator=10))
+def test_r9_damage_is_the_fraction_pipeline_rounded_half_up_once(rules, base, multiplier, armor, critical, scale,
+                                                                crit_multiplier):
+    """R-9 [H]: `damage` works on the product's whole numerator and denominator; it is the
+    number the Fractions give step by step, rounded half up once at the end (`round_half_up`),
+    at least the rules' minimum for a hit, whatever the signs and denominators."""
+    attack = attrs.evolve(rules.attack, damage_scale=scale, crit_multiplier=crit_multiplier)
+    amount = base * multiplier * (crit_multiplier if critical else 1) * (1 - armor) * scale
+    expected = max(attack.min_damage_on_hit, int(round_half_up(amount)))
+    assert damage(base, multiplier=multiplier, critical=critical, armor=armor, attack=attack) == expected
+    assert damage(int(base), attack=attack) == max(attack.min_damage_on_hit, int(round_half_up(int(base) * scale)))
 
 
 def test_r9_a_hit_deals_at_least_1(rules):

@@ -17,7 +17,7 @@ from horizon_tui.storage.host_records import ENV_ACCOUNT, ENV_DATABASE
 from horizon_tui.storage.host_saves import SqlRuns
 from horizon_tui.storage.host_sql import shared_database
 from horizon_tui.storage.lock import LockLost, SaveInUse, SaveLock
-from horizon_tui.storage.runs import HeldRuns, MemoryRuns
+from horizon_tui.storage.runs import HeldRuns, MemoryRuns, battle_slot, run_of_slot
 
 HEADER = json.dumps({"kind": "horizon-battle", "schema": 1, "seed": 7, "encounter": "wolves", "party": []})
 MOVE = json.dumps({"at": 0, "auto_end": True, "action": {"type": "wait", "actor": "iriel"}})
@@ -86,6 +86,15 @@ def held_store(request, tmp_path, monkeypatch):
     yield SqlRuns(shared_database(url), "alice", tmp_path / "saves"), SharedSaveLock
     shared_database(url).close()
     shared_database.cache_clear()
+
+
+def test_a_fights_slot_names_its_run_one_way_both_ways():
+    """The run whose lock guards a fight's journal is read back from its slot by the one
+    definition of the slot (`battle_slot`), never by cutting a string shaped like it."""
+    assert run_of_slot(battle_slot(RUN)) == RUN
+    for not_a_runs in ("battles/iriel.json", "records/runs/a/b.battle.json", f"records/runs/{RUN}.json"):
+        with pytest.raises(ValueError):
+            run_of_slot(not_a_runs)
 
 
 def test_a_window_that_lost_the_run_writes_nothing_of_its_fight(tmp_path, held_store):

@@ -167,6 +167,7 @@ def shared_folder(monkeypatch, tmp_path, sql_url):
     monkeypatch.setenv(ENV_ACCOUNT, "alice")
     monkeypatch.setenv(ENV_SHARED_SAVES, str(saves))
     monkeypatch.setattr(host_shared, "_checked", set())
+    monkeypatch.setattr(host_shared, "_not_imported", {})
     yield saves
     shared_database(sql_url).close()
     shared_database.cache_clear()
@@ -235,6 +236,31 @@ def test_the_folders_database_moves_aside_with_its_write_ahead_log(shared_folder
         moved.close()
 
 
+def test_a_folder_database_that_cant_be_opened_is_not_marked_imported_and_is_tried_again(shared_folder, sql_url):
+    """Garbage bytes named like the folder's database: the run files are imported, the file stays
+    where it is, unmarked, and why is kept for the player (`not_imported`: the file and what is
+    wrong); the next start, with the database sound again, imports it."""
+    saves = shared_folder
+    _folder_of_before(saves)
+    sound = (saves / DATABASE_FILE).read_bytes()
+    (saves / DATABASE_FILE).write_bytes(b"\x00garbage, not SQLite\xff" * 40)
+    database, _ = shared_saves(saves)
+    problem = host_shared.not_imported(saves)
+    assert problem is not None and str((saves / DATABASE_FILE).resolve()) in problem and "not an SQLite database" in problem
+    assert run_store(saves).load_run("20261205-aaaaaa")["depth"] == 3  # the runs came over
+    assert (saves / DATABASE_FILE).read_bytes().startswith(b"\x00garbage")  # left where it was
+    with database.reading() as conn:
+        assert conn.scalar(sa.select(sa.func.count()).select_from(schema.host_imports)) == 0
+    assert SqlCampaigns.of_folder(saves).listing() == []
+    # the next start (another process), the file sound again: imported then, and nothing to tell
+    (saves / DATABASE_FILE).write_bytes(sound)
+    host_shared._checked.clear()
+    shared_saves(saves)
+    assert host_shared.not_imported(saves) is None
+    assert [c.slug for c in SqlCampaigns.of_folder(saves).listing()] == ["lantern-road"]
+    assert (saves / "imported" / DATABASE_FILE).is_file() and not (saves / DATABASE_FILE).exists()
+
+
 def test_a_battle_of_the_same_name_on_both_hosts_is_kept_aside_not_lost(shared_folder, sql_url):
     saves = shared_folder
     _folder_of_before(saves)
@@ -253,6 +279,26 @@ def test_a_folder_the_host_does_not_share_keeps_its_own_database(shared_folder, 
     battles = battles_of(table)
     assert isinstance(battles, SqlBattles) and battles.owner == "" and battles.database.file == (
         table / DATABASE_FILE).resolve()
+
+
+def test_closing_a_gms_campaigns_leaves_the_shared_database_to_the_others(shared_folder, sql_url, tmp_path):
+    """The host's shared database serves every session's runs, battles, locks and campaigns: the GM
+    tool closing its campaigns (`SqlCampaigns.close`) closes none of it; a saves folder's own
+    database, which the repository opened, it closes."""
+    database = shared_database(sql_url)
+    gms = SqlCampaigns.of_folder(shared_folder)
+    bobs = SqlCampaigns(database, "bob")
+    bobs.create("lantern-road", "Lantern Road", STATE, [FIRST], {"day": 1})
+    pool = database.engine.pool  # its connections, one of them bob's just now
+    gms.close()
+    assert database.engine.pool is pool  # not disposed under bob's feet
+    assert [c.name for c in bobs.listing()] == ["Lantern Road"] and bobs.log_lines("lantern-road") == [FIRST]
+    own_folder = tmp_path / "tables" / "t1"  # a folder the host doesn't share: its own database
+    own_folder.mkdir(parents=True)
+    own = SqlCampaigns.of_folder(own_folder)
+    own_pool = own.database.engine.pool
+    own.close()
+    assert own.database.engine.pool is not own_pool  # disposed: SQLite checkpointed its -wal
 
 
 def test_without_a_database_a_runs_fight_stays_in_the_folder(tmp_path, monkeypatch):

@@ -7,9 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
+import pytest
+
 import horizon_tui.ui
 from horizon_tui.ui.app import HorizonApp
-from horizon_tui.ui.app_contract import AppContract, AppHost
+from horizon_tui.ui.app_contract import AppContract, AppHost, PlayerHost, player_host
 from horizon_tui.ui.gm.app import CampaignHost, create_gm_app
 from horizon_tui.ui.gm.screens.dashboard import DashboardScreen
 from horizon_tui.ui.gm.screens.dice import DiceScreen
@@ -45,7 +47,8 @@ def test_each_host_has_every_member_of_the_contract_and_the_app_answers_the_scre
     for host in (player, gm):
         assert not [name for name in wanted if not hasattr(host, name)], type(host).__name__
     app = create_app(tmp_path)
-    assert not [name for name in protocol_members(AppContract) if not hasattr(app, name)]
+    # (a property such as Textual's `screen` is looked for on the class: an app not running has no screen)
+    assert not [name for name in protocol_members(AppContract) if not (hasattr(HorizonApp, name) or hasattr(app, name))]
 
 
 async def test_the_gms_keys_are_the_gm_tools_only(tmp_path, catalogue):
@@ -93,3 +96,28 @@ def test_no_screen_probes_its_app_for_a_member():
               for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
               if "getattr(self.app," in line or "getattr(app," in line]
     assert probes == []
+
+
+def test_a_players_screens_ask_their_host_through_the_player_host_contract(tmp_path, catalogue):
+    """What a player's screens ask of the saves folder beyond `AppHost` (a battle's save guard, a
+    party member's XP, resuming a kept battle...) is `PlayerHost`, which `make typecheck` checks the
+    calls against; the GM tool's host has none of it, and asking it is a TypeError, not a lookup
+    that finds nothing."""
+    assert {"save_guard", "give_xp", "close_character", "resume_kept", "resume_in_progress"} <= protocol_members(PlayerHost)
+    player = create_app(tmp_path / "saves")
+    gm = create_gm_app(tmp_path / "gm", catalogue)
+    assert player_host(player) is player.host and isinstance(player.host, PlayerHost)
+    assert not isinstance(gm.host, PlayerHost)
+    with pytest.raises(TypeError, match="CampaignHost"):
+        player_host(gm)
+
+
+def test_no_player_or_battle_screen_calls_its_host_untyped():
+    """The player's screens and the battle flow reach their host only through `player_host(app)`
+    (typed): never `app.host.NAME`, which no contract names."""
+    ui = Path(horizon_tui.ui.__file__).parent
+    calls = [f"{path.relative_to(ui)}:{number}" for folder in ("player", "battle")
+             for path in sorted((ui / folder).rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if "app.host." in line]
+    assert calls == []

@@ -10,9 +10,12 @@ import attrs
 from textual.widgets import DataTable, Input, Static
 
 from horizon_tui.content.characters import load_character
+from horizon_tui.paths import ENV_SHARED_SAVES
 from horizon_tui.rules.creation import ability_multiplier, solo_ability, solo_character
 from horizon_tui.storage.lock import SaveLock, read_holder
-from horizon_tui.storage import records
+from horizon_tui.storage import host_shared, records
+from horizon_tui.storage.database import DATABASE_FILE
+from horizon_tui.storage.host_records import ENV_ACCOUNT, ENV_DATABASE
 from horizon_tui.ui.player.app import create_app
 from horizon_tui.ui.battle.screen import BattleScreen
 from horizon_tui.ui.dialogs.question import QuestionDialog
@@ -516,3 +519,32 @@ async def test_a_saved_battle_that_no_longer_replays_is_reported_without_the_sav
         said = [n.message for n in app._notifications]
         assert any(m.startswith("champion.json: log_length: the battle replays differently") for m in said), said
         assert not any(str(saves) in m for m in said)
+
+
+async def test_the_player_is_told_when_their_saves_of_before_couldnt_go_into_the_hosts_database(
+        tmp_path, sqlite_url, monkeypatch, catalogue):
+    """A host sharing one database takes in what a player's folder kept before; a folder database
+    it can't open (garbage named like it) is left as it is, and the menu says which file and why."""
+    saves = tmp_path / "users" / "alice" / "saves"
+    saves.mkdir(parents=True)
+    (saves / DATABASE_FILE).write_bytes(b"\x00not a database\xff" * 64)
+    monkeypatch.setenv(ENV_DATABASE, sqlite_url)
+    monkeypatch.setenv(ENV_ACCOUNT, "alice")
+    monkeypatch.setenv(ENV_SHARED_SAVES, str(saves))
+    monkeypatch.setattr(host_shared, "_checked", set())
+    monkeypatch.setattr(host_shared, "_not_imported", {})
+    app = create_app(saves, catalogue)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            told = [n for n in app._notifications if n.title == "Saves of before not imported"]
+            assert len(told) == 1, [n.message for n in app._notifications]
+            assert str((saves / DATABASE_FILE).resolve()) in told[0].message
+            assert "not an SQLite database" in told[0].message
+            await pilot.press("h")  # another screen and back: said once
+            await pilot.press("escape")
+            await pilot.pause()
+            assert len([n for n in app._notifications if n.title == "Saves of before not imported"]) == 1
+    finally:
+        host_shared.shared_database(sqlite_url).close()
+        host_shared.shared_database.cache_clear()

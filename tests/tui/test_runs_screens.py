@@ -4,9 +4,11 @@ hall of fame; Continue heads the main menu while the run is in progress."""
 
 from __future__ import annotations
 
+import json
+
 import attrs
 import pytest
-from textual.widgets import Input, SelectionList
+from textual.widgets import DataTable, Input, SelectionList, Static
 
 from horizon_tui.engine import ai
 from horizon_tui.engine.runner import needs_input, run_ai
@@ -230,3 +232,29 @@ async def test_the_run_seed_is_taken_whole_or_refused_with_its_range(saves, cata
         await pilot.pause()
         assert asked == [123456789012] and app.screen is screen  # refused before the run
         assert any("0…9223372036854775807" in n.message for n in app._notifications)  # noqa: SLF001
+
+
+async def test_the_hall_of_fame_fits_80_columns_and_shows_the_highlighted_run_whole(saves, catalogue, tmp_path):
+    """A run's table row is what ranks it and how it ended, with no scrollbar at 80x24 (a long
+    party is cut, not scrolled); every cell of the highlighted run is under the table."""
+    party = ["Iriel", "Brakka", "Morwen", "Sefa", "Aliya Stormborn", "Tamsin"]
+    runs = [{"id": "20261205-aaaaaa", "account": "alice", "party": party, "levels": [3, 3, 2, 2, 2, 2], "depth": 7,
+             "score": 1840, "won": False, "seed": 2718281828, "pace": "standard", "ended": "2026-12-05T11:42:10",
+             "cause": "defeated by Wolf Alpha"},
+            {"id": "20261205-bbbbbb", "account": "", "party": ["Sefa"], "levels": [2], "depth": 3, "score": 410,
+             "won": False, "seed": 42, "pace": "standard", "ended": "2026-12-04T20:02:55", "cause": "given up"}]
+    (tmp_path / "data").mkdir(exist_ok=True)
+    (tmp_path / "data" / "hall_of_fame.json").write_text(json.dumps({"runs": runs}), encoding="utf-8")
+    app = create_app(saves, catalogue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.action_hall_of_fame()
+        scores = await wait_for(pilot, HallOfFameScreen)
+        await pilot.pause()
+        table = scores.query_one("#scores", DataTable)
+        assert table.row_count == 2 and not table.scrollbars_enabled[1]  # no horizontal scrollbar
+        detail = str(scores.query_one("#scores-detail", Static).render())
+        assert "defeated by Wolf Alpha" in detail and "seed 2718281828" in detail and "account alice" in detail
+        assert "Aliya Stormborn" in detail and "ended 2026-12-05T11:42" in detail
+        await pilot.press("down")
+        detail = str(scores.query_one("#scores-detail", Static).render())
+        assert "Sefa (levels 2): depth 3, score 410, given up." in detail and "account" not in detail

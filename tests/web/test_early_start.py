@@ -185,7 +185,10 @@ async def test_with_the_accounts_games_all_taken_the_page_starts_none_and_the_so
     await again.expect("REDRAW")
 
 
-async def test_the_connections_per_account_count_a_pages_game_as_its_socket_would(start_host, http):
+async def test_the_connections_per_account_count_a_pages_game_from_its_start(start_host, http):
+    """A game started with its page holds one of the account's connections before its socket
+    comes: another tab or an SSH login meanwhile finds no room, and the page's socket takes the
+    slot its game held."""
     host = await start_host(max_connections_per_user=1)
     await log_in(http, host, "alice")
     term = await SocketTerminal.open(http, host)  # alice's one connection
@@ -195,9 +198,33 @@ async def test_the_connections_per_account_count_a_pages_game_as_its_socket_woul
     await term.ws.close()
     await until(lambda: host.user_connections("alice") == 0)
     game_id, _page = await open_page(http, host, WINDOW)  # room again: the page's game starts
-    assert game_id
-    other = await SocketTerminal.open(http, host)  # meanwhile another tab takes the one connection
-    await other.message("game")
-    late = await SocketTerminal.open(http, host, resume=game_id)
-    assert "connection" in await late.refusal()
-    await until(lambda: game_id not in host.web.games)  # the page's game given up at once
+    assert game_id and host.user_connections("alice") == 1  # its slot taken as it starts
+    assert host.connections_refusal("alice")  # an SSH login of alice's now is refused
+    other = await SocketTerminal.open(http, host)  # meanwhile another tab: no room
+    assert "connection" in await other.refusal()
+    assert len([g for g in host.web.games.values() if g.early is None]) == 1  # (the first tab's, dropped)
+    own = await SocketTerminal.open(http, host, resume=game_id)  # the page's socket: its game's slot
+    assert await own.message("game") == {"game": game_id}
+    assert host.user_connections("alice") == 1
+
+
+async def test_a_pages_game_gives_its_connection_back_however_it_ends(start_host, http, monkeypatch):
+    """Never connected (given up after EARLY_GRACE), or not wanted (the tab went back to its own
+    game): either way the slot its page's game held is free again."""
+    monkeypatch.setattr(web_server, "EARLY_GRACE", 0.5)
+    host = await start_host(max_connections_per_user=2)
+    await log_in(http, host, "alice")
+    first, _page = await open_page(http, host, WINDOW)
+    second, _page = await open_page(http, host, WINDOW)
+    assert first and second and host.user_connections("alice") == 2
+    third, _page = await open_page(http, host, WINDOW)
+    assert third == "" and len(host.web.games) == 2  # a third page over the cap starts nothing
+    await until(lambda: not host.web.games and host.user_connections("alice") == 0)  # never connected
+    own = await SocketTerminal.open(http, host)  # a tab's game, and then its reload
+    own_id = (await own.message("game"))["game"]
+    fresh, _page = await open_page(http, host, WINDOW)
+    assert fresh and host.user_connections("alice") == 2
+    back = await SocketTerminal.open(http, host, resume=own_id, fresh=fresh)  # back to its own game
+    await back.message("game")
+    await until(lambda: fresh not in host.web.games)
+    assert host.user_connections("alice") == 1  # the page's game ended: its slot is free

@@ -22,7 +22,8 @@ expired) count against the address with the SSH host's (`host.limiter`); a login
 counts among the address's connections not logged in yet (`host.preauth`) and is dropped if its
 form hasn't come within the login grace time; a game counts in the account's and the host's games
 (`host.admit`), and a logged-in socket, playing or watching, among the account's connections
-(`host.connections_refusal`), each with SSH's.
+(`host.connections_refusal`), each with SSH's; a game started with its page counts there from its
+start, before its socket comes (`WebFront.user_sockets`).
 """
 
 from __future__ import annotations
@@ -448,8 +449,12 @@ class WebFront:
             self._runner = None
 
     def user_sockets(self, user: str) -> int:
-        """The account's open sockets, playing or watching (`SSHHost.user_connections`)."""
-        return sum(1 for owner in self._logged_in.values() if owner == user)
+        """The account's connections through browsers (`SSHHost.user_connections`): its open
+        sockets, playing or watching, and its games started with their page whose socket hasn't
+        come yet. Such a game holds its slot from its start (`_early_game`), the page's socket
+        takes it over, and it is freed wherever the game ends (out of `games`)."""
+        sockets = sum(1 for owner in self._logged_in.values() if owner == user)
+        return sockets + sum(1 for game in self.games.values() if game.early is not None and game.user == user)
 
     def track_sender(self, sender: SocketSender) -> None:
         self._senders.add(sender.task)
@@ -690,12 +695,11 @@ class WebFront:
             fresh._abandon()  # the tab goes back to its own game: the page's new one isn't wanted
         if game is not None and not game.detached and game.sender is not None:
             self._take_over(game)  # its old socket's network went away unnoticed, or a copy of the tab
-        resumed = game is not None and game.early is None  # a page's own new game is a new connection
-        refusal = None if resumed else self.host.connections_refusal(user)  # with its SSH ones
+        # a game of this login holds its slot already (a page's own new one since it started,
+        # `user_sockets`); a new game takes one, with the account's SSH connections
+        refusal = None if game is not None else self.host.connections_refusal(user)
         if refusal:
             self.host.log.info("refused user=%s addr=%s reason=too many connections for user via=web", user, address)
-            if game is not None:
-                game._abandon()
             await self._refuse(ws, refusal)
             return ws
         self._sockets.add(ws)

@@ -29,6 +29,7 @@ from horizon_tui.rules.texts import counted
 from horizon_tui.storage.records import (
     battle_slot, battles_of, drop_battle, has_battle, keep_battle, read_battle, record_text, set_aside_damaged, write_record,
 )
+from horizon_tui.ui.app_contract import player_host
 from horizon_tui.ui.battle.dialogs import SUMMARY_COLUMNS, BattleSummary
 from horizon_tui.ui.battle.roles import LocalEngine
 from horizon_tui.ui.battle.screen import BattleScreen
@@ -110,7 +111,7 @@ def put_aside(app: AppContract) -> Path | None:
     path = saved_battle(app)
     if path is None or app.session is None:
         return None
-    with app.host.save_guard():  # LockLost if another window took the character (and its battle) over
+    with player_host(app).save_guard():  # LockLost if another window took the character (and its battle) over
         return keep_battle(path, app.session.path.stem, app.library.saves_dir)
 
 
@@ -122,6 +123,7 @@ def resume(app: AppContract, fresh=None) -> None:
     if path is None:
         return
     saves = app.library.saves_dir
+    session: BattleInProgress | None
     try:
         if path.exists():  # a file the journal couldn't take: read, to say what is wrong with it
             session = session_from_dict(read_battle(saves, path), app.catalogue, app.enemies(), path.name)
@@ -162,12 +164,13 @@ def _offer_set_aside(app: AppContract, path: Path, exc: DataError, fresh) -> Non
 
 
 def open_session(app: AppContract, session: BattleInProgress) -> None:
+    assert app.session is not None  # the battle is the character being played's
     character_path = app.session.path
 
     def autosave(s: BattleInProgress) -> None:
 
         saves = app.library.saves_dir
-        with app.host.save_guard():  # the character's lock: a session that took it over is not written over
+        with player_host(app).save_guard():  # the character's lock: a session that took it over is not written over
             save_session(battles_of(saves), battle_slot(saves, battle_save_path(app, character_path)), s, app.catalogue)
 
     driver = LocalEngine(autosave=autosave, on_end=lambda s: finish(app, s, character_path))
@@ -178,7 +181,7 @@ def summary_rows(session: BattleInProgress, known: ReadModel | None = None) -> l
     """A row per combatant (its damage dealt and taken, effects applied, how it ended); with a
     viewer's read model, only those in its initiative (whom it may know: never one it didn't see)."""
     shown = None if known is None else {entry.id for entry in known.initiative}
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for e in session.battle.combatants():
         if shown is not None and ident(e).id not in shown:
             continue
@@ -204,7 +207,7 @@ def finish(app: AppContract, session: BattleInProgress, character_path: Path) ->
     def done(_: None) -> None:
 
         try:  # under the character's lock: a window that took it over may have a battle of its own there
-            with app.host.save_guard():
+            with player_host(app).save_guard():
                 drop_battle(app.library.saves_dir, battle_save_path(app, character_path))  # its record is kept instead
         except HorizonError:
             pass  # read-only here, or taken over: that battle is not this window's to end
@@ -215,7 +218,7 @@ def finish(app: AppContract, session: BattleInProgress, character_path: Path) ->
                 app.commit(attrs.evolve(character, xp=character.xp + gained))
                 app.notify(f"{character.name} gains {gained} XP.", title="Experience")
         for member in session.party[1:]:
-            app.host.give_xp(member.character.name, result.xp.get(member.character.name, 0))
+            player_host(app).give_xp(member.character.name, result.xp.get(member.character.name, 0))
         app.pop_screen()
         if app.session is not None:
             app.open_character(app.session.path, app.session.character)

@@ -3,8 +3,10 @@
 `draw` paints a viewer's read model (`engine.readmodel`): terrain visible, remembered or unknown
 to it, the combatants it may know as glyphs coloured by team, the one acting, and an overlay
 (reach, area, path, cursor). It never works out sight itself.
-`StripCache` turns console rows into Strips with cached styles, re-building only rows whose
-cells changed, so a frame where one combatant moved touches two rows.
+`StripCache` turns a console row's cells into Segments with one cached Style per colour pair:
+the map (`widget.BattlefieldView`) draws its lines from them and keeps each line itself until its
+row changes; the overview (`overview.py`) also asks it for whole rows as Strips (`row`), kept per
+row and re-built only when the row's cells changed.
 """
 
 from __future__ import annotations
@@ -183,7 +185,8 @@ _TERRAIN_CELLS = _terrain_cells()
 
 
 class StripCache:
-    """Console rows → Strips, with one Style per colour pair and a cache per row."""
+    """Console rows → Segments, with one Style per colour pair (`segments`: the map's lines);
+    and → Strips cached per row (`row`: the overview's)."""
 
     def __init__(self) -> None:
         self._styles: dict[int, Style] = {}  # by colour pair (`_pairs`)

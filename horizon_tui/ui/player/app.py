@@ -44,7 +44,7 @@ class SavesFolder:
     title = "Horizon of Darkness"
     css_paths = [HERE / "horizon.tcss"]  # screens.tcss joins at the first push (`HorizonApp.push_screen`)
     bindings: list[Binding] = []
-    horizontal_breakpoints = None
+    horizontal_breakpoints: list[tuple[int, str]] | None = None
     host_actions: dict = {}
     player_files = True
     campaign = None
@@ -166,7 +166,7 @@ class SavesFolder:
             app.exit()
             return
         lost = [what for screen in app.screen_stack
-                if callable(getattr(screen, "unsaved_work", None)) and (what := screen.unsaved_work())]
+                if callable(unsaved_work := getattr(screen, "unsaved_work", None)) and (what := unsaved_work())]
         if not lost:
             app.exit()
             return
@@ -431,7 +431,8 @@ class SavesFolder:
                 moved, aside = self._put_aside("Not resumed")
                 if not moved:
                     return
-                self.app.notify(f"The battle in progress is kept as {aside.name}.", title="Battle kept")
+                if aside is not None:  # (None: it went meanwhile, nothing to keep)
+                    self.app.notify(f"The battle in progress is kept as {aside.name}.", title="Battle kept")
             bring_back(kept, flow.battle_save_path(self.app, path), self.saves_dir)
             flow.resume(self.app)
 
@@ -439,6 +440,7 @@ class SavesFolder:
         if current is None:
             swap()
             return
+        assert self.session is not None  # `path` is the character being played's (`_playing_for`)
         self.app.push_screen(QuestionDialog(
             f"{self.session.character.name} has a battle in progress ({_battle_encounter(self.saves_dir, current) or UNREADABLE}). "
             f"Keep it aside and resume {_battle_encounter(self.saves_dir, kept) or UNREADABLE}?",

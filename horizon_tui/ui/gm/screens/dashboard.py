@@ -27,8 +27,10 @@ from horizon_tui.ui.gm.screens.table import OpenTableScreen, rejoin_table
 from horizon_tui.ui.widgets.lists import RowList
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 
-PARTY_COLUMNS = ("Name", "Species", "Level", "Health", "XP", "Can buy", "Free act.", "Checks", "Notes")
-NPC_COLUMNS = ("Name", "Level", "Health", "Willpower", "XP", "Free act.", "Checkable", "Attitude", "Notes")
+# What the GM reads at the table first: at 80 columns, beside Today, a table shows its first five or
+# so; ← and → bring the rest into view, the name kept at the left (no scrollbar: gm.tcss)
+PARTY_COLUMNS = ("Name", "Level", "Health", "XP", "Checks", "Can buy", "Free act.", "Species", "Notes")
+NPC_COLUMNS = ("Name", "Level", "Health", "Willpower", "Attitude", "Checkable", "XP", "Free act.", "Notes")
 SHOWN_LOG = {"check", "reaction", "battle", "xp", "level_up", "points", "ability", "day", "party", "npc", "rules",
              "roll", "note", "rest"}
 LOG_STYLES = {"check": "", "battle": "bold", "day": "bold", "roll": "dim", "npc": "dim",
@@ -105,6 +107,7 @@ class DashboardScreen(Screen):
         npcs = self.query_one("#npcs", DataTable)
         npcs.border_title = "NPCs"
         npcs.add_columns(*NPC_COLUMNS)
+        party.fixed_columns = npcs.fixed_columns = 1  # the name stays in view as → scrolls
         self.query_one("#gm-today").border_title = "Today"
         self.refresh_view()
 
@@ -176,10 +179,10 @@ class DashboardScreen(Screen):
             buy = affordable_points(c.xp, b.points_bought, rules.experience)
             checks = changes.checks_today(campaign, c.name)
             party.add_row(
-                Text(c.name, style="bold"), c.species.name, str(b.level), self._health(campaign, c.name, b),
-                str(c.xp), Text(str(buy), style="bold green") if buy else Text("0", style="dim"),
-                str(b.free_action_points), f"{checks}/{rules.dialogue.per_character_per_day}",
-                short(m.notes or c.notes), key=c.name,
+                Text(c.name, style="bold"), str(b.level), self._health(campaign, c.name, b), str(c.xp),
+                f"{checks}/{rules.dialogue.per_character_per_day}",
+                Text(str(buy), style="bold green") if buy else Text("0", style="dim"),
+                str(b.free_action_points), c.species.name, short(m.notes or c.notes), key=c.name,
             )
         if campaign.party:
             party.move_cursor(row=min(row, len(campaign.party) - 1))
@@ -194,9 +197,9 @@ class DashboardScreen(Screen):
         for n in campaign.npcs:
             npcs.add_row(
                 Text(n.name + (" ✝" if n.dead else ""), style="dim strike" if n.dead else "bold"), str(n.level), str(n.effective_health(self.app.catalogue)),
-                f"{one_decimal(n.effective_willpower(self.app.catalogue)):g}", str(n.xp), str(n.free_action_points(rules)),
-                Text("yes", style="green") if n.checkable else Text("no", style="dim"), n.attitude,
-                short(n.notes), key=n.name,
+                f"{one_decimal(n.effective_willpower(self.app.catalogue)):g}", n.attitude,
+                Text("yes", style="green") if n.checkable else Text("no", style="dim"), str(n.xp),
+                str(n.free_action_points(rules)), short(n.notes), key=n.name,
             )
         if campaign.npcs:
             npcs.move_cursor(row=min(row, len(campaign.npcs) - 1))

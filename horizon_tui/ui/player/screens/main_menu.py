@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,10 +18,16 @@ from textual.widgets.option_list import Option
 from horizon_tui.play import hosting
 from horizon_tui.paths import ENV_SHARED_SAVES
 from horizon_tui.storage.character_files import character_files
+from horizon_tui.ui.app_contract import player_host
 from horizon_tui.ui.widgets.bars import KeyBar
 
 if TYPE_CHECKING:
     from horizon_tui.play.library import SaveEntry
+    from horizon_tui.storage.records import BattleFile
+    from horizon_tui.ui.app_contract import AppContract
+
+# What Continue opens: a run (its data) or a character's battle in progress (its file).
+InProgress = tuple[Literal["run"], dict[str, Any]] | tuple[Literal["battle"], "BattleFile"]
 
 BANNER = (
     "╻ ╻ ┏━┓ ┏━┓ ╻ ╺━┓ ┏━┓ ┏┓╻\n"
@@ -71,6 +77,7 @@ def recent_prompt(entry: SaveEntry) -> Content:
 
 
 class MainMenuScreen(Screen):
+    app: AppContract  # the player app's (`ui.app_contract`)
     TITLE = "Main menu"
     AUTO_FOCUS = "#menu"
     BINDINGS = [
@@ -90,7 +97,8 @@ class MainMenuScreen(Screen):
     def __init__(self) -> None:
         super().__init__(id="main-menu")
         self._recent: list[SaveEntry] = []
-        self._in_progress: tuple[str, object] | None = None  # ("run", its data) or ("battle", its file)
+        self._in_progress: InProgress | None = None
+        self._told_not_imported: str | None = None  # what the player was told of their saves of before
 
     def compose(self) -> ComposeResult:
         # Few widgets on purpose: this is the first screen (the start-up target of bench/bench_tui.py).
@@ -127,12 +135,24 @@ class MainMenuScreen(Screen):
         entries = hosting.menu_entries(MENU)
         return (CONTINUE, *entries) if self._in_progress is not None else entries
 
+    def _tell_not_imported(self, saves: Path) -> None:
+        """The saves folder's own database that the host's shared one couldn't take in (damaged,
+        not SQLite, from a newer Horizon), said once: its file, why, and that it is left as it is."""
+        from horizon_tui.storage.host_shared import not_imported
+
+        problem = not_imported(saves)
+        if problem is not None and problem != self._told_not_imported:
+            self._told_not_imported = problem
+            self.app.notify(f"{problem}. What it holds was not brought into the host's database; the file is "
+                            "left as it is, and the next start tries again.", title="Saves of before not imported",
+                            severity="warning", timeout=20)
+
     def _menu_options(self) -> list[Option]:
         return [Option(hotkey_words(words, HOTKEYS.get(key)), id=key) for key, words, _ in self._entries()]
 
     def check_in_progress(self) -> None:
         """Continue heads the menu whenever a run or a battle is in progress (the newest run first)."""
-        found: tuple[str, object] | None = None
+        found: InProgress | None = None
         saves = self.app.saves_dir
         # the folders' names as storage.runs and storage.records have them: with neither there (a
         # first start), nothing heavy is imported for the menu (the start-up test counts modules)
@@ -148,6 +168,8 @@ class MainMenuScreen(Screen):
                 runs = []  # the database can't be reached: New run says why
             if runs:
                 found = ("run", runs[0])
+            if shared:
+                self._tell_not_imported(saves)
         # battles are journals in the folder's database (storage.database.DATABASE_FILE); files of
         # older versions in battles/ are imported when listed
         if found is None and ((saves / "battles").is_dir() or (saves / "horizon.sqlite3").exists() or shared):
@@ -177,12 +199,12 @@ class MainMenuScreen(Screen):
         saves = f"Saves: {shown_path(self.app.saves_dir)}"
         lines = [ABOUT, "", saves]
         if self._in_progress is not None:
-            kind, what = self._in_progress
-            if kind == "run":
-                names = ", ".join(str(m.get("character", {}).get("name", "?")) for m in what.get("members", []))
-                going = f"Continue: {names}'s run, depth {what.get('depth', '?')}."
+            if self._in_progress[0] == "run":
+                run = self._in_progress[1]
+                names = ", ".join(str(m.get("character", {}).get("name", "?")) for m in run.get("members", []))
+                going = f"Continue: {names}'s run, depth {run.get('depth', '?')}."
             else:
-                going = f"Continue: the battle {what.path.stem} is in progress."
+                going = f"Continue: the battle {self._in_progress[1].path.stem} is in progress."
             lines = [going, saves, "", ABOUT]
         self.query_one("#about", Static).update("\n".join(lines))
 
@@ -193,13 +215,12 @@ class MainMenuScreen(Screen):
     def action_continue_game(self) -> None:
         if self._in_progress is None or self.app.data_problems():
             return
-        kind, what = self._in_progress
-        if kind == "run":
+        if self._in_progress[0] == "run":
             from horizon_tui.ui.player.screens.runs import continue_run
 
-            continue_run(self.app, what)
+            continue_run(self.app, self._in_progress[1])
         else:
-            self.app.host.resume_in_progress(what.path)
+            player_host(self.app).resume_in_progress(self._in_progress[1].path)
 
     def on_screen_resume(self) -> None:
         """Every time the menu shows. The saves are read after the menu is drawn (reading them

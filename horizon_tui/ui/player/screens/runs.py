@@ -36,6 +36,7 @@ from horizon_tui.storage.lock import LockLost, SaveInUse
 from horizon_tui.storage.runs import FileRuns, FileScores, HeldRuns, hall_of_fame_path
 from horizon_tui.table.lobby import my_seat_place
 from horizon_tui.tools.sweep.policy import load_policy
+from horizon_tui.ui.app_contract import player_host
 from horizon_tui.ui.battle.dialogs import BattleSummary, ChoiceDialog
 from horizon_tui.ui.battle.flow import summary_rows
 from horizon_tui.ui.battle.roles import LocalEngine
@@ -502,7 +503,7 @@ def run_over(app, run: Run) -> None:
     if run.permadeath and not run.won:
         fallen = {m.source for m in run.members if m.down}
         if app.session is not None and str(app.session.path) in fallen:
-            app.host.close_character()  # its file is about to move: this window stops playing it
+            player_host(app).close_character()  # its file is about to move: this window stops playing it
         try:
             buried = bury(run)
         except OSError as exc:
@@ -539,6 +540,11 @@ class RunOverScreen(Screen):
         self.app.push_screen(HallOfFameScreen(daily=self.run.daily is not None))
 
 
+# The hall of fame's table: what ranks a run and how it ended (it fits 80 columns); the highlighted
+# run's other cells are under it (`HallOfFameScreen._show_detail`)
+TABLE_COLUMNS = ("#", "party", "levels", "depth", "score", "end")
+
+
 class HallOfFameScreen(Screen):
     TITLE = "Hall of fame"
     BINDINGS = [
@@ -549,11 +555,13 @@ class HallOfFameScreen(Screen):
     def __init__(self, daily: bool = False) -> None:
         super().__init__()
         self.daily = daily
+        self._rows: list[tuple[str, ...]] = []  # each run's cells, in COLUMNS' order
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
         yield Static(id="scores-title", markup=False)
         yield DataTable(id="scores", cursor_type="row", zebra_stripes=True)
+        yield Static(id="scores-detail", classes="panel", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -563,9 +571,11 @@ class HallOfFameScreen(Screen):
         k = keeper(self.app)
         table = self.query_one("#scores", DataTable)
         table.clear(columns=True)
-        for label in COLUMNS:
+        for label in TABLE_COLUMNS:
             table.add_column(label)
         title = self.query_one("#scores-title", Static)
+        self._rows = []
+        self._show_detail(None)
         try:
             entries = k.scores.entries(daily=self.daily)
         except DataError as exc:
@@ -573,13 +583,31 @@ class HallOfFameScreen(Screen):
             return
         ranked = [e for e in entries if e.get("pace") == k.run_rules.ranked_pace]
         others = [e for e in entries if e.get("pace") != k.run_rules.ranked_pace]
-        for row in score_rows(ranked) + score_rows(others):
-            table.add_row(*(Text(cell) for cell in row))
+        self._rows = score_rows(ranked) + score_rows(others)
+        for row in self._rows:
+            table.add_row(*(Text(row[COLUMNS.index(label)]) for label in TABLE_COLUMNS))
         which = "The daily seed's runs" if self.daily else "All runs"
         title.update(Text(f"{which}, deepest first, then the score (ranked pace: {k.run_rules.ranked_pace}; "
                           f"other paces after). d: {'all runs' if self.daily else 'the daily seed'}"
                           + ("" if entries else ".  No runs yet."), style="dim"))
         table.focus()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail(event.cursor_row)
+
+    def _show_detail(self, row: int | None) -> None:
+        """The highlighted run whole, under the table (at 80 columns the table shows what ranks
+        a run and how it ended; its pace, seed, account and end time are here)."""
+        detail = self.query_one("#scores-detail", Static)
+        if row is None or not 0 <= row < len(self._rows):
+            detail.display = False
+            return
+        cells = dict(zip(COLUMNS, self._rows[row]))
+        detail.display = True
+        detail.update(Text(
+            f"{cells['party']} (levels {cells['levels']}): depth {cells['depth']}, score {cells['score']}, "
+            f"{cells['end']}.\npace {cells['pace']} · seed {cells['seed']} · ended {cells['ended'] or '?'}"
+            + (f" · account {cells['account']}" if cells["account"] else "")))
 
     def action_toggle_daily(self) -> None:
         self.daily = not self.daily

@@ -27,6 +27,7 @@ from horizon_tui.play.transfer import (
     shown,
 )
 from horizon_tui.storage.records import in_progress, journal_file, kept_battles, read_record, records
+from horizon_tui.ui.app_contract import player_host
 from horizon_tui.ui.dialogs.confirm import ConfirmDialog
 from horizon_tui.ui.widgets.bars import KeyBar, TitleBar
 from horizon_tui.ui.widgets.lists import RowList
@@ -205,9 +206,9 @@ class BattlesScreen(Screen):
         if b.kind == "record":
             self.app.push_screen(RecordScreen(b.path))
         elif b.kind == "kept":
-            self.app.host.resume_kept(b.path)
+            player_host(self.app).resume_kept(b.path)
         else:
-            self.app.host.resume_in_progress(b.path)
+            player_host(self.app).resume_in_progress(b.path)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
