@@ -240,7 +240,7 @@ class Battlefield:
         cell costs less (R-8: every step costs at least 1 and moves at most one row and column),
         a floor under `edge_distances_at`. Read from the searches' table (`_search_tables`)."""
         x, y = pos
-        wide: int = self.terrain.shape[1] + 2
+        wide = self._w + 2
         return self._search_tables()[0][(y + 1) * wide + x + 1]
 
     def neighbours(self, pos: AnyCell) -> list[Pos]:
@@ -485,8 +485,7 @@ class Battlefield:
         `edge_distance_map`), is the answer. On open ground it walks straight out instead of
         searching the map. Steps dearer than `_RING_LIMIT` (or diagonal ones under 1) read the
         whole map instead."""
-        w: int = self.terrain.shape[1]
-        h: int = self.terrain.shape[0]
+        w, h = self._w, self._h
         blocked = list(blocked)
         cost, dearest = self._blocked_costs(blocked, difficult_cost, terrain_costs, None)
         if not 1 <= dearest * diagonal_cost <= _RING_LIMIT:
@@ -514,8 +513,7 @@ class Battlefield:
         The same cell as reading `distance_map([source], blocked)` over every edge cell, searched
         in less (`_search_to_edge`). Steps dearer than `_RING_LIMIT` (or diagonal ones under 1)
         read the whole map's distance map instead."""
-        w: int = self.terrain.shape[1]
-        h: int = self.terrain.shape[0]
+        w, h = self._w, self._h
         sx, sy = source
         if not (0 <= sx < w and 0 <= sy < h):
             return None
@@ -551,7 +549,7 @@ class Battlefield:
         and to the left come last into a bucket, first out (`_neighbour_steps`): on open ground
         the first edge cell found is the one that wins."""
         border, edge = self._search_tables()
-        wide: int = self.terrain.shape[1] + 2
+        wide = self._w + 2
         leaving = taken is None
         offsets, factors = _neighbour_steps(wide, diagonal_cost)
         dist: list[int] = [UNREACHABLE] * len(cost)
@@ -601,7 +599,7 @@ class Battlefield:
         bounds check): each cell's steps to the border (`steps_to_border`), the estimate
         `_search_to_edge` is guided by, and `_edge` (the frame is no edge)."""
         if self._border_steps is None:
-            h, w = self.terrain.shape
+            h, w = self._h, self._w
             ys, xs = np.indices((h, w))
             steps = np.zeros((h + 2, w + 2), dtype=np.int32)
             steps[1:-1, 1:-1] = np.minimum(np.minimum(xs, ys), np.minimum(w - 1 - xs, h - 1 - ys))
@@ -620,13 +618,12 @@ class Battlefield:
         key = _cost_key(difficult_cost, terrain_costs)
         found = self._flat_costs.get(key)
         if found is None:
-            framed = np.zeros((self.terrain.shape[0] + 2, self.terrain.shape[1] + 2), dtype=np.int32)
+            framed = np.zeros((self._h + 2, self._w + 2), dtype=np.int32)
             framed[1:-1, 1:-1] = self.base_cost(difficult_cost, terrain_costs)
             found = self._flat_costs[key] = (framed.ravel().tolist(), int(framed.max()))
         flat, dearest = found
         cost = list(flat)
-        w: int = self.terrain.shape[1]
-        h: int = self.terrain.shape[0]
+        w, h = self._w, self._h
         for x, y in blocked:
             if 0 <= x < w and 0 <= y < h and (x, y) != source:
                 cost[(y + 1) * (w + 2) + x + 1] = 0
@@ -654,7 +651,7 @@ class Battlefield:
         per-call wrapping of the arrays (most of the time of a search this small). As with
         `path`, one battlefield must not be searched from two threads at once."""
         x, y = source
-        h, w = self.terrain.shape
+        h, w = self._h, self._w
         limit = max(0, limit)
         x0, x1, y0, y1 = max(0, x - limit), min(w, x + limit + 1), max(0, y - limit), min(h, y + limit + 1)
         dist = self._search_window(x0, x1, y0, y1, blocked, source, difficult_cost, terrain_costs, diagonal_cost)

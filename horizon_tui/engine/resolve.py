@@ -176,10 +176,13 @@ def _fear_refusal(battle: Battle, e: Entity, here: tuple[int, int], end: tuple[i
     if field.is_edge(end):
         return None
     blocked, costs = blocked_for(battle, e), move_costs(battle, e)
-    after = field.edge_distances_at([end], blocked, **costs)[0]
+    difficult, terrain, diagonal = costs.difficult_cost, costs.terrain_costs, costs.diagonal_cost
+    after = field.edge_distances_at([end], blocked, difficult_cost=difficult, terrain_costs=terrain,
+                                    diagonal_cost=diagonal)[0]
     if after <= field.steps_to_border(here):
         return None
-    before = field.edge_distances_at([here], blocked, **costs)[0]
+    before = field.edge_distances_at([here], blocked, difficult_cost=difficult, terrain_costs=terrain,
+                                     diagonal_cost=diagonal)[0]
     if after <= before:
         return None
     return (f"{ident(e).name} is afraid and can only flee towards the nearest edge "
