@@ -65,9 +65,9 @@ def edge_distances(battle: Battle, e: Entity) -> np.ndarray:
     Chebyshev steps to the border, min(x, y, width − 1 − x, height − 1 − y); walls in the way
     make it the walk around them. Cells cut off from every edge read `UNREACHABLE`.
 
-    The whole field's map: a move's check (`_fear_refusal`) reads the same numbers at its two
-    ends only (`Battlefield.edge_distances_at`); this is the definition they are tested against
-    and what a screen or a test asks for the whole field."""
+    The whole field's map: a move's check (`_fear_refusal`) reads the same numbers at its end
+    and, when it must, its start only (`Battlefield.edge_distances_at`); this is the definition
+    they are tested against and what a screen or a test asks for the whole field."""
     return battle.battlefield.edge_distance_map(blocked_for(battle, e), **move_costs(battle, e))
 
 
