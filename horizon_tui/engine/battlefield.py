@@ -120,6 +120,7 @@ class Battlefield:
     _w: int  # the terrain's shape as Python ints: the compiled questions compare and index with them natively
     _h: int
     _open: bytes  # `walkable` row after row, 1 where a unit may stand: one cell read without numpy
+    _fov_map: tuple | None  # `_shadowcast`'s libtcod map, made on the first field of view
     _transparent: np.ndarray
     _edge: np.ndarray
     _base_costs: dict[tuple, np.ndarray]
@@ -143,6 +144,7 @@ class Battlefield:
         self._h, self._w = int(self.terrain.shape[0]), int(self.terrain.shape[1])
         self._transparent = self.terrain != Terrain.WALL
         self._open = self._transparent.tobytes()
+        self._fov_map = None
         self._transparent.flags.writeable = False
         ring = np.ones(self.terrain.shape, dtype=bool)  # the outer ring (`is_edge`) ...
         ring[1:-1, 1:-1] = False
@@ -678,12 +680,24 @@ class Battlefield:
                 seen = np.zeros_like(full)
                 seen[y0:y1, x0:x1] = full[y0:y1, x0:x1]
             else:
-                seen = tcod.map.compute_fov(
-                    self._transparent, (origin[1], origin[0]), 0, True, tcod.constants.FOV_SYMMETRIC_SHADOWCAST,
-                )
+                seen = self._shadowcast(origin)
             seen.flags.writeable = False
             self._fov[key] = seen
         return seen
+
+    def _shadowcast(self, origin: Pos) -> np.ndarray:
+        """What `tcod.map.compute_fov(transparent, origin, 0, True, FOV_SYMMETRIC_SHADOWCAST)`
+        gives (a new bool [y, x] array), computed on one libtcod map kept by the battlefield with
+        its transparency set once: the wrapper builds and fills a map on every call, a quarter
+        of a field of view's cost. libtcod clears the map's last view as it computes."""
+        if self._fov_map is None:
+            cells = np.zeros(self.terrain.shape, dtype=[("transparent", bool), ("walkable", bool), ("fov", bool)])
+            cells["transparent"] = self._transparent
+            data = _ffi.from_buffer("struct TCOD_MapCell*", cells)
+            self._fov_map = (cells, data, _ffi.new("struct TCOD_Map*", (self._w, self._h, self._w * self._h, data)))
+        cells, _, handle = self._fov_map
+        _lib.TCOD_map_compute_fov(handle, origin[0], origin[1], 0, True, tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+        return np.ascontiguousarray(cells["fov"])
 
     def fov_bytes(self, origin: Pos, radius: int | None = 0) -> bytes:
         """`fov` as bytes, row after row: cell (x, y) is seen when `[y * width + x]` is 1. Reading
