@@ -336,11 +336,9 @@ def set_turn_state(e: Entity, own_turns: int, movement_left: int, acted: bool) -
 
 
 def remember(battle: Battle, e: Entity, news: dict[str, Any]) -> None:
-    """The only writer of what a combatant has seen (R-11 "seen at least once", `Memory.seen`) and
-    where it last saw them (`Memory.last_known`): in place, its side's sightings kept with it."""
-    memory = comp(e, Memory)
-    memory.seen.update(news)
-    memory.last_known.update(news)
+    """The only writer of where a combatant last saw each one it has seen (`Memory.last_known`, and
+    so R-11's "seen at least once", `Memory.seen`): in place, its side's sightings kept with it."""
+    comp(e, Memory).last_known.update(news)
     side = team(e)
     sightings = battle.sightings.get(side)
     if sightings is not None and sightings.members is battle.sides.get(side):
