@@ -67,22 +67,22 @@ _FAR = np.iinfo(np.int32).max  # unreached, as tcod.path.maxarray fills
 _ASTAR_SCALE = np.float32(1.4143)
 
 
-def _astar_steps(astar: tcod.path.AStar, start: Pos, goal: Pos, first: int | None) -> list[Pos]:
+def _astar_steps(astar: tcod.path.AStar, start: Pos, goal: Pos, first: int | None, cell: Any) -> list[Pos]:
     """`astar.get_path`, reading only the first `first` steps: it walks the whole path from
-    Python (~0.4 µs a step), and an AI crossing a 50x50 map needs 5 of its 40-odd steps."""
+    Python (~0.4 µs a step), and an AI crossing a 50x50 map needs 5 of its 40-odd steps. `cell`
+    is an `int[2]` libtcod writes each step into (kept with the A*: made once)."""
     path_c = astar._path_c  # noqa: SLF001 - tcod's handle, as get_path uses it
     if not _lib.TCOD_path_compute(path_c, start[0], start[1], goal[0], goal[1]):
         return []
     size = _lib.TCOD_path_size(path_c)
     if first is not None and first < size:
         size = first
-    xy = _ffi.new("int[2]")
-    x, y = xy, xy + 1
+    x, y = cell, cell + 1
     get = _lib.TCOD_path_get
     steps = []
     for index in range(size):
         get(path_c, index, x, y)
-        steps.append((xy[0], xy[1]))
+        steps.append((cell[0], cell[1]))
     return steps
 
 
@@ -302,7 +302,7 @@ class Battlefield:
         if diagonal_cost != 1:
             steps = self._exact_path(start, goal, blocked, difficult_cost, terrain_costs, diagonal_cost, first)
         else:
-            astar, cells, pristine, size = self._astar(difficult_cost, terrain_costs)
+            astar, cells, pristine, size, cell = self._astar(difficult_cost, terrain_costs)
             w, h = self._w, self._h
             gx, gy = goal
             touched = False
@@ -311,7 +311,7 @@ class Battlefield:
                     cells[y * w + x] = 0.0
                     touched = True
             try:
-                steps = _astar_steps(astar, start, goal, first)
+                steps = _astar_steps(astar, start, goal, first, cell)
             finally:
                 if touched:
                     _ffi.memmove(cells, pristine, size)  # every cell back from the untouched copy, at once
@@ -379,11 +379,12 @@ class Battlefield:
             self._toward[key] = toward
         return toward
 
-    def _astar(self, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple[Any, Any, Any, int]:
+    def _astar(self, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple[Any, Any, Any, int, Any]:
         """A reusable A* over a scaled copy of the base costs, with a pointer to the costs it
         reads (float32, row after row), a pointer to an untouched copy and their size in bytes:
         `path` blocks cells through the pointer for one search (a write in C, where a numpy
-        index costs a microsecond) and copies them all back in one `memmove`."""
+        index costs a microsecond) and copies them all back in one `memmove`; and the `int[2]`
+        its steps are read through."""
         key = _cost_key(difficult_cost, terrain_costs)
         found = self._astars.get(key)
         if found is None:
@@ -391,8 +392,9 @@ class Battlefield:
             pristine = work.copy()
             astar = tcod.path.AStar(work.T, diagonal=1.0)  # indexed [x, y]: a view of `work`, which it keeps alive
             found = self._astars[key] = (astar, _ffi.cast("float *", work.ctypes.data),
-                                         _ffi.cast("float *", pristine.ctypes.data), work.nbytes, work, pristine)
-        return found[0], found[1], found[2], found[3]
+                                         _ffi.cast("float *", pristine.ctypes.data), work.nbytes, _ffi.new("int[2]"),
+                                         work, pristine)
+        return found[0], found[1], found[2], found[3], found[4]
 
     def distance_map(
         self,
