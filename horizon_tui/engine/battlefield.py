@@ -86,20 +86,23 @@ def _astar_steps(astar: tcod.path.AStar, start: Pos, goal: Pos, first: int | Non
     return steps
 
 
+def _narray(array: np.ndarray) -> Any:
+    """The struct libtcod's distance searches read an int32 [y, x] array through (what
+    `tcod.path.dijkstra2d` and `hillclimb2d` build on every call); it points into `array`, which
+    must outlive it."""
+    return _ffi.new("struct NArray*", {
+        "type": tcod.path._INT_TYPES[np.int32], "ndim": 2,  # noqa: SLF001 - as tcod.path._export_dict
+        "data": _ffi.cast("void*", array.ctypes.data),
+        "shape": array.shape, "strides": array.strides,
+    })
+
+
 def _search_buffers(shape: tuple[int, int]) -> tuple:
     """A distance and a cost array of one shape (int32, C order) with the structs libtcod's
     `dijkstra2d_basic` reads them through (what `tcod.path.dijkstra2d` builds on every call)."""
     dist, cost = np.empty(shape, dtype=np.int32), np.empty(shape, dtype=np.int32)
-
-    def narray(array: np.ndarray):
-        return _ffi.new("struct NArray*", {
-            "type": tcod.path._INT_TYPES[np.int32], "ndim": 2,  # noqa: SLF001 - as tcod.path._export_dict
-            "data": _ffi.cast("void*", array.ctypes.data),
-            "shape": array.shape, "strides": array.strides,
-        })
-
     steps = np.empty((shape[0] * shape[1], 2), dtype=np.intc)  # the longest walk down: every cell once
-    return dist, cost, narray(dist), narray(cost), steps, _ffi.from_buffer("int*", steps)
+    return dist, cost, _narray(dist), _narray(cost), steps, _ffi.from_buffer("int*", steps)
 
 
 def _cost_key(difficult_cost: int, terrain_costs: Mapping[str, int] | None, diagonal_cost: int = 1) -> tuple:
@@ -132,7 +135,7 @@ class Battlefield:
     _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]]
     _windows: dict[tuple[int, int], tuple]
     _astars: dict[tuple, tuple]
-    _toward: dict[tuple, np.ndarray]
+    _toward: dict[tuple, tuple]
 
     def __init__(self, terrain: npt.ArrayLike) -> None:
         self.terrain = np.ascontiguousarray(terrain, dtype=np.int8)
@@ -353,22 +356,35 @@ class Battlefield:
                              diagonal_cost=diagonal_cost, first=first)
         if start == goal or not self.is_walkable(goal) or not self.in_bounds(start):
             return []
-        toward = self._toward_map(goal, difficult_cost, terrain_costs)
+        toward, c_toward = self._toward_map(goal, difficult_cost, terrain_costs)
         if toward[start[1], start[0]] == _FAR:
             return []
-        steps = tcod.path.hillclimb2d(toward, (start[1], start[0]), True, True)[1:]
-        if first is not None:
-            steps = steps[:first]
-        return [(x, y) for y, x in steps.tolist()]
+        # tcod.path.hillclimb2d(toward, (y, x), True, True), straight into libtcod: the wrapper
+        # wraps the array and climbs twice (once to size its answer) on every call.
+        _, _, _, _, steps, c_steps = self._whole_map_buffers()
+        length = _lib.hillclimb2d_basic(c_toward, start[1], start[0], True, True, c_steps)
+        if length < 0:  # pragma: no cover - libtcod's own error
+            raise RuntimeError("libtcod's hillclimb2d failed")
+        end = length if first is None else min(length, first + 1)
+        return [(x, y) for y, x in steps[1:end].tolist()]
 
-    def _toward_map(self, goal: Pos, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> np.ndarray:
+    def _whole_map_buffers(self) -> tuple:
+        """`_search_buffers` of the map's own shape, kept."""
+        shape = (self._h, self._w)
+        buffers = self._windows.get(shape)
+        if buffers is None:
+            buffers = self._windows[shape] = _search_buffers(shape)
+        return buffers
+
+    def _toward_map(self, goal: Pos, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple[Any, Any]:
         """T[y, x] = the cost of the cheapest walk from (x, y) to `goal` plus the cost of entering
-        (x, y) itself. libtcod's Dijkstra adds the cost of the cell entered, walking out from the
-        goal; seeding the goal with its own cost makes that sum exactly T, and the cheapest next
-        step from any cell is then its lowest neighbour on T (what hillclimb2d follows)."""
+        (x, y) itself, with the struct libtcod reads it through. libtcod's Dijkstra adds the cost of
+        the cell entered, walking out from the goal; seeding the goal with its own cost makes that
+        sum exactly T, and the cheapest next step from any cell is then its lowest neighbour on T
+        (what hillclimb2d follows)."""
         key = (goal, _cost_key(difficult_cost, terrain_costs))
-        toward = self._toward.get(key)
-        if toward is None:
+        found = self._toward.get(key)
+        if found is None:
             if len(self._toward) >= _TOWARD_LIMIT:
                 self._toward.clear()
             cost = self.base_cost(difficult_cost, terrain_costs)
@@ -376,8 +392,8 @@ class Battlefield:
             toward[goal[1], goal[0]] = cost[goal[1], goal[0]]
             tcod.path.dijkstra2d(toward, cost, 1, 1, out=toward)
             toward.flags.writeable = False
-            self._toward[key] = toward
-        return toward
+            found = self._toward[key] = (toward, _narray(toward))
+        return found
 
     def _astar(self, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple[Any, Any, Any, int, Any]:
         """A reusable A* over a scaled copy of the base costs, with a pointer to the costs it
