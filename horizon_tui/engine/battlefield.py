@@ -124,6 +124,7 @@ class Battlefield:
     _h: int
     _open: bytes  # `walkable` row after row, 1 where a unit may stand: one cell read without numpy
     _fov_map: tuple | None  # `_shadowcast`'s libtcod map, made on the first field of view
+    _line: Any  # `_clear_line`'s buffer for a line's cells, made on the first line
     _transparent: np.ndarray
     _edge: np.ndarray
     _base_costs: dict[tuple, np.ndarray]
@@ -148,6 +149,7 @@ class Battlefield:
         self._transparent = self.terrain != Terrain.WALL
         self._open = self._transparent.tobytes()
         self._fov_map = None
+        self._line = None
         self._transparent.flags.writeable = False
         ring = np.ones(self.terrain.shape, dtype=bool)  # the outer ring (`is_edge`) ...
         ring[1:-1, 1:-1] = False
@@ -747,7 +749,20 @@ class Battlefield:
         if clear is None:
             if len(self._los) >= _CACHE_LIMIT:
                 self._los.clear()
-            line = tcod.los.bresenham(key[0], key[1])[1:-1]
-            clear = bool(self._transparent[line[:, 1], line[:, 0]].all()) if len(line) else True
+            clear = self._clear_line(key[0], key[1])
             self._los[key] = clear
         return clear
+
+    def _clear_line(self, a: Pos, b: Pos) -> bool:
+        """`tcod.los.bresenham(a, b)`'s cells strictly between its ends are all transparent: the
+        line drawn by libtcod into a buffer the battlefield keeps, read cell by cell (the wrapper
+        makes a numpy array of it, which is then indexed: most of a line's cost)."""
+        if self._line is None:
+            self._line = _ffi.new("int[]", 2 * (max(self._w, self._h) + 1))
+        line = self._line
+        length = _lib.bresenham(a[0], a[1], b[0], b[1], max(self._w, self._h) + 1, line)
+        w, open_cells = self._w, self._open  # walls are the only cells sight doesn't pass
+        for i in range(1, length - 1):
+            if not open_cells[line[2 * i + 1] * w + line[2 * i]]:
+                return False
+        return True

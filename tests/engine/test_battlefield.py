@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import tcod.constants
+import tcod.los
 import tcod.map
 
 from horizon_tui.engine.battlefield import UNREACHABLE, Battlefield, Terrain
@@ -443,6 +444,23 @@ def test_fov_is_libtcods_symmetric_shadowcast_from_any_cell_in_any_order() -> No
             x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
             expected = tcod.map.compute_fov(field.transparent, (y, x), 0, True, tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
             assert np.array_equal(field.fov((x, y)), expected)
+
+
+def test_line_of_sight_is_libtcods_bresenham_line_through_open_cells() -> None:
+    """R-11: a clear line is one whose cells strictly between the ends (tcod.los.bresenham's thin
+    line, drawn from the lesser end) are all transparent, on random fields, in both directions."""
+    rng = np.random.default_rng(5)
+    for _ in range(4):
+        h, w = rng.integers(2, 31, size=2)
+        terrain = np.where(rng.random((h, w)) < 0.25, Terrain.WALL, Terrain.FLOOR)
+        field = Battlefield(terrain)
+        for _ in range(300):
+            a = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+            b = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+            start, end = min(a, b), max(a, b)
+            line = tcod.los.bresenham(start, end)[1:-1]
+            expected = bool(field.transparent[line[:, 1], line[:, 0]].all()) if len(line) else True
+            assert field.line_of_sight(a, b) is expected and field.line_of_sight(b, a) is expected
 
 
 def test_fov_radius_counts_cells_like_moves() -> None:
