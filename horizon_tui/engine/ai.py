@@ -852,7 +852,9 @@ def _flight_goal(battle: Battle, e: Entity) -> tuple[int, int] | None:
     never the goal; None when it is cut off from every edge."""
     me = cid(e)
     taken = {cell for cell, who in battle.occupancy.items() if who != me}
-    return battle.battlefield.nearest_edge(pos(e), blocked_for(battle, e), taken, **move_costs(battle, e))
+    costs = move_costs(battle, e)
+    return battle.battlefield.nearest_edge(pos(e), blocked_for(battle, e), taken, difficult_cost=costs.difficult_cost,
+                                           terrain_costs=costs.terrain_costs, diagonal_cost=costs.diagonal_cost)
 
 
 def _step_off(mind: Mind) -> bool:

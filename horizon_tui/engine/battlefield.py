@@ -60,6 +60,11 @@ _NEIGHBOURS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1,
 _CACHE_LIMIT = 8192  # FOV / line-of-sight entries kept before a cache starts over
 _TOWARD_LIMIT = 256  # goals whose cost-to-reach maps `downhill` keeps (10 KB each on 50x50)
 _FAR = np.iinfo(np.int32).max  # unreached, as tcod.path.maxarray fills
+# R-10 fear's searches (`Battlefield.nearest_edge`, `edge_distances_at`) queue cells in a ring of
+# buckets as long as the dearest step + 2, at most this + 2; a dearer step (a GM's rules or a
+# species pricing a cell above it), or a diagonal one costing less than 1 (which R-8's validation
+# refuses), has them read the whole map's distance map instead.
+_RING_LIMIT = 64
 # libtcod's A* estimates the rest of a path by Euclidean distance, which overestimates when a
 # diagonal step costs 1 (R-8's default `diagonal_cost`) and would make paths sub-optimal. Scaling
 # every cost by a bit more than sqrt(2) makes the estimate a lower bound again (and consistent),
@@ -95,6 +100,15 @@ def _narray(array: np.ndarray) -> Any:
         "data": _ffi.cast("void*", array.ctypes.data),
         "shape": array.shape, "strides": array.strides,
     })
+
+
+def _neighbour_steps(wide: int, diagonal_cost: int) -> tuple[list[int], list[int]]:
+    """The 8 neighbours of a cell in the fear searches' framed flat layout (rows `wide` cells
+    long, `Battlefield._search_tables`) as index offsets, and what each step's cost is multiplied
+    by: `diagonal_cost` for the diagonal ones (R-8). Up and left last: the searches queue cells
+    in buckets taken last in, first out, so of equally promising steps those come first."""
+    d = diagonal_cost  # _NEIGHBOURS backwards: (1, 1), (0, 1), (-1, 1), (1, 0), (-1, 0), (1, -1), ...
+    return [wide + 1, wide, wide - 1, 1, -1, 1 - wide, -wide, -1 - wide], [d, 1, d, 1, 1, d, 1, d]
 
 
 def _search_buffers(shape: tuple[int, int]) -> tuple:
@@ -137,11 +151,15 @@ class Battlefield:
     _windows: dict[tuple[int, int], tuple]
     _astars: dict[tuple, tuple]
     _toward: dict[tuple, tuple]
+    _flat_costs: dict[tuple, tuple[list[int], int]]
+    _border_steps: list[int] | None
+    _edge_flat: list[bool]
 
     def __init__(self, terrain: npt.ArrayLike) -> None:
         self.terrain = np.ascontiguousarray(terrain, dtype=np.int8)
         self._base_costs, self._rows, self._fov, self._fov_bytes, self._fov_flat = {}, {}, {}, {}, {}
         self._los, self._dijkstras, self._windows, self._astars, self._toward = {}, {}, {}, {}, {}
+        self._flat_costs, self._border_steps, self._edge_flat = {}, None, []
         if self.terrain.ndim != 2 or 0 in self.terrain.shape:
             raise ValueError("a battlefield is a non-empty 2-D grid")
         self.terrain.flags.writeable = False  # static: the caches below depend on it
@@ -223,6 +241,14 @@ class Battlefield:
         """On the outer ring: a unit here may leave the battlefield, which is fleeing (R-8)."""
         x, y = pos
         return bool(x == 0 or y == 0 or x == self._w - 1 or y == self._h - 1)
+
+    def steps_to_border(self, pos: Pos) -> int:
+        """Steps (Chebyshev) from a cell on the map to the nearest border cell: no walk to an edge
+        cell costs less (R-8: every step costs at least 1 and moves at most one row and column),
+        a floor under `edge_distances_at`. Read from the searches' table (`_search_tables`)."""
+        x, y = pos
+        wide = self._w + 2
+        return self._search_tables()[0][(y + 1) * wide + x + 1]
 
     def neighbours(self, pos: AnyCell) -> list[Pos]:
         """The up to 8 cells around `pos` that are on the map (walls included)."""
@@ -470,28 +496,33 @@ class Battlefield:
         self, cells: Sequence[Pos], blocked: Iterable[Pos] = (), *, difficult_cost: int,
         terrain_costs: Mapping[str, int] | None = None, diagonal_cost: int = 1,
     ) -> list[int]:
-        """`edge_distance_map(blocked)` read at `cells` (R-10 fear asks it of a move's two ends),
-        searched in less: from the edge cells within the box around `cells` grown by `limit`, which
-        holds every walk of at most `limit` movement points ending at one of them (every step
-        costs at least 1), so a value up to `limit` is exact; `limit` starts at the cells' farthest
-        distance to the border and doubles until every value is within it. A box that would cover
-        the map is the whole map's `edge_distance_map`."""
+        """`edge_distance_map(blocked)` read at `cells` (R-10 fear asks it of a move's two ends;
+        `UNREACHABLE` for a cell off the map), each found by one search *from* the cell.
+
+        A walk from an edge cell to the cell paying for the cells it enters costs what the same
+        walk backwards costs paying for the cells it leaves; so the search walks out of the cell
+        (`_search_to_edge` with no `taken`), each step priced by the cell it leaves (×
+        `diagonal_cost` if diagonal), through cells one can enter (not walls, not `blocked`), and
+        the first edge cell it settles, blocked or not (every walkable edge cell is a seed of
+        `edge_distance_map`), is the answer. On open ground it walks straight out instead of
+        searching the map. Steps dearer than `_RING_LIMIT` (or diagonal ones under 1) read the
+        whole map instead."""
+        w, h = self._w, self._h
         blocked = list(blocked)
-        h, w = self.terrain.shape
-        xs, ys = [x for x, _ in cells], [y for _, y in cells]
-        limit = max(1, *(min(x, y, w - 1 - x, h - 1 - y) for x, y in cells))
-        while True:
-            x0, x1 = max(0, min(xs) - limit), min(w, max(xs) + limit + 1)
-            y0, y1 = max(0, min(ys) - limit), min(h, max(ys) + limit + 1)
-            if x0 == 0 and y0 == 0 and x1 == w and y1 == h:
-                far = self.edge_distance_map(blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
-                                             diagonal_cost=diagonal_cost)
-                return [int(far[y, x]) for x, y in cells]
-            dist = self._search_window(x0, x1, y0, y1, blocked, None, difficult_cost, terrain_costs, diagonal_cost)
-            values = [int(dist[y - y0, x - x0]) for x, y in cells]
-            if max(values) <= limit:
-                return values
-            limit *= 2
+        cost, dearest = self._blocked_costs(blocked, difficult_cost, terrain_costs, None)
+        if not 1 <= dearest * diagonal_cost <= _RING_LIMIT:
+            far = self.edge_distance_map(blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
+                                         diagonal_cost=diagonal_cost)
+            return [int(far[y, x]) if 0 <= x < w and 0 <= y < h else UNREACHABLE for x, y in cells]
+        edge = self._search_tables()[1]
+        found: list[int] = []
+        for x, y in cells:
+            at = (y + 1) * (w + 2) + x + 1
+            if not (0 <= x < w and 0 <= y < h) or (cost[at] == 0 and not edge[at]):
+                found.append(UNREACHABLE)  # off the map, a wall or a blocked cell: no walk enters it
+            else:
+                found.append(self._search_to_edge(at, cost, dearest, diagonal_cost, None)[0])
+        return found
 
     def nearest_edge(
         self, source: Pos, blocked: Iterable[Pos], taken: Container[Pos], *, difficult_cost: int,
@@ -502,39 +533,123 @@ class Battlefield:
         fleeing the battlefield heads (R-10 fear, R-8). None when there is none.
 
         The same cell as reading `distance_map([source], blocked)` over every edge cell, searched
-        in less: in the square a walk of `limit` movement points can't leave (`moves_within`,
-        exact up to `limit`), from the source's distance to the border and doubling while no
-        edge cell is found within `limit` (any costing more is no better than one found); a
-        square that would cover the map is the whole map's distance map."""
-        x, y = source
-        h, w = self.terrain.shape
-        farthest = max(x, y, w - 1 - x, h - 1 - y)  # a square this wide covers the map
-        limit = max(1, min(x, y, w - 1 - x, h - 1 - y))
-        while limit < farthest:
-            x0, y0, window = self.moves_within(source, blocked, limit, difficult_cost=difficult_cost,
-                                               terrain_costs=terrain_costs, diagonal_cost=diagonal_cost)
-            wh, ww = window.shape
-            found = self._cheapest_edge(self._edge[y0:y0 + wh, x0:x0 + ww], window, x0, y0, taken)
-            if found is not None:
-                return found
-            limit *= 2
-        dist = self.distance_map([source], blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
-                                 diagonal_cost=diagonal_cost)
-        return self._cheapest_edge(self._edge, dist, 0, 0, taken)
+        in less (`_search_to_edge`). Steps dearer than `_RING_LIMIT` (or diagonal ones under 1)
+        read the whole map's distance map instead."""
+        w, h = self._w, self._h
+        sx, sy = source
+        if not (0 <= sx < w and 0 <= sy < h):
+            return None
+        blocked = list(blocked)
+        cost, dearest = self._blocked_costs(blocked, difficult_cost, terrain_costs, source)
+        if not 1 <= dearest * diagonal_cost <= _RING_LIMIT:
+            whole = self.distance_map([source], blocked, difficult_cost=difficult_cost, terrain_costs=terrain_costs,
+                                      diagonal_cost=diagonal_cost)
+            ends = [(int(whole[y, x]), y, x) for y, x in np.argwhere(self._edge & (whole < UNREACHABLE)).tolist()
+                    if (x, y) not in taken]
+            return (min(ends)[2], min(ends)[1]) if ends else None
+        goal = self._search_to_edge((sy + 1) * (w + 2) + sx + 1, cost, dearest, diagonal_cost, taken)[1]
+        return None if goal < 0 else (goal % (w + 2) - 1, goal // (w + 2) - 1)
 
-    @staticmethod
-    def _cheapest_edge(edge: np.ndarray, dist: np.ndarray, x0: int, y0: int, taken: Container[Pos]) -> Pos | None:
-        """Of the cells `edge` marks (a window at x0, y0) that `dist` reaches, not in `taken`: the
-        cheapest, then the lowest (y, x)."""
-        ys, xs = np.nonzero(edge & (dist < UNREACHABLE))
-        best: tuple[int, int, int] | None = None
-        for cy, cx in zip(ys.tolist(), xs.tolist()):
-            if (cx + x0, cy + y0) in taken:
-                continue
-            key = (int(dist[cy, cx]), cy + y0, cx + x0)
-            if best is None or key < best:
-                best = key
-        return None if best is None else (best[2], best[1])
+    def _search_to_edge(
+        self, start: int, cost: list[int], dearest: int, diagonal_cost: int, taken: Container[Pos] | None,
+    ) -> tuple[int, int]:
+        """R-10 fear's searches, from the cell `start` (its index in `_search_tables`; `cost` and
+        `dearest` are `_blocked_costs`'): (cost, index) of the cheapest edge cell, then the lowest
+        in (y, x); (`UNREACHABLE`, -1) when none is reached.
+
+        With `taken` (`nearest_edge`), a walk from the cell: each step priced by the cell it
+        enters, never a blocked one, to an edge cell not in `taken`. Without (`edge_distances_at`),
+        a walk *out* of it: each step priced by the cell it leaves, to any edge cell, blocked too,
+        and the first found answers (the cost is all that is asked).
+
+        An A* guided by each cell's steps to the border (no walk to an edge costs less), cells
+        queued in a ring of buckets by cost + steps (a step raises that by at most its own cost
+        + 1, as the steps fall by at most 1, so every cell waiting is within the ring), each
+        taken last in, first out. It settles cells until none left could reach an edge as cheaply
+        as the cheapest found (the estimate is exact on an edge cell); once one is found, a cell
+        whose every walk within that cost ends lower in (y, x) is not walked on from. The steps up
+        and to the left come last into a bucket, first out (`_neighbour_steps`): on open ground
+        the first edge cell found is the one that wins."""
+        border, edge = self._search_tables()
+        wide = self._w + 2
+        leaving = taken is None
+        offsets, factors = _neighbour_steps(wide, diagonal_cost)
+        dist: list[int] = [UNREACHABLE] * len(cost)
+        dist[start] = 0
+        ring = dearest * diagonal_cost + 2
+        buckets: list[list[int]] = [[] for _ in range(ring)]
+        here, waiting = border[start], 1
+        buckets[here % ring].append(start)
+        best, goal, goal_x, goal_y = UNREACHABLE, -1, 0, 0
+        while waiting and here <= best:
+            bucket = buckets[here % ring]
+            while bucket:
+                at = bucket.pop()
+                waiting -= 1
+                g = here - border[at]
+                if g != dist[at]:
+                    continue  # a costlier entry for a cell settled cheaper
+                x, y = at % wide, at // wide
+                if goal >= 0:
+                    # A walk on from here costing at most `best` ends within `best - g` steps: on
+                    # no edge cell lower in (y, x) than that square's corner. Past the goal found?
+                    corner_y, corner_x = y - (best - g), x - (best - g)
+                    if goal_y < corner_y or (goal_y == corner_y and goal_x <= corner_x):
+                        continue
+                if edge[at] and (taken is None or (x - 1, y - 1) not in taken):
+                    if taken is None:
+                        return g, at
+                    if goal < 0 or at < goal:  # every edge cell settled from here on costs `best`
+                        best, goal, goal_x, goal_y = g, at, x, y
+                    continue  # a walk on from an edge cell reaches the next no cheaper
+                leave = cost[at]
+                for k in range(8):
+                    to = at + offsets[k]
+                    step = cost[to]
+                    if step != 0 or (leaving and edge[to]):  # walking out, a blocked edge cell ends it
+                        reach = g + (leave if leaving else step) * factors[k]
+                        if reach < dist[to]:
+                            dist[to] = reach
+                            buckets[(reach + border[to]) % ring].append(to)
+                            waiting += 1
+            here += 1
+        return best, goal
+
+    def _search_tables(self) -> tuple[list[int], list[bool]]:
+        """The A* searches' tables over the map framed by one cell of nowhere (flat: index
+        (y + 1) * (width + 2) + x + 1, so a cell's 8 neighbours are fixed offsets and need no
+        bounds check): each cell's steps to the border (`steps_to_border`), the estimate
+        `_search_to_edge` is guided by, and `_edge` (the frame is no edge)."""
+        if self._border_steps is None:
+            h, w = self._h, self._w
+            ys, xs = np.indices((h, w))
+            steps = np.zeros((h + 2, w + 2), dtype=np.int32)
+            steps[1:-1, 1:-1] = np.minimum(np.minimum(xs, ys), np.minimum(w - 1 - xs, h - 1 - ys))
+            edge = np.zeros((h + 2, w + 2), dtype=bool)
+            edge[1:-1, 1:-1] = self._edge
+            self._border_steps, self._edge_flat = steps.ravel().tolist(), edge.ravel().tolist()
+        return self._border_steps, self._edge_flat
+
+    def _blocked_costs(
+        self, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
+        source: Pos | None,
+    ) -> tuple[list[int], int]:
+        """`cost_array` as a fresh flat list laid out as `_search_tables` (the frame costs 0):
+        `base_cost`, 0 = impassable, with the `blocked` cells (other than `source`) made 0; and
+        the dearest cell's cost."""
+        key = _cost_key(difficult_cost, terrain_costs)
+        found = self._flat_costs.get(key)
+        if found is None:
+            framed = np.zeros((self._h + 2, self._w + 2), dtype=np.int32)
+            framed[1:-1, 1:-1] = self.base_cost(difficult_cost, terrain_costs)
+            found = self._flat_costs[key] = (framed.ravel().tolist(), int(framed.max()))
+        flat, dearest = found
+        cost = list(flat)
+        w, h = self._w, self._h
+        for x, y in blocked:
+            if 0 <= x < w and 0 <= y < h and (x, y) != source:
+                cost[(y + 1) * (w + 2) + x + 1] = 0
+        return cost, dearest
 
     def _within(
         self, source: Pos, blocked: Iterable[Pos], difficult_cost: int, terrain_costs: Mapping[str, int] | None,
@@ -558,7 +673,7 @@ class Battlefield:
         per-call wrapping of the arrays (most of the time of a search this small). As with
         `path`, one battlefield must not be searched from two threads at once."""
         x, y = source
-        h, w = self.terrain.shape
+        h, w = self._h, self._w
         limit = max(0, limit)
         x0, x1, y0, y1 = max(0, x - limit), min(w, x + limit + 1), max(0, y - limit), min(h, y + limit + 1)
         dist = self._search_window(x0, x1, y0, y1, blocked, source, difficult_cost, terrain_costs, diagonal_cost)
@@ -567,13 +682,13 @@ class Battlefield:
         return x0, y0, window
 
     def _search_window(
-        self, x0: int, x1: int, y0: int, y1: int, blocked: Iterable[Pos], source: Pos | None, difficult_cost: int,
+        self, x0: int, x1: int, y0: int, y1: int, blocked: Iterable[Pos], source: Pos, difficult_cost: int,
         terrain_costs: Mapping[str, int] | None, diagonal_cost: int,
     ) -> np.ndarray:
         """libtcod's Dijkstra over the window [y0:y1, x0:x1] of the base costs, `blocked` cells
-        impassable, walks starting from `source` (never blocked) or, if None, from the window's
-        edge cells (`edge`): the window's distance buffer, kept per window size and handed to
-        libtcod as it is (copy what must outlive the next search)."""
+        impassable, walks starting from `source` (never blocked): the window's distance buffer,
+        kept per window size and handed to libtcod as it is (copy what must outlive the next
+        search)."""
         shape = (y1 - y0, x1 - x0)
         buffers = self._windows.get(shape)
         if buffers is None:
@@ -584,10 +699,7 @@ class Battlefield:
             if x0 <= bx < x1 and y0 <= by < y1 and (bx, by) != source:
                 cost[by - y0, bx - x0] = 0
         dist.fill(UNREACHABLE)
-        if source is None:
-            dist[self._edge[y0:y1, x0:x1]] = 0
-        else:
-            dist[source[1] - y0, source[0] - x0] = 0
+        dist[source[1] - y0, source[0] - x0] = 0
         if _lib.dijkstra2d_basic(c_dist, c_cost, 1, diagonal_cost) < 0:  # pragma: no cover - libtcod's own error
             raise RuntimeError("libtcod's dijkstra2d failed")
         return dist

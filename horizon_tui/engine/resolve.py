@@ -169,11 +169,20 @@ def _fear_refusal(battle: Battle, e: Entity, here: tuple[int, int], end: tuple[i
     """R-10 fear: an afraid combatant moves only to flee towards the nearest edge: a move may not
     end farther from it (`edge_distances`, read at the two cells: `Battlefield.edge_distances_at`)
     than it started. A move ending on the edge ends 0
-    steps from it (the edge cells are where `edge_distances`' walks start): never farther."""
+    steps from it (the edge cells are where `edge_distances`' walks start): never farther. Where
+    it ends no farther than its start's steps to the border, it ends no farther than its start
+    (`Battlefield.steps_to_border`, a floor under the edge distance), which then needs no search."""
     field = battle.battlefield
     if field.is_edge(end):
         return None
-    before, after = field.edge_distances_at([here, end], blocked_for(battle, e), **move_costs(battle, e))
+    blocked, costs = blocked_for(battle, e), move_costs(battle, e)
+    difficult, terrain, diagonal = costs.difficult_cost, costs.terrain_costs, costs.diagonal_cost
+    after = field.edge_distances_at([end], blocked, difficult_cost=difficult, terrain_costs=terrain,
+                                    diagonal_cost=diagonal)[0]
+    if after <= field.steps_to_border(here):
+        return None
+    before = field.edge_distances_at([here], blocked, difficult_cost=difficult, terrain_costs=terrain,
+                                     diagonal_cost=diagonal)[0]
     if after <= before:
         return None
     return (f"{ident(e).name} is afraid and can only flee towards the nearest edge "

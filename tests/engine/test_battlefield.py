@@ -332,46 +332,111 @@ def test_edge_distance_map_is_the_distance_map_from_every_walkable_edge_cell(dia
     assert compared > 1000
 
 
-@pytest.mark.parametrize("diagonal", [1, 2])
+# A species' own terrain costs (R-3) the fear searches are tried with: none, difficult ground
+# costing 1, floor costing more than difficult ground (so the cheapest walk avoids open ground),
+# steps as dear as the searches' ring of buckets takes (21 × a diagonal cost up to 3) and dearer
+# (where they read the whole map).
+SPECIES_COSTS = [None, {"difficult": 1}, {"floor": 3, "difficult": 2}, {"difficult": 21}, {"difficult": 70}]
+
+
+def fear_fields(seed: int, count: int):
+    """Random maps for R-10 fear's searches, hostile to a search that cuts corners: from open
+    ground (ties between edge cells everywhere) to nearly half walls, difficult ground, walled rooms, the cell
+    asked about anywhere (on the edge, in the middle, walled in), and cells blocked by other
+    units, a third of them on the edge (a blocked edge cell still seeds `edge_distance_map`),
+    sometimes on the cells asked about: (rng, battlefield, free cells, blocked, start, end)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        h, w = rng.integers(3, 34, size=2)
+        terrain = np.where(rng.random((h, w)) < rng.choice([0.0, 0.05, 0.15, 0.33, 0.45]), 1, 0).astype(np.int8)
+        terrain[(terrain == 0) & (rng.random((h, w)) < rng.choice([0.0, 0.2, 0.5]))] = 2
+        room: list[tuple[int, int]] = []
+        if min(h, w) >= 5 and rng.random() < 0.3:  # a walled room, cut off from every edge
+            x0, y0 = int(rng.integers(1, w - 3)), int(rng.integers(1, h - 3))
+            x1, y1 = int(rng.integers(x0 + 2, w - 1)), int(rng.integers(y0 + 2, h - 1))
+            terrain[y0:y1 + 1, [x0, x1]] = terrain[[y0, y1], x0:x1 + 1] = 1
+            room = [(int(x) + x0 + 1, int(y) + y0 + 1) for y, x in np.argwhere(terrain[y0 + 1:y1, x0 + 1:x1] != 1)]
+        free = [(int(x), int(y)) for y, x in np.argwhere(terrain != 1)]
+        if len(free) < 2:
+            continue
+        bf = Battlefield(terrain)
+        start, end = (free[i] for i in rng.choice(len(free), 2, replace=False))
+        if room and rng.random() < 0.5:  # one of them in the room
+            inside = room[int(rng.integers(0, len(room)))]
+            start, end = (inside, end) if inside != end and rng.random() < 0.5 else (start, inside)
+            if start == end:
+                continue
+        rim = [c for c in free if bf.is_edge(c)]
+        blocked = [free[i] for i in rng.choice(len(free), min(int(rng.integers(0, 12)), len(free)), replace=False)]
+        blocked += [rim[i] for i in rng.choice(len(rim), min(int(rng.integers(0, 6)), len(rim)), replace=False)]
+        yield rng, bf, free, blocked, start, end
+
+
+@pytest.mark.parametrize("diagonal", [1, 2, 3])
 def test_edge_distances_at_read_the_whole_edge_distance_map(diagonal: int) -> None:
-    """R-10 fear's check reads the edge map at a move's two ends (`edge_distances_at`, searched
-    in growing boxes around them): the whole map's values on random maps with blocked cells,
-    cells cut off from every edge included (`UNREACHABLE`). Worked: on open 7x7 ground (3, 3)
-    is 3 steps from the edge and (2, 3) 2."""
+    """R-10 fear's check reads the edge map at a move's two ends (`edge_distances_at`, one
+    search walking out of each cell): the whole map's values on random maps (`fear_fields`),
+    with a species' own costs, cells cut off from every edge included (`UNREACHABLE`), and cells
+    whose nearest seed is a blocked edge cell; never under the cell's `steps_to_border`.
+    Worked: on open 7x7 ground (3, 3) is 3 steps from the edge and (2, 3) 2; below the one way
+    out, (1, 0), the difficult cell (1, 1) is 2 from the edge (the walk from the edge enters it,
+    at 2), not the 1 its step out costs, and (2, 1) is one diagonal step (1, 2 or 3) or 2 + 1
+    through the difficult cell."""
     costs = {"difficult_cost": DIFFICULT, "diagonal_cost": diagonal}
     assert field(*["......."] * 7).edge_distances_at([(3, 3), (2, 3)], **costs) == [3, 2]
-    compared = 0
-    for rng, bf, free, start, end in random_fields(32, count=120):
-        blocked = [c for c in (free[i] for i in rng.choice(len(free), min(6, len(free)), replace=False))
-                   if c not in (start, end)]
-        far = bf.edge_distance_map(blocked, **costs)
+    assert [field(*["......."] * 7).steps_to_border(c) for c in [(3, 3), (2, 3), (6, 1)]] == [3, 2, 0]
+    assert field("#.###", "#,..#", "#####").edge_distances_at([(1, 1), (2, 1)], **costs) == [2, min(diagonal, 3)]
+    assert field("...", "...").edge_distances_at([(5, 0), (-1, 1)], **costs) == [UNREACHABLE, UNREACHABLE]
+    # no diagonal steps (libtcod's 0), as no rules allow: the whole map's answer all the same
+    assert field(*["....."] * 5).edge_distances_at([(2, 2), (1, 1)], difficult_cost=DIFFICULT, diagonal_cost=0) == [2, 1]
+    compared = cut_off = by_blocked_seed = 0
+    for rng, bf, _, blocked, start, end in fear_fields(32, count=300):
+        species = {"terrain_costs": SPECIES_COSTS[int(rng.integers(0, len(SPECIES_COSTS)))], **costs}
+        far = bf.edge_distance_map(blocked, **species)
         expected = [int(far[start[1], start[0]]), int(far[end[1], end[0]])]
-        assert bf.edge_distances_at([start, end], blocked, **costs) == expected
-        assert bf.edge_distances_at([start], blocked, **costs) == expected[:1]
+        assert bf.edge_distances_at([start, end], blocked, **species) == expected
+        assert bf.edge_distances_at([end], blocked, **species) == expected[1:]
+        assert all(bf.steps_to_border(c) <= v for c, v in zip((start, end), expected))  # its floor
         compared += sum(v < UNREACHABLE for v in expected)
-    assert compared > 150
+        cut_off += sum(v == UNREACHABLE for v in expected)
+        free_rim = [(x, y) for y in range(bf.height) for x in range(bf.width)
+                    if bf.is_edge((x, y)) and bf.is_walkable((x, y)) and (x, y) not in blocked]
+        unseeded = bf.distance_map(free_rim, blocked, **species)
+        by_blocked_seed += sum(int(unseeded[y, x]) != v for (x, y), v in zip((start, end), expected))
+    assert compared > 400 and cut_off > 30 and by_blocked_seed > 20
 
 
-@pytest.mark.parametrize("diagonal", [1, 2])
+@pytest.mark.parametrize("diagonal", [1, 2, 3])
 def test_nearest_edge_is_the_whole_maps_choice(diagonal: int) -> None:
-    """R-10 fear's flight goal (`nearest_edge`, searched in growing squares) against the whole
-    map's distance map read at every free edge cell, cheapest then lowest (y, x): the same cell
-    on random maps with blocked and taken cells, from anywhere (near the border, in the middle,
-    walled in). Worked: on open 5x5 ground from (1, 2) the edge cells (0, 1), (0, 2) and (0, 3)
-    cost 1 with diagonal steps at 1, and the lowest row wins, (0, 1); at 2 only (0, 2) does."""
+    """R-10 fear's flight goal (`nearest_edge`, an A* from the unit) against the whole map's
+    distance map read at every free edge cell, cheapest then lowest (y, x): the same cell on
+    random maps (`fear_fields`) with a species' own costs and blocked and taken cells (taken:
+    others' cells, allies' too, never the goal, though an ally's may be walked through), from
+    anywhere (on the edge, in the middle, walled in), ties between edge cells included. Worked:
+    on open 5x5 ground from (1, 2) the edge cells (0, 1), (0, 2) and (0, 3) cost 1 with diagonal
+    steps at 1, and the lowest row wins, (0, 1); at 2 or 3 only (0, 2) does."""
     costs = {"difficult_cost": DIFFICULT, "diagonal_cost": diagonal}
     assert field(*["....."] * 5).nearest_edge((1, 2), [], set(), **costs) == ((0, 1) if diagonal == 1 else (0, 2))
-    found = 0
-    for rng, bf, free, start, _ in random_fields(31, count=120):
-        picks = [free[i] for i in rng.choice(len(free), min(8, len(free)), replace=False)]
-        blocked, taken = [c for c in picks[:5] if c != start], {c for c in picks[3:] if c != start}
-        dist = bf.distance_map([start], blocked, **costs)
-        edges = [(int(dist[y, x]), y, x) for y in range(bf.height) for x in range(bf.width)
-                 if bf.is_edge((x, y)) and bf.is_walkable((x, y)) and dist[y, x] < UNREACHABLE and (x, y) not in taken]
-        expected = None if not edges else (min(edges)[2], min(edges)[1])
-        assert bf.nearest_edge(start, blocked, taken, **costs) == expected
+    assert field(*["....."] * 5).nearest_edge((7, 2), [], set(), **costs) is None
+    assert field(*["....."] * 5).nearest_edge((1, 1), [], set(), difficult_cost=DIFFICULT, diagonal_cost=0) == (1, 0)
+    found = tied = through_taken = 0
+    for rng, bf, free, blocked, start, _ in fear_fields(31, count=300):
+        species = {"terrain_costs": SPECIES_COSTS[int(rng.integers(0, len(SPECIES_COSTS)))], **costs}
+        blocked = [c for c in blocked if c != start]
+        rim = [c for c in free if bf.is_edge(c) and c != start]
+        allies = [free[i] for i in rng.choice(len(free), min(int(rng.integers(0, 8)), len(free)), replace=False)]
+        allies += [rim[i] for i in rng.choice(len(rim), min(int(rng.integers(0, 10)), len(rim)), replace=False)]
+        taken = {c for c in [*blocked, *allies] if c != start}
+        dist = bf.distance_map([start], blocked, **species)
+        edges = sorted((int(dist[y, x]), y, x) for y in range(bf.height) for x in range(bf.width)
+                       if bf.is_edge((x, y)) and bf.is_walkable((x, y)) and dist[y, x] < UNREACHABLE
+                       and (x, y) not in taken)
+        expected = None if not edges else (edges[0][2], edges[0][1])
+        assert bf.nearest_edge(start, blocked, taken, **species) == expected
         found += expected is not None
-    assert found > 60
+        tied += len(edges) > 1 and edges[0][0] == edges[1][0]
+        through_taken += expected is not None and expected != bf.nearest_edge(start, blocked, set(), **species)
+    assert 200 < found < 290 and tied > 25 and through_taken > 12
 
 
 def test_single_goal_distance_matches_the_general_dijkstra() -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+
 from engine_kit import EXAMPLE, ability, character, enemy_def, events, give_turn, own_turn
 from horizon_tui.engine import ai, runner
 from horizon_tui.engine.actions import Attack, Impossible, Move, Success, UseAbility, Wait, edge_distances, perform
@@ -15,6 +17,7 @@ from horizon_tui.engine.battle import (
 from horizon_tui.engine.battlefield import UNREACHABLE
 from horizon_tui.engine.components import Presence, TurnState
 from horizon_tui.engine.narrate import describe
+from horizon_tui.engine.resolve import _fear_refusal
 from horizon_tui.engine.effects import apply_effect, deal_damage
 from horizon_tui.rules.ranges import distance
 
@@ -226,6 +229,44 @@ def test_r10_edge_distances_follow_the_blocked_cells(new_battle):
     battle.place(battle["grunt"], (7, 7))
     moved = edge_distances(battle, hero)
     assert moved[8, 8] == 1 and moved[7, 7] == UNREACHABLE
+
+
+def test_r10_fear_refusal_is_the_whole_edge_maps_comparison(new_battle):
+    """R-10: a move is refused exactly when `edge_distances` (the whole field's map) puts its end
+    farther from the nearest edge than its start, with those two numbers in the words, on random
+    fields with walls, difficult ground and enemies (blocked), ends on the edge included. The
+    check reads the end first and needs no search from the start when the end is no farther than
+    the start's steps to the border (a floor under its edge distance): both ways are tried.
+    Worked: from (3, 5) on open 10×10 ground, (4, 5) is 4 steps from the edge, the start 3."""
+    rng = np.random.default_rng(10)
+    shortcut = searched = refused = 0
+    for _ in range(6):
+        rows = ["".join(rng.choice(list("....,#"), 12)) for _ in range(11)]
+        free = [(x, y) for y, row in enumerate(rows) for x, glyph in enumerate(row) if glyph != "#"]
+        picks = [free[i] for i in rng.choice(len(free), 5, replace=False)]
+        battle = new_battle(rows=rows, party=[(character("Hero"), picks[0])],
+                            enemies=[(enemy_def(), cell) for cell in picks[1:]])
+        hero, field = battle["hero"], battle.battlefield
+        for here in (free[i] for i in rng.choice(len(free), 12, replace=False)):
+            if here in picks[1:]:
+                continue
+            battle.place(hero, here)
+            far = edge_distances(battle, hero)
+            before = int(far[here[1], here[0]])
+            for end in (free[i] for i in rng.choice(len(free), 15, replace=False)):
+                after = int(far[end[1], end[0]])
+                expected = None if field.is_edge(end) or after <= before else (
+                    f"Hero is afraid and can only flee towards the nearest edge ({before} "
+                    f"step{'s' * (before != 1)} away): {end[0]},{end[1]} is {after} step{'s' * (after != 1)} from it")
+                assert _fear_refusal(battle, hero, here, end) == expected
+                refused += expected is not None
+                if not field.is_edge(end):
+                    shortcut += after <= field.steps_to_border(here)
+                    searched += after > field.steps_to_border(here)
+    assert refused > 100 and shortcut > 100 and searched > 100
+    battle = afraid_at_3_5(new_battle)
+    assert _fear_refusal(battle, battle["hero"], (3, 5), (4, 5)) == (
+        "Hero is afraid and can only flee towards the nearest edge (3 steps away): 4,5 is 4 steps from it")
 
 
 def test_r10_feared_ai_flees_to_the_nearest_edge_and_leaves(new_battle):
