@@ -15,8 +15,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from fractions import Fraction
-from itertools import compress
-from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -262,12 +260,11 @@ class SideSightings:
 class ActiveCells:
     """Where the active combatants stand, in spawn order (`battle.active`): derived from their
     Position components, never state. Sight asks which of them stand in a field of view
-    (`sideview.in_view`) after nearly every move; `seen_in(view)` answers for all of them at
-    once in C (an item getter of their cells and `itertools.compress`), where a loop over every
-    combatant grew with their number. `Battle.place` (the only writer of Position) keeps it; a
+    (`sideview.in_view`) after nearly every move; `seen_in(view)` reads their cells in the
+    view's bytes, compiled (a few instructions a combatant). `Battle.place` (the only writer of Position) keeps it; a
     change of who is active (`set_presence`) has `Battle.cells` build it anew."""
 
-    __slots__ = ("version", "slot", "units", "cells", "width", "off_map", "_getter")
+    __slots__ = ("version", "slot", "units", "cells", "width", "off_map")
 
     def __init__(self, battle: Battle) -> None:
         field = battle.battlefield
@@ -277,9 +274,10 @@ class ActiveCells:
         order = list(battle.active.values())
         self.slot = {e: i for i, e in enumerate(order)}
         at = [find(e, Position) for e in order]
-        self.units = [(e, -1, -1) if p is None else (e, p.x, p.y) for e, p in zip(order, at)]  # (unit, x, y)
+        # (unit, x, y), kept as objects (`Any`): typed as tuples, the compiled core would unpack and
+        # rebuild each one it hands on
+        self.units: list[Any] = [(e, -1, -1) if p is None else (e, p.x, p.y) for e, p in zip(order, at)]
         self.cells = [self.off_map if p is None else p.y * self.width + p.x for p in at]
-        self._getter: Callable[[bytes], Any] | None = None
 
     def moved(self, e: Entity, xy: tuple[int, int] | None) -> None:
         i = self.slot.get(e)
@@ -289,18 +287,16 @@ class ActiveCells:
             self.units[i], self.cells[i] = (e, -1, -1), self.off_map
         else:
             self.units[i], self.cells[i] = (e, xy[0], xy[1]), xy[1] * self.width + xy[0]
-        self._getter = None
 
-    def seen_in(self, view: bytes) -> list[tuple[Entity, int, int]]:
-        """(unit, x, y) of those whose cell `view` (`Battlefield.fov_flat`) sees, in spawn order."""
-        getter = self._getter
-        if getter is None:
-            cells = self.cells
-            if len(cells) > 1:
-                getter = self._getter = itemgetter(*cells)
-            else:
-                return [u for u, c in zip(self.units, cells) if view[c]]
-        return list(compress(self.units, getter(view)))
+    def seen_in(self, view: bytes, but: Entity | None = None) -> list[tuple[Entity, int, int]]:
+        """(unit, x, y) of those whose cell `view` (`Battlefield.fov_flat`) sees, in spawn order,
+        `but` left out (a viewer, whose own cell its view always holds)."""
+        units, cells = self.units, self.cells
+        found = []
+        for i in range(len(cells)):
+            if view[cells[i]] and units[i][0] is not but:
+                found.append(units[i])
+        return found
 
 
 # --- component accessors (short names keep the systems readable) ------------------------------
@@ -340,11 +336,9 @@ def set_turn_state(e: Entity, own_turns: int, movement_left: int, acted: bool) -
 
 
 def remember(battle: Battle, e: Entity, news: dict[str, Any]) -> None:
-    """The only writer of what a combatant has seen (R-11 "seen at least once", `Memory.seen`) and
-    where it last saw them (`Memory.last_known`): in place, its side's sightings kept with it."""
-    memory = comp(e, Memory)
-    memory.seen.update(news)
-    memory.last_known.update(news)
+    """The only writer of where a combatant last saw each one it has seen (`Memory.last_known`, and
+    so R-11's "seen at least once", `Memory.seen`): in place, its side's sightings kept with it."""
+    comp(e, Memory).last_known.update(news)
     side = team(e)
     sightings = battle.sightings.get(side)
     if sightings is not None and sightings.members is battle.sides.get(side):

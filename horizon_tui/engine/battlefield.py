@@ -72,23 +72,34 @@ _RING_LIMIT = 64
 _ASTAR_SCALE = np.float32(1.4143)
 
 
-def _astar_steps(astar: tcod.path.AStar, start: Pos, goal: Pos, first: int | None) -> list[Pos]:
+def _astar_steps(astar: tcod.path.AStar, start: Pos, goal: Pos, first: int | None, cell: Any) -> list[Pos]:
     """`astar.get_path`, reading only the first `first` steps: it walks the whole path from
-    Python (~0.4 µs a step), and an AI crossing a 50x50 map needs 5 of its 40-odd steps."""
+    Python (~0.4 µs a step), and an AI crossing a 50x50 map needs 5 of its 40-odd steps. `cell`
+    is an `int[2]` libtcod writes each step into (kept with the A*: made once)."""
     path_c = astar._path_c  # noqa: SLF001 - tcod's handle, as get_path uses it
     if not _lib.TCOD_path_compute(path_c, start[0], start[1], goal[0], goal[1]):
         return []
     size = _lib.TCOD_path_size(path_c)
     if first is not None and first < size:
         size = first
-    xy = _ffi.new("int[2]")
-    x, y = xy, xy + 1
+    x, y = cell, cell + 1
     get = _lib.TCOD_path_get
     steps = []
     for index in range(size):
         get(path_c, index, x, y)
-        steps.append((xy[0], xy[1]))
+        steps.append((cell[0], cell[1]))
     return steps
+
+
+def _narray(array: np.ndarray) -> Any:
+    """The struct libtcod's distance searches read an int32 [y, x] array through (what
+    `tcod.path.dijkstra2d` and `hillclimb2d` build on every call); it points into `array`, which
+    must outlive it."""
+    return _ffi.new("struct NArray*", {
+        "type": tcod.path._INT_TYPES[np.int32], "ndim": 2,  # noqa: SLF001 - as tcod.path._export_dict
+        "data": _ffi.cast("void*", array.ctypes.data),
+        "shape": array.shape, "strides": array.strides,
+    })
 
 
 def _neighbour_steps(wide: int, diagonal_cost: int) -> tuple[list[int], list[int]]:
@@ -104,16 +115,8 @@ def _search_buffers(shape: tuple[int, int]) -> tuple:
     """A distance and a cost array of one shape (int32, C order) with the structs libtcod's
     `dijkstra2d_basic` reads them through (what `tcod.path.dijkstra2d` builds on every call)."""
     dist, cost = np.empty(shape, dtype=np.int32), np.empty(shape, dtype=np.int32)
-
-    def narray(array: np.ndarray):
-        return _ffi.new("struct NArray*", {
-            "type": tcod.path._INT_TYPES[np.int32], "ndim": 2,  # noqa: SLF001 - as tcod.path._export_dict
-            "data": _ffi.cast("void*", array.ctypes.data),
-            "shape": array.shape, "strides": array.strides,
-        })
-
     steps = np.empty((shape[0] * shape[1], 2), dtype=np.intc)  # the longest walk down: every cell once
-    return dist, cost, narray(dist), narray(cost), steps, _ffi.from_buffer("int*", steps)
+    return dist, cost, _narray(dist), _narray(cost), steps, _ffi.from_buffer("int*", steps)
 
 
 def _cost_key(difficult_cost: int, terrain_costs: Mapping[str, int] | None, diagonal_cost: int = 1) -> tuple:
@@ -134,6 +137,8 @@ class Battlefield:
     _w: int  # the terrain's shape as Python ints: the compiled questions compare and index with them natively
     _h: int
     _open: bytes  # `walkable` row after row, 1 where a unit may stand: one cell read without numpy
+    _fov_map: tuple | None  # `_shadowcast`'s libtcod map, made on the first field of view
+    _line: Any  # `_clear_line`'s buffer for a line's cells, made on the first line
     _transparent: np.ndarray
     _edge: np.ndarray
     _base_costs: dict[tuple, np.ndarray]
@@ -145,7 +150,7 @@ class Battlefield:
     _dijkstras: dict[tuple, tuple[np.ndarray, tcod.path.Dijkstra]]
     _windows: dict[tuple[int, int], tuple]
     _astars: dict[tuple, tuple]
-    _toward: dict[tuple, np.ndarray]
+    _toward: dict[tuple, tuple]
     _flat_costs: dict[tuple, tuple[list[int], int]]
     _border_steps: list[int] | None
     _edge_flat: list[bool]
@@ -161,6 +166,8 @@ class Battlefield:
         self._h, self._w = int(self.terrain.shape[0]), int(self.terrain.shape[1])
         self._transparent = self.terrain != Terrain.WALL
         self._open = self._transparent.tobytes()
+        self._fov_map = None
+        self._line = None
         self._transparent.flags.writeable = False
         ring = np.ones(self.terrain.shape, dtype=bool)  # the outer ring (`is_edge`) ...
         ring[1:-1, 1:-1] = False
@@ -326,7 +333,7 @@ class Battlefield:
         if diagonal_cost != 1:
             steps = self._exact_path(start, goal, blocked, difficult_cost, terrain_costs, diagonal_cost, first)
         else:
-            astar, cells, pristine, size = self._astar(difficult_cost, terrain_costs)
+            astar, cells, pristine, size, cell = self._astar(difficult_cost, terrain_costs)
             w, h = self._w, self._h
             gx, gy = goal
             touched = False
@@ -335,7 +342,7 @@ class Battlefield:
                     cells[y * w + x] = 0.0
                     touched = True
             try:
-                steps = _astar_steps(astar, start, goal, first)
+                steps = _astar_steps(astar, start, goal, first, cell)
             finally:
                 if touched:
                     _ffi.memmove(cells, pristine, size)  # every cell back from the untouched copy, at once
@@ -377,22 +384,35 @@ class Battlefield:
                              diagonal_cost=diagonal_cost, first=first)
         if start == goal or not self.is_walkable(goal) or not self.in_bounds(start):
             return []
-        toward = self._toward_map(goal, difficult_cost, terrain_costs)
+        toward, c_toward = self._toward_map(goal, difficult_cost, terrain_costs)
         if toward[start[1], start[0]] == _FAR:
             return []
-        steps = tcod.path.hillclimb2d(toward, (start[1], start[0]), True, True)[1:]
-        if first is not None:
-            steps = steps[:first]
-        return [(x, y) for y, x in steps.tolist()]
+        # tcod.path.hillclimb2d(toward, (y, x), True, True), straight into libtcod: the wrapper
+        # wraps the array and climbs twice (once to size its answer) on every call.
+        _, _, _, _, steps, c_steps = self._whole_map_buffers()
+        length = _lib.hillclimb2d_basic(c_toward, start[1], start[0], True, True, c_steps)
+        if length < 0:  # pragma: no cover - libtcod's own error
+            raise RuntimeError("libtcod's hillclimb2d failed")
+        end = length if first is None else min(length, first + 1)
+        return [(x, y) for y, x in steps[1:end].tolist()]
 
-    def _toward_map(self, goal: Pos, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> np.ndarray:
+    def _whole_map_buffers(self) -> tuple:
+        """`_search_buffers` of the map's own shape, kept."""
+        shape = (self._h, self._w)
+        buffers = self._windows.get(shape)
+        if buffers is None:
+            buffers = self._windows[shape] = _search_buffers(shape)
+        return buffers
+
+    def _toward_map(self, goal: Pos, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple[Any, Any]:
         """T[y, x] = the cost of the cheapest walk from (x, y) to `goal` plus the cost of entering
-        (x, y) itself. libtcod's Dijkstra adds the cost of the cell entered, walking out from the
-        goal; seeding the goal with its own cost makes that sum exactly T, and the cheapest next
-        step from any cell is then its lowest neighbour on T (what hillclimb2d follows)."""
+        (x, y) itself, with the struct libtcod reads it through. libtcod's Dijkstra adds the cost of
+        the cell entered, walking out from the goal; seeding the goal with its own cost makes that
+        sum exactly T, and the cheapest next step from any cell is then its lowest neighbour on T
+        (what hillclimb2d follows)."""
         key = (goal, _cost_key(difficult_cost, terrain_costs))
-        toward = self._toward.get(key)
-        if toward is None:
+        found = self._toward.get(key)
+        if found is None:
             if len(self._toward) >= _TOWARD_LIMIT:
                 self._toward.clear()
             cost = self.base_cost(difficult_cost, terrain_costs)
@@ -400,14 +420,15 @@ class Battlefield:
             toward[goal[1], goal[0]] = cost[goal[1], goal[0]]
             tcod.path.dijkstra2d(toward, cost, 1, 1, out=toward)
             toward.flags.writeable = False
-            self._toward[key] = toward
-        return toward
+            found = self._toward[key] = (toward, _narray(toward))
+        return found
 
-    def _astar(self, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple[Any, Any, Any, int]:
+    def _astar(self, difficult_cost: int, terrain_costs: Mapping[str, int] | None) -> tuple[Any, Any, Any, int, Any]:
         """A reusable A* over a scaled copy of the base costs, with a pointer to the costs it
         reads (float32, row after row), a pointer to an untouched copy and their size in bytes:
         `path` blocks cells through the pointer for one search (a write in C, where a numpy
-        index costs a microsecond) and copies them all back in one `memmove`."""
+        index costs a microsecond) and copies them all back in one `memmove`; and the `int[2]`
+        its steps are read through."""
         key = _cost_key(difficult_cost, terrain_costs)
         found = self._astars.get(key)
         if found is None:
@@ -415,8 +436,9 @@ class Battlefield:
             pristine = work.copy()
             astar = tcod.path.AStar(work.T, diagonal=1.0)  # indexed [x, y]: a view of `work`, which it keeps alive
             found = self._astars[key] = (astar, _ffi.cast("float *", work.ctypes.data),
-                                         _ffi.cast("float *", pristine.ctypes.data), work.nbytes, work, pristine)
-        return found[0], found[1], found[2], found[3]
+                                         _ffi.cast("float *", pristine.ctypes.data), work.nbytes, _ffi.new("int[2]"),
+                                         work, pristine)
+        return found[0], found[1], found[2], found[3], found[4]
 
     def distance_map(
         self,
@@ -790,12 +812,24 @@ class Battlefield:
                 seen = np.zeros_like(full)
                 seen[y0:y1, x0:x1] = full[y0:y1, x0:x1]
             else:
-                seen = tcod.map.compute_fov(
-                    self._transparent, (origin[1], origin[0]), 0, True, tcod.constants.FOV_SYMMETRIC_SHADOWCAST,
-                )
+                seen = self._shadowcast(origin)
             seen.flags.writeable = False
             self._fov[key] = seen
         return seen
+
+    def _shadowcast(self, origin: Pos) -> np.ndarray:
+        """What `tcod.map.compute_fov(transparent, origin, 0, True, FOV_SYMMETRIC_SHADOWCAST)`
+        gives (a new bool [y, x] array), computed on one libtcod map kept by the battlefield with
+        its transparency set once: the wrapper builds and fills a map on every call, a quarter
+        of a field of view's cost. libtcod clears the map's last view as it computes."""
+        if self._fov_map is None:
+            cells = np.zeros(self.terrain.shape, dtype=[("transparent", bool), ("walkable", bool), ("fov", bool)])
+            cells["transparent"] = self._transparent
+            data = _ffi.from_buffer("struct TCOD_MapCell*", cells)
+            self._fov_map = (cells, data, _ffi.new("struct TCOD_Map*", (self._w, self._h, self._w * self._h, data)))
+        cells, _, handle = self._fov_map
+        _lib.TCOD_map_compute_fov(handle, origin[0], origin[1], 0, True, tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+        return np.ascontiguousarray(cells["fov"])
 
     def fov_bytes(self, origin: Pos, radius: int | None = 0) -> bytes:
         """`fov` as bytes, row after row: cell (x, y) is seen when `[y * width + x]` is 1. Reading
@@ -827,7 +861,20 @@ class Battlefield:
         if clear is None:
             if len(self._los) >= _CACHE_LIMIT:
                 self._los.clear()
-            line = tcod.los.bresenham(key[0], key[1])[1:-1]
-            clear = bool(self._transparent[line[:, 1], line[:, 0]].all()) if len(line) else True
+            clear = self._clear_line(key[0], key[1])
             self._los[key] = clear
         return clear
+
+    def _clear_line(self, a: Pos, b: Pos) -> bool:
+        """`tcod.los.bresenham(a, b)`'s cells strictly between its ends are all transparent: the
+        line drawn by libtcod into a buffer the battlefield keeps, read cell by cell (the wrapper
+        makes a numpy array of it, which is then indexed: most of a line's cost)."""
+        if self._line is None:
+            self._line = _ffi.new("int[]", 2 * (max(self._w, self._h) + 1))
+        line = self._line
+        length = _lib.bresenham(a[0], a[1], b[0], b[1], max(self._w, self._h) + 1, line)
+        w, open_cells = self._w, self._open  # walls are the only cells sight doesn't pass
+        for i in range(1, length - 1):
+            if not open_cells[line[2 * i + 1] * w + line[2 * i]]:
+                return False
+        return True

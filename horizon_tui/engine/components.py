@@ -10,7 +10,7 @@ scans the source for any other write.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import KeysView, Mapping
 from fractions import Fraction
 
 from dataclasses import dataclass, field
@@ -152,12 +152,17 @@ class Effects:
 
 @dataclass(slots=True)
 class Memory:
-    """Combatants this one has seen at least once this battle (R-11's 50-cell mage range)."""
+    """Combatants this one has seen at least once this battle (R-11's 50-cell mage range), and
+    where it saw each last: written in place by `battle.remember`."""
 
-    seen: set[str] = field(default_factory=set)  # written in place by `battle.remember`, as last_known
     last_known: dict[str, tuple[int, int]] = field(default_factory=dict)
     last_attacker: str | None = None
     origin: tuple[int, int] | None = None  # where it started: an AI with nothing seen crosses the field
+
+    @property
+    def seen(self) -> KeysView[str]:
+        """Those it has seen at least once (R-11): everyone it knows a last place for."""
+        return self.last_known.keys()
 
 
 @dataclass(slots=True)

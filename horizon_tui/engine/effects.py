@@ -54,7 +54,7 @@ def deal_damage(battle: Battle, target: Entity, amount: int, source: str, abilit
     if attacker is not None:
         memory = comp(target, Memory)
         if memory.last_attacker != source:
-            put(target, Memory, Memory(memory.seen, memory.last_known, source, memory.origin))
+            put(target, Memory, Memory(memory.last_known, source, memory.origin))
     if new <= 0 and comp(target, Presence) in (Presence.active, Presence.fled):
         defeat(battle, target)  # a fled target can still fall to a bow's shot
 

@@ -34,16 +34,12 @@ def in_view(battle: Battle, viewer: Entity) -> list[tuple[Entity, int, int]]:
     asking. One pass per viewer per placement, shared by everyone who asks until someone is
     placed again (the turn's sight, `turns.update_sight`, and the AI's `visible_enemies`):
     positions and who is active change only through `battle.place`, which counts placements.
-    The pass looks every active combatant's cell up in the field of view at once, in C
-    (`Battle.cells`), not in a loop over them all."""
+    The pass reads every active combatant's cell in the field of view's bytes (`Battle.cells`)."""
     stamp = battle.placements
     found = battle.views.get(viewer.uid)
     if found is not None and found[0] == stamp:
         return found[1]
     index = battle.cells()
-    seen = index.seen_in(battle.battlefield.fov_flat(pos(viewer), gear(viewer).sight_radius))
-    slot = index.slot.get(viewer)
-    if slot is not None:
-        seen.remove(index.units[slot])  # its own cell is always in its view
+    seen = index.seen_in(battle.battlefield.fov_flat(pos(viewer), gear(viewer).sight_radius), viewer)
     battle.views[viewer.uid] = (stamp, seen)
     return seen
