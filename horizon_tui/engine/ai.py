@@ -600,15 +600,19 @@ def _heal_ally(mind: Mind, rule: Rule) -> bool:
     return _help(mind, abilities, patients, fits=fits)
 
 
-def _cleanse_ally(mind: Mind, rule: Rule) -> bool:
-    def burden(a: Entity) -> int:
-        return sum(fx.turns_left for fx in effects(a).active if fx.effect in NEGATIVE_EFFECTS)
+def _burden(a: Entity) -> int:
+    """The turns of harmful effects (`NEGATIVE_EFFECTS`) it still carries."""
+    return sum(fx.turns_left for fx in effects(a).active if fx.effect in NEGATIVE_EFFECTS)
 
-    patients = [a for a in allies_of(mind.battle, mind.e) if burden(a) > 0]
+
+def _cleanse_ally(mind: Mind, rule: Rule) -> bool:
+    # A module-level `_burden`, not a nested function: compiled, a nested one and the sort's key
+    # closing over it make a reference cycle each call, left for the garbage collector.
+    patients = [a for a in allies_of(mind.battle, mind.e) if _burden(a) > 0]
     if not patients:
         return False
     abilities = _helping(mind, rule, "cleanse")
-    patients.sort(key=lambda a: (-burden(a), cid(a)))
+    patients.sort(key=lambda a: (-_burden(a), cid(a)))
     return bool(abilities) and _help(mind, abilities, patients)
 
 
