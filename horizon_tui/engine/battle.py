@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from dataclasses import dataclass, field
 
@@ -69,16 +69,26 @@ class World:
 
 class Entity:
     """A combatant: its id, and the world whose stores hold its components. One per combatant
-    per battle (`Battle.by_id`), so identity is equality."""
+    per battle (`Battle.by_id`), so identity is equality.
 
-    __slots__ = ("uid", "world")
+    It also carries what the systems ask of it most (its side, whether it is active, its
+    Effects), read without a lookup in the stores: derived, kept by `put` as those components
+    are written (the stores stay the components' one home)."""
+
+    __slots__ = ("uid", "world", "side", "present", "fx")
 
     def __init__(self, uid: str, world: World) -> None:
         self.uid = uid
         self.world = world
+        self.side = ""  # its Team's name
+        self.present = False  # its Presence is active
+        self.fx = _NO_EFFECTS  # its Effects
 
     def __repr__(self) -> str:
         return f"Entity({self.uid!r})"
+
+
+_NO_EFFECTS = Effects()  # an Entity's before its Effects are put (set-up puts them first thing)
 
 
 class BattleError(Exception):
@@ -314,8 +324,15 @@ def find(e: Entity, key: type[T]) -> T | None:
 
 
 def put(e: Entity, key: type[T], value: T) -> None:
-    """Write a component: the writer every other writer goes through (see the module)."""
+    """Write a component: the writer every other writer goes through (see the module). Keeps
+    what the entity carries of its Team, Presence and Effects."""
     e.world.store(key)[e.uid] = value
+    if key is Team:
+        e.side = cast(Team, value).name
+    elif key is Presence:
+        e.present = value is Presence.active
+    elif key is Effects:
+        e.fx = cast(Effects, value)
 
 
 def drop(e: Entity, key: type) -> None:
@@ -393,7 +410,7 @@ def cid(e: Entity) -> str:
 
 
 def team(e: Entity) -> str:
-    return e.world.teams[e.uid].name
+    return e.side
 
 
 def pos(e: Entity) -> tuple[int, int]:
@@ -418,11 +435,11 @@ def presence(e: Entity) -> Presence:
 
 
 def is_active(e: Entity) -> bool:
-    return e.world.presences[e.uid] is Presence.active
+    return e.present
 
 
 def effects(e: Entity) -> Effects:
-    return e.world.effects[e.uid]
+    return e.fx
 
 
 def turn_state(e: Entity) -> TurnState:
