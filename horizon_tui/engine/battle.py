@@ -72,10 +72,10 @@ class Entity:
     per battle (`Battle.by_id`), so identity is equality.
 
     It also carries what the systems ask of it most (its side, whether it is active, its
-    Effects), read without a lookup in the stores: derived, kept by `put` as those components
-    are written (the stores stay the components' one home)."""
+    Effects, its cell), read without a lookup in the stores: derived, kept by `put` (and
+    `Battle.place`) as those components are written (the stores stay the components' one home)."""
 
-    __slots__ = ("uid", "world", "side", "present", "fx")
+    __slots__ = ("uid", "world", "side", "present", "fx", "cell")
 
     def __init__(self, uid: str, world: World) -> None:
         self.uid = uid
@@ -83,6 +83,7 @@ class Entity:
         self.side = ""  # its Team's name
         self.present = False  # its Presence is active
         self.fx = _NO_EFFECTS  # its Effects
+        self.cell: Any = None  # its Position's (x, y), None while unplaced (kept by `Battle.place`)
 
     def __repr__(self) -> str:
         return f"Entity({self.uid!r})"
@@ -218,8 +219,10 @@ class Battle:
             index.moved(entity, xy)
         if xy is None:
             drop(entity, Position)
+            entity.cell = None
             return
         put(entity, Position, Position(xy[0], xy[1]))
+        entity.cell = (xy[0], xy[1])
         self.occupancy[xy] = entity.uid
 
     def cells(self) -> ActiveCells:
@@ -414,8 +417,10 @@ def team(e: Entity) -> str:
 
 
 def pos(e: Entity) -> tuple[int, int]:
-    p = e.world.positions[e.uid]
-    return (p.x, p.y)
+    cell = e.cell
+    if cell is None:
+        raise KeyError(e.uid)  # unplaced: as its (missing) Position would say
+    return cell
 
 
 def hp(e: Entity) -> Health:

@@ -1,14 +1,17 @@
-"""What an Entity carries of its components (its side, whether it is active, its Effects) is what
-the stores hold, at every turn of whole battles and after each writer that changes them
-(`put`, through `Battle.set_team`, `Battle.set_presence` and the effects' writers)."""
+"""What an Entity carries of its components (its side, whether it is active, its Effects, its
+cell) is what the stores hold, at every turn of whole battles and after each writer that changes them
+(`put`, through `Battle.set_team`, `Battle.set_presence` and the effects' writers, and
+`Battle.place`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from horizon_tui.engine import ai
-from horizon_tui.engine.battle import effects, is_active, team
-from horizon_tui.engine.components import Effects, Presence, Team
+from horizon_tui.engine.battle import effects, is_active, pos, team
+from horizon_tui.engine.components import Effects, Position, Presence, Team
 from horizon_tui.engine.effects import defeat
 from horizon_tui.engine.forming import create_battle
 from horizon_tui.engine.runner import begin
@@ -23,6 +26,12 @@ def agrees(battle) -> None:
         assert team(e) == world.stores[Team][uid].name
         assert is_active(e) is (world.stores[Presence][uid] is Presence.active)
         assert effects(e) is world.stores[Effects][uid]
+        at = world.stores[Position].get(uid)
+        if at is None:
+            with pytest.raises(KeyError):
+                pos(e)
+        else:
+            assert pos(e) == (at.x, at.y)
 
 
 def test_an_entity_carries_what_its_stores_hold_all_battle_long() -> None:
