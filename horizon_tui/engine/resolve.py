@@ -230,7 +230,7 @@ def blocked_for(battle: Battle, e: Entity) -> list[tuple[int, int]]:
     for name, members in battle.sides.items():
         if name != side:
             for o in members.values():
-                cells.append(pos(o))
+                cells.append(o.cell)  # `pos(o)`, as `Battle.place` keeps it: the tuple itself, not one rebuilt
     return cells
 
 

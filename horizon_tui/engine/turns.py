@@ -83,7 +83,7 @@ def update_sight(battle: Battle, e: Entity) -> None:
                 continue  # R-13 hide: the other side doesn't see it, so learns nothing new of it
             if news is None:
                 news = {}
-            news[other.uid] = (x, y)
+            news[other.uid] = other.cell  # the (x, y) it stands on, as `Battle.place` keeps it (no new tuple)
     if news is None:
         battle.looks[me] = (battle.placements, memory)
         return
