@@ -25,7 +25,7 @@ from horizon_tui.engine.battle import (
 from horizon_tui.engine.components import FreeActions, Gear, Loadout
 from horizon_tui.engine.effects import apply_effect, deal_damage, recompute_stats
 from horizon_tui.engine.resolve import (
-    Impossible, Outcome, Success, ability_problem, attack, blocked_for, edge_distances, end_turn, first_step_affordable,
+    Impossible, Outcome, Success, attack, blocked_for, edge_distances, end_turn, first_step_affordable,
     move, move_costs, perform, spend_turn, target_problem, use, wait,
 )
 from horizon_tui.engine.turns import check_end
@@ -271,6 +271,6 @@ ACTION_TYPES: dict[str, type] = {cls.__name__: cls for cls in (Move, Attack, Use
 
 __all__ = [
     "Action", "Attack", "FreeAction", "Impossible", "InventAbility", "Move", "Outcome", "Success", "Swap",
-    "TogglePassive", "UseAbility", "Wait", "perform", "end_turn", "ability_problem", "blocked_for", "edge_distances",
+    "TogglePassive", "UseAbility", "Wait", "perform", "end_turn", "blocked_for", "edge_distances",
     "first_step_affordable", "move_costs", "ACTION_TYPES",
 ]

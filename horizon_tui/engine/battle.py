@@ -398,10 +398,19 @@ def count_effect(source: Entity) -> None:
     tally.effects_applied += 1
 
 
-def set_ready_at(e: Entity, ability: str, own_turn: int) -> None:
-    """An ability's cooldown (R-6): usable again from this own-turn number."""
+def set_ready_at(e: Entity, ability: str, own_turn: int | None) -> None:
+    """An ability's cooldown (R-6): usable again from this own-turn number; None: ready now (a GM
+    clearing it)."""
     cooldowns: Cooldowns = e.world.stores[Cooldowns][e.uid]
-    cooldowns.ready_at[ability] = own_turn
+    if own_turn is None:
+        cooldowns.ready_at.pop(ability, None)
+    else:
+        cooldowns.ready_at[ability] = own_turn
+
+
+def set_charges(e: Entity, difficulty: Difficulty, left: int) -> None:
+    """Charges of a difficulty left (R-6), as a GM sets them (`spend_charge` takes one)."""
+    comp(e, Charges).pools[difficulty] = left
 
 
 def ident(e: Entity) -> Identity:

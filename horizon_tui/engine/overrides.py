@@ -17,8 +17,10 @@ from horizon_tui.content.models import EFFECTS, Difficulty
 from horizon_tui.engine import events as ev
 from horizon_tui.engine.actions import Impossible, Outcome, Success
 from horizon_tui.engine.battlefield import as_cell
-from horizon_tui.engine.battle import Battle, cid, combatant_summary, comp, effects, find, gear, hp, ident, is_active, put
-from horizon_tui.engine.components import Charges, Controller, Cooldowns, Health, Memory, Presence, TempHealth, TurnState
+from horizon_tui.engine.battle import (
+    Battle, cid, combatant_summary, comp, effects, find, gear, hp, ident, is_active, put, set_charges, set_hp, set_ready_at,
+)
+from horizon_tui.engine.components import Controller, Health, Memory, Presence, TempHealth, TurnState
 from horizon_tui.engine.effects import apply_effect, deal_damage, defeat, end_effect, expire_turn_effects, restore_health
 from horizon_tui.engine.forming import spawn_combatant
 from horizon_tui.engine.turns import advance, check_end, free_cell_near, update_sight
@@ -160,9 +162,7 @@ class SetCharges:
         if isinstance(start, Impossible):
             return start
         e = battle[self.target]
-        pools = dict(comp(e, Charges).pools)
-        pools[difficulty] = self.charges
-        put(e, Charges, Charges(pools))
+        set_charges(e, difficulty, self.charges)
         return Success(battle.log[start:])
 
 
@@ -179,9 +179,7 @@ class ResetCooldown:
         start = _start(battle, self.target, f"reset cooldown of {self.ability}", None, self.reason)
         if isinstance(start, Impossible):
             return start
-        ready = dict(comp(e, Cooldowns).ready_at)
-        ready.pop(self.ability, None)
-        put(e, Cooldowns, Cooldowns(ready))
+        set_ready_at(e, self.ability, None)
         return Success(battle.log[start:])
 
 
@@ -203,9 +201,7 @@ class SetCooldown:
         start = _start(battle, self.target, f"cooldown of {self.ability}", self.turns, self.reason)
         if isinstance(start, Impossible):
             return start
-        ready = dict(comp(e, Cooldowns).ready_at)
-        ready[self.ability] = ready_at_after(battle, e, self.turns)  # counted as cooldown_left counts
-        put(e, Cooldowns, Cooldowns(ready))
+        set_ready_at(e, self.ability, ready_at_after(battle, e, self.turns))  # counted as cooldown_left counts
         return Success(battle.log[start:])
 
 
@@ -502,7 +498,7 @@ class StartHealth:
         start = _start(battle, self.target, "starts with health", self.hp, self.reason)
         if isinstance(start, Impossible):
             return start
-        put(e, Health, Health(self.hp, hp(e).max_hp))
+        set_hp(e, self.hp)
         if self.hp == 0:
             defeat(battle, e)
             if battle.current is e and not check_end(battle):
@@ -547,7 +543,7 @@ class Revive:
             return Impossible("that cell can't be stood on")
         start = len(battle.log)
         battle.emit(ev.Override(self.target, "revive", self.hp, self.reason))
-        put(e, Health, Health(self.hp, hp(e).max_hp))
+        set_hp(e, self.hp)
         battle.set_presence(e, Presence.active)
         battle.place(e, to)
         battle.emit(ev.Healed(self.target, self.hp, self.hp, "gm"))

@@ -282,11 +282,6 @@ def attack(battle: Battle, actor: str, target: str) -> Outcome:
     return Success(battle.log[start:])
 
 
-def ability_problem(battle: Battle, e: Entity, ability: Ability) -> str | None:
-    """Why `e` can't use `ability` now (R-6: `usability.ability_refusal`), or None."""
-    return ability_refusal(battle, e, ability.name)
-
-
 def use(battle: Battle, actor: str, name: str, target_id: str | None = None,
         at: Sequence[int] | None = None) -> Outcome:
     """`actions.UseAbility`: a slotted ability (R-6), a charge of its difficulty, then its cooldown."""

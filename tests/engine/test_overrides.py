@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine_kit import EXAMPLE, character, enemy_def, give_turn, make_battle
+from engine_kit import EXAMPLE, ability, character, enemy_def, give_turn, make_battle
 
 from horizon_tui.engine import overrides as ov
 from horizon_tui.engine.actions import Attack, Impossible
 from horizon_tui.engine.battle import charge_left, comp, effects, hp, pos
-from horizon_tui.engine.components import Controller, Presence
+from horizon_tui.engine.components import Charges, Controller, Cooldowns, Presence
 from horizon_tui.content.models import Difficulty
 from horizon_tui.engine.runner import Input, begin, override, replay, run_ai, submit
+from horizon_tui.engine.usability import cooldown_left
 
 
 def _battle(seed: int = 3):
@@ -40,6 +41,25 @@ def test_set_health_to_zero_fells_and_ends_the_battle():
     begin(battle)
     override(battle, ov.SetHealth("grunt", 0))
     assert battle.result is not None and battle.result.winner == "party"
+
+
+def test_health_charges_and_cooldowns_are_written_in_place_by_their_writers():
+    """The GM's hand changes a component as play does (battle.set_hp, set_charges, set_ready_at):
+    the same Health, Charges and Cooldowns objects, their numbers changed; R-6: a cooldown of 2
+    refuses the user's next 2 own turns, a reset none."""
+    hero = character("Hero", attributes=dict(EXAMPLE, perception=40), abilities=[ability("Bash", "III", target="enemy")])
+    battle = make_battle(party=[(hero, (1, 2), "gm")], enemies=[(enemy_def(), (2, 2))], seed=3)
+    begin(battle)
+    grunt, hero = battle["grunt"], battle["hero"]
+    health, charges, cooldowns = hp(grunt), comp(hero, Charges), comp(hero, Cooldowns)
+    override(battle, ov.SetHealth("grunt", 120))
+    override(battle, ov.SetCharges("hero", "III", 1))
+    override(battle, ov.SetCooldown("hero", "Bash", 2))
+    assert hp(grunt) is health and health.hp == 120
+    assert comp(hero, Charges) is charges and charge_left(hero, Difficulty.III) == 1
+    assert comp(hero, Cooldowns) is cooldowns and cooldown_left(battle, hero, "Bash") == 2
+    override(battle, ov.ResetCooldown("hero", "Bash"))
+    assert comp(hero, Cooldowns) is cooldowns and cooldown_left(battle, hero, "Bash") == 0
 
 
 def test_effects_charges_cooldowns_and_moves():
