@@ -43,20 +43,17 @@ PARTY, ENEMIES = "party", "enemies"
 class World:
     """A battle's components: one store (combatant id → component) per component type."""
 
-    __slots__ = ("stores", "identities", "teams", "positions", "gears", "stats", "healths", "effects", "presences",
-                 "turn_states")
+    __slots__ = ("stores", "identities", "gears", "stats", "healths", "presences", "turn_states")
 
     def __init__(self) -> None:
         self.stores: dict[type, dict[str, Any]] = {key: {} for key in COMPONENTS}
         # The stores the accessors below read most, by name as well (the same dicts, never
-        # replaced): one lookup by id, not one by type and then one by id.
+        # replaced): one lookup by id, not one by type and then one by id. (Team, Position and
+        # Effects are read through what the `Entity` carries.)
         self.identities: dict[str, Identity] = self.stores[Identity]
-        self.teams: dict[str, Team] = self.stores[Team]
-        self.positions: dict[str, Position] = self.stores[Position]
         self.gears: dict[str, Gear] = self.stores[Gear]
         self.stats: dict[str, Stats] = self.stores[Stats]
         self.healths: dict[str, Health] = self.stores[Health]
-        self.effects: dict[str, Effects] = self.stores[Effects]
         self.presences: dict[str, Presence] = self.stores[Presence]
         self.turn_states: dict[str, TurnState] = self.stores[TurnState]
 
@@ -653,7 +650,7 @@ def spend_charge(e: Entity, difficulty: Difficulty) -> bool:
         return True
     if left <= 0:
         return False
-    comp(e, Charges).pools[difficulty] = left - 1
+    set_charges(e, difficulty, left - 1)
     return True
 
 

@@ -253,7 +253,7 @@ class Battlefield:
     def neighbours(self, pos: AnyCell) -> list[Pos]:
         """The up to 8 cells around `pos` that are on the map (walls included)."""
         x, y = as_cell(pos)
-        w, h = self.terrain.shape[1], self.terrain.shape[0]
+        w, h = self._w, self._h
         return [(x + dx, y + dy) for dx, dy in _NEIGHBOURS if 0 <= x + dx < w and 0 <= y + dy < h]
 
     def cells(self, terrain: Terrain) -> list[Pos]:
@@ -300,7 +300,7 @@ class Battlefield:
     ) -> np.ndarray:
         """A fresh int32 [y, x] cost array with `blocked` cells (units) made impassable (0)."""
         cost = self.base_cost(difficult_cost, terrain_costs).copy()
-        w, h = self.terrain.shape[1], self.terrain.shape[0]
+        w, h = self._w, self._h
         for x, y in blocked:
             if 0 <= x < w and 0 <= y < h:
                 cost[y, x] = 0
@@ -733,7 +733,7 @@ class Battlefield:
             dijkstra = tcod.path.Dijkstra(work.T, diagonal=float(diagonal_cost))  # indexed [x, y]
             found = self._dijkstras[key] = (work, dijkstra)
         work, dijkstra = found
-        w, h = self.terrain.shape[1], self.terrain.shape[0]
+        w, h = self._w, self._h
         changed: list[tuple[int, int, int]] = []
         try:
             for x, y in blocked:
