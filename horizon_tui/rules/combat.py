@@ -8,7 +8,7 @@ from fractions import Fraction
 from horizon_tui.content.models import ATTRIBUTES, STATS, Armor, Weapon
 from horizon_tui.content.ruleset import AttackRules, Ruleset
 from horizon_tui.rules.formula import Formula, compile_formula
-from horizon_tui.rules.numbers import clamp
+from horizon_tui.rules.numbers import clamp, whole_of_ratio
 
 FORMULA_NAMES: frozenset[str] = frozenset(("weapon",) + STATS + ATTRIBUTES)
 
@@ -81,9 +81,9 @@ def damage(
 ) -> int:
     """R-9 [H] order: normal attack damage → × ability multiplier → × critical → × (1 − armor)
     → × the pace knob `damage_scale` → round half up to a whole number, at least 1 for a hit."""
-    # The product's numerator and denominator in whole numbers, rounded once (`round_half_up`'s
-    # rule, on integers): the same number as multiplying Fractions step by step, without a
-    # Fraction built (and reduced) at each step: a battle's blows land here.
+    # The product's numerator and denominator in whole numbers, rounded once (`whole_of_ratio`):
+    # the same number as multiplying Fractions step by step, without a Fraction built (and
+    # reduced) at each step: a battle's blows land here.
     factors = [base if isinstance(base, (int, Fraction)) else Fraction(base), multiplier, 1 - armor, attack.damage_scale]
     if critical:
         factors.append(attack.crit_multiplier)
@@ -91,7 +91,4 @@ def damage(
     for factor in factors:
         numerator *= factor.numerator
         denominator *= factor.denominator
-    if denominator < 0:
-        numerator, denominator = -numerator, -denominator
-    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)  # floor(|amount| + 1/2)
-    return max(attack.min_damage_on_hit, magnitude if numerator >= 0 else -magnitude)
+    return max(attack.min_damage_on_hit, whole_of_ratio(numerator, denominator))

@@ -21,7 +21,15 @@ def one_decimal(value: Fraction | int) -> float:
 
 def whole(value: Fraction | int) -> int:
     """Health and damage: a whole number, half up."""
-    return int(round_half_up(value, 0))
+    value = Fraction(value)
+    return whole_of_ratio(value.numerator, value.denominator)
+
+
+def whole_of_ratio(numerator: int, denominator: int) -> int:
+    """`whole(numerator / denominator)` on the two integers (`denominator` > 0, as a Fraction's):
+    half away from zero, without building a Fraction (R-9's damage rounds its product this way)."""
+    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)  # floor(|value| + 1/2)
+    return magnitude if numerator >= 0 else -magnitude
 
 
 def percent(value: Fraction) -> float:

@@ -82,6 +82,7 @@ def test_r2_rounds_half_up_not_to_even():
     assert one_decimal(F("0.25")) == 0.3
     assert whole(F(5, 2)) == 3
     assert whole(F(7, 2)) == 4
+    assert whole(F(-5, 2)) == -3 and whole(F(-7, 3)) == -2 and whole(0) == 0  # half away from zero
     assert round_half_up(F("-2.5")) == -3
 
 
